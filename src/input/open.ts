@@ -1,0 +1,234 @@
+/**
+ * Opening an input: a file path or `-` for stdin. Gzip is recognised by its magic bytes, not the
+ * file name, and the text encoding (UTF-8, UTF-16 LE/BE with or without BOM) from the first bytes.
+ * The result streams decoded text; nothing here holds the whole file.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { InputError } from '../errors.js';
+
+export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+export interface ProgressEvent {
+  readonly phase: string;
+  readonly bytesRead: number;
+  readonly totalBytes?: number;
+}
+export type ProgressListener = (e: ProgressEvent) => void;
+
+export interface OpenedInput {
+  readonly path: string;
+  readonly gzip: boolean;
+  /** Size on disk (compressed size for gzip), unknown for stdin. */
+  readonly sizeBytes?: number;
+  /** First bytes after decompression, for binary format sniffing (HPROF, zip, ...). */
+  readonly headBytes: Buffer;
+  /** The raw (decompressed) byte stream, starting at byte 0. Consume either this or `text()`, once. */
+  bytes(): AsyncIterable<Buffer>;
+  /** Encoding guessed from the first bytes. */
+  readonly encoding: TextEncodingName;
+  /** The decoded text, starting at the beginning. */
+  text(): AsyncIterable<string>;
+}
+
+const HEAD_BYTES = 64 * 1024;
+const READ_CHUNK = 1024 * 1024;
+
+export async function openInput(path: string, onProgress?: ProgressListener): Promise<OpenedInput> {
+  let sizeBytes: number | undefined;
+  let source: Readable;
+  if (path === '-') {
+    source = process.stdin;
+  } else {
+    try {
+      const st = await stat(path);
+      if (st.isDirectory()) throw new InputError(`${path} is a directory`, 'pass the files inside it, or the directory to `analyze`');
+      sizeBytes = st.size;
+    } catch (e) {
+      if (e instanceof InputError) throw e;
+      throw new InputError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, 'check the path');
+    }
+    source = createReadStream(path, { highWaterMark: READ_CHUNK });
+  }
+  let bytesRead = 0;
+  const counted = countBytes(source, (n) => {
+    bytesRead += n;
+    if (onProgress) onProgress(sizeBytes === undefined ? { phase: 'read', bytesRead } : { phase: 'read', bytesRead, totalBytes: sizeBytes });
+  });
+  const rawPeek = await peek(counted, 2);
+  const gzip = rawPeek.head.length >= 2 && rawPeek.head[0] === 0x1f && rawPeek.head[1] === 0x8b;
+  let plain: AsyncIterator<Buffer> = rawPeek.rest;
+  if (gzip) {
+    const gunzip = createGunzip({ chunkSize: READ_CHUNK });
+    const compressed = Readable.from(iterate(rawPeek.rest));
+    compressed.on('error', (e) => gunzip.destroy(e));
+    plain = (compressed.pipe(gunzip) as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    plain = wrapGzipErrors(plain, path);
+  }
+  const peeked = await peek(plain, HEAD_BYTES);
+  const headBytes = peeked.head;
+  const encoding = detectEncoding(headBytes);
+  let consumed = false;
+  const claim = (): AsyncIterator<Buffer> => {
+    if (consumed) throw new Error('input consumed twice');
+    consumed = true;
+    return peeked.rest;
+  };
+  const opened: OpenedInput = {
+    path,
+    gzip,
+    headBytes,
+    encoding,
+    bytes: () => iterate(claim()),
+    text: () => decode(iterate(claim()), encoding),
+  };
+  return sizeBytes === undefined ? opened : { ...opened, sizeBytes, bytes: opened.bytes, text: opened.text };
+}
+
+async function* countBytes(source: AsyncIterable<Buffer | string>, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
+  for await (const chunk of source) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    onBytes(b.length);
+    yield b;
+  }
+}
+
+async function* wrapGzipErrors(it: AsyncIterator<Buffer>, path: string): AsyncGenerator<Buffer> {
+  try {
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
+      // A truncated or damaged gzip stream: keep what was decompressed, say so.
+      throw new TruncatedInputError(`${path}: gzip data ends early or is damaged (${code}); the text read so far was used`);
+    }
+    throw e;
+  }
+}
+
+export class TruncatedInputError extends Error {}
+
+/** Reads at least `n` bytes (or to the end) and hands back those plus an iterator over everything, from byte 0. */
+async function peek(source: AsyncIterable<Buffer> | AsyncIterator<Buffer>, n: number): Promise<{ head: Buffer; rest: AsyncIterator<Buffer> }> {
+  const it: AsyncIterator<Buffer> = Symbol.asyncIterator in source ? (source as AsyncIterable<Buffer>)[Symbol.asyncIterator]() : (source as AsyncIterator<Buffer>);
+  const taken: Buffer[] = [];
+  let have = 0;
+  let done = false;
+  let pendingError: unknown;
+  while (have < n) {
+    let r: IteratorResult<Buffer>;
+    try {
+      r = await it.next();
+    } catch (e) {
+      pendingError = e;
+      done = true;
+      break;
+    }
+    if (r.done) {
+      done = true;
+      break;
+    }
+    taken.push(r.value);
+    have += r.value.length;
+  }
+  const head = Buffer.concat(taken);
+  async function* rest(): AsyncGenerator<Buffer> {
+    if (head.length > 0) yield head;
+    if (pendingError !== undefined) throw pendingError;
+    if (done) return;
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  }
+  return { head: head.subarray(0, Math.min(head.length, Math.max(n, 0))), rest: rest() };
+}
+
+async function* iterate<T>(it: AsyncIterator<T>): AsyncGenerator<T> {
+  for (;;) {
+    const r = await it.next();
+    if (r.done) return;
+    yield r.value;
+  }
+}
+
+/** UTF-16 without a BOM shows up as zero bytes in every other position of ASCII text. */
+export function detectEncoding(head: Buffer): TextEncodingName {
+  if (head.length >= 2) {
+    if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+    if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  }
+  const n = Math.min(head.length, 4096) & ~1;
+  if (n >= 8) {
+    let evenZeros = 0;
+    let oddZeros = 0;
+    for (let i = 0; i < n; i += 2) {
+      if (head[i] === 0) evenZeros++;
+      if (head[i + 1] === 0) oddZeros++;
+    }
+    const pairs = n / 2;
+    if (oddZeros > pairs * 0.4 && evenZeros < pairs * 0.05) return 'utf-16le';
+    if (evenZeros > pairs * 0.4 && oddZeros < pairs * 0.05) return 'utf-16be';
+  }
+  return 'utf-8';
+}
+
+async function* decode(chunks: AsyncIterable<Buffer>, encoding: TextEncodingName): AsyncGenerator<string> {
+  if (encoding === 'utf-16be') {
+    // TextDecoder's utf-16be needs full ICU; swapping bytes keeps this independent of the Node build.
+    const dec = new TextDecoder('utf-16le', { ignoreBOM: false });
+    let carry: Buffer | null = null;
+    for await (const chunk of chunks) {
+      let b: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+      carry = null;
+      if (b.length % 2 === 1) {
+        carry = b.subarray(b.length - 1);
+        b = b.subarray(0, b.length - 1);
+      }
+      const swapped = Buffer.from(b);
+      swapped.swap16();
+      yield dec.decode(swapped, { stream: true });
+    }
+    yield dec.decode();
+    return;
+  }
+  const dec = new TextDecoder(encoding, { ignoreBOM: false });
+  for await (const chunk of chunks) yield dec.decode(chunk, { stream: true });
+  const tail = dec.decode();
+  if (tail.length > 0) yield tail;
+}
+
+/** Splits decoded text chunks into lines (without the `\n`; a trailing `\r` is left for the parser). */
+export async function forEachLine(chunks: AsyncIterable<string>, onLine: (line: string) => void): Promise<void> {
+  let carry = '';
+  for await (const chunk of chunks) {
+    let start = 0;
+    let text = chunk;
+    if (carry.length > 0) {
+      const nl = chunk.indexOf('\n');
+      if (nl < 0) {
+        carry += chunk;
+        continue;
+      }
+      onLine(carry + chunk.slice(0, nl));
+      carry = '';
+      start = nl + 1;
+    }
+    let nl = text.indexOf('\n', start);
+    while (nl >= 0) {
+      onLine(text.slice(start, nl));
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    carry = text.slice(start);
+    text = '';
+  }
+  if (carry.length > 0) onLine(carry);
+}

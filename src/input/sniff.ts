@@ -1,0 +1,63 @@
+/**
+ * Format detection from content, never from the file name: the first bytes and the first ~64 KB of text.
+ */
+export type SniffedKind =
+  | { kind: 'hprof'; version: string }
+  | { kind: 'v8-heapsnapshot' }
+  | { kind: 'json-threads'; format: 'jcmd-json' | 'actuator-json' }
+  | { kind: 'json-other' }
+  | { kind: 'javacore' }
+  | { kind: 'text' }
+  | { kind: 'binary'; description: string };
+
+export function sniff(headBytes: Buffer, headText: string): SniffedKind {
+  const ascii = headBytes.subarray(0, 32).toString('latin1');
+  const hprof = /^JAVA PROFILE (1\.0\.\d)/.exec(ascii);
+  if (hprof) return { kind: 'hprof', version: hprof[1]! };
+  if (ascii.startsWith('PK\u0003\u0004')) return { kind: 'binary', description: 'a zip archive' };
+  if (ascii.startsWith('\u007fELF')) return { kind: 'binary', description: 'an executable (ELF)' };
+  if (ascii.startsWith('%PDF')) return { kind: 'binary', description: 'a PDF document' };
+  if (ascii.startsWith('BZh')) return { kind: 'binary', description: 'bzip2-compressed data' };
+  if (ascii.startsWith('\u00fd7zXZ')) return { kind: 'binary', description: 'xz-compressed data' };
+  let controls = 0;
+  const n = Math.min(headText.length, 8192);
+  for (let i = 0; i < n; i++) {
+    const c = headText.charCodeAt(i);
+    if (c === 0 || (c < 9 && c !== 0) || c === 0xfffd) controls++;
+  }
+  if (n > 0 && controls > n * 0.1) return { kind: 'binary', description: 'binary data' };
+
+  const body = stripHttpHeaders(headText.replace(/^\uFEFF/, '')).trimStart();
+  // A log line may start with `[`; JSON here is an object, or an array of objects/arrays.
+  if (body.startsWith('{') || /^\[\s*[{[\]]/.test(body)) {
+    if (/"threadDump"\s*:/.test(body)) return { kind: 'json-threads', format: 'jcmd-json' };
+    if (/"threads"\s*:/.test(body) && /"threadName"\s*:/.test(body)) return { kind: 'json-threads', format: 'actuator-json' };
+    if (/"snapshot"\s*:\s*\{\s*"meta"/.test(body)) return { kind: 'v8-heapsnapshot' };
+    return { kind: 'json-other' };
+  }
+  if (/^(?:0SECTION|1TISIGINFO|1TIDATETIME|1XMTHDINFO|3XMTHREADINFO)\b/m.test(headText)) return { kind: 'javacore' };
+  return { kind: 'text' };
+}
+
+function stripHttpHeaders(text: string): string {
+  if (!/^HTTP\/\d(?:\.\d)? \d{3}/.test(text)) return text;
+  const m = /\r?\n\r?\n/.exec(text);
+  return m ? text.slice(m.index + m[0].length) : text;
+}
+
+/** One line saying what a non-dump looked like, for the error message. */
+export function describeText(headText: string): string {
+  const lines = headText.split(/\r?\n/).filter((l) => l.trim().length > 0);
+  const first = lines[0]?.trim() ?? '';
+  if (lines.length === 0) return 'an empty file';
+  if (/^top - \d/.test(first) || /^\s*PID\s+USER\s+PR/m.test(headText)) return '`top` output (per-thread CPU), not a thread dump';
+  if (/^\s*num\s+#instances\s+#bytes\s+class name/m.test(headText)) return 'a class histogram (jmap -histo), not a thread dump';
+  if (/^\s*[{[]/.test(first)) return 'JSON that is neither a jcmd nor a Spring Boot actuator thread dump';
+  if (/^\d{4}-\d{2}-\d{2}|^\[\d|^<\d{4}\//.test(first)) return `a log file with no thread dump in it (first line: "${clip(first)}")`;
+  return `text with no thread dump in it (first line: "${clip(first)}")`;
+}
+
+function clip(s: string): string {
+  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  return clean.length > 80 ? clean.slice(0, 77) + '...' : clean;
+}

@@ -1,0 +1,141 @@
+/**
+ * The thread-dump model: what every thread-dump parser produces, whatever the input format.
+ * Plain data, no behaviour, so parsers, analyses, rules and renderers can share it freely.
+ */
+
+export type JavaThreadState =
+  | 'NEW'
+  | 'RUNNABLE'
+  | 'BLOCKED'
+  | 'WAITING'
+  | 'TIMED_WAITING'
+  | 'TERMINATED'
+  | 'UNKNOWN';
+
+export type ThreadDumpFormat =
+  | 'hotspot'
+  | 'visualvm'
+  | 'threadinfo'
+  | 'jmx-legacy'
+  | 'jrockit'
+  | 'ibm-javacore'
+  | 'jcmd-json'
+  | 'actuator-json';
+
+/** One stack frame. Frames are interned per parse: identical lines share one object. */
+export interface StackFrame {
+  /** Dotted class name, e.g. `java.util.concurrent.ThreadPoolExecutor$Worker`. */
+  readonly className: string;
+  readonly method: string;
+  /** `File.java:123`, `Native Method`, `Unknown Source`, ... (module prefix removed). */
+  readonly location: string;
+  /** `className.method` — what rules and pool heuristics match against. */
+  readonly qualified: string;
+}
+
+/** A monitor or synchronizer as named by the dump: an address or identity hash, plus its class. */
+export interface LockRef {
+  /** Normalised id: lower-case hex address (`0x...`) or identity hash. Empty when the dump gave none. */
+  readonly id: string;
+  readonly className: string;
+}
+
+export type FrameLockKind =
+  | 'locked'
+  | 'waiting-on'
+  | 'waiting-to-lock'
+  | 'waiting-to-relock'
+  | 'parking'
+  | 'eliminated'
+  | 'blocked-on';
+
+/** A lock line attached to a frame (`- locked <0x..> (a X)` under frame `frameIndex`). */
+export interface FrameLock {
+  readonly frameIndex: number;
+  readonly kind: FrameLockKind;
+  readonly lock: LockRef | null;
+}
+
+export interface ThreadEntry {
+  readonly name: string;
+  /** Java thread id (`#12`, `Id=12`, `t@12`, `id=12`) as printed, when present. */
+  javaId?: string;
+  /** Native (OS) thread id, normalised to lower-case hex `0x..` (JDK 21 prints it decimal). */
+  nativeId?: string;
+  /** The JVM's `tid=0x...` thread address, when present. */
+  address?: string;
+  daemon: boolean;
+  virtual: boolean;
+  priority?: number;
+  state: JavaThreadState;
+  /** Qualifier of the state: `parking`, `sleeping`, `on object monitor`, ... */
+  stateDetail?: string;
+  /** HotSpot's header words (`waiting on condition`, `runnable`, ...), JRockit's flags, javacore's code. */
+  headerState?: string;
+  cpuMs?: number;
+  elapsedS?: number;
+  frames: StackFrame[];
+  locks: FrameLock[];
+  /** `Locked ownable synchronizers` (jstack -l), j.u.c. locks held exclusively. */
+  ownableSynchronizers: LockRef[];
+  /** The owner named by the dump itself (ThreadInfo/JSON/javacore formats give it). */
+  lockOwnerName?: string;
+  /** Virtual thread id carried by this carrier thread (JDK 21+). */
+  carriedVirtualThread?: string;
+  /** True when the dump cut the stack (`...` in ThreadInfo output, JRockit/javacore truncation). */
+  stackTruncated: boolean;
+  /** 1-based line of the header in the source file (0 for JSON inputs). */
+  line: number;
+  /** Last line that belonged to this thread. */
+  endLine: number;
+}
+
+export interface DeadlockReportEntry {
+  readonly thread: string;
+  /** What it waits for, as the JVM wrote it. */
+  readonly waitingFor: string;
+  readonly heldBy: string;
+}
+
+/** One cycle as reported by the JVM itself (`Found one Java-level deadlock:`). */
+export interface JvmDeadlockReport {
+  readonly line: number;
+  readonly entries: DeadlockReportEntry[];
+}
+
+export interface UnparsedLine {
+  readonly line: number;
+  readonly text: string;
+}
+
+export interface ThreadDump {
+  /** Path of the source file (or `-` for stdin). */
+  source: string;
+  /** Index of this dump within its source file. */
+  index: number;
+  format: ThreadDumpFormat;
+  startLine: number;
+  endLine: number;
+  /** The timestamp as printed. */
+  timestamp?: string;
+  /** The timestamp as ISO-8601 when it could be read (local time of the dumping machine, no zone). */
+  timestampIso?: string;
+  /** `Full thread dump ...` banner, runtime version. */
+  jvm?: string;
+  threads: ThreadEntry[];
+  jvmDeadlocks: JvmDeadlockReport[];
+  jniGlobalRefs?: number;
+  jniWeakRefs?: number;
+  /** Lines inside this dump that no rule understood, kept for the report. */
+  unparsed: UnparsedLine[];
+  unparsedCount: number;
+}
+
+export interface ThreadDumpFile {
+  readonly source: string;
+  readonly dumps: ThreadDump[];
+  /** Lines outside any dump (log lines around kill -3 output, HTTP headers, ...). */
+  readonly outsideLines: number;
+  readonly totalLines: number;
+  readonly warnings: string[];
+}

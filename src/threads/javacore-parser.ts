@@ -1,0 +1,310 @@
+/**
+ * IBM / OpenJ9 javacore parser (J9 2.4 through Semeru 21, and the old Classic VM 1.3/1.4 layout).
+ * Javacores are tagged line by line (`3XMTHREADINFO`, `4XESTACKTRACE`, ...): only the tags that
+ * matter for threads and monitors are read, every other tagged line is understood as "not ours".
+ */
+import type {
+  JavaThreadState,
+  JvmDeadlockReport,
+  LockRef,
+  StackFrame,
+  ThreadDump,
+  ThreadDumpFile,
+  ThreadEntry,
+} from '../model/thread-dump.js';
+import { parseFrameText, parseLockRef } from './frame-text.js';
+import { toHex } from './thread-header.js';
+
+const MAX_KEPT_UNPARSED = 500;
+
+/** J9 thread state codes. */
+const J9_STATES: Record<string, { state: JavaThreadState; detail?: string }> = {
+  R: { state: 'RUNNABLE' },
+  CW: { state: 'WAITING', detail: 'on condition' },
+  B: { state: 'BLOCKED', detail: 'on object monitor' },
+  MW: { state: 'WAITING', detail: 'on object monitor' },
+  P: { state: 'WAITING', detail: 'parking' },
+  S: { state: 'WAITING', detail: 'suspended' },
+  Z: { state: 'TERMINATED' },
+};
+
+interface MonitorRecord {
+  lock: LockRef;
+  owner?: string;
+  enterWaiters: string[];
+  notifyWaiters: string[];
+}
+
+export class JavacoreParser {
+  private readonly source: string;
+  private readonly dumps: ThreadDump[] = [];
+  private readonly frameCache = new Map<string, StackFrame>();
+  private lineNo = 0;
+  private outsideLines = 0;
+  private dump: ThreadDump | null = null;
+  private thread: ThreadEntry | null = null;
+  private monitors: MonitorRecord[] = [];
+  private monitor: MonitorRecord | null = null;
+  private monitorQueue: 'enter' | 'notify' | null = null;
+  private deadlockThreads: string[] = [];
+  private pendingTimestamp: string | undefined;
+
+  constructor(source: string) {
+    this.source = source;
+  }
+
+  push(rawLine: string): void {
+    this.lineNo++;
+    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
+    const t = line.trim();
+    if (t.length === 0) {
+      if (this.dump === null) this.outsideLines++;
+      return;
+    }
+    const sp = t.search(/\s/);
+    const tag = sp < 0 ? t : t.slice(0, sp);
+    const body = sp < 0 ? '' : t.slice(sp).trim();
+    if (!/^(?:[0-9][A-Z0-9]+|NULL)$/.test(tag)) {
+      this.unparsed(t);
+      return;
+    }
+    if (tag === '0SECTION' && body.startsWith('TITLE')) {
+      if (this.dump === null || this.dump.threads.length > 0) this.openDump();
+      return;
+    }
+    if (tag === '1TISIGINFO' && this.dump !== null && this.dump.threads.length > 0) this.openDump();
+    if (this.dump === null) this.openDump();
+    const dump = this.dump!;
+    dump.endLine = this.lineNo;
+    switch (tag) {
+      case '1TIDATETIME': {
+        const m = /Date:\s*(\d{4})\/(\d{2})\/(\d{2}) at (\d{2}):(\d{2}):(\d{2})(?::(\d{1,3}))?/.exec(body);
+        dump.timestamp = body.replace(/^Date:\s*/, '');
+        if (m) dump.timestampIso = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[7] ? '.' + m[7].padStart(3, '0') : ''}`;
+        return;
+      }
+      case '1CIJAVAVERSION':
+        dump.jvm = body;
+        return;
+      case '2XMFULLTHDDUMP':
+        if (dump.jvm === undefined) dump.jvm = body.replace(/^Full thread dump\s*/, '').replace(/:$/, '');
+        return;
+      case '3XMTHREADINFO':
+        return this.startThread(body);
+      case '3XMJAVALTHREAD': {
+        const th = this.thread;
+        if (!th) return;
+        const id = /getId:(0x[0-9A-Fa-f]+|\d+)/.exec(body);
+        if (id) th.javaId = String(Number(id[1]));
+        if (/isDaemon:true/.test(body)) th.daemon = true;
+        return;
+      }
+      case '3XMTHREADINFO1': {
+        const th = this.thread;
+        const nid = /native thread ID:(0x[0-9A-Fa-f]+|\d+)/.exec(body);
+        if (th && nid && th.nativeId === undefined) th.nativeId = toHex(nid[1]!);
+        return;
+      }
+      case '3XMCPUTIME': {
+        const th = this.thread;
+        const cpu = /CPU usage total: ([\d.]+) secs/.exec(body);
+        if (th && cpu) th.cpuMs = Number(cpu[1]) * 1000;
+        return;
+      }
+      case '3XMTHREADBLOCK':
+        return this.threadBlock(body);
+      case '4XESTACKTRACE': {
+        const th = this.thread;
+        if (!th) return;
+        const text = body.replace(/^at\s+/, '');
+        let frame = this.frameCache.get(text);
+        if (frame === undefined) {
+          frame = parseFrameText(text);
+          this.frameCache.set(text, frame);
+        }
+        th.frames.push(frame);
+        return;
+      }
+      case '5XESTACKTRACE': {
+        const th = this.thread;
+        const m = /entered lock: (\S+?),/.exec(body);
+        if (th && m) {
+          const lock = parseLockRef(m[1]!);
+          th.locks.push({ frameIndex: Math.max(0, th.frames.length - 1), kind: 'locked', lock });
+        }
+        return;
+      }
+      case '2LKMONINUSE':
+      case '2LKREGMON':
+        this.monitor = null;
+        this.monitorQueue = null;
+        return;
+      case '3LKMONOBJECT': {
+        const m = /^(\S+?):?\s+(?:owner "(.*)"|<unowned>|Flat locked by "(.*?)")/.exec(body) ?? /^(\S+?):/.exec(body);
+        if (!m) return;
+        const lock = parseLockRef(m[1]!);
+        if (!lock) return;
+        const rec: MonitorRecord = { lock, enterWaiters: [], notifyWaiters: [] };
+        const owner = m[2] ?? m[3];
+        if (owner !== undefined) rec.owner = owner;
+        this.monitors.push(rec);
+        this.monitor = rec;
+        return;
+      }
+      case '3LKWAITERQ':
+        this.monitorQueue = 'enter';
+        return;
+      case '3LKNOTIFYQ':
+        this.monitorQueue = 'notify';
+        return;
+      case '3LKWAITER':
+      case '3LKWAITNOTIFY': {
+        const m = /"(.*)"/.exec(body);
+        if (!m || !this.monitor) return;
+        if (tag === '3LKWAITNOTIFY' || this.monitorQueue === 'notify') this.monitor.notifyWaiters.push(m[1]!);
+        else this.monitor.enterWaiters.push(m[1]!);
+        return;
+      }
+      case '2LKDEADLOCKTHR': {
+        const m = /Thread "(.*)"/.exec(body);
+        if (m) this.deadlockThreads.push(m[1]!);
+        return;
+      }
+      case '1LKDEADLOCK':
+        this.flushDeadlock();
+        return;
+      default:
+        if (tag.startsWith('1') && this.deadlockThreads.length > 0) this.flushDeadlock();
+        return;
+    }
+  }
+
+  private startThread(body: string): void {
+    const dump = this.dump!;
+    // Native threads unknown to Java are listed as `Anonymous native thread`.
+    const m = /^"(.*)"\s*(.*)$/.exec(body) ?? (body.startsWith('Anonymous native thread') ? ['', '<anonymous native thread>', body] : null);
+    if (!m) {
+      this.unparsed(body);
+      return;
+    }
+    const rest = m[2]!;
+    const stateCode = /state:\s*([A-Z]+|0x[0-9A-Fa-f]+|\d+)/.exec(rest);
+    const code = stateCode ? stateCode[1]! : '';
+    const mapped = J9_STATES[code];
+    const th: ThreadEntry = {
+      name: m[1]!,
+      daemon: false,
+      virtual: false,
+      state: mapped ? mapped.state : 'UNKNOWN',
+      frames: [],
+      locks: [],
+      ownableSynchronizers: [],
+      stackTruncated: false,
+      line: this.lineNo,
+      endLine: this.lineNo,
+      headerState: code,
+    };
+    if (mapped?.detail !== undefined) th.stateDetail = mapped.detail;
+    const prio = /prio=(\d+)/.exec(rest);
+    if (prio) th.priority = Number(prio[1]);
+    const nid = /native ID:(0x[0-9A-Fa-f]+|\d+)/.exec(rest);
+    if (nid) th.nativeId = toHex(nid[1]!);
+    const addr = /(?:J9VMThread|TID):(0x[0-9A-Fa-f]+)/.exec(rest);
+    if (addr) th.address = addr[1]!.toLowerCase();
+    this.thread = th;
+    dump.threads.push(th);
+  }
+
+  private threadBlock(body: string): void {
+    const th = this.thread;
+    if (!th) return;
+    const m = /^(Waiting on|Blocked on|Parked on|Waiting to enter):\s*(\S+)\s*(?:Owned by:\s*(.*))?$/.exec(body);
+    if (!m) return;
+    const lock = parseLockRef(m[2]!);
+    const kind = m[1] === 'Blocked on' || m[1] === 'Waiting to enter' ? 'blocked-on' : m[1] === 'Parked on' ? 'parking' : 'waiting-on';
+    th.locks.push({ frameIndex: 0, kind, lock });
+    const owner = m[3] ? /"(.*)"/.exec(m[3]) : null;
+    if (owner) th.lockOwnerName = owner[1]!;
+  }
+
+  private flushDeadlock(): void {
+    if (this.deadlockThreads.length === 0 || !this.dump) return;
+    const names = this.deadlockThreads;
+    // The javacore lists the cycle in order; the last thread waits for the first.
+    const unique = names.filter((n, i) => names.indexOf(n) === i);
+    const report: JvmDeadlockReport = {
+      line: this.lineNo,
+      entries: unique.map((n, i) => ({ thread: n, waitingFor: '', heldBy: unique[(i + 1) % unique.length]! })),
+    };
+    this.dump.jvmDeadlocks.push(report);
+    this.deadlockThreads = [];
+  }
+
+  private openDump(): void {
+    this.closeDump();
+    const dump: ThreadDump = {
+      source: this.source,
+      index: this.dumps.length,
+      format: 'ibm-javacore',
+      startLine: this.lineNo,
+      endLine: this.lineNo,
+      threads: [],
+      jvmDeadlocks: [],
+      unparsed: [],
+      unparsedCount: 0,
+    };
+    if (this.pendingTimestamp !== undefined) dump.timestamp = this.pendingTimestamp;
+    this.dump = dump;
+    this.dumps.push(dump);
+  }
+
+  private closeDump(): void {
+    const dump = this.dump;
+    if (dump === null) return;
+    this.flushDeadlock();
+    this.applyMonitors(dump);
+    this.monitors = [];
+    this.monitor = null;
+    this.thread = null;
+    this.dump = null;
+  }
+
+  /** Older javacores have no 3XMTHREADBLOCK line: the monitor pool dump says who owns and who waits. */
+  private applyMonitors(dump: ThreadDump): void {
+    if (this.monitors.length === 0) return;
+    const byName = new Map<string, ThreadEntry>();
+    for (const th of dump.threads) if (!byName.has(th.name)) byName.set(th.name, th);
+    for (const mon of this.monitors) {
+      if (mon.owner !== undefined) {
+        const owner = byName.get(mon.owner);
+        if (owner && !owner.locks.some((l) => l.kind === 'locked' && l.lock?.id === mon.lock.id)) {
+          owner.locks.push({ frameIndex: 0, kind: 'locked', lock: mon.lock });
+        }
+      }
+      for (const w of mon.enterWaiters) {
+        const th = byName.get(w);
+        if (th && !th.locks.some((l) => l.lock?.id === mon.lock.id)) th.locks.push({ frameIndex: 0, kind: 'blocked-on', lock: mon.lock });
+        if (th && mon.owner !== undefined && th.lockOwnerName === undefined) th.lockOwnerName = mon.owner;
+      }
+      for (const w of mon.notifyWaiters) {
+        const th = byName.get(w);
+        if (th && !th.locks.some((l) => l.lock?.id === mon.lock.id)) th.locks.push({ frameIndex: 0, kind: 'waiting-on', lock: mon.lock });
+      }
+    }
+  }
+
+  private unparsed(t: string): void {
+    const dump = this.dump;
+    if (dump === null) {
+      this.outsideLines++;
+      return;
+    }
+    dump.unparsedCount++;
+    if (dump.unparsed.length < MAX_KEPT_UNPARSED) dump.unparsed.push({ line: this.lineNo, text: t });
+  }
+
+  finish(): ThreadDumpFile {
+    this.closeDump();
+    return { source: this.source, dumps: this.dumps, outsideLines: this.outsideLines, totalLines: this.lineNo, warnings: [] };
+  }
+}

@@ -1,0 +1,256 @@
+/**
+ * JSON thread dumps, read with stream-json so a large file is never held whole:
+ *   - JDK 21+ `jcmd <pid> Thread.dump_to_file -format=json` (`threadDump.threadContainers[].threads[]`;
+ *     JDK 25 adds `state` and lock fields), and
+ *   - Spring Boot `/actuator/threaddump` (`threads[]`, Jackson's rendering of ThreadInfo), possibly
+ *     preceded by HTTP response headers when saved with `curl -i`.
+ */
+import { Readable } from 'node:stream';
+import chain from 'stream-chain';
+import { parser } from 'stream-json';
+import { pick } from 'stream-json/filters/pick.js';
+import { streamValues } from 'stream-json/streamers/stream-values.js';
+import type {
+  FrameLock,
+  JavaThreadState,
+  LockRef,
+  StackFrame,
+  ThreadDump,
+  ThreadDumpFile,
+  ThreadEntry,
+} from '../model/thread-dump.js';
+import { isJavaStateName, parseFrameText, parseLockRef } from './frame-text.js';
+
+export type JsonDumpKind = 'jcmd-json' | 'actuator-json';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type JsonObject = { [k: string]: Json };
+
+const JCMD_FILTER = /^threadDump\.threadContainers\.\d+\.(?:container|threads\.\d+)$/;
+const ACTUATOR_FILTER = /^threads\.\d+$/;
+
+export interface JsonHeaderFacts {
+  readonly time?: string;
+  readonly runtimeVersion?: string;
+  readonly processId?: string;
+}
+
+/** Scalar facts near the top of a jcmd JSON dump, read from the head text so the stream can skip them. */
+export function readJcmdHeaderFacts(head: string): JsonHeaderFacts {
+  const pick1 = (key: string): string | undefined => {
+    const m = new RegExp(`"${key}"\\s*:\\s*"?([^",}]*)"?`).exec(head);
+    return m ? m[1] : undefined;
+  };
+  const facts: { time?: string; runtimeVersion?: string; processId?: string } = {};
+  const time = pick1('time');
+  if (time !== undefined) facts.time = time;
+  const rv = pick1('runtimeVersion');
+  if (rv !== undefined) facts.runtimeVersion = rv;
+  const pid = pick1('processId');
+  if (pid !== undefined) facts.processId = pid;
+  return facts;
+}
+
+/** Drops HTTP response headers (`HTTP/1.1 200`, `Content-Type: ...`, blank line) before the JSON body. */
+async function* skipToJson(chunks: AsyncIterable<string>): AsyncGenerator<string> {
+  let started = false;
+  for await (const chunk of chunks) {
+    if (started) {
+      yield chunk;
+      continue;
+    }
+    const brace = chunk.search(/[{[]/);
+    if (brace < 0) continue;
+    started = true;
+    yield chunk.slice(brace);
+  }
+}
+
+export async function parseJsonThreadDump(
+  source: string,
+  kind: JsonDumpKind,
+  chunks: AsyncIterable<string>,
+  head: string,
+): Promise<ThreadDumpFile> {
+  const frameCache = new Map<string, StackFrame>();
+  const dump: ThreadDump = {
+    source,
+    index: 0,
+    format: kind,
+    startLine: 1,
+    endLine: 1,
+    threads: [],
+    jvmDeadlocks: [],
+    unparsed: [],
+    unparsedCount: 0,
+  };
+  if (kind === 'jcmd-json') {
+    const facts = readJcmdHeaderFacts(head);
+    if (facts.time !== undefined) {
+      dump.timestamp = facts.time;
+      dump.timestampIso = facts.time;
+    }
+    if (facts.runtimeVersion !== undefined) dump.jvm = facts.runtimeVersion;
+  }
+  const pipeline = chain([
+    parser({ streamValues: false }),
+    pick({ filter: kind === 'jcmd-json' ? JCMD_FILTER : ACTUATOR_FILTER }),
+    streamValues(),
+  ]);
+  Readable.from(skipToJson(chunks)).pipe(pipeline as unknown as NodeJS.WritableStream);
+  let container = '<root>';
+  for await (const item of pipeline as unknown as AsyncIterable<{ value: Json }>) {
+    const value = item.value;
+    if (typeof value === 'string') {
+      container = value;
+      continue;
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
+    const th = kind === 'jcmd-json' ? jcmdThread(value, frameCache) : actuatorThread(value, frameCache);
+    if (th) {
+      dump.threads.push(th);
+    } else {
+      dump.unparsedCount++;
+      if (dump.unparsed.length < 100) dump.unparsed.push({ line: 0, text: JSON.stringify(value).slice(0, 200) });
+    }
+  }
+  return { source, dumps: [dump], outsideLines: 0, totalLines: 0, warnings: [] };
+}
+
+function str(v: Json | undefined): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return String(v);
+  return undefined;
+}
+
+function frame(cache: Map<string, StackFrame>, text: string): StackFrame {
+  let f = cache.get(text);
+  if (f === undefined) {
+    f = parseFrameText(text);
+    cache.set(text, f);
+  }
+  return f;
+}
+
+function emptyThread(name: string): ThreadEntry {
+  return {
+    name,
+    daemon: false,
+    virtual: false,
+    state: 'UNKNOWN',
+    frames: [],
+    locks: [],
+    ownableSynchronizers: [],
+    stackTruncated: false,
+    line: 0,
+    endLine: 0,
+  };
+}
+
+/** jcmd JSON: `{tid, name, stack: ["java.base/java.lang.Thread.sleep(Thread.java:1)"], state?, virtual?, ...}`. */
+function jcmdThread(o: JsonObject, cache: Map<string, StackFrame>): ThreadEntry | null {
+  const name = str(o['name']);
+  if (name === undefined) return null;
+  const th = emptyThread(name);
+  const tid = str(o['tid']);
+  if (tid !== undefined) th.javaId = tid;
+  const state = str(o['state']);
+  if (state !== undefined && isJavaStateName(state)) th.state = state as JavaThreadState;
+  if (o['virtual'] === true || o['virtual'] === 'true') th.virtual = true;
+  const carrier = str(o['carrier']);
+  if (carrier !== undefined) th.headerState = `carrier #${carrier}`;
+  const stack = o['stack'];
+  if (Array.isArray(stack)) {
+    for (const s of stack) if (typeof s === 'string') th.frames.push(frame(cache, s));
+  }
+  // JDK 25+ lock information (JDK-8356870, JDK-8365057).
+  const parkBlocker = o['parkBlocker'];
+  if (parkBlocker !== undefined && parkBlocker !== null) {
+    const text = typeof parkBlocker === 'object' && !Array.isArray(parkBlocker) ? str(parkBlocker['object']) : str(parkBlocker);
+    const lock = text !== undefined ? parseLockRef(text) : null;
+    th.locks.push({ frameIndex: 0, kind: 'parking', lock });
+    if (typeof parkBlocker === 'object' && !Array.isArray(parkBlocker)) {
+      const owner = str(parkBlocker['owner']);
+      if (owner !== undefined) th.lockOwnerName = `#${owner}`;
+    }
+    if (th.stateDetail === undefined) th.stateDetail = 'parking';
+  }
+  const blockedOn = str(o['blockedOn']);
+  if (blockedOn !== undefined) th.locks.push({ frameIndex: 0, kind: 'blocked-on', lock: parseLockRef(blockedOn) });
+  const waitingOn = str(o['waitingOn']);
+  if (waitingOn !== undefined) th.locks.push({ frameIndex: 0, kind: 'waiting-on', lock: parseLockRef(waitingOn) });
+  const owned = o['monitorsOwned'];
+  if (Array.isArray(owned)) {
+    for (const entry of owned) {
+      if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue;
+      const depth = typeof entry['depth'] === 'number' ? entry['depth'] : Number(str(entry['depth']) ?? 0);
+      const locks = entry['locks'];
+      if (!Array.isArray(locks)) continue;
+      for (const l of locks) {
+        const text = str(l);
+        if (text !== undefined) th.locks.push({ frameIndex: depth, kind: 'locked', lock: parseLockRef(text) });
+      }
+    }
+  }
+  return th;
+}
+
+function lockFromInfo(v: Json | undefined): LockRef | null {
+  if (v === null || v === undefined || typeof v !== 'object' || Array.isArray(v)) return null;
+  const className = str(v['className']) ?? '';
+  const hash = v['identityHashCode'];
+  const id = typeof hash === 'number' ? (hash >>> 0).toString(16) : (str(hash) ?? '');
+  return { id, className };
+}
+
+/** Spring Boot actuator: Jackson's ThreadInfo. */
+function actuatorThread(o: JsonObject, cache: Map<string, StackFrame>): ThreadEntry | null {
+  const name = str(o['threadName']);
+  if (name === undefined) return null;
+  const th = emptyThread(name);
+  const id = str(o['threadId']);
+  if (id !== undefined) th.javaId = id;
+  const state = str(o['threadState']);
+  if (state !== undefined && isJavaStateName(state)) th.state = state as JavaThreadState;
+  if (o['daemon'] === true) th.daemon = true;
+  if (typeof o['priority'] === 'number') th.priority = o['priority'];
+  if (o['inNative'] === true) th.stateDetail = 'in native';
+  const trace = o['stackTrace'];
+  if (Array.isArray(trace)) {
+    for (const f of trace) {
+      if (f === null || typeof f !== 'object' || Array.isArray(f)) continue;
+      const cls = str(f['className']) ?? '?';
+      const method = str(f['methodName']) ?? '?';
+      const file = str(f['fileName']);
+      const line = typeof f['lineNumber'] === 'number' ? f['lineNumber'] : -1;
+      const loc = f['nativeMethod'] === true ? 'Native Method' : file === undefined ? 'Unknown Source' : line >= 0 ? `${file}:${line}` : file;
+      th.frames.push(frame(cache, `${cls}.${method}(${loc})`));
+    }
+  }
+  const lock = lockFromInfo(o['lockInfo']);
+  if (lock) {
+    const top = th.frames[0]?.qualified ?? '';
+    const kind: FrameLock['kind'] =
+      th.state === 'BLOCKED' ? 'blocked-on' : /\.park(?:Nanos|Until)?$|Unsafe\.park$/.test(top) ? 'parking' : 'waiting-on';
+    th.locks.push({ frameIndex: 0, kind, lock });
+  }
+  const ownerName = str(o['lockOwnerName']);
+  if (ownerName !== undefined) th.lockOwnerName = ownerName;
+  const monitors = o['lockedMonitors'];
+  if (Array.isArray(monitors)) {
+    for (const m of monitors) {
+      const l = lockFromInfo(m);
+      if (!l || m === null || typeof m !== 'object' || Array.isArray(m)) continue;
+      const depth = typeof m['lockedStackDepth'] === 'number' ? m['lockedStackDepth'] : 0;
+      th.locks.push({ frameIndex: Math.max(0, depth), kind: 'locked', lock: l });
+    }
+  }
+  const syncs = o['lockedSynchronizers'];
+  if (Array.isArray(syncs)) {
+    for (const s of syncs) {
+      const l = lockFromInfo(s);
+      if (l) th.ownableSynchronizers.push(l);
+    }
+  }
+  return th;
+}

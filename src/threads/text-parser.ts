@@ -1,0 +1,508 @@
+/**
+ * The line-oriented thread-dump parser for every text format except IBM javacores.
+ *
+ * It is push-based and pure: feed it lines (`push`), then `finish()`. It never throws on odd input:
+ * a line it does not understand inside a dump is counted and kept (`unparsed`), and lines between
+ * dumps (log lines around kill -3 output) are counted as `outsideLines`.
+ */
+import type {
+  FrameLock,
+  JvmDeadlockReport,
+  DeadlockReportEntry,
+  StackFrame,
+  ThreadDump,
+  ThreadDumpFile,
+  ThreadDumpFormat,
+  ThreadEntry,
+  JavaThreadState,
+} from '../model/thread-dump.js';
+import { isJavaStateName, parseFrameText, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
+import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader } from './thread-header.js';
+import { parseDumpTimestamp } from './timestamps.js';
+
+/** At most this many unparsed lines are kept per dump; all are counted. */
+const MAX_KEPT_UNPARSED = 500;
+
+/**
+ * `tail` is the part after `JNI global refs`: HotSpot prints its deadlock report there, and
+ * anything else (a heap summary, log lines) is outside the dump.
+ */
+type Section = 'threads' | 'smr' | 'deadlock' | 'deadlock-stacks' | 'jrockit-chains' | 'jrockit-preamble' | 'tail';
+
+export class TextDumpParser {
+  private readonly source: string;
+  private readonly dumps: ThreadDump[] = [];
+  private readonly frameCache = new Map<string, StackFrame>();
+  private readonly warnings: string[] = [];
+  private lineNo = 0;
+  private outsideLines = 0;
+  private dump: ThreadDump | null = null;
+  private thread: ThreadEntry | null = null;
+  private section: Section = 'threads';
+  private inOwnable = false;
+  private deadlockEntry: { thread: string; waitingFor: string; heldBy: string } | null = null;
+  private deadlockReport: JvmDeadlockReport | null = null;
+  private jrockitPreambleLeft = 0;
+  /** The last non-blank line, and whether it was counted as unparsed in the open dump. */
+  private previous: { text: string; countedUnparsed: boolean } | null = null;
+
+  constructor(source: string) {
+    this.source = source;
+  }
+
+  push(rawLine: string): void {
+    this.lineNo++;
+    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
+    const t = line.trim();
+    if (t.length === 0) {
+      this.blank();
+      return;
+    }
+    const countedBefore = this.dump?.unparsedCount ?? 0;
+    this.handle(line, t);
+    if (this.dump !== null && this.section !== 'tail') this.dump.endLine = this.lineNo;
+    if (this.thread !== null) this.thread.endLine = this.lineNo;
+    const counted = this.dump !== null && this.dump.unparsedCount > countedBefore;
+    this.previous = { text: t, countedUnparsed: counted };
+  }
+
+  private blank(): void {
+    if (this.dump === null) {
+      this.outsideLines++;
+      return;
+    }
+    this.inOwnable = false;
+    if (this.section === 'deadlock' && this.deadlockEntry) this.flushDeadlockEntry();
+  }
+
+  private handle(line: string, t: string): void {
+    const c0 = t.charCodeAt(0);
+    // Dump boundaries first: they may appear in any section.
+    if (c0 === 70 /* F */ && t.startsWith('Full thread dump')) return this.openDump('hotspot', t);
+    if (c0 === 61 /* = */) {
+      if (t.startsWith('===== FULL THREAD DUMP')) {
+        this.openDump('jrockit', undefined);
+        this.section = 'jrockit-preamble';
+        this.jrockitPreambleLeft = 2;
+        return;
+      }
+      if (t.startsWith('===== END OF THREAD DUMP')) return this.closeDump();
+      if (this.dump !== null && /^=+$/.test(t)) return; // underline of a report heading
+    }
+    if (t === '<EndOfDump>') return this.closeDump();
+    // A class histogram (-XX:+PrintClassHistogram) printed after the dump is not part of it.
+    if (this.dump !== null && /^num\s+#instances\s+#bytes\s+class name/.test(t)) {
+      this.closeDump();
+      this.outsideLines++;
+      return;
+    }
+
+    switch (this.section) {
+      case 'smr':
+        if (c0 === 125 /* } */) this.section = 'threads';
+        if (c0 === 95 /* _ */ || c0 === 125 || t.startsWith('0x')) return;
+        this.section = 'threads';
+        break;
+      case 'deadlock':
+      case 'deadlock-stacks':
+        if (this.handleDeadlockLine(line, t)) return;
+        break;
+      case 'jrockit-chains':
+        if (this.handleJrockitChainLine(line, t)) return;
+        break;
+      case 'jrockit-preamble':
+        if (this.dump && this.jrockitPreambleLeft > 0 && c0 !== 34) {
+          this.jrockitPreambleLeft--;
+          if (this.dump.timestamp === undefined) this.setTimestamp(this.dump, t);
+          else this.dump.jvm = t;
+          if (this.jrockitPreambleLeft === 0) this.section = 'threads';
+          return;
+        }
+        this.section = 'threads';
+        break;
+      case 'tail':
+        if (!t.startsWith('Found one Java-level deadlock') && !t.startsWith('Found a total of')) {
+          this.closeDump();
+          if (c0 !== 34) {
+            this.outsideLines++;
+            return;
+          }
+        }
+        break;
+      default:
+        break;
+    }
+
+    // WebLogic's wrapper line before each dump of old Sun JVMs.
+    const taken = /^THREAD DUMP from JVM taken at '(.*)'$/.exec(t);
+    if (taken) {
+      this.closeDump();
+      this.outsideLines++;
+      return;
+    }
+    if (c0 === 34 /* " */) {
+      const header = parseThreadHeader(line.trimStart());
+      if (header) return this.startThread(header);
+    }
+
+    if (this.dump === null) {
+      this.outsideLines++;
+      return;
+    }
+
+    if (t.startsWith('Threads class SMR info:')) {
+      this.endThread();
+      this.section = 'smr';
+      return;
+    }
+    if (t.startsWith('Found one Java-level deadlock') || t.startsWith('Found a total of')) {
+      this.endThread();
+      this.section = 'deadlock';
+      this.deadlockReport = { line: this.lineNo, entries: [] };
+      this.dump.jvmDeadlocks.push(this.deadlockReport);
+      return;
+    }
+    if (/^(Circular \(deadlocked\)|Blocked|Open) lock chains/.test(t)) {
+      this.endThread();
+      this.section = 'jrockit-chains';
+      this.deadlockReport = t.startsWith('Circular') ? { line: this.lineNo, entries: [] } : null;
+      return;
+    }
+    if (t.startsWith('JNI global ref')) {
+      const m = /JNI global ref\w*: (\d+)(?:, weak refs: (\d+))?/.exec(t);
+      if (m) {
+        this.dump.jniGlobalRefs = Number(m[1]);
+        if (m[2] !== undefined) this.dump.jniWeakRefs = Number(m[2]);
+      }
+      this.endThread();
+      this.dump.endLine = this.lineNo;
+      this.section = 'tail';
+      return;
+    }
+
+    const th = this.thread;
+    if (th !== null && this.threadBodyLine(th, t)) return;
+    this.unparsed(t);
+  }
+
+  /** Returns false when the line is not part of a thread body. */
+  private threadBodyLine(th: ThreadEntry, t: string): boolean {
+    const c0 = t.charCodeAt(0);
+    if (c0 === 97 /* a */ && t.startsWith('at ')) {
+      const text = t.slice(3);
+      let frame = this.frameCache.get(text);
+      if (frame === undefined) {
+        frame = parseFrameText(text);
+        this.frameCache.set(text, frame);
+      }
+      th.frames.push(frame);
+      return true;
+    }
+    if (c0 === 45 /* - */) {
+      if (t.startsWith('--') ) {
+        const jr = parseJrockitLockLine(t);
+        if (jr) {
+          if (jr.kind) this.addLock(th, jr.kind, jr.lock, true);
+          return true;
+        }
+        if (t.startsWith('-- end of trace') || t.startsWith('--- End of stack trace')) return true;
+        return false;
+      }
+      const body = t.slice(1).trimStart();
+      if (this.inOwnable) {
+        if (body === 'None') return true;
+        const lock = parseLockRef(body);
+        if (lock) th.ownableSynchronizers.push(lock);
+        return true;
+      }
+      const parsed = parseLockLine(body);
+      if (parsed) {
+        this.addLock(th, parsed.kind, parsed.lock, false);
+        if (parsed.ownerName !== undefined && th.lockOwnerName === undefined) th.lockOwnerName = parsed.ownerName;
+        return true;
+      }
+      return false;
+    }
+    if (c0 === 94 /* ^ */) {
+      const jr = parseJrockitLockLine(t);
+      if (jr) {
+        if (jr.kind) this.addLock(th, jr.kind, jr.lock, false);
+        return true;
+      }
+      return false;
+    }
+    if (t.startsWith('java.lang.Thread.State:')) {
+      const m = /^java\.lang\.Thread\.State: ([A-Z_]+)(?: \((.*)\))?/.exec(t);
+      if (m && isJavaStateName(m[1]!)) {
+        th.state = m[1] as JavaThreadState;
+        if (m[2] !== undefined) th.stateDetail = m[2];
+      }
+      return true;
+    }
+    if (t === 'Locked ownable synchronizers:' || t.startsWith('Locked synchronizers:') || t.startsWith('Number of locked synchronizers')) {
+      this.inOwnable = true;
+      return true;
+    }
+    if (this.inOwnable && c0 === 60 /* < */) {
+      const lock = parseLockRef(t);
+      if (lock) th.ownableSynchronizers.push(lock);
+      return true;
+    }
+    if (t === '...') {
+      th.stackTruncated = true;
+      return true;
+    }
+    // JDK 21 prints `Carrying virtual thread #N`, JDK 25 `Mounted virtual thread #N`.
+    const carried = /^(?:Carrying|Mounted) virtual thread #(\d+)/.exec(t);
+    if (carried) {
+      th.carriedVirtualThread = carried[1]!;
+      return true;
+    }
+    // Compiler threads: `No compile task`, `Compiling: 123 ...`.
+    if (t === 'No compile task' || t.startsWith('Compiling:')) return true;
+    return false;
+  }
+
+  private addLock(th: ThreadEntry, kind: FrameLock['kind'], lock: FrameLock['lock'], beforeFrame: boolean): void {
+    // JRockit and the JMX legacy format print blocking annotations before the first frame.
+    const frameIndex = beforeFrame ? th.frames.length : Math.max(0, th.frames.length - 1);
+    th.locks.push({ frameIndex, kind, lock });
+  }
+
+  private handleDeadlockLine(line: string, t: string): boolean {
+    const report = this.deadlockReport;
+    if (/^Found \d+ deadlocks?\.?$/.test(t)) {
+      this.flushDeadlockEntry();
+      this.section = this.dump?.jniGlobalRefs !== undefined ? 'tail' : 'threads';
+      this.deadlockReport = null;
+      if (this.dump) this.dump.endLine = this.lineNo;
+      return true;
+    }
+    if (t.startsWith('Java stack information for the threads listed above')) {
+      this.flushDeadlockEntry();
+      this.section = 'deadlock-stacks';
+      return true;
+    }
+    if (this.section === 'deadlock-stacks') {
+      // The repeated stacks of the deadlocked threads: already parsed in the thread list.
+      if (isDeadlockEntryLine(line.trimStart()) || t.startsWith('at ') || t.startsWith('- ') || t.startsWith('java.lang.Thread.State')) return true;
+      if (t.startsWith('JNI global ref')) {
+        this.section = 'threads';
+        return false;
+      }
+      return true;
+    }
+    if (isDeadlockEntryLine(line.trimStart())) {
+      this.flushDeadlockEntry();
+      this.deadlockEntry = { thread: t.slice(1, -2), waitingFor: '', heldBy: '' };
+      return true;
+    }
+    if (this.deadlockEntry) {
+      const held = /which is held by "(.*)"/.exec(t);
+      if (held) {
+        this.deadlockEntry.heldBy = held[1]!;
+        return true;
+      }
+      if (t.startsWith('which is held by')) {
+        this.deadlockEntry.heldBy = t.slice('which is held by'.length).trim();
+        return true;
+      }
+      if (t.startsWith('waiting')) {
+        this.deadlockEntry.waitingFor = t.replace(/,$/, '');
+        return true;
+      }
+    }
+    if (report !== null && c0IsDigitOrText(t)) {
+      // Unknown text inside the report (JDK variants): keep it as unparsed but stay in the section.
+      this.unparsed(t);
+      return true;
+    }
+    return false;
+  }
+
+  private flushDeadlockEntry(): void {
+    const e = this.deadlockEntry;
+    if (e && this.deadlockReport) this.deadlockReport.entries.push(e as DeadlockReportEntry);
+    this.deadlockEntry = null;
+  }
+
+  private handleJrockitChainLine(line: string, t: string): boolean {
+    if (/^Chain \d+:/.test(t)) return true;
+    if (t.charCodeAt(0) === 34) {
+      const m = /^"(.*?)"(?: \(id: \S+\)| id=\S+ idx=\S+ tid=\S+)? waiting for (\S+) held by:?\s*$/.exec(t);
+      if (m) {
+        this.deadlockReport?.entries.push({ thread: m[1]!, waitingFor: m[2]!, heldBy: '' });
+        return true;
+      }
+      // The last line of a chain repeats its first thread.
+      const entries = this.deadlockReport?.entries;
+      const closing = /^"(.*?)"/.exec(t);
+      if (closing && entries && entries.length > 0) {
+        this.closeJrockitChain(closing[1]!);
+        return true;
+      }
+      return closing !== null;
+    }
+    void line;
+    this.section = 'threads';
+    return false;
+  }
+
+  private closeJrockitChain(closingThread: string): void {
+    const report = this.deadlockReport;
+    if (!report || !this.dump) return;
+    const entries = report.entries;
+    // Each entry waits for a lock held by the next one; the last by the closing thread.
+    const linked: DeadlockReportEntry[] = entries.map((e, i) => ({
+      thread: e.thread,
+      waitingFor: e.waitingFor,
+      heldBy: i + 1 < entries.length ? entries[i + 1]!.thread : closingThread,
+    }));
+    this.dump.jvmDeadlocks.push({ line: report.line, entries: linked });
+    this.deadlockReport = { line: this.lineNo + 1, entries: [] };
+  }
+
+  private startThread(h: ThreadHeader): void {
+    if (this.section !== 'threads') this.section = 'threads';
+    if (this.dump === null) this.openDump(h.format, undefined, true);
+    const dump = this.dump!;
+    if (dump.threads.length === 0 && dump.format === 'hotspot' && h.format !== 'hotspot') dump.format = h.format;
+    this.endThread();
+    const th: ThreadEntry = {
+      name: h.name,
+      daemon: h.daemon,
+      virtual: h.virtual,
+      state: h.state ?? 'UNKNOWN',
+      frames: [],
+      locks: [],
+      ownableSynchronizers: [],
+      stackTruncated: false,
+      line: this.lineNo,
+      endLine: this.lineNo,
+    };
+    if (h.javaId !== undefined) th.javaId = h.javaId;
+    if (h.nativeId !== undefined) th.nativeId = h.nativeId;
+    if (h.address !== undefined) th.address = h.address;
+    if (h.priority !== undefined) th.priority = h.priority;
+    if (h.stateDetail !== undefined) th.stateDetail = h.stateDetail;
+    if (h.headerState !== undefined) th.headerState = h.headerState;
+    if (h.cpuMs !== undefined) th.cpuMs = h.cpuMs;
+    if (h.elapsedS !== undefined) th.elapsedS = h.elapsedS;
+    if (h.lockOwnerName !== undefined) th.lockOwnerName = h.lockOwnerName;
+    if (h.lock) {
+      // ThreadInfo/JMX name the blocking lock in the header; it belongs to the top frame.
+      const kind = h.state === 'BLOCKED' ? 'blocked-on' : 'waiting-on';
+      th.locks.push({ frameIndex: 0, kind, lock: h.lock });
+    }
+    this.thread = th;
+    this.inOwnable = false;
+    dump.threads.push(th);
+  }
+
+  private endThread(): void {
+    const th = this.thread;
+    if (th === null) return;
+    if (th.state === 'UNKNOWN' && th.headerState) th.state = stateFromHotspotWords(th.headerState) ?? 'UNKNOWN';
+    this.thread = null;
+    this.inOwnable = false;
+  }
+
+  private openDump(format: ThreadDumpFormat, banner: string | undefined, implicit = false): void {
+    this.closeDump();
+    const dump: ThreadDump = {
+      source: this.source,
+      index: this.dumps.length,
+      format,
+      startLine: this.lineNo,
+      endLine: this.lineNo,
+      threads: [],
+      jvmDeadlocks: [],
+      unparsed: [],
+      unparsedCount: 0,
+    };
+    if (banner !== undefined) {
+      const m = /^Full thread dump\s*(.*?):?\s*$/.exec(banner);
+      const text = m ? m[1]! : banner;
+      // HP-UX puts the date in the banner: `Full thread dump [Tue Mar 15 14:48:56 KST 2008] (Java HotSpot ...`.
+      const bracket = /^\[([^\]]*)\]\s*(.*)$/.exec(text);
+      if (bracket) {
+        this.setTimestamp(dump, bracket[1]!);
+        dump.jvm = bracket[2]!.replace(/^\(|\)$/g, '');
+      } else if (text.length > 0) {
+        dump.jvm = text;
+      }
+    }
+    if (!implicit || banner !== undefined) {
+      const prev = this.previous;
+      if (prev && dump.timestamp === undefined && parseDumpTimestamp(prev.text) !== undefined) {
+        this.setTimestamp(dump, prev.text);
+        if (prev.countedUnparsed) this.uncountPreviousUnparsed();
+      }
+    }
+    this.dump = dump;
+    this.section = 'threads';
+    this.dumps.push(dump);
+  }
+
+  private uncountPreviousUnparsed(): void {
+    // The timestamp line was first taken as an unknown line of the previous, unclosed dump.
+    const prevDump = this.dumps[this.dumps.length - 1];
+    if (prevDump && prevDump.unparsedCount > 0) {
+      prevDump.unparsedCount--;
+      prevDump.unparsed.pop();
+      prevDump.endLine = Math.max(prevDump.startLine, prevDump.endLine - 1);
+    }
+  }
+
+  private setTimestamp(dump: ThreadDump, text: string): void {
+    dump.timestamp = text;
+    const iso = parseDumpTimestamp(text);
+    if (iso !== undefined) dump.timestampIso = iso;
+  }
+
+  private closeDump(): void {
+    this.endThread();
+    this.flushDeadlockEntry();
+    this.dump = null;
+    this.section = 'threads';
+    this.deadlockReport = null;
+  }
+
+  private unparsed(t: string): void {
+    const dump = this.dump;
+    if (dump === null) {
+      this.outsideLines++;
+      return;
+    }
+    dump.unparsedCount++;
+    if (dump.unparsed.length < MAX_KEPT_UNPARSED) dump.unparsed.push({ line: this.lineNo, text: t });
+  }
+
+  finish(): ThreadDumpFile {
+    this.closeDump();
+    // A banner with no thread after it (hand-trimmed files) is noted, not reported as a dump,
+    // unless it is all the file holds.
+    if (this.dumps.some((d) => d.threads.length > 0)) {
+      for (let i = this.dumps.length - 1; i >= 0; i--) {
+        const d = this.dumps[i]!;
+        if (d.threads.length === 0 && d.jvmDeadlocks.length === 0) {
+          this.warnings.push(`line ${d.startLine}: a dump header with no threads after it was ignored`);
+          this.outsideLines += d.endLine - d.startLine + 1;
+          this.dumps.splice(i, 1);
+        }
+      }
+      this.dumps.forEach((d, i) => (d.index = i));
+    }
+    return {
+      source: this.source,
+      dumps: this.dumps,
+      outsideLines: this.outsideLines,
+      totalLines: this.lineNo,
+      warnings: this.warnings,
+    };
+  }
+}
+
+function c0IsDigitOrText(t: string): boolean {
+  return t.length > 0;
+}

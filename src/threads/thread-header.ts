@@ -1,0 +1,190 @@
+/**
+ * Thread header lines of the text formats:
+ *   HotSpot     "main" #1 [1234] prio=5 os_prio=0 cpu=5.1ms elapsed=2.2s tid=0x.. nid=0x.. waiting on condition [0x..]
+ *   VisualVM    "main" - Thread t@1          (Spring Boot's text/plain threaddump too, sometimes just "main")
+ *   ThreadInfo  "main" daemon prio=5 Id=1 BLOCKED on java.lang.Object@1b6d owned by "x" Id=9   (Arthas, Dubbo_JStack.log)
+ *   JMX legacy  "main" id=1 in BLOCKED on lock=java.lang.Object@1b6d
+ *   JRockit     "main" id=1 idx=0x4 tid=27878 prio=5 alive, in native, waiting
+ */
+import type { JavaThreadState, LockRef, ThreadDumpFormat } from '../model/thread-dump.js';
+import { isJavaStateName, parseLockRef } from './frame-text.js';
+
+export interface ThreadHeader {
+  name: string;
+  format: Extract<ThreadDumpFormat, 'hotspot' | 'visualvm' | 'threadinfo' | 'jmx-legacy' | 'jrockit'>;
+  javaId?: string;
+  nativeId?: string;
+  address?: string;
+  daemon: boolean;
+  virtual: boolean;
+  priority?: number;
+  cpuMs?: number;
+  elapsedS?: number;
+  headerState?: string;
+  state?: JavaThreadState;
+  stateDetail?: string;
+  /** The lock a ThreadInfo / JMX header says the thread is blocked or waiting on. */
+  lock?: LockRef;
+  lockOwnerName?: string;
+}
+
+// What may follow the closing quote of a thread name. Anything else means the quote is part of the name.
+const AFTER_NAME = /^ +(?:#\d|\[|daemon\b|virtual\b|prio=|os_prio=|tid=|nid=|Id=\d|id=|\(id:|- Thread t@|lwp_id=|cpu=|in [A-Z_]+|runnable|waiting|sleeping|[A-Z_]+\b)/;
+
+/** Index of the quote closing the thread name, or -1. */
+export function findNameEnd(line: string): number {
+  let p = line.indexOf('"', 1);
+  let last = -1;
+  while (p >= 0) {
+    last = p;
+    if (p === line.length - 1) return p;
+    const rest = line.slice(p + 1);
+    if (AFTER_NAME.test(rest)) return p;
+    p = line.indexOf('"', p + 1);
+  }
+  if (last > 0 && line.slice(last + 1).trim().length === 0) return last;
+  return -1;
+}
+
+/** True for the deadlock report's `"T1":` entries (not thread headers). */
+export function isDeadlockEntryLine(line: string): boolean {
+  return line.charCodeAt(0) === 34 && line.trimEnd().endsWith('":');
+}
+
+export function parseThreadHeader(line: string): ThreadHeader | null {
+  if (line.charCodeAt(0) !== 34 /* " */) return null;
+  if (isDeadlockEntryLine(line)) return null;
+  const end = findNameEnd(line);
+  if (end < 0) return null;
+  const name = line.slice(1, end);
+  const tail = line.slice(end + 1).trim();
+  if (tail.startsWith('- Thread t@')) {
+    return { name, format: 'visualvm', javaId: tail.slice(11).trim(), daemon: false, virtual: false };
+  }
+  if (tail.length === 0) return { name, format: 'visualvm', daemon: false, virtual: false };
+  if (/(?:^| )Id=\d/.test(tail)) return parseThreadInfoTail(name, tail);
+  if (/^id=\d+ in /.test(tail)) return parseJmxLegacyTail(name, tail);
+  if (/ idx=0x|^id=\S+ idx=|(?:^|\s)(?:alive|active)(?:,|$)|id=0x[0-9a-fA-F]+ tid=/.test(tail)) return parseJrockitTail(name, tail);
+  return parseHotspotTail(name, tail);
+}
+
+function parseHotspotTail(name: string, tail: string): ThreadHeader {
+  const h: ThreadHeader = { name, format: 'hotspot', daemon: false, virtual: false };
+  let rest = tail;
+  const idm = /^#(\d+)(?: \[(\d+)\])?/.exec(rest);
+  if (idm) {
+    h.javaId = idm[1]!;
+    if (idm[2] !== undefined) h.nativeId = toHex(idm[2]);
+    rest = rest.slice(idm[0].length);
+  }
+  if (/(?:^| )daemon(?: |$)/.test(rest)) h.daemon = true;
+  if (/(?:^| )virtual(?: |$)/.test(rest)) h.virtual = true;
+  const prio = /(?:^| )prio=(\d+)/.exec(rest);
+  if (prio) h.priority = Number(prio[1]);
+  const cpu = / cpu=([\d.]+)ms/.exec(rest);
+  if (cpu) h.cpuMs = Number(cpu[1]);
+  const el = / elapsed=([\d.]+)s/.exec(rest);
+  if (el) h.elapsedS = Number(el[1]);
+  const tid = /(?:^| )tid=(0x[0-9a-fA-F]+|\d+)/.exec(rest);
+  if (tid) h.address = tid[1]!.toLowerCase();
+  const nid = / ?nid=(0x[0-9a-fA-F]+|\d+)/.exec(rest);
+  let stateText = '';
+  if (nid) {
+    h.nativeId = toHex(nid[1]!);
+    stateText = rest.slice(nid.index + nid[0].length);
+  } else if (tid) {
+    stateText = rest.slice(tid.index + tid[0].length);
+  } else {
+    // VM threads of some versions: `"VM Thread" os_prio=0 cpu=.. elapsed=.. runnable`.
+    stateText = rest.replace(/\S+=\S+/g, '');
+  }
+  stateText = stateText.replace(/\[[0-9a-fA-Fx.]*\]\s*$/, '').replace(/\b(?:lwp_id|allocated|defined_classes)=\S+/g, '').trim();
+  if (stateText.length > 0) {
+    h.headerState = stateText;
+    h.state = stateFromHotspotWords(stateText);
+  }
+  return h;
+}
+
+/** Header words of VM threads that print no `java.lang.Thread.State:` line. */
+export function stateFromHotspotWords(words: string): JavaThreadState | undefined {
+  if (words.startsWith('runnable')) return 'RUNNABLE';
+  if (words.startsWith('waiting for monitor entry')) return 'BLOCKED';
+  if (words.startsWith('sleeping')) return 'TIMED_WAITING';
+  if (words.startsWith('in Object.wait') || words.startsWith('waiting on condition') || words.startsWith('parking')) return 'WAITING';
+  return undefined;
+}
+
+function parseThreadInfoTail(name: string, tail: string): ThreadHeader {
+  const h: ThreadHeader = { name, format: 'threadinfo', daemon: false, virtual: false };
+  if (/(?:^| )daemon(?: |$)/.test(tail)) h.daemon = true;
+  if (/(?:^| )virtual(?: |$)/.test(tail)) h.virtual = true;
+  const prio = /(?:^| )prio=(\d+)/.exec(tail);
+  if (prio) h.priority = Number(prio[1]);
+  const m = /(?:^| )Id=(\d+) (?:in )?([A-Z_]+)(.*)$/.exec(tail);
+  if (!m) return h;
+  h.javaId = m[1]!;
+  if (isJavaStateName(m[2]!)) h.state = m[2] as JavaThreadState;
+  h.headerState = m[2]!;
+  let rest = m[3]!;
+  const owner = / owned by "(.*)" Id=\d+/.exec(rest);
+  if (owner) {
+    h.lockOwnerName = owner[1]!;
+    rest = rest.slice(0, owner.index) + rest.slice(owner.index + owner[0].length);
+  }
+  const on = /^ on (\S+)/.exec(rest);
+  if (on) {
+    const lock = parseLockRef(on[1]!);
+    if (lock) h.lock = lock;
+  }
+  if (rest.includes('(in native)')) h.stateDetail = 'in native';
+  return h;
+}
+
+function parseJmxLegacyTail(name: string, tail: string): ThreadHeader {
+  const m = /^id=(\d+) in ([A-Z_]+)(.*)$/.exec(tail);
+  const h: ThreadHeader = { name, format: 'jmx-legacy', daemon: false, virtual: false };
+  if (!m) return h;
+  h.javaId = m[1]!;
+  if (isJavaStateName(m[2]!)) h.state = m[2] as JavaThreadState;
+  h.headerState = m[2]!;
+  const rest = m[3]!;
+  const on = /on lock=(\S+)/.exec(rest);
+  if (on) {
+    const lock = parseLockRef(on[1]!);
+    if (lock) h.lock = lock;
+  }
+  const owner = /owned by[= ]"?([^"]+)"?(?: id=\d+)?/.exec(rest);
+  if (owner) h.lockOwnerName = owner[1]!.trim();
+  if (rest.includes('(running in native)')) h.stateDetail = 'in native';
+  return h;
+}
+
+function parseJrockitTail(name: string, tail: string): ThreadHeader {
+  const h: ThreadHeader = { name, format: 'jrockit', daemon: false, virtual: false };
+  const id = /(?:^| )id=(\S+)/.exec(tail);
+  if (id && id[1] !== '?') h.javaId = id[1]!;
+  const tid = /(?:^| )tid=(\S+)/.exec(tail);
+  if (tid) h.nativeId = toHex(tid[1]!);
+  const prio = /(?:^| )prio=(\d+)/.exec(tail);
+  if (prio) h.priority = Number(prio[1]);
+  const flagsText = tail.replace(/\S+=\S+/g, '').trim();
+  const flags = flagsText.split(',').map((f) => f.trim()).filter((f) => f.length > 0);
+  h.headerState = flags.join(', ');
+  h.daemon = flags.includes('daemon');
+  if (flags.includes('blocked')) h.state = 'BLOCKED';
+  else if (flags.includes('sleeping')) h.state = 'TIMED_WAITING';
+  else if (flags.includes('parked')) { h.state = 'WAITING'; h.stateDetail = 'parking'; }
+  else if (flags.includes('waiting')) h.state = 'WAITING';
+  else if (flags.includes('native_waiting') || flags.includes('native_blocked')) h.state = 'RUNNABLE';
+  else h.state = 'RUNNABLE';
+  return h;
+}
+
+/** Native ids are compared in hex; JDK 21 on some platforms and JRockit print them in decimal. */
+export function toHex(v: string): string {
+  const s = v.trim().toLowerCase();
+  if (s.startsWith('0x')) return '0x' + s.slice(2).replace(/^0+(?=.)/, '');
+  if (/^\d+$/.test(s)) return '0x' + Number(s).toString(16);
+  return s;
+}
