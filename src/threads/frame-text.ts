@@ -86,6 +86,7 @@ export interface ParsedLockLine {
 
 const LOCK_PREFIXES: ReadonlyArray<readonly [string, FrameLockKind]> = [
   ['locked ', 'locked'],
+  ['Locked ', 'locked'],
   ['waiting to lock ', 'waiting-to-lock'],
   ['waiting to re-lock in wait() ', 'waiting-to-relock'],
   ['waiting on ', 'waiting-on'],

@@ -48,6 +48,7 @@ export class JavacoreParser {
   private monitorQueue: 'enter' | 'notify' | null = null;
   private deadlockThreads: string[] = [];
   private pendingTimestamp: string | undefined;
+  private inCurrentThreadSection = false;
 
   constructor(source: string) {
     this.source = source;
@@ -76,6 +77,14 @@ export class JavacoreParser {
     if (this.dump === null) this.openDump();
     const dump = this.dump!;
     dump.endLine = this.lineNo;
+    // The current thread is printed twice: under "Current Thread Details" and again in the list.
+    if (tag === '1XMCURTHDINFO') {
+      this.inCurrentThreadSection = true;
+      this.thread = null;
+      return;
+    }
+    if (tag.startsWith('1')) this.inCurrentThreadSection = false;
+    if (this.inCurrentThreadSection) return;
     switch (tag) {
       case '1TIDATETIME': {
         const m = /Date:\s*(\d{4})\/(\d{2})\/(\d{2}) at (\d{2}):(\d{2}):(\d{2})(?::(\d{1,3}))?/.exec(body);

@@ -283,6 +283,12 @@ export class TextDumpParser {
       this.section = 'deadlock-stacks';
       return true;
     }
+    if (this.section === 'deadlock-stacks' && (t.startsWith('Found one Java-level deadlock') || t.startsWith('Found a total of'))) {
+      this.section = 'deadlock';
+      this.deadlockReport = { line: this.lineNo, entries: [] };
+      this.dump?.jvmDeadlocks.push(this.deadlockReport);
+      return true;
+    }
     if (this.section === 'deadlock-stacks') {
       // The repeated stacks of the deadlocked threads: already parsed in the thread list.
       if (isDeadlockEntryLine(line.trimStart()) || t.startsWith('at ') || t.startsWith('- ') || t.startsWith('java.lang.Thread.State')) return true;

@@ -1,0 +1,91 @@
+/**
+ * The JSON config: per-rule severity overrides and options, validated against the rules' meta.
+ *   { "rules": { "deadlock": "error", "lock-contention": ["warning", { "minWaiters": 10 }], "stuck-threads": "off" } }
+ * The resolved config is a frozen value passed down explicitly; nothing reads it globally.
+ */
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { SEVERITIES, type Severity } from '../model/findings.js';
+import type { OptionValue, Rule } from '../rules/rule.js';
+import { UsageError } from '../errors.js';
+
+export interface ResolvedRuleConfig {
+  readonly enabled: boolean;
+  readonly severity: Severity | null;
+  readonly options: Readonly<Record<string, OptionValue>>;
+}
+
+export type ResolvedConfig = Readonly<Record<string, ResolvedRuleConfig>>;
+
+export const DEFAULT_CONFIG_FILE = 'dumpsleuth.config.json';
+
+export function defaultConfig(rules: readonly Rule[]): ResolvedConfig {
+  return resolveConfig(rules, {}, '(defaults)');
+}
+
+export async function loadConfig(rules: readonly Rule[], path: string | undefined): Promise<ResolvedConfig> {
+  const file = path ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  if (file === undefined) return defaultConfig(rules);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`config ${file}: ${(e as Error).message}`, 'fix the JSON or pass another file with --config');
+  }
+  return resolveConfig(rules, raw, file);
+}
+
+export function resolveConfig(rules: readonly Rule[], raw: unknown, file: string): ResolvedConfig {
+  const fail = (path: string, msg: string): never => {
+    throw new UsageError(`config ${file}: ${path}: ${msg}`, `see \`dumpsleuth rules\` for rule ids, severities and options`);
+  };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('(top)', 'expected an object like {"rules": {...}}');
+  const top = raw as Record<string, unknown>;
+  for (const k of Object.keys(top)) if (k !== 'rules' && k !== '$schema') fail(k, 'unknown key (expected "rules")');
+  const rulesRaw = (top['rules'] ?? {}) as unknown;
+  if (rulesRaw === null || typeof rulesRaw !== 'object' || Array.isArray(rulesRaw)) fail('rules', 'expected an object');
+  const entries = rulesRaw as Record<string, unknown>;
+  const byId = new Map(rules.map((r) => [r.meta.id, r]));
+  for (const id of Object.keys(entries)) if (!byId.has(id)) fail(`rules.${id}`, 'unknown rule id');
+  const out: Record<string, ResolvedRuleConfig> = {};
+  for (const rule of rules) {
+    const id = rule.meta.id;
+    const defaults: Record<string, OptionValue> = {};
+    for (const [name, opt] of Object.entries(rule.meta.options)) defaults[name] = opt.default;
+    let enabled = true;
+    let severity: Severity | null = null;
+    let options: Record<string, unknown> = {};
+    const entry = entries[id];
+    const readSeverity = (v: unknown, path: string): void => {
+      if (v === 'off') enabled = false;
+      else if (typeof v === 'string' && (SEVERITIES as readonly string[]).includes(v)) severity = v as Severity;
+      else fail(path, `expected one of off, ${SEVERITIES.join(', ')}`);
+    };
+    if (entry === undefined) {
+      // defaults
+    } else if (typeof entry === 'string') {
+      readSeverity(entry, `rules.${id}`);
+    } else if (Array.isArray(entry)) {
+      readSeverity(entry[0], `rules.${id}[0]`);
+      if (entry.length > 1) {
+        if (entry[1] === null || typeof entry[1] !== 'object' || Array.isArray(entry[1])) fail(`rules.${id}[1]`, 'expected an options object');
+        options = entry[1] as Record<string, unknown>;
+      }
+    } else if (typeof entry === 'object' && entry !== null) {
+      const o = entry as Record<string, unknown>;
+      if (o['severity'] !== undefined) readSeverity(o['severity'], `rules.${id}.severity`);
+      if (o['options'] !== undefined) options = o['options'] as Record<string, unknown>;
+    } else {
+      fail(`rules.${id}`, 'expected a severity, [severity, options] or {severity, options}');
+    }
+    const resolved: Record<string, OptionValue> = { ...defaults };
+    for (const [name, value] of Object.entries(options)) {
+      const spec = rule.meta.options[name];
+      if (!spec) fail(`rules.${id}.${name}`, `unknown option (known: ${Object.keys(rule.meta.options).join(', ') || 'none'})`);
+      if (typeof value !== typeof spec!.default) fail(`rules.${id}.${name}`, `expected a ${typeof spec!.default}`);
+      resolved[name] = value as OptionValue;
+    }
+    out[id] = Object.freeze({ enabled, severity, options: Object.freeze(resolved) });
+  }
+  return Object.freeze(out);
+}

@@ -1,0 +1,122 @@
+/** Builds the Model from parsed thread-dump files: the analyses of src/threads/, put together. */
+import type { ThreadDump, ThreadDumpFile } from './thread-dump.js';
+import type { DeadlockModel, ExecutorModel, InputSummary, LockModel, Model, SeriesModel, StackGroupModel, ThreadRef } from './model.js';
+import { buildLockGraph } from '../threads/lock-graph.js';
+import { busyActivities, findThreadPools } from '../threads/thread-pools.js';
+import { groupIdenticalStacks, stateSummary } from '../threads/stack-groups.js';
+import { matchSeries, seriesGroups } from '../threads/series.js';
+
+export interface ParsedThreadInput {
+  readonly path: string;
+  readonly format: string;
+  readonly gzip: boolean;
+  readonly encoding: string;
+  readonly file: ThreadDumpFile;
+}
+
+export function buildModel(inputs: ParsedThreadInput[]): Model {
+  const dumps: ThreadDump[] = [];
+  const summaries: InputSummary[] = [];
+  for (const input of inputs) {
+    const f = input.file;
+    summaries.push({
+      path: input.path,
+      kind: 'threads',
+      format: input.format,
+      gzip: input.gzip,
+      encoding: input.encoding,
+      dumps: f.dumps.length,
+      threads: f.dumps.reduce((n, d) => n + d.threads.length, 0),
+      unparsedLines: f.dumps.reduce((n, d) => n + d.unparsedCount, 0),
+      outsideLines: f.outsideLines,
+      warnings: [...f.warnings],
+    });
+    dumps.push(...f.dumps);
+  }
+  // Order dumps in time when every dump has a timestamp; otherwise keep the input order.
+  if (dumps.every((d) => d.timestampIso !== undefined)) {
+    const indexed = dumps.map((d, i) => ({ d, i }));
+    indexed.sort((a, b) => (a.d.timestampIso! < b.d.timestampIso! ? -1 : a.d.timestampIso! > b.d.timestampIso! ? 1 : a.i - b.i));
+    dumps.splice(0, dumps.length, ...indexed.map((x) => x.d));
+  }
+
+  const ref = (dump: number, thread: number): ThreadRef => ({ dump, thread, name: dumps[dump]!.threads[thread]!.name });
+  const executors: ExecutorModel[] = [];
+  const contended: LockModel[] = [];
+  const deadlocks: DeadlockModel[] = [];
+  const threadGroups: StackGroupModel[] = [];
+  dumps.forEach((dump, di) => {
+    for (const pool of findThreadPools(dump)) {
+      executors.push({
+        name: pool.name,
+        source: 'thread-names',
+        dump: di,
+        workers: pool.threads.length,
+        busy: pool.busy.length,
+        idle: pool.idle.length,
+        busyThreads: pool.busy.map((t) => ref(di, t)),
+        idleThreads: pool.idle.map((t) => ref(di, t)),
+        busyActivities: busyActivities(dump, pool.busy),
+      });
+    }
+    const graph = buildLockGraph(dump);
+    for (const node of graph.locks.values()) {
+      const waiters = node.waiters.filter((w) => w.kind !== 'object-wait');
+      if (waiters.length === 0) continue;
+      contended.push({
+        dump: di,
+        lock: node.lock,
+        owner: node.owner === null ? null : ref(di, node.owner),
+        waiters: waiters.map((w) => ({ ...ref(di, w.thread), kind: w.kind })),
+      });
+    }
+    for (const c of graph.cycles) {
+      const d: DeadlockModel = {
+        dump: di,
+        threads: c.threads.map((t) => ref(di, t)),
+        locks: c.locks,
+        confidence: c.confidence,
+        reportedByJvm: c.reportedByJvm,
+      };
+      deadlocks.push(c.note !== undefined ? { ...d, note: c.note } : d);
+    }
+    for (const g of groupIdenticalStacks(dump)) {
+      threadGroups.push({
+        dump: di,
+        state: g.state,
+        count: g.threads.length,
+        topFrames: g.frames.slice(0, 8).map((f) => f.qualified),
+        threads: g.threads.map((t) => ref(di, t)),
+      });
+    }
+  });
+  contended.sort((a, b) => b.waiters.length - a.waiters.length || a.dump - b.dump);
+
+  const series: SeriesModel[] = seriesGroups(dumps).map((group) => {
+    const s = matchSeries(dumps, group);
+    return {
+      dumps: group,
+      threads: s.threads.map((t) => {
+        const entries = t.indexes.map((ti, pos) => (ti === null ? null : dumps[group[pos]!]!.threads[ti]!));
+        const first = entries[0];
+        const sameStack =
+          entries.every((e) => e !== null) &&
+          entries.every((e) => e!.frames.length === first!.frames.length && e!.frames.every((f, k) => f === first!.frames[k] || f.qualified + f.location === first!.frames[k]!.qualified + first!.frames[k]!.location));
+        return { name: t.name, key: t.key, states: entries.map((e) => (e === null ? null : e.state)), indexes: t.indexes, sameStack };
+      }),
+    };
+  });
+
+  return {
+    inputs: summaries,
+    dumps,
+    stateSummaries: dumps.map(stateSummary),
+    threadGroups,
+    executors,
+    locks: { contended, deadlocks },
+    series,
+    counters: [],
+    connectionPools: [],
+    shutdown: {},
+  };
+}

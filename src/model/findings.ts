@@ -1,0 +1,29 @@
+/** Findings: what rules produce, what reports draw. */
+
+export const SEVERITIES = ['info', 'warning', 'error', 'critical'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export function severityRank(s: Severity): number {
+  return SEVERITIES.indexOf(s);
+}
+
+export type Evidence =
+  | { readonly kind: 'thread'; readonly thread: string; readonly dump: number; readonly source: string; readonly line: number; readonly note?: string }
+  | { readonly kind: 'lock'; readonly lock: string; readonly className: string; readonly dump: number; readonly note?: string }
+  | { readonly kind: 'jvm-report'; readonly dump: number; readonly source: string; readonly line: number; readonly note?: string };
+
+export type FactValue = number | string | boolean | null | readonly string[] | readonly number[];
+
+export interface Finding {
+  /** Stable id within a report: rule id plus subject. */
+  readonly id: string;
+  readonly rule: string;
+  readonly severity: Severity;
+  readonly subject: string;
+  readonly title: string;
+  readonly message: string;
+  readonly facts: Readonly<Record<string, FactValue>>;
+  readonly evidence: readonly Evidence[];
+  readonly causedBy: readonly string[];
+  readonly remedy: string;
+}

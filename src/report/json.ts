@@ -1,0 +1,87 @@
+/**
+ * `--format json`: the versioned `dumpsleuth.report/1` document. Bump the schema on any breaking change.
+ * The model is summarised (no raw stacks of every thread) so the document stays small and stable.
+ */
+import type { Report } from './report.js';
+import { REPORT_SCHEMA } from './report.js';
+import { severityRank, SEVERITIES } from '../model/findings.js';
+
+export function renderJson(report: Report): string {
+  const m = report.model;
+  const summary: Record<string, number> = {};
+  for (const s of SEVERITIES) summary[s] = report.findings.filter((f) => f.severity === s).length;
+  const doc = {
+    schema: REPORT_SCHEMA,
+    tool: report.tool,
+    inputs: m.inputs.map((i) => ({
+      path: i.path,
+      kind: i.kind,
+      format: i.format,
+      gzip: i.gzip,
+      encoding: i.encoding,
+      dumps: i.dumps,
+      threads: i.threads,
+      unparsedLines: i.unparsedLines,
+      outsideLines: i.outsideLines,
+      warnings: i.warnings,
+    })),
+    dumps: m.dumps.map((d, i) => ({
+      index: i,
+      source: d.source,
+      indexInSource: d.index,
+      format: d.format,
+      lines: [d.startLine, d.endLine],
+      timestamp: d.timestampIso ?? d.timestamp ?? null,
+      jvm: d.jvm ?? null,
+      threads: d.threads.length,
+      states: m.stateSummaries[i],
+      jvmReportedDeadlocks: d.jvmDeadlocks.length,
+      unparsedLines: d.unparsedCount,
+      unparsedSample: d.unparsed.slice(0, 20),
+    })),
+    model: {
+      executors: m.executors.map((e) => ({
+        name: e.name,
+        source: e.source,
+        dump: e.dump,
+        workers: e.workers,
+        busy: e.busy,
+        idle: e.idle,
+        busyActivities: e.busyActivities.slice(0, 10),
+        busyThreads: e.busyThreads.map((t) => t.name),
+      })),
+      counters: m.counters,
+      connectionPools: m.connectionPools,
+      locks: {
+        contended: m.locks.contended.map((l) => ({
+          dump: l.dump,
+          lock: l.lock,
+          owner: l.owner?.name ?? null,
+          waiters: l.waiters.length,
+          waiterNames: l.waiters.slice(0, 100).map((w) => w.name),
+        })),
+        deadlocks: m.locks.deadlocks.map((d) => ({
+          dump: d.dump,
+          threads: d.threads.map((t) => t.name),
+          locks: d.locks,
+          confidence: d.confidence,
+          reportedByJvm: d.reportedByJvm,
+          ...(d.note !== undefined ? { note: d.note } : {}),
+        })),
+      },
+      shutdown: m.shutdown,
+      threadGroups: m.threadGroups
+        .filter((g) => g.count > 1)
+        .slice(0, 200)
+        .map((g) => ({ dump: g.dump, state: g.state, count: g.count, topFrames: g.topFrames.slice(0, 5) })),
+      series: m.series.map((s) => ({
+        dumps: s.dumps,
+        threads: s.threads.length,
+        sameStackThreads: s.threads.filter((t) => t.sameStack).length,
+      })),
+    },
+    findings: report.findings,
+    summary: { ...summary, highest: report.findings.reduce<string | null>((h, f) => (h === null || severityRank(f.severity) > severityRank(h as never) ? f.severity : h), null) },
+  };
+  return JSON.stringify(doc, null, 2) + '\n';
+}

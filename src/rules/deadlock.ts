@@ -1,0 +1,64 @@
+import type { Evidence } from '../model/findings.js';
+import type { Rule } from './rule.js';
+import { threadEvidence } from './evidence.js';
+
+/** Cycles of threads waiting for each other's monitors or j.u.c. locks, found in the lock graph. */
+export const deadlock: Rule = {
+  meta: {
+    id: 'deadlock',
+    defaultSeverity: 'critical',
+    title: 'Deadlock',
+    description: 'A cycle of threads each waiting for a lock (monitor or java.util.concurrent) held by the next.',
+    remedy:
+      'Take the locks in one global order everywhere, or use tryLock with a timeout; the cycle never resolves by itself, so restart the JVM to recover.',
+    options: {},
+  },
+  check({ model }) {
+    // The same cycle seen in several dumps of a series is one problem.
+    const byKey = new Map<string, { dumps: number[]; index: number }>();
+    const cycles = model.locks.deadlocks;
+    cycles.forEach((c, i) => {
+      // Names repeat (two different "DeadlockThread-A"), so ids are part of the identity.
+      const key = c.threads
+        .map((t) => {
+          const th = model.dumps[t.dump]!.threads[t.thread]!;
+          return `${t.name}|${th.javaId ?? ''}|${th.nativeId ?? ''}`;
+        })
+        .sort()
+        .join('\u0000');
+      const seen = byKey.get(key);
+      if (seen) seen.dumps.push(c.dump);
+      else byKey.set(key, { dumps: [c.dump], index: i });
+    });
+    return [...byKey.values()].map(({ dumps, index }) => {
+      const c = cycles[index]!;
+      const names = c.threads.map((t) => t.name);
+      const chain = c.threads
+        .map((t, k) => `"${t.name}" waits for ${c.locks[k] ? c.locks[k]!.className : 'a lock'} held by "${names[(k + 1) % names.length]}"`)
+        .join('; ');
+      const evidence: Evidence[] = c.threads.map((t, k) => threadEvidence(model, t, c.locks[k] ? `waits for <${c.locks[k]!.id}> (${c.locks[k]!.className})` : undefined));
+      const dump = model.dumps[c.dump]!;
+      for (const r of dump.jvmDeadlocks) {
+        if (r.entries.some((e) => names.includes(e.thread))) evidence.push({ kind: 'jvm-report', dump: c.dump, source: dump.source, line: r.line, note: 'the JVM reported this deadlock' });
+      }
+      const possible = c.confidence === 'possible';
+      const draft = {
+        subject: names.join(' <-> '),
+        title: possible ? 'Possible deadlock (read lock)' : 'Deadlock',
+        message: possible
+          ? `${names.length} threads are probably deadlocked: ${c.note ?? chain}`
+          : `${names.length} threads are deadlocked${c.reportedByJvm ? '' : ' (the JVM did not report it)'}: ${chain}.`,
+        facts: {
+          threads: names,
+          threadCount: names.length,
+          lockClasses: c.locks.map((l) => l.className),
+          reportedByJvm: c.reportedByJvm,
+          confidence: c.confidence,
+          dumps: dumps,
+        },
+        evidence,
+      };
+      return possible ? { ...draft, severity: 'error' as const } : draft;
+    });
+  },
+};

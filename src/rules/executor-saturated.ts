@@ -1,0 +1,68 @@
+import type { ExecutorModel } from '../model/model.js';
+import type { Rule } from './rule.js';
+import { findingId } from './rule.js';
+import { plural, threadEvidence } from './evidence.js';
+
+/** Every worker of a pool busy: new work queues up or, with a hand-off queue, is rejected. */
+export const executorSaturated: Rule = {
+  meta: {
+    id: 'executor-saturated',
+    defaultSeverity: 'warning',
+    title: 'Executor saturated',
+    description: 'All workers of a thread pool are busy; with a hand-off queue new work is rejected, otherwise it queues.',
+    remedy:
+      'Find what the busy workers wait for (a lock, a downstream pool, a slow call) and fix that first; size the pool to the load, bound its queue and reject early.',
+    options: {
+      minWorkers: { default: 2, description: 'Smallest pool (in threads) named like a pool (`-thread-N`, `-exec-N`, `pool-N`, `-worker-N`) that this rule judges.' },
+      minWorkersOtherNames: { default: 0, description: 'Smallest group of threads with other numbered names (`name-1`, `name-2`, ...) that this rule judges; 0 judges only pool-like names.' },
+    },
+  },
+  check({ model, options }) {
+    const min = Number(options['minWorkers']);
+    const minOther = Number(options['minWorkersOtherNames']);
+    const poolLike = /thread|worker|exec|pool|handler|loop|qtp/i;
+    // One finding per pool: in a series, the last dump in which it was saturated speaks for it.
+    const byName = new Map<string, ExecutorModel[]>();
+    for (const e of model.executors) {
+      if (!poolLike.test(e.name) && minOther <= 0) continue;
+      if (e.workers < (poolLike.test(e.name) ? min : minOther) || e.busy < e.workers) continue;
+      const list = byName.get(e.name) ?? [];
+      list.push(e);
+      byName.set(e.name, list);
+    }
+    const totalDumpsFor = (name: string): number => model.executors.filter((e) => e.name === name).length;
+    return [...byName].map(([name, seen]) => {
+      const e = seen[seen.length - 1]!;
+      const top = e.busyActivities[0];
+      const causedBy: string[] = [];
+      // Busy workers queued on one lock: the contention is the cause.
+      for (const l of model.locks.contended) {
+        if (l.dump !== e.dump) continue;
+        const waiting = l.waiters.filter((w) => e.busyThreads.some((b) => b.thread === w.thread)).length;
+        if (waiting * 2 >= e.busy) causedBy.push(findingId('lock-contention', `${l.lock.className}@${l.lock.id}`));
+      }
+      for (const d of model.locks.deadlocks) {
+        if (d.dump === e.dump && d.threads.some((t) => e.busyThreads.some((b) => b.thread === t.thread))) {
+          causedBy.push(findingId('deadlock', d.threads.map((t) => t.name).join(' <-> ')));
+        }
+      }
+      const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
+      return {
+        subject: name,
+        message: `All ${plural(e.workers, 'worker')} of pool "${name}" are busy${activity}.` + (seen.length > 1 ? ` Saturated in ${seen.length} of ${totalDumpsFor(name)} dumps.` : ''),
+        facts: {
+          workers: e.workers,
+          busy: e.busy,
+          idle: e.idle,
+          topActivity: top?.frame ?? null,
+          topActivityThreads: top?.count ?? 0,
+          activities: e.busyActivities.slice(0, 5).map((a) => `${a.count} x ${a.frame}`),
+          dumps: seen.map((s) => s.dump),
+          source: e.source,
+        },
+        evidence: e.busyThreads.slice(0, 50).map((t) => threadEvidence(model, t)),
+        causedBy,
+      };
+    });
+  },
+};

@@ -1,0 +1,76 @@
+import type { Evidence } from '../model/findings.js';
+import type { Rule } from './rule.js';
+import { isIdle, activityFrame } from '../threads/thread-activity.js';
+import { plural, threadEvidence } from './evidence.js';
+
+/** Across a series of dumps, threads that stayed in the same place (same stack) in every dump. */
+export const stuckThreads: Rule = {
+  meta: {
+    id: 'stuck-threads',
+    defaultSeverity: 'warning',
+    title: 'Stuck threads',
+    description: 'Across a series of dumps of one JVM, threads with the very same stack in every dump while not idle.',
+    remedy: 'Find what the stuck threads wait for (the lock owner, the remote call, the loop) and add a timeout or fix the owner.',
+    options: {
+      minDumps: { default: 2, description: 'Dumps in which the stack must be the same.' },
+    },
+  },
+  check({ model, options }) {
+    const minDumps = Number(options['minDumps']);
+    const drafts = [];
+    for (const series of model.series) {
+      if (series.dumps.length < minDumps) continue;
+      const lastDump = series.dumps[series.dumps.length - 1]!;
+      const groups = new Map<string, Array<{ name: string; thread: number }>>();
+      for (const t of series.threads) {
+        if (!t.sameStack) continue;
+        const ti = t.indexes[t.indexes.length - 1]!;
+        const th = model.dumps[lastDump]!.threads[ti]!;
+        if (th.frames.length === 0 || isIdle(th)) continue;
+        // A thread sleeping in the same place is a loop between rounds, not stuck.
+        if (/\.Thread\.sleep\d*$/.test(th.frames[0]!.qualified) && th.frames.length > 0) continue;
+        const key = `${th.state} ${activityFrame(th)}`;
+        const list = groups.get(key) ?? [];
+        list.push({ name: t.name, thread: ti });
+        groups.set(key, list);
+      }
+      const first = model.dumps[series.dumps[0]!]!;
+      const last = model.dumps[lastDump]!;
+      const span =
+        first.timestampIso && last.timestampIso ? (Date.parse(last.timestampIso) - Date.parse(first.timestampIso)) / 1000 : null;
+      for (const [key, members] of groups) {
+        const [state, ...rest] = key.split(' ');
+        const where = rest.join(' ');
+        const th = model.dumps[lastDump]!.threads[members[0]!.thread]!;
+        const evidence: Evidence[] = members.slice(0, 50).map((m) => threadEvidence(model, { dump: lastDump, thread: m.thread, name: m.name }));
+        const cpu = members.map((m) => {
+          const t = series.threads.find((s) => s.name === m.name && s.indexes[s.indexes.length - 1] === m.thread);
+          const a = t ? model.dumps[series.dumps[0]!]!.threads[t.indexes[0]!]!.cpuMs : undefined;
+          const b = model.dumps[lastDump]!.threads[m.thread]!.cpuMs;
+          return a !== undefined && b !== undefined ? b - a : null;
+        });
+        const cpuKnown = cpu.filter((c): c is number => c !== null);
+        drafts.push({
+          subject: `${where} (${state})`,
+          message:
+            `${plural(members.length, 'thread')} stayed ${state} in ${where} with the same stack in all ${series.dumps.length} dumps` +
+            (span !== null ? ` (${span.toFixed(0)} s)` : '') +
+            (cpuKnown.length > 0 && state === 'RUNNABLE' ? `, burning ${Math.max(...cpuKnown).toFixed(0)} ms of CPU between the first and last dump` : '') +
+            `: ${members.slice(0, 5).map((m) => `"${m.name}"`).join(', ')}${members.length > 5 ? ', ...' : ''}.`,
+          facts: {
+            threads: members.map((m) => m.name),
+            threadCount: members.length,
+            state: state ?? '',
+            frame: where,
+            topFrame: th.frames[0]?.qualified ?? '',
+            dumps: series.dumps,
+            spanSeconds: span,
+            cpuMsDelta: cpuKnown.length > 0 ? Math.max(...cpuKnown) : null,
+          },
+          evidence,
+        });
+      }
+    }
+    return drafts;
+  },
+};

@@ -1,0 +1,173 @@
+/**
+ * The lock graph of one dump: who owns which monitor or j.u.c. synchronizer, who waits for it,
+ * and the cycles in the wait-for graph. Cycles are found here, not taken from the JVM's report,
+ * so dumps without a report (VisualVM, ThreadInfo, j.u.c. read-lock cycles) are covered too.
+ */
+import type { LockRef, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
+import { heldLocks, waitOf, type WaitKind } from './thread-waits.js';
+
+export interface LockNode {
+  readonly lock: LockRef;
+  /** Index into dump.threads of the owner, when known. */
+  owner: number | null;
+  readonly waiters: Array<{ thread: number; kind: WaitKind }>;
+}
+
+export interface DeadlockCycle {
+  /** Thread indexes in wait order: each waits for a lock held by the next, the last by the first. */
+  readonly threads: number[];
+  readonly locks: LockRef[];
+  /** `certain` when every edge comes from an owner the dump names; `possible` when a read-lock holder was inferred. */
+  readonly confidence: 'certain' | 'possible';
+  readonly reportedByJvm: boolean;
+  readonly note?: string;
+}
+
+export interface LockGraph {
+  readonly locks: Map<string, LockNode>;
+  /** For each thread, the thread it waits for (null when none or unknown). */
+  readonly waitsFor: Array<number | null>;
+  readonly cycles: DeadlockCycle[];
+}
+
+const RW_SYNC = /ReentrantReadWriteLock\$(?:Nonfair|Fair)?Sync$/;
+const WRITE_LOCK_FRAME = /ReentrantReadWriteLock\$WriteLock\.(?:lock|lockInterruptibly|tryLock)$/;
+
+function lockKey(l: LockRef): string {
+  return l.id.length > 0 ? l.id : `class:${l.className}`;
+}
+
+export function buildLockGraph(dump: ThreadDump): LockGraph {
+  const threads = dump.threads;
+  const locks = new Map<string, LockNode>();
+  const node = (l: LockRef): LockNode => {
+    const k = lockKey(l);
+    let n = locks.get(k);
+    if (!n) {
+      n = { lock: l, owner: null, waiters: [] };
+      locks.set(k, n);
+    }
+    return n;
+  };
+  threads.forEach((th, i) => {
+    for (const l of heldLocks(th)) {
+      const n = node(l);
+      if (n.owner === null) n.owner = i;
+    }
+  });
+  const byName = new Map<string, number>();
+  threads.forEach((th, i) => {
+    if (!byName.has(th.name)) byName.set(th.name, i);
+  });
+  const waits = threads.map((th) => waitOf(th));
+  waits.forEach((w, i) => {
+    if (!w || w.lock.id.length === 0) return;
+    const n = node(w.lock);
+    n.waiters.push({ thread: i, kind: w.kind });
+    // Formats without lock ids on the owner side name the owner instead.
+    const ownerName = threads[i]!.lockOwnerName;
+    if (n.owner === null && ownerName !== undefined && w.kind !== 'object-wait') {
+      const o = byName.get(ownerName);
+      if (o !== undefined && o !== i) n.owner = o;
+    }
+  });
+  const waitsFor: Array<number | null> = waits.map((w, i) => {
+    if (!w || w.kind === 'object-wait') return null;
+    if (w.lock.id.length === 0) {
+      const ownerName = threads[i]!.lockOwnerName;
+      const o = ownerName !== undefined ? byName.get(ownerName) : undefined;
+      return o !== undefined && o !== i ? o : null;
+    }
+    const owner = locks.get(lockKey(w.lock))?.owner ?? null;
+    return owner !== null && owner !== i ? owner : null;
+  });
+  const cycles = findCycles(waitsFor, waits.map((w) => w?.lock ?? null), 'certain');
+  cycles.push(...inferReadLockCycles(threads, waits, waitsFor, locks, cycles));
+  const reported = new Set<string>();
+  for (const r of dump.jvmDeadlocks) for (const e of r.entries) reported.add(e.thread);
+  const marked = cycles.map((c) => ({ ...c, reportedByJvm: c.threads.every((t) => reported.has(threads[t]!.name)) }));
+  return { locks, waitsFor, cycles: marked };
+}
+
+/** Every thread waits for at most one other, so cycles are found by walking the pointers. */
+function findCycles(next: Array<number | null>, lockOf: Array<LockRef | null>, confidence: 'certain' | 'possible'): DeadlockCycle[] {
+  const color = new Uint8Array(next.length); // 0 new, 1 on current path, 2 done
+  const cycles: DeadlockCycle[] = [];
+  for (let start = 0; start < next.length; start++) {
+    if (color[start] !== 0) continue;
+    const path: number[] = [];
+    let cur: number | null = start;
+    while (cur !== null && color[cur] === 0) {
+      color[cur] = 1;
+      path.push(cur);
+      cur = next[cur] ?? null;
+    }
+    if (cur !== null && color[cur] === 1) {
+      const from = path.indexOf(cur);
+      const members = path.slice(from);
+      cycles.push({ threads: members, locks: members.map((t) => lockOf[t]!).filter((l) => l !== null), confidence, reportedByJvm: false });
+    }
+    for (const p of path) color[p] = 2;
+  }
+  return cycles;
+}
+
+/**
+ * A writer parked on a ReentrantReadWriteLock with no exclusive owner waits for readers, and thread
+ * dumps never name read-lock holders. When threads that wait (directly or through others) for that
+ * writer exist, one of them may hold the read lock: a deadlock the JVM cannot report.
+ */
+function inferReadLockCycles(
+  threads: ThreadEntry[],
+  waits: Array<ReturnType<typeof waitOf>>,
+  waitsFor: Array<number | null>,
+  locks: Map<string, LockNode>,
+  known: DeadlockCycle[],
+): DeadlockCycle[] {
+  const inKnown = new Set(known.flatMap((c) => c.threads));
+  const out: DeadlockCycle[] = [];
+  waits.forEach((w, writer) => {
+    if (!w || w.kind !== 'parking' || !RW_SYNC.test(w.lock.className)) return;
+    if ((locks.get(lockKey(w.lock))?.owner ?? null) !== null) return;
+    if (!threads[writer]!.frames.slice(0, 12).some((f) => WRITE_LOCK_FRAME.test(f.qualified))) return;
+    if (inKnown.has(writer)) return;
+    const dependants: number[] = [];
+    waitsFor.forEach((_, t) => {
+      if (t === writer) return;
+      const seen = new Set<number>();
+      let cur = waitsFor[t] ?? null;
+      while (cur !== null && !seen.has(cur)) {
+        if (cur === writer) {
+          dependants.push(t);
+          break;
+        }
+        seen.add(cur);
+        cur = waitsFor[cur] ?? null;
+      }
+    });
+    if (dependants.length === 0) return;
+    // The closest dependant (the one waiting on the writer directly) is the likeliest reader.
+    const direct = dependants.filter((t) => waitsFor[t] === writer);
+    const reader = direct[0] ?? dependants[0]!;
+    const cycleThreads = [writer];
+    let cur: number | null = reader;
+    const chain: number[] = [];
+    while (cur !== null && cur !== writer && !chain.includes(cur)) {
+      chain.push(cur);
+      cur = waitsFor[cur] ?? null;
+    }
+    cycleThreads.push(...chain);
+    out.push({
+      threads: cycleThreads,
+      locks: cycleThreads.map((t) => waits[t]?.lock).filter((l): l is LockRef => l !== undefined),
+      confidence: 'possible',
+      reportedByJvm: false,
+      note:
+        `"${threads[writer]!.name}" waits for the write lock of a ReentrantReadWriteLock that no thread holds exclusively, ` +
+        `so readers hold it; thread dumps do not name read-lock holders. ` +
+        dependants.map((t) => `"${threads[t]!.name}"`).join(', ') +
+        ` wait${dependants.length === 1 ? 's' : ''} for "${threads[writer]!.name}" and cannot release a read lock if ${dependants.length === 1 ? 'it holds' : 'they hold'} one.`,
+    });
+  });
+  return out;
+}

@@ -1,0 +1,70 @@
+/**
+ * Is a thread idle (waiting for work in its pool, a selector loop, JVM housekeeping) or busy?
+ * The markers are data: frames that mean "this thread has nothing to do".
+ */
+import type { ThreadEntry } from '../model/thread-dump.js';
+
+/** A frame (`Class.method`, suffix match) anywhere in the top of the stack that means idle. */
+export const IDLE_FRAME_MARKERS: readonly string[] = [
+  'ThreadPoolExecutor.getTask',
+  'ForkJoinPool.awaitWork',
+  'ForkJoinPool.awaitQuiescence',
+  'ScheduledThreadPoolExecutor$DelayedWorkQueue.take',
+  'QueuedThreadPool.idleJobPoll',
+  'QueuedThreadPool$Runner.idleJobPoll',
+  'TimerThread.mainLoop',
+  'ReferenceQueue.remove',
+  'Reference.waitForReferencePendingList',
+  'Reference$ReferenceHandler.run',
+  'EPoll.wait',
+  'EPollArrayWrapper.epollWait',
+  'EPollArrayWrapper.poll',
+  'KQueue.poll',
+  'KQueue.kevent0',
+  'KQueueArrayWrapper.kevent0',
+  'WindowsSelectorImpl$SubSelector.poll0',
+  'PollArrayWrapper.poll0',
+  'Net.poll',
+  'SelectorImpl.select',
+  'NioEventLoop.select',
+  'EpollEventLoop.epollWait',
+  'Net.accept',
+  'ServerSocketChannelImpl.accept',
+  'PlainSocketImpl.socketAccept',
+  'NioEndpoint$Poller.run',
+  'HashedWheelTimer$Worker.waitForNextTick',
+  'CleanerImpl.run',
+  'Signal.dispatch',
+];
+
+const MAX_DEPTH = 14;
+
+/** True when the thread waits for work rather than doing or waiting for something. */
+export function isIdle(th: ThreadEntry): boolean {
+  if (th.ownableSynchronizers.some((s) => s.className.endsWith('ThreadPoolExecutor$Worker'))) return false;
+  const frames = th.frames;
+  if (frames.length === 0) return true; // JVM-internal threads (GC, compiler, VM Thread)
+  const n = Math.min(frames.length, MAX_DEPTH);
+  for (let i = 0; i < n; i++) {
+    const q = frames[i]!.qualified;
+    for (const m of IDLE_FRAME_MARKERS) if (q.endsWith(m)) return true;
+  }
+  return false;
+}
+
+/** Top frames outside the JDK's own waiting machinery: what a busy thread is really doing. */
+export function activityFrame(th: ThreadEntry): string {
+  for (const f of th.frames) {
+    const c = f.className;
+    if (
+      c.startsWith('java.') ||
+      c.startsWith('jdk.internal.') ||
+      c.startsWith('sun.') ||
+      c.startsWith('jrockit.') ||
+      c.startsWith('com.ibm.oti.')
+    )
+      continue;
+    return f.qualified;
+  }
+  return th.frames[0]?.qualified ?? '(no stack)';
+}

@@ -1,0 +1,81 @@
+/** Each rule: positive cases and negative controls on real fixtures, plus the text report golden file. */
+import { Chalk } from 'chalk';
+import { describe, expect, test } from 'vitest';
+import { analyse, FIXTURES } from '../helpers.js';
+import { renderText } from '../../src/report/text.js';
+import { renderJson } from '../../src/report/json.js';
+import { resolveConfig } from '../../src/engine/config.js';
+import { RULES } from '../../src/rules/index.js';
+import { runRules } from '../../src/engine/run-rules.js';
+
+const rulesOf = (fs: { rule: string }[], rule: string) => fs.filter((f) => f.rule === rule);
+
+describe('executor-saturated', () => {
+  test('the saturated pool is found, the half-busy one is not', async () => {
+    const { findings } = await analyse([`${FIXTURES}/pool/dump-1.txt`]);
+    const sat = rulesOf(findings, 'executor-saturated');
+    expect(sat.map((f) => f.subject)).toEqual(['biz-pool']);
+    expect(sat[0]!.facts).toMatchObject({ workers: 4, busy: 4, idle: 0 });
+  });
+  test('deadlocked threads with numbered names are not a pool', async () => {
+    const { findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`]);
+    expect(rulesOf(findings, 'executor-saturated')).toEqual([]);
+  });
+});
+
+describe('lock-contention', () => {
+  test('negative control: two waiters are not contention', async () => {
+    const { findings } = await analyse([`${FIXTURES}/threadinfo/Dubbo_JStack.log`]);
+    expect(rulesOf(findings, 'lock-contention')).toEqual([]);
+  });
+  test('the threshold is an option', async () => {
+    const { model } = await analyse([`${FIXTURES}/threadinfo/Dubbo_JStack.log`]);
+    const config = resolveConfig(RULES, { rules: { 'lock-contention': ['warning', { minWaiters: 2 }] } }, 'test');
+    const f = rulesOf(runRules(model, RULES, config), 'lock-contention');
+    expect(f.map((x) => x.facts['owner'])).toEqual(['inventory-holder']);
+  });
+});
+
+describe('deadlock', () => {
+  test('negative control: contention without a cycle', async () => {
+    const { findings } = await analyse([`${FIXTURES}/contention/dump-1.txt`]);
+    expect(rulesOf(findings, 'deadlock')).toEqual([]);
+  });
+  test('the same cycle in two dumps of a series is one finding', async () => {
+    const { findings } = await analyse([`${FIXTURES}/logs/catalina.out`]);
+    const d = rulesOf(findings, 'deadlock');
+    expect(d.length).toBe(1);
+    expect(d[0]!.facts['dumps']).toEqual([0, 1]);
+  });
+});
+
+describe('stuck-threads', () => {
+  test('negative control: one dump is no series', async () => {
+    const { findings } = await analyse([`${FIXTURES}/series/dump-1.txt`]);
+    expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
+  });
+  test('negative control: two captures of the same instant are no series', async () => {
+    const { findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`, `${FIXTURES}/deadlock/jcmd-thread-print.txt`]);
+    expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
+  });
+});
+
+describe('reports', () => {
+  test('text report of the deadlock fixture (golden)', async () => {
+    const { model, findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`]);
+    const text = renderText({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings }, new Chalk({ level: 0 }));
+    await expect(text).toMatchFileSnapshot('../golden/deadlock.text.txt');
+  });
+  test('json report of the series fixture (golden)', async () => {
+    const { model, findings } = await analyse([1, 2, 3].map((n) => `${FIXTURES}/series/dump-${n}.txt`));
+    await expect(renderJson({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings })).toMatchFileSnapshot('../golden/series.json');
+  });
+  test('terminal control sequences in thread names are stripped from text', async () => {
+    const { model, findings } = await analyse([`${FIXTURES}/contention/dump-1.txt`]);
+    model.dumps[0]!.threads[0]!.frames.length; // the model is plain data; poison a name the report prints
+    (model.inputs[0] as { path: string }).path = 'evil\u001b]0;owned\u0007\u001b[2J.txt';
+    const text = renderText({ tool: { name: 'dumpsleuth', version: 't' }, model, findings }, new Chalk({ level: 0 }));
+    expect(text).not.toMatch(/\u001b/);
+    expect(text).toContain('evil.txt');
+  });
+});

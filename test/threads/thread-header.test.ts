@@ -1,0 +1,38 @@
+import { describe, expect, test } from 'vitest';
+import { parseThreadHeader, toHex } from '../../src/threads/thread-header.js';
+
+// Hand-written header lines: format edge cases, one per real variant seen in the wild.
+describe('parseThreadHeader', () => {
+  test('JDK 17 with cpu and elapsed', () => {
+    const h = parseThreadHeader('"main" #1 prio=5 os_prio=0 cpu=58.53ms elapsed=2.26s tid=0x00007f4274017ea0 nid=0x43cc waiting on condition  [0x00007f427ab1e000]')!;
+    expect(h).toMatchObject({ name: 'main', format: 'hotspot', javaId: '1', priority: 5, cpuMs: 58.53, elapsedS: 2.26, nativeId: '0x43cc', headerState: 'waiting on condition', daemon: false });
+  });
+  test('JDK 21 with os thread id and decimal nid', () => {
+    const h = parseThreadHeader('"Reference Handler" #9 [30467] daemon prio=10 os_prio=31 cpu=0.15ms elapsed=8.05s tid=0x000000013a80e200 nid=30467 waiting on condition  [0x000000016f7fe000]')!;
+    expect(h).toMatchObject({ javaId: '9', nativeId: toHex('30467'), daemon: true });
+    expect(h.nativeId).toBe('0x7703');
+  });
+  test('VM thread without id', () => {
+    expect(parseThreadHeader('"VM Thread" os_prio=0 cpu=10.27ms elapsed=2.24s tid=0x00007f42740f1000 nid=0x43d2 runnable  ')).toMatchObject({ name: 'VM Thread', state: 'RUNNABLE' });
+  });
+  test('name with quotes inside', () => {
+    expect(parseThreadHeader('"say "hi" worker" #12 prio=5 os_prio=0 tid=0x1 nid=0x2 runnable')?.name).toBe('say "hi" worker');
+  });
+  test('ThreadInfo style names the lock and its owner', () => {
+    const h = parseThreadHeader('"w-1" daemon prio=5 Id=23 BLOCKED on java.lang.Object@1b6d3586 owned by "holder" Id=22')!;
+    expect(h).toMatchObject({ format: 'threadinfo', javaId: '23', state: 'BLOCKED', lockOwnerName: 'holder', daemon: true });
+    expect(h.lock).toEqual({ id: '1b6d3586', className: 'java.lang.Object' });
+  });
+  test('VisualVM and JMX legacy', () => {
+    expect(parseThreadHeader('"Reference Handler" - Thread t@2')).toMatchObject({ format: 'visualvm', javaId: '2' });
+    expect(parseThreadHeader('"RMI TCP Connection(23)-127.0.1.1" id=3149 in RUNNABLE (running in native)')).toMatchObject({ format: 'jmx-legacy', state: 'RUNNABLE' });
+  });
+  test('JRockit', () => {
+    expect(parseThreadHeader('"Thread-0" id=10 idx=0x14 tid=5628 prio=5 alive, in native, blocked')).toMatchObject({ format: 'jrockit', state: 'BLOCKED' });
+    expect(parseThreadHeader('"(Signal Handler)" prio=5 id=0x100 tid=0x17fc active, daemon')).toMatchObject({ format: 'jrockit', daemon: true });
+  });
+  test('deadlock report entries and log lines are not headers', () => {
+    expect(parseThreadHeader('"mon-1":')).toBeNull();
+    expect(parseThreadHeader('"key": 1')).toBeNull();
+  });
+});
