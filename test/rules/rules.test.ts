@@ -7,8 +7,9 @@ import { renderJson } from '../../src/report/json.js';
 import { resolveConfig } from '../../src/engine/config.js';
 import { RULES } from '../../src/rules/index.js';
 import { runRules } from '../../src/engine/run-rules.js';
+import type { Finding } from '../../src/model/findings.js';
 
-const rulesOf = (fs: { rule: string }[], rule: string) => fs.filter((f) => f.rule === rule);
+const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 
 describe('executor-saturated', () => {
   test('the saturated pool is found, the half-busy one is not', async () => {
