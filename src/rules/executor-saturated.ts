@@ -35,14 +35,15 @@ export const executorSaturated: Rule = {
       const e = seen[seen.length - 1]!;
       const top = e.busyActivities[0];
       const causedBy: string[] = [];
+      const busySet = new Set(e.busyThreads.map((b) => b.thread));
       // Busy workers queued on one lock: the contention is the cause.
       for (const l of model.locks.contended) {
         if (l.dump !== e.dump) continue;
-        const waiting = l.waiters.filter((w) => e.busyThreads.some((b) => b.thread === w.thread)).length;
+        const waiting = l.waiters.filter((w) => busySet.has(w.thread)).length;
         if (waiting * 2 >= e.busy) causedBy.push(findingId('lock-contention', `${l.lock.className}@${l.lock.id}`));
       }
       for (const d of model.locks.deadlocks) {
-        if (d.dump === e.dump && d.threads.some((t) => e.busyThreads.some((b) => b.thread === t.thread))) {
+        if (d.dump === e.dump && d.threads.some((t) => busySet.has(t.thread))) {
           causedBy.push(findingId('deadlock', d.threads.map((t) => t.name).join(' <-> ')));
         }
       }

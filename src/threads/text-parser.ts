@@ -43,6 +43,7 @@ export class TextDumpParser {
   private deadlockEntry: { thread: string; waitingFor: string; heldBy: string } | null = null;
   private deadlockReport: JvmDeadlockReport | null = null;
   private jrockitPreambleLeft = 0;
+  private rawLine = '';
   /** The last non-blank line, and whether it was counted as unparsed in the open dump. */
   private previous: { text: string; countedUnparsed: boolean } | null = null;
 
@@ -52,6 +53,19 @@ export class TextDumpParser {
 
   push(rawLine: string): void {
     this.lineNo++;
+    // Hot path: a frame line of the current thread whose text was seen before (pools repeat stacks).
+    const th0 = this.thread;
+    if (th0 !== null && this.section === 'threads') {
+      const cached = this.frameCache.get(rawLine);
+      if (cached !== undefined) {
+        th0.frames.push(cached);
+        th0.endLine = this.lineNo;
+        if (this.dump !== null) this.dump.endLine = this.lineNo;
+        this.previous = null;
+        return;
+      }
+    }
+    this.rawLine = rawLine;
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     const t = line.trim();
     if (t.length === 0) {
@@ -195,6 +209,8 @@ export class TextDumpParser {
         frame = parseFrameText(text);
         this.frameCache.set(text, frame);
       }
+      // Also remember the raw line, so the next identical line skips trimming (see push).
+      this.frameCache.set(this.rawLine, frame);
       th.frames.push(frame);
       return true;
     }

@@ -2,7 +2,7 @@
  * Is a thread idle (waiting for work in its pool, a selector loop, JVM housekeeping) or busy?
  * The markers are data: frames that mean "this thread has nothing to do".
  */
-import type { ThreadEntry } from '../model/thread-dump.js';
+import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 
 /** A frame (`Class.method`, suffix match) anywhere in the top of the stack that means idle. */
 export const IDLE_FRAME_MARKERS: readonly string[] = [
@@ -39,16 +39,25 @@ export const IDLE_FRAME_MARKERS: readonly string[] = [
 
 const MAX_DEPTH = 14;
 
+// Frames are interned per parse, so the answer per frame object is computed once.
+const idleFrameCache = new WeakMap<StackFrame, boolean>();
+
+function isIdleFrame(f: StackFrame): boolean {
+  let v = idleFrameCache.get(f);
+  if (v === undefined) {
+    v = IDLE_FRAME_MARKERS.some((m) => f.qualified.endsWith(m));
+    idleFrameCache.set(f, v);
+  }
+  return v;
+}
+
 /** True when the thread waits for work rather than doing or waiting for something. */
 export function isIdle(th: ThreadEntry): boolean {
   if (th.ownableSynchronizers.some((s) => s.className.endsWith('ThreadPoolExecutor$Worker'))) return false;
   const frames = th.frames;
   if (frames.length === 0) return true; // JVM-internal threads (GC, compiler, VM Thread)
   const n = Math.min(frames.length, MAX_DEPTH);
-  for (let i = 0; i < n; i++) {
-    const q = frames[i]!.qualified;
-    for (const m of IDLE_FRAME_MARKERS) if (q.endsWith(m)) return true;
-  }
+  for (let i = 0; i < n; i++) if (isIdleFrame(frames[i]!)) return true;
   return false;
 }
 
