@@ -22,11 +22,13 @@ export const stuckThreads: Rule = {
       if (series.dumps.length < minDumps) continue;
       const lastDump = series.dumps[series.dumps.length - 1]!;
       const groups = new Map<string, Array<{ name: string; thread: number }>>();
+      // Deadlocked threads are stuck by definition; the deadlock finding already says so.
+      const deadlocked = new Set(model.locks.deadlocks.filter((d) => d.dump === lastDump).flatMap((d) => d.threads.map((t) => t.thread)));
       for (const t of series.threads) {
         if (!t.sameStack) continue;
         const ti = t.indexes[t.indexes.length - 1]!;
         const th = model.dumps[lastDump]!.threads[ti]!;
-        if (th.frames.length === 0 || isIdle(th)) continue;
+        if (th.frames.length === 0 || isIdle(th) || deadlocked.has(ti)) continue;
         // A thread sleeping in the same place is a loop between rounds, not stuck.
         if (/\.Thread\.sleep\d*$/.test(th.frames[0]!.qualified) && th.frames.length > 0) continue;
         const key = `${th.state} ${activityFrame(th)}`;

@@ -73,5 +73,32 @@ export function seriesGroups(dumps: ThreadDump[]): number[][] {
         return t === undefined || k === 0 || dumps[sorted[k - 1]!]!.timestampIso !== t;
       });
     })
+    .flatMap((g) => splitByIdentity(dumps, g))
     .filter((g) => g.length >= 2);
+}
+
+/**
+ * Same JVM banner is not the same process: two JVMs of one JDK share it. Consecutive dumps belong
+ * together only when most of their threads' identities (native id, Java id, name) are shared.
+ */
+function splitByIdentity(dumps: ThreadDump[], group: number[]): number[][] {
+  const ids = (d: ThreadDump): Set<string> => new Set(d.threads.map(identity));
+  const parts: number[][] = [];
+  let current: number[] = [];
+  let prevIds: Set<string> | null = null;
+  for (const di of group) {
+    const cur = ids(dumps[di]!);
+    if (prevIds !== null) {
+      let shared = 0;
+      for (const k of cur) if (prevIds.has(k)) shared++;
+      if (shared * 2 < Math.min(cur.size, prevIds.size)) {
+        parts.push(current);
+        current = [];
+      }
+    }
+    current.push(di);
+    prevIds = cur;
+  }
+  parts.push(current);
+  return parts;
 }

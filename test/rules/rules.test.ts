@@ -55,6 +55,15 @@ describe('stuck-threads', () => {
     const { findings } = await analyse([`${FIXTURES}/series/dump-1.txt`]);
     expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
   });
+  test('negative control: dumps of two different JVMs of the same JDK are no series', async () => {
+    const { model, findings } = await analyse([`${FIXTURES}/series/dump-1.txt`, `${FIXTURES}/contention/dump-1.txt`]);
+    expect(model.series).toEqual([]);
+    expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
+  });
+  test('deadlocked threads are reported once, as the deadlock', async () => {
+    const { findings } = await analyse([`${FIXTURES}/logs/catalina.out`]);
+    expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
+  });
   test('negative control: two captures of the same instant are no series', async () => {
     const { findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`, `${FIXTURES}/deadlock/jcmd-thread-print.txt`]);
     expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
