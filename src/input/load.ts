@@ -25,7 +25,7 @@ export const ACCEPTED_INPUTS =
 
 export async function loadThreadInput(path: string, onProgress?: ProgressListener): Promise<LoadedThreadInput> {
   const opened = await openInput(path, onProgress);
-  const headText = decodeHead(opened);
+  const { headText } = opened;
   const kind = sniff(opened.headBytes, headText);
   const base = { kind: 'threads' as const, path, gzip: opened.gzip, encoding: opened.encoding };
   switch (kind.kind) {
@@ -41,72 +41,44 @@ export async function loadThreadInput(path: string, onProgress?: ProgressListene
     case 'json-other':
       throw new InputError(`${path} is ${describeText(headText)}`, ACCEPTED_INPUTS);
     case 'json-threads': {
-      const file = await withTruncation(async (warnings) => {
-        const f = await parseJsonThreadDump(path, kind.format, opened.text(), headText);
-        return { ...f, warnings: [...f.warnings, ...warnings] };
-      }, path);
+      const file = await parseJsonThreadDump(path, kind.format, opened.text(), headText);
+      if (file.dumps[0]!.threads.length === 0 && file.warnings.length > 0) {
+        throw new InputError(`${path}: ${file.warnings[0]}`, 'check that the file is complete');
+      }
       return { ...base, format: kind.format, file };
     }
     case 'javacore': {
       const parser = new JavacoreParser(path);
-      const file = await feedLines(opened, (l) => parser.push(l), () => parser.finish(), path);
-      return { ...base, format: 'ibm-javacore', file: requireThreads(file, headText, path) };
+      const file = requireDumps(await feedLines(opened, parser), headText, path);
+      return { ...base, format: 'ibm-javacore', file };
     }
     case 'text': {
       const parser = new TextDumpParser(path);
-      const file = await feedLines(opened, (l) => parser.push(l), () => parser.finish(), path);
-      const checked = requireThreads(file, headText, path);
-      return { ...base, format: summariseFormats(checked), file: checked };
+      const file = requireDumps(await feedLines(opened, parser), headText, path);
+      return { ...base, format: [...new Set(file.dumps.map((d) => d.format))].join('+'), file };
     }
   }
 }
 
-function decodeHead(opened: OpenedInput): string {
-  const bytes = opened.headBytes;
-  if (opened.encoding === 'utf-16be') {
-    const even = Buffer.from(bytes.subarray(0, bytes.length & ~1));
-    even.swap16();
-    return new TextDecoder('utf-16le').decode(even);
-  }
-  return new TextDecoder(opened.encoding).decode(bytes);
+interface LineParser {
+  push(line: string): void;
+  finish(): ThreadDumpFile;
 }
 
-async function feedLines(
-  opened: OpenedInput,
-  onLine: (line: string) => void,
-  finish: () => ThreadDumpFile,
-  path: string,
-): Promise<ThreadDumpFile> {
-  const warnings: string[] = [];
+/** Feeds every line; a cut gzip stream ends the input early with a warning, keeping what was read. */
+async function feedLines(opened: OpenedInput, parser: LineParser): Promise<ThreadDumpFile> {
+  let truncation: string | undefined;
   try {
-    await forEachLine(opened.text(), onLine);
+    await forEachLine(opened.text(), (l) => parser.push(l));
   } catch (e) {
     if (!(e instanceof TruncatedInputError)) throw e;
-    warnings.push(e.message);
+    truncation = e.message;
   }
-  void path;
-  const file = finish();
-  return warnings.length > 0 ? { ...file, warnings: [...file.warnings, ...warnings] } : file;
+  const file = parser.finish();
+  return truncation === undefined ? file : { ...file, warnings: [...file.warnings, truncation] };
 }
 
-async function withTruncation(run: (warnings: string[]) => Promise<ThreadDumpFile>, path: string): Promise<ThreadDumpFile> {
-  try {
-    return await run([]);
-  } catch (e) {
-    if (e instanceof TruncatedInputError) throw new InputError(e.message, 'the JSON is incomplete; take the dump again');
-    const msg = (e as Error).message ?? String(e);
-    throw new InputError(`${path}: the JSON thread dump could not be read (${msg.split('\n')[0]})`, 'check that the file is complete');
-  }
-}
-
-function requireThreads(file: ThreadDumpFile, headText: string, path: string): ThreadDumpFile {
-  const threads = file.dumps.reduce((n, d) => n + d.threads.length, 0);
+function requireDumps(file: ThreadDumpFile, headText: string, path: string): ThreadDumpFile {
   if (file.dumps.length === 0) throw new InputError(`${path} is ${describeText(headText)}`, ACCEPTED_INPUTS);
-  void threads;
   return file;
-}
-
-function summariseFormats(file: ThreadDumpFile): string {
-  const formats = [...new Set(file.dumps.map((d) => d.format))];
-  return formats.join('+');
 }

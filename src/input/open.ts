@@ -22,15 +22,13 @@ export type ProgressListener = (e: ProgressEvent) => void;
 export interface OpenedInput {
   readonly path: string;
   readonly gzip: boolean;
-  /** Size on disk (compressed size for gzip), unknown for stdin. */
-  readonly sizeBytes?: number;
   /** First bytes after decompression, for binary format sniffing (HPROF, zip, ...). */
   readonly headBytes: Buffer;
-  /** The raw (decompressed) byte stream, starting at byte 0. Consume either this or `text()`, once. */
-  bytes(): AsyncIterable<Buffer>;
   /** Encoding guessed from the first bytes. */
   readonly encoding: TextEncodingName;
-  /** The decoded text, starting at the beginning. */
+  /** `headBytes` decoded, for text format sniffing. */
+  readonly headText: string;
+  /** The decoded text from the beginning; it can be read once. */
   text(): AsyncIterable<string>;
 }
 
@@ -38,15 +36,15 @@ const HEAD_BYTES = 64 * 1024;
 const READ_CHUNK = 1024 * 1024;
 
 export async function openInput(path: string, onProgress?: ProgressListener): Promise<OpenedInput> {
-  let sizeBytes: number | undefined;
-  let source: Readable;
+  let totalBytes: number | undefined;
+  let source: AsyncIterable<Buffer | string>;
   if (path === '-') {
     source = process.stdin;
   } else {
     try {
       const st = await stat(path);
       if (st.isDirectory()) throw new InputError(`${path} is a directory`, 'pass the files inside it, or the directory to `analyze`');
-      sizeBytes = st.size;
+      totalBytes = st.size;
     } catch (e) {
       if (e instanceof InputError) throw e;
       throw new InputError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, 'check the path');
@@ -56,36 +54,26 @@ export async function openInput(path: string, onProgress?: ProgressListener): Pr
   let bytesRead = 0;
   const counted = countBytes(source, (n) => {
     bytesRead += n;
-    if (onProgress) onProgress(sizeBytes === undefined ? { phase: 'read', bytesRead } : { phase: 'read', bytesRead, totalBytes: sizeBytes });
+    onProgress?.(totalBytes === undefined ? { phase: 'read', bytesRead } : { phase: 'read', bytesRead, totalBytes });
   });
-  const rawPeek = await peek(counted, 2);
-  const gzip = rawPeek.head.length >= 2 && rawPeek.head[0] === 0x1f && rawPeek.head[1] === 0x8b;
-  let plain: AsyncIterator<Buffer> = rawPeek.rest;
-  if (gzip) {
-    const gunzip = createGunzip({ chunkSize: READ_CHUNK });
-    const compressed = Readable.from(iterate(rawPeek.rest));
-    compressed.on('error', (e) => gunzip.destroy(e));
-    plain = (compressed.pipe(gunzip) as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-    plain = wrapGzipErrors(plain, path);
-  }
-  const peeked = await peek(plain, HEAD_BYTES);
-  const headBytes = peeked.head;
+  const raw = await peek(counted, 2);
+  const gzip = raw.head.length >= 2 && raw.head[0] === 0x1f && raw.head[1] === 0x8b;
+  const plain = gzip ? gunzipped(raw.rest, path) : raw.rest;
+  const { head: headBytes, rest } = await peek(plain, HEAD_BYTES);
   const encoding = detectEncoding(headBytes);
   let consumed = false;
-  const claim = (): AsyncIterator<Buffer> => {
-    if (consumed) throw new Error('input consumed twice');
-    consumed = true;
-    return peeked.rest;
-  };
-  const opened: OpenedInput = {
+  return {
     path,
     gzip,
     headBytes,
     encoding,
-    bytes: () => iterate(claim()),
-    text: () => decode(iterate(claim()), encoding),
+    headText: decodeWhole(headBytes, encoding),
+    text: () => {
+      if (consumed) throw new Error('input text read twice');
+      consumed = true;
+      return decode(rest, encoding);
+    },
   };
-  return sizeBytes === undefined ? opened : { ...opened, sizeBytes, bytes: opened.bytes, text: opened.text };
 }
 
 async function* countBytes(source: AsyncIterable<Buffer | string>, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
@@ -96,13 +84,12 @@ async function* countBytes(source: AsyncIterable<Buffer | string>, onBytes: (n: 
   }
 }
 
-async function* wrapGzipErrors(it: AsyncIterator<Buffer>, path: string): AsyncGenerator<Buffer> {
+async function* gunzipped(compressed: AsyncIterable<Buffer>, path: string): AsyncGenerator<Buffer> {
+  const gunzip = createGunzip({ chunkSize: READ_CHUNK });
+  const input = Readable.from(compressed);
+  input.on('error', (e) => gunzip.destroy(e));
   try {
-    for (;;) {
-      const r = await it.next();
-      if (r.done) return;
-      yield r.value;
-    }
+    yield* input.pipe(gunzip) as AsyncIterable<Buffer>;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
@@ -115,28 +102,30 @@ async function* wrapGzipErrors(it: AsyncIterator<Buffer>, path: string): AsyncGe
 
 export class TruncatedInputError extends Error {}
 
-/** Reads at least `n` bytes (or to the end) and hands back those plus an iterator over everything, from byte 0. */
-async function peek(source: AsyncIterable<Buffer> | AsyncIterator<Buffer>, n: number): Promise<{ head: Buffer; rest: AsyncIterator<Buffer> }> {
-  const it: AsyncIterator<Buffer> = Symbol.asyncIterator in source ? (source as AsyncIterable<Buffer>)[Symbol.asyncIterator]() : (source as AsyncIterator<Buffer>);
+/**
+ * Reads at least `n` bytes (or to the end) and hands back those plus the whole stream from byte 0.
+ * A read error is deferred until `rest` reaches it, so a damaged file still shows its head.
+ */
+async function peek(source: AsyncIterable<Buffer>, n: number): Promise<{ head: Buffer; rest: AsyncIterable<Buffer> }> {
+  const it = source[Symbol.asyncIterator]();
   const taken: Buffer[] = [];
   let have = 0;
   let done = false;
   let pendingError: unknown;
   while (have < n) {
-    let r: IteratorResult<Buffer>;
     try {
-      r = await it.next();
+      const r = await it.next();
+      if (r.done) {
+        done = true;
+        break;
+      }
+      taken.push(r.value);
+      have += r.value.length;
     } catch (e) {
       pendingError = e;
       done = true;
       break;
     }
-    if (r.done) {
-      done = true;
-      break;
-    }
-    taken.push(r.value);
-    have += r.value.length;
   }
   const head = Buffer.concat(taken);
   async function* rest(): AsyncGenerator<Buffer> {
@@ -149,15 +138,7 @@ async function peek(source: AsyncIterable<Buffer> | AsyncIterator<Buffer>, n: nu
       yield r.value;
     }
   }
-  return { head: head.subarray(0, Math.min(head.length, Math.max(n, 0))), rest: rest() };
-}
-
-async function* iterate<T>(it: AsyncIterator<T>): AsyncGenerator<T> {
-  for (;;) {
-    const r = await it.next();
-    if (r.done) return;
-    yield r.value;
-  }
+  return { head, rest: rest() };
 }
 
 /** UTF-16 without a BOM shows up as zero bytes in every other position of ASCII text. */
@@ -181,21 +162,26 @@ export function detectEncoding(head: Buffer): TextEncodingName {
   return 'utf-8';
 }
 
+/** Decodes a complete buffer (the head), dropping a trailing half character. */
+function decodeWhole(bytes: Buffer, encoding: TextEncodingName): string {
+  if (encoding === 'utf-16be') return new TextDecoder('utf-16le').decode(swapPairs(bytes.subarray(0, bytes.length & ~1)));
+  return new TextDecoder(encoding).decode(bytes);
+}
+
+/** TextDecoder's utf-16be needs full ICU; swapping byte pairs keeps this independent of the Node build. */
+function swapPairs(even: Buffer): Buffer {
+  return Buffer.from(even).swap16();
+}
+
 async function* decode(chunks: AsyncIterable<Buffer>, encoding: TextEncodingName): AsyncGenerator<string> {
   if (encoding === 'utf-16be') {
-    // TextDecoder's utf-16be needs full ICU; swapping bytes keeps this independent of the Node build.
     const dec = new TextDecoder('utf-16le', { ignoreBOM: false });
     let carry: Buffer | null = null;
     for await (const chunk of chunks) {
-      let b: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
-      carry = null;
-      if (b.length % 2 === 1) {
-        carry = b.subarray(b.length - 1);
-        b = b.subarray(0, b.length - 1);
-      }
-      const swapped = Buffer.from(b);
-      swapped.swap16();
-      yield dec.decode(swapped, { stream: true });
+      const b: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const even = b.length & ~1;
+      carry = even < b.length ? b.subarray(even) : null;
+      yield dec.decode(swapPairs(b.subarray(0, even)), { stream: true });
     }
     yield dec.decode();
     return;

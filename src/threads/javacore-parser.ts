@@ -7,15 +7,13 @@ import type {
   JavaThreadState,
   JvmDeadlockReport,
   LockRef,
-  StackFrame,
   ThreadDump,
   ThreadDumpFile,
   ThreadEntry,
 } from '../model/thread-dump.js';
-import { parseFrameText, parseLockRef } from './frame-text.js';
+import { parseLockRef } from './frame-text.js';
+import { FrameInterner, newThreadDump, newThreadEntry, recordUnparsed } from './dump-builder.js';
 import { toHex } from './thread-header.js';
-
-const MAX_KEPT_UNPARSED = 500;
 
 /** J9 thread state codes. */
 const J9_STATES: Record<string, { state: JavaThreadState; detail?: string }> = {
@@ -38,7 +36,7 @@ interface MonitorRecord {
 export class JavacoreParser {
   private readonly source: string;
   private readonly dumps: ThreadDump[] = [];
-  private readonly frameCache = new Map<string, StackFrame>();
+  private readonly frames = new FrameInterner();
   private lineNo = 0;
   private outsideLines = 0;
   private dump: ThreadDump | null = null;
@@ -125,13 +123,7 @@ export class JavacoreParser {
       case '4XESTACKTRACE': {
         const th = this.thread;
         if (!th) return;
-        const text = body.replace(/^at\s+/, '');
-        let frame = this.frameCache.get(text);
-        if (frame === undefined) {
-          frame = parseFrameText(text);
-          this.frameCache.set(text, frame);
-        }
-        th.frames.push(frame);
+        th.frames.push(this.frames.intern(body.replace(/^at\s+/, '')));
         return;
       }
       case '5XESTACKTRACE': {
@@ -200,19 +192,9 @@ export class JavacoreParser {
     const stateCode = /state:\s*([A-Z]+|0x[0-9A-Fa-f]+|\d+)/.exec(rest);
     const code = stateCode ? stateCode[1]! : '';
     const mapped = J9_STATES[code];
-    const th: ThreadEntry = {
-      name: m[1]!,
-      daemon: false,
-      virtual: false,
-      state: mapped ? mapped.state : 'UNKNOWN',
-      frames: [],
-      locks: [],
-      ownableSynchronizers: [],
-      stackTruncated: false,
-      line: this.lineNo,
-      endLine: this.lineNo,
-      headerState: code,
-    };
+    const th = newThreadEntry(m[1]!, this.lineNo);
+    th.headerState = code;
+    if (mapped) th.state = mapped.state;
     if (mapped?.detail !== undefined) th.stateDetail = mapped.detail;
     const prio = /prio=(\d+)/.exec(rest);
     if (prio) th.priority = Number(prio[1]);
@@ -251,17 +233,7 @@ export class JavacoreParser {
 
   private openDump(): void {
     this.closeDump();
-    const dump: ThreadDump = {
-      source: this.source,
-      index: this.dumps.length,
-      format: 'ibm-javacore',
-      startLine: this.lineNo,
-      endLine: this.lineNo,
-      threads: [],
-      jvmDeadlocks: [],
-      unparsed: [],
-      unparsedCount: 0,
-    };
+    const dump = newThreadDump(this.source, this.dumps.length, 'ibm-javacore', this.lineNo);
     if (this.pendingTimestamp !== undefined) dump.timestamp = this.pendingTimestamp;
     this.dump = dump;
     this.dumps.push(dump);
@@ -308,8 +280,7 @@ export class JavacoreParser {
       this.outsideLines++;
       return;
     }
-    dump.unparsedCount++;
-    if (dump.unparsed.length < MAX_KEPT_UNPARSED) dump.unparsed.push({ line: this.lineNo, text: t });
+    recordUnparsed(dump, this.lineNo, t);
   }
 
   finish(): ThreadDumpFile {

@@ -5,8 +5,7 @@
  *   - Spring Boot `/actuator/threaddump` (`threads[]`, Jackson's rendering of ThreadInfo), possibly
  *     preceded by HTTP response headers when saved with `curl -i`.
  */
-import { Readable } from 'node:stream';
-import chain from 'stream-chain';
+import { gen, none } from 'stream-chain';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
@@ -14,19 +13,18 @@ import type {
   FrameLock,
   JavaThreadState,
   LockRef,
-  StackFrame,
-  ThreadDump,
   ThreadDumpFile,
   ThreadEntry,
 } from '../model/thread-dump.js';
-import { isJavaStateName, parseFrameText, parseLockRef } from './frame-text.js';
+import { isJavaStateName, parseLockRef } from './frame-text.js';
+import { FrameInterner, newThreadDump, newThreadEntry, recordUnparsed } from './dump-builder.js';
 
 export type JsonDumpKind = 'jcmd-json' | 'actuator-json';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
 
-const JCMD_FILTER = /^threadDump\.threadContainers\.\d+\.(?:container|threads\.\d+)$/;
+const JCMD_FILTER = /^threadDump\.threadContainers\.\d+\.threads\.\d+$/;
 const ACTUATOR_FILTER = /^threads\.\d+$/;
 
 export interface JsonHeaderFacts {
@@ -72,18 +70,8 @@ export async function parseJsonThreadDump(
   chunks: AsyncIterable<string>,
   head: string,
 ): Promise<ThreadDumpFile> {
-  const frameCache = new Map<string, StackFrame>();
-  const dump: ThreadDump = {
-    source,
-    index: 0,
-    format: kind,
-    startLine: 1,
-    endLine: 1,
-    threads: [],
-    jvmDeadlocks: [],
-    unparsed: [],
-    unparsedCount: 0,
-  };
+  const frames = new FrameInterner();
+  const dump = newThreadDump(source, 0, kind, 1);
   if (kind === 'jcmd-json') {
     const facts = readJcmdHeaderFacts(head);
     if (facts.time !== undefined) {
@@ -92,29 +80,31 @@ export async function parseJsonThreadDump(
     }
     if (facts.runtimeVersion !== undefined) dump.jvm = facts.runtimeVersion;
   }
-  const pipeline = chain([
+  // The pipeline is called chunk by chunk (no Node streams in between), so every thread handed
+  // out before a parse error is kept, and a failing input ends the parse instead of hanging it.
+  const tokensToThreads = gen(
     parser({ streamValues: false }),
     pick({ filter: kind === 'jcmd-json' ? JCMD_FILTER : ACTUATOR_FILTER }),
     streamValues(),
-  ]);
-  Readable.from(skipToJson(chunks)).pipe(pipeline as unknown as NodeJS.WritableStream);
-  let container = '<root>';
-  for await (const item of pipeline as unknown as AsyncIterable<{ value: Json }>) {
-    const value = item.value;
-    if (typeof value === 'string') {
-      container = value;
-      continue;
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;
-    const th = kind === 'jcmd-json' ? jcmdThread(value, frameCache) : actuatorThread(value, frameCache);
-    if (th) {
-      dump.threads.push(th);
-    } else {
-      dump.unparsedCount++;
-      if (dump.unparsed.length < 100) dump.unparsed.push({ line: 0, text: JSON.stringify(value).slice(0, 200) });
-    }
+  );
+  const take = (item: unknown): void => {
+    const value = (item as { value: Json }).value;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+    const th = kind === 'jcmd-json' ? jcmdThread(value, frames) : actuatorThread(value, frames);
+    if (th) dump.threads.push(th);
+    else recordUnparsed(dump, 0, JSON.stringify(value).slice(0, 200));
+  };
+  const warnings: string[] = [];
+  try {
+    for await (const chunk of skipToJson(chunks)) for await (const item of tokensToThreads(chunk)) take(item);
+    // Flushing with `none` ends the token stream (stream-chain's protocol; its typing only admits strings).
+    for await (const item of tokensToThreads(none as unknown as string)) take(item);
+  } catch (e) {
+    // A cut or damaged file: the threads read before the damage are kept.
+    const reason = ((e as Error).message ?? String(e)).split('\n')[0];
+    warnings.push(`the JSON ends early or is damaged after ${dump.threads.length} threads (${reason}); the threads before it were used`);
   }
-  return { source, dumps: [dump], outsideLines: 0, totalLines: 0, warnings: [] };
+  return { source, dumps: [dump], outsideLines: 0, totalLines: 0, warnings };
 }
 
 function str(v: Json | undefined): string | undefined {
@@ -123,35 +113,11 @@ function str(v: Json | undefined): string | undefined {
   return undefined;
 }
 
-function frame(cache: Map<string, StackFrame>, text: string): StackFrame {
-  let f = cache.get(text);
-  if (f === undefined) {
-    f = parseFrameText(text);
-    cache.set(text, f);
-  }
-  return f;
-}
-
-function emptyThread(name: string): ThreadEntry {
-  return {
-    name,
-    daemon: false,
-    virtual: false,
-    state: 'UNKNOWN',
-    frames: [],
-    locks: [],
-    ownableSynchronizers: [],
-    stackTruncated: false,
-    line: 0,
-    endLine: 0,
-  };
-}
-
 /** jcmd JSON: `{tid, name, stack: ["java.base/java.lang.Thread.sleep(Thread.java:1)"], state?, virtual?, ...}`. */
-function jcmdThread(o: JsonObject, cache: Map<string, StackFrame>): ThreadEntry | null {
+function jcmdThread(o: JsonObject, frames: FrameInterner): ThreadEntry | null {
   const name = str(o['name']);
   if (name === undefined) return null;
-  const th = emptyThread(name);
+  const th = newThreadEntry(name, 0);
   const tid = str(o['tid']);
   if (tid !== undefined) th.javaId = tid;
   const state = str(o['state']);
@@ -161,7 +127,7 @@ function jcmdThread(o: JsonObject, cache: Map<string, StackFrame>): ThreadEntry 
   if (carrier !== undefined) th.headerState = `carrier #${carrier}`;
   const stack = o['stack'];
   if (Array.isArray(stack)) {
-    for (const s of stack) if (typeof s === 'string') th.frames.push(frame(cache, s));
+    for (const s of stack) if (typeof s === 'string') th.frames.push(frames.intern(s));
   }
   // JDK 25+ lock information (JDK-8356870, JDK-8365057).
   const parkBlocker = o['parkBlocker'];
@@ -204,10 +170,10 @@ function lockFromInfo(v: Json | undefined): LockRef | null {
 }
 
 /** Spring Boot actuator: Jackson's ThreadInfo. */
-function actuatorThread(o: JsonObject, cache: Map<string, StackFrame>): ThreadEntry | null {
+function actuatorThread(o: JsonObject, frames: FrameInterner): ThreadEntry | null {
   const name = str(o['threadName']);
   if (name === undefined) return null;
-  const th = emptyThread(name);
+  const th = newThreadEntry(name, 0);
   const id = str(o['threadId']);
   if (id !== undefined) th.javaId = id;
   const state = str(o['threadState']);
@@ -224,7 +190,7 @@ function actuatorThread(o: JsonObject, cache: Map<string, StackFrame>): ThreadEn
       const file = str(f['fileName']);
       const line = typeof f['lineNumber'] === 'number' ? f['lineNumber'] : -1;
       const loc = f['nativeMethod'] === true ? 'Native Method' : file === undefined ? 'Unknown Source' : line >= 0 ? `${file}:${line}` : file;
-      th.frames.push(frame(cache, `${cls}.${method}(${loc})`));
+      th.frames.push(frames.intern(`${cls}.${method}(${loc})`));
     }
   }
   const lock = lockFromInfo(o['lockInfo']);

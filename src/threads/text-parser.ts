@@ -9,19 +9,16 @@ import type {
   FrameLock,
   JvmDeadlockReport,
   DeadlockReportEntry,
-  StackFrame,
   ThreadDump,
   ThreadDumpFile,
   ThreadDumpFormat,
   ThreadEntry,
   JavaThreadState,
 } from '../model/thread-dump.js';
-import { isJavaStateName, parseFrameText, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
+import { isJavaStateName, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
+import { FrameInterner, newThreadDump, newThreadEntry, recordUnparsed } from './dump-builder.js';
 import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader } from './thread-header.js';
 import { parseDumpTimestamp } from './timestamps.js';
-
-/** At most this many unparsed lines are kept per dump; all are counted. */
-const MAX_KEPT_UNPARSED = 500;
 
 /**
  * `tail` is the part after `JNI global refs`: HotSpot prints its deadlock report there, and
@@ -32,7 +29,7 @@ type Section = 'threads' | 'smr' | 'deadlock' | 'deadlock-stacks' | 'jrockit-cha
 export class TextDumpParser {
   private readonly source: string;
   private readonly dumps: ThreadDump[] = [];
-  private readonly frameCache = new Map<string, StackFrame>();
+  private readonly frames = new FrameInterner();
   private readonly warnings: string[] = [];
   private lineNo = 0;
   private outsideLines = 0;
@@ -56,7 +53,7 @@ export class TextDumpParser {
     // Hot path: a frame line of the current thread whose text was seen before (pools repeat stacks).
     const th0 = this.thread;
     if (th0 !== null && this.section === 'threads') {
-      const cached = this.frameCache.get(rawLine);
+      const cached = this.frames.lookup(rawLine);
       if (cached !== undefined) {
         th0.frames.push(cached);
         th0.endLine = this.lineNo;
@@ -122,7 +119,7 @@ export class TextDumpParser {
         if (this.handleDeadlockLine(line, t)) return;
         break;
       case 'jrockit-chains':
-        if (this.handleJrockitChainLine(line, t)) return;
+        if (this.handleJrockitChainLine(t)) return;
         break;
       case 'jrockit-preamble':
         if (this.dump && this.jrockitPreambleLeft > 0 && c0 !== 34) {
@@ -203,14 +200,9 @@ export class TextDumpParser {
   private threadBodyLine(th: ThreadEntry, t: string): boolean {
     const c0 = t.charCodeAt(0);
     if (c0 === 97 /* a */ && t.startsWith('at ')) {
-      const text = t.slice(3);
-      let frame = this.frameCache.get(text);
-      if (frame === undefined) {
-        frame = parseFrameText(text);
-        this.frameCache.set(text, frame);
-      }
+      const frame = this.frames.intern(t.slice(3));
       // Also remember the raw line, so the next identical line skips trimming (see push).
-      this.frameCache.set(this.rawLine, frame);
+      this.frames.alias(this.rawLine, frame);
       th.frames.push(frame);
       return true;
     }
@@ -334,7 +326,7 @@ export class TextDumpParser {
         return true;
       }
     }
-    if (report !== null && c0IsDigitOrText(t)) {
+    if (report !== null) {
       // Unknown text inside the report (JDK variants): keep it as unparsed but stay in the section.
       this.unparsed(t);
       return true;
@@ -348,7 +340,7 @@ export class TextDumpParser {
     this.deadlockEntry = null;
   }
 
-  private handleJrockitChainLine(line: string, t: string): boolean {
+  private handleJrockitChainLine(t: string): boolean {
     if (/^Chain \d+:/.test(t)) return true;
     if (t.charCodeAt(0) === 34) {
       const m = /^"(.*?)"(?: \(id: \S+\)| id=\S+ idx=\S+ tid=\S+)? waiting for (\S+) held by:?\s*$/.exec(t);
@@ -365,7 +357,6 @@ export class TextDumpParser {
       }
       return closing !== null;
     }
-    void line;
     this.section = 'threads';
     return false;
   }
@@ -390,18 +381,10 @@ export class TextDumpParser {
     const dump = this.dump!;
     if (dump.threads.length === 0 && dump.format === 'hotspot' && h.format !== 'hotspot') dump.format = h.format;
     this.endThread();
-    const th: ThreadEntry = {
-      name: h.name,
-      daemon: h.daemon,
-      virtual: h.virtual,
-      state: h.state ?? 'UNKNOWN',
-      frames: [],
-      locks: [],
-      ownableSynchronizers: [],
-      stackTruncated: false,
-      line: this.lineNo,
-      endLine: this.lineNo,
-    };
+    const th = newThreadEntry(h.name, this.lineNo);
+    th.daemon = h.daemon;
+    th.virtual = h.virtual;
+    if (h.state !== undefined) th.state = h.state;
     if (h.javaId !== undefined) th.javaId = h.javaId;
     if (h.nativeId !== undefined) th.nativeId = h.nativeId;
     if (h.address !== undefined) th.address = h.address;
@@ -431,17 +414,7 @@ export class TextDumpParser {
 
   private openDump(format: ThreadDumpFormat, banner: string | undefined, implicit = false): void {
     this.closeDump();
-    const dump: ThreadDump = {
-      source: this.source,
-      index: this.dumps.length,
-      format,
-      startLine: this.lineNo,
-      endLine: this.lineNo,
-      threads: [],
-      jvmDeadlocks: [],
-      unparsed: [],
-      unparsedCount: 0,
-    };
+    const dump = newThreadDump(this.source, this.dumps.length, format, this.lineNo);
     if (banner !== undefined) {
       const m = /^Full thread dump\s*(.*?):?\s*$/.exec(banner);
       const text = m ? m[1]! : banner;
@@ -496,8 +469,7 @@ export class TextDumpParser {
       this.outsideLines++;
       return;
     }
-    dump.unparsedCount++;
-    if (dump.unparsed.length < MAX_KEPT_UNPARSED) dump.unparsed.push({ line: this.lineNo, text: t });
+    recordUnparsed(dump, this.lineNo, t);
   }
 
   finish(): ThreadDumpFile {
@@ -523,8 +495,4 @@ export class TextDumpParser {
       warnings: this.warnings,
     };
   }
-}
-
-function c0IsDigitOrText(t: string): boolean {
-  return t.length > 0;
 }

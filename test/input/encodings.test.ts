@@ -68,3 +68,21 @@ describe('containers and encodings', async () => {
     expect((err as Error).message).toMatch(message);
   });
 });
+
+describe('cut JSON dumps keep the threads before the cut', () => {
+  const json = readFileSync('fixtures/threads/pool/jdk25-threads.json');
+  test.each([
+    ['plain', (b: Buffer) => b.subarray(0, Math.floor(b.length * 0.6))],
+    ['gzip', (b: Buffer) => {
+      const gz = gzipSync(b);
+      return gz.subarray(0, Math.floor(gz.length * 0.6));
+    }],
+  ])('%s', async (name, cut) => {
+    const whole = (await load(write(`whole-${name}.json`, json))).file.dumps[0]!.threads.length;
+    const { file } = await load(write(`cut-${name}.json`, cut(json)));
+    expect(file.warnings.join(' ')).toMatch(/ends early or is damaged/);
+    const kept = file.dumps[0]!.threads.length;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(whole);
+  });
+});
