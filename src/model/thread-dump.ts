@@ -78,8 +78,10 @@ export interface ThreadEntry {
   locks: FrameLock[];
   /** `Locked ownable synchronizers` (jstack -l), j.u.c. locks held exclusively. */
   ownableSynchronizers: LockRef[];
-  /** The owner named by the dump itself (ThreadInfo/JSON/javacore formats give it). */
+  /** The owner of the awaited lock as the dump names it (ThreadInfo, VisualVM, javacore, JSON). */
   lockOwnerName?: string;
+  /** The owner's Java thread id, when the dump gives it (ThreadInfo `Id=`, JSON dumps). */
+  lockOwnerId?: string;
   /** Virtual thread id carried by this carrier thread (JDK 21+). */
   carriedVirtualThread?: string;
   /** True when the dump cut the stack (`...` in ThreadInfo output, JRockit/javacore truncation). */

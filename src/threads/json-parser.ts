@@ -137,7 +137,7 @@ function jcmdThread(o: JsonObject, frames: FrameInterner): ThreadEntry | null {
     th.locks.push({ frameIndex: 0, kind: 'parking', lock });
     if (typeof parkBlocker === 'object' && !Array.isArray(parkBlocker)) {
       const owner = str(parkBlocker['owner']);
-      if (owner !== undefined) th.lockOwnerName = `#${owner}`;
+      if (owner !== undefined) th.lockOwnerId = owner;
     }
     if (th.stateDetail === undefined) th.stateDetail = 'parking';
   }
@@ -202,6 +202,7 @@ function actuatorThread(o: JsonObject, frames: FrameInterner): ThreadEntry | nul
   }
   const ownerName = str(o['lockOwnerName']);
   if (ownerName !== undefined) th.lockOwnerName = ownerName;
+  if (typeof o['lockOwnerId'] === 'number' && o['lockOwnerId'] >= 0) th.lockOwnerId = String(o['lockOwnerId']);
   const monitors = o['lockedMonitors'];
   if (Array.isArray(monitors)) {
     for (const m of monitors) {

@@ -33,15 +33,11 @@ export interface LockGraph {
 const RW_SYNC = /ReentrantReadWriteLock\$(?:Nonfair|Fair)?Sync$/;
 const WRITE_LOCK_FRAME = /ReentrantReadWriteLock\$WriteLock\.(?:lock|lockInterruptibly|tryLock)$/;
 
-function lockKey(l: LockRef): string {
-  return l.id.length > 0 ? l.id : `class:${l.className}`;
-}
-
 export function buildLockGraph(dump: ThreadDump): LockGraph {
   const threads = dump.threads;
   const locks = new Map<string, LockNode>();
   const node = (l: LockRef): LockNode => {
-    const k = lockKey(l);
+    const k = l.id;
     let n = locks.get(k);
     if (!n) {
       n = { lock: l, owner: null, waiters: [] };
@@ -55,33 +51,29 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
       if (n.owner === null) n.owner = i;
     }
   });
+  // Some formats name the owner (by Java id or name) instead of listing what it holds.
   const byName = new Map<string, number>();
+  const byJavaId = new Map<string, number>();
   threads.forEach((th, i) => {
     if (!byName.has(th.name)) byName.set(th.name, i);
+    if (th.javaId !== undefined && !byJavaId.has(th.javaId)) byJavaId.set(th.javaId, i);
   });
+  const namedOwner = (i: number): number | null => {
+    const th = threads[i]!;
+    const o = (th.lockOwnerId !== undefined ? byJavaId.get(th.lockOwnerId) : undefined) ?? (th.lockOwnerName !== undefined ? byName.get(th.lockOwnerName) : undefined);
+    return o !== undefined && o !== i ? o : null;
+  };
   const waits = threads.map((th) => waitOf(th));
-  waits.forEach((w, i) => {
-    if (!w || w.lock.id.length === 0) return;
+  const waitsFor: Array<number | null> = waits.map((w, i) => {
+    if (!w) return null;
+    if (w.lock.id.length === 0) return w.kind === 'object-wait' ? null : namedOwner(i);
     const n = node(w.lock);
     n.waiters.push({ thread: i, kind: w.kind });
-    // Formats without lock ids on the owner side name the owner instead.
-    const ownerName = threads[i]!.lockOwnerName;
-    if (n.owner === null && ownerName !== undefined && w.kind !== 'object-wait') {
-      const o = byName.get(ownerName);
-      if (o !== undefined && o !== i) n.owner = o;
-    }
+    if (w.kind === 'object-wait') return null;
+    n.owner ??= namedOwner(i);
+    return n.owner !== i ? n.owner : null;
   });
-  const waitsFor: Array<number | null> = waits.map((w, i) => {
-    if (!w || w.kind === 'object-wait') return null;
-    if (w.lock.id.length === 0) {
-      const ownerName = threads[i]!.lockOwnerName;
-      const o = ownerName !== undefined ? byName.get(ownerName) : undefined;
-      return o !== undefined && o !== i ? o : null;
-    }
-    const owner = locks.get(lockKey(w.lock))?.owner ?? null;
-    return owner !== null && owner !== i ? owner : null;
-  });
-  const cycles = findCycles(waitsFor, waits.map((w) => w?.lock ?? null), 'certain');
+  const cycles = findCycles(waitsFor, waits.map((w) => w?.lock ?? null));
   cycles.push(...inferReadLockCycles(threads, waits, waitsFor, locks, cycles));
   const reported = new Set<string>();
   for (const r of dump.jvmDeadlocks) for (const e of r.entries) reported.add(e.thread);
@@ -90,7 +82,7 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
 }
 
 /** Every thread waits for at most one other, so cycles are found by walking the pointers. */
-function findCycles(next: Array<number | null>, lockOf: Array<LockRef | null>, confidence: 'certain' | 'possible'): DeadlockCycle[] {
+function findCycles(next: Array<number | null>, lockOf: Array<LockRef | null>): DeadlockCycle[] {
   const color = new Uint8Array(next.length); // 0 new, 1 on current path, 2 done
   const cycles: DeadlockCycle[] = [];
   for (let start = 0; start < next.length; start++) {
@@ -105,7 +97,7 @@ function findCycles(next: Array<number | null>, lockOf: Array<LockRef | null>, c
     if (cur !== null && color[cur] === 1) {
       const from = path.indexOf(cur);
       const members = path.slice(from);
-      cycles.push({ threads: members, locks: members.map((t) => lockOf[t]!).filter((l) => l !== null), confidence, reportedByJvm: false });
+      cycles.push({ threads: members, locks: members.map((t) => lockOf[t]).filter((l): l is LockRef => l !== null), confidence: 'certain', reportedByJvm: false });
     }
     for (const p of path) color[p] = 2;
   }
@@ -128,7 +120,7 @@ function inferReadLockCycles(
   const out: DeadlockCycle[] = [];
   waits.forEach((w, writer) => {
     if (!w || w.kind !== 'parking' || !RW_SYNC.test(w.lock.className)) return;
-    if ((locks.get(lockKey(w.lock))?.owner ?? null) !== null) return;
+    if ((locks.get(w.lock.id)?.owner ?? null) !== null) return;
     if (!threads[writer]!.frames.slice(0, 12).some((f) => WRITE_LOCK_FRAME.test(f.qualified))) return;
     if (inKnown.has(writer)) return;
     const dependants: number[] = [];

@@ -394,6 +394,7 @@ export class TextDumpParser {
     if (h.cpuMs !== undefined) th.cpuMs = h.cpuMs;
     if (h.elapsedS !== undefined) th.elapsedS = h.elapsedS;
     if (h.lockOwnerName !== undefined) th.lockOwnerName = h.lockOwnerName;
+    if (h.lockOwnerId !== undefined) th.lockOwnerId = h.lockOwnerId;
     if (h.lock) {
       // ThreadInfo/JMX name the blocking lock in the header; it belongs to the top frame.
       const kind = h.state === 'BLOCKED' ? 'blocked-on' : 'waiting-on';

@@ -26,6 +26,7 @@ export interface ThreadHeader {
   /** The lock a ThreadInfo / JMX header says the thread is blocked or waiting on. */
   lock?: LockRef;
   lockOwnerName?: string;
+  lockOwnerId?: string;
 }
 
 // What may follow the closing quote of a thread name. Anything else means the quote is part of the name.
@@ -127,9 +128,10 @@ function parseThreadInfoTail(name: string, tail: string): ThreadHeader {
   if (isJavaStateName(m[2]!)) h.state = m[2] as JavaThreadState;
   h.headerState = m[2]!;
   let rest = m[3]!;
-  const owner = / owned by "(.*)" Id=\d+/.exec(rest);
+  const owner = / owned by "(.*)" Id=(\d+)/.exec(rest);
   if (owner) {
     h.lockOwnerName = owner[1]!;
+    h.lockOwnerId = owner[2]!;
     rest = rest.slice(0, owner.index) + rest.slice(owner.index + owner[0].length);
   }
   const on = /^ on (\S+)/.exec(rest);
