@@ -1,5 +1,5 @@
 /** Builds the Model from parsed thread-dump files: the analyses of src/threads/, put together. */
-import type { ThreadDump, ThreadDumpFile } from './thread-dump.js';
+import type { StackFrame, ThreadDump, ThreadDumpFile } from './thread-dump.js';
 import type { DeadlockModel, ExecutorModel, InputSummary, LockModel, Model, SeriesModel, StackGroupModel, ThreadRef } from './model.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
 import { busyActivities, findThreadPools } from '../threads/thread-pools.js';
@@ -12,6 +12,11 @@ export interface ParsedThreadInput {
   readonly gzip: boolean;
   readonly encoding: string;
   readonly file: ThreadDumpFile;
+}
+
+/** Frames are interned per file, so dumps of one file compare by identity; across files, by text. */
+function sameFrames(a: readonly StackFrame[], b: readonly StackFrame[]): boolean {
+  return a.length === b.length && a.every((f, k) => f === b[k] || (f.qualified === b[k]!.qualified && f.location === b[k]!.location));
 }
 
 export function buildModel(inputs: ParsedThreadInput[]): Model {
@@ -50,6 +55,7 @@ export function buildModel(inputs: ParsedThreadInput[]): Model {
       executors.push({
         name: pool.name,
         source: 'thread-names',
+        namedLikePool: pool.namedLikePool,
         dump: di,
         workers: pool.threads.length,
         busy: pool.busy.length,
@@ -99,9 +105,7 @@ export function buildModel(inputs: ParsedThreadInput[]): Model {
       threads: s.threads.map((t) => {
         const entries = t.indexes.map((ti, pos) => (ti === null ? null : dumps[group[pos]!]!.threads[ti]!));
         const first = entries[0];
-        const sameStack =
-          entries.every((e) => e !== null) &&
-          entries.every((e) => e!.frames.length === first!.frames.length && e!.frames.every((f, k) => f === first!.frames[k] || f.qualified + f.location === first!.frames[k]!.qualified + first!.frames[k]!.location));
+        const sameStack = first !== null && first !== undefined && entries.every((e) => e !== null && sameFrames(e.frames, first.frames));
         return { name: t.name, key: t.key, states: entries.map((e) => (e === null ? null : e.state)), indexes: t.indexes, sameStack };
       }),
     };

@@ -28,6 +28,8 @@ export interface ExecutorModel {
   readonly name: string;
   /** `thread-names` for pools recognised from names; heap-backed ones later. */
   readonly source: 'thread-names';
+  /** Named like an executor's workers, not just numbered threads (see threads/thread-pools.ts). */
+  readonly namedLikePool: boolean;
   readonly dump: number;
   readonly workers: number;
   readonly busy: number;

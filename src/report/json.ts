@@ -43,6 +43,7 @@ export function renderJson(report: Report): string {
       executors: m.executors.map((e) => ({
         name: e.name,
         source: e.source,
+        namedLikePool: e.namedLikePool,
         dump: e.dump,
         workers: e.workers,
         busy: e.busy,

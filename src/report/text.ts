@@ -50,7 +50,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
       .join(', ');
     out.push(`  #${i} ${stripControl(d.timestampIso ?? d.timestamp ?? '(no timestamp)')}  ${d.threads.length} threads: ${states}${chalk.dim(`  [${stripControl(d.source)}:${d.startLine}]`)}`);
   });
-  const busiest = m.executors.filter((e) => e.workers >= 2).slice(0, 10);
+  const busiest = m.executors.filter((e) => e.namedLikePool).slice(0, 10);
   if (busiest.length > 0) {
     out.push('', chalk.bold('Thread pools (by name)'));
     for (const e of busiest) out.push(`  #${e.dump} ${stripControl(e.name)}: ${e.workers} workers, ${e.busy} busy, ${e.idle} idle`);

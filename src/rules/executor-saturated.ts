@@ -20,12 +20,11 @@ export const executorSaturated: Rule = {
   check({ model, options }) {
     const min = Number(options['minWorkers']);
     const minOther = Number(options['minWorkersOtherNames']);
-    const poolLike = /thread|worker|exec|pool|handler|loop|qtp/i;
     // One finding per pool: in a series, the last dump in which it was saturated speaks for it.
     const byName = new Map<string, ExecutorModel[]>();
     for (const e of model.executors) {
-      if (!poolLike.test(e.name) && minOther <= 0) continue;
-      if (e.workers < (poolLike.test(e.name) ? min : minOther) || e.busy < e.workers) continue;
+      if (!e.namedLikePool && minOther <= 0) continue;
+      if (e.workers < (e.namedLikePool ? min : minOther) || e.busy < e.workers) continue;
       const list = byName.get(e.name) ?? [];
       list.push(e);
       byName.set(e.name, list);

@@ -1,6 +1,9 @@
 import type { Evidence } from '../model/findings.js';
 import type { Rule } from './rule.js';
-import { isIdle, activityFrame } from '../threads/thread-activity.js';
+import { isIdle, isSleeping, activityFrame } from '../threads/thread-activity.js';
+import type { SeriesModel } from '../model/model.js';
+
+type SeriesThread = SeriesModel['threads'][number];
 import { plural, threadEvidence } from './evidence.js';
 
 /** Across a series of dumps, threads that stayed in the same place (same stack) in every dump. */
@@ -21,34 +24,30 @@ export const stuckThreads: Rule = {
     for (const series of model.series) {
       if (series.dumps.length < minDumps) continue;
       const lastDump = series.dumps[series.dumps.length - 1]!;
-      const groups = new Map<string, Array<{ name: string; thread: number }>>();
+      const groups = new Map<string, { state: string; where: string; members: SeriesThread[] }>();
       // Deadlocked threads are stuck by definition; the deadlock finding already says so.
       const deadlocked = new Set(model.locks.deadlocks.filter((d) => d.dump === lastDump).flatMap((d) => d.threads.map((t) => t.thread)));
+      const lastOf = (t: SeriesThread): number => t.indexes[t.indexes.length - 1]!;
       for (const t of series.threads) {
         if (!t.sameStack) continue;
-        const ti = t.indexes[t.indexes.length - 1]!;
-        const th = model.dumps[lastDump]!.threads[ti]!;
-        if (th.frames.length === 0 || isIdle(th) || deadlocked.has(ti)) continue;
-        // A thread sleeping in the same place is a loop between rounds, not stuck.
-        if (/\.Thread\.sleep\d*$/.test(th.frames[0]!.qualified) && th.frames.length > 0) continue;
-        const key = `${th.state} ${activityFrame(th)}`;
-        const list = groups.get(key) ?? [];
-        list.push({ name: t.name, thread: ti });
-        groups.set(key, list);
+        const th = model.dumps[lastDump]!.threads[lastOf(t)]!;
+        if (th.frames.length === 0 || isIdle(th) || isSleeping(th) || deadlocked.has(lastOf(t))) continue;
+        const where = activityFrame(th);
+        const key = `${th.state} ${where}`;
+        const group = groups.get(key) ?? { state: th.state, where, members: [] };
+        group.members.push(t);
+        groups.set(key, group);
       }
       const first = model.dumps[series.dumps[0]!]!;
       const last = model.dumps[lastDump]!;
       const span =
         first.timestampIso && last.timestampIso ? (Date.parse(last.timestampIso) - Date.parse(first.timestampIso)) / 1000 : null;
-      for (const [key, members] of groups) {
-        const [state, ...rest] = key.split(' ');
-        const where = rest.join(' ');
-        const th = model.dumps[lastDump]!.threads[members[0]!.thread]!;
-        const evidence: Evidence[] = members.slice(0, 50).map((m) => threadEvidence(model, { dump: lastDump, thread: m.thread, name: m.name }));
+      for (const { state, where, members } of groups.values()) {
+        const th = last.threads[lastOf(members[0]!)]!;
+        const evidence: Evidence[] = members.slice(0, 50).map((m) => threadEvidence(model, { dump: lastDump, thread: lastOf(m), name: m.name }));
         const cpu = members.map((m) => {
-          const t = series.threads.find((s) => s.name === m.name && s.indexes[s.indexes.length - 1] === m.thread);
-          const a = t ? model.dumps[series.dumps[0]!]!.threads[t.indexes[0]!]!.cpuMs : undefined;
-          const b = model.dumps[lastDump]!.threads[m.thread]!.cpuMs;
+          const a = first.threads[m.indexes[0]!]!.cpuMs;
+          const b = last.threads[lastOf(m)]!.cpuMs;
           return a !== undefined && b !== undefined ? b - a : null;
         });
         const cpuKnown = cpu.filter((c): c is number => c !== null);
@@ -62,7 +61,7 @@ export const stuckThreads: Rule = {
           facts: {
             threads: members.map((m) => m.name),
             threadCount: members.length,
-            state: state ?? '',
+            state,
             frame: where,
             topFrame: th.frames[0]?.qualified ?? '',
             dumps: series.dumps,

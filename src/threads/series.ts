@@ -50,31 +50,22 @@ export function matchSeries(dumps: ThreadDump[], dumpIndexes: number[]): ThreadS
   return { dumps: dumpIndexes, threads: order.map((key) => ({ key, name: byKey.get(key)!.name, indexes: byKey.get(key)!.indexes })) };
 }
 
-/** Groups dumps into series: dumps of the same JVM (same banner), ordered by time then by input order. */
+/**
+ * Groups dumps into series: dumps of the same JVM (same banner, shared thread identities), in the
+ * order given (the model orders dumps in time).
+ */
 export function seriesGroups(dumps: ThreadDump[]): number[][] {
   const groups = new Map<string, number[]>();
   dumps.forEach((d, i) => {
     const key = d.jvm ?? '?';
     let g = groups.get(key);
     if (!g) groups.set(key, (g = []));
+    // Two captures of the same instant (jstack and jcmd side by side) say nothing about progress.
+    const prev = g[g.length - 1];
+    if (prev !== undefined && d.timestampIso !== undefined && dumps[prev]!.timestampIso === d.timestampIso) return;
     g.push(i);
   });
-  return [...groups.values()]
-    .map((g) => {
-      const sorted = [...g].sort((a, b) => {
-        const ta = dumps[a]!.timestampIso;
-        const tb = dumps[b]!.timestampIso;
-        if (ta !== undefined && tb !== undefined && ta !== tb) return ta < tb ? -1 : 1;
-        return a - b;
-      });
-      // Two captures of the same instant (jstack and jcmd side by side) say nothing about progress.
-      return sorted.filter((d, k) => {
-        const t = dumps[d]!.timestampIso;
-        return t === undefined || k === 0 || dumps[sorted[k - 1]!]!.timestampIso !== t;
-      });
-    })
-    .flatMap((g) => splitByIdentity(dumps, g))
-    .filter((g) => g.length >= 2);
+  return [...groups.values()].flatMap((g) => splitByIdentity(dumps, g)).filter((g) => g.length >= 2);
 }
 
 /**

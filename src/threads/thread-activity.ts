@@ -61,6 +61,13 @@ export function isIdle(th: ThreadEntry): boolean {
   return false;
 }
 
+const SLEEP_FRAME = /^java\.lang\.Thread\.sleep/; // sleep, sleep0 (JDK 21), sleepNanos0 (JDK 25)
+
+/** A thread in Thread.sleep: a loop between rounds when it sleeps in the same place again and again. */
+export function isSleeping(th: ThreadEntry): boolean {
+  return th.stateDetail === 'sleeping' || (th.frames.length > 0 && SLEEP_FRAME.test(th.frames[0]!.qualified));
+}
+
 /** Top frames outside the JDK's own waiting machinery: what a busy thread is really doing. */
 export function activityFrame(th: ThreadEntry): string {
   for (const f of th.frames) {

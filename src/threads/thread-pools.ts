@@ -14,7 +14,14 @@ export interface ThreadPoolObservation {
   readonly threads: number[];
   readonly busy: number[];
   readonly idle: number[];
+  /**
+   * Named like an executor's workers (`-thread-N`, `-exec-N`, `pool-N`, `-worker-N`, ...), not just
+   * numbered threads that something else started (`mon-1`, `mon-2`).
+   */
+  readonly namedLikePool: boolean;
 }
+
+const POOL_WORDS = /thread|worker|exec|pool|handler|loop|qtp/i;
 
 const LAST_NUMBER = /^(.*?)(\d+)(\D*)$/;
 
@@ -49,7 +56,7 @@ export function findThreadPools(dump: ThreadDump, minThreads = 2): ThreadPoolObs
     const busy: number[] = [];
     const idle: number[] = [];
     for (const i of members) (isIdle(dump.threads[i]!) ? idle : busy).push(i);
-    pools.push({ name: poolDisplayName(pattern) || pattern, pattern, threads: members, busy, idle });
+    pools.push({ name: poolDisplayName(pattern) || pattern, pattern, threads: members, busy, idle, namedLikePool: POOL_WORDS.test(pattern) });
   }
   return pools.sort((a, b) => b.threads.length - a.threads.length || a.name.localeCompare(b.name));
 }
