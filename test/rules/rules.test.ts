@@ -1,4 +1,7 @@
 /** Each rule: positive cases and negative controls on real fixtures, plus the text report golden file. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Chalk } from 'chalk';
 import { describe, expect, test } from 'vitest';
 import { analyse, FIXTURES } from '../helpers.js';
@@ -81,11 +84,15 @@ describe('reports', () => {
     await expect(renderJson({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings })).toMatchFileSnapshot('../golden/series.json');
   });
   test('terminal control sequences in thread names are stripped from text', async () => {
-    const { model, findings } = await analyse([`${FIXTURES}/contention/dump-1.txt`]);
-    model.dumps[0]!.threads[0]!.frames.length; // the model is plain data; poison a name the report prints
-    (model.inputs[0] as { path: string }).path = 'evil\u001b]0;owned\u0007\u001b[2J.txt';
+    // A real dump with one thread renamed: Java allows any character in a thread name.
+    const evil = 'monitor-\u001b]0;owned\u0007\u001b[2Jholder';
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-evil-'));
+    const path = join(dir, 'dump.txt');
+    writeFileSync(path, readFileSync(`${FIXTURES}/contention/dump-1.txt`, 'utf8').replaceAll('"monitor-holder"', `"${evil}"`));
+    const { model, findings } = await analyse([path]);
+    expect(model.dumps[0]!.threads.some((t) => t.name === evil)).toBe(true);
     const text = renderText({ tool: { name: 'dumpsleuth', version: 't' }, model, findings }, new Chalk({ level: 0 }));
-    expect(text).not.toMatch(/\u001b/);
-    expect(text).toContain('evil.txt');
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(text).toContain('held by "monitor-holder"');
   });
 });

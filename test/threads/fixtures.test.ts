@@ -12,7 +12,7 @@ const SCENARIOS = ['deadlock', 'pool', 'contention', 'series', 'logs', 'threadin
 describe.each(SCENARIOS)('fixture %s', (scenario) => {
   test('every named thread has the state the program put it in', async () => {
     const t = await truth(scenario);
-    for (const file of Object.keys(t.files).filter((f: string) => !f.endsWith('.json'))) {
+    for (const file of Object.keys(t.files)) {
       const { file: parsed } = await load(`${FIXTURES}/${scenario}/${file}`);
       expect(parsed.dumps.length, file).toBe(t.files[file].dumps);
       for (const dump of parsed.dumps) {
