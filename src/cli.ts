@@ -27,7 +27,6 @@ async function main(argv: string[]): Promise<number> {
     .option('--no-color', 'no colours')
     .option('--no-progress', 'no progress line on stderr')
     .action(async (paths: string[], o: { format: string; output?: string; failOn: string; config?: string; color?: boolean; progress: boolean }) => {
-      const colorFlag = process.argv.includes('--no-color') ? false : process.argv.includes('--color') ? true : undefined;
       exitCode = await analyzeCommand(
         paths,
         {
@@ -36,7 +35,8 @@ async function main(argv: string[]): Promise<number> {
           progress: o.progress,
           ...(o.output !== undefined ? { output: o.output } : {}),
           ...(o.config !== undefined ? { config: o.config } : {}),
-          ...(colorFlag !== undefined ? { color: colorFlag } : {}),
+          // commander leaves `color` undefined unless --color or --no-color was given.
+          ...(o.color !== undefined ? { color: o.color } : {}),
         },
         { stdout: process.stdout, stderr: process.stderr, env: process.env, version },
       );

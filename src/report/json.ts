@@ -4,7 +4,7 @@
  */
 import type { Report } from './report.js';
 import { REPORT_SCHEMA } from './report.js';
-import { severityRank, SEVERITIES } from '../model/findings.js';
+import { SEVERITIES } from '../model/findings.js';
 
 export function renderJson(report: Report): string {
   const m = report.model;
@@ -82,7 +82,8 @@ export function renderJson(report: Report): string {
       })),
     },
     findings: report.findings,
-    summary: { ...summary, highest: report.findings.reduce<string | null>((h, f) => (h === null || severityRank(f.severity) > severityRank(h as never) ? f.severity : h), null) },
+    // Findings come sorted by severity, highest first.
+    summary: { ...summary, highest: report.findings[0]?.severity ?? null },
   };
   return JSON.stringify(doc, null, 2) + '\n';
 }

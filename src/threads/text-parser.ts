@@ -41,8 +41,12 @@ export class TextDumpParser {
   private deadlockReport: JvmDeadlockReport | null = null;
   private jrockitPreambleLeft = 0;
   private rawLine = '';
-  /** The last non-blank line, and whether it was counted as unparsed in the open dump. */
-  private previous: { text: string; countedUnparsed: boolean } | null = null;
+  /** The last non-blank line (a dump's timestamp precedes its banner) and its number. */
+  private previous: { text: string; line: number } | null = null;
+  /** The last bare timestamp line seen between dumps. */
+  private outsideTimestamp: string | undefined;
+  /** Number of the last line recorded as unparsed. */
+  private lastUnparsedLine = 0;
 
   constructor(source: string) {
     this.source = source;
@@ -69,12 +73,10 @@ export class TextDumpParser {
       this.blank();
       return;
     }
-    const countedBefore = this.dump?.unparsedCount ?? 0;
     this.handle(line, t);
     if (this.dump !== null && this.section !== 'tail') this.dump.endLine = this.lineNo;
     if (this.thread !== null) this.thread.endLine = this.lineNo;
-    const counted = this.dump !== null && this.dump.unparsedCount > countedBefore;
-    this.previous = { text: t, countedUnparsed: counted };
+    this.previous = { text: t, line: this.lineNo };
   }
 
   private blank(): void {
@@ -104,8 +106,7 @@ export class TextDumpParser {
     // A class histogram (-XX:+PrintClassHistogram) printed after the dump is not part of it.
     if (this.dump !== null && /^num\s+#instances\s+#bytes\s+class name/.test(t)) {
       this.closeDump();
-      this.outsideLines++;
-      return;
+      return this.outside(t);
     }
 
     switch (this.section) {
@@ -134,10 +135,7 @@ export class TextDumpParser {
       case 'tail':
         if (!t.startsWith('Found one Java-level deadlock') && !t.startsWith('Found a total of')) {
           this.closeDump();
-          if (c0 !== 34) {
-            this.outsideLines++;
-            return;
-          }
+          if (c0 !== 34) return this.outside(t);
         }
         break;
       default:
@@ -148,18 +146,14 @@ export class TextDumpParser {
     const taken = /^THREAD DUMP from JVM taken at '(.*)'$/.exec(t);
     if (taken) {
       this.closeDump();
-      this.outsideLines++;
-      return;
+      return this.outside(t);
     }
     if (c0 === 34 /* " */) {
       const header = parseThreadHeader(line.trimStart());
       if (header) return this.startThread(header);
     }
 
-    if (this.dump === null) {
-      this.outsideLines++;
-      return;
-    }
+    if (this.dump === null) return this.outside(t);
 
     if (t.startsWith('Threads class SMR info:')) {
       this.endThread();
@@ -428,13 +422,15 @@ export class TextDumpParser {
         dump.jvm = text;
       }
     }
-    if (!implicit || banner !== undefined) {
-      const prev = this.previous;
-      if (prev && dump.timestamp === undefined && parseDumpTimestamp(prev.text) !== undefined) {
-        this.setTimestamp(dump, prev.text);
-        if (prev.countedUnparsed) this.uncountPreviousUnparsed();
-      }
+    const prev = this.previous;
+    if (dump.timestamp === undefined && !implicit && prev && parseDumpTimestamp(prev.text) !== undefined) {
+      // The line right before a banner, even when an unclosed dump took it for one of its own.
+      this.setTimestamp(dump, prev.text);
+      if (prev.line === this.lastUnparsedLine) this.uncountPreviousUnparsed();
+    } else if (dump.timestamp === undefined && implicit && this.outsideTimestamp !== undefined) {
+      this.setTimestamp(dump, this.outsideTimestamp);
     }
+    this.outsideTimestamp = undefined;
     this.dump = dump;
     this.section = 'threads';
     this.dumps.push(dump);
@@ -464,13 +460,17 @@ export class TextDumpParser {
     this.deadlockReport = null;
   }
 
+  /** A line between dumps; a bare timestamp among them dates the next dump that has no banner. */
+  private outside(t: string): void {
+    this.outsideLines++;
+    if (parseDumpTimestamp(t) !== undefined) this.outsideTimestamp = t;
+  }
+
   private unparsed(t: string): void {
     const dump = this.dump;
-    if (dump === null) {
-      this.outsideLines++;
-      return;
-    }
+    if (dump === null) return this.outside(t);
     recordUnparsed(dump, this.lineNo, t);
+    this.lastUnparsedLine = this.lineNo;
   }
 
   finish(): ThreadDumpFile {

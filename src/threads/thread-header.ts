@@ -178,8 +178,7 @@ function parseJrockitTail(name: string, tail: string): ThreadHeader {
   else if (flags.includes('sleeping')) h.state = 'TIMED_WAITING';
   else if (flags.includes('parked')) { h.state = 'WAITING'; h.stateDetail = 'parking'; }
   else if (flags.includes('waiting')) h.state = 'WAITING';
-  else if (flags.includes('native_waiting') || flags.includes('native_blocked')) h.state = 'RUNNABLE';
-  else h.state = 'RUNNABLE';
+  else h.state = 'RUNNABLE'; // alive, in native, native_waiting: running as far as Java is concerned
   return h;
 }
 

@@ -13,6 +13,7 @@ interface Expected {
   dumps: number;
   threads: number;
   threadsPerDump: number[];
+  timestamps: Array<string | null>;
   deadlocks: Array<{ dump: number; threads: string[]; reportedByJvm: boolean }>;
   sourcesMdSays: { threads: number; dumps: number };
   differenceExplained: string | null;
@@ -51,6 +52,18 @@ describe.runIf(corpusAvailable)('corpus', () => {
       expect(parsed.dumps.map((d) => d.threads.length)).toEqual(want.threadsPerDump);
       expect(parsed.dumps.length).toBe(want.dumps);
     });
+    if (want.timestamps.some((t) => t !== null)) {
+      test('each dump gets the timestamp printed with it', async () => {
+        const { file: parsed } = await load(path);
+        want.timestamps.forEach((ts, i) => {
+          if (ts === null) return;
+          const got = parsed.dumps[i]?.timestamp ?? '';
+          // hpdump.log's date is EUC-KR; read as UTF-8 only its ASCII part (the time) survives.
+          if (/[^\x00-\x7f]/.test(ts)) expect(got).toContain(/\d{2}:\d{2}:\d{2}/.exec(ts)![0]);
+          else expect(got).toBe(ts);
+        });
+      });
+    }
     test('differs from SOURCES.md only where expected.json explains why', async () => {
       const listed = sourcesMd.get(file);
       expect(listed, 'SOURCES.md lists this file').toBeDefined();
