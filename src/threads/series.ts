@@ -65,7 +65,10 @@ export function seriesGroups(dumps: ThreadDump[]): number[][] {
     if (prev !== undefined && d.timestampIso !== undefined && dumps[prev]!.timestampIso === d.timestampIso) return;
     g.push(i);
   });
-  return [...groups.values()].flatMap((g) => splitByIdentity(dumps, g)).filter((g) => g.length >= 2);
+  return [...groups.values()]
+    .filter((g) => g.length >= 2)
+    .flatMap((g) => splitByIdentity(dumps, g))
+    .filter((g) => g.length >= 2);
 }
 
 /**

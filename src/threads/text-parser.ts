@@ -42,7 +42,8 @@ export class TextDumpParser {
   private jrockitPreambleLeft = 0;
   private rawLine = '';
   /** The last non-blank line (a dump's timestamp precedes its banner) and its number. */
-  private previous: { text: string; line: number } | null = null;
+  private previousText = '';
+  private previousLine = 0;
   /** The last bare timestamp line seen between dumps. */
   private outsideTimestamp: string | undefined;
   /** Number of the last line recorded as unparsed. */
@@ -56,13 +57,13 @@ export class TextDumpParser {
     this.lineNo++;
     // Hot path: a frame line of the current thread whose text was seen before (pools repeat stacks).
     const th0 = this.thread;
-    if (th0 !== null && this.section === 'threads') {
+    if (th0 !== null && rawLine.charCodeAt(0) === 9 && rawLine.charCodeAt(1) === 97 /* \ta */ && this.section === 'threads') {
       const cached = this.frames.lookup(rawLine);
       if (cached !== undefined) {
         th0.frames.push(cached);
         th0.endLine = this.lineNo;
         if (this.dump !== null) this.dump.endLine = this.lineNo;
-        this.previous = null;
+        this.previousText = '';
         return;
       }
     }
@@ -76,7 +77,8 @@ export class TextDumpParser {
     this.handle(line, t);
     if (this.dump !== null && this.section !== 'tail') this.dump.endLine = this.lineNo;
     if (this.thread !== null) this.thread.endLine = this.lineNo;
-    this.previous = { text: t, line: this.lineNo };
+    this.previousText = t;
+    this.previousLine = this.lineNo;
   }
 
   private blank(): void {
@@ -422,11 +424,10 @@ export class TextDumpParser {
         dump.jvm = text;
       }
     }
-    const prev = this.previous;
-    if (dump.timestamp === undefined && !implicit && prev && parseDumpTimestamp(prev.text) !== undefined) {
+    if (dump.timestamp === undefined && !implicit && parseDumpTimestamp(this.previousText) !== undefined) {
       // The line right before a banner, even when an unclosed dump took it for one of its own.
-      this.setTimestamp(dump, prev.text);
-      if (prev.line === this.lastUnparsedLine) this.uncountPreviousUnparsed();
+      this.setTimestamp(dump, this.previousText);
+      if (this.previousLine === this.lastUnparsedLine) this.uncountPreviousUnparsed();
     } else if (dump.timestamp === undefined && implicit && this.outsideTimestamp !== undefined) {
       this.setTimestamp(dump, this.outsideTimestamp);
     }
