@@ -377,20 +377,9 @@ export class TextDumpParser {
     const dump = this.dump!;
     if (dump.threads.length === 0 && dump.format === 'hotspot' && h.format !== 'hotspot') dump.format = h.format;
     this.endThread();
-    const th = newThreadEntry(h.name, this.lineNo);
-    th.daemon = h.daemon;
-    th.virtual = h.virtual;
-    if (h.state !== undefined) th.state = h.state;
-    if (h.javaId !== undefined) th.javaId = h.javaId;
-    if (h.nativeId !== undefined) th.nativeId = h.nativeId;
-    if (h.address !== undefined) th.address = h.address;
-    if (h.priority !== undefined) th.priority = h.priority;
-    if (h.stateDetail !== undefined) th.stateDetail = h.stateDetail;
-    if (h.headerState !== undefined) th.headerState = h.headerState;
-    if (h.cpuMs !== undefined) th.cpuMs = h.cpuMs;
-    if (h.elapsedS !== undefined) th.elapsedS = h.elapsedS;
-    if (h.lockOwnerName !== undefined) th.lockOwnerName = h.lockOwnerName;
-    if (h.lockOwnerId !== undefined) th.lockOwnerId = h.lockOwnerId;
+    // Header parsers set only the fields the line has, so they can be copied as they are.
+    const { format: _format, lock: _lock, ...fields } = h;
+    const th: ThreadEntry = Object.assign(newThreadEntry(h.name, this.lineNo), fields);
     if (h.lock) {
       // ThreadInfo/JMX name the blocking lock in the header; it belongs to the top frame.
       const kind = h.state === 'BLOCKED' ? 'blocked-on' : 'waiting-on';

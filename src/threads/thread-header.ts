@@ -6,27 +6,22 @@
  *   JMX legacy  "main" id=1 in BLOCKED on lock=java.lang.Object@1b6d
  *   JRockit     "main" id=1 idx=0x4 tid=27878 prio=5 alive, in native, waiting
  */
-import type { JavaThreadState, LockRef, ThreadDumpFormat } from '../model/thread-dump.js';
+import type { JavaThreadState, LockRef, ThreadDumpFormat, ThreadEntry } from '../model/thread-dump.js';
 import { isJavaStateName, parseLockRef } from './frame-text.js';
 
-export interface ThreadHeader {
-  name: string;
+/** The fields a header line gives, with the same names and meanings as on ThreadEntry. */
+export type ThreadHeaderFields = Pick<ThreadEntry, 'name' | 'daemon' | 'virtual'> &
+  Partial<
+    Pick<
+      ThreadEntry,
+      'javaId' | 'nativeId' | 'address' | 'priority' | 'cpuMs' | 'elapsedS' | 'headerState' | 'state' | 'stateDetail' | 'lockOwnerName' | 'lockOwnerId'
+    >
+  >;
+
+export interface ThreadHeader extends ThreadHeaderFields {
   format: Extract<ThreadDumpFormat, 'hotspot' | 'visualvm' | 'threadinfo' | 'jmx-legacy' | 'jrockit'>;
-  javaId?: string;
-  nativeId?: string;
-  address?: string;
-  daemon: boolean;
-  virtual: boolean;
-  priority?: number;
-  cpuMs?: number;
-  elapsedS?: number;
-  headerState?: string;
-  state?: JavaThreadState;
-  stateDetail?: string;
   /** The lock a ThreadInfo / JMX header says the thread is blocked or waiting on. */
   lock?: LockRef;
-  lockOwnerName?: string;
-  lockOwnerId?: string;
 }
 
 // What may follow the closing quote of a thread name. Anything else means the quote is part of the name.
