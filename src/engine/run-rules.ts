@@ -7,12 +7,17 @@ import type { ResolvedConfig } from './config.js';
 export function runRules(model: Model, rules: readonly Rule[], config: ResolvedConfig): Finding[] {
   const findings: Finding[] = [];
   const order = new Map<string, number>();
+  const seen = new Map<string, number>();
   rules.forEach((rule, ruleIndex) => {
     const rc = config[rule.meta.id];
     if (rc && !rc.enabled) return;
     const options = rc?.options ?? Object.fromEntries(Object.entries(rule.meta.options).map(([k, o]) => [k, o.default]));
     for (const d of rule.check({ model, options })) {
-      const id = findingId(rule.meta.id, d.subject);
+      // Ids must be unique for causedBy links; the same subject twice (two JVMs, same thread names) is numbered.
+      const base = findingId(rule.meta.id, d.subject);
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      const id = n === 1 ? base : `${base} #${n}`;
       order.set(id, ruleIndex);
       findings.push({
         id,

@@ -78,6 +78,15 @@ describe('stuck-threads', () => {
   });
 });
 
+test('finding ids are unique even when two JVMs have the same deadlocked thread names', async () => {
+  // jstack of the JDK 17 run and JSON of the JDK 25 run of the same program: two JVMs, same names.
+  const { findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`, `${FIXTURES}/deadlock/jdk25-threads.json`]);
+  const mon = findings.filter((f) => f.subject === 'mon-1 <-> mon-2');
+  expect(mon.length).toBe(2);
+  const ids = findings.map((f) => f.id);
+  expect(new Set(ids).size).toBe(ids.length);
+});
+
 describe('reports', () => {
   test('text report of the deadlock fixture (golden)', async () => {
     const { model, findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`]);
