@@ -49,27 +49,29 @@ export async function loadThreadInput(path: string, onProgress?: ProgressListene
     }
     case 'javacore': {
       const parser = new JavacoreParser(path);
-      const file = requireDumps(await feedLines(opened, parser), headText, path);
+      const file = requireDumps(await feed(opened, (chunks) => forEachLine(chunks, (l) => parser.push(l)), parser), headText, path);
       return { ...base, format: 'ibm-javacore', file };
     }
     case 'text': {
       const parser = new TextDumpParser(path);
-      const file = requireDumps(await feedLines(opened, parser), headText, path);
+      const pushAll = async (chunks: AsyncIterable<string>) => {
+        for await (const chunk of chunks) parser.pushText(chunk);
+      };
+      const file = requireDumps(await feed(opened, pushAll, parser), headText, path);
       return { ...base, format: [...new Set(file.dumps.map((d) => d.format))].join('+'), file };
     }
   }
 }
 
-interface LineParser {
-  push(line: string): void;
-  finish(): ThreadDumpFile;
-}
-
-/** Feeds every line; a cut gzip stream ends the input early with a warning, keeping what was read. */
-async function feedLines(opened: OpenedInput, parser: LineParser): Promise<ThreadDumpFile> {
+/** Feeds all the text; a cut gzip stream ends the input early with a warning, keeping what was read. */
+async function feed(
+  opened: OpenedInput,
+  consume: (chunks: AsyncIterable<string>) => Promise<void>,
+  parser: { finish(): ThreadDumpFile },
+): Promise<ThreadDumpFile> {
   let truncation: string | undefined;
   try {
-    await forEachLine(opened.text(), (l) => parser.push(l));
+    await consume(opened.text());
   } catch (e) {
     if (!(e instanceof TruncatedInputError)) throw e;
     truncation = e.message;

@@ -30,7 +30,7 @@ export function newThreadEntry(name: string, line: number): ThreadEntry {
 
 export function recordUnparsed(dump: ThreadDump, line: number, text: string): void {
   dump.unparsedCount++;
-  if (dump.unparsed.length < MAX_KEPT_UNPARSED) dump.unparsed.push({ line, text });
+  if (dump.unparsed.length < MAX_KEPT_UNPARSED) dump.unparsed.push({ line, text: detach(text) });
 }
 
 export class FrameInterner {
@@ -40,19 +40,34 @@ export class FrameInterner {
   intern(text: string): StackFrame {
     let f = this.frames.get(text);
     if (f === undefined) {
-      f = parseFrameText(text);
-      this.frames.set(text, f);
+      // Kept for the whole run, so cut loose from the chunk the text was sliced from.
+      const own = detach(text);
+      f = parseFrameText(own);
+      this.frames.set(own, f);
     }
     return f;
   }
+}
 
-  /** A frame already known under another key (a raw line), or undefined. */
-  lookup(key: string): StackFrame | undefined {
-    return this.frames.get(key);
-  }
+/** One shared, detached copy of each distinct string (for texts that repeat across threads). */
+export class StringInterner {
+  private readonly strings = new Map<string, string>();
 
-  /** Remembers `frame` under another key too, so the next identical raw line skips parsing. */
-  alias(key: string, frame: StackFrame): void {
-    this.frames.set(key, frame);
+  intern(s: string): string {
+    let kept = this.strings.get(s);
+    if (kept === undefined) {
+      kept = detach(s);
+      this.strings.set(kept, kept);
+    }
+    return kept;
   }
+}
+
+/**
+ * A copy of `s` that does not keep its parent alive. V8 cuts substrings as slices that point into the
+ * string they came from, so one kept thread name would keep a whole decoded 1 MB chunk alive (and with
+ * every chunk held that way, the whole input). Concatenating and slicing makes a fresh flat copy.
+ */
+export function detach(s: string): string {
+  return s.length < 13 ? s : (' ' + s).slice(1);
 }

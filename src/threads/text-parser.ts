@@ -14,11 +14,15 @@ import type {
   ThreadDumpFormat,
   ThreadEntry,
   JavaThreadState,
+  LockRef,
 } from '../model/thread-dump.js';
 import { isJavaStateName, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
-import { FrameInterner, newThreadDump, newThreadEntry, recordUnparsed } from './dump-builder.js';
-import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader } from './thread-header.js';
+import { detach, FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, StringInterner } from './dump-builder.js';
+import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader, type ThreadHeaderFields } from './thread-header.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 import { parseDumpTimestamp } from './timestamps.js';
+import { RawFrameLines, type RawFrameLine } from './raw-frame-lines.js';
 
 /**
  * `tail` is the part after `JNI global refs`: HotSpot prints its deadlock report there, and
@@ -30,6 +34,12 @@ export class TextDumpParser {
   private readonly source: string;
   private readonly dumps: ThreadDump[] = [];
   private readonly frames = new FrameInterner();
+  private readonly rawFrameLines = new RawFrameLines();
+  private readonly sharedTexts = new StringInterner();
+  /** The frame line just taken, whose successor prediction the next line is checked against. */
+  private lastFrameLine: RawFrameLine | undefined;
+  /** The start of a line whose end is in the next chunk. */
+  private carry = '';
   private readonly warnings: string[] = [];
   private lineNo = 0;
   private outsideLines = 0;
@@ -53,20 +63,53 @@ export class TextDumpParser {
     this.source = source;
   }
 
+  /**
+   * Feeds a chunk of decoded text (lines may span chunks). A frame line that the previous frame line
+   * predicts is taken in place, without cutting it out of the chunk: most lines of a big dump are.
+   */
+  pushText(chunk: string): void {
+    let start = 0;
+    if (this.carry.length > 0) {
+      const nl = chunk.indexOf('\n');
+      if (nl < 0) {
+        this.carry += chunk;
+        return;
+      }
+      this.push(this.carry + chunk.slice(0, nl));
+      this.carry = '';
+      start = nl + 1;
+    }
+    const length = chunk.length;
+    while (start < length) {
+      const nl = chunk.indexOf('\n', start);
+      if (nl < 0) break;
+      const th = this.thread;
+      if (th !== null && chunk.charCodeAt(start) === 9 && chunk.charCodeAt(start + 1) === 97 /* \ta */ && this.section === 'threads') {
+        const predicted = this.lastFrameLine?.next;
+        if (predicted !== undefined && predicted.raw.length === nl - start && chunk.startsWith(predicted.raw, start)) {
+          this.lineNo++;
+          this.takeFrameLine(th, predicted);
+          start = nl + 1;
+          continue;
+        }
+      }
+      this.push(chunk.slice(start, nl));
+      start = nl + 1;
+    }
+    if (start < length) this.carry = chunk.slice(start);
+  }
+
+  /** Feeds one line (without its `\n`). */
   push(rawLine: string): void {
     this.lineNo++;
     // Hot path: a frame line of the current thread whose text was seen before (pools repeat stacks).
     const th0 = this.thread;
     if (th0 !== null && rawLine.charCodeAt(0) === 9 && rawLine.charCodeAt(1) === 97 /* \ta */ && this.section === 'threads') {
-      const cached = this.frames.lookup(rawLine);
-      if (cached !== undefined) {
-        th0.frames.push(cached);
-        th0.endLine = this.lineNo;
-        if (this.dump !== null) this.dump.endLine = this.lineNo;
-        this.previousText = '';
-        return;
-      }
+      const known = this.rawFrameLines.get(rawLine);
+      if (known !== undefined) return this.takeFrameLine(th0, known);
     }
+    const previousFrameLine = this.lastFrameLine;
+    this.lastFrameLine = undefined;
     this.rawLine = rawLine;
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     const t = line.trim();
@@ -75,10 +118,21 @@ export class TextDumpParser {
       return;
     }
     this.handle(line, t);
+    if (previousFrameLine !== undefined && this.lastFrameLine !== undefined) previousFrameLine.next = this.lastFrameLine;
     if (this.dump !== null && this.section !== 'tail') this.dump.endLine = this.lineNo;
     if (this.thread !== null) this.thread.endLine = this.lineNo;
     this.previousText = t;
     this.previousLine = this.lineNo;
+  }
+
+  private takeFrameLine(th: ThreadEntry, frameLine: RawFrameLine): void {
+    const previous = this.lastFrameLine;
+    if (previous !== undefined) previous.next = frameLine;
+    this.lastFrameLine = frameLine;
+    th.frames.push(frameLine.frame);
+    th.endLine = this.lineNo;
+    if (this.dump !== null) this.dump.endLine = this.lineNo;
+    this.previousText = '';
   }
 
   private blank(): void {
@@ -92,6 +146,11 @@ export class TextDumpParser {
 
   private handle(line: string, t: string): void {
     const c0 = t.charCodeAt(0);
+    // Most lines are a thread's body: frames, locks, its state. No dump boundary starts with these characters.
+    const th0 = this.thread;
+    if (th0 !== null && this.section === 'threads' && (c0 === 97 /* a */ || c0 === 45 /* - */ || c0 === 106 /* j */ || c0 === 76 /* L */)) {
+      if (this.threadBodyLine(th0, t)) return;
+    }
     // Dump boundaries first: they may appear in any section.
     if (c0 === 70 /* F */ && t.startsWith('Full thread dump')) return this.openDump('hotspot', t);
     if (c0 === 61 /* = */) {
@@ -106,7 +165,7 @@ export class TextDumpParser {
     }
     if (t === '<EndOfDump>') return this.closeDump();
     // A class histogram (-XX:+PrintClassHistogram) printed after the dump is not part of it.
-    if (this.dump !== null && /^num\s+#instances\s+#bytes\s+class name/.test(t)) {
+    if (c0 === 110 /* n */ && this.dump !== null && /^num\s+#instances\s+#bytes\s+class name/.test(t)) {
       this.closeDump();
       return this.outside(t);
     }
@@ -128,7 +187,7 @@ export class TextDumpParser {
         if (this.dump && this.jrockitPreambleLeft > 0 && c0 !== 34) {
           this.jrockitPreambleLeft--;
           if (this.dump.timestamp === undefined) this.setTimestamp(this.dump, t);
-          else this.dump.jvm = t;
+          else this.dump.jvm = detach(t);
           if (this.jrockitPreambleLeft === 0) this.section = 'threads';
           return;
         }
@@ -145,8 +204,7 @@ export class TextDumpParser {
     }
 
     // WebLogic's wrapper line before each dump of old Sun JVMs.
-    const taken = /^THREAD DUMP from JVM taken at '(.*)'$/.exec(t);
-    if (taken) {
+    if (c0 === 84 /* T */ && t.startsWith('THREAD DUMP from JVM taken at ')) {
       this.closeDump();
       return this.outside(t);
     }
@@ -193,15 +251,16 @@ export class TextDumpParser {
   }
 
   /** Returns false when the line is not part of a thread body. */
-  private threadBodyLine(th: ThreadEntry, t: string): boolean {
-    const c0 = t.charCodeAt(0);
-    if (c0 === 97 /* a */ && t.startsWith('at ')) {
-      const frame = this.frames.intern(t.slice(3));
-      // Also remember the raw line, so the next identical line skips trimming (see push).
-      this.frames.alias(this.rawLine, frame);
+  private threadBodyLine(th: ThreadEntry, line: string): boolean {
+    const c0 = line.charCodeAt(0);
+    if (c0 === 97 /* a */ && line.startsWith('at ')) {
+      const frame = this.frames.intern(line.slice(3));
+      // Remember the raw line, so the next identical line skips trimming and parsing (see push).
+      if (this.rawLine.charCodeAt(0) === 9) this.lastFrameLine = this.rawFrameLines.add(this.rawLine, frame);
       th.frames.push(frame);
       return true;
     }
+    const t = line;
     if (c0 === 45 /* - */) {
       if (t.startsWith('--') ) {
         const jr = parseJrockitLockLine(t);
@@ -216,7 +275,7 @@ export class TextDumpParser {
       if (this.inOwnable) {
         if (body === 'None') return true;
         const lock = parseLockRef(body);
-        if (lock) th.ownableSynchronizers.push(lock);
+        if (lock) th.ownableSynchronizers.push(this.keepLock(lock));
         return true;
       }
       const parsed = parseLockLine(body);
@@ -239,7 +298,7 @@ export class TextDumpParser {
       const m = /^java\.lang\.Thread\.State: ([A-Z_]+)(?: \((.*)\))?/.exec(t);
       if (m && isJavaStateName(m[1]!)) {
         th.state = m[1] as JavaThreadState;
-        if (m[2] !== undefined) th.stateDetail = m[2];
+        if (m[2] !== undefined) th.stateDetail = this.sharedTexts.intern(m[2]);
       }
       return true;
     }
@@ -249,7 +308,7 @@ export class TextDumpParser {
     }
     if (this.inOwnable && c0 === 60 /* < */) {
       const lock = parseLockRef(t);
-      if (lock) th.ownableSynchronizers.push(lock);
+      if (lock) th.ownableSynchronizers.push(this.keepLock(lock));
       return true;
     }
     if (t === '...') {
@@ -270,7 +329,7 @@ export class TextDumpParser {
   private addLock(th: ThreadEntry, kind: FrameLock['kind'], lock: FrameLock['lock'], beforeFrame: boolean): void {
     // JRockit and the JMX legacy format print blocking annotations before the first frame.
     const frameIndex = beforeFrame ? th.frames.length : Math.max(0, th.frames.length - 1);
-    th.locks.push({ frameIndex, kind, lock });
+    th.locks.push({ frameIndex, kind, lock: lock === null ? null : this.keepLock(lock) });
   }
 
   private handleDeadlockLine(line: string, t: string): boolean {
@@ -379,15 +438,34 @@ export class TextDumpParser {
     this.endThread();
     // Header parsers set only the fields the line has, so they can be copied as they are.
     const { format: _format, lock: _lock, ...fields } = h;
-    const th: ThreadEntry = Object.assign(newThreadEntry(h.name, this.lineNo), fields);
+    const th: ThreadEntry = Object.assign(newThreadEntry(h.name, this.lineNo), this.keepHeaderStrings(fields));
     if (h.lock) {
       // ThreadInfo/JMX name the blocking lock in the header; it belongs to the top frame.
       const kind = h.state === 'BLOCKED' ? 'blocked-on' : 'waiting-on';
-      th.locks.push({ frameIndex: 0, kind, lock: h.lock });
+      th.locks.push({ frameIndex: 0, kind, lock: this.keepLock(h.lock) });
     }
     this.thread = th;
     this.inOwnable = false;
     dump.threads.push(th);
+  }
+
+  /**
+   * The strings a thread keeps for the whole run are cut loose from the chunk they were sliced from
+   * (see detach); the ones that repeat across threads are shared.
+   */
+  private keepHeaderStrings(fields: ThreadHeaderFields): ThreadHeaderFields {
+    const kept: Mutable<ThreadHeaderFields> = fields;
+    kept.name = detach(fields.name);
+    if (fields.address !== undefined) kept.address = detach(fields.address);
+    if (fields.javaId !== undefined) kept.javaId = detach(fields.javaId);
+    if (fields.headerState !== undefined) kept.headerState = this.sharedTexts.intern(fields.headerState);
+    if (fields.stateDetail !== undefined) kept.stateDetail = this.sharedTexts.intern(fields.stateDetail);
+    if (fields.lockOwnerName !== undefined) kept.lockOwnerName = detach(fields.lockOwnerName);
+    return kept;
+  }
+
+  private keepLock(lock: LockRef): LockRef {
+    return { id: detach(lock.id), className: this.sharedTexts.intern(lock.className) };
   }
 
   private endThread(): void {
@@ -408,9 +486,9 @@ export class TextDumpParser {
       const bracket = /^\[([^\]]*)\]\s*(.*)$/.exec(text);
       if (bracket) {
         this.setTimestamp(dump, bracket[1]!);
-        dump.jvm = bracket[2]!.replace(/^\(|\)$/g, '');
+        dump.jvm = detach(bracket[2]!.replace(/^\(|\)$/g, ''));
       } else if (text.length > 0) {
-        dump.jvm = text;
+        dump.jvm = detach(text);
       }
     }
     if (dump.timestamp === undefined && !implicit && parseDumpTimestamp(this.previousText) !== undefined) {
@@ -437,7 +515,7 @@ export class TextDumpParser {
   }
 
   private setTimestamp(dump: ThreadDump, text: string): void {
-    dump.timestamp = text;
+    dump.timestamp = detach(text);
     const iso = parseDumpTimestamp(text);
     if (iso !== undefined) dump.timestampIso = iso;
   }
@@ -464,6 +542,11 @@ export class TextDumpParser {
   }
 
   finish(): ThreadDumpFile {
+    if (this.carry.length > 0) {
+      const last = this.carry;
+      this.carry = '';
+      this.push(last);
+    }
     this.closeDump();
     // A banner with no thread after it (hand-trimmed files) is noted, not reported as a dump,
     // unless it is all the file holds.
