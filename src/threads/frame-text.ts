@@ -2,7 +2,7 @@
  * Parsing of the small pieces inside a thread entry: stack frames and lock references.
  * Shared by every text format (HotSpot, VisualVM, ThreadInfo, JRockit, javacore) and the JSON ones.
  */
-import type { FrameLockKind, LockRef, StackFrame } from '../model/thread-dump.js';
+import type { FrameLockKind, JavaThreadState, LockRef, StackFrame } from '../model/thread-dump.js';
 
 const HIDDEN_CLASS_SUFFIX = /\/0x[0-9a-fA-F]+(?=\.)/;
 
@@ -134,8 +134,14 @@ export function parseJrockitLockLine(t: string): { kind: FrameLockKind | null; l
   return undefined;
 }
 
-const STATE_NAMES = new Set(['NEW', 'RUNNABLE', 'BLOCKED', 'WAITING', 'TIMED_WAITING', 'TERMINATED']);
+const STATE_NAMES: ReadonlyMap<string, JavaThreadState> = new Map(
+  (['NEW', 'RUNNABLE', 'BLOCKED', 'WAITING', 'TIMED_WAITING', 'TERMINATED'] as const).map((n) => [n, n]),
+);
 
-export function isJavaStateName(s: string): boolean {
-  return STATE_NAMES.has(s);
+/**
+ * The state named by `s`, as the shared constant: a state cut out of the input would be a V8 slice
+ * that keeps the whole decoded chunk around it alive for as long as the thread lives.
+ */
+export function javaStateNamed(s: string): JavaThreadState | undefined {
+  return STATE_NAMES.get(s);
 }

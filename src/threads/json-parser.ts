@@ -11,12 +11,11 @@ import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
 import type {
   FrameLock,
-  JavaThreadState,
   LockRef,
   ThreadDumpFile,
   ThreadEntry,
 } from '../model/thread-dump.js';
-import { isJavaStateName, parseLockRef } from './frame-text.js';
+import { javaStateNamed, parseLockRef } from './frame-text.js';
 import { FrameInterner, newThreadDump, newThreadEntry, recordUnparsed } from './dump-builder.js';
 
 export type JsonDumpKind = 'jcmd-json' | 'actuator-json';
@@ -121,7 +120,7 @@ function jcmdThread(o: JsonObject, frames: FrameInterner): ThreadEntry | null {
   const tid = str(o['tid']);
   if (tid !== undefined) th.javaId = tid;
   const state = str(o['state']);
-  if (state !== undefined && isJavaStateName(state)) th.state = state as JavaThreadState;
+  th.state = (state !== undefined ? javaStateNamed(state) : undefined) ?? th.state;
   if (o['virtual'] === true || o['virtual'] === 'true') th.virtual = true;
   const carrier = str(o['carrier']);
   if (carrier !== undefined) th.headerState = `carrier #${carrier}`;
@@ -177,7 +176,7 @@ function actuatorThread(o: JsonObject, frames: FrameInterner): ThreadEntry | nul
   const id = str(o['threadId']);
   if (id !== undefined) th.javaId = id;
   const state = str(o['threadState']);
-  if (state !== undefined && isJavaStateName(state)) th.state = state as JavaThreadState;
+  th.state = (state !== undefined ? javaStateNamed(state) : undefined) ?? th.state;
   if (o['daemon'] === true) th.daemon = true;
   if (typeof o['priority'] === 'number') th.priority = o['priority'];
   if (o['inNative'] === true) th.stateDetail = 'in native';

@@ -13,10 +13,9 @@ import type {
   ThreadDumpFile,
   ThreadDumpFormat,
   ThreadEntry,
-  JavaThreadState,
   LockRef,
 } from '../model/thread-dump.js';
-import { isJavaStateName, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
+import { javaStateNamed, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
 import { detach, FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, StringInterner } from './dump-builder.js';
 import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader, type ThreadHeaderFields } from './thread-header.js';
 
@@ -296,8 +295,9 @@ export class TextDumpParser {
     }
     if (t.startsWith('java.lang.Thread.State:')) {
       const m = /^java\.lang\.Thread\.State: ([A-Z_]+)(?: \((.*)\))?/.exec(t);
-      if (m && isJavaStateName(m[1]!)) {
-        th.state = m[1] as JavaThreadState;
+      const state = m ? javaStateNamed(m[1]!) : undefined;
+      if (m && state !== undefined) {
+        th.state = state;
         if (m[2] !== undefined) th.stateDetail = this.sharedTexts.intern(m[2]);
       }
       return true;

@@ -7,7 +7,7 @@
  *   JRockit     "main" id=1 idx=0x4 tid=27878 prio=5 alive, in native, waiting
  */
 import type { JavaThreadState, LockRef, ThreadDumpFormat, ThreadEntry } from '../model/thread-dump.js';
-import { isJavaStateName, parseLockRef } from './frame-text.js';
+import { javaStateNamed, parseLockRef } from './frame-text.js';
 
 /** The fields a header line gives, with the same names and meanings as on ThreadEntry. */
 export type ThreadHeaderFields = Pick<ThreadEntry, 'name' | 'daemon' | 'virtual'> &
@@ -58,13 +58,46 @@ export function parseThreadHeader(line: string): ThreadHeader | null {
     return { name, format: 'visualvm', javaId: tail.slice(11).trim(), daemon: false, virtual: false };
   }
   if (tail.length === 0) return { name, format: 'visualvm', daemon: false, virtual: false };
+  // Most headers of most dumps; no other format has `tid=0x.. nid=` after `prio=`.
+  const common = parseCommonHotspotTail(name, tail);
+  if (common !== null) return common;
   if (/(?:^| )Id=\d/.test(tail)) return parseThreadInfoTail(name, tail);
   if (/^id=\d+ in /.test(tail)) return parseJmxLegacyTail(name, tail);
   if (/ idx=0x|^id=\S+ idx=|(?:^|\s)(?:alive|active)(?:,|$)|id=0x[0-9a-fA-F]+ tid=/.test(tail)) return parseJrockitTail(name, tail);
-  return parseHotspotTail(name, tail);
+  return parseAnyHotspotTail(name, tail);
 }
 
-function parseHotspotTail(name: string, tail: string): ThreadHeader {
+/**
+ * The shape nearly every HotSpot header has (JDK 6 to 25), in one match:
+ * `#1 [123] daemon prio=5 os_prio=0 cpu=1.2ms elapsed=3.4s tid=0x.. nid=0x.. waiting on condition  [0x..]`.
+ */
+const COMMON_HOTSPOT_TAIL =
+  /^(?:#(\d+) (?:\[(\d+)\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.]+)ms )?(?:elapsed=([\d.]+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+) ?([^[=]*?)\s*(?:\[0x[0-9a-fA-F]+\])?\s*$/;
+
+export function parseHotspotTail(name: string, tail: string): ThreadHeader {
+  return parseCommonHotspotTail(name, tail) ?? parseAnyHotspotTail(name, tail);
+}
+
+function parseCommonHotspotTail(name: string, tail: string): ThreadHeader | null {
+  const m = COMMON_HOTSPOT_TAIL.exec(tail);
+  if (m === null) return null;
+  const h: ThreadHeader = { name, format: 'hotspot', daemon: m[3] !== undefined, virtual: false };
+  if (m[1] !== undefined) h.javaId = m[1];
+  h.priority = Number(m[4]);
+  if (m[5] !== undefined) h.cpuMs = Number(m[5]);
+  if (m[6] !== undefined) h.elapsedS = Number(m[6]);
+  h.address = m[7]!.toLowerCase();
+  h.nativeId = toHex(m[8]!);
+  const stateText = m[9]!;
+  if (stateText.length > 0) {
+    h.headerState = stateText;
+    h.state = stateFromHotspotWords(stateText);
+  }
+  return h;
+}
+
+/** Every other HotSpot header: VM threads without ids, extra fields (`allocated=`, `lwp_id=`), odd spacing. */
+export function parseAnyHotspotTail(name: string, tail: string): ThreadHeader {
   const h: ThreadHeader = { name, format: 'hotspot', daemon: false, virtual: false };
   let rest = tail;
   const idm = /^#(\d+)(?: \[(\d+)\])?/.exec(rest);
@@ -120,7 +153,8 @@ function parseThreadInfoTail(name: string, tail: string): ThreadHeader {
   const m = /(?:^| )Id=(\d+) (?:in )?([A-Z_]+)(.*)$/.exec(tail);
   if (!m) return h;
   h.javaId = m[1]!;
-  if (isJavaStateName(m[2]!)) h.state = m[2] as JavaThreadState;
+  const state = javaStateNamed(m[2]!);
+  if (state !== undefined) h.state = state;
   h.headerState = m[2]!;
   let rest = m[3]!;
   const owner = / owned by "(.*)" Id=(\d+)/.exec(rest);
@@ -143,7 +177,8 @@ function parseJmxLegacyTail(name: string, tail: string): ThreadHeader {
   const h: ThreadHeader = { name, format: 'jmx-legacy', daemon: false, virtual: false };
   if (!m) return h;
   h.javaId = m[1]!;
-  if (isJavaStateName(m[2]!)) h.state = m[2] as JavaThreadState;
+  const state = javaStateNamed(m[2]!);
+  if (state !== undefined) h.state = state;
   h.headerState = m[2]!;
   const rest = m[3]!;
   const on = /on lock=(\S+)/.exec(rest);

@@ -23,12 +23,16 @@ export interface ThreadPoolObservation {
 
 const POOL_WORDS = /thread|worker|exec|pool|handler|loop|qtp/i;
 
-const LAST_NUMBER = /^(.*?)(\d+)(\D*)$/;
+const isDigit = (c: number) => c >= 48 && c <= 57;
 
+/** The name with its last number replaced by `*`, or null when it has no number. */
 export function poolPattern(threadName: string): string | null {
-  const m = LAST_NUMBER.exec(threadName);
-  if (!m) return null;
-  return `${m[1]}*${m[3]}`;
+  let end = threadName.length;
+  while (end > 0 && !isDigit(threadName.charCodeAt(end - 1))) end--;
+  if (end === 0) return null;
+  let start = end - 1;
+  while (start > 0 && isDigit(threadName.charCodeAt(start - 1))) start--;
+  return threadName.slice(0, start) + '*' + threadName.slice(end);
 }
 
 export function poolDisplayName(pattern: string): string {

@@ -11,6 +11,10 @@ export interface ThreadWait {
   readonly lock: LockRef;
 }
 
+function isCondition(lock: LockRef): boolean {
+  return lock.className.endsWith('ConditionObject') || lock.className.endsWith('ConditionNode');
+}
+
 const PARK_FRAME = /(?:^|\.)(?:Unsafe|LockSupport)\.park/;
 
 export function waitOf(th: ThreadEntry): ThreadWait | null {
@@ -34,33 +38,34 @@ export function waitOf(th: ThreadEntry): ThreadWait | null {
     }
   }
   // Parked on a Condition is waiting for a signal (like Object.wait), not for a lock owner.
-  if (parking && /ConditionObject$|ConditionNode$/.test(parking.lock.className)) return { kind: 'object-wait', lock: parking.lock };
+  if (parking && isCondition(parking.lock)) return { kind: 'object-wait', lock: parking.lock };
   if (parking) return parking;
   if (objectWait) {
     // ThreadInfo-style dumps say `waiting on` for a park blocker too.
     const top = th.frames[0]?.qualified ?? '';
-    if (PARK_FRAME.test(top) && !/ConditionObject$|ConditionNode$/.test(objectWait.lock.className)) return { kind: 'parking', lock: objectWait.lock };
+    if (PARK_FRAME.test(top) && !isCondition(objectWait.lock)) return { kind: 'parking', lock: objectWait.lock };
     return objectWait;
   }
   return null;
 }
 
+const NOTHING_HELD: readonly LockRef[] = Object.freeze([]);
+
 /** Monitors and ownable synchronizers this thread holds. */
-export function heldLocks(th: ThreadEntry): LockRef[] {
-  const released = new Set<string>();
-  for (const l of th.locks) if (l.kind === 'waiting-on' && l.lock && l.lock.id) released.add(l.lock.id);
+export function heldLocks(th: ThreadEntry): readonly LockRef[] {
+  const locks = th.locks;
+  const ownable = th.ownableSynchronizers;
+  // Most threads hold nothing; and a thread holds a handful of locks, so arrays beat sets here.
+  if (ownable.length === 0 && !locks.some((l) => l.kind === 'locked')) return NOTHING_HELD;
+  const released: string[] = [];
+  for (const l of locks) if (l.kind === 'waiting-on' && l.lock && l.lock.id) released.push(l.lock.id);
   const held: LockRef[] = [];
-  const seen = new Set<string>();
-  for (const l of th.locks) {
+  const isHeld = (id: string) => held.some((h) => h.id === id);
+  for (const l of locks) {
     if (l.kind !== 'locked' || !l.lock || !l.lock.id) continue;
-    if (released.has(l.lock.id) || seen.has(l.lock.id)) continue;
-    seen.add(l.lock.id);
+    if (released.includes(l.lock.id) || isHeld(l.lock.id)) continue;
     held.push(l.lock);
   }
-  for (const s of th.ownableSynchronizers) {
-    if (!s.id || seen.has(s.id)) continue;
-    seen.add(s.id);
-    held.push(s);
-  }
+  for (const s of ownable) if (s.id && !isHeld(s.id)) held.push(s);
   return held;
 }

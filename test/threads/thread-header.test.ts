@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { parseThreadHeader, toHex } from '../../src/threads/thread-header.js';
+import { findNameEnd, parseAnyHotspotTail, parseHotspotTail, parseThreadHeader, toHex } from '../../src/threads/thread-header.js';
+import { CORPUS, corpusAvailable, FIXTURES } from '../helpers.js';
 
 // Hand-written header lines: format edge cases, one per real variant seen in the wild.
 describe('parseThreadHeader', () => {
@@ -36,3 +39,44 @@ describe('parseThreadHeader', () => {
     expect(parseThreadHeader('"key": 1')).toBeNull();
   });
 });
+
+// The common-shape fast path must say exactly what the general parser says, on every real header.
+describe('parseHotspotTail fast path', () => {
+  const headers = collectHotspotHeaders();
+  test(`agrees with the general parser on ${headers.length} real header lines`, () => {
+    expect(headers.length).toBeGreaterThan(100);
+    let fast = 0;
+    for (const { name, tail } of headers) {
+      const general = parseAnyHotspotTail(name, tail);
+      expect(parseHotspotTail(name, tail), tail).toEqual(general);
+      if (/^(?:#\d+ )?(?:\[\d+\] )?(?:daemon )?prio=/.test(tail) && !/allocated=|lwp_id=/.test(tail)) fast++;
+    }
+    // Most real headers take the fast path, so the comparison covers it.
+    expect(fast).toBeGreaterThan(headers.length / 2);
+  });
+});
+
+function collectHotspotHeaders(): Array<{ name: string; tail: string }> {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(txt|out|log|tdump)$|^[^.]+$/.test(e.name)) files.push(p);
+    }
+  };
+  walk(FIXTURES);
+  if (corpusAvailable) walk(CORPUS);
+  const out: Array<{ name: string; tail: string }> = [];
+  for (const f of files) {
+    const buf = readFileSync(f);
+    if (buf[0] === 0x1f) continue; // gzip; covered through the loader elsewhere
+    for (const line of buf.toString('utf8').split('\n')) {
+      const t = line.trim();
+      if (!t.startsWith('"') || !/ (?:tid|nid)=/.test(t)) continue;
+      const end = findNameEnd(t);
+      if (end > 0) out.push({ name: t.slice(1, end), tail: t.slice(end + 1).trim() });
+    }
+  }
+  return out;
+}
