@@ -1,0 +1,148 @@
+/**
+ * Feeds an HPROF file to the push parser. Plain files are read with positioned reads into one
+ * reused buffer, and bodies the parser skips are never read; gzip files (also jmap's multi-member
+ * `gz=N` output) are inflated as a stream and skipped bytes discarded.
+ */
+import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import type { ProgressListener } from '../../input/open.js';
+import { HprofParser } from './parser.js';
+
+const READ_BUFFER = 8 * 1024 * 1024;
+/** No single record is buffered beyond this; the parser skips anything it would not deliver anyway. */
+const MAX_BUFFER = 80 * 1024 * 1024;
+
+export interface FeedSummary {
+  readonly gzip: boolean;
+  /** Size of the file on disk. */
+  readonly fileBytes: number;
+  /** Bytes of HPROF stream reached (after decompression). */
+  readonly streamBytes: number;
+  /** Set when the data ends in the middle of a record: the stream offset where it ends. */
+  readonly truncatedAt?: number;
+}
+
+export function isGzipFile(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const magic = Buffer.alloc(2);
+    return readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function feedHprof(path: string, parser: HprofParser, onProgress?: ProgressListener): Promise<FeedSummary> {
+  return isGzipFile(path) ? feedGzip(path, parser, onProgress) : feedPlain(path, parser, onProgress);
+}
+
+function feedPlain(path: string, parser: HprofParser, onProgress?: ProgressListener): FeedSummary {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    let buf = Buffer.allocUnsafe(Math.min(READ_BUFFER, Math.max(size, 64)));
+    let have = 0;
+    /** File position of buf[have]: where the next read starts. */
+    let readPos = 0;
+    let lastReport = 0;
+    for (;;) {
+      if (have < buf.length && readPos < size) {
+        const n = readSync(fd, buf, have, Math.min(buf.length - have, size - readPos), readPos);
+        readPos += n;
+        have += n;
+      }
+      const consumed = parser.push(buf, 0, have);
+      if (parser.ended) break;
+      if (consumed >= have) {
+        // A skip past what was read: move the read position instead of reading.
+        readPos += consumed - have;
+        have = 0;
+      } else if (consumed > 0) {
+        buf.copyWithin(0, consumed, have);
+        have -= consumed;
+      }
+      if (onProgress && readPos - lastReport > 64 * 1024 * 1024) {
+        lastReport = readPos;
+        onProgress({ phase: 'heap', bytesRead: Math.min(readPos, size), totalBytes: size });
+      }
+      if (readPos >= size) {
+        // At the end of the file: done when nothing is left half-read.
+        if (readPos > size || (have > 0 && consumed === 0)) return { gzip: false, fileBytes: size, streamBytes: size, truncatedAt: parser.offset };
+        if (have === 0) break;
+        continue;
+      }
+      if (parser.need > buf.length) {
+        if (parser.need > MAX_BUFFER) throw new Error(`internal: parser asked for ${parser.need} contiguous bytes`);
+        const bigger = Buffer.allocUnsafe(parser.need);
+        buf.copy(bigger, 0, 0, have);
+        buf = bigger;
+      } else if (consumed === 0 && have === buf.length) {
+        throw new Error('internal: the HPROF parser made no progress with a full buffer');
+      }
+    }
+    return endSummary(parser, false, size, parser.offset);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function feedGzip(path: string, parser: HprofParser, onProgress?: ProgressListener): Promise<FeedSummary> {
+  const size = statSync(path).size;
+  const file = createReadStream(path, { highWaterMark: 1024 * 1024 });
+  const gunzip = createGunzip({ chunkSize: 1024 * 1024 });
+  file.on('error', (e) => gunzip.destroy(e));
+  let compressedRead = 0;
+  file.on('data', (c) => {
+    compressedRead += c.length;
+  });
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let skip = 0;
+  let lastReport = 0;
+  try {
+    for await (const chunk of file.pipe(gunzip) as AsyncIterable<Buffer>) {
+      let data = chunk;
+      if (skip > 0) {
+        if (skip >= data.length) {
+          skip -= data.length;
+          continue;
+        }
+        data = data.subarray(skip);
+        skip = 0;
+      }
+      pending.push(data);
+      pendingBytes += data.length;
+      // Gather until the parser's need is met, then hand it all over in one buffer.
+      if (pendingBytes < parser.need) continue;
+      const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+      const consumed = parser.push(all, 0, all.length);
+      if (parser.ended) break;
+      if (consumed >= all.length) {
+        skip = consumed - all.length;
+        pending = [];
+        pendingBytes = 0;
+      } else {
+        pending = [all.subarray(consumed)];
+        pendingBytes = all.length - consumed;
+      }
+      if (onProgress && compressedRead - lastReport > 32 * 1024 * 1024) {
+        lastReport = compressedRead;
+        onProgress({ phase: 'heap', bytesRead: compressedRead, totalBytes: size });
+      }
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'Z_BUF_ERROR' && code !== 'Z_DATA_ERROR') throw e;
+    // A cut or damaged gzip stream: what was inflated so far has been parsed.
+    return { gzip: true, fileBytes: size, streamBytes: parser.offset + pendingBytes, truncatedAt: parser.offset };
+  } finally {
+    file.destroy();
+  }
+  if (skip > 0 || pendingBytes > 0) return { gzip: true, fileBytes: size, streamBytes: parser.offset + pendingBytes, truncatedAt: parser.offset };
+  return endSummary(parser, true, size, parser.offset);
+}
+
+function endSummary(parser: HprofParser, gzip: boolean, fileBytes: number, streamBytes: number): FeedSummary {
+  if (!parser.atRecordBoundary) return { gzip, fileBytes, streamBytes, truncatedAt: parser.offset };
+  return { gzip, fileBytes, streamBytes };
+}

@@ -1,0 +1,125 @@
+/**
+ * The class histogram of an HPROF file in one sequential pass: per class, instances and shallow
+ * bytes. Object bodies are skipped, never decoded.
+ *
+ * HPROF does not record the JVM's object layout, so shallow sizes are estimated the way HotSpot lays
+ * objects out on a 64-bit JVM with compressed class pointers and compressed oops (heaps under 32 GB):
+ * a 12-byte header (16 for arrays, with the length), 4-byte references, 8-byte alignment.
+ */
+import type { ProgressListener } from '../../input/open.js';
+import { sortHistogramRows, type Histogram, type HistogramRow } from '../histogram.js';
+import { feedHprof } from './byte-source.js';
+import { basicTypeSize, primitiveArrayClassName } from './format.js';
+import { HprofFormatError, HprofParser } from './parser.js';
+import { ClassMetadata } from './class-metadata.js';
+import { truncationWarning } from './hprof-warnings.js';
+
+export const HPROF_SIZE_MODEL =
+  'shallow sizes are estimates for a 64-bit HotSpot JVM with compressed oops and class pointers (12-byte header, 16 for arrays, 4-byte references, 8-byte alignment); HPROF does not record the real layout';
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+interface Tally {
+  count: number;
+  bytes: number;
+}
+
+/**
+ * Counts objects as the parser reports them, and turns the counts into a Histogram at the end, when
+ * every class dump (and so every instance size) is known. Shared by the histogram pass and the loader.
+ */
+export class HistogramTally {
+  private readonly instances = new Map<number, Tally>();
+  private readonly objectArrays = new Map<number, Tally>();
+  private readonly primitiveArrays = new Map<number, Tally>();
+  private lastClass = -1;
+  private lastTally: Tally = { count: 0, bytes: 0 };
+
+  instance(classId: number): void {
+    if (classId !== this.lastClass) {
+      let t = this.instances.get(classId);
+      if (t === undefined) this.instances.set(classId, (t = { count: 0, bytes: 0 }));
+      this.lastClass = classId;
+      this.lastTally = t;
+    }
+    this.lastTally.count++;
+  }
+
+  objectArray(classId: number, length: number): void {
+    let t = this.objectArrays.get(classId);
+    if (t === undefined) this.objectArrays.set(classId, (t = { count: 0, bytes: 0 }));
+    t.count++;
+    t.bytes += align8(16 + 4 * length);
+  }
+
+  primitiveArray(type: number, length: number): void {
+    let t = this.primitiveArrays.get(type);
+    if (t === undefined) this.primitiveArrays.set(type, (t = { count: 0, bytes: 0 }));
+    t.count++;
+    t.bytes += align8(16 + basicTypeSize(type, 8) * length);
+  }
+
+  histogram(source: string, meta: ClassMetadata, idSize: number, warnings: string[]): Histogram {
+    const instanceSize = (classId: number): number => {
+      // Sum the declared fields up the hierarchy, references at 4 bytes.
+      let bytes = 12;
+      const seen = new Set<number>();
+      for (let c = meta.classDumps.get(classId); c !== undefined && !seen.has(c.id); c = meta.classDumps.get(c.superId)) {
+        seen.add(c.id);
+        for (const f of c.fields) bytes += f.type === 2 || f.type === 1 ? 4 : basicTypeSize(f.type, idSize);
+      }
+      return align8(bytes);
+    };
+    const rows = new Map<string, { instances: number; shallowBytes: number }>();
+    const add = (name: string, count: number, bytes: number) => {
+      const r = rows.get(name);
+      if (r) {
+        r.instances += count;
+        r.shallowBytes += bytes;
+      } else rows.set(name, { instances: count, shallowBytes: bytes });
+    };
+    for (const [classId, t] of this.instances) add(meta.className(classId), t.count, t.count * instanceSize(classId));
+    for (const [classId, t] of this.objectArrays) add(meta.className(classId), t.count, t.bytes);
+    for (const [type, t] of this.primitiveArrays) add(primitiveArrayClassName(type), t.count, t.bytes);
+    // Classes are java.lang.Class objects too (jmap -histo counts them); their mirrors are the CLASS_DUMPs.
+    if (meta.classDumps.size > 0) {
+      const classClass = meta.classIdNamed('java/lang/Class');
+      add('java.lang.Class', meta.classDumps.size, meta.classDumps.size * (classClass !== undefined ? instanceSize(classClass) : 96));
+    }
+    const out: HistogramRow[] = [...rows].map(([name, r]) => ({ className: name, instances: r.instances, shallowBytes: r.shallowBytes }));
+    return {
+      source,
+      format: 'hprof',
+      rows: sortHistogramRows(out),
+      totalInstances: out.reduce((n, r) => n + r.instances, 0),
+      totalBytes: out.reduce((n, r) => n + r.shallowBytes, 0),
+      sizeModel: HPROF_SIZE_MODEL,
+      warnings,
+    };
+  }
+}
+
+export async function hprofHistogram(path: string, onProgress?: ProgressListener): Promise<Histogram> {
+  const meta = new ClassMetadata();
+  const tally = new HistogramTally();
+  const parser = new HprofParser({
+    ...meta.visitor(),
+    instanceHeader: (_id, classId) => {
+      tally.instance(classId);
+      return false;
+    },
+    objectArrayHeader: (_id, classId, length) => {
+      tally.objectArray(classId, length);
+      return false;
+    },
+    primitiveArrayHeader: (_id, type, length) => {
+      tally.primitiveArray(type, length);
+      return false;
+    },
+  });
+  const fed = await feedHprof(path, parser, onProgress);
+  if (parser.header === undefined) throw new HprofFormatError(`${path}: the file ends before the HPROF header does`);
+  const warnings = [...parser.warnings];
+  if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed.truncatedAt, fed.gzip));
+  return tally.histogram(path, meta, parser.header.idSize, warnings);
+}

@@ -1,0 +1,446 @@
+/**
+ * A push parser for HPROF: feed it bytes, it calls the visitor for each record it understands and
+ * says how many bytes it consumed. It never buffers on its own, so the caller (the byte source)
+ * decides how data arrives: a plain file is read with positioned reads and skipped bodies are never
+ * read at all; a gzip stream is inflated and skipped bodies are discarded.
+ *
+ * Consumed may exceed the bytes given: that is a skip over a body the visitor does not want.
+ * When it cannot go on, `need` says how many contiguous bytes from the current position it needs.
+ */
+import { basicTypeSize, rootRecordSize, SUB, TAG } from './format.js';
+
+export interface HprofHeader {
+  readonly version: string;
+  readonly idSize: 4 | 8;
+  readonly timestampMs: number;
+}
+
+export type StaticValue = number | boolean | bigint | null;
+
+export interface ClassDumpRecord {
+  readonly id: number;
+  readonly superId: number;
+  readonly loaderId: number;
+  /** Sum of the HPROF sizes of the declared instance fields (references count idSize). */
+  readonly instanceSize: number;
+  readonly statics: ReadonlyArray<{ readonly nameId: number; readonly type: number; readonly value: StaticValue }>;
+  readonly fields: ReadonlyArray<{ readonly nameId: number; readonly type: number }>;
+}
+
+/**
+ * Callbacks; all optional. The `...Header` callbacks run for every object and decide, by returning
+ * true, whether the body is wanted; wanted bodies arrive in the matching data callback. Buffers passed
+ * to callbacks are views valid only during the call.
+ */
+export interface HprofVisitor {
+  header?(h: HprofHeader): void;
+  utf8?(id: number, bytes: Buffer): void;
+  loadClass?(classSerial: number, classId: number, nameId: number): void;
+  classDump?(c: ClassDumpRecord): void;
+  root?(subTag: number, id: number, threadSerial: number, frame: number): void;
+  trace?(serial: number, threadSerial: number, frameIds: number[]): void;
+  frame?(id: number, methodNameId: number, signatureId: number, sourceFileId: number, classSerial: number, line: number): void;
+  instanceHeader?(id: number, classId: number, byteLength: number): boolean;
+  instanceData?(id: number, classId: number, data: Buffer): void;
+  objectArrayHeader?(id: number, arrayClassId: number, length: number): boolean;
+  objectArrayData?(id: number, arrayClassId: number, elements: Float64Array): void;
+  primitiveArrayHeader?(id: number, elementType: number, length: number): boolean;
+  primitiveArrayData?(id: number, elementType: number, data: Buffer): void;
+}
+
+export class HprofFormatError extends Error {}
+
+/** Bodies bigger than this are never handed to the visitor (they are skipped, with a warning). */
+export const MAX_DELIVERED_BODY = 64 * 1024 * 1024;
+
+const enum State {
+  FileHeader,
+  Records,
+  Ended,
+}
+
+export class HprofParser {
+  header: HprofHeader | undefined;
+  /** Contiguous bytes needed at the current position to make progress (0 when it just needs more). */
+  need = 0;
+  /** Bytes of the current heap-dump segment not yet parsed. */
+  private segmentLeft = 0;
+  private state: State = State.FileHeader;
+  private idSize = 8;
+  /** Offset (in the uncompressed stream) of the next byte to parse. */
+  offset = 0;
+  readonly warnings: string[] = [];
+  sawHeapDumpEnd = false;
+  sawSegments = false;
+  recordsSkipped = 0;
+  private view: DataView | undefined;
+  private viewBuffer: ArrayBufferLike | undefined;
+
+  constructor(private readonly visitor: HprofVisitor) {}
+
+  get ended(): boolean {
+    return this.state === State.Ended;
+  }
+
+  /** True when the parser stands between records (nothing half-read). */
+  get atRecordBoundary(): boolean {
+    return this.segmentLeft === 0;
+  }
+
+  private dataView(buf: Buffer): DataView {
+    if (this.viewBuffer !== buf.buffer || this.view === undefined) {
+      this.view = new DataView(buf.buffer, 0, buf.buffer.byteLength);
+      this.viewBuffer = buf.buffer;
+    }
+    return this.view;
+  }
+
+  push(buf: Buffer, start: number, end: number): number {
+    this.need = 0;
+    if (this.state === State.Ended) return end - start;
+    const dv = this.dataView(buf);
+    const base = buf.byteOffset;
+    this.pushBase = this.offset - start;
+    let p = start;
+    if (this.state === State.FileHeader) {
+      const headerEnd = this.parseFileHeader(buf, dv, base, p, end);
+      if (headerEnd < 0) return 0;
+      p = headerEnd;
+    }
+    const idSize = this.idSize;
+    const v = this.visitor;
+    while (p < end) {
+      if (this.segmentLeft > 0) {
+        const used = this.subRecord(buf, dv, base, p, end, idSize, v);
+        if (used === 0) break;
+        p += used;
+        continue;
+      }
+      if (end - p < 9) {
+        this.need = 9;
+        break;
+      }
+      const tag = buf[p]!;
+      const length = dv.getUint32(base + p + 5);
+      const body = p + 9;
+      if (tag === TAG.HEAP_DUMP_SEGMENT || tag === TAG.HEAP_DUMP) {
+        this.sawSegments ||= tag === TAG.HEAP_DUMP_SEGMENT;
+        this.segmentLeft = length;
+        p = body;
+        continue;
+      }
+      if (tag === TAG.HEAP_DUMP_END) {
+        this.sawHeapDumpEnd = true;
+        p = body + length;
+        continue;
+      }
+      const wanted =
+        (tag === TAG.UTF8 && v.utf8 !== undefined) ||
+        tag === TAG.LOAD_CLASS ||
+        (tag === TAG.TRACE && v.trace !== undefined) ||
+        (tag === TAG.FRAME && v.frame !== undefined);
+      if (!wanted) {
+        if (!isKnownTag(tag)) {
+          this.warn(`unknown record tag 0x${tag.toString(16)} at offset ${this.offsetOf(p)} (${length} bytes skipped)`);
+          this.recordsSkipped++;
+        }
+        p = body + length;
+        continue;
+      }
+      if (length > MAX_DELIVERED_BODY) {
+        this.warn(`a ${length}-byte record (tag 0x${tag.toString(16)}) at offset ${this.offsetOf(p)} was skipped as implausibly large`);
+        this.recordsSkipped++;
+        p = body + length;
+        continue;
+      }
+      if (body + length > end) {
+        this.need = 9 + length;
+        break;
+      }
+      this.topRecord(tag, buf, dv, base, body, length, idSize, v);
+      p = body + length;
+    }
+    const consumed = p - start;
+    this.offset += consumed;
+    return consumed;
+  }
+
+  private parseFileHeader(buf: Buffer, dv: DataView, base: number, p: number, end: number): number {
+    const nul = buf.indexOf(0, p);
+    if (nul < 0 || nul + 13 > end) {
+      if (end - p >= 64 && nul < 0) throw new HprofFormatError('no HPROF header: the file does not start with "JAVA PROFILE 1.0.x"');
+      this.need = Math.max(64, nul < 0 ? 0 : nul + 13 - p);
+      return -1;
+    }
+    const version = buf.toString('latin1', p, nul);
+    if (!/^JAVA PROFILE 1\.0\.\d$/.test(version)) throw new HprofFormatError(`not an HPROF file (header "${version.slice(0, 40)}")`);
+    const idSize = dv.getUint32(base + nul + 1);
+    if (idSize !== 4 && idSize !== 8) throw new HprofFormatError(`HPROF id size ${idSize} is not supported (only 4 and 8 exist)`);
+    const timestampMs = dv.getUint32(base + nul + 5) * 4294967296 + dv.getUint32(base + nul + 9);
+    this.idSize = idSize;
+    this.header = { version: version.slice('JAVA PROFILE '.length), idSize, timestampMs };
+    this.visitor.header?.(this.header);
+    this.state = State.Records;
+    return nul + 13;
+  }
+
+  private topRecord(tag: number, buf: Buffer, dv: DataView, base: number, body: number, length: number, idSize: number, v: HprofVisitor): void {
+    const id = (o: number) => readId(dv, base + o, idSize);
+    switch (tag) {
+      case TAG.UTF8:
+        if (length >= idSize) v.utf8!(id(body), buf.subarray(body + idSize, body + length));
+        return;
+      case TAG.LOAD_CLASS:
+        if (length >= 8 + 2 * idSize) v.loadClass?.(dv.getUint32(base + body), id(body + 4), id(body + 8 + idSize));
+        return;
+      case TAG.FRAME:
+        if (length >= 4 * idSize + 8) {
+          v.frame!(id(body), id(body + idSize), id(body + 2 * idSize), id(body + 3 * idSize), dv.getUint32(base + body + 4 * idSize), dv.getInt32(base + body + 4 * idSize + 4));
+        }
+        return;
+      case TAG.TRACE: {
+        if (length < 12) return;
+        const n = dv.getUint32(base + body + 8);
+        if (12 + n * idSize > length) return;
+        const frames: number[] = [];
+        for (let i = 0; i < n; i++) frames.push(id(body + 12 + i * idSize));
+        v.trace!(dv.getUint32(base + body), dv.getUint32(base + body + 4), frames);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Parses one sub-record at p; returns the bytes used (possibly past `end`: a skip), or 0 when it needs more. */
+  private subRecord(buf: Buffer, dv: DataView, base: number, p: number, end: number, idSize: number, v: HprofVisitor): number {
+    const sub = buf[p]!;
+    this.recordStart = p;
+    this.recordSegmentLeft = this.segmentLeft;
+    const avail = end - p;
+    let used: number;
+    switch (sub) {
+      case SUB.INSTANCE_DUMP: {
+        const head = 1 + 2 * idSize + 8;
+        if (avail < head) return this.needBytes(head);
+        const id = readId(dv, base + p + 1, idSize);
+        const classId = readId(dv, base + p + 5 + idSize, idSize);
+        const n = dv.getUint32(base + p + 5 + 2 * idSize);
+        used = head + n;
+        if (used > this.segmentLeft) return this.corruptSegment(p, 'an instance runs past the end of its segment');
+        if (v.instanceHeader !== undefined && v.instanceHeader(id, classId, n) && v.instanceData !== undefined) {
+          if (avail < used) return this.needBytes(used);
+          v.instanceData(id, classId, buf.subarray(p + head, p + used));
+        }
+        break;
+      }
+      case SUB.OBJ_ARRAY_DUMP: {
+        const head = 1 + 2 * idSize + 8;
+        if (avail < head) return this.needBytes(head);
+        const id = readId(dv, base + p + 1, idSize);
+        const n = dv.getUint32(base + p + 5 + idSize);
+        const classId = readId(dv, base + p + 9 + idSize, idSize);
+        used = head + n * idSize;
+        if (used > this.segmentLeft) return this.corruptSegment(p, 'an object array runs past the end of its segment');
+        if (v.objectArrayHeader !== undefined && v.objectArrayHeader(id, classId, n) && v.objectArrayData !== undefined) {
+          if (used > MAX_DELIVERED_BODY) {
+            this.warn(`object array 0x${id.toString(16)} (${n} elements) is too large to load; skipped`);
+          } else {
+            if (avail < used) return this.needBytes(used);
+            const elements = new Float64Array(n);
+            for (let i = 0, o = base + p + head; i < n; i++, o += idSize) elements[i] = readId(dv, o, idSize);
+            v.objectArrayData(id, classId, elements);
+          }
+        }
+        break;
+      }
+      case SUB.PRIM_ARRAY_DUMP: {
+        const head = 1 + idSize + 9;
+        if (avail < head) return this.needBytes(head);
+        const id = readId(dv, base + p + 1, idSize);
+        const n = dv.getUint32(base + p + 5 + idSize);
+        const type = buf[p + 9 + idSize]!;
+        const size = basicTypeSize(type, idSize);
+        if (size === 0 || type === 2 || type === 1) return this.corruptSegment(p, `a primitive array has element type ${type}`);
+        used = head + n * size;
+        if (used > this.segmentLeft) return this.corruptSegment(p, 'a primitive array runs past the end of its segment');
+        if (v.primitiveArrayHeader !== undefined && v.primitiveArrayHeader(id, type, n) && v.primitiveArrayData !== undefined) {
+          if (used > MAX_DELIVERED_BODY) {
+            this.warn(`primitive array 0x${id.toString(16)} (${n} elements) is too large to load; skipped`);
+          } else {
+            if (avail < used) return this.needBytes(used);
+            v.primitiveArrayData(id, type, buf.subarray(p + head, p + used));
+          }
+        }
+        break;
+      }
+      case SUB.PRIM_ARRAY_NODATA:
+        used = 1 + idSize + 9;
+        if (avail < used) return this.needBytes(used);
+        break;
+      case SUB.CLASS_DUMP: {
+        const size = classDumpSize(buf, dv, base, p, end, idSize);
+        if (size < 0) return this.needBytes(Math.max(avail * 2, 4096));
+        if (size > this.segmentLeft) return this.corruptSegment(p, 'a class dump runs past the end of its segment');
+        v.classDump?.(decodeClassDump(buf, dv, base, p, idSize));
+        used = size;
+        break;
+      }
+      default: {
+        const size = rootRecordSize(sub, idSize);
+        if (size < 0) return this.corruptSegment(p, `unknown heap sub-record 0x${sub.toString(16)}`);
+        used = 1 + size;
+        if (avail < used) return this.needBytes(used);
+        if (v.root !== undefined) {
+          const threadSerial = sub === SUB.ROOT_JNI_LOCAL || sub === SUB.ROOT_JAVA_FRAME || sub === SUB.ROOT_THREAD_OBJ || sub === SUB.ROOT_NATIVE_STACK || sub === SUB.ROOT_THREAD_BLOCK ? dv.getUint32(base + p + 1 + idSize) : 0;
+          const frame = sub === SUB.ROOT_JNI_LOCAL || sub === SUB.ROOT_JAVA_FRAME || sub === SUB.ROOT_THREAD_OBJ ? dv.getInt32(base + p + 5 + idSize) : 0;
+          v.root(sub, readId(dv, base + p + 1, idSize), threadSerial, frame);
+        }
+        break;
+      }
+    }
+    this.segmentLeft -= used;
+    return used;
+  }
+
+  private needBytes(n: number): number {
+    this.need = n;
+    return 0;
+  }
+
+  /** A sub-record the parser cannot size: the rest of its segment is skipped, the next segment parsed. */
+  private corruptSegment(p: number, what: string): number {
+    this.warn(`${what} at offset ${this.offsetOf(p)}; the rest of that heap-dump segment (${this.segmentLeft} bytes) was skipped`);
+    this.recordsSkipped++;
+    const left = this.segmentLeft;
+    this.segmentLeft = 0;
+    return left;
+  }
+
+  private recordStart = 0;
+  private recordSegmentLeft = 0;
+
+  /** Where the sub-record being reported starts, and how much of its segment is left from there (for an index). */
+  get recordOffset(): number {
+    return this.pushBase + this.recordStart;
+  }
+
+  get recordSegmentRemaining(): number {
+    return this.recordSegmentLeft;
+  }
+
+  /**
+   * Puts the parser at a sub-record boundary inside a heap-dump segment found by an earlier pass,
+   * so a block of the file can be parsed on its own.
+   */
+  resumeAt(header: HprofHeader, offset: number, segmentLeft: number): void {
+    this.header = header;
+    this.idSize = header.idSize;
+    this.state = State.Records;
+    this.offset = offset;
+    this.segmentLeft = segmentLeft;
+  }
+
+  /** Stream offset of buf[0] during the current push, for messages that name where things are. */
+  private pushBase = 0;
+  private offsetOf(p: number): number {
+    return this.pushBase + p;
+  }
+
+  warn(message: string): void {
+    if (this.warnings.length < 100) this.warnings.push(message);
+    else if (this.warnings.length === 100) this.warnings.push('further warnings suppressed');
+  }
+}
+
+function isKnownTag(tag: number): boolean {
+  return (tag >= 0x01 && tag <= 0x0e && tag !== 0x08 && tag !== 0x09) || tag === 0x1c || tag === 0x2c;
+}
+
+export function readId(dv: DataView, o: number, idSize: number): number {
+  return idSize === 8 ? dv.getUint32(o) * 4294967296 + dv.getUint32(o + 4) : dv.getUint32(o);
+}
+
+/** Total size of the CLASS_DUMP at p, or -1 when the buffer ends before it does. */
+function classDumpSize(buf: Buffer, dv: DataView, base: number, p: number, end: number, idSize: number): number {
+  let o = p + 1 + 7 * idSize + 8;
+  if (o + 2 > end) return -1;
+  const cp = dv.getUint16(base + o);
+  o += 2;
+  for (let i = 0; i < cp; i++) {
+    if (o + 3 > end) return -1;
+    const size = basicTypeSize(buf[o + 2]!, idSize);
+    o += 3 + size;
+  }
+  if (o + 2 > end) return -1;
+  const statics = dv.getUint16(base + o);
+  o += 2;
+  for (let i = 0; i < statics; i++) {
+    if (o + idSize + 1 > end) return -1;
+    o += idSize + 1 + basicTypeSize(buf[o + idSize]!, idSize);
+  }
+  if (o + 2 > end) return -1;
+  const fields = dv.getUint16(base + o);
+  o += 2 + fields * (idSize + 1);
+  return o > end ? -1 : o - p;
+}
+
+function decodeClassDump(buf: Buffer, dv: DataView, base: number, p: number, idSize: number): ClassDumpRecord {
+  const id = (o: number) => readId(dv, base + o, idSize);
+  const classId = id(p + 1);
+  const superId = id(p + 5 + idSize);
+  const loaderId = id(p + 5 + 2 * idSize);
+  let o = p + 1 + 7 * idSize + 4;
+  const instanceSize = dv.getUint32(base + o);
+  o += 4;
+  const cp = dv.getUint16(base + o);
+  o += 2;
+  for (let i = 0; i < cp; i++) o += 3 + basicTypeSize(buf[o + 2]!, idSize);
+  const staticCount = dv.getUint16(base + o);
+  o += 2;
+  const statics: Array<{ nameId: number; type: number; value: StaticValue }> = [];
+  for (let i = 0; i < staticCount; i++) {
+    const nameId = id(o);
+    const type = buf[o + idSize]!;
+    o += idSize + 1;
+    statics.push({ nameId, type, value: readValue(buf, dv, base, o, type, idSize) });
+    o += basicTypeSize(type, idSize);
+  }
+  const fieldCount = dv.getUint16(base + o);
+  o += 2;
+  const fields: Array<{ nameId: number; type: number }> = [];
+  for (let i = 0; i < fieldCount; i++) {
+    fields.push({ nameId: id(o), type: buf[o + idSize]! });
+    o += idSize + 1;
+  }
+  return { id: classId, superId, loaderId, instanceSize, statics, fields };
+}
+
+/** A value of a basic type at o: object ids as numbers (0 = null), longs as bigint. */
+export function readValue(buf: Uint8Array, dv: DataView, base: number, o: number, type: number, idSize: number): StaticValue {
+  switch (type) {
+    case 1:
+    case 2: {
+      const ref = readId(dv, base + o, idSize);
+      return ref === 0 ? null : ref;
+    }
+    case 4:
+      return buf[o] !== 0;
+    case 5:
+      return dv.getUint16(base + o);
+    case 6:
+      return dv.getFloat32(base + o);
+    case 7:
+      return dv.getFloat64(base + o);
+    case 8:
+      return dv.getInt8(base + o);
+    case 9:
+      return dv.getInt16(base + o);
+    case 10:
+      return dv.getInt32(base + o);
+    case 11:
+      return dv.getBigInt64(base + o);
+    default:
+      return null;
+  }
+}
