@@ -14,6 +14,7 @@ export function sniff(headBytes: Buffer, headText: string): SniffedKind {
   const ascii = headBytes.subarray(0, 32).toString('latin1');
   const hprof = /^JAVA PROFILE (1\.0\.\d)/.exec(ascii);
   if (hprof) return { kind: 'hprof', version: hprof[1]! };
+  if (ascii.slice(2).startsWith('portable heap dump')) return { kind: 'binary', description: 'an IBM Portable Heap Dump (PHD, from an OpenJ9/IBM JVM); dumpsleuth reads HotSpot HPROF heap dumps' };
   if (ascii.startsWith('PK\u0003\u0004')) return { kind: 'binary', description: 'a zip archive' };
   if (ascii.startsWith('\u007fELF')) return { kind: 'binary', description: 'an executable (ELF)' };
   if (ascii.startsWith('%PDF')) return { kind: 'binary', description: 'a PDF document' };

@@ -143,6 +143,9 @@ async function feedGzip(path: string, parser: HprofParser, onProgress?: Progress
 }
 
 function endSummary(parser: HprofParser, gzip: boolean, fileBytes: number, streamBytes: number): FeedSummary {
-  if (!parser.atRecordBoundary) return { gzip, fileBytes, streamBytes, truncatedAt: parser.offset };
+  // Segmented dumps (JDK 15+ and backports) always close with HEAP_DUMP_END; a file that stops at a
+  // record boundary without it, or before any heap data, was cut there.
+  const cut = !parser.atRecordBoundary || (parser.sawSegments && !parser.sawHeapDumpEnd) || (parser.header !== undefined && !parser.sawHeapDump);
+  if (cut) return { gzip, fileBytes, streamBytes, truncatedAt: parser.offset };
   return { gzip, fileBytes, streamBytes };
 }

@@ -127,7 +127,8 @@ export function primitiveArrayClassName(code: number): string {
 export function javaClassName(internal: string): string {
   let dims = 0;
   while (internal.charCodeAt(dims) === 91 /* [ */) dims++;
-  if (dims === 0) return internal.replace(/\//g, '.');
+  // Hidden classes (lambdas) are written `Cls$$Lambda$18+0x800000028`; Java and jmap name them `Cls$$Lambda$18/0x800000028`.
+  if (dims === 0) return internal.replace(/\//g, '.').replace(/\+(0x[0-9a-fA-F]+)$/, '/$1');
   const rest = internal.slice(dims);
   const base =
     rest.startsWith('L') && rest.endsWith(';')

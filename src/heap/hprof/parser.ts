@@ -72,6 +72,7 @@ export class HprofParser {
   readonly warnings: string[] = [];
   sawHeapDumpEnd = false;
   sawSegments = false;
+  sawHeapDump = false;
   recordsSkipped = 0;
   private view: DataView | undefined;
   private viewBuffer: ArrayBufferLike | undefined;
@@ -125,6 +126,7 @@ export class HprofParser {
       const body = p + 9;
       if (tag === TAG.HEAP_DUMP_SEGMENT || tag === TAG.HEAP_DUMP) {
         this.sawSegments ||= tag === TAG.HEAP_DUMP_SEGMENT;
+        this.sawHeapDump = true;
         this.segmentLeft = length;
         p = body;
         continue;
