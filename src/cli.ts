@@ -4,9 +4,13 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { analyzeCommand } from './commands/analyze.js';
 import { rulesCommand } from './commands/rules.js';
+import { histogramCommand } from './commands/histogram.js';
+import { extractCommand } from './commands/extract.js';
 import { UserError } from './errors.js';
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+const io = () => ({ stdout: process.stdout, stderr: process.stderr, env: process.env, version });
 
 async function main(argv: string[]): Promise<number> {
   const program = new Command('dumpsleuth')
@@ -38,8 +42,28 @@ async function main(argv: string[]): Promise<number> {
           // commander leaves `color` undefined unless --color or --no-color was given.
           ...(o.color !== undefined ? { color: o.color } : {}),
         },
-        { stdout: process.stdout, stderr: process.stderr, env: process.env, version },
+        io(),
       );
+    });
+  program
+    .command('histogram')
+    .description('instances and shallow bytes per class of a heap dump, like jmap -histo (HPROF, dumpsleuth heap snapshot, V8 .heapsnapshot)')
+    .argument('<heap>', 'heap dump file (plain or gzip)')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option('--top <n>', 'classes to list in text (0 for all)', '40')
+    .option('--no-progress', 'no progress line on stderr')
+    .action(async (heap: string, o: { format: string; output?: string; top: string; progress: boolean }) => {
+      exitCode = await histogramCommand(heap, { format: o.format, top: Number(o.top), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io());
+    });
+  program
+    .command('extract')
+    .description('write the objects the analyses need from a heap dump as a small JSON heap snapshot (for a ticket)')
+    .argument('<heap>', 'HPROF heap dump (plain or gzip)')
+    .requiredOption('-o, --output <file>', 'the snapshot to write; gzip when it ends in .gz')
+    .option('--no-progress', 'no progress line on stderr')
+    .action(async (heap: string, o: { output: string; progress: boolean }) => {
+      exitCode = await extractCommand(heap, { output: o.output, progress: o.progress }, io());
     });
   program
     .command('rules')

@@ -1,0 +1,29 @@
+/**
+ * `dumpsleuth extract <heap> -o incident.json[.gz]`: the objects the analyses need (and what they
+ * reach) from a heap dump, as a dumpsleuth JSON heap snapshot small enough to attach to a ticket.
+ */
+import { UsageError } from '../errors.js';
+import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
+import { openHeap } from '../heap/open-heap.js';
+import { writeHeapSnapshotFile } from '../heap/json/snapshot-writer.js';
+import { stripControl } from '../report/sanitize.js';
+import type { CommandIo } from './analyze.js';
+import { progressLine } from './progress.js';
+
+export interface ExtractOptions {
+  readonly output: string;
+  readonly gzip?: boolean;
+  readonly progress: boolean;
+}
+
+export async function extractCommand(path: string, opts: ExtractOptions, io: CommandIo): Promise<number> {
+  if (opts.output === '-' || opts.output.length === 0) throw new UsageError('extract needs an output file', 'for example -o incident.json.gz');
+  const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
+  const store = await openHeap(path, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e));
+  progress.clear();
+  const gzip = opts.gzip ?? opts.output.endsWith('.gz');
+  await writeHeapSnapshotFile(store, opts.output, { createdBy: `dumpsleuth ${io.version}`, plan: ANALYSIS_PLAN }, gzip);
+  io.stderr.write(`wrote ${stripControl(opts.output)}: ${store.classes.size} classes, ${store.objects.size} objects${gzip ? ' (gzip)' : ''}\n`);
+  for (const w of store.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
+  return 0;
+}

@@ -1,0 +1,42 @@
+/** `dumpsleuth histogram <heap>`: instances and shallow bytes per class, like `jmap -histo`. */
+import { writeFile } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+import { heapHistogram } from '../heap/open-heap.js';
+import type { Histogram } from '../heap/histogram.js';
+import { stripControl } from '../report/sanitize.js';
+import type { CommandIo } from './analyze.js';
+import { progressLine } from './progress.js';
+
+export interface HistogramOptions {
+  readonly format: string;
+  readonly output?: string;
+  /** Rows to print in text (all in JSON); 0 for all. */
+  readonly top: number;
+  readonly progress: boolean;
+}
+
+export const HISTOGRAM_SCHEMA = 'dumpsleuth.histogram/1';
+
+export async function histogramCommand(path: string, opts: HistogramOptions, io: CommandIo): Promise<number> {
+  if (opts.format !== 'text' && opts.format !== 'json') throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
+  if (!Number.isInteger(opts.top) || opts.top < 0) throw new UsageError(`--top must be a whole number, got ${opts.top}`, 'for example --top 50, or --top 0 for every class');
+  const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
+  const h = await heapHistogram(path, (e) => progress.update(`reading ${path}`, e));
+  progress.clear();
+  const text = opts.format === 'json' ? JSON.stringify({ schema: HISTOGRAM_SCHEMA, ...h }, null, 2) + '\n' : renderHistogramText(h, opts.top);
+  if (opts.output !== undefined) await writeFile(opts.output, text);
+  else io.stdout.write(text);
+  for (const w of h.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
+  return 0;
+}
+
+/** jmap's layout: rank, instances, bytes, class name; then a total line and how sizes were estimated. */
+export function renderHistogramText(h: Histogram, top: number): string {
+  const rows = top > 0 ? h.rows.slice(0, top) : h.rows;
+  const lines = [' num     #instances         #bytes  class name', '----------------------------------------------'];
+  rows.forEach((r, i) => lines.push(`${String(i + 1).padStart(4)}: ${String(r.instances).padStart(14)} ${String(r.shallowBytes).padStart(14)}  ${stripControl(r.className)}`));
+  if (rows.length < h.rows.length) lines.push(`  ... ${h.rows.length - rows.length} more classes (--top 0 shows all)`);
+  lines.push(`Total ${String(h.totalInstances).padStart(14)} ${String(h.totalBytes).padStart(14)}`);
+  lines.push('', `Sizes: ${h.sizeModel.replace(/\.$/, '')}.`);
+  return lines.join('\n') + '\n';
+}

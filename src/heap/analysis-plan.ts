@@ -1,0 +1,40 @@
+/**
+ * What the analyses need from a heap: the classes whose every instance is loaded, the classes whose
+ * static fields are followed, and how many references deep. Data, so the loader, `extract` and
+ * user-declared counters (config) all speak the same language. Depth counts references followed from
+ * the root; the next node of a linked structure and a string's characters cost nothing.
+ */
+import type { LoadPlan } from './hprof/hprof-loader.js';
+
+export const ANALYSIS_PLAN: LoadPlan = {
+  roots: [
+    // Dubbo in-flight counters (2.6 and 2.7/3.x) and the URLs that carry their limits.
+    { className: 'com.alibaba.dubbo.rpc.RpcStatus', depth: 3 },
+    { className: 'org.apache.dubbo.rpc.RpcStatus', depth: 3 },
+    { className: 'com.alibaba.dubbo.common.URL', depth: 5 },
+    { className: 'org.apache.dubbo.common.URL', depth: 6 },
+    // Executors: state, queue and workers; each worker's lock state and thread.
+    { className: 'java.util.concurrent.ThreadPoolExecutor', depth: 4 },
+    { className: 'java.util.concurrent.ThreadPoolExecutor$Worker', depth: 3 },
+    { className: 'java.lang.Thread', depth: 2 },
+    // Connection pools: Apache HttpClient 4 and 5, OkHttp, HikariCP, Druid, commons-pool2; semaphores.
+    { className: 'org.apache.http.pool.AbstractConnPool', depth: 6 },
+    { className: 'org.apache.hc.core5.pool.StrictConnPool', depth: 6 },
+    { className: 'org.apache.hc.core5.pool.LaxConnPool', depth: 6 },
+    { className: 'okhttp3.Dispatcher', depth: 3 },
+    { className: 'okhttp3.ConnectionPool', depth: 3 },
+    { className: 'okhttp3.internal.connection.RealConnectionPool', depth: 3 },
+    { className: 'com.zaxxer.hikari.pool.HikariPool', depth: 5 },
+    { className: 'com.alibaba.druid.pool.DruidDataSource', depth: 2 },
+    { className: 'org.apache.commons.pool2.impl.GenericObjectPool', depth: 3 },
+    { className: 'java.util.concurrent.Semaphore', depth: 2 },
+    // Shutdown: the application context's state.
+    { className: 'org.springframework.context.support.AbstractApplicationContext', depth: 2 },
+  ],
+  statics: [
+    { className: 'com.alibaba.dubbo.rpc.RpcStatus', depth: 8 },
+    { className: 'org.apache.dubbo.rpc.RpcStatus', depth: 8 },
+    // The JVM's registered shutdown hooks (an IdentityHashMap of threads).
+    { className: 'java.lang.ApplicationShutdownHooks', depth: 4 },
+  ],
+};

@@ -1,0 +1,131 @@
+/**
+ * Reads a `dumpsleuth.heap/1` JSON heap snapshot with stream-json, one record at a time, into the
+ * same HeapStore the HPROF loader builds, so every analysis says the same about an extract as about
+ * the dump it came from. A cut or damaged file keeps the records before the damage, with a warning.
+ */
+import { gen, none } from 'stream-chain';
+import { parser } from 'stream-json';
+import { pick } from 'stream-json/filters/pick.js';
+import { streamValues } from 'stream-json/streamers/stream-values.js';
+import type { BasicType, HeapClass, HeapObject, HeapStore, HeapValue } from '../heap-model.js';
+import type { Histogram } from '../histogram.js';
+import { openInput } from '../../input/open.js';
+import { InputError } from '../../errors.js';
+import { decodeValue, HEAP_SNAPSHOT_FORMAT } from './snapshot-format.js';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type JsonObject = { [k: string]: Json };
+
+const SECTIONS = /^(?:format|header|histogram|classes\.\d+|objects\.\d+)$/;
+const BASIC_TYPES = new Set<string>(['object', 'boolean', 'char', 'float', 'double', 'byte', 'short', 'int', 'long']);
+
+export async function readHeapSnapshot(path: string): Promise<HeapStore> {
+  const opened = await openInput(path);
+  const classes = new Map<number, HeapClass>();
+  const objects = new Map<number, HeapObject>();
+  const warnings: string[] = [];
+  let header: JsonObject | undefined;
+  let histogram: Histogram | undefined;
+  let format: string | undefined;
+  let bad = 0;
+
+  const take = (item: unknown) => {
+    const value = (item as { value: Json }).value;
+    if (format === undefined) {
+      if (value !== HEAP_SNAPSHOT_FORMAT) throw new InputError(`${path} is not a dumpsleuth heap snapshot (format ${JSON.stringify(value)})`, `expected "${HEAP_SNAPSHOT_FORMAT}"`);
+      format = value;
+      return;
+    }
+    if (value === null) return; // no histogram
+    if (typeof value !== 'object' || Array.isArray(value)) return void bad++;
+    if (header === undefined) {
+      header = value;
+      return;
+    }
+    if (histogram === undefined && Array.isArray(value['rows'])) {
+      histogram = value as unknown as Histogram;
+      return;
+    }
+    if (typeof value['name'] === 'string' && Array.isArray(value['fields'])) {
+      const c = classFrom(value);
+      if (c) classes.set(c.id, c);
+      else bad++;
+      return;
+    }
+    const o = objectFrom(value, classes);
+    if (o) objects.set(o.id, o);
+    else bad++;
+  };
+
+  const pipeline = gen(parser({ streamValues: false }), pick({ filter: SECTIONS }), streamValues());
+  try {
+    for await (const chunk of opened.text()) for await (const item of pipeline(chunk)) take(item);
+    for await (const item of pipeline(none as unknown as string)) take(item);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    const reason = ((e as Error).message ?? String(e)).split('\n')[0];
+    warnings.push(`the heap snapshot ends early or is damaged after ${objects.size} objects (${reason}); the records before it were used`);
+  }
+  if (header === undefined) throw new InputError(`${path}: the heap snapshot has no header`, 'check that the file is complete');
+  if (bad > 0) warnings.push(`${bad} records of the heap snapshot were not understood and were skipped`);
+  const h = header;
+  const num = (k: string) => (typeof h[k] === 'number' ? (h[k] as number) : 0);
+  const threads = Array.isArray(h['threads']) ? (h['threads'] as JsonObject[]).map((t) => ({ objectId: Number(t['objectId']), threadSerial: Number(t['threadSerial']) })) : [];
+  return {
+    source: {
+      path,
+      format: 'dumpsleuth-heap',
+      hprofVersion: String(h['hprofVersion'] ?? ''),
+      idSize: num('idSize') === 4 ? 4 : 8,
+      timestampMs: num('timestampMs'),
+      gzip: opened.gzip,
+    },
+    classes,
+    objects,
+    completeClasses: new Set(Array.isArray(h['completeClasses']) ? (h['completeClasses'] as string[]) : []),
+    threads,
+    histogram,
+    warnings: [...(Array.isArray(h['warnings']) ? (h['warnings'] as string[]) : []), ...warnings],
+  };
+}
+
+function classFrom(v: JsonObject): HeapClass | undefined {
+  const id = v['id'];
+  if (typeof id !== 'number') return undefined;
+  const fields = (v['fields'] as Json[]).filter((f): f is [string, string] => Array.isArray(f) && typeof f[0] === 'string' && BASIC_TYPES.has(String(f[1])));
+  const statics = Array.isArray(v['statics'])
+    ? (v['statics'] as Json[]).filter((s): s is [string, string, Json] => Array.isArray(s) && typeof s[0] === 'string' && BASIC_TYPES.has(String(s[1])))
+    : [];
+  return {
+    id,
+    name: v['name'] as string,
+    superId: typeof v['super'] === 'number' ? v['super'] : 0,
+    fields: fields.map(([name, type]) => ({ name, type: type as BasicType })),
+    statics: statics.map(([name, type, value]) => ({ name, type: type as BasicType, value: decodeValue(type as BasicType, value) })),
+  };
+}
+
+function objectFrom(v: JsonObject, classes: Map<number, HeapClass>): HeapObject | undefined {
+  const id = v['id'];
+  if (typeof id !== 'number') return undefined;
+  if (typeof v['type'] === 'string') {
+    const type = v['type'];
+    if (!BASIC_TYPES.has(type) || type === 'object') return undefined;
+    const elementType = type as Exclude<BasicType, 'object'>;
+    if (typeof v['base64'] === 'string') return { kind: 'primitive-array', id, elementType, values: Array.from(new Int8Array(Buffer.from(v['base64'], 'base64'))) };
+    if (!Array.isArray(v['values'])) return undefined;
+    return { kind: 'primitive-array', id, elementType, values: (v['values'] as Json[]).map((x) => decodeValue(elementType, x) as number | bigint | boolean) };
+  }
+  const classId = v['class'];
+  if (typeof classId !== 'number') return undefined;
+  if (Array.isArray(v['elements'])) return { kind: 'object-array', id, classId, elements: (v['elements'] as Json[]).map((e) => (typeof e === 'number' ? e : 0)) };
+  if (!Array.isArray(v['values'])) return undefined;
+  const types: BasicType[] = [];
+  const seen = new Set<number>();
+  for (let c = classes.get(classId); c !== undefined && !seen.has(c.id); c = classes.get(c.superId)) {
+    seen.add(c.id);
+    for (const f of c.fields) types.push(f.type);
+  }
+  const values: HeapValue[] = (v['values'] as Json[]).map((x, i) => decodeValue(types[i] ?? 'object', x));
+  return { kind: 'instance', id, classId, values };
+}

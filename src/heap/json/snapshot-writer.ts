@@ -1,0 +1,89 @@
+/**
+ * Writes a loaded heap as a `dumpsleuth.heap/1` JSON heap snapshot: one header, the histogram of the
+ * whole source heap, then one class and one object per line, so it streams both ways. Gzipped when
+ * asked (the extract of a multi-GB dump is small, and smaller still compressed).
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createGzip } from 'node:zlib';
+import type { Writable } from 'node:stream';
+import type { HeapClass, HeapObject, HeapStore } from '../heap-model.js';
+import { encodeValue, HEAP_SNAPSHOT_FORMAT } from './snapshot-format.js';
+
+export interface SnapshotMeta {
+  readonly createdBy: string;
+  /** What was asked for: the plan's roots, so a reader knows what the extract can answer. */
+  readonly plan: unknown;
+}
+
+export async function writeHeapSnapshotFile(store: HeapStore, path: string, meta: SnapshotMeta, gzip: boolean): Promise<void> {
+  const file = createWriteStream(path);
+  const out: Writable = gzip ? createGzip({ level: 6 }) : file;
+  if (gzip) out.pipe(file);
+  const done = once(file, 'close');
+  await writeHeapSnapshot(store, out, meta);
+  out.end();
+  await done;
+}
+
+export async function writeHeapSnapshot(store: HeapStore, out: Writable, meta: SnapshotMeta): Promise<void> {
+  const write = async (s: string) => {
+    if (!out.write(s)) await once(out, 'drain');
+  };
+  const header = {
+    source: store.source.path,
+    sourceFormat: store.source.format,
+    hprofVersion: store.source.hprofVersion,
+    idSize: store.source.idSize,
+    timestampMs: store.source.timestampMs,
+    createdBy: meta.createdBy,
+    plan: meta.plan,
+    completeClasses: [...store.completeClasses].sort(),
+    threads: store.threads,
+    warnings: store.warnings,
+  };
+  await write(`{"format":${JSON.stringify(HEAP_SNAPSHOT_FORMAT)},\n"header":${JSON.stringify(header)},\n"histogram":${JSON.stringify(store.histogram ?? null)},\n"classes":[`);
+  let first = true;
+  const classes = [...store.classes.values()].sort((a, b) => a.id - b.id);
+  for (const c of classes) {
+    await write((first ? '\n' : ',\n') + JSON.stringify(classRecord(c)));
+    first = false;
+  }
+  await write('\n],\n"objects":[');
+  first = true;
+  const objects = [...store.objects.values()].sort((a, b) => a.id - b.id);
+  for (const o of objects) {
+    await write((first ? '\n' : ',\n') + JSON.stringify(objectRecord(o, store)));
+    first = false;
+  }
+  await write('\n]}\n');
+}
+
+function classRecord(c: HeapClass): unknown {
+  return {
+    id: c.id,
+    name: c.name,
+    super: c.superId,
+    fields: c.fields.map((f) => [f.name, f.type]),
+    statics: c.statics.map((s) => [s.name, s.type, encodeValue(s.type, s.value)]),
+  };
+}
+
+function objectRecord(o: HeapObject, store: HeapStore): unknown {
+  switch (o.kind) {
+    case 'instance': {
+      const types: string[] = [];
+      const seen = new Set<number>();
+      for (let c = store.classes.get(o.classId); c !== undefined && !seen.has(c.id); c = store.classes.get(c.superId)) {
+        seen.add(c.id);
+        for (const f of c.fields) types.push(f.type);
+      }
+      return { id: o.id, class: o.classId, values: o.values.map((v, i) => encodeValue((types[i] ?? 'object') as never, v)) };
+    }
+    case 'object-array':
+      return { id: o.id, class: o.classId, elements: o.elements };
+    case 'primitive-array':
+      if (o.elementType === 'byte') return { id: o.id, type: 'byte', base64: Buffer.from(Int8Array.from(o.values as number[]).buffer).toString('base64') };
+      return { id: o.id, type: o.elementType, values: o.values.map((v) => encodeValue(o.elementType, v as never)) };
+  }
+}
