@@ -7,6 +7,7 @@ import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } 
 import { createGunzip } from 'node:zlib';
 import type { ProgressListener } from '../../input/open.js';
 import { HprofParser } from './parser.js';
+import { jmapGzipBlockSize, parallelGunzip } from './parallel-gunzip.js';
 
 const READ_BUFFER = 8 * 1024 * 1024;
 /** No single record is buffered beyond this; the parser skips anything it would not deliver anyway. */
@@ -86,60 +87,100 @@ function feedPlain(path: string, parser: HprofParser, onProgress?: ProgressListe
   }
 }
 
+/**
+ * Hands decompressed chunks to the parser: gathers them until the parser's `need` is met, and
+ * discards the bytes of bodies the parser skips.
+ */
+export class ChunkFeeder {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private skip = 0;
+
+  constructor(private readonly parser: HprofParser) {}
+
+  feed(chunk: Buffer): void {
+    if (this.parser.ended) return;
+    let data = chunk;
+    if (this.skip > 0) {
+      if (this.skip >= data.length) {
+        this.skip -= data.length;
+        return;
+      }
+      data = data.subarray(this.skip);
+      this.skip = 0;
+    }
+    this.pending.push(data);
+    this.pendingBytes += data.length;
+    if (this.pendingBytes < this.parser.need) return;
+    const all = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    const consumed = this.parser.push(all, 0, all.length);
+    if (consumed >= all.length) {
+      this.skip = consumed - all.length;
+      this.pending = [];
+      this.pendingBytes = 0;
+    } else {
+      this.pending = [all.subarray(consumed)];
+      this.pendingBytes = all.length - consumed;
+    }
+  }
+
+  /** True when the data ended in the middle of a record (or of a skipped body). */
+  get midRecord(): boolean {
+    return !this.parser.ended && (this.skip > 0 || this.pendingBytes > 0);
+  }
+
+  get bytesHeld(): number {
+    return this.pendingBytes;
+  }
+}
+
 async function feedGzip(path: string, parser: HprofParser, onProgress?: ProgressListener): Promise<FeedSummary> {
   const size = statSync(path).size;
-  const file = createReadStream(path, { highWaterMark: 1024 * 1024 });
+  const feeder = new ChunkFeeder(parser);
+  const truncated = () => ({ gzip: true, fileBytes: size, streamBytes: parser.offset + feeder.bytesHeld, truncatedAt: parser.offset });
+  const blockSize = jmapGzipBlockSize(path);
+  let resumeAt = 0;
+  if (blockSize !== undefined) {
+    // jmap's gz=N output: independent members of blockSize bytes each, inflated on worker threads.
+    const r = await parallelGunzip(path, blockSize, (chunk) => feeder.feed(chunk), () => parser.ended, onProgress);
+    if (r.done) return feeder.midRecord ? truncated() : endSummary(parser, true, size, parser.offset);
+    resumeAt = r.resumeAt;
+  }
+  try {
+    await sequentialGunzip(path, resumeAt, (chunk) => feeder.feed(chunk), () => parser.ended, onProgress);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'Z_BUF_ERROR' && code !== 'Z_DATA_ERROR') throw e;
+    // A cut or damaged gzip stream: what was inflated so far has been parsed.
+    return truncated();
+  }
+  if (feeder.midRecord) return truncated();
+  return endSummary(parser, true, size, parser.offset);
+}
+
+/** Inflates the gzip stream from a member boundary, in order, on this thread. */
+async function sequentialGunzip(path: string, start: number, onChunk: (b: Buffer) => void, stop: () => boolean, onProgress?: ProgressListener): Promise<void> {
+  const size = statSync(path).size;
+  const file = createReadStream(path, { highWaterMark: 1024 * 1024, start });
   const gunzip = createGunzip({ chunkSize: 1024 * 1024 });
   file.on('error', (e) => gunzip.destroy(e));
-  let compressedRead = 0;
+  let compressedRead = start;
+  let lastReport = 0;
   file.on('data', (c) => {
     compressedRead += c.length;
   });
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let skip = 0;
-  let lastReport = 0;
   try {
     for await (const chunk of file.pipe(gunzip) as AsyncIterable<Buffer>) {
-      let data = chunk;
-      if (skip > 0) {
-        if (skip >= data.length) {
-          skip -= data.length;
-          continue;
-        }
-        data = data.subarray(skip);
-        skip = 0;
-      }
-      pending.push(data);
-      pendingBytes += data.length;
-      // Gather until the parser's need is met, then hand it all over in one buffer.
-      if (pendingBytes < parser.need) continue;
-      const all = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
-      const consumed = parser.push(all, 0, all.length);
-      if (parser.ended) break;
-      if (consumed >= all.length) {
-        skip = consumed - all.length;
-        pending = [];
-        pendingBytes = 0;
-      } else {
-        pending = [all.subarray(consumed)];
-        pendingBytes = all.length - consumed;
-      }
+      onChunk(chunk);
+      if (stop()) break;
       if (onProgress && compressedRead - lastReport > 32 * 1024 * 1024) {
         lastReport = compressedRead;
         onProgress({ phase: 'heap', bytesRead: compressedRead, totalBytes: size });
       }
     }
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'Z_BUF_ERROR' && code !== 'Z_DATA_ERROR') throw e;
-    // A cut or damaged gzip stream: what was inflated so far has been parsed.
-    return { gzip: true, fileBytes: size, streamBytes: parser.offset + pendingBytes, truncatedAt: parser.offset };
   } finally {
     file.destroy();
   }
-  if (skip > 0 || pendingBytes > 0) return { gzip: true, fileBytes: size, streamBytes: parser.offset + pendingBytes, truncatedAt: parser.offset };
-  return endSummary(parser, true, size, parser.offset);
 }
 
 function endSummary(parser: HprofParser, gzip: boolean, fileBytes: number, streamBytes: number): FeedSummary {

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+/**
+ * Heap-dump benchmark. Makes (once, cached in bench/out/) a 1.5-2 GB HPROF with a real JVM
+ * (bench/java/BigHeap.java) and jmap's gzip copy of it, then measures in separate processes:
+ *   read:        the file's bytes with no parsing (the baseline),
+ *   histogram:   `dumpsleuth histogram` on the plain file,
+ *   targeted:    loading what the analyses need (the analysis plan: pools, counters, threads, ...),
+ *   gunzip:      the gzip file inflated with no parsing (the gzip baseline),
+ *   histogram-gz: the histogram of the gzip file.
+ * Prints MB/s (of the file as stored), the ratio to the raw read, and peak RSS.
+ *
+ *   node bench/heap-bench.mjs            (BENCH_RECORDS=3000000 by default; BENCH_REBUILD=1 to remake the dump)
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+const out = join(here, 'out');
+const JAVA_HOME = process.env.JAVA_HOME ?? '/usr/lib/jvm/java-17-openjdk-amd64';
+
+async function child(mode, file) {
+  const t0 = process.hrtime.bigint();
+  const extra = {};
+  if (mode === 'read') {
+    const fd = openSync(file, 'r');
+    const buf = Buffer.allocUnsafe(8 << 20);
+    let n = 0;
+    let pos = 0;
+    for (;;) {
+      const r = readSync(fd, buf, 0, buf.length, pos);
+      if (r === 0) break;
+      pos += r;
+      n += r;
+    }
+    closeSync(fd);
+    extra.bytes = n;
+  } else if (mode === 'gunzip') {
+    let n = 0;
+    for await (const c of createReadStream(file, { highWaterMark: 1 << 20 }).pipe(createGunzip({ chunkSize: 1 << 20 }))) n += c.length;
+    extra.inflatedBytes = n;
+  } else if (mode === 'histogram' || mode === 'histogram-gz') {
+    const { heapHistogram } = await import(join(root, 'dist/heap/open-heap.js'));
+    const h = await heapHistogram(file);
+    extra.classes = h.rows.length;
+    extra.instances = h.totalInstances;
+  } else if (mode === 'targeted') {
+    const { openHeap } = await import(join(root, 'dist/heap/open-heap.js'));
+    const { ANALYSIS_PLAN } = await import(join(root, 'dist/heap/analysis-plan.js'));
+    const store = await openHeap(file, ANALYSIS_PLAN);
+    extra.loadedObjects = store.objects.size;
+  }
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, ...extra }));
+}
+
+async function makeDump(plain, gz) {
+  const records = Number(process.env.BENCH_RECORDS ?? 3_000_000);
+  const classes = join(out, 'bigheap-classes');
+  mkdirSync(classes, { recursive: true });
+  execFileSync(join(JAVA_HOME, 'bin/javac'), ['-d', classes, join(here, 'java/BigHeap.java')], { stdio: 'inherit' });
+  const jvm = spawn(join(JAVA_HOME, 'bin/java'), ['-Xms4g', '-Xmx4g', '-XX:+UseParallelGC', '-cp', classes, 'BigHeap', String(records)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise((resolve, reject) => {
+      let seen = '';
+      jvm.stdout.on('data', (d) => {
+        seen += d;
+        if (seen.includes('READY')) resolve();
+      });
+      jvm.on('exit', (code) => reject(new Error(`BigHeap exited with ${code} before READY`)));
+    });
+    for (const f of [plain, gz]) rmSync(f, { force: true });
+    execFileSync(join(JAVA_HOME, 'bin/jmap'), [`-dump:live,format=b,file=${plain}`, String(jvm.pid)], { stdio: 'inherit' });
+    execFileSync(join(JAVA_HOME, 'bin/jmap'), [`-dump:live,format=b,gz=1,file=${gz}`, String(jvm.pid)], { stdio: 'inherit' });
+  } finally {
+    jvm.kill('SIGKILL');
+  }
+}
+
+async function main() {
+  const [, , flag, childMode, childFile] = process.argv;
+  if (flag === '--child') return child(childMode, childFile);
+  mkdirSync(out, { recursive: true });
+  const plain = join(out, 'big.hprof');
+  const gz = join(out, 'big.hprof.gz');
+  if (process.env.BENCH_REBUILD || !existsSync(plain) || !existsSync(gz)) await makeDump(plain, gz);
+  const runs = Number(process.env.BENCH_RUNS ?? 3);
+  const measure = (mode, file) => {
+    const results = [];
+    for (let r = 0; r < runs; r++) {
+      const p = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', mode, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      if (p.status !== 0) throw new Error(p.stderr);
+      results.push(JSON.parse(p.stdout));
+    }
+    results.sort((a, b) => a.seconds - b.seconds);
+    return results[Math.floor(results.length / 2)];
+  };
+  const mb = (f) => statSync(f).size / 1048576;
+  const plainMb = mb(plain);
+  const gzMb = mb(gz);
+  console.log(`input: ${plainMb.toFixed(0)} MB HPROF (${plain}), ${gzMb.toFixed(0)} MB gzip copy (jmap gz=1); median of ${runs} runs, node ${process.version}`);
+  const line = (label, r, sizeMb, base) =>
+    console.log(`${label.padEnd(34)} ${r.seconds.toFixed(2).padStart(6)} s ${(sizeMb / r.seconds).toFixed(0).padStart(6)} MB/s  ${base ? `${(r.seconds / base.seconds).toFixed(1).padStart(5)}x read` : '          '}  peak RSS ${r.maxRssMb.toFixed(0).padStart(5)} MB`);
+  const read = measure('read', plain);
+  line('read bytes only (baseline)', read, plainMb);
+  const histogram = measure('histogram', plain);
+  line('histogram', histogram, plainMb, read);
+  const targeted = measure('targeted', plain);
+  line('targeted reads (analysis plan)', targeted, plainMb, read);
+  const gunzip = measure('gunzip', gz);
+  line('gunzip only (gzip baseline)', gunzip, gzMb);
+  const histogramGz = measure('histogram-gz', gz);
+  line('histogram of the gzip file', histogramGz, gzMb, gunzip);
+  console.log(`histogram: ${histogram.instances} instances in ${histogram.classes} classes; targeted: ${targeted.loadedObjects} objects loaded`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
