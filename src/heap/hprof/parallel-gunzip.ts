@@ -118,6 +118,7 @@ export async function parallelGunzip(
   let nextToSend = 0;
   let nextToFeed = 0;
   let lastReport = 0;
+  let failedAt = Infinity;
   try {
     return await new Promise((resolve, reject) => {
       let settled = false;
@@ -128,7 +129,7 @@ export async function parallelGunzip(
         }
       };
       const send = (w: Worker) => {
-        if (nextToSend < members.length && nextToSend - nextToFeed < AHEAD) {
+        if (nextToSend < members.length && nextToSend < failedAt && nextToSend - nextToFeed < AHEAD) {
           const m = members[nextToSend]!;
           w.postMessage({ index: nextToSend++, start: m.start, end: m.end });
           return true;
@@ -137,12 +138,14 @@ export async function parallelGunzip(
       };
       const idle: Worker[] = [];
       const drain = () => {
+        if (nextToFeed === failedAt) return finish({ done: false, resumeAt: members[failedAt]!.start });
         while (ready.has(nextToFeed)) {
           const data = ready.get(nextToFeed)!;
           ready.delete(nextToFeed);
           onChunk(data);
           nextToFeed++;
           if (stop() || nextToFeed === members.length) return finish({ done: true });
+          if (nextToFeed === failedAt) return finish({ done: false, resumeAt: members[failedAt]!.start });
           if (onProgress && members[nextToFeed]!.start - lastReport > 32 * 1024 * 1024) {
             lastReport = members[nextToFeed]!.start;
             onProgress({ phase: 'heap', bytesRead: lastReport, totalBytes: size });
@@ -153,8 +156,9 @@ export async function parallelGunzip(
       for (const w of workers) {
         w.on('message', (msg: { index: number; data?: ArrayBuffer; error?: string }) => {
           if (settled) return;
-          if (msg.error !== undefined || msg.data === undefined) return finish({ done: false, resumeAt: members[nextToFeed]!.start });
-          ready.set(msg.index, Buffer.from(msg.data));
+          // A member that fails is redone sequentially, after the members before it are handed over.
+          if (msg.error !== undefined || msg.data === undefined) failedAt = Math.min(failedAt, msg.index);
+          else ready.set(msg.index, Buffer.from(msg.data));
           if (!send(w)) idle.push(w);
           try {
             drain();
