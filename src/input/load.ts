@@ -31,8 +31,8 @@ export async function loadThreadInput(path: string, onProgress?: ProgressListene
   switch (kind.kind) {
     case 'hprof':
       throw new InputError(
-        `${path} is an HPROF heap dump (JAVA PROFILE ${kind.version}); this version of dumpsleuth reads thread dumps only`,
-        'pass the jstack / jcmd Thread.print output of the same JVM',
+        `${path} is an HPROF heap dump (JAVA PROFILE ${kind.version}); analyze reads thread dumps in this version`,
+        'use `dumpsleuth histogram` or `dumpsleuth extract` for the heap dump, and pass analyze the jstack output of the same JVM',
       );
     case 'v8-heapsnapshot':
       throw new InputError(`${path} is a V8 .heapsnapshot (Node.js/Chrome), not a Java thread dump`, ACCEPTED_INPUTS);

@@ -1,0 +1,81 @@
+/** `histogram` and `extract` through the CLI: outputs, exit codes, and clear errors. Runs src/cli.ts through tsx. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, test } from 'vitest';
+import { readJmapHisto } from '../heap/jmap-histo.js';
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const HEAP = 'fixtures/heap/jdk17/heap.hprof.gz';
+const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cli-heap-'));
+
+describe('dumpsleuth histogram', () => {
+  test('text like jmap -histo, with the size model stated', () => {
+    const r = run(['histogram', HEAP, '--top', '5']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/num\s+#instances\s+#bytes\s+class name/);
+    expect(lines.filter((l) => /^\s+\d+:/.test(l))).toHaveLength(5);
+    expect(r.stdout).toMatch(/^Total\s+\d+\s+\d+$/m);
+    expect(r.stdout).toMatch(/Sizes: shallow sizes are estimates/);
+  });
+
+  test('json carries every class, with counts equal to jmap -histo:live for the program classes', () => {
+    const r = run(['histogram', HEAP, '--format', 'json']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.schema).toBe('dumpsleuth.histogram/1');
+    const jmap = readJmapHisto('fixtures/heap/jdk17/histo-live.txt');
+    for (const name of ['HeapObjects$Derived', 'HeapObjects$CollidingKey', 'java.lang.String', 'java.util.HashMap']) {
+      expect(doc.rows.find((x: any) => x.className === name).instances, name).toBe(jmap.get(name));
+    }
+  });
+
+  test('reads an extract and a V8 snapshot too', () => {
+    const out = join(dir, 'incident.json.gz');
+    expect(run(['extract', HEAP, '-o', out]).code).toBe(0);
+    const fromExtract = JSON.parse(run(['histogram', out, '--format', 'json']).stdout);
+    const fromHprof = JSON.parse(run(['histogram', HEAP, '--format', 'json']).stdout);
+    expect(fromExtract.rows).toEqual(fromHprof.rows);
+    const v8 = run(['histogram', 'fixtures/heap-v8/markers.heapsnapshot.gz', '--format', 'json']);
+    expect(JSON.parse(v8.stdout).rows.find((x: any) => x.className === 'DumpsleuthMarker').instances).toBe(1234);
+  });
+
+  test('a thread dump, a missing file and bad options are exit 2 with one clear line, no stack trace', () => {
+    const notHeap = run(['histogram', 'fixtures/threads/deadlock/dump-1.txt']);
+    expect(notHeap.code).toBe(2);
+    expect(notHeap.stderr).toMatch(/is not a heap dump: it looks like a text file/);
+    expect(notHeap.stderr).not.toMatch(/\n\s+at /);
+    const missing = run(['histogram', join(dir, 'nope.hprof')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no such file/);
+    expect(run(['histogram', HEAP, '--top', 'x']).code).toBe(2);
+    expect(run(['histogram', HEAP, '--format', 'xml']).code).toBe(2);
+  });
+});
+
+describe('dumpsleuth extract', () => {
+  test('writes a small dumpsleuth.heap/1 file, gzip by name, with the analysis plan', () => {
+    const out = join(dir, 'pool.json.gz');
+    const r = run(['extract', HEAP, '-o', out]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/wrote .*pool\.json\.gz: \d+ classes, \d+ objects \(gzip\)/);
+    expect(statSync(out).size).toBeLessThan(statSync(HEAP).size);
+    const doc = JSON.parse(gunzipSync(readFileSync(out)).toString('utf8'));
+    expect(doc.format).toBe('dumpsleuth.heap/1');
+    expect(doc.header.plan.roots.map((r: any) => r.className)).toContain('java.util.concurrent.ThreadPoolExecutor');
+    // The fixture's pool and its workers are in the extract.
+    const tpe = doc.classes.find((c: any) => c.name === 'java.util.concurrent.ThreadPoolExecutor');
+    expect(doc.objects.some((o: any) => o.class === tpe.id)).toBe(true);
+  });
+
+  test('a missing -o is a usage error', () => {
+    expect(run(['extract', HEAP]).code).toBe(2);
+  });
+});
