@@ -1,21 +1,24 @@
 /**
- * Loads from an HPROF file the part of the heap the analyses need, in a few sequential passes:
- *   pass 0: class names and layouts, the histogram, thread roots, and every instance of the plan's
- *           root classes (and their subclasses), plus the objects the plan's static fields point to;
- *   pass 1..n: the objects those reference, one level per pass, until each root's depth is spent.
+ * Loads from an HPROF file the part of the heap the analyses need:
+ *   pass 0: class names and layouts, the histogram, thread roots, every instance of the plan's root
+ *           classes (and subclasses), the objects the plan's static fields point to, and, as soon as
+ *           an object is loaded, what it references that comes later in the file (HotSpot writes
+ *           objects in address order, and new objects mostly point forward: queue nodes, map entries);
+ *   then:   the references left, which point backwards. With a plain file, forward sweeps over a
+ *           sparse index read only the small blocks that hold them; with gzip input, which cannot
+ *           seek, further passes. Each object read again expands the same way.
  * Nothing else is kept, so memory follows what is loaded, not the size of the dump.
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ProgressListener } from '../../input/open.js';
 import type { HeapObject, HeapStore, HeapValue } from '../heap-model.js';
 import { feedHprof, type FeedSummary } from './byte-source.js';
 import { ClassMetadata } from './class-metadata.js';
-import { BASIC_TYPES, basicTypeSize } from './format.js';
+import { BASIC_TYPES, basicTypeSize, SUB } from './format.js';
 import { HistogramTally } from './hprof-histogram.js';
 import { truncationWarning } from './hprof-warnings.js';
-import { HprofFormatError, HprofParser, readValue, type HprofHeader, type HprofVisitor } from './parser.js';
 import { ObjectIndex } from './object-index.js';
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { SUB } from './format.js';
+import { HprofFormatError, HprofParser, readValue, type HprofHeader, type HprofVisitor } from './parser.js';
 
 export interface LoadPlan {
   /** Every instance of these classes (and, unless told otherwise, their subclasses) is loaded, then followed `depth` references deep. */
@@ -27,66 +30,44 @@ export interface LoadPlan {
 }
 
 const DEFAULT_MAX_OBJECTS = 2_000_000;
-/** Full passes over the file for one level of references each (gzip input, or ids in no usable order). */
-const MAX_PASSES = 64;
-/** Rounds of indexed block reads (one level of references each): cheap, so many more are allowed. */
-const MAX_LOOKUP_ROUNDS = 100_000;
+/** Full passes over the file after the first (gzip input, or ids in no usable order). */
+const MAX_PASSES = 32;
+/** Forward sweeps over the index, each reading only the blocks it needs. */
+const MAX_SWEEPS = 10_000;
 
 /** Classes whose instances are the links of a linked structure (hash bins, queues, trees). */
 const NODE_CLASS = /(?:Node|Entry|Cell)$/;
 /** The fields of such a class that lead to the next link. */
 const LINK_FIELDS = new Set(['next', 'prev', 'after', 'before', 'left', 'right', 'parent', 'first', 'last', 'head', 'tail']);
 
-/** A captured object before decoding, with how many more references deep it is to be followed. */
-interface Captured {
-  object: HeapObject | { kind: 'raw-instance'; id: number; classId: number; raw: Buffer };
+type RawInstance = { kind: 'raw-instance'; id: number; classId: number; raw: Buffer };
+
+/** A loaded object, with how many more references deep it is to be followed. */
+interface Loaded {
+  object: HeapObject | RawInstance;
   budget: number;
 }
 
 export async function loadHprof(path: string, plan: LoadPlan, onProgress?: ProgressListener): Promise<HeapStore> {
-  const meta = new ClassMetadata();
+  const closure = new Closure(plan);
   const tally = new HistogramTally();
   const threads: Array<{ objectId: number; threadSerial: number }> = [];
-  const loaded = new Map<number, Captured>();
-  const warnings: string[] = [];
-  const maxObjects = plan.maxObjects ?? DEFAULT_MAX_OBJECTS;
-
-  // Root class ids are decided on first sight of each class id, once its class dump is known.
-  const rootBudgetByClass = new Map<number, number>();
-  const rootNames = new Map(plan.roots.map((r) => [r.className, r]));
-  const rootBudget = (classId: number): number => {
-    let b = rootBudgetByClass.get(classId);
-    if (b !== undefined) return b;
-    b = -1;
-    const seen = new Set<number>();
-    let own = true;
-    for (let c = meta.classDumps.get(classId); c !== undefined && !seen.has(c.id); c = meta.classDumps.get(c.superId)) {
-      seen.add(c.id);
-      const r = rootNames.get(meta.className(c.id));
-      if (r && (own || r.subclasses !== false)) b = Math.max(b, r.depth);
-      own = false;
-    }
-    if (meta.classDumps.has(classId)) rootBudgetByClass.set(classId, b);
-    return b;
-  };
-
-  let full = false;
-  const capture = (id: number, object: Captured['object'], budget: number) => {
-    if (loaded.size >= maxObjects) {
-      full = true;
-      return;
-    }
-    loaded.set(id, { object, budget });
-  };
-
-  // Pass 0.
+  const index = new ObjectIndex();
   let header: HprofHeader | undefined;
-  let idSize = 8;
-  const pass0 = new HprofParser({
+  const staticsOf = new Map((plan.statics ?? []).map((s) => [s.className, s.depth]));
+  const meta = closure.meta;
+
+  const pass0: HprofParser = new HprofParser({
+    ...closure.captureVisitor(true),
     ...meta.visitor(),
     header: (h) => {
       header = h;
-      idSize = h.idSize;
+      closure.idSize = h.idSize;
+    },
+    classDump: (c) => {
+      meta.classDumps.set(c.id, c);
+      const depth = staticsOf.get(meta.className(c.id));
+      if (depth !== undefined) for (const st of c.statics) if ((st.type === 2 || st.type === 1) && typeof st.value === 'number') closure.want(st.value, depth);
     },
     root: (subTag, id, threadSerial) => {
       if (subTag === SUB.ROOT_THREAD_OBJ) threads.push({ objectId: id, threadSerial });
@@ -94,148 +75,321 @@ export async function loadHprof(path: string, plan: LoadPlan, onProgress?: Progr
     instanceHeader: (id, classId) => {
       index.note(id, pass0);
       tally.instance(classId);
-      return rootBudget(classId) >= 0;
+      return closure.wantsInstance(id, classId);
     },
-    instanceData: (id, classId, data) => capture(id, { kind: 'raw-instance', id, classId, raw: Buffer.from(data) }, rootBudget(classId)),
     objectArrayHeader: (id, classId, length) => {
       index.note(id, pass0);
       tally.objectArray(classId, length);
-      return false;
+      return closure.wants(id);
     },
     primitiveArrayHeader: (id, type, length) => {
       index.note(id, pass0);
       tally.primitiveArray(type, length);
-      return false;
+      return closure.wants(id);
     },
   });
-  const index = new ObjectIndex();
   const fed0 = await feedHprof(path, pass0, onProgress);
   if (header === undefined) throw new HprofFormatError(`${path}: the file ends before the HPROF header does`);
-  warnings.push(...pass0.warnings);
-  let truncated = fed0;
+  const warnings = [...pass0.warnings];
   const histogramWarnings = [...warnings];
   if (fed0.truncatedAt !== undefined) histogramWarnings.push(truncationWarning(fed0.truncatedAt, fed0.gzip));
+  closure.expandDeferred();
 
-  // Decoding needs every class dump, which only the end of pass 0 guarantees.
-  const frontier = new Map<number, number>();
-  const want = (ref: number, budget: number) => {
-    if (ref === 0 || budget < 0) return;
-    const known = loaded.get(ref);
+  let truncated: FeedSummary = fed0;
+  let passes = 1;
+  let sweeps = 0;
+  if (!fed0.gzip && index.usable) {
+    while (closure.pending && !closure.full && sweeps < MAX_SWEEPS) {
+      sweeps++;
+      if (!sweepIndexedBlocks(path, header, index, closure)) break;
+    }
+  } else {
+    while (closure.pending && !closure.full && passes < MAX_PASSES) {
+      const wantedFromStart = [...closure.frontier.keys()];
+      const fed = await feedHprof(path, new HprofParser(closure.captureVisitor(false)), onProgress);
+      passes++;
+      if (fed.truncatedAt !== undefined) truncated = fed;
+      // A whole pass saw every object: what was wanted all along and not found is not in the dump.
+      else for (const id of wantedFromStart) closure.missing(id);
+    }
+  }
+  if (closure.full) warnings.push(`loading stopped at ${closure.maxObjects} objects; collections reached past that point are reported as incomplete`);
+  if (closure.missingCount > 0) warnings.push(`${closure.missingCount} referenced objects are not in the dump; walks that reach them are reported as incomplete`);
+  else if (closure.pending) {
+    warnings.push(`${closure.frontier.size} referenced objects were not found (after ${passes} passes and ${sweeps} index sweeps); walks that reach them are reported as incomplete`);
+  }
+  if (truncated.truncatedAt !== undefined) warnings.push(truncationWarning(truncated.truncatedAt, truncated.gzip));
+
+  const completeClasses = new Set<string>();
+  if (fed0.truncatedAt === undefined && !closure.full) {
+    for (const name of closure.rootClassNames()) completeClasses.add(name);
+    for (const r of plan.roots) completeClasses.add(r.className);
+  }
+  return {
+    source: { path, format: 'hprof', hprofVersion: header.version, idSize: header.idSize, timestampMs: header.timestampMs, gzip: fed0.gzip },
+    classes: meta.heapClasses(),
+    objects: closure.objects(),
+    completeClasses,
+    threads,
+    histogram: tally.histogram(path, meta, header.idSize, histogramWarnings),
+    warnings,
+  };
+}
+
+/** The growing set of loaded objects and the references still to load, with their depth budgets. */
+class Closure {
+  readonly meta = new ClassMetadata();
+  idSize = 8;
+  readonly maxObjects: number;
+  full = false;
+  /** Wanted, not yet loaded: id -> depth budget. */
+  readonly frontier = new Map<number, number>();
+  /** Called with every id added to the frontier (the index sweep schedules its block). */
+  onWant: ((id: number) => void) | undefined;
+  private readonly loaded = new Map<number, Loaded>();
+  private readonly deferred: number[] = [];
+  private readonly rootBudgetByClass = new Map<number, number>();
+  private readonly rootNames: Map<string, LoadPlan['roots'][number]>;
+  private readonly linkSlotsByClass = new Map<number, boolean[]>();
+  private stringClassId: number | undefined | null = null;
+
+  constructor(plan: LoadPlan) {
+    this.maxObjects = plan.maxObjects ?? DEFAULT_MAX_OBJECTS;
+    this.rootNames = new Map(plan.roots.map((r) => [r.className, r]));
+  }
+
+  /** References to objects the dump does not hold. */
+  missingCount = 0;
+
+  missing(id: number): void {
+    if (this.frontier.delete(id)) this.missingCount++;
+  }
+
+  get pending(): boolean {
+    return this.frontier.size > 0;
+  }
+
+  wants(id: number): boolean {
+    return this.frontier.size !== 0 && this.frontier.has(id);
+  }
+
+  wantsInstance(id: number, classId: number): boolean {
+    return this.rootBudget(classId) >= 0 || this.wants(id);
+  }
+
+  /** Parser callbacks that load wanted objects (and, in the first pass, root-class instances). */
+  captureVisitor(withRoots: boolean): HprofVisitor {
+    return {
+      instanceHeader: withRoots ? (id, classId) => this.wantsInstance(id, classId) : (id) => this.wants(id),
+      instanceData: (id, classId, data) => {
+        const budget = Math.max(this.frontier.get(id) ?? -1, withRoots ? this.rootBudget(classId) : -1);
+        this.add(id, { kind: 'raw-instance', id, classId, raw: Buffer.from(data) }, budget);
+      },
+      objectArrayHeader: (id) => this.wants(id),
+      objectArrayData: (id, classId, elements) => this.add(id, { kind: 'object-array', id, classId, elements: Array.from(elements) }, this.frontier.get(id) ?? 0),
+      primitiveArrayHeader: (id) => this.wants(id),
+      primitiveArrayData: (id, type, data) => this.add(id, decodePrimitiveArray(id, type, data), this.frontier.get(id) ?? 0),
+    };
+  }
+
+  private add(id: number, object: Loaded['object'], budget: number): void {
+    this.frontier.delete(id);
+    if (this.loaded.has(id)) return;
+    if (this.loaded.size >= this.maxObjects) {
+      this.full = true;
+      return;
+    }
+    const entry: Loaded = { object, budget };
+    this.loaded.set(id, entry);
+    // Expanding now loads forward references in this same read; an instance whose class layout is not
+    // known yet (never seen in HotSpot dumps, where class dumps come first) waits for the end of the pass.
+    if (object.kind !== 'raw-instance' || this.layoutKnown(object.classId)) this.expand(entry);
+    else this.deferred.push(id);
+  }
+
+  expandDeferred(): void {
+    for (const id of this.deferred.splice(0)) this.expand(this.loaded.get(id)!);
+  }
+
+  want(ref: number, budget: number): void {
+    // A reference to a class is to its CLASS_DUMP (the classes are all kept), not to an object.
+    if (ref === 0 || budget < 0 || this.meta.classDumps.has(ref)) return;
+    const known = this.loaded.get(ref);
     if (known !== undefined) {
       if (known.budget < budget) {
         known.budget = budget;
-        expand(ref, known);
+        this.expand(known);
       }
       return;
     }
-    if ((frontier.get(ref) ?? -1) < budget) frontier.set(ref, budget);
-  };
-  const stringClassIds = new Set<number>();
-  for (const [classId] of meta.classDumps) if (meta.className(classId) === 'java.lang.String') stringClassIds.add(classId);
-  const expand = (id: number, c: Captured) => {
-    const o = c.object;
-    if (o.kind === 'raw-instance') {
-      c.object = decodeInstance(o.id, o.classId, o.raw, meta, idSize);
-      return expand(id, c);
+    const before = this.frontier.get(ref);
+    if (before === undefined || before < budget) {
+      this.frontier.set(ref, budget);
+      if (before === undefined) this.onWant?.(ref);
     }
+  }
+
+  private expand(entry: Loaded): void {
+    let o = entry.object;
+    if (o.kind === 'raw-instance') o = entry.object = decodeInstance(o.id, o.classId, o.raw, this.meta, this.idSize);
     if (o.kind === 'instance') {
-      const isString = stringClassIds.has(o.classId);
-      const links = linkSlots(o.classId);
+      const isString = o.classId === this.stringClass();
+      const links = this.linkSlots(o.classId);
       for (let i = 0; i < o.values.length; i++) {
         const v = o.values[i]!;
         if (v === null || typeof v !== 'object') continue;
         // A string's characters are always loaded with it, and the next node of a linked structure
         // costs no depth: a queue or a hash bin is one level, however long.
-        want(v.ref, isString ? Math.max(0, c.budget - 1) : links[i] ? c.budget : c.budget - 1);
+        this.want(v.ref, isString ? Math.max(0, entry.budget - 1) : links[i] ? entry.budget : entry.budget - 1);
       }
     } else if (o.kind === 'object-array') {
-      for (const e of o.elements) want(e, c.budget - 1);
+      for (const e of o.elements) this.want(e, entry.budget - 1);
     }
-  };
-  const linkSlotsByClass = new Map<number, boolean[]>();
-  const linkSlots = (classId: number): boolean[] => {
-    let slots = linkSlotsByClass.get(classId);
+  }
+
+  private stringClass(): number | undefined {
+    if (this.stringClassId === null) {
+      this.stringClassId = this.meta.classIdNamed('java/lang/String');
+    }
+    return this.stringClassId;
+  }
+
+  private layoutKnown(classId: number): boolean {
+    const seen = new Set<number>();
+    for (let id = classId; id !== 0 && !seen.has(id); ) {
+      seen.add(id);
+      const c = this.meta.classDumps.get(id);
+      if (c === undefined) return false;
+      id = c.superId;
+    }
+    return true;
+  }
+
+  /** The depth to follow an instance of this class as a root, or -1 when it is not a root class. */
+  rootBudget(classId: number): number {
+    let b = this.rootBudgetByClass.get(classId);
+    if (b !== undefined) return b;
+    b = -1;
+    const seen = new Set<number>();
+    let own = true;
+    for (let c = this.meta.classDumps.get(classId); c !== undefined && !seen.has(c.id); c = this.meta.classDumps.get(c.superId)) {
+      seen.add(c.id);
+      const r = this.rootNames.get(this.meta.className(c.id));
+      if (r && (own || r.subclasses !== false)) b = Math.max(b, r.depth);
+      own = false;
+    }
+    if (this.meta.classDumps.has(classId)) this.rootBudgetByClass.set(classId, b);
+    return b;
+  }
+
+  rootClassNames(): string[] {
+    return [...this.rootBudgetByClass].filter(([, b]) => b >= 0).map(([classId]) => this.meta.className(classId));
+  }
+
+  private linkSlots(classId: number): boolean[] {
+    let slots = this.linkSlotsByClass.get(classId);
     if (slots === undefined) {
       slots = [];
       const seen = new Set<number>();
-      const nodeLike = NODE_CLASS.test(meta.className(classId));
-      for (let k = meta.classDumps.get(classId); k !== undefined && !seen.has(k.id); k = meta.classDumps.get(k.superId)) {
+      const nodeLike = NODE_CLASS.test(this.meta.className(classId));
+      for (let k = this.meta.classDumps.get(classId); k !== undefined && !seen.has(k.id); k = this.meta.classDumps.get(k.superId)) {
         seen.add(k.id);
-        for (const f of k.fields) slots.push(nodeLike && LINK_FIELDS.has(meta.fieldName(f.nameId)));
+        for (const f of k.fields) slots.push(nodeLike && LINK_FIELDS.has(this.meta.fieldName(f.nameId)));
       }
-      linkSlotsByClass.set(classId, slots);
+      this.linkSlotsByClass.set(classId, slots);
     }
     return slots;
-  };
-  for (const [id, c] of loaded) expand(id, c);
-  for (const s of plan.statics ?? []) {
-    for (const [classId, c] of meta.classDumps) {
-      if (meta.className(classId) !== s.className) continue;
-      for (const st of c.statics) if ((st.type === 2 || st.type === 1) && typeof st.value === 'number') want(st.value, s.depth);
-    }
   }
 
-  // Passes 1..n: one level of references each.
-  let passes = 1;
-  let lookups = 0;
-  while (frontier.size > 0 && !full && passes < MAX_PASSES && lookups < MAX_LOOKUP_ROUNDS) {
-    const wanted = new Map(frontier);
-    frontier.clear();
-    const got: Array<[number, Captured]> = [];
-    const take = (id: number, object: Captured['object']) => {
-      const budget = wanted.get(id)!;
-      if (loaded.size + got.length >= maxObjects) {
-        full = true;
-        return;
-      }
-      got.push([id, { object, budget }]);
-    };
-    const visitor: HprofVisitor = {
-      instanceHeader: (id) => wanted.has(id),
-      instanceData: (id, classId, data) => take(id, { kind: 'raw-instance', id, classId, raw: Buffer.from(data) }),
-      objectArrayHeader: (id) => wanted.has(id),
-      objectArrayData: (id, classId, elements) => take(id, { kind: 'object-array', id, classId, elements: Array.from(elements) }),
-      primitiveArrayHeader: (id) => wanted.has(id),
-      primitiveArrayData: (id, type, data) => take(id, decodePrimitiveArray(id, type, data)),
-    };
-    if (!fed0.gzip && index.usable) {
-      readIndexedBlocks(path, header, index, wanted.keys(), visitor);
-      lookups++;
-    } else {
-      const fed = await feedHprof(path, new HprofParser(visitor), onProgress);
-      passes++;
-      if (fed.truncatedAt !== undefined) truncated = fed;
+  objects(): Map<number, HeapObject> {
+    const out = new Map<number, HeapObject>();
+    for (const [id, entry] of this.loaded) {
+      const o = entry.object;
+      out.set(id, o.kind === 'raw-instance' ? decodeInstance(o.id, o.classId, o.raw, this.meta, this.idSize) : o);
     }
-    for (const [id, c] of got) loaded.set(id, c);
-    for (const [id, c] of got) expand(id, c);
+    return out;
   }
-  if (full) warnings.push(`loading stopped at ${maxObjects} objects; collections reached past that point are reported as incomplete`);
-  if (frontier.size > 0 && !full) warnings.push(`loading stopped after ${passes} passes over the file and ${lookups} indexed lookups; deeper references were not followed`);
-  if (truncated.truncatedAt !== undefined) warnings.push(truncationWarning(truncated.truncatedAt, truncated.gzip));
-
-  const objects = new Map<number, HeapObject>();
-  for (const [id, c] of loaded) {
-    const o = c.object.kind === 'raw-instance' ? decodeInstance(c.object.id, c.object.classId, c.object.raw, meta, idSize) : c.object;
-    objects.set(id, o);
-  }
-  const completeClasses = new Set<string>();
-  if (fed0.truncatedAt === undefined && !full) {
-    for (const [classId, budget] of rootBudgetByClass) if (budget >= 0) completeClasses.add(meta.className(classId));
-    for (const r of plan.roots) completeClasses.add(r.className);
-  }
-  return {
-    source: summarySource(path, header, fed0),
-    classes: meta.heapClasses(),
-    objects,
-    completeClasses,
-    threads,
-    histogram: tally.histogram(path, meta, idSize, histogramWarnings),
-    warnings,
-  };
 }
 
-function summarySource(path: string, header: HprofHeader, fed: FeedSummary): HeapStore['source'] {
-  return { path, format: 'hprof', hprofVersion: header.version, idSize: header.idSize, timestampMs: header.timestampMs, gzip: fed.gzip };
+/**
+ * One forward sweep: reads, in file order, the index blocks holding wanted objects, including those
+ * that objects loaded during the sweep ask for further on. Returns false when no block can be read
+ * for what is still wanted (the rest is not in the dump).
+ */
+function sweepIndexedBlocks(path: string, header: HprofHeader, index: ObjectIndex, closure: Closure): boolean {
+  const queue = new MinHeap();
+  const wantedFromStart = [...closure.frontier.keys()];
+  for (const id of wantedFromStart) for (const b of index.blocksFor(id)) queue.push(b);
+  closure.onWant = (id) => {
+    for (const b of index.blocksFor(id)) queue.push(b);
+  };
+  const fd = openSync(path, 'r');
+  const readBlocks = new Set<number>();
+  try {
+    const size = fstatSync(fd).size;
+    let last = -1;
+    const visitor = closure.captureVisitor(false);
+    for (let b = queue.pop(); b !== undefined; b = queue.pop()) {
+      // Blocks behind this point wait for the next sweep.
+      if (b <= last) continue;
+      const block = index.block(b);
+      const end = Math.min(block.end ?? size, size);
+      const buf = Buffer.allocUnsafe(end - block.offset);
+      const n = readSync(fd, buf, 0, buf.length, block.offset);
+      const parser = new HprofParser(visitor);
+      parser.resumeAt(header, block.offset, block.segmentLeft);
+      parser.push(buf, 0, n);
+      last = b;
+      readBlocks.add(b);
+      if (closure.full) break;
+    }
+  } finally {
+    closeSync(fd);
+    closure.onWant = undefined;
+  }
+  // An id wanted all along whose every candidate block was read without finding it is not in the
+  // dump (HPROF files can hold references to objects they did not write). Ids wanted later may have
+  // been in a block read before they were wanted.
+  for (const id of wantedFromStart) if (closure.frontier.has(id) && index.blocksFor(id).every((b) => readBlocks.has(b))) closure.missing(id);
+  return readBlocks.size > 0;
+}
+
+/** A binary min-heap of block numbers. */
+class MinHeap {
+  private readonly a: number[] = [];
+
+  push(v: number): void {
+    const a = this.a;
+    a.push(v);
+    for (let i = a.length - 1; i > 0; ) {
+      const p = (i - 1) >> 1;
+      if (a[p]! <= v) break;
+      a[i] = a[p]!;
+      a[p] = v;
+      i = p;
+    }
+  }
+
+  pop(): number | undefined {
+    const a = this.a;
+    if (a.length === 0) return undefined;
+    const top = a[0]!;
+    const last = a.pop()!;
+    if (a.length > 0) {
+      a[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && a[l]! < a[m]!) m = l;
+        if (r < a.length && a[r]! < a[m]!) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m]!, a[i]!];
+        i = m;
+      }
+    }
+    return top;
+  }
 }
 
 /** Field values in layout order: the object's class's fields, then its superclass's, up to Object. */
@@ -268,30 +422,4 @@ export function decodePrimitiveArray(id: number, type: number, data: Buffer): He
   for (let i = 0; i < n; i++) values[i] = readValue(data, dv, 0, i * size, type, 8) as number | bigint | boolean;
   const elementType = BASIC_TYPES[type] ?? 'byte';
   return { kind: 'primitive-array', id, elementType: elementType === 'object' ? 'byte' : elementType, values };
-}
-
-/** Reads only the index blocks that may hold the wanted ids (adjacent blocks in one read). */
-function readIndexedBlocks(path: string, header: HprofHeader, index: ObjectIndex, wanted: Iterable<number>, visitor: HprofVisitor): void {
-  const blocks = new Set<number>();
-  for (const id of wanted) for (const b of index.blocksFor(id)) blocks.add(b);
-  const sorted = [...blocks].sort((a, b) => a - b);
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    for (let i = 0; i < sorted.length; ) {
-      let j = i;
-      while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
-      const first = index.block(sorted[i]!);
-      const last = index.block(sorted[j]!);
-      const end = Math.min(last.end ?? size, size);
-      const buf = Buffer.allocUnsafe(end - first.offset);
-      const n = readSync(fd, buf, 0, buf.length, first.offset);
-      const parser = new HprofParser(visitor);
-      parser.resumeAt(header, first.offset, first.segmentLeft);
-      parser.push(buf, 0, n);
-      i = j + 1;
-    }
-  } finally {
-    closeSync(fd);
-  }
 }
