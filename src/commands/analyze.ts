@@ -1,11 +1,14 @@
 /** `dumpsleuth analyze <paths...>`: args -> load -> model -> rules -> report -> exit code. */
 import { writeFile } from 'node:fs/promises';
 import { InputError, UsageError, UserError } from '../errors.js';
-import { loadThreadInput, type LoadedThreadInput } from '../input/load.js';
+import type { LoadedThreadInput } from '../input/load.js';
 import { buildModel } from '../model/build-model.js';
 import { SEVERITIES, severityRank, type Severity } from '../model/findings.js';
 import { RULES } from '../rules/index.js';
-import { loadConfig } from '../engine/config.js';
+import { loadConfig, loadCounterSpecs } from '../engine/config.js';
+import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
+import { loadAnyInput, type LoadedInput } from '../input/load-incident.js';
+import { userCounterRoots } from '../model/reconstruct/user-counters.js';
 import { runRules } from '../engine/run-rules.js';
 import { renderJson } from '../report/json.js';
 import { renderText } from '../report/text.js';
@@ -44,13 +47,20 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
     throw new UsageError(`unknown --fail-on ${opts.failOn}`, `use one of ${SEVERITIES.join(', ')}, never`);
   }
   const config = await loadConfig(RULES, opts.config);
+  const counterSpecs = await loadCounterSpecs(opts.config);
+  const plan = { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counterSpecs)] };
   const inputs = await collectInputs(paths);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
-  const loaded: LoadedThreadInput[] = [];
+  const threads: LoadedThreadInput[] = [];
+  const heaps: Array<Extract<LoadedInput, { kind: 'heap' }>['heap']> = [];
+  const logs: Array<Extract<LoadedInput, { kind: 'log' }>['log']> = [];
   let failed = 0;
   for (const input of inputs) {
     try {
-      loaded.push(await loadThreadInput(input.path, (e) => progress.update(`reading ${input.path}`, e)));
+      const loaded = await loadAnyInput(input.path, plan, (e) => progress.update(`reading ${input.path}`, e));
+      if (loaded.kind === 'threads') threads.push(loaded.input);
+      else if (loaded.kind === 'heap') heaps.push(loaded.heap);
+      else logs.push(loaded.log);
     } catch (e) {
       progress.clear();
       if (!(e instanceof UserError)) throw e;
@@ -63,11 +73,11 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
     }
   }
   progress.clear();
-  if (loaded.length === 0) {
-    if (failed === 0) io.stderr.write('error: no thread dump found in the given paths\n');
+  if (threads.length === 0 && heaps.length === 0) {
+    if (failed === 0) io.stderr.write('error: no thread dump or heap dump found in the given paths\n');
     return 2;
   }
-  const model = buildModel(loaded);
+  const model = buildModel(threads, { heaps, logs, userCounters: counterSpecs });
   const findings = runRules(model, RULES, config);
   const report: Report = { tool: { name: 'dumpsleuth', version: io.version }, model, findings };
   const chalk = decideColour(opts.color, io.env, io.stdout.isTTY === true, opts.output !== undefined);

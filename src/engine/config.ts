@@ -1,6 +1,8 @@
 /**
  * The JSON config: per-rule severity overrides and options, validated against the rules' meta.
- *   { "rules": { "deadlock": "error", "lock-contention": ["warning", { "minWaiters": 10 }], "stuck-threads": "off" } }
+ *   { "rules": { "deadlock": "error", "lock-contention": ["warning", { "minWaiters": 10 }], "stuck-threads": "off" },
+ *     "counters": [{ "name": "order-limiter", "className": "com.acme.Limiter", "active": "inFlight", "limit": "max",
+ *                    "insideFrame": "com.acme.OrderService.place" }] }
  * The resolved config is a frozen value passed down explicitly; nothing reads it globally.
  */
 import { readFile } from 'node:fs/promises';
@@ -8,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { SEVERITIES, type Severity } from '../model/findings.js';
 import type { OptionValue, Rule } from '../rules/rule.js';
 import { UsageError } from '../errors.js';
+import type { UserCounterSpec } from '../model/reconstruct/user-counters.js';
 
 export interface ResolvedRuleConfig {
   readonly enabled: boolean;
@@ -41,7 +44,7 @@ export function resolveConfig(rules: readonly Rule[], raw: unknown, file: string
   };
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('(top)', 'expected an object like {"rules": {...}}');
   const top = raw as Record<string, unknown>;
-  for (const k of Object.keys(top)) if (k !== 'rules' && k !== '$schema') fail(k, 'unknown key (expected "rules")');
+  for (const k of Object.keys(top)) if (k !== 'rules' && k !== 'counters' && k !== '$schema') fail(k, 'unknown key (expected "rules" or "counters")');
   const rulesRaw = (top['rules'] ?? {}) as unknown;
   if (rulesRaw === null || typeof rulesRaw !== 'object' || Array.isArray(rulesRaw)) fail('rules', 'expected an object');
   const entries = rulesRaw as Record<string, unknown>;
@@ -88,4 +91,36 @@ export function resolveConfig(rules: readonly Rule[], raw: unknown, file: string
     out[id] = Object.freeze({ enabled, severity, options: Object.freeze(resolved) });
   }
   return Object.freeze(out);
+}
+
+/** The user-declared counters of the config file (the same file as the rules), validated. */
+export async function loadCounterSpecs(path: string | undefined): Promise<UserCounterSpec[]> {
+  const file = path ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
+  if (file === undefined) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (e) {
+    throw new UsageError(`config ${file}: ${(e as Error).message}`, 'fix the JSON or pass another file with --config');
+  }
+  return resolveCounterSpecs(raw, file);
+}
+
+export function resolveCounterSpecs(raw: unknown, file: string): UserCounterSpec[] {
+  const fail = (path: string, msg: string): never => {
+    throw new UsageError(`config ${file}: ${path}: ${msg}`, 'a counter is {"name", "className", "active": "field.path", "limit": "field.path" or a number, "insideFrame": "pkg.Class.method"}');
+  };
+  const list = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>)['counters'] : undefined;
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) return fail('counters', 'expected an array');
+  return list.map((c: unknown, i): UserCounterSpec => {
+    const at = `counters[${i}]`;
+    if (c === null || typeof c !== 'object' || Array.isArray(c)) return fail(at, 'expected an object');
+    const o = c as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!['name', 'className', 'active', 'limit', 'insideFrame'].includes(k)) fail(`${at}.${k}`, 'unknown key');
+    const text = (k: string) => (typeof o[k] === 'string' && (o[k] as string).length > 0 ? (o[k] as string) : fail(`${at}.${k}`, 'expected a non-empty string'));
+    const limit = o['limit'];
+    if (typeof limit !== 'number' && (typeof limit !== 'string' || limit.length === 0)) fail(`${at}.limit`, 'expected a field path or a number');
+    return { name: text('name'), className: text('className'), active: text('active'), limit: limit as string | number, insideFrame: text('insideFrame') };
+  });
 }

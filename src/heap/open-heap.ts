@@ -61,6 +61,17 @@ async function readPrefix(stream: AsyncIterable<Buffer>): Promise<Buffer> {
   return Buffer.concat(parts).subarray(0, HEAD);
 }
 
+/** The heap format of the file, or undefined when it is not a heap dump (no error: the caller tries other readers). */
+export async function detectHeapKind(path: string): Promise<HeapInputKind | undefined> {
+  const { head } = await headOf(path);
+  const text = head.toString('utf8');
+  const kind = sniff(head, text);
+  if (kind.kind === 'hprof') return 'hprof';
+  if (kind.kind === 'v8-heapsnapshot') return 'v8-heapsnapshot';
+  if (/^\s*\{\s*"format"\s*:\s*"dumpsleuth\.heap\/\d+"/.test(text)) return 'dumpsleuth-heap';
+  return undefined;
+}
+
 export async function heapInputKind(path: string): Promise<HeapInputKind> {
   const { head } = await headOf(path);
   const text = head.toString('utf8');

@@ -1,6 +1,8 @@
 /** Builds the Model from parsed thread-dump files: the analyses of src/threads/, put together. */
 import type { StackFrame, ThreadDump, ThreadDumpFile } from './thread-dump.js';
-import type { DeadlockModel, ExecutorModel, InputSummary, LockModel, Model, SeriesModel, StackGroupModel, ThreadRef } from './model.js';
+import type { DeadlockModel, ExecutorModel, InputSummary, LockModel, LogEventModel, Model, SeriesModel, StackGroupModel, ThreadRef } from './model.js';
+import { reconstructConcurrency, type HeapInput } from './reconstruct/concurrency.js';
+import type { UserCounterSpec } from './reconstruct/user-counters.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
 import { busyActivities, findThreadPools } from '../threads/thread-pools.js';
 import { groupIdenticalStacks, stateSummary } from '../threads/stack-groups.js';
@@ -19,7 +21,14 @@ function sameFrames(a: readonly StackFrame[], b: readonly StackFrame[]): boolean
   return a.length === b.length && a.every((f, k) => f === b[k] || (f.qualified === b[k]!.qualified && f.location === b[k]!.location));
 }
 
-export function buildModel(inputs: ParsedThreadInput[]): Model {
+/** Heap dumps and logs of the same incident, and what the config declares. */
+export interface OtherInputs {
+  readonly heaps?: ReadonlyArray<HeapInput & { readonly summary: InputSummary }>;
+  readonly logs?: ReadonlyArray<{ readonly summary: InputSummary; readonly events: LogEventModel[] }>;
+  readonly userCounters?: readonly UserCounterSpec[];
+}
+
+export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}): Model {
   const dumps: ThreadDump[] = [];
   const summaries: InputSummary[] = [];
   for (const input of inputs) {
@@ -97,6 +106,12 @@ export function buildModel(inputs: ParsedThreadInput[]): Model {
     }
   });
   contended.sort((a, b) => b.waiters.length - a.waiters.length || a.dump - b.dump);
+  const heaps = others.heaps ?? [];
+  const logs = others.logs ?? [];
+  for (const h of heaps) summaries.push(h.summary);
+  for (const l of logs) summaries.push(l.summary);
+  const logEvents = logs.flatMap((l) => l.events);
+  const concurrency = reconstructConcurrency(dumps, executors, heaps, logEvents, others.userCounters ?? []);
 
   const series: SeriesModel[] = seriesGroups(dumps).map((group) => {
     const s = matchSeries(dumps, group);
@@ -116,11 +131,13 @@ export function buildModel(inputs: ParsedThreadInput[]): Model {
     dumps,
     stateSummaries: dumps.map(stateSummary),
     threadGroups,
-    executors,
+    executors: concurrency.executors,
     locks: { contended, deadlocks },
     series,
-    counters: [],
-    connectionPools: [],
-    shutdown: {},
+    counters: concurrency.counters,
+    connectionPools: concurrency.connectionPools,
+    shutdown: concurrency.shutdown,
+    logEvents,
+    notes: concurrency.notes,
   };
 }

@@ -10,7 +10,9 @@ export function severityRank(s: Severity): number {
 export type Evidence =
   | { readonly kind: 'thread'; readonly thread: string; readonly dump: number; readonly source: string; readonly line: number; readonly note?: string }
   | { readonly kind: 'lock'; readonly lock: string; readonly className: string; readonly dump: number; readonly note?: string }
-  | { readonly kind: 'jvm-report'; readonly dump: number; readonly source: string; readonly line: number; readonly note?: string };
+  | { readonly kind: 'jvm-report'; readonly dump: number; readonly source: string; readonly line: number; readonly note?: string }
+  | { readonly kind: 'heap-object'; readonly source: string; readonly id: string; readonly className: string; readonly note?: string }
+  | { readonly kind: 'log'; readonly source: string; readonly line: number; readonly text: string; readonly note?: string };
 
 export type FactValue = number | string | boolean | null | readonly string[] | readonly number[];
 

@@ -1,6 +1,6 @@
 /**
- * The Model: everything reconstructed from the inputs, which rules read and reports draw.
- * Thread-only for now; heap-backed executors, counters and pools join it later with the same shape.
+ * The Model: everything reconstructed from the inputs, which rules read and reports draw. Each
+ * entity says where it came from (thread dumps, a heap object, log lines) so findings can cite it.
  */
 import type { LockRef, ThreadDump, JavaThreadState } from './thread-dump.js';
 
@@ -24,10 +24,33 @@ export interface ThreadRef {
   readonly name: string;
 }
 
+/** A heap object cited as evidence: which heap input, its id (hex) and class. */
+export interface HeapObjectRef {
+  readonly input: string;
+  readonly id: string;
+  readonly className: string;
+}
+
+/** What the heap says about an executor (a ThreadPoolExecutor or subclass). */
+export interface ExecutorHeapState {
+  readonly object: HeapObjectRef;
+  readonly runState: 'RUNNING' | 'SHUTDOWN' | 'STOP' | 'TIDYING' | 'TERMINATED' | 'UNKNOWN';
+  readonly corePoolSize: number | null;
+  readonly maximumPoolSize: number | null;
+  /** Live workers (the `workers` set), and those running a task (Worker lock state 1) or about to (-1). */
+  readonly poolSize: number;
+  readonly activeWorkers: number;
+  readonly largestPoolSize: number | null;
+  readonly completedTasks: number | null;
+  readonly queue: { readonly className: string; readonly size: number | null; readonly capacity: number | null; readonly complete: boolean };
+  /** Names of the worker threads, as the heap's Thread objects say. */
+  readonly workerThreadNames: string[];
+}
+
 export interface ExecutorModel {
   readonly name: string;
-  /** `thread-names` for pools recognised from names; heap-backed ones later. */
-  readonly source: 'thread-names';
+  /** `thread-names`: recognised from thread names only; `heap`: a heap object with no matching threads; `heap+threads`: both. */
+  readonly source: 'thread-names' | 'heap' | 'heap+threads';
   /** Named like an executor's workers, not just numbered threads (see threads/thread-pools.ts). */
   readonly namedLikePool: boolean;
   readonly dump: number;
@@ -37,6 +60,77 @@ export interface ExecutorModel {
   readonly busyThreads: ThreadRef[];
   readonly idleThreads: ThreadRef[];
   readonly busyActivities: Array<{ frame: string; count: number }>;
+  /** Present when a heap dump of the same JVM holds this executor. */
+  readonly heap?: ExecutorHeapState;
+}
+
+/** An in-flight counter with a limit (Dubbo RpcStatus with executes/actives, user-declared ones). */
+export interface CounterModel {
+  readonly kind: 'dubbo-executes' | 'dubbo-actives' | 'user';
+  /** `service#method` (or the user's counter name): the subject of findings. */
+  readonly name: string;
+  readonly service: string;
+  readonly method: string | null;
+  /** Dubbo's URL identity string (`dubbo://host:port/service`), when it is one. */
+  readonly identity: string | null;
+  readonly active: number;
+  readonly limit: number | null;
+  /** Where the limit came from (`sayHello.executes` in the URL parameters, a config path). */
+  readonly limitSource: string | null;
+  readonly total: number | null;
+  readonly failed: number | null;
+  /** Per thread dump of the same JVM: how many threads are inside the guarded method. */
+  readonly threadsInside: Array<{ readonly dump: number; readonly count: number; readonly threads: ThreadRef[] }>;
+  /** Rejections of this method found in logs. */
+  readonly rejectionsLogged: number;
+  readonly object: HeapObjectRef;
+  /** The service-wide counter of the same service, for context. */
+  readonly serviceActive: number | null;
+}
+
+/** An HTTP or DB connection pool (or a call dispatcher) and who waits for it. */
+export interface ConnectionPoolModel {
+  readonly kind: 'apache-httpclient-4' | 'apache-httpclient-5' | 'okhttp-dispatcher' | 'hikaricp' | 'druid' | 'commons-pool2';
+  readonly name: string;
+  /** The route or host the numbers are for (`http://10.0.0.7:8080`), null for a whole pool. */
+  readonly route: string | null;
+  /** How many may be in use at once on that route (or in the pool). */
+  readonly width: number | null;
+  readonly maxTotal: number | null;
+  readonly leased: number | null;
+  readonly idle: number | null;
+  /** Requests waiting for a lease, as the pool counts them. */
+  readonly pending: number | null;
+  /** Threads whose stacks wait in this kind of pool's lease method, per dump. */
+  readonly waitingThreads: Array<{ readonly dump: number; readonly threads: ThreadRef[] }>;
+  /** `heap` (numbers from the pool object) or `threads` (only stacks: no width, no counts). */
+  readonly source: 'heap' | 'threads';
+  readonly object: HeapObjectRef | null;
+}
+
+export interface ShutdownHookModel {
+  readonly kind: 'dubbo' | 'spring' | 'jvm';
+  readonly thread: ThreadRef;
+  /** What it is doing, in one line (`sleeping in HeaderExchangeServer.close`). */
+  readonly doing: string;
+}
+
+export interface ShutdownModel {
+  /** Per thread dump taken while the JVM was shutting down. */
+  readonly dumps: Array<{ readonly dump: number; readonly hooks: ShutdownHookModel[]; readonly inFlight: ThreadRef[] }>;
+}
+
+/** Known high-signal log lines, counted per kind. */
+export interface LogEventModel {
+  readonly kind: 'dubbo-pool-exhausted' | 'dubbo-executes-rejected' | 'dubbo-actives-timeout';
+  readonly count: number;
+  readonly first: { readonly source: string; readonly line: number; readonly text: string };
+  readonly last: { readonly source: string; readonly line: number; readonly text: string };
+  /** Numbers the line carries (pool size, active, max, queue tasks; the executes limit), from the last one. */
+  readonly facts: Readonly<Record<string, number | string>>;
+  /** For rejections: the method and service they name. */
+  readonly service?: string;
+  readonly method?: string;
 }
 
 export interface LockModel {
@@ -77,8 +171,10 @@ export interface Model {
   readonly executors: ExecutorModel[];
   readonly locks: { readonly contended: LockModel[]; readonly deadlocks: DeadlockModel[] };
   readonly series: SeriesModel[];
-  /** Filled from heap dumps in later versions. */
-  readonly counters: never[];
-  readonly connectionPools: never[];
-  readonly shutdown: Record<string, never>;
+  readonly counters: CounterModel[];
+  readonly connectionPools: ConnectionPoolModel[];
+  readonly shutdown: ShutdownModel;
+  readonly logEvents: LogEventModel[];
+  /** What a heap dump would add when none was given (threads-only runs), or why one could not be used. */
+  readonly notes: string[];
 }

@@ -50,9 +50,16 @@ export function renderJson(report: Report): string {
         idle: e.idle,
         busyActivities: e.busyActivities.slice(0, 10),
         busyThreads: e.busyThreads.map((t) => t.name),
+        ...(e.heap !== undefined ? { heap: e.heap } : {}),
       })),
-      counters: m.counters,
-      connectionPools: m.connectionPools,
+      counters: m.counters.map((c) => ({
+        ...c,
+        threadsInside: c.threadsInside.map((t) => ({ dump: t.dump, count: t.count, threads: t.threads.slice(0, 50).map((x) => x.name) })),
+      })),
+      connectionPools: m.connectionPools.map((p) => ({
+        ...p,
+        waitingThreads: p.waitingThreads.map((w) => ({ dump: w.dump, count: w.threads.length, threads: w.threads.slice(0, 50).map((x) => x.name) })),
+      })),
       locks: {
         contended: m.locks.contended.map((l) => ({
           dump: l.dump,
@@ -70,7 +77,15 @@ export function renderJson(report: Report): string {
           ...(d.note !== undefined ? { note: d.note } : {}),
         })),
       },
-      shutdown: m.shutdown,
+      shutdown: {
+        dumps: m.shutdown.dumps.map((d) => ({
+          dump: d.dump,
+          hooks: d.hooks.map((h) => ({ kind: h.kind, thread: h.thread.name, doing: h.doing })),
+          inFlight: d.inFlight.map((t) => t.name),
+        })),
+      },
+      logEvents: m.logEvents,
+      notes: m.notes,
       threadGroups: m.threadGroups
         .filter((g) => g.count > 1)
         .slice(0, 200)

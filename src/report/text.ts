@@ -3,7 +3,7 @@
  * chalk instance handed in, so the caller decides (NO_COLOR, FORCE_COLOR, --no-color).
  */
 import type { ChalkInstance } from 'chalk';
-import type { Finding, Severity } from '../model/findings.js';
+import type { Evidence, Finding, Severity } from '../model/findings.js';
 import type { Report } from './report.js';
 import { stripControl } from './sanitize.js';
 
@@ -52,24 +52,57 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   });
   const busiest = m.executors.filter((e) => e.namedLikePool).slice(0, 10);
   if (busiest.length > 0) {
-    out.push('', chalk.bold('Thread pools (by name)'));
-    for (const e of busiest) out.push(`  #${e.dump} ${stripControl(e.name)}: ${e.workers} workers, ${e.busy} busy, ${e.idle} idle`);
+    out.push('', chalk.bold('Thread pools'));
+    for (const e of busiest) {
+      const where = e.dump >= 0 ? `#${e.dump} ` : 'heap ';
+      const q = e.heap ? `; queue ${e.heap.queue.size ?? '?'}${e.heap.queue.capacity !== null ? `/${e.heap.queue.capacity}` : ''} (${e.heap.queue.className.replace(/^.*\./, '')}), max ${e.heap.maximumPoolSize ?? '?'}` : '';
+      out.push(`  ${where}${stripControl(e.name)}: ${e.workers} workers, ${e.busy} busy, ${e.idle} idle${q}`);
+    }
   }
+  if (m.counters.length > 0) {
+    out.push('', chalk.bold('Counters'));
+    for (const c of m.counters.slice(0, 20)) {
+      const inside = c.threadsInside.length > 0 ? `, threads inside ${c.threadsInside.map((t) => t.count).join('/')}` : '';
+      out.push(`  ${stripControl(c.name)}: active ${c.active}${c.limit !== null ? ` of ${c.limit}` : ''}${inside}`);
+    }
+  }
+  if (m.connectionPools.length > 0) {
+    out.push('', chalk.bold('Connection pools'));
+    for (const p of m.connectionPools.slice(0, 20)) {
+      const waiting = Math.max(0, ...p.waitingThreads.map((w) => w.threads.length));
+      const numbers = p.source === 'heap' ? `width ${p.width ?? '?'}, leased ${p.leased ?? '?'}, pending ${p.pending ?? '?'}` : 'from stacks only';
+      out.push(`  ${stripControl(p.name)}: ${numbers}, ${waiting} threads waiting`);
+    }
+  }
+  for (const n of m.notes) out.push('', chalk.dim(`note: ${stripControl(n)}`));
   out.push('', summaryLine(report.findings, chalk));
   return out.join('\n') + '\n';
 }
 
 function renderFinding(f: Finding, sev: (s: Severity) => string, chalk: ChalkInstance): string[] {
   const lines = [`${sev(f.severity)} ${chalk.bold(f.rule)}  ${stripControl(f.subject)}`, `  ${stripControl(f.message)}`];
-  for (const e of f.evidence.slice(0, MAX_EVIDENCE)) {
-    const where = e.kind === 'lock' ? `lock <${e.lock}> ${e.className}` : `${stripControl(e.source)}:${e.line}`;
-    const who = e.kind === 'thread' ? `"${stripControl(e.thread)}" ` : e.kind === 'jvm-report' ? 'JVM deadlock report ' : '';
-    lines.push(chalk.dim(`    - ${who}${where}${e.note ? ` (${stripControl(e.note)})` : ''}`));
-  }
+  const facts = Object.entries(f.facts).filter(([, v]) => v !== null && typeof v !== 'object');
+  if (facts.length > 0) lines.push(chalk.dim(`  facts: ${facts.slice(0, 10).map(([k, v]) => `${k}=${stripControl(String(v))}`).join('  ')}`));
+  for (const e of f.evidence.slice(0, MAX_EVIDENCE)) lines.push(chalk.dim(`    - ${evidenceText(e)}${e.note ? ` (${stripControl(e.note)})` : ''}`));
   if (f.evidence.length > MAX_EVIDENCE) lines.push(chalk.dim(`    ... ${f.evidence.length - MAX_EVIDENCE} more`));
   if (f.causedBy.length > 0) lines.push(`  caused by: ${f.causedBy.map(stripControl).join(', ')}`);
   lines.push(`  ${chalk.green('fix:')} ${f.remedy}`);
   return lines;
+}
+
+function evidenceText(e: Evidence): string {
+  switch (e.kind) {
+    case 'lock':
+      return `lock <${e.lock}> ${e.className}`;
+    case 'thread':
+      return `"${stripControl(e.thread)}" ${stripControl(e.source)}:${e.line}`;
+    case 'jvm-report':
+      return `JVM deadlock report ${stripControl(e.source)}:${e.line}`;
+    case 'heap-object':
+      return `heap object ${e.id} ${stripControl(e.className)} in ${stripControl(e.source)}`;
+    case 'log':
+      return `${stripControl(e.source)}:${e.line}: ${stripControl(e.text).slice(0, 160)}`;
+  }
 }
 
 function summaryLine(findings: readonly Finding[], chalk: ChalkInstance): string {

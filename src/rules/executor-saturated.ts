@@ -2,6 +2,7 @@ import type { ExecutorModel } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { findingId } from './rule.js';
 import { plural, threadEvidence } from './evidence.js';
+import { isStarved, poolSubject, starvingPoolsOf } from './pool-evidence.js';
 
 /** Every worker of a pool busy: new work queues up or, with a hand-off queue, is rejected. */
 export const executorSaturated: Rule = {
@@ -25,15 +26,18 @@ export const executorSaturated: Rule = {
     for (const e of model.executors) {
       if (!e.namedLikePool && minOther <= 0) continue;
       if (e.workers < (e.namedLikePool ? min : minOther) || e.busy < e.workers) continue;
+      // Known from the heap alone: saturated only when no more workers may be started.
+      if (e.source === 'heap' && (e.heap?.maximumPoolSize ?? Infinity) > e.workers) continue;
       const list = byName.get(e.name) ?? [];
       list.push(e);
       byName.set(e.name, list);
     }
     const totalDumpsFor = (name: string): number => model.executors.filter((e) => e.name === name).length;
+    const starved = model.connectionPools.filter((p) => isStarved(p, 2));
     return [...byName].map(([name, seen]) => {
       const e = seen[seen.length - 1]!;
       const top = e.busyActivities[0];
-      const causedBy: string[] = [];
+      const causedBy: string[] = starvingPoolsOf(model, e, starved).map((p) => findingId('connection-pool-starvation', poolSubject(p)));
       const busySet = new Set(e.busyThreads.map((b) => b.thread));
       // Busy workers queued on one lock: the contention is the cause.
       for (const l of model.locks.contended) {
@@ -49,7 +53,10 @@ export const executorSaturated: Rule = {
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
       return {
         subject: name,
-        message: `All ${plural(e.workers, 'worker')} of pool "${name}" are busy${activity}.` + (seen.length > 1 ? ` Saturated in ${seen.length} of ${totalDumpsFor(name)} dumps.` : ''),
+        message:
+          `All ${plural(e.workers, 'worker')} of pool "${name}" are busy${activity}.` +
+          (seen.length > 1 ? ` Saturated in ${seen.length} of ${totalDumpsFor(name)} dumps.` : '') +
+          (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : ''),
         facts: {
           workers: e.workers,
           busy: e.busy,
@@ -59,6 +66,9 @@ export const executorSaturated: Rule = {
           activities: e.busyActivities.slice(0, 5).map((a) => `${a.count} x ${a.frame}`),
           dumps: seen.map((s) => s.dump),
           source: e.source,
+          maxWorkers: e.heap?.maximumPoolSize ?? null,
+          queueSize: e.heap?.queue.size ?? null,
+          queueCapacity: e.heap?.queue.capacity ?? null,
         },
         evidence: e.busyThreads.slice(0, 50).map((t) => threadEvidence(model, t)),
         causedBy,

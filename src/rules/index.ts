@@ -4,5 +4,20 @@ import { deadlock } from './deadlock.js';
 import { lockContention } from './lock-contention.js';
 import { executorSaturated } from './executor-saturated.js';
 import { stuckThreads } from './stuck-threads.js';
+import { activeCountLeak } from './active-count-leak.js';
+import { limitSaturated } from './limit-saturated.js';
+import { queueBacklog } from './queue-backlog.js';
+import { connectionPoolStarvation } from './connection-pool-starvation.js';
+import { shutdownOrdering } from './shutdown-ordering.js';
 
-export const RULES: readonly Rule[] = [deadlock, executorSaturated, lockContention, stuckThreads];
+export const RULES: readonly Rule[] = [
+  activeCountLeak,
+  limitSaturated,
+  connectionPoolStarvation,
+  queueBacklog,
+  executorSaturated,
+  shutdownOrdering,
+  deadlock,
+  lockContention,
+  stuckThreads,
+];

@@ -15,7 +15,7 @@ function run(args: string[]) {
 const HEAP = 'fixtures/heap/jdk17/heap.hprof.gz';
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cli-heap-'));
 
-describe('dumpsleuth histogram', () => {
+describe('dumpsleuth histogram', { timeout: 60_000 }, () => {
   test('text like jmap -histo, with the size model stated', () => {
     const r = run(['histogram', HEAP, '--top', '5']);
     expect(r.code).toBe(0);
@@ -60,7 +60,7 @@ describe('dumpsleuth histogram', () => {
   });
 });
 
-describe('dumpsleuth extract', () => {
+describe('dumpsleuth extract', { timeout: 60_000 }, () => {
   test('writes a small dumpsleuth.heap/1 file, gzip by name, with the analysis plan', () => {
     const out = join(dir, 'pool.json.gz');
     const r = run(['extract', HEAP, '-o', out]);

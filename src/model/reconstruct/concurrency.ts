@@ -1,0 +1,149 @@
+/**
+ * Lines the heap's story up with the threads' story: executors found in the heap joined to the pools
+ * seen in thread names, counters with the threads inside their methods and the rejections in logs,
+ * connection pools with the threads waiting for a lease, and shutdown hooks at work. Without a heap
+ * dump, it says what the stacks allow and what a heap dump would add.
+ */
+import type { HeapView } from '../../heap/heap-view.js';
+import { threadNameOf } from '../../heap/heap-values.js';
+import { poolDisplayName, poolPattern } from '../../threads/thread-pools.js';
+import type { ThreadDump } from '../thread-dump.js';
+import type { ConnectionPoolModel, CounterModel, ExecutorModel, LogEventModel, ShutdownModel, ThreadRef } from '../model.js';
+import { dubboCounters } from './dubbo-counters.js';
+import { heapExecutors } from './heap-executors.js';
+import { heapPools } from './heap-pools.js';
+import { handlingDubboRequest, insideServiceMethod, LEASE_WAITS, leaseWaitOf, shutdownHookKind } from './stack-signs.js';
+import { userCounters, type UserCounterSpec } from './user-counters.js';
+
+export interface HeapInput {
+  readonly path: string;
+  readonly view: HeapView;
+}
+
+export interface Concurrency {
+  readonly executors: ExecutorModel[];
+  readonly counters: CounterModel[];
+  readonly connectionPools: ConnectionPoolModel[];
+  readonly shutdown: ShutdownModel;
+  readonly notes: string[];
+}
+
+/** A thread dump is of the heap's JVM when most of its thread names are threads in the heap. */
+const SAME_JVM_OVERLAP = 0.5;
+
+export function reconstructConcurrency(
+  dumps: readonly ThreadDump[],
+  nameExecutors: readonly ExecutorModel[],
+  heaps: readonly HeapInput[],
+  logEvents: readonly LogEventModel[],
+  userSpecs: readonly UserCounterSpec[],
+): Concurrency {
+  const ref = (dump: number, thread: number): ThreadRef => ({ dump, thread, name: dumps[dump]!.threads[thread]!.name });
+  const notes: string[] = [];
+  const executors = [...nameExecutors];
+  const counters: CounterModel[] = [];
+  const pools: ConnectionPoolModel[] = [];
+
+  for (const heap of heaps) {
+    const heapThreadNames = new Set(heap.view.instancesOf('java.lang.Thread').map((t) => threadNameOf(heap.view, t)).filter((n): n is string => n !== undefined));
+    const sameJvm = dumps
+      .map((d, i) => ({ d, i }))
+      .filter(({ d }) => d.threads.length > 0 && d.threads.filter((t) => heapThreadNames.has(t.name)).length >= d.threads.length * SAME_JVM_OVERLAP)
+      .map(({ i }) => i);
+    if (dumps.length > 0 && sameJvm.length === 0) {
+      notes.push(`${heap.path}: its threads do not match the thread dumps' (another JVM?); heap and threads were not lined up`);
+    }
+
+    for (const h of heapExecutors(heap.view, heap.path)) {
+      const workers = new Set(h.state.workerThreadNames);
+      let joined = false;
+      for (let k = 0; k < executors.length; k++) {
+        const e = executors[k]!;
+        if (e.source !== 'thread-names' || !sameJvm.includes(e.dump)) continue;
+        const names = [...e.busyThreads, ...e.idleThreads].map((t) => t.name);
+        const overlap = names.filter((n) => workers.has(n)).length;
+        if (workers.size > 0 && overlap >= Math.min(workers.size, names.length) * 0.5) {
+          executors[k] = { ...e, source: 'heap+threads', heap: h.state };
+          joined = true;
+        }
+      }
+      if (!joined) {
+        const pattern = h.state.workerThreadNames.length > 0 ? poolPattern(h.state.workerThreadNames[0]!) : null;
+        const name = pattern !== null ? poolDisplayName(pattern) || pattern : h.factoryPrefix?.replace(/[-_ ]*(?:thread[-_ ]*)?$/i, '') || `${h.state.object.className}@${h.state.object.id}`;
+        executors.push({
+          name,
+          source: 'heap',
+          namedLikePool: true,
+          dump: -1,
+          workers: h.state.poolSize,
+          busy: h.state.activeWorkers,
+          idle: h.state.poolSize - h.state.activeWorkers,
+          busyThreads: [],
+          idleThreads: [],
+          busyActivities: [],
+          heap: h.state,
+        });
+      }
+    }
+
+    for (const c of [...dubboCounters(heap.view, heap.path), ...userCounters(heap.view, heap.path, userSpecs)]) {
+      const threadsInside = sameJvm.map((di) => {
+        const inside = dumps[di]!.threads.flatMap((th, ti) => (insideCounter(th, c) ? [ref(di, ti)] : []));
+        return { dump: di, count: inside.length, threads: inside };
+      });
+      const rejections = logEvents.filter((e) => e.kind === 'dubbo-executes-rejected' && e.method === c.method && e.service === c.service).reduce((n, e) => n + e.count, 0);
+      counters.push({ ...c, threadsInside, rejectionsLogged: rejections });
+    }
+
+    for (const p of heapPools(heap.view, heap.path)) {
+      pools.push({ ...p, waitingThreads: waitersOfKind(dumps, p.kind, sameJvm, ref) });
+    }
+  }
+
+  // Threads-only: threads parked in a pool's lease method, for pool kinds no heap dump described.
+  const described = new Set(pools.map((p) => p.kind));
+  for (const sign of LEASE_WAITS) {
+    if (described.has(sign.kind)) continue;
+    const waiting = waitersOfKind(dumps, sign.kind, dumps.map((_, i) => i), ref);
+    if (waiting.every((w) => w.threads.length === 0)) continue;
+    pools.push({ kind: sign.kind, name: sign.label, route: null, width: null, maxTotal: null, leased: null, idle: null, pending: null, waitingThreads: waiting, source: 'threads', object: null });
+  }
+  // The note only where a heap dump would change the diagnosis: Dubbo providers, or threads waiting on a pool.
+  const heapWouldHelp = dumps.some((d) => d.threads.some((th) => th.name.startsWith('Dubbo') || leaseWaitOf(th) !== undefined));
+  if (heaps.length === 0 && heapWouldHelp) {
+    notes.push('no heap dump given: counters (Dubbo RpcStatus), executor queues and connection-pool widths come from a heap dump of the same JVM (jmap -dump:live,format=b,file=heap.hprof <pid>)');
+  }
+  return { executors, counters, connectionPools: pools, shutdown: shutdownOf(dumps, ref), notes };
+}
+
+function insideCounter(th: ThreadDump['threads'][number], c: Omit<CounterModel, 'threadsInside' | 'rejectionsLogged'> & { insideFrame?: string }): boolean {
+  if (c.kind === 'user') return c.insideFrame !== undefined && th.frames.some((f) => f.qualified === c.insideFrame || f.qualified.endsWith('.' + c.insideFrame));
+  if (c.method === null) return false;
+  return insideServiceMethod(th, c.service, c.method, c.kind === 'dubbo-actives' ? 'actives' : 'executes');
+}
+
+function waitersOfKind(dumps: readonly ThreadDump[], kind: ConnectionPoolModel['kind'], which: readonly number[], ref: (d: number, t: number) => ThreadRef): ConnectionPoolModel['waitingThreads'] {
+  return which.map((di) => ({ dump: di, threads: dumps[di]!.threads.flatMap((th, ti) => (leaseWaitOf(th)?.kind === kind ? [ref(di, ti)] : [])) }));
+}
+
+function shutdownOf(dumps: readonly ThreadDump[], ref: (d: number, t: number) => ThreadRef): ShutdownModel {
+  const out: ShutdownModel['dumps'] = [];
+  dumps.forEach((d, di) => {
+    const hooks = d.threads.flatMap((th, ti) => {
+      const kind = shutdownHookKind(th);
+      return kind === undefined ? [] : [{ kind, thread: ref(di, ti), doing: doing(th) }];
+    });
+    if (hooks.length === 0) return;
+    const inFlight = d.threads.flatMap((th, ti) => (shutdownHookKind(th) === undefined && handlingDubboRequest(th) ? [ref(di, ti)] : []));
+    out.push({ dump: di, hooks, inFlight });
+  });
+  return { dumps: out };
+}
+
+/** What a thread is doing in one line: its state and the first frame outside the JDK. */
+function doing(th: ThreadDump['threads'][number]): string {
+  const own = th.frames.find((f) => !/^(?:java|jdk|sun)\./.test(f.className));
+  const top = th.frames[0];
+  const where = own && top && own !== top ? `${top.className.slice(top.className.lastIndexOf('.') + 1)}.${top.method} in ${own.qualified}` : (top?.qualified ?? '(no stack)');
+  return `${th.state.toLowerCase()}: ${where}`;
+}

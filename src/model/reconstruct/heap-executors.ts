@@ -1,0 +1,89 @@
+/**
+ * ThreadPoolExecutors (and subclasses: Dubbo's eager pool, scheduled pools) as the heap holds them:
+ * run state and worker count from `ctl`, busy workers from each Worker's lock state, the queue's kind,
+ * size and capacity, completed tasks, and the worker threads' names (java-internals.md, 3.1).
+ */
+import { collectionElements } from '../../heap/collections.js';
+import type { HeapObject } from '../../heap/heap-model.js';
+import { hexId, numberOf, sizeOf, textOf, threadNameOf } from '../../heap/heap-values.js';
+import type { HeapView } from '../../heap/heap-view.js';
+import type { ExecutorHeapState } from '../model.js';
+
+const RUN_STATES: ReadonlyArray<[number, ExecutorHeapState['runState']]> = [
+  [-536870912, 'RUNNING'], // 0xE0000000 as a signed int
+  [0, 'SHUTDOWN'],
+  [0x20000000, 'STOP'],
+  [0x40000000, 'TIDYING'],
+  [0x60000000, 'TERMINATED'],
+];
+
+export interface HeapExecutor {
+  readonly state: ExecutorHeapState;
+  /** The name prefix its thread factory gives (Dubbo's mPrefix, Executors' namePrefix), if known. */
+  readonly factoryPrefix: string | null;
+}
+
+export function heapExecutors(view: HeapView, input: string): HeapExecutor[] {
+  return view.instancesOf('java.util.concurrent.ThreadPoolExecutor').map((tpe) => readExecutor(view, tpe, input));
+}
+
+function readExecutor(view: HeapView, tpe: HeapObject, input: string): HeapExecutor {
+  const ctl = numberOf(view, view.field(tpe, 'ctl') ?? undefined);
+  const runBits = ctl === undefined ? undefined : ctl & ~0x1fffffff;
+  const runState = RUN_STATES.find(([bits]) => bits === runBits)?.[1] ?? 'UNKNOWN';
+  const workers = collectionElements(view, view.follow(tpe, 'workers'));
+  let active = 0;
+  let workerTasks = 0;
+  const names: string[] = [];
+  for (const w of workers.items) {
+    const worker = view.object(w);
+    // AQS state of a Worker: -1 not started yet, 0 idle in getTask, 1 running a task.
+    const state = numberOf(view, view.field(worker, 'state') ?? undefined);
+    if (state === 1 || state === -1) active++;
+    workerTasks += numberOf(view, view.field(worker, 'completedTasks') ?? undefined) ?? 0;
+    const name = threadNameOf(view, view.follow(worker, 'thread'));
+    if (name !== undefined) names.push(name);
+  }
+  const queue = view.follow(tpe, 'workQueue');
+  const completedDead = numberOf(view, view.field(tpe, 'completedTaskCount') ?? undefined);
+  const factory = view.follow(tpe, 'threadFactory');
+  const factoryPrefix = textOf(view, view.field(factory, 'mPrefix') ?? view.field(factory, 'namePrefix') ?? view.field(factory, 'prefix') ?? undefined) ?? null;
+  return {
+    factoryPrefix,
+    state: {
+      object: { input, id: hexId(tpe.id), className: view.classNameOf(tpe) },
+      runState,
+      corePoolSize: numberOf(view, view.field(tpe, 'corePoolSize') ?? undefined) ?? null,
+      maximumPoolSize: numberOf(view, view.field(tpe, 'maximumPoolSize') ?? undefined) ?? null,
+      poolSize: workers.declaredSize ?? workers.items.length,
+      activeWorkers: active,
+      largestPoolSize: numberOf(view, view.field(tpe, 'largestPoolSize') ?? undefined) ?? null,
+      completedTasks: completedDead === undefined ? null : completedDead + workerTasks,
+      queue: queueState(view, queue),
+      workerThreadNames: names.sort(),
+    },
+  };
+}
+
+const UNBOUNDED = 2147483647;
+
+function queueState(view: HeapView, q: HeapObject | undefined): ExecutorHeapState['queue'] {
+  if (q === undefined) return { className: '(not loaded)', size: null, capacity: null, complete: false };
+  const className = view.classNameOf(q);
+  const cls = view.classOf(q);
+  const is = (name: string) => cls !== undefined && view.isA(cls, name);
+  if (is('java.util.concurrent.SynchronousQueue')) return { className, size: 0, capacity: 0, complete: true };
+  let size: number | undefined;
+  let capacity: number | undefined;
+  if (is('java.util.concurrent.LinkedBlockingQueue') || is('java.util.concurrent.LinkedBlockingDeque')) {
+    size = numberOf(view, view.field(q, 'count') ?? undefined);
+    capacity = numberOf(view, view.field(q, 'capacity') ?? undefined);
+  } else if (is('java.util.concurrent.ArrayBlockingQueue')) {
+    size = numberOf(view, view.field(q, 'count') ?? undefined);
+    const items = view.follow(q, 'items');
+    capacity = items?.kind === 'object-array' ? items.elements.length : undefined;
+  } else {
+    size = numberOf(view, view.field(q, 'size') ?? undefined) ?? sizeOf(view, q);
+  }
+  return { className, size: size ?? null, capacity: capacity === undefined || capacity >= UNBOUNDED ? null : capacity, complete: size !== undefined };
+}

@@ -1,0 +1,141 @@
+/**
+ * Connection pools as the heap holds them (java-internals.md, section 4): Apache HttpClient 4 and 5
+ * (per route: leased, available, pending, max per route), OkHttp's Dispatcher (running and queued
+ * calls against the per-host limit), HikariCP, Druid and commons-pool2.
+ */
+import { collectionElements, mapEntries } from '../../heap/collections.js';
+import type { HeapObject, HeapValue } from '../../heap/heap-model.js';
+import { hexId, numberOf, sizeOf, textOf } from '../../heap/heap-values.js';
+import type { HeapView } from '../../heap/heap-view.js';
+import type { ConnectionPoolModel } from '../model.js';
+
+export type HeapPool = Omit<ConnectionPoolModel, 'waitingThreads'>;
+
+export function heapPools(view: HeapView, input: string): HeapPool[] {
+  const ref = (o: HeapObject) => ({ input, id: hexId(o.id), className: view.classNameOf(o) });
+  const n = (o: HeapObject | undefined, field: string) => numberOf(view, view.field(o, field) ?? undefined) ?? null;
+  const size = (o: HeapObject | undefined, field: string) => sizeOf(view, view.field(o, field) ?? undefined) ?? null;
+  const out: HeapPool[] = [];
+
+  // Apache HttpClient 4 (CPool extends AbstractConnPool) and 5 (StrictConnPool): one entry per route in use.
+  const apache: Array<[string, ConnectionPoolModel['kind'], string, string]> = [
+    ['org.apache.http.pool.AbstractConnPool', 'apache-httpclient-4', 'pending', 'pending'],
+    ['org.apache.hc.core5.pool.StrictConnPool', 'apache-httpclient-5', 'pendingRequests', 'pending'],
+  ];
+  for (const [className, kind, pendingField, routePendingField] of apache) {
+    for (const pool of view.instancesOf(className)) {
+      const maxTotal = n(pool, 'maxTotal');
+      const defaultPerRoute = n(pool, 'defaultMaxPerRoute');
+      const perRoute = new Map<string, number>();
+      for (const [k, v] of mapEntries(view, view.follow(pool, 'maxPerRoute')).items) {
+        const r = routeName(view, k);
+        const m = numberOf(view, v);
+        if (r !== undefined && m !== undefined) perRoute.set(r, m);
+      }
+      const routes = mapEntries(view, view.follow(pool, 'routeToPool')).items;
+      const base = { kind, maxTotal, source: 'heap' as const, object: ref(pool) };
+      const label = kind === 'apache-httpclient-4' ? 'HttpClient 4' : 'HttpClient 5';
+      if (routes.length === 0) {
+        out.push({ ...base, name: `${label} pool`, route: null, width: maxTotal, leased: size(pool, 'leased'), idle: size(pool, 'available'), pending: size(pool, pendingField) });
+        continue;
+      }
+      for (const [routeKey, routePoolRef] of routes) {
+        const route = routeName(view, routeKey) ?? '(route)';
+        const rp = view.object(routePoolRef);
+        out.push({
+          ...base,
+          name: `${label} ${route}`,
+          route,
+          width: perRoute.get(route) ?? defaultPerRoute,
+          leased: size(rp, 'leased'),
+          idle: size(rp, 'available'),
+          // HC5 keeps waiting requests on the pool, not per route.
+          pending: size(rp, routePendingField) ?? (routes.length === 1 ? size(pool, pendingField) : null),
+        });
+      }
+    }
+  }
+
+  // OkHttp: calls beyond maxRequestsPerHost wait in readyAsyncCalls; no thread parks for them.
+  for (const d of view.instancesOf('okhttp3.Dispatcher')) {
+    out.push({
+      kind: 'okhttp-dispatcher',
+      name: 'OkHttp Dispatcher',
+      route: null,
+      width: n(d, 'maxRequestsPerHost'),
+      maxTotal: n(d, 'maxRequests'),
+      leased: size(d, 'runningAsyncCalls'),
+      idle: null,
+      pending: size(d, 'readyAsyncCalls'),
+      source: 'heap',
+      object: ref(d),
+    });
+  }
+
+  // HikariCP: PoolEntry.state 1 = in use, 0 = idle; waiters counted by the bag.
+  for (const pool of view.instancesOf('com.zaxxer.hikari.pool.HikariPool')) {
+    const bag = view.follow(pool, 'connectionBag');
+    const entries = collectionElements(view, view.follow(bag, 'sharedList')).items.map((e) => view.object(e));
+    const states = entries.map((e) => numberOf(view, view.field(e, 'state') ?? undefined));
+    const config = view.follow(pool, 'config');
+    const name = textOf(view, view.field(pool, 'poolName') ?? view.field(config, 'poolName') ?? undefined);
+    out.push({
+      kind: 'hikaricp',
+      name: `HikariCP ${name ?? 'pool'}`,
+      route: null,
+      width: n(config, 'maxPoolSize') ?? n(config, 'maximumPoolSize'),
+      maxTotal: null,
+      leased: states.filter((s) => s === 1).length,
+      idle: states.filter((s) => s === 0).length,
+      pending: numberOf(view, view.follow(bag, 'waiters')) ?? null,
+      source: 'heap',
+      object: ref(pool),
+    });
+  }
+
+  for (const ds of view.instancesOf('com.alibaba.druid.pool.DruidDataSource')) {
+    const name = textOf(view, view.field(ds, 'name') ?? undefined);
+    out.push({
+      kind: 'druid',
+      name: `Druid ${name ?? 'DataSource'}`,
+      route: null,
+      width: n(ds, 'maxActive'),
+      maxTotal: null,
+      leased: n(ds, 'activeCount'),
+      idle: n(ds, 'poolingCount'),
+      pending: n(ds, 'notEmptyWaitThreadCount'),
+      source: 'heap',
+      object: ref(ds),
+    });
+  }
+
+  for (const p of view.instancesOf('org.apache.commons.pool2.impl.GenericObjectPool')) {
+    const all = size(p, 'allObjects');
+    const idle = n(view.follow(p, 'idleObjects'), 'count');
+    out.push({
+      kind: 'commons-pool2',
+      name: 'commons-pool2 GenericObjectPool',
+      route: null,
+      width: n(p, 'maxTotal'),
+      maxTotal: null,
+      leased: all !== null && idle !== null ? all - idle : null,
+      idle,
+      pending: null,
+      source: 'heap',
+      object: ref(p),
+    });
+  }
+  return out;
+}
+
+/** `http://127.0.0.1:8080` for an HttpRoute (its target HttpHost), or the text of a plain key. */
+function routeName(view: HeapView, v: HeapValue): string | undefined {
+  const route = view.object(v);
+  if (route === undefined) return undefined;
+  const host = view.follow(route, 'targetHost') ?? route;
+  const hostname = textOf(view, view.field(host, 'hostname') ?? view.field(host, 'lcHostname') ?? undefined);
+  if (hostname === undefined) return textOf(view, route);
+  const scheme = textOf(view, view.field(host, 'schemeName') ?? undefined) ?? 'http';
+  const port = numberOf(view, view.field(host, 'port') ?? undefined);
+  return `${scheme}://${hostname}${port !== undefined && port > 0 ? `:${port}` : ''}`;
+}

@@ -1,0 +1,89 @@
+/**
+ * What stacks alone say about the concurrency machinery (java-internals.md, sections 1-4): threads
+ * waiting for a connection lease, shutdown hooks at work, threads inside a service method. Data
+ * (frame patterns per kind) plus small predicates over a thread's frames.
+ */
+import type { StackFrame, ThreadEntry } from '../thread-dump.js';
+import type { ConnectionPoolModel } from '../model.js';
+
+/** How many top frames are looked at for a wait: the lease method sits near the top of a parked thread. */
+const WAIT_DEPTH = 16;
+
+export interface LeaseWaitSign {
+  readonly kind: ConnectionPoolModel['kind'];
+  /** A frame (`Class.method` suffix) that only a thread waiting for a lease has near its top. */
+  readonly frames: readonly string[];
+  readonly label: string;
+}
+
+export const LEASE_WAITS: readonly LeaseWaitSign[] = [
+  { kind: 'apache-httpclient-4', frames: ['pool.AbstractConnPool.getPoolEntryBlocking', 'pool.PoolEntryFuture.await'], label: 'Apache HttpClient 4 connection pool' },
+  { kind: 'apache-httpclient-5', frames: ['pool.StrictConnPool$1.get', 'pool.LaxConnPool$1.get', 'PoolingHttpClientConnectionManager$3.get'], label: 'Apache HttpClient 5 connection pool' },
+  { kind: 'hikaricp', frames: ['hikari.util.ConcurrentBag.borrow'], label: 'HikariCP' },
+  { kind: 'druid', frames: ['druid.pool.DruidDataSource.takeLast', 'druid.pool.DruidDataSource.pollLast'], label: 'Druid' },
+  { kind: 'commons-pool2', frames: ['pool2.impl.GenericObjectPool.borrowObject'], label: 'commons-pool2' },
+];
+
+function topFrames(th: ThreadEntry, depth: number): readonly StackFrame[] {
+  return th.frames.length <= depth ? th.frames : th.frames.slice(0, depth);
+}
+
+/** The pool kind whose lease this thread is parked waiting for, if any. */
+export function leaseWaitOf(th: ThreadEntry): LeaseWaitSign | undefined {
+  if (th.state === 'RUNNABLE') return undefined;
+  const top = topFrames(th, WAIT_DEPTH);
+  return LEASE_WAITS.find((sign) => top.some((f) => sign.frames.some((s) => f.qualified.endsWith(s))));
+}
+
+/** Frames that mean a thread is running inside an HTTP client call with a connection in hand. */
+const HTTP_CALL_FRAMES = ['execchain.MainClientExec.execute', 'impl.classic.MainClientExec.execute', 'okhttp3.internal.http.CallServerInterceptor.intercept'];
+
+export function inHttpCall(th: ThreadEntry): boolean {
+  return leaseWaitOf(th) === undefined && th.frames.some((f) => HTTP_CALL_FRAMES.some((s) => f.qualified.endsWith(s)));
+}
+
+export type HookKind = 'dubbo' | 'spring' | 'jvm';
+
+const HOOK_FRAMES: ReadonlyArray<readonly [HookKind, readonly string[]]> = [
+  ['dubbo', ['.DubboShutdownHook.run', '.DubboShutdownHook.doDestroy', '.DubboShutdownHook.destroyAll']],
+  // The Spring hook's thread name changed across versions (Thread-N, SpringContextShutdownHook,
+  // SpringApplicationShutdownHook): it is known by its frames.
+  ['spring', ['support.AbstractApplicationContext.doClose', 'support.AbstractApplicationContext$1.run', 'support.AbstractApplicationContext$2.run', 'boot.SpringApplicationShutdownHook.run']],
+  ['jvm', ['java.lang.ApplicationShutdownHooks.runHooks', 'java.lang.Shutdown.exit', 'java.lang.Shutdown.runHooks']],
+];
+
+export function shutdownHookKind(th: ThreadEntry): HookKind | undefined {
+  if (th.name === 'DubboShutdownHook') return 'dubbo';
+  for (const [kind, frames] of HOOK_FRAMES) if (th.frames.some((f) => frames.some((s) => f.qualified.endsWith(s)))) return kind;
+  return undefined;
+}
+
+/** Frames of a Dubbo provider thread handling a request (any version). */
+const DUBBO_REQUEST_FRAMES = ['dispatcher.ChannelEventRunnable.run', 'HeaderExchangeHandler.received', 'HeaderExchangeHandler.handleRequest', 'proxy.AbstractProxyInvoker.invoke'];
+
+export function handlingDubboRequest(th: ThreadEntry): boolean {
+  return th.frames.some((f) => DUBBO_REQUEST_FRAMES.some((s) => f.qualified.endsWith(s))) && !th.frames.some((f) => f.qualified.endsWith('ThreadPoolExecutor.getTask'));
+}
+
+const LIMIT_FILTER = { executes: '.rpc.filter.ExecuteLimitFilter.invoke', actives: '.rpc.filter.ActiveLimitFilter.invoke' } as const;
+
+/**
+ * Is this thread inside the service method? Its stack must show the method itself, in the service's
+ * implementation (a class named after the service, like `DemoServiceImpl` for `DemoService`) or
+ * below the limit filter that counts it.
+ */
+export function insideServiceMethod(th: ThreadEntry, service: string, method: string, filter: 'executes' | 'actives'): boolean {
+  const simple = service.slice(service.lastIndexOf('.') + 1);
+  let filterAt = -1;
+  let methodAt = -1;
+  th.frames.forEach((f, i) => {
+    if (filterAt < 0 && f.qualified.endsWith(LIMIT_FILTER[filter])) filterAt = i;
+    if (methodAt < 0 && f.method === method) {
+      const cls = f.className.slice(f.className.lastIndexOf('.') + 1);
+      if (cls.startsWith(simple) || f.className === service) methodAt = i;
+    }
+  });
+  if (methodAt >= 0) return true;
+  // Consumers wait inside the filter itself (ActiveLimitFilter); a filter frame with the method below it counts too.
+  return filterAt >= 0 && th.frames.slice(0, filterAt).some((f) => f.method === method);
+}

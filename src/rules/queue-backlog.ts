@@ -1,0 +1,78 @@
+import type { ExecutorModel } from '../model/model.js';
+import type { Rule } from './rule.js';
+import { findingId } from './rule.js';
+import { plural, threadEvidence } from './evidence.js';
+import { isStarved, measuredThroughput, poolSubject, starvingPoolsOf } from './pool-evidence.js';
+
+/** An executor's queue holds a backlog (incident 1): how big, how long to drain, and why. */
+export const queueBacklog: Rule = {
+  meta: {
+    id: 'queue-backlog',
+    defaultSeverity: 'warning',
+    title: 'Executor queue backlog',
+    description: "An executor's queue holds a large backlog; with the time it needs to drain and, when one is found, what holds the workers up.",
+    remedy:
+      'Fix what holds the workers up first (see the cause). Bound the queue so callers are rejected early instead of waiting minutes (Dubbo: queues > 0, or the fixed pool with queues=0), and size the pool to the load.',
+    options: {
+      minBacklog: { default: 1000, description: 'Fewest queued tasks that make a finding (or a queue at 90% of its capacity).' },
+      maxDrainSeconds: { default: 60, description: 'A backlog that needs longer than this to drain is an error rather than a warning.' },
+    },
+  },
+  check({ model, options }) {
+    const min = Number(options['minBacklog']);
+    const maxDrain = Number(options['maxDrainSeconds']);
+    const starved = model.connectionPools.filter((p) => isStarved(p, 2));
+    return model.executors.flatMap((e) => {
+      const q = e.heap?.queue;
+      if (q === undefined || q.size === null || q.size === 0) return [];
+      const nearCapacity = q.capacity !== null && q.capacity > 0 && q.size >= q.capacity * 0.9;
+      if (q.size < min && !nearCapacity) return [];
+      const h = e.heap!;
+      const causes = starvingPoolsOf(model, e, starved);
+      const throughput = measuredThroughput(model, e);
+      const drainSeconds = throughput !== undefined ? Math.round(q.size / throughput.perSecond) : null;
+      const cause = causes[0];
+      const because = cause ? ` Its workers wait on ${cause.name} (width ${cause.width ?? '?'}): that pool, not this one, sets the pace.` : '';
+      const drain = drainSeconds !== null ? ` At the rate measured between the thread dumps (${throughput!.perSecond.toFixed(2)} tasks/s) it needs about ${formatDuration(drainSeconds)} to drain.` : '';
+      return [
+        {
+          subject: e.name,
+          ...((drainSeconds !== null && drainSeconds > maxDrain) || nearCapacity ? { severity: 'error' as const } : {}),
+          message: `${plural(q.size, 'task waits', 'tasks wait')} in the queue of "${e.name}" (${shortClass(q.className)}${q.capacity === null ? ', unbounded' : `, capacity ${q.capacity}`}) behind ${h.activeWorkers} busy of ${h.maximumPoolSize ?? '?'} workers.${drain}${because}`,
+          facts: {
+            queueSize: q.size,
+            queueCapacity: q.capacity,
+            queueClass: q.className,
+            busyWorkers: h.activeWorkers,
+            maxWorkers: h.maximumPoolSize,
+            poolSize: h.poolSize,
+            completedTasks: h.completedTasks,
+            drainSeconds,
+            drainTasksPerSecond: throughput !== undefined ? Number(throughput.perSecond.toFixed(3)) : null,
+            drainBasis: throughput?.basis ?? (cause ? 'no series of thread dumps with timestamps: throughput unknown' : null),
+            downstreamWidth: cause?.width ?? null,
+          },
+          evidence: [
+            { kind: 'heap-object' as const, source: h.object.input, id: h.object.id, className: h.object.className, note: `queue ${q.size}, ${h.activeWorkers} busy` },
+            ...busyEvidence(model, e),
+          ],
+          causedBy: causes.map((p) => findingId('connection-pool-starvation', poolSubject(p))),
+        },
+      ];
+    });
+  },
+};
+
+function busyEvidence(model: Parameters<typeof threadEvidence>[0], e: ExecutorModel) {
+  return e.busyThreads.slice(0, 10).map((t) => threadEvidence(model, t));
+}
+
+function shortClass(name: string): string {
+  return name.slice(name.lastIndexOf('.') + 1);
+}
+
+export function formatDuration(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
