@@ -41,7 +41,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   }
   for (const f of report.findings) out.push(...renderFinding(f, sev, chalk), '');
 
-  out.push(chalk.bold('Dumps'));
+  if (m.dumps.length > 0) out.push(chalk.bold('Dumps'));
   m.dumps.forEach((d, i) => {
     const s = m.stateSummaries[i]!;
     const states = Object.entries(s)
