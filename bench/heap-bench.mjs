@@ -5,6 +5,7 @@
  *   read:        the file's bytes with no parsing (the baseline),
  *   histogram:   `dumpsleuth histogram` on the plain file,
  *   targeted:    loading what the analyses need (the analysis plan: pools, counters, threads, ...),
+ *   analyze:     the whole analysis of the heap dump (load, reconstruct, rules), as `analyze` runs it,
  *   gunzip:      the gzip file inflated with no parsing (the gzip baseline),
  *   histogram-gz: the histogram of the gzip file.
  * Prints MB/s (of the file as stored), the ratio to the raw read, and peak RSS.
@@ -47,6 +48,18 @@ async function child(mode, file) {
     const h = await heapHistogram(file);
     extra.classes = h.rows.length;
     extra.instances = h.totalInstances;
+  } else if (mode === 'analyze') {
+    // What `dumpsleuth analyze big.hprof` does, minus printing: load, reconstruct, rules.
+    const { loadAnyInput } = await import(join(root, 'dist/input/load-incident.js'));
+    const { ANALYSIS_PLAN } = await import(join(root, 'dist/heap/analysis-plan.js'));
+    const { buildModel } = await import(join(root, 'dist/model/build-model.js'));
+    const { RULES } = await import(join(root, 'dist/rules/index.js'));
+    const { defaultConfig } = await import(join(root, 'dist/engine/config.js'));
+    const { runRules } = await import(join(root, 'dist/engine/run-rules.js'));
+    const loaded = await loadAnyInput(file, ANALYSIS_PLAN);
+    const model = buildModel([], { heaps: [loaded.heap] });
+    const findings = runRules(model, RULES, defaultConfig(RULES));
+    extra.findings = findings.map((f) => f.id);
   } else if (mode === 'targeted') {
     const { openHeap } = await import(join(root, 'dist/heap/open-heap.js'));
     const { ANALYSIS_PLAN } = await import(join(root, 'dist/heap/analysis-plan.js'));
@@ -110,6 +123,9 @@ async function main() {
   line('histogram', histogram, plainMb, read);
   const targeted = measure('targeted', plain);
   line('targeted reads (analysis plan)', targeted, plainMb, read);
+  const analyze = measure('analyze', plain);
+  line('full analysis (analyze)', analyze, plainMb, read);
+  console.log(`full analysis / histogram time: ${(analyze.seconds / histogram.seconds).toFixed(2)}x; findings: ${analyze.findings.join(', ') || 'none'}`);
   const gunzip = measure('gunzip', gz);
   line('gunzip only (gzip baseline)', gunzip, gzMb);
   const histogramGz = measure('histogram-gz', gz);

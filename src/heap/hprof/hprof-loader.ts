@@ -174,8 +174,16 @@ class Closure {
   }
 
   wantsInstance(id: number, classId: number): boolean {
-    return this.rootBudget(classId) >= 0 || this.wants(id);
+    // Objects of one class often come in runs: remember the last answer.
+    if (classId !== this.lastClassId) {
+      this.lastClassId = classId;
+      this.lastClassIsRoot = this.rootBudget(classId) >= 0;
+    }
+    return this.lastClassIsRoot || this.wants(id);
   }
+
+  private lastClassId = -1;
+  private lastClassIsRoot = false;
 
   /** Parser callbacks that load wanted objects (and, in the first pass, root-class instances). */
   captureVisitor(withRoots: boolean): HprofVisitor {
