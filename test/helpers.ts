@@ -28,3 +28,28 @@ export async function analyse(paths: string[]): Promise<{ model: Model; findings
 export async function truth(scenario: string): Promise<any> {
   return JSON.parse(await readFile(join(FIXTURES, scenario, 'truth.json'), 'utf8'));
 }
+
+export const INCIDENTS = 'fixtures/incidents';
+
+/**
+ * Analyses an incident directory the way `analyze <dir>` does (thread dumps, heap dump, logs; other
+ * files skipped), or with its thread dumps only.
+ */
+export async function analyseIncident(dir: string, options: { threadsOnly?: boolean } = {}): Promise<{ model: Model; findings: Finding[] }> {
+  const { readdirSync } = await import('node:fs');
+  const { loadAnyInput } = await import('../src/input/load-incident.js');
+  const { ANALYSIS_PLAN } = await import('../src/heap/analysis-plan.js');
+  const threads: LoadedThreadInput[] = [];
+  const heaps = [];
+  const logs = [];
+  for (const f of readdirSync(dir).sort()) {
+    if (f === 'truth.json' || f.endsWith('.md')) continue;
+    if (options.threadsOnly && !/^dump-\d+\.txt$/.test(f)) continue;
+    const loaded = await loadAnyInput(join(dir, f), ANALYSIS_PLAN);
+    if (loaded.kind === 'threads') threads.push(loaded.input);
+    else if (loaded.kind === 'heap') heaps.push(loaded.heap);
+    else logs.push(loaded.log);
+  }
+  const model = buildModel(threads, { heaps, logs });
+  return { model, findings: runRules(model, RULES, defaultConfig(RULES)) };
+}

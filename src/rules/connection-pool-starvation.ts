@@ -33,7 +33,9 @@ export const connectionPoolStarvation: Rule = {
       const waiting = Math.max(p.pending ?? 0, peak.count);
       const fromHeap = p.source === 'heap';
       const width = p.width !== null ? `${p.width}` : 'unknown';
-      const message = fromHeap
+      const message = p.kind === 'okhttp-dispatcher'
+        ? `${p.name}: ${p.leased} calls run at once to one host (maxRequestsPerHost ${width}) and ${plural(waiting, 'call waits', 'calls wait')} in its ready queue; their callers wait for them.`
+        : fromHeap
         ? `${p.name}: all ${p.leased} connections it may open${p.route ? ` to ${p.route}` : ''} are in use (width ${width}${p.maxTotal !== null ? `, max total ${p.maxTotal}` : ''}) and ${plural(waiting, 'request waits', 'requests wait')} for one` +
           (peak.count > 0 ? `; ${plural(peak.count, 'thread is', 'threads are')} parked waiting for a lease.` : '.')
         : `${plural(peak.count, 'thread waits', 'threads wait')} for a connection from ${p.name}. A heap dump of the same JVM would tell the pool's width and how many connections are leased.`;

@@ -22,7 +22,10 @@ export const queueBacklog: Rule = {
     const min = Number(options['minBacklog']);
     const maxDrain = Number(options['maxDrainSeconds']);
     const starved = model.connectionPools.filter((p) => isStarved(p, 2));
-    return model.executors.flatMap((e) => {
+    // One heap executor is joined to its pool in every thread dump: judge it once, by its last dump.
+    const lastByObject = new Map<string, ExecutorModel>();
+    for (const e of model.executors) if (e.heap !== undefined) lastByObject.set(`${e.heap.object.input} ${e.heap.object.id}`, e);
+    return [...lastByObject.values()].flatMap((e) => {
       const q = e.heap?.queue;
       if (q === undefined || q.size === null || q.size === 0) return [];
       const nearCapacity = q.capacity !== null && q.capacity > 0 && q.size >= q.capacity * 0.9;

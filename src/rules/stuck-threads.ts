@@ -2,6 +2,7 @@ import type { Evidence } from '../model/findings.js';
 import type { Rule } from './rule.js';
 import { isIdle, isSleeping, activityFrame } from '../threads/thread-activity.js';
 import type { SeriesModel } from '../model/model.js';
+import { leaseWaitOf } from '../model/reconstruct/stack-signs.js';
 
 type SeriesThread = SeriesModel['threads'][number];
 import { plural, threadEvidence } from './evidence.js';
@@ -31,7 +32,8 @@ export const stuckThreads: Rule = {
       for (const t of series.threads) {
         if (!t.sameStack) continue;
         const th = model.dumps[lastDump]!.threads[lastOf(t)]!;
-        if (th.frames.length === 0 || isIdle(th) || isSleeping(th) || deadlocked.has(lastOf(t))) continue;
+        // Threads parked for a pool lease are the connection-pool-starvation finding's evidence, not a problem of their own.
+        if (th.frames.length === 0 || isIdle(th) || isSleeping(th) || deadlocked.has(lastOf(t)) || leaseWaitOf(th) !== undefined) continue;
         const where = activityFrame(th);
         const key = `${th.state} ${where}`;
         const group = groups.get(key) ?? { state: th.state, where, members: [] };

@@ -35,6 +35,11 @@ export const IDLE_FRAME_MARKERS: readonly string[] = [
   'HashedWheelTimer$Worker.waitForNextTick',
   'CleanerImpl.run',
   'Signal.dispatch',
+  // HTTP client housekeeping: connection-pool cleanup and timeout watchdogs.
+  'okio.AsyncTimeout.awaitTimeout',
+  'okhttp3.ConnectionPool.lambda$new$0',
+  'okhttp3.ConnectionPool$1.run',
+  'IdleConnectionEvictor$1.run',
 ];
 
 const MAX_DEPTH = 14;
