@@ -11,8 +11,14 @@ export interface ThreadWait {
   readonly lock: LockRef;
 }
 
-function isCondition(lock: LockRef): boolean {
-  return lock.className.endsWith('ConditionObject') || lock.className.endsWith('ConditionNode');
+/**
+ * Parked on something that is not a lock (a Condition, a latch, a hand-off queue such as the
+ * SynchronousQueue a connection pool waits on, a future): the thread waits for a signal, like
+ * Object.wait, not for an owner to let go.
+ */
+function isSignal(lock: LockRef): boolean {
+  const c = lock.className;
+  return c.endsWith('ConditionObject') || c.endsWith('ConditionNode') || c.endsWith('CountDownLatch$Sync') || !/(?:Sync|Lock|Worker|Mutex)$/.test(c);
 }
 
 const PARK_FRAME = /(?:^|\.)(?:Unsafe|LockSupport)\.park/;
@@ -37,13 +43,13 @@ export function waitOf(th: ThreadEntry): ThreadWait | null {
         break;
     }
   }
-  // Parked on a Condition is waiting for a signal (like Object.wait), not for a lock owner.
-  if (parking && isCondition(parking.lock)) return { kind: 'object-wait', lock: parking.lock };
+  // Parked on a Condition (or another non-lock) is waiting for a signal, not for a lock owner.
+  if (parking && isSignal(parking.lock)) return { kind: 'object-wait', lock: parking.lock };
   if (parking) return parking;
   if (objectWait) {
     // ThreadInfo-style dumps say `waiting on` for a park blocker too.
     const top = th.frames[0]?.qualified ?? '';
-    if (PARK_FRAME.test(top) && !isCondition(objectWait.lock)) return { kind: 'parking', lock: objectWait.lock };
+    if (PARK_FRAME.test(top) && !isSignal(objectWait.lock)) return { kind: 'parking', lock: objectWait.lock };
     return objectWait;
   }
   return null;
