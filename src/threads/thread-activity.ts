@@ -58,7 +58,8 @@ function isIdleFrame(f: StackFrame): boolean {
 
 /** True when the thread waits for work rather than doing or waiting for something. */
 export function isIdle(th: ThreadEntry): boolean {
-  if (th.ownableSynchronizers.some((s) => s.className.endsWith('ThreadPoolExecutor$Worker'))) return false;
+  // A worker running a long task that is itself a wait loop (a selector, a pool's cleanup) holds its
+  // Worker lock yet has nothing to do: the frames decide, not the lock.
   const frames = th.frames;
   if (frames.length === 0) return true; // JVM-internal threads (GC, compiler, VM Thread)
   const n = Math.min(frames.length, MAX_DEPTH);
