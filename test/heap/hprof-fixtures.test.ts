@@ -30,7 +30,7 @@ const dirs = ['jdk17', 'jdk17-nocompact', 'jdk25'];
 for (const dir of dirs) {
   const base = join(HEAP_FIXTURES, dir);
   const truth = JSON.parse(readFileSync(join(base, 'truth.json'), 'utf8'));
-  const plainPath = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-heap-')), 'heap.hprof');
+  const plainPath = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-test-plain-')), 'heap.hprof');
   writeFileSync(plainPath, gunzipSync(readFileSync(join(base, 'heap.hprof.gz'))));
   const variants: Array<[string, string]> = [
     ['gzip', join(base, 'heap.hprof.gz')],

@@ -33,8 +33,11 @@ export function isGzipFile(path: string): boolean {
   }
 }
 
-export async function feedHprof(path: string, parser: HprofParser, onProgress?: ProgressListener): Promise<FeedSummary> {
-  return isGzipFile(path) ? feedGzip(path, parser, onProgress) : feedPlain(path, parser, onProgress);
+/** Called with every decompressed chunk of a gzip input, in order (the loader keeps a plain copy to seek in). */
+export type ChunkTee = (chunk: Buffer) => void;
+
+export async function feedHprof(path: string, parser: HprofParser, onProgress?: ProgressListener, tee?: ChunkTee): Promise<FeedSummary> {
+  return isGzipFile(path) ? feedGzip(path, parser, onProgress, tee) : feedPlain(path, parser, onProgress);
 }
 
 function feedPlain(path: string, parser: HprofParser, onProgress?: ProgressListener): FeedSummary {
@@ -134,20 +137,24 @@ export class ChunkFeeder {
   }
 }
 
-async function feedGzip(path: string, parser: HprofParser, onProgress?: ProgressListener): Promise<FeedSummary> {
+async function feedGzip(path: string, parser: HprofParser, onProgress?: ProgressListener, tee?: ChunkTee): Promise<FeedSummary> {
   const size = statSync(path).size;
   const feeder = new ChunkFeeder(parser);
+  const feed = (chunk: Buffer) => {
+    tee?.(chunk);
+    feeder.feed(chunk);
+  };
   const truncated = () => ({ gzip: true, fileBytes: size, streamBytes: parser.offset + feeder.bytesHeld, truncatedAt: parser.offset });
   const blockSize = jmapGzipBlockSize(path);
   let resumeAt = 0;
   if (blockSize !== undefined) {
     // jmap's gz=N output: independent members of blockSize bytes each, inflated on worker threads.
-    const r = await parallelGunzip(path, blockSize, (chunk) => feeder.feed(chunk), () => parser.ended, onProgress);
+    const r = await parallelGunzip(path, blockSize, feed, () => parser.ended, onProgress);
     if (r.done) return feeder.midRecord ? truncated() : endSummary(parser, true, size, parser.offset);
     resumeAt = r.resumeAt;
   }
   try {
-    await sequentialGunzip(path, resumeAt, (chunk) => feeder.feed(chunk), () => parser.ended, onProgress);
+    await sequentialGunzip(path, resumeAt, feed, () => parser.ended, onProgress);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'Z_BUF_ERROR' && code !== 'Z_DATA_ERROR') throw e;

@@ -12,7 +12,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ProgressListener } from '../../input/open.js';
 import type { HeapObject, HeapStore, HeapValue } from '../heap-model.js';
-import { feedHprof, type FeedSummary } from './byte-source.js';
+import { feedHprof, isGzipFile, type FeedSummary } from './byte-source.js';
+import { PlainCopy } from './plain-copy.js';
 import { ClassMetadata } from './class-metadata.js';
 import { BASIC_TYPES, basicTypeSize, SUB } from './format.js';
 import { HistogramTally } from './hprof-histogram.js';
@@ -88,7 +89,31 @@ export async function loadHprof(path: string, plan: LoadPlan, onProgress?: Progr
       return closure.wants(id);
     },
   });
-  const fed0 = await feedHprof(path, pass0, onProgress);
+  // A gzip file cannot seek: pass 0 keeps a plain copy (when not too big) so later reads can.
+  const copy = isGzipFile(path) ? new PlainCopy() : undefined;
+  try {
+    return await loadWith(path, plan, closure, pass0, tally, threads, index, () => header, copy, onProgress);
+  } finally {
+    copy?.remove();
+  }
+}
+
+async function loadWith(
+  path: string,
+  plan: LoadPlan,
+  closure: Closure,
+  pass0: HprofParser,
+  tally: HistogramTally,
+  threads: Array<{ objectId: number; threadSerial: number }>,
+  index: ObjectIndex,
+  headerOf: () => HprofHeader | undefined,
+  copy: PlainCopy | undefined,
+  onProgress: ProgressListener | undefined,
+): Promise<HeapStore> {
+  const meta = closure.meta;
+  const fed0 = await feedHprof(path, pass0, onProgress, copy ? (chunk) => copy.write(chunk) : undefined);
+  const header = headerOf();
+  const seekable = fed0.gzip ? copy?.finish() : path;
   if (header === undefined) throw new HprofFormatError(`${path}: the file ends before the HPROF header does`);
   const warnings = [...pass0.warnings];
   const histogramWarnings = [...warnings];
@@ -98,10 +123,10 @@ export async function loadHprof(path: string, plan: LoadPlan, onProgress?: Progr
   let truncated: FeedSummary = fed0;
   let passes = 1;
   let sweeps = 0;
-  if (!fed0.gzip && index.usable) {
+  if (seekable !== undefined && index.usable) {
     while (closure.pending && !closure.full && sweeps < MAX_SWEEPS) {
       sweeps++;
-      if (!sweepIndexedBlocks(path, header, index, closure)) break;
+      if (!sweepIndexedBlocks(seekable, header, index, closure)) break;
     }
   } else {
     while (closure.pending && !closure.full && passes < MAX_PASSES) {
