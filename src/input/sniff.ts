@@ -32,7 +32,8 @@ export function sniff(headBytes: Buffer, headText: string): SniffedKind {
   // A log line may start with `[`; JSON here is an object, or an array of objects/arrays.
   if (body.startsWith('{') || /^\[\s*[{[\]]/.test(body)) {
     if (/"threadDump"\s*:/.test(body)) return { kind: 'json-threads', format: 'jcmd-json' };
-    if (/"threads"\s*:/.test(body) && /"threadName"\s*:/.test(body)) return { kind: 'json-threads', format: 'actuator-json' };
+    // Spring Boot's actuator document is `{"threads": [{"threadName": ...`; other JSON may mention both keys anywhere.
+    if (/^\{\s*"threads"\s*:\s*\[/.test(body) && /"threadName"\s*:/.test(body)) return { kind: 'json-threads', format: 'actuator-json' };
     if (/"snapshot"\s*:\s*\{\s*"meta"/.test(body)) return { kind: 'v8-heapsnapshot' };
     return { kind: 'json-other' };
   }

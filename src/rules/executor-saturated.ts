@@ -26,15 +26,15 @@ export const executorSaturated: Rule = {
     for (const e of model.executors) {
       if (!e.namedLikePool && minOther <= 0) continue;
       if (e.workers < (e.namedLikePool ? min : minOther) || e.busy < e.workers) continue;
-      // Known from the heap alone: saturated only when no more workers may be started.
-      if (e.source === 'heap' && (e.heap?.maximumPoolSize ?? Infinity) > e.workers) continue;
+      // The heap knows the maximum: saturated only when no more workers may be started.
+      if (e.heap !== undefined && (e.heap.maximumPoolSize ?? Infinity) > e.heap.poolSize) continue;
       const list = byName.get(e.name) ?? [];
       list.push(e);
       byName.set(e.name, list);
     }
     const totalDumpsFor = (name: string): number => model.executors.filter((e) => e.name === name).length;
     const starved = model.connectionPools.filter((p) => isStarved(p, 2));
-    return [...byName].map(([name, seen]) => {
+    return [...byName].flatMap(([name, seen]) => {
       const e = seen[seen.length - 1]!;
       const top = e.busyActivities[0];
       const causedBy: string[] = starvingPoolsOf(model, e, starved).map((p) => findingId('connection-pool-starvation', poolSubject(p)));
@@ -51,7 +51,11 @@ export const executorSaturated: Rule = {
         }
       }
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
-      return {
+      // With the heap's queue in view, a busy pool whose bounded queue has room and whose workers wait
+      // on nothing found here is just working through its load.
+      const q = e.heap?.queue;
+      if (q !== undefined && causedBy.length === 0 && q.capacity !== 0 && q.capacity !== null && (q.size ?? 0) < q.capacity * 0.5) return [];
+      return [{
         subject: name,
         message:
           `All ${plural(e.workers, 'worker')} of pool "${name}" are busy${activity}.` +
@@ -72,7 +76,7 @@ export const executorSaturated: Rule = {
         },
         evidence: e.busyThreads.slice(0, 50).map((t) => threadEvidence(model, t)),
         causedBy,
-      };
+      }];
     });
   },
 };

@@ -36,7 +36,8 @@ export const queueBacklog: Rule = {
       const drainSeconds = throughput !== undefined ? Math.round(q.size / throughput.perSecond) : null;
       const cause = causes[0];
       const because = cause ? ` Its workers wait on ${cause.name} (width ${cause.width ?? '?'}): that pool, not this one, sets the pace.` : '';
-      const drain = drainSeconds !== null ? ` At the rate measured between the thread dumps (${throughput!.perSecond.toFixed(2)} tasks/s) it needs about ${formatDuration(drainSeconds)} to drain.` : '';
+      // The rate is a lower bound (a worker that finishes and wins the next lease looks unchanged), so the time is an upper bound.
+      const drain = drainSeconds !== null ? ` At the rate measured between the thread dumps (at least ${throughput!.perSecond.toFixed(2)} tasks/s) it needs up to ${formatDuration(drainSeconds)} to drain.` : '';
       return [
         {
           subject: e.name,
@@ -51,6 +52,7 @@ export const queueBacklog: Rule = {
             poolSize: h.poolSize,
             completedTasks: h.completedTasks,
             drainSeconds,
+            drainSecondsIs: drainSeconds === null ? null : 'an upper bound',
             drainTasksPerSecond: throughput !== undefined ? Number(throughput.perSecond.toFixed(3)) : null,
             drainBasis: throughput?.basis ?? (cause ? 'no series of thread dumps with timestamps: throughput unknown' : null),
             downstreamWidth: cause?.width ?? null,

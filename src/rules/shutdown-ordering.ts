@@ -16,32 +16,36 @@ export const shutdownOrdering: Rule = {
     options: {},
   },
   check({ model }) {
-    return model.shutdown.dumps.flatMap((d) => {
-      const dubbo = d.hooks.find((h) => h.kind === 'dubbo');
-      const spring = d.hooks.find((h) => h.kind === 'spring');
-      if (!dubbo || !spring) return [];
-      return [
-        {
-          subject: `dump ${d.dump}`,
-          message:
-            `Both shutdown hooks run at once: Dubbo's "${dubbo.thread.name}" (${dubbo.doing}) and Spring's "${spring.thread.name}" (${spring.doing})` +
-            (d.inFlight.length > 0 ? `, with ${plural(d.inFlight.length, 'request')} still executing: they lose the beans Spring destroys.` : '.'),
-          facts: {
-            dubboHook: dubbo.thread.name,
-            dubboHookDoing: dubbo.doing,
-            springHook: spring.thread.name,
-            springHookDoing: spring.doing,
-            requestsInFlight: d.inFlight.length,
-            hooks: d.hooks.map((h) => `${h.kind}: ${h.thread.name}`),
-          },
-          evidence: [
-            threadEvidence(model, dubbo.thread, 'Dubbo shutdown hook'),
-            threadEvidence(model, spring.thread, 'Spring shutdown hook'),
-            ...d.hooks.filter((h) => h.kind === 'jvm').map((h) => threadEvidence(model, h.thread, 'JVM running the hooks')),
-            ...d.inFlight.slice(0, 20).map((t) => threadEvidence(model, t, 'request in flight')),
-          ],
+    // One race, however many dumps show it: the last dump that does speaks for it.
+    const racing = model.shutdown.dumps.filter((d) => d.hooks.some((h) => h.kind === 'dubbo') && d.hooks.some((h) => h.kind === 'spring'));
+    const d = racing[racing.length - 1];
+    if (d === undefined) return [];
+    const dubbo = d.hooks.find((h) => h.kind === 'dubbo')!;
+    const spring = d.hooks.find((h) => h.kind === 'spring')!;
+    const inFlight = Math.max(...racing.map((r) => r.inFlight.length));
+    return [
+      {
+        subject: 'shutdown hooks',
+        message:
+          `Both shutdown hooks run at once${racing.length > 1 ? ` (in ${racing.length} dumps)` : ''}: Dubbo's "${dubbo.thread.name}" (${dubbo.doing}) and Spring's "${spring.thread.name}" (${spring.doing})` +
+          (inFlight > 0 ? `, with ${plural(inFlight, 'request')} still executing: they lose the beans Spring destroys.` : '.'),
+        facts: {
+          dubboHook: dubbo.thread.name,
+          dubboHookDoing: dubbo.doing,
+          springHook: spring.thread.name,
+          springHookDoing: spring.doing,
+          requestsInFlight: inFlight,
+          requestsInFlightPerDump: racing.map((r) => r.inFlight.length),
+          dumps: racing.map((r) => r.dump),
+          hooks: d.hooks.map((h) => `${h.kind}: ${h.thread.name}`),
         },
-      ];
-    });
+        evidence: [
+          threadEvidence(model, dubbo.thread, 'Dubbo shutdown hook'),
+          threadEvidence(model, spring.thread, 'Spring shutdown hook'),
+          ...d.hooks.filter((h) => h.kind === 'jvm').map((h) => threadEvidence(model, h.thread, 'JVM running the hooks')),
+          ...d.inFlight.slice(0, 20).map((t) => threadEvidence(model, t, 'request in flight')),
+        ],
+      },
+    ];
   },
 };

@@ -1,11 +1,35 @@
 import type { Evidence } from '../model/findings.js';
 import type { Rule } from './rule.js';
 import { isIdle, isSleeping, activityFrame } from '../threads/thread-activity.js';
-import type { SeriesModel } from '../model/model.js';
+import type { Model, SeriesModel } from '../model/model.js';
+import type { ThreadEntry } from '../model/thread-dump.js';
 import { leaseWaitOf } from '../model/reconstruct/stack-signs.js';
 
 type SeriesThread = SeriesModel['threads'][number];
 import { plural, threadEvidence } from './evidence.js';
+
+/**
+ * Threads another finding already accounts for in this dump: those inside a counter at its limit,
+ * shutdown hooks and the requests they race with.
+ */
+function explainedElsewhere(model: Model, dump: number): Set<number> {
+  const out = new Set<number>();
+  for (const c of model.counters) {
+    if (c.limit === null || c.active < c.limit * 0.9) continue;
+    for (const t of c.threadsInside) if (t.dump === dump) for (const r of t.threads) out.add(r.thread);
+  }
+  for (const d of model.shutdown.dumps) {
+    if (d.dump !== dump) continue;
+    for (const h of d.hooks) out.add(h.thread.thread);
+    for (const r of d.inFlight) out.add(r.thread);
+  }
+  return out;
+}
+
+/** A program's main thread or a signal handler waiting for the life of the JVM (a server's main parks forever). */
+function parkedForLife(th: ThreadEntry): boolean {
+  return (th.state === 'WAITING' || th.state === 'TIMED_WAITING') && (th.name === 'main' || th.name === 'DestroyJavaVM' || /^SIG[A-Z]+ handler$/.test(th.name));
+}
 
 /** Across a series of dumps, threads that stayed in the same place (same stack) in every dump. */
 export const stuckThreads: Rule = {
@@ -28,12 +52,14 @@ export const stuckThreads: Rule = {
       const groups = new Map<string, { state: string; where: string; members: SeriesThread[] }>();
       // Deadlocked threads are stuck by definition; the deadlock finding already says so.
       const deadlocked = new Set(model.locks.deadlocks.filter((d) => d.dump === lastDump).flatMap((d) => d.threads.map((t) => t.thread)));
+      const explained = explainedElsewhere(model, lastDump);
       const lastOf = (t: SeriesThread): number => t.indexes[t.indexes.length - 1]!;
       for (const t of series.threads) {
         if (!t.sameStack) continue;
         const th = model.dumps[lastDump]!.threads[lastOf(t)]!;
         // Threads parked for a pool lease are the connection-pool-starvation finding's evidence, not a problem of their own.
         if (th.frames.length === 0 || isIdle(th) || isSleeping(th) || deadlocked.has(lastOf(t)) || leaseWaitOf(th) !== undefined) continue;
+        if (explained.has(lastOf(t)) || parkedForLife(th)) continue;
         const where = activityFrame(th);
         const key = `${th.state} ${where}`;
         const group = groups.get(key) ?? { state: th.state, where, members: [] };

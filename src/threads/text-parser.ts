@@ -171,8 +171,8 @@ export class TextDumpParser {
 
     switch (this.section) {
       case 'smr':
-        if (c0 === 125 /* } */) this.section = 'threads';
-        if (c0 === 95 /* _ */ || c0 === 125 || t.startsWith('0x')) return;
+        // `_java_thread_list=... elements={ 0x... }`, then on some JDKs `_to_delete_list=...` with its own block.
+        if (c0 === 95 /* _ */ || c0 === 125 /* } */ || t.startsWith('0x')) return;
         this.section = 'threads';
         break;
       case 'deadlock':

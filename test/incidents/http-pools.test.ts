@@ -21,6 +21,15 @@ describe('incident 1: a 5-wide HTTP pool starves a 40-thread provider (HttpClien
     r = await analyseIncident(join(INCIDENTS, 'http-pool-starvation'));
   });
 
+  it('reads every dump cleanly (JDK 17 SMR blocks with a _to_delete_list included)', () => {
+    expect(r.model.inputs.map((i) => [i.kind, i.unparsedLines])).toEqual([
+      ['threads', 0],
+      ['threads', 0],
+      ['threads', 0],
+      ['heap', 0],
+    ]);
+  });
+
   it('finds the starved HTTP pool with its width, leases and waiters', () => {
     const [f] = byRule(r.findings, 'connection-pool-starvation');
     expect(f).toBeDefined();
