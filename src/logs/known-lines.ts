@@ -48,6 +48,8 @@ export const KNOWN_LINES: readonly KnownLine[] = [
   },
 ];
 
+const EXCEPTION_HEADER = /^\s*(?:Caused by: )?[\w.$]+(?:Exception|Error)(?::|\s*$)/;
+
 /** Collects known lines as they stream by; `events()` groups them per kind (and per method for rejections). */
 export class KnownLineCollector {
   private readonly byKey = new Map<string, { kind: LogEventModel['kind']; count: number; first: LogEventModel['first']; last: LogEventModel['last']; facts: Record<string, number | string>; subject?: { service: string; method: string } }>();
@@ -55,12 +57,21 @@ export class KnownLineCollector {
 
   constructor(private readonly source: string) {}
 
+  /** The message and line of the last match: a stack trace right after a log record repeats its message. */
+  private lastMessage = '';
+  private lastLine = -10;
+
   push(line: string, lineNo: number): void {
     // Cheap gate: every known line contains one of these words.
     if (!line.includes('EXHAUSTED') && !line.includes('Failed to invoke') && !line.includes('concurrent invoke timeout')) return;
     for (const k of KNOWN_LINES) {
       const m = k.pattern.exec(line);
       if (!m) continue;
+      // `com.x.RpcException: <message>` opening the stack trace of the record just logged is the same event.
+      const repeat = m[0] === this.lastMessage && lineNo - this.lastLine <= 3 && EXCEPTION_HEADER.test(line);
+      this.lastMessage = m[0];
+      this.lastLine = lineNo;
+      if (repeat) return;
       const subject = k.subject?.(m);
       const key = subject ? `${k.kind} ${subject.service}#${subject.method}` : k.kind;
       const at = { source: this.source, line: lineNo, text: line.trim().slice(0, 500) };

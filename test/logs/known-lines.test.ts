@@ -35,6 +35,16 @@ describe('known log lines', () => {
     expect(c.matched).toBe(3);
   });
 
+  it('counts a record and the stack trace that repeats its message as one event', () => {
+    const c = new KnownLineCollector('app.log');
+    const message = REJECTED.slice(REJECTED.indexOf('Failed to invoke'));
+    c.push(`2026-11-30 10:00:02 ERROR [t] ExceptionFilter - Got unchecked exception, exception: org.apache.dubbo.rpc.RpcException: ${message}`, 10);
+    c.push(`org.apache.dubbo.rpc.RpcException: ${message}`, 11);
+    c.push('\tat org.apache.dubbo.rpc.filter.ExecuteLimitFilter.invoke(ExecuteLimitFilter.java:60)', 12);
+    c.push(`2026-11-30 10:00:03 ERROR [t] ExceptionFilter - Got unchecked exception, exception: org.apache.dubbo.rpc.RpcException: ${message}`, 13);
+    expect(c.events()[0]!.count).toBe(2);
+  });
+
   it('reads an actives timeout (consumer side)', () => {
     const c = new KnownLineCollector('app.log');
     c.push(ACTIVES, 1);
