@@ -51,6 +51,9 @@ export const executorSaturated: Rule = {
         }
       }
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
+      // Dubbo logs the pool's name (without the worker number) each time it rejects a task.
+      const exhaustedLog = model.logEvents.filter((x) => x.kind === 'dubbo-pool-exhausted' && x.facts['threadName'] === name);
+      const rejected = exhaustedLog.reduce((n, x) => n + x.count, 0);
       // With the heap's queue in view, a busy pool whose bounded queue has room and whose workers wait
       // on nothing found here is just working through its load.
       const q = e.heap?.queue;
@@ -60,7 +63,8 @@ export const executorSaturated: Rule = {
         message:
           `All ${plural(e.workers, 'worker')} of pool "${name}" are busy${activity}.` +
           (seen.length > 1 ? ` Saturated in ${seen.length} of ${totalDumpsFor(name)} dumps.` : '') +
-          (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : ''),
+          (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : '') +
+          (rejected > 0 ? ` Dubbo logged "Thread pool is EXHAUSTED!" ${rejected} times.` : ''),
         facts: {
           workers: e.workers,
           busy: e.busy,
@@ -73,8 +77,9 @@ export const executorSaturated: Rule = {
           maxWorkers: e.heap?.maximumPoolSize ?? null,
           queueSize: e.heap?.queue.size ?? null,
           queueCapacity: e.heap?.queue.capacity ?? null,
+          exhaustedLogLines: rejected,
         },
-        evidence: e.busyThreads.slice(0, 50).map((t) => threadEvidence(model, t)),
+        evidence: [...exhaustedLog.map((x) => ({ kind: 'log' as const, source: x.last.source, line: x.last.line, text: x.last.text, note: `${x.count} "Thread pool is EXHAUSTED!" lines` })), ...e.busyThreads.slice(0, 50).map((t) => threadEvidence(model, t))],
         causedBy,
       }];
     });
