@@ -50,72 +50,72 @@ interface Loaded {
 }
 
 export async function loadHprof(path: string, plan: LoadPlan, onProgress?: ProgressListener): Promise<HeapStore> {
-  const closure = new Closure(plan);
-  const tally = new HistogramTally();
-  const threads: Array<{ objectId: number; threadSerial: number }> = [];
-  const index = new ObjectIndex();
-  let header: HprofHeader | undefined;
-  const staticsOf = new Map((plan.statics ?? []).map((s) => [s.className, s.depth]));
-  const meta = closure.meta;
-
-  const pass0: HprofParser = new HprofParser({
-    ...closure.captureVisitor(true),
-    ...meta.visitor(),
-    header: (h) => {
-      header = h;
-      closure.idSize = h.idSize;
-    },
-    classDump: (c) => {
-      meta.classDumps.set(c.id, c);
-      const depth = staticsOf.get(meta.className(c.id));
-      if (depth !== undefined) for (const st of c.statics) if ((st.type === 2 || st.type === 1) && typeof st.value === 'number') closure.want(st.value, depth);
-    },
-    root: (subTag, id, threadSerial) => {
-      if (subTag === SUB.ROOT_THREAD_OBJ) threads.push({ objectId: id, threadSerial });
-    },
-    instanceHeader: (id, classId) => {
-      index.note(id, pass0);
-      tally.instance(classId);
-      return closure.wantsInstance(id, classId);
-    },
-    objectArrayHeader: (id, classId, length) => {
-      index.note(id, pass0);
-      tally.objectArray(classId, length);
-      return closure.wants(id);
-    },
-    primitiveArrayHeader: (id, type, length) => {
-      index.note(id, pass0);
-      tally.primitiveArray(type, length);
-      return closure.wants(id);
-    },
-  });
-  // A gzip file cannot seek: pass 0 keeps a plain copy (when not too big) so later reads can.
+  const first = new FirstPass(plan);
+  // A gzip file cannot seek: the first pass keeps a plain copy (when not too big) so later reads can.
   const copy = isGzipFile(path) ? new PlainCopy() : undefined;
   try {
-    return await loadWith(path, plan, closure, pass0, tally, threads, index, () => header, copy, onProgress);
+    const fed0 = await feedHprof(path, first.parser, onProgress, copy ? (chunk) => copy.write(chunk) : undefined);
+    return await finishLoad(path, plan, first, fed0, fed0.gzip ? copy?.finish() : path, onProgress);
   } finally {
     copy?.remove();
   }
 }
 
-async function loadWith(
-  path: string,
-  plan: LoadPlan,
-  closure: Closure,
-  pass0: HprofParser,
-  tally: HistogramTally,
-  threads: Array<{ objectId: number; threadSerial: number }>,
-  index: ObjectIndex,
-  headerOf: () => HprofHeader | undefined,
-  copy: PlainCopy | undefined,
-  onProgress: ProgressListener | undefined,
-): Promise<HeapStore> {
+/** The first pass: class metadata, the histogram, thread roots, the index, and root objects with their forward references. */
+class FirstPass {
+  readonly closure: Closure;
+  readonly tally = new HistogramTally();
+  readonly threads: Array<{ objectId: number; threadSerial: number }> = [];
+  readonly index = new ObjectIndex();
+  header: HprofHeader | undefined;
+  readonly parser: HprofParser;
+
+  constructor(plan: LoadPlan) {
+    const closure = (this.closure = new Closure(plan));
+    const meta = closure.meta;
+    const staticsOf = new Map((plan.statics ?? []).map((s) => [s.className, s.depth]));
+    const { index, tally } = this;
+    const parser: HprofParser = new HprofParser({
+      ...closure.captureVisitor(true),
+      ...meta.visitor(),
+      header: (h) => {
+        this.header = h;
+        closure.idSize = h.idSize;
+      },
+      classDump: (c) => {
+        meta.classDumps.set(c.id, c);
+        const depth = staticsOf.get(meta.className(c.id));
+        if (depth !== undefined) for (const st of c.statics) if ((st.type === 2 || st.type === 1) && typeof st.value === 'number') closure.want(st.value, depth);
+      },
+      root: (subTag, id, threadSerial) => {
+        if (subTag === SUB.ROOT_THREAD_OBJ) this.threads.push({ objectId: id, threadSerial });
+      },
+      instanceHeader: (id, classId) => {
+        index.note(id, parser);
+        tally.instance(classId);
+        return closure.wantsInstance(id, classId);
+      },
+      objectArrayHeader: (id, classId, length) => {
+        index.note(id, parser);
+        tally.objectArray(classId, length);
+        return closure.wants(id);
+      },
+      primitiveArrayHeader: (id, type, length) => {
+        index.note(id, parser);
+        tally.primitiveArray(type, length);
+        return closure.wants(id);
+      },
+    });
+    this.parser = parser;
+  }
+}
+
+/** After the first pass: the references left, then the store. `seekable` is a plain file to read blocks from, if there is one. */
+async function finishLoad(path: string, plan: LoadPlan, first: FirstPass, fed0: FeedSummary, seekable: string | undefined, onProgress: ProgressListener | undefined): Promise<HeapStore> {
+  const { closure, header, index } = first;
   const meta = closure.meta;
-  const fed0 = await feedHprof(path, pass0, onProgress, copy ? (chunk) => copy.write(chunk) : undefined);
-  const header = headerOf();
-  const seekable = fed0.gzip ? copy?.finish() : path;
   if (header === undefined) throw new HprofFormatError(`${path}: the file ends before the HPROF header does`);
-  const warnings = [...pass0.warnings];
+  const warnings = [...first.parser.warnings];
   const histogramWarnings = [...warnings];
   if (fed0.truncatedAt !== undefined) histogramWarnings.push(truncationWarning(fed0.truncatedAt, fed0.gzip));
   closure.expandDeferred();
@@ -155,8 +155,8 @@ async function loadWith(
     classes: meta.heapClasses(),
     objects: closure.objects(),
     completeClasses,
-    threads,
-    histogram: tally.histogram(path, meta, header.idSize, histogramWarnings),
+    threads: first.threads,
+    histogram: first.tally.histogram(path, meta, header.idSize, histogramWarnings),
     warnings,
   };
 }
