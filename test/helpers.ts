@@ -9,6 +9,7 @@ import { RULES } from '../src/rules/index.js';
 import { defaultConfig } from '../src/engine/config.js';
 import { runRules } from '../src/engine/run-rules.js';
 import type { Finding } from '../src/model/findings.js';
+import { InputError } from '../src/errors.js';
 
 export const FIXTURES = 'fixtures/threads';
 export const CORPUS = join('..', 'shared', 'corpus', 'threaddumps');
@@ -45,7 +46,14 @@ export async function analyseIncident(dir: string, options: { threadsOnly?: bool
   for (const f of readdirSync(dir).sort()) {
     if (f === 'truth.json' || f.endsWith('.md')) continue;
     if (options.threadsOnly && !/^dump-\d+\.txt$/.test(f)) continue;
-    const loaded = await loadAnyInput(join(dir, f), ANALYSIS_PLAN);
+    let loaded;
+    try {
+      loaded = await loadAnyInput(join(dir, f), ANALYSIS_PLAN);
+    } catch (e) {
+      // As `analyze <dir>` does: a file in the directory that is none of the known kinds is skipped.
+      if (e instanceof InputError) continue;
+      throw e;
+    }
     if (loaded.kind === 'threads') threads.push(loaded.input);
     else if (loaded.kind === 'heap') heaps.push(loaded.heap);
     else logs.push(loaded.log);
