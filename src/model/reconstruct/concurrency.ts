@@ -40,6 +40,7 @@ export function reconstructConcurrency(
 ): Concurrency {
   const ref = (dump: number, thread: number): ThreadRef => ({ dump, thread, name: dumps[dump]!.threads[thread]!.name });
   const notes: string[] = [];
+  const waiters = leaseWaitersByKind(dumps, ref);
   const executors = [...nameExecutors];
   const counters: CounterModel[] = [];
   const pools: ConnectionPoolModel[] = [];
@@ -96,20 +97,19 @@ export function reconstructConcurrency(
     }
 
     for (const p of heapPools(heap.view, heap.path)) {
-      pools.push({ ...p, waitingThreads: waitersOfKind(dumps, p.kind, sameJvm, ref) });
+      const all = waiters.get(p.kind) ?? [];
+      pools.push({ ...p, waitingThreads: sameJvm.map((di) => all.find((w) => w.dump === di) ?? { dump: di, threads: [] }) });
     }
   }
 
   // Threads-only: threads parked in a pool's lease method, for pool kinds no heap dump described.
   const described = new Set(pools.map((p) => p.kind));
   for (const sign of LEASE_WAITS) {
-    if (described.has(sign.kind)) continue;
-    const waiting = waitersOfKind(dumps, sign.kind, dumps.map((_, i) => i), ref);
-    if (waiting.every((w) => w.threads.length === 0)) continue;
-    pools.push({ kind: sign.kind, name: sign.label, route: null, width: null, maxTotal: null, leased: null, idle: null, pending: null, waitingThreads: waiting, source: 'threads', object: null });
+    if (described.has(sign.kind) || !waiters.has(sign.kind)) continue;
+    pools.push({ kind: sign.kind, name: sign.label, route: null, width: null, maxTotal: null, leased: null, idle: null, pending: null, waitingThreads: waiters.get(sign.kind)!, source: 'threads', object: null });
   }
   // The note only where a heap dump would change the diagnosis: Dubbo providers, or threads waiting on a pool.
-  const heapWouldHelp = dumps.some((d) => d.threads.some((th) => th.name.startsWith('Dubbo') || leaseWaitOf(th) !== undefined));
+  const heapWouldHelp = waiters.size > 0 || dumps.some((d) => d.threads.some((th) => th.name.startsWith('Dubbo')));
   if (heaps.length === 0 && heapWouldHelp) {
     notes.push('no heap dump given: counters (Dubbo RpcStatus), executor queues and connection-pool widths come from a heap dump of the same JVM (jmap -dump:live,format=b,file=heap.hprof <pid>)');
   }
@@ -122,8 +122,19 @@ function insideCounter(th: ThreadDump['threads'][number], c: Omit<CounterModel, 
   return insideServiceMethod(th, c.service, c.method, c.kind === 'dubbo-actives' ? 'actives' : 'executes');
 }
 
-function waitersOfKind(dumps: readonly ThreadDump[], kind: ConnectionPoolModel['kind'], which: readonly number[], ref: (d: number, t: number) => ThreadRef): ConnectionPoolModel['waitingThreads'] {
-  return which.map((di) => ({ dump: di, threads: dumps[di]!.threads.flatMap((th, ti) => (leaseWaitOf(th)?.kind === kind ? [ref(di, ti)] : [])) }));
+/** Every thread parked for a lease, per pool kind and dump, in one walk over the threads. */
+function leaseWaitersByKind(dumps: readonly ThreadDump[], ref: (d: number, t: number) => ThreadRef): Map<ConnectionPoolModel['kind'], ConnectionPoolModel['waitingThreads']> {
+  const out = new Map<ConnectionPoolModel['kind'], Array<{ dump: number; threads: ThreadRef[] }>>();
+  dumps.forEach((d, di) => {
+    d.threads.forEach((th, ti) => {
+      const kind = leaseWaitOf(th)?.kind;
+      if (kind === undefined) return;
+      let perDump = out.get(kind);
+      if (perDump === undefined) out.set(kind, (perDump = dumps.map((_, i) => ({ dump: i, threads: [] as ThreadRef[] }))));
+      perDump[di]!.threads.push(ref(di, ti));
+    });
+  });
+  return out;
 }
 
 function shutdownOf(dumps: readonly ThreadDump[], ref: (d: number, t: number) => ThreadRef): ShutdownModel {

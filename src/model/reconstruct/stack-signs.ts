@@ -24,22 +24,50 @@ export const LEASE_WAITS: readonly LeaseWaitSign[] = [
   { kind: 'commons-pool2', frames: ['pool2.impl.GenericObjectPool.borrowObject'], label: 'commons-pool2' },
 ];
 
-function topFrames(th: ThreadEntry, depth: number): readonly StackFrame[] {
-  return th.frames.length <= depth ? th.frames : th.frames.slice(0, depth);
+/** What one frame says, computed once per frame object (frames are interned per parse, so this is per distinct frame). */
+interface FrameSigns {
+  readonly lease: LeaseWaitSign | undefined;
+  readonly hook: HookKind | undefined;
+  readonly httpCall: boolean;
+  readonly dubboRequest: boolean;
+  readonly getTask: boolean;
+}
+
+const signsCache = new WeakMap<StackFrame, FrameSigns>();
+
+function signsOf(f: StackFrame): FrameSigns {
+  let s = signsCache.get(f);
+  if (s === undefined) {
+    const q = f.qualified;
+    const ends = (list: readonly string[]) => list.some((x) => q.endsWith(x));
+    s = {
+      lease: LEASE_WAITS.find((sign) => ends(sign.frames)),
+      hook: HOOK_FRAMES.find(([, frames]) => ends(frames))?.[0],
+      httpCall: ends(HTTP_CALL_FRAMES),
+      dubboRequest: ends(DUBBO_REQUEST_FRAMES),
+      getTask: q.endsWith('ThreadPoolExecutor.getTask'),
+    };
+    signsCache.set(f, s);
+  }
+  return s;
 }
 
 /** The pool kind whose lease this thread is parked waiting for, if any. */
 export function leaseWaitOf(th: ThreadEntry): LeaseWaitSign | undefined {
   if (th.state === 'RUNNABLE') return undefined;
-  const top = topFrames(th, WAIT_DEPTH);
-  return LEASE_WAITS.find((sign) => top.some((f) => sign.frames.some((s) => f.qualified.endsWith(s))));
+  const n = Math.min(th.frames.length, WAIT_DEPTH);
+  for (let i = 0; i < n; i++) {
+    const lease = signsOf(th.frames[i]!).lease;
+    if (lease !== undefined) return lease;
+  }
+  return undefined;
 }
 
 /** Frames that mean a thread is running inside an HTTP client call with a connection in hand. */
 const HTTP_CALL_FRAMES = ['execchain.MainClientExec.execute', 'impl.classic.MainClientExec.execute', 'okhttp3.internal.http.CallServerInterceptor.intercept'];
 
 export function inHttpCall(th: ThreadEntry): boolean {
-  return leaseWaitOf(th) === undefined && th.frames.some((f) => HTTP_CALL_FRAMES.some((s) => f.qualified.endsWith(s)));
+  return leaseWaitOf(th) === undefined && th.frames.some((f) => signsOf(f).httpCall);
 }
 
 export type HookKind = 'dubbo' | 'spring' | 'jvm';
@@ -54,15 +82,27 @@ const HOOK_FRAMES: ReadonlyArray<readonly [HookKind, readonly string[]]> = [
 
 export function shutdownHookKind(th: ThreadEntry): HookKind | undefined {
   if (th.name === 'DubboShutdownHook') return 'dubbo';
-  for (const [kind, frames] of HOOK_FRAMES) if (th.frames.some((f) => frames.some((s) => f.qualified.endsWith(s)))) return kind;
-  return undefined;
+  // In the order of HOOK_FRAMES: a thread with Dubbo's frames is Dubbo's hook even when the JVM's are below.
+  let found: HookKind | undefined;
+  for (const f of th.frames) {
+    const hook = signsOf(f).hook;
+    if (hook === 'dubbo') return hook;
+    if (hook === 'spring' || (hook === 'jvm' && found === undefined)) found = hook;
+  }
+  return found;
 }
 
 /** Frames of a Dubbo provider thread handling a request (any version). */
 const DUBBO_REQUEST_FRAMES = ['dispatcher.ChannelEventRunnable.run', 'HeaderExchangeHandler.received', 'HeaderExchangeHandler.handleRequest', 'proxy.AbstractProxyInvoker.invoke'];
 
 export function handlingDubboRequest(th: ThreadEntry): boolean {
-  return th.frames.some((f) => DUBBO_REQUEST_FRAMES.some((s) => f.qualified.endsWith(s))) && !th.frames.some((f) => f.qualified.endsWith('ThreadPoolExecutor.getTask'));
+  let request = false;
+  for (const f of th.frames) {
+    const s = signsOf(f);
+    if (s.getTask) return false;
+    request ||= s.dubboRequest;
+  }
+  return request;
 }
 
 const LIMIT_FILTER = { executes: '.rpc.filter.ExecuteLimitFilter.invoke', actives: '.rpc.filter.ActiveLimitFilter.invoke' } as const;
