@@ -3,7 +3,7 @@ import type { Rule } from './rule.js';
 import { isIdle, isSleeping, activityFrame } from '../threads/thread-activity.js';
 import type { Model, SeriesModel } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
-import { leaseWaitOf } from '../model/reconstruct/stack-signs.js';
+import { inHttpCall, leaseWaitOf } from '../model/reconstruct/stack-signs.js';
 
 type SeriesThread = SeriesModel['threads'][number];
 import { plural, threadEvidence } from './evidence.js';
@@ -17,6 +17,12 @@ function explainedElsewhere(model: Model, dump: number): Set<number> {
   for (const c of model.counters) {
     if (c.limit === null || c.active < c.limit * 0.9) continue;
     for (const t of c.threadsInside) if (t.dump === dump) for (const r of t.threads) out.add(r.thread);
+  }
+  // While an HTTP pool starves, the threads inside calls are its lease holders: that finding's evidence.
+  if (model.connectionPools.some((p) => (p.pending ?? 0) > 0 || p.waitingThreads.some((w) => w.threads.length > 0))) {
+    model.dumps[dump]!.threads.forEach((th, i) => {
+      if (inHttpCall(th)) out.add(i);
+    });
   }
   for (const d of model.shutdown.dumps) {
     if (d.dump !== dump) continue;

@@ -69,8 +69,9 @@ describe('incident 1: a 5-wide HTTP pool starves a 40-thread provider (HttpClien
     expect(saturated[0]!.causedBy).toContain(byRule(r.findings, 'connection-pool-starvation')[0]!.id);
   });
 
-  it('does not call the lease waiters stuck threads of their own, nor the pool a lock contention', () => {
-    expect(byRule(r.findings, 'stuck-threads').filter((f) => String(f.facts['frame']).includes('getPoolEntryBlocking'))).toEqual([]);
+  it('does not call the lease waiters or holders stuck threads of their own, nor the pool a lock contention', () => {
+    // The holders serve a new 2 s call in every dump (truth: leaseHolders change), with the same stack.
+    expect(byRule(r.findings, 'stuck-threads')).toEqual([]);
     expect(byRule(r.findings, 'lock-contention')).toEqual([]);
   });
 
