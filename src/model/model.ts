@@ -90,7 +90,7 @@ export interface CounterModel {
 
 /** An HTTP or DB connection pool (or a call dispatcher) and who waits for it. */
 export interface ConnectionPoolModel {
-  readonly kind: 'apache-httpclient-4' | 'apache-httpclient-5' | 'okhttp-dispatcher' | 'hikaricp' | 'druid' | 'commons-pool2';
+  readonly kind: 'apache-httpclient-4' | 'apache-httpclient-5' | 'okhttp-dispatcher' | 'hikaricp' | 'druid' | 'commons-pool2' | 'semaphore';
   readonly name: string;
   /** The route or host the numbers are for (`http://10.0.0.7:8080`), null for a whole pool. */
   readonly route: string | null;

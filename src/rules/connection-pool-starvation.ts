@@ -12,6 +12,7 @@ const REMEDY_BY_KIND: Record<ConnectionPoolModel['kind'], string> = {
   hikaricp: 'Find what holds connections for long (slow queries, transactions kept open, connections leaked without close), then size maximumPoolSize to the work; set connectionTimeout so callers fail fast.',
   druid: 'Find what holds connections for long, size maxActive to the work, and set maxWait so callers fail fast.',
   'commons-pool2': 'Find what holds objects for long (not returned to the pool), size maxTotal to the work, and set maxWait so callers fail fast.',
+  semaphore: 'Find what the permit holders are doing (they run inside the limited section), release permits in finally blocks, and use tryAcquire with a timeout so callers fail fast instead of queueing.',
 };
 
 /** Threads wait for a lease from an HTTP or DB pool that is at its limit (incident 1's root cause). */
@@ -33,7 +34,9 @@ export const connectionPoolStarvation: Rule = {
       const waiting = Math.max(p.pending ?? 0, peak.count);
       const fromHeap = p.source === 'heap';
       const width = p.width !== null ? `${p.width}` : 'unknown';
-      const message = p.kind === 'okhttp-dispatcher'
+      const message = p.kind === 'semaphore'
+        ? `${plural(peak.count, 'thread waits', 'threads wait')} for a permit of ${p.name}, which has ${p.idle ?? '?'} left.`
+        : p.kind === 'okhttp-dispatcher'
         ? `${p.name}: ${p.leased} calls run at once to one host (maxRequestsPerHost ${width}) and ${plural(waiting, 'call waits', 'calls wait')} in its ready queue; their callers wait for them.`
         : fromHeap
         ? `${p.name}: all ${p.leased} connections it may open${p.route ? ` to ${p.route}` : ''} are in use (width ${width}${p.maxTotal !== null ? `, max total ${p.maxTotal}` : ''}) and ${plural(waiting, 'request waits', 'requests wait')} for one` +
@@ -41,7 +44,7 @@ export const connectionPoolStarvation: Rule = {
         : `${plural(peak.count, 'thread waits', 'threads wait')} for a connection from ${p.name}. A heap dump of the same JVM would tell the pool's width and how many connections are leased.`;
       return {
         subject: poolSubject(p),
-        ...(fromHeap ? {} : { severity: 'warning' as const }),
+        ...(fromHeap && p.kind !== 'semaphore' ? {} : { severity: 'warning' as const }),
         message,
         facts: {
           poolKind: p.kind,

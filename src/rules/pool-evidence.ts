@@ -14,6 +14,7 @@ export function isStarved(p: ConnectionPoolModel, minWaiting: number): boolean {
   const waiting = Math.max(p.pending ?? 0, peakWaiters(p).count);
   if (waiting < minWaiting) return false;
   if (p.source === 'threads') return true;
+  if (p.kind === 'semaphore') return p.idle === 0;
   return p.width === null || p.leased === null || p.leased >= p.width;
 }
 

@@ -98,7 +98,14 @@ export function reconstructConcurrency(
 
     for (const p of heapPools(heap.view, heap.path)) {
       const all = waiters.get(p.kind) ?? [];
-      pools.push({ ...p, waitingThreads: sameJvm.map((di) => all.find((w) => w.dump === di) ?? { dump: di, threads: [] }) });
+      let waitingThreads = sameJvm.map((di) => all.find((w) => w.dump === di) ?? { dump: di, threads: [] });
+      if (p.kind === 'semaphore') {
+        // Many semaphores live in a JVM: a waiter belongs to the one whose sync it parks on.
+        const syncId = Number(p.object?.id);
+        waitingThreads = waitingThreads.map((w) => ({ dump: w.dump, threads: w.threads.filter((t) => parksOn(dumps[t.dump]!.threads[t.thread]!, syncId)) }));
+        if (waitingThreads.every((w) => w.threads.length === 0)) continue;
+      }
+      pools.push({ ...p, waitingThreads });
     }
   }
 
@@ -120,6 +127,10 @@ function insideCounter(th: ThreadDump['threads'][number], c: Omit<CounterModel, 
   if (c.kind === 'user') return c.insideFrame !== undefined && th.frames.some((f) => f.qualified === c.insideFrame || f.qualified.endsWith('.' + c.insideFrame));
   if (c.method === null) return false;
   return insideServiceMethod(th, c.service, c.method, c.kind === 'dubbo-actives' ? 'actives' : 'executes');
+}
+
+function parksOn(th: ThreadDump['threads'][number], objectId: number): boolean {
+  return th.locks.some((l) => l.kind === 'parking' && l.lock !== null && l.lock.id.length > 0 && Number(l.lock.id) === objectId);
 }
 
 /** Every thread parked for a lease, per pool kind and dump, in one walk over the threads. */

@@ -125,6 +125,24 @@ export function heapPools(view: HeapView, input: string): HeapPool[] {
       object: ref(p),
     });
   }
+  // Semaphores: the AQS state of their sync is the permits left. Waiters are matched to one by the
+  // sync object they park on (its id is in the thread dump's `parking to wait for <0x...>`).
+  for (const sem of view.instancesOf('java.util.concurrent.Semaphore')) {
+    const sync = view.follow(sem, 'sync');
+    const available = numberOf(view, view.field(sync, 'state') ?? undefined) ?? null;
+    out.push({
+      kind: 'semaphore',
+      name: `Semaphore ${hexId(sem.id)}`,
+      route: null,
+      width: null,
+      maxTotal: null,
+      leased: null,
+      idle: available,
+      pending: null,
+      source: 'heap',
+      object: sync !== undefined ? ref(sync) : ref(sem),
+    });
+  }
   return out;
 }
 

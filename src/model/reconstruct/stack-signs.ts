@@ -22,6 +22,7 @@ export const LEASE_WAITS: readonly LeaseWaitSign[] = [
   { kind: 'hikaricp', frames: ['hikari.util.ConcurrentBag.borrow'], label: 'HikariCP' },
   { kind: 'druid', frames: ['druid.pool.DruidDataSource.takeLast', 'druid.pool.DruidDataSource.pollLast'], label: 'Druid' },
   { kind: 'commons-pool2', frames: ['pool2.impl.GenericObjectPool.borrowObject'], label: 'commons-pool2' },
+  { kind: 'semaphore', frames: ['java.util.concurrent.Semaphore.acquire', 'java.util.concurrent.Semaphore.acquireUninterruptibly', 'java.util.concurrent.Semaphore.tryAcquire'], label: 'Semaphore' },
 ];
 
 /** What one frame says, computed once per frame object (frames are interned per parse, so this is per distinct frame). */
