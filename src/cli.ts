@@ -46,6 +46,18 @@ async function main(argv: string[]): Promise<number> {
       );
     });
   program
+    .command('ui')
+    .description('explore an incident in the terminal (needs a TTY; for scripts use analyze)')
+    .argument('<paths...>', 'dump files or directories')
+    .option('-c, --config <file>', 'JSON config with rule severities, options and counters')
+    .option('--color', 'force colours')
+    .option('--no-color', 'no colours')
+    .action(async (paths: string[], o: { config?: string; color?: boolean }) => {
+      // Ink loads only here: it costs about a second.
+      const { runUi } = await import('./ui/run.js');
+      exitCode = await runUi(paths, { ...(o.config !== undefined ? { config: o.config } : {}), ...(o.color !== undefined ? { color: o.color } : {}) }, process.env);
+    });
+  program
     .command('histogram')
     .description('instances and shallow bytes per class of a heap dump, like jmap -histo (HPROF, dumpsleuth heap snapshot, V8 .heapsnapshot)')
     .argument('<heap>', 'heap dump file (plain or gzip)')

@@ -1,6 +1,20 @@
 import type { Rule } from './rule.js';
 import { plural } from './evidence.js';
 import { counterEvidence, counterFacts, maxInside, nearLimit } from './counter-evidence.js';
+import { threadEvidence } from './evidence.js';
+import type { Evidence } from '../model/findings.js';
+import type { Model } from '../model/model.js';
+
+/** A few of the provider's workers in the last dump, to show where the threads the counter claims really are. */
+function providerWorkers(model: Model): Evidence[] {
+  const last = model.dumps.length - 1;
+  const pool = model.executors.find((e) => e.dump === last && e.name.startsWith('DubboServerHandler'));
+  if (pool === undefined) return [];
+  return [
+    ...pool.idleThreads.slice(0, 3).map((t) => threadEvidence(model, t, `a provider worker, idle (${pool.idle} of ${pool.workers} are): not inside the method`)),
+    ...pool.busyThreads.slice(0, 3).map((t) => threadEvidence(model, t, 'a provider worker, busy elsewhere')),
+  ];
+}
 
 /**
  * An in-flight counter sits at (or near) its limit while far fewer threads are inside the method it
@@ -39,7 +53,7 @@ export const activeCountLeak: Rule = {
             `${c.name}: the in-flight counter says ${c.active} (limit ${c.limit}${c.limitSource ? `, ${c.limitSource}` : ''}) but ${inside === 0 ? 'no thread executes' : `only ${plural(inside, 'thread')} execute${inside === 1 ? 's' : ''}`} the method ` +
             `(${dumps === 1 ? 'in the thread dump' : `at most, over ${dumps} thread dumps`}): ${c.active - inside} calls were counted in and never out.${rejected}`,
           facts: { ...counterFacts(c), leaked: c.active - inside },
-          evidence: counterEvidence(model, c, `active ${c.active}, limit ${c.limit}`),
+          evidence: [...counterEvidence(model, c, `active ${c.active}, limit ${c.limit}`), ...providerWorkers(model)],
         },
       ];
     });

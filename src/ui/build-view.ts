@@ -1,0 +1,260 @@
+/**
+ * Turns the Model and the findings into the UI's screens: one-line rows with detail panes and links.
+ * Every string from a dump goes through stripControl here, once, so components only draw.
+ */
+import type { Evidence, Finding } from '../model/findings.js';
+import type { Model, ThreadRef } from '../model/model.js';
+import type { ThreadEntry } from '../model/thread-dump.js';
+import { stripControl } from '../report/sanitize.js';
+import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './view-data.js';
+
+const clean = (s: string): string => stripControl(s).replace(/[\r\n\t]+/g, ' ');
+
+export function threadKey(dump: number, line: number): string {
+  return `${dump}:${line}`;
+}
+
+function threadLink(model: Model, ref: ThreadRef): UiDetailLine {
+  const th = model.dumps[ref.dump]?.threads[ref.thread];
+  const line = th?.line ?? 0;
+  return { text: `  → "${clean(ref.name)}" (dump #${ref.dump})`, link: { screen: 'threads', key: threadKey(ref.dump, line) } };
+}
+
+function evidenceLine(e: Evidence): UiDetailLine {
+  const note = e.note ? ` (${clean(e.note)})` : '';
+  switch (e.kind) {
+    case 'thread':
+      return { text: `  → "${clean(e.thread)}" ${clean(e.source)}:${e.line}${note}`, link: { screen: 'threads', key: threadKey(e.dump, e.line) } };
+    case 'lock':
+      return { text: `  lock <${clean(e.lock)}> ${clean(e.className)}${note}`, tone: 'dim' };
+    case 'jvm-report':
+      return { text: `  JVM deadlock report ${clean(e.source)}:${e.line}${note}`, tone: 'dim' };
+    case 'heap-object':
+      return { text: `  heap object ${clean(e.id)} ${clean(e.className)}${note}`, tone: 'dim' };
+    case 'log':
+      return { text: `  log ${clean(e.source)}:${e.line}: ${clean(e.text).slice(0, 200)}${note}`, tone: 'dim' };
+  }
+}
+
+function findingRow(f: Finding): UiRow {
+  const facts = Object.entries(f.facts).filter(([, v]) => v !== null && (typeof v !== 'object' || (Array.isArray(v) && v.length <= 8)));
+  const detail: UiDetailLine[] = [
+    { text: `${f.severity.toUpperCase()} ${f.rule}: ${clean(f.subject)}`, tone: f.severity },
+    { text: clean(f.message) },
+    { text: '' },
+    { text: 'facts', tone: 'title' },
+    ...facts.map(([k, v]) => ({ text: `  ${k}: ${clean(Array.isArray(v) ? v.join(', ') : String(v))}` })),
+    { text: '' },
+    { text: 'evidence', tone: 'title' },
+    ...f.evidence.map(evidenceLine),
+  ];
+  if (f.causedBy.length > 0) {
+    detail.push({ text: '' }, { text: 'caused by', tone: 'title' });
+    for (const c of f.causedBy) detail.push({ text: `  → ${clean(c)}`, link: { screen: 'findings', key: c } });
+  }
+  detail.push({ text: '' }, { text: 'what to do', tone: 'title' }, { text: clean(f.remedy), tone: 'ok' });
+  return {
+    key: f.id,
+    text: `${f.severity.toUpperCase().padEnd(8)} ${f.rule.padEnd(27)} ${clean(f.subject)}`,
+    tone: f.severity,
+    search: `${f.rule} ${f.subject} ${f.message}`.toLowerCase(),
+    detail,
+  };
+}
+
+function stackLines(th: ThreadEntry): UiDetailLine[] {
+  const lines: UiDetailLine[] = [];
+  th.frames.forEach((f, i) => {
+    lines.push({ text: `  at ${clean(f.qualified)}(${clean(f.location)})` });
+    for (const l of th.locks) if (l.frameIndex === i && l.lock) lines.push({ text: `     - ${l.kind} <${clean(l.lock.id)}> ${clean(l.lock.className)}`, tone: 'dim' });
+  });
+  if (th.ownableSynchronizers.length > 0) {
+    lines.push({ text: '  holds', tone: 'title' });
+    for (const s of th.ownableSynchronizers) lines.push({ text: `     <${clean(s.id)}> ${clean(s.className)}`, tone: 'dim' });
+  }
+  return lines;
+}
+
+function threadsScreen(model: Model): UiScreen {
+  // Threads in their identical-stack groups, biggest group first, so a pool's 200 parked workers sit together.
+  const rows: UiRow[] = [];
+  const groups = [...model.threadGroups].sort((a, b) => b.count - a.count || a.dump - b.dump);
+  for (const g of groups) {
+    for (const ref of g.threads) {
+      const th = model.dumps[ref.dump]!.threads[ref.thread]!;
+      const top = th.frames[0]?.qualified ?? '(no stack)';
+      rows.push({
+        key: threadKey(ref.dump, th.line),
+        text: `#${ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)} ×${String(g.count).padEnd(4)} ${clean(top)}`,
+        tone: th.state === 'BLOCKED' ? 'warning' : undefined,
+        search: `${th.name} ${th.state} ${th.frames.map((f) => f.qualified).join(' ')}`.toLowerCase(),
+        detail: [
+          { text: `"${clean(th.name)}" ${th.state}${th.stateDetail ? ` (${clean(th.stateDetail)})` : ''}`, tone: 'title' },
+          { text: `  dump #${ref.dump} ${clean(model.dumps[ref.dump]!.source)}:${th.line}; ${g.count} thread${g.count === 1 ? '' : 's'} share this stack`, tone: 'dim' },
+          ...stackLines(th),
+        ],
+      });
+    }
+  }
+  return { id: 'threads', title: 'Threads', rows, empty: 'No thread dump was given.' };
+}
+
+function executorsScreen(model: Model): UiScreen {
+  const rows: UiRow[] = [];
+  for (const e of model.executors) {
+    const where = e.dump >= 0 ? `#${e.dump}` : 'heap';
+    const h = e.heap;
+    const queue = h ? ` queue ${h.queue.size ?? '?'}${h.queue.capacity !== null ? `/${h.queue.capacity}` : ''}` : '';
+    const saturated = e.busy >= e.workers && e.workers > 0;
+    rows.push({
+      key: `executor:${where}:${e.name}`,
+      text: `${where.padEnd(5)} ${clean(e.name).padEnd(40)} workers ${String(e.workers).padStart(4)} busy ${String(e.busy).padStart(4)} idle ${String(e.idle).padStart(4)}${queue}`,
+      tone: saturated ? 'warning' : undefined,
+      search: `${e.name}`.toLowerCase(),
+      detail: [
+        { text: clean(e.name), tone: 'title' },
+        ...(h ? [{ text: `  ${clean(h.object.className)} ${h.object.id}: ${h.runState}, core ${h.corePoolSize ?? '?'}, max ${h.maximumPoolSize ?? '?'}, completed ${h.completedTasks ?? '?'}` }, { text: `  queue ${clean(h.queue.className)}: ${h.queue.size ?? '?'} of ${h.queue.capacity ?? 'unbounded'}` }] : []),
+        ...e.busyActivities.slice(0, 5).map((a) => ({ text: `  ${a.count} × ${clean(a.frame)}`, tone: 'dim' as Tone })),
+        { text: 'busy workers', tone: 'title' },
+        ...e.busyThreads.slice(0, 200).map((t) => threadLink(model, t)),
+      ],
+    });
+  }
+  for (const p of model.connectionPools) {
+    const waiting = Math.max(0, ...p.waitingThreads.map((w) => w.threads.length));
+    const peak = p.waitingThreads.reduce((best, w) => (w.threads.length > best.length ? w.threads : best), [] as ThreadRef[]);
+    rows.push({
+      key: `pool:${p.name}`,
+      text: `pool  ${clean(p.name).padEnd(40)} width ${String(p.width ?? '?').padStart(4)} leased ${String(p.leased ?? '?').padStart(4)} waiting ${String(waiting).padStart(4)}${p.pending !== null ? ` pending ${p.pending}` : ''}`,
+      tone: waiting > 0 || (p.pending ?? 0) > 0 ? 'alert' : undefined,
+      search: `${p.name} ${p.kind}`.toLowerCase(),
+      detail: [
+        { text: `${clean(p.name)} (${p.kind}, from ${p.source === 'heap' ? 'the heap' : 'stacks only'})`, tone: 'title' },
+        { text: `  width ${p.width ?? '?'}, max total ${p.maxTotal ?? '?'}, leased ${p.leased ?? '?'}, idle ${p.idle ?? '?'}, pending ${p.pending ?? '?'}` },
+        { text: 'waiting threads', tone: 'title' },
+        ...peak.slice(0, 200).map((t) => threadLink(model, t)),
+      ],
+    });
+  }
+  return { id: 'executors', title: 'Pools', rows, empty: 'No thread pool or connection pool was found.' };
+}
+
+function countersScreen(model: Model): UiScreen {
+  const rows = model.counters.map((c): UiRow => {
+    const inside = Math.max(0, ...c.threadsInside.map((t) => t.count));
+    const leaking = c.limit !== null && c.active >= c.limit * 0.9 && c.threadsInside.length > 0 && inside <= c.active * 0.5;
+    const busiest = [...c.threadsInside].sort((a, b) => b.count - a.count)[0];
+    return {
+      key: `counter:${c.name}`,
+      text: `${clean(c.name).padEnd(56)} active ${String(c.active).padStart(5)} limit ${String(c.limit ?? '-').padStart(5)} inside ${c.threadsInside.length > 0 ? String(inside).padStart(4) : '   ?'}${leaking ? '  LEAK' : ''}`,
+      tone: leaking ? 'critical' : c.limit !== null && c.active >= c.limit ? 'warning' : undefined,
+      search: c.name.toLowerCase(),
+      detail: [
+        { text: clean(c.name), tone: 'title' },
+        { text: `  ${c.kind}, ${c.identity ? clean(c.identity) : ''}` },
+        { text: `  active ${c.active}, limit ${c.limit ?? 'none'}${c.limitSource ? ` (${clean(c.limitSource)})` : ''}, total ${c.total ?? '?'}, failed ${c.failed ?? '?'}` },
+        { text: `  threads inside per dump: ${c.threadsInside.map((t) => t.count).join(', ') || 'no thread dump of this JVM'}; rejections in logs: ${c.rejectionsLogged}` },
+        { text: 'threads inside', tone: 'title' },
+        ...(busiest?.threads ?? []).slice(0, 200).map((t) => threadLink(model, t)),
+      ],
+    };
+  });
+  return { id: 'counters', title: 'Counters', rows, empty: 'No in-flight counter was found (they come from a heap dump).' };
+}
+
+function locksScreen(model: Model): UiScreen {
+  const rows: UiRow[] = [];
+  model.locks.deadlocks.forEach((d, i) => {
+    rows.push({
+      key: `deadlock:${i}`,
+      text: `#${d.dump} DEADLOCK ${d.threads.map((t) => `"${clean(t.name)}"`).join(' → ')}`,
+      tone: 'critical',
+      search: d.threads.map((t) => t.name).join(' ').toLowerCase(),
+      detail: [{ text: `deadlock (${d.confidence}${d.reportedByJvm ? ', reported by the JVM' : ''})`, tone: 'title' }, ...d.threads.map((t) => threadLink(model, t))],
+    });
+  });
+  model.locks.contended.forEach((l, i) => {
+    rows.push({
+      key: `lock:${i}`,
+      text: `#${l.dump} ${clean(l.lock.className)} <${clean(l.lock.id)}> owner ${l.owner ? `"${clean(l.owner.name)}"` : '?'} ← ${l.waiters.length} waiting`,
+      tone: l.waiters.length >= 5 ? 'warning' : undefined,
+      search: `${l.lock.className} ${l.owner?.name ?? ''} ${l.waiters.map((w) => w.name).join(' ')}`.toLowerCase(),
+      detail: [
+        { text: `${clean(l.lock.className)} <${clean(l.lock.id)}>`, tone: 'title' },
+        { text: 'owner', tone: 'title' },
+        ...(l.owner ? [threadLink(model, l.owner)] : [{ text: '  (not named by the dump)', tone: 'dim' as Tone }]),
+        { text: 'waiters', tone: 'title' },
+        ...l.waiters.slice(0, 200).map((w) => threadLink(model, w)),
+      ],
+    });
+  });
+  return { id: 'locks', title: 'Locks', rows, empty: 'No lock has waiters.' };
+}
+
+function seriesScreen(model: Model, stuck: ReadonlySet<string>): UiScreen {
+  const rows: UiRow[] = [];
+  model.series.forEach((s, si) => {
+    for (const t of s.threads) {
+      const states = t.states.map((x) => (x === null ? '-' : x.slice(0, 4))).join(' ');
+      const isStuck = t.sameStack && stuck.has(t.name);
+      rows.push({
+        key: `series:${si}:${t.key}`,
+        text: `${clean(t.name).padEnd(48)} ${states}${isStuck ? '  STUCK' : t.sameStack ? '  same stack' : ''}`,
+        tone: isStuck ? 'warning' : undefined,
+        search: t.name.toLowerCase(),
+        detail: [
+          { text: clean(t.name), tone: 'title' },
+          ...t.indexes.flatMap((ti, pos) => {
+            const dump = s.dumps[pos]!;
+            return ti === null ? [{ text: `  dump #${dump}: not present`, tone: 'dim' as Tone }] : [threadLink(model, { dump, thread: ti, name: t.name })];
+          }),
+        ],
+      });
+    }
+  });
+  return { id: 'series', title: 'Series', rows, empty: 'A series needs several thread dumps of one JVM.' };
+}
+
+function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
+  const rows: UiRow[] = [];
+  for (const i of model.inputs) {
+    rows.push({
+      key: `input:${i.path}`,
+      text: `${clean(i.path)}: ${i.kind} ${i.format}${i.gzip ? ' (gzip)' : ''}, ${i.dumps} dump${i.dumps === 1 ? '' : 's'}, ${i.threads} threads${i.unparsedLines > 0 ? `, ${i.unparsedLines} unparsed lines` : ''}`,
+      search: i.path.toLowerCase(),
+      detail: [{ text: clean(i.path), tone: 'title' }, ...i.warnings.map((w) => ({ text: `  warning: ${clean(w)}`, tone: 'warning' as Tone }))],
+    });
+  }
+  model.dumps.forEach((d, di) => {
+    rows.push({
+      key: `dump:${di}`,
+      text: `  dump #${di} ${clean(d.timestampIso ?? d.timestamp ?? '(no time)')} ${clean(d.jvm ?? '')} ${d.threads.length} threads`,
+      tone: 'dim',
+      search: '',
+      detail: [{ text: `dump #${di} of ${clean(d.source)}, lines ${d.startLine}-${d.endLine}` }],
+    });
+  });
+  for (const sev of ['critical', 'error', 'warning', 'info'] as const) {
+    const list = findings.filter((f) => f.severity === sev);
+    if (list.length === 0) continue;
+    rows.push({
+      key: `severity:${sev}`,
+      text: `${String(list.length).padStart(3)} ${sev}: ${list.map((f) => `${f.rule} ${clean(f.subject)}`).join('; ')}`,
+      tone: sev,
+      search: sev,
+      detail: [{ text: `${sev} findings`, tone: 'title' }, ...list.map((f) => ({ text: `  → ${f.rule}: ${clean(f.subject)}`, link: { screen: 'findings' as ScreenId, key: f.id } }))],
+    });
+  }
+  if (findings.length === 0) rows.push({ key: 'none', text: 'No findings.', tone: 'ok', search: '', detail: [] });
+  for (const n of model.notes) rows.push({ key: `note:${n}`, text: `note: ${clean(n)}`, tone: 'dim', search: '', detail: [{ text: clean(n) }] });
+  return { id: 'overview', title: 'Overview', rows, empty: '' };
+}
+
+export function buildUiData(model: Model, findings: readonly Finding[], title: string): UiData {
+  const stuck = new Set(findings.filter((f) => f.rule === 'stuck-threads').flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'thread' ? [e.thread] : []))));
+  const findingsScreen: UiScreen = { id: 'findings', title: 'Findings', rows: findings.map(findingRow), empty: 'No findings.' };
+  return {
+    title: clean(title),
+    screens: [overviewScreen(model, findings), findingsScreen, threadsScreen(model), executorsScreen(model), countersScreen(model), locksScreen(model), seriesScreen(model, stuck)],
+  };
+}

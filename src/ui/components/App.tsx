@@ -1,0 +1,75 @@
+/**
+ * The UI: tabs, the current screen's windowed list, the selected row's detail, a status line. One
+ * input router turns keys into commands from the keymap and commands into reducer actions.
+ */
+import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { useEffect, useReducer, useState } from 'react';
+import { keyNames } from '../keys.js';
+import { currentRows, initialState, reduce, type UiAction, type UiState } from '../state/ui-state.js';
+import { fit, layoutFor } from '../state/layout.js';
+import type { UiData } from '../view-data.js';
+import { DetailPane } from './DetailPane.js';
+import { HelpOverlay } from './HelpOverlay.js';
+import { ListView } from './ListView.js';
+
+export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?: () => void }) {
+  const { stdout } = useStdout();
+  const [size, setSize] = useState({ columns: stdout.columns, rows: stdout.rows });
+  const layout = layoutFor(size.columns, size.rows);
+  const [state, dispatch] = useReducer((s: UiState, a: UiAction) => reduce(data, s, a), undefined, () => initialState(data, layout.listHeight));
+  const { exit } = useApp();
+
+  useEffect(() => {
+    const onResize = () => setSize({ columns: stdout.columns, rows: stdout.rows });
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  useEffect(() => {
+    if (state.listHeight !== layout.listHeight) dispatch({ type: 'resize', listHeight: layout.listHeight });
+  }, [layout.listHeight, state.listHeight]);
+  useEffect(() => {
+    if (state.quit) {
+      onQuit?.();
+      exit();
+    }
+  }, [state.quit, exit, onQuit]);
+
+  // One router: every key goes through the reducer, which knows the mode (search, help, list, detail).
+  useInput((input, key) => {
+    for (const name of keyNames(input, key)) dispatch({ type: 'key', name });
+  });
+
+  const screen = data.screens[state.screen]!;
+  const rows = currentRows(data, state);
+  const pos = state.positions[state.screen]!;
+  const row = rows[pos.cursor];
+  const tabs = data.screens.map((s, i) => `${i + 1} ${s.title}${s.rows.length > 0 && s.id !== 'overview' ? ` (${s.rows.length})` : ''}`);
+  const status =
+    state.mode === 'search'
+      ? `/${state.typing}▏  Enter keeps the filter, Esc clears it`
+      : `${rows.length === 0 ? 0 : pos.cursor + 1}/${rows.length}${pos.query ? `  filter "${pos.query}"` : ''}  ${state.focus === 'detail' ? 'Enter follows the link, Esc back' : 'Enter opens'}  ? keys  q quit`;
+  return (
+    <Box flexDirection="column" width={layout.width}>
+      <Box>
+        <Text bold>{fit(`${data.title}  `, 30)}</Text>
+        {tabs.map((t, i) => (
+          <Text key={t} inverse={i === state.screen} bold={i === state.screen}>
+            {` ${t} `}
+          </Text>
+        ))}
+      </Box>
+      {state.mode === 'help' ? (
+        <HelpOverlay height={layout.listHeight + layout.detailHeight + 1} />
+      ) : (
+        <>
+          <ListView rows={rows} cursor={pos.cursor} offset={pos.offset} height={layout.listHeight} width={layout.width} focused={state.focus === 'list'} empty={screen.empty} />
+          <Text dimColor>{'─'.repeat(layout.width - 1)}</Text>
+          <DetailPane lines={row?.detail ?? []} height={layout.detailHeight} width={layout.width} selectedLink={state.focus === 'detail' ? state.detailLink : -1} />
+        </>
+      )}
+      <Text dimColor>{fit(status, layout.width - 1)}</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,35 @@
+/** The selected row's detail: wrapped lines, scrolled so the selected link stays in view. */
+import { Box, Text } from 'ink';
+import type { UiDetailLine } from '../view-data.js';
+import { wrap } from '../state/layout.js';
+import { toneProps } from './tone.js';
+
+export interface DetailPaneProps {
+  readonly lines: readonly UiDetailLine[];
+  readonly height: number;
+  readonly width: number;
+  /** Index (among link lines) of the selected link when the pane has the focus, else -1. */
+  readonly selectedLink: number;
+}
+
+export function DetailPane({ lines, height, width, selectedLink }: DetailPaneProps) {
+  const pieces: Array<{ text: string; line: UiDetailLine; selected: boolean }> = [];
+  let link = -1;
+  let selectedAt = 0;
+  for (const line of lines) {
+    if (line.link) link++;
+    const selected = line.link !== undefined && link === selectedLink;
+    if (selected) selectedAt = pieces.length;
+    for (const text of wrap(line.text, width - 1)) pieces.push({ text, line, selected });
+  }
+  const start = selectedAt >= height ? selectedAt - Math.floor(height / 2) : 0;
+  return (
+    <Box flexDirection="column" height={height}>
+      {pieces.slice(start, start + height).map((p, i) => (
+        <Text key={i} {...toneProps(p.line.tone)} underline={p.line.link !== undefined && !p.selected} inverse={p.selected} wrap="truncate-end">
+          {p.text}
+        </Text>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,45 @@
+/** A windowed list: only the rows on screen are drawn, with a cursor and a scrollbar. */
+import { Box, Text } from 'ink';
+import type { UiRow } from '../view-data.js';
+import { fit } from '../state/layout.js';
+import { scrollThumb } from '../state/window.js';
+import { toneProps } from './tone.js';
+
+export interface ListViewProps {
+  readonly rows: readonly UiRow[];
+  readonly cursor: number;
+  readonly offset: number;
+  readonly height: number;
+  readonly width: number;
+  readonly focused: boolean;
+  readonly empty: string;
+}
+
+export function ListView({ rows, cursor, offset, height, width, focused, empty }: ListViewProps) {
+  if (rows.length === 0) {
+    return (
+      <Box height={height}>
+        <Text dimColor>{fit(empty, width)}</Text>
+      </Box>
+    );
+  }
+  const thumb = scrollThumb(offset, height, rows.length);
+  const shown = rows.slice(offset, offset + height);
+  return (
+    <Box flexDirection="column" height={height}>
+      {shown.map((row, i) => {
+        const selected = offset + i === cursor;
+        const bar = thumb === null ? ' ' : i >= thumb.start && i < thumb.start + thumb.size ? '┃' : '│';
+        const text = fit(`${selected ? '›' : ' '} ${row.text}`, width - 2);
+        return (
+          <Box key={row.key}>
+            <Text {...toneProps(row.tone)} inverse={selected && focused} wrap="truncate-end">
+              {text.padEnd(width - 2)}
+            </Text>
+            <Text dimColor> {bar}</Text>
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}

@@ -1,0 +1,18 @@
+/** The worker thread behind `ui`: loads and analyses, posting progress, then the screens or the error. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { errorText, loadIncidentData } from './load-incident-data.js';
+
+const { paths, config } = workerData as { paths: string[]; config: string | undefined };
+let last = 0;
+loadIncidentData(paths, config, (p) => {
+  const now = Date.now();
+  if (now - last < 50) return;
+  last = now;
+  parentPort!.postMessage({ type: 'progress', file: p.file, bytesRead: p.event.bytesRead, totalBytes: p.event.totalBytes ?? null });
+}).then(
+  (r) => parentPort!.postMessage({ type: 'done', data: r.data, notes: r.notes }),
+  (e: unknown) => {
+    const user = errorText(e);
+    parentPort!.postMessage(user ? { type: 'error', ...user } : { type: 'crash', message: (e as Error)?.stack ?? String(e) });
+  },
+);

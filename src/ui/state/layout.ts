@@ -1,0 +1,36 @@
+/** Screen geometry and text fitting for the UI, pure so it is tested without a terminal. */
+
+export interface Layout {
+  readonly listHeight: number;
+  readonly detailHeight: number;
+  readonly width: number;
+}
+
+/** The list takes a bit more than half of the rows; a tab line, a separator and a status line are fixed. */
+export function layoutFor(columns: number | undefined, rows: number | undefined): Layout {
+  const width = Math.max(40, columns ?? 100);
+  const height = Math.max(10, (rows ?? 30) - 1); // ink redraws the whole screen when output reaches the last row
+  const body = height - 3;
+  const listHeight = Math.max(3, Math.floor(body * 0.55));
+  return { listHeight, detailHeight: Math.max(2, body - listHeight), width };
+}
+
+/** Cuts a line to the width, marking the cut. */
+export function fit(text: string, width: number): string {
+  return text.length <= width ? text : text.slice(0, Math.max(0, width - 1)) + '…';
+}
+
+/** Wraps a line into pieces of at most `width` characters (at spaces where it can). */
+export function wrap(text: string, width: number): string[] {
+  if (text.length <= width) return [text];
+  const out: string[] = [];
+  let rest = text;
+  while (rest.length > width) {
+    let cut = rest.lastIndexOf(' ', width);
+    if (cut <= width / 3) cut = width;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut).replace(/^ /, '    ');
+  }
+  out.push(rest);
+  return out;
+}
