@@ -90,7 +90,7 @@ function threadsScreen(model: Model): UiScreen {
         search: `${th.name} ${th.state} ${th.frames.map((f) => f.qualified).join(' ')}`.toLowerCase(),
         detail: [
           { text: `"${clean(th.name)}" ${th.state}${th.stateDetail ? ` (${clean(th.stateDetail)})` : ''}`, tone: 'title' },
-          { text: `  dump #${ref.dump} ${clean(model.dumps[ref.dump]!.source)}:${th.line}; ${g.count} thread${g.count === 1 ? '' : 's'} share this stack`, tone: 'dim' },
+          { text: `  dump #${ref.dump} ${clean(model.dumps[ref.dump]!.source)}:${th.line}; ${g.count === 1 ? 'the only thread with this stack' : `${g.count} threads share this stack`}`, tone: 'dim' },
           ...stackLines(th),
         ],
       });

@@ -70,7 +70,12 @@ export async function runUi(paths: string[], options: UiOptions, env: NodeJS.Pro
   // Ink colours through the shared chalk; NO_COLOR (which chalk ignores) is applied here, once.
   const level = options.color !== undefined ? (options.color ? 1 : 0) : env['NO_COLOR'] ? 0 : new Chalk().level;
   chalk.level = level as 0 | 1 | 2 | 3;
-  const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { paths, config: options.config } });
+  // From the build, the worker is JavaScript; run from source (tests, `npm run dev`), it is TypeScript loaded through tsx.
+  const fromSource = import.meta.url.endsWith('.tsx');
+  const worker = new Worker(new URL(fromSource ? './load-worker.ts' : './load-worker.js', import.meta.url), {
+    workerData: { paths, config: options.config },
+    ...(fromSource ? { execArgv: ['--import', 'tsx'] } : {}),
+  });
   let exitCode = 0;
   let exitMessage: string | undefined;
   process.stdout.write(ENTER_ALT_SCREEN);

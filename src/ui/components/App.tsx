@@ -46,20 +46,23 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
   const pos = state.positions[state.screen]!;
   const row = rows[pos.cursor];
   const tabs = data.screens.map((s, i) => `${i + 1} ${s.title}${s.rows.length > 0 && s.id !== 'overview' ? ` (${s.rows.length})` : ''}`);
+  // The tabs first; the title gets what room is left on the line.
+  const tabsWidth = tabs.reduce((n, t) => n + t.length + 2, 0);
+  const title = fit(data.title, Math.max(0, layout.width - tabsWidth - 3)) + (layout.width - tabsWidth > 6 ? '  ' : '');
   const status =
     state.mode === 'search'
       ? `/${state.typing}▏  Enter keeps the filter, Esc clears it`
       : `${rows.length === 0 ? 0 : pos.cursor + 1}/${rows.length}${pos.query ? `  filter "${pos.query}"` : ''}  ${state.focus === 'detail' ? 'Enter follows the link, Esc back' : 'Enter opens'}  ? keys  q quit`;
   return (
     <Box flexDirection="column" width={layout.width}>
-      <Box>
-        <Text bold>{fit(`${data.title}  `, 30)}</Text>
+      <Text wrap="truncate-end">
+        <Text bold>{title}</Text>
         {tabs.map((t, i) => (
           <Text key={t} inverse={i === state.screen} bold={i === state.screen}>
             {` ${t} `}
           </Text>
         ))}
-      </Box>
+      </Text>
       {state.mode === 'help' ? (
         <HelpOverlay height={layout.listHeight + layout.detailHeight + 1} />
       ) : (

@@ -1,0 +1,136 @@
+/** The UI's reducer, keymap and window maths, without Ink. */
+import { describe, expect, it } from 'vitest';
+import { commandFor, keyNames } from '../../src/ui/keys.js';
+import { layoutFor, wrap } from '../../src/ui/state/layout.js';
+import { currentRow, initialState, reduce, visibleRows, type UiState } from '../../src/ui/state/ui-state.js';
+import { scrollThumb, windowOffset } from '../../src/ui/state/window.js';
+import type { UiData, UiRow } from '../../src/ui/view-data.js';
+
+const row = (key: string, text: string, detail: UiRow['detail'] = []): UiRow => ({ key, text, search: text.toLowerCase(), detail });
+
+function data(threads = 20_000): UiData {
+  return {
+    title: 't',
+    screens: [
+      { id: 'findings', title: 'Findings', empty: '', rows: [row('f1', 'leak', [{ text: 'msg' }, { text: '→ t5', link: { screen: 'threads', key: 'k5' } }, { text: '→ t9', link: { screen: 'threads', key: 'k9' } }])] },
+      { id: 'threads', title: 'Threads', empty: '', rows: Array.from({ length: threads }, (_, i) => row(`k${i}`, `worker-${i} ${i % 2 ? 'odd' : 'even'}`)) },
+    ],
+  };
+}
+
+const press = (d: UiData, s: UiState, ...keys: string[]) => keys.reduce((acc, k) => reduce(d, acc, { type: 'key', name: k }), s);
+
+describe('window maths', () => {
+  it('keeps the cursor on screen and the window full', () => {
+    expect(windowOffset(0, 0, 10, 100)).toBe(0);
+    expect(windowOffset(9, 0, 10, 100)).toBe(0);
+    expect(windowOffset(10, 0, 10, 100)).toBe(1);
+    expect(windowOffset(99, 0, 10, 100)).toBe(90);
+    expect(windowOffset(50, 60, 10, 100)).toBe(50);
+    expect(windowOffset(5, 3, 10, 8)).toBe(0);
+  });
+  it('sizes and places the scrollbar thumb', () => {
+    expect(scrollThumb(0, 10, 5)).toBeNull();
+    expect(scrollThumb(0, 10, 100)).toEqual({ start: 0, size: 1 });
+    expect(scrollThumb(90, 10, 100)).toEqual({ start: 9, size: 1 });
+    expect(scrollThumb(0, 10, 20)).toEqual({ start: 0, size: 5 });
+  });
+  it('splits the screen and wraps long lines at spaces', () => {
+    expect(layoutFor(100, 30)).toEqual({ listHeight: 14, detailHeight: 12, width: 100 });
+    expect(layoutFor(undefined, undefined).width).toBe(100);
+    expect(wrap('aaa bbb ccc', 7)).toEqual(['aaa bbb', '    ccc']);
+    expect(wrap('x'.repeat(10), 4)).toEqual(['xxxx', 'xxxx', 'xx']);
+  });
+});
+
+describe('keys', () => {
+  it('maps names to commands and splits characters sent in one chunk', () => {
+    expect(commandFor('j')).toBe('cursor.down');
+    expect(commandFor('G')).toBe('cursor.last');
+    expect(commandFor('3')).toBe('screen.2');
+    expect(keyNames('jjk', {})).toEqual(['j', 'j', 'k']);
+    expect(keyNames('', { downArrow: true })).toEqual(['down']);
+    expect(keyNames('', { tab: true, shift: true })).toEqual(['shift-tab']);
+    expect(keyNames('c', { ctrl: true })).toEqual(['ctrl-c']);
+  });
+});
+
+describe('reducer', () => {
+  const d = data();
+  const start = reduce(d, initialState(d, 10), { type: 'key', name: '2' });
+
+  it('moves, pages and jumps on 20k rows, keeping the window on the cursor', () => {
+    let s = press(d, start, 'j', 'j', 'j');
+    expect(s.positions[1]).toMatchObject({ cursor: 3, offset: 0 });
+    s = press(d, s, 'pagedown');
+    expect(s.positions[1]).toMatchObject({ cursor: 13, offset: 4 });
+    s = press(d, s, 'G');
+    expect(s.positions[1]).toMatchObject({ cursor: 19_999, offset: 19_990 });
+    s = press(d, s, 'g', 'k');
+    expect(s.positions[1]).toMatchObject({ cursor: 0, offset: 0 });
+  });
+
+  it('searches as you type, keeps the filter on Enter, clears it on Esc', () => {
+    let s = press(d, start, '/', '1', '9', '9', '9', '9');
+    expect(s.mode).toBe('search');
+    expect(s.typing).toBe('19999');
+    s = press(d, s, 'backspace', 'enter');
+    expect(s.mode).toBe('normal');
+    expect(s.positions[1]!.query).toBe('1999');
+    expect(visibleRows(d.screens[1]!.rows, '1999').map((r) => r.key)).toContain('k1999');
+    expect(currentRow(d, s)?.key).toBe('k1999');
+    s = press(d, s, '/', 'escape');
+    expect(s.positions[1]!.query).toBe('');
+  });
+
+  it('opens a detail, follows a link to its row, and comes back', () => {
+    let s = press(d, initialState(d, 10), 'enter');
+    expect(s.focus).toBe('detail');
+    s = press(d, s, 'j', 'enter');
+    expect(s.screen).toBe(1);
+    expect(currentRow(d, s)?.key).toBe('k9');
+    expect(s.positions[1]!.offset).toBe(0);
+    s = press(d, s, 'escape');
+    expect(s.screen).toBe(0);
+    expect(s.focus).toBe('detail');
+    s = press(d, s, 'escape');
+    expect(s.focus).toBe('list');
+  });
+
+  it('follows a link into a filtered screen by clearing its filter', () => {
+    let s = press(d, start, '/', 'o', 'd', 'd', 'enter');
+    // worker-5 is odd: the filter keeps it.
+    s = press(d, s, '1', 'enter', 'enter');
+    expect(currentRow(d, s)?.key).toBe('k5');
+    expect(s.positions[1]!.query).toBe('odd');
+    s = press(d, s, '/', 'backspace', 'backspace', 'backspace', 'e', 'v', 'e', 'n', 'enter');
+    // worker-9 is not even: following the link clears the filter rather than going nowhere.
+    s = press(d, s, '1', 'enter', 'j', 'enter');
+    expect(currentRow(d, s)?.key).toBe('k9');
+    expect(s.positions[1]!.query).toBe('');
+  });
+
+  it('help is an overlay; q quits except while typing a search', () => {
+    let s = press(d, start, '?');
+    expect(s.mode).toBe('help');
+    s = press(d, s, 'j');
+    expect(s.mode).toBe('help');
+    s = press(d, s, 'escape');
+    expect(s.mode).toBe('normal');
+    expect(press(d, s, '/', 'q').quit).toBe(false);
+    expect(press(d, s, 'q').quit).toBe(true);
+    expect(press(d, s, 'ctrl-c').quit).toBe(true);
+  });
+
+  it('tab cycles screens and numbers jump', () => {
+    expect(press(d, start, 'tab').screen).toBe(0);
+    expect(press(d, start, 'shift-tab').screen).toBe(0);
+    expect(press(d, start, '9').screen).toBe(1);
+  });
+
+  it('resizing keeps the cursor visible', () => {
+    let s = press(d, start, 'G');
+    s = reduce(d, s, { type: 'resize', listHeight: 4 });
+    expect(s.positions[1]).toMatchObject({ cursor: 19_999, offset: 19_996 });
+  });
+});
