@@ -3,7 +3,9 @@
  * progress line, then the App. The terminal is restored on quit, on Ctrl-C and on errors. Imported
  * only by this command: Ink costs about a second to load.
  */
+import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { errorText, loadIncidentData } from './load-incident-data.js';
 import { Box, render, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import { Chalk } from 'chalk';
@@ -27,7 +29,34 @@ type WorkerMessage =
   | { type: 'error'; message: string; remedy: string }
   | { type: 'crash'; message: string };
 
-function Loading({ worker, onDone }: { readonly worker: Worker; readonly onDone: (m: WorkerMessage) => void }) {
+/** Where the data comes from: a worker thread, or (run from source, where workers cannot load TypeScript) this thread. */
+interface Loader {
+  on(event: 'message', f: (m: WorkerMessage) => void): unknown;
+  off(event: 'message', f: (m: WorkerMessage) => void): unknown;
+  terminate(): Promise<unknown>;
+}
+
+function startLoading(paths: string[], config: string | undefined): Loader {
+  if (!import.meta.url.endsWith('.tsx')) {
+    const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { paths, config } });
+    // A worker that dies is a bug to report, not a hang or a stack trace on the screen.
+    worker.on('error', (e) => worker.emit('message', { type: 'crash', message: e.stack ?? String(e) }));
+    return worker;
+  }
+  const events = new EventEmitter();
+  setImmediate(() => {
+    loadIncidentData(paths, config, (p) => events.emit('message', { type: 'progress', file: p.file, bytesRead: p.event.bytesRead, totalBytes: p.event.totalBytes ?? null })).then(
+      (r) => events.emit('message', { type: 'done', data: r.data, notes: r.notes }),
+      (e: unknown) => {
+        const user = errorText(e);
+        events.emit('message', user ? { type: 'error', ...user } : { type: 'crash', message: (e as Error)?.stack ?? String(e) });
+      },
+    );
+  });
+  return { on: (e, f) => events.on(e, f), off: (e, f) => events.off(e, f), terminate: async () => undefined };
+}
+
+function Loading({ worker, onDone }: { readonly worker: Loader; readonly onDone: (m: WorkerMessage) => void }) {
   const [progress, setProgress] = useState<{ file: string; pct: string; mb: string }>({ file: 'starting', pct: '', mb: '' });
   useEffect(() => {
     const onMessage = (m: WorkerMessage) => {
@@ -53,7 +82,7 @@ function Loading({ worker, onDone }: { readonly worker: Worker; readonly onDone:
   );
 }
 
-function Root({ worker, onExit }: { readonly worker: Worker; readonly onExit: (code: number, message?: string) => void }) {
+function Root({ worker, onExit }: { readonly worker: Loader; readonly onExit: (code: number, message?: string) => void }) {
   const [data, setData] = useState<UiData | undefined>(undefined);
   const onDone = (m: WorkerMessage) => {
     if (m.type === 'done') setData(m.data);
@@ -70,12 +99,7 @@ export async function runUi(paths: string[], options: UiOptions, env: NodeJS.Pro
   // Ink colours through the shared chalk; NO_COLOR (which chalk ignores) is applied here, once.
   const level = options.color !== undefined ? (options.color ? 1 : 0) : env['NO_COLOR'] ? 0 : new Chalk().level;
   chalk.level = level as 0 | 1 | 2 | 3;
-  // From the build, the worker is JavaScript; run from source (tests, `npm run dev`), it is TypeScript loaded through tsx.
-  const fromSource = import.meta.url.endsWith('.tsx');
-  const worker = new Worker(new URL(fromSource ? './load-worker.ts' : './load-worker.js', import.meta.url), {
-    workerData: { paths, config: options.config },
-    ...(fromSource ? { execArgv: ['--import', 'tsx'] } : {}),
-  });
+  const worker = startLoading(paths, options.config);
   let exitCode = 0;
   let exitMessage: string | undefined;
   process.stdout.write(ENTER_ALT_SCREEN);
