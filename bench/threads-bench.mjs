@@ -7,7 +7,8 @@
  * Prints MB/s and peak RSS. Run `npm run build` first (npm run bench does).
  */
 import { spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, mkdirSync, statSync } from 'node:fs';
+import { buildThreadDump } from './build-thread-dump.mjs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
@@ -39,25 +40,6 @@ async function child(mode, file) {
   process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, ...extra }));
 }
 
-async function build(file, threads) {
-  // Real thread blocks (header to blank line) from fixtures taken by real JVMs.
-  const sources = ['fixtures/threads/pool/dump-1.txt', 'fixtures/threads/contention/dump-1.txt', 'fixtures/threads/series/dump-1.txt'];
-  const blocks = [];
-  for (const s of sources) {
-    const text = readFileSync(join(root, s), 'utf8');
-    for (const b of text.split(/\n(?=")/)) if (b.startsWith('"') && b.includes('\tat ')) blocks.push(b.trimEnd() + '\n\n');
-  }
-  const out = createWriteStream(file);
-  const write = (s) => (out.write(s) ? Promise.resolve() : new Promise((r) => out.once('drain', r)));
-  await write('2026-11-30 10:00:00\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6-Debian-1deb12u1 mixed mode, sharing):\n\n');
-  for (let i = 0; i < threads; i++) {
-    const b = blocks[i % blocks.length];
-    // Unique names and native ids, as in a real 100k-thread JVM.
-    await write(b.replace(/^"([^"]*)"/, `"$1-b${i}"`).replace(/ nid=0x[0-9a-f]+/, ` nid=0x${(0x10000 + i).toString(16)}`));
-  }
-  await write('JNI global refs: 15, weak refs: 0\n');
-  await new Promise((r) => out.end(r));
-}
 
 async function main() {
   const [, , flag, childMode, childFile] = process.argv;
@@ -67,7 +49,7 @@ async function main() {
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, `threads-${threads}.txt`);
   // Rebuilt every run, so the figures always come from the fixtures in this tree.
-  await build(file, threads);
+  await buildThreadDump(file, threads);
   const mb = statSync(file).size / 1048576;
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   const measure = (mode) => {

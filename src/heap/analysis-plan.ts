@@ -19,15 +19,16 @@ export const ANALYSIS_PLAN: LoadPlan = {
     { className: 'java.lang.Thread', depth: 2 },
     // Connection pools: Apache HttpClient 4 and 5, OkHttp, HikariCP, Druid, commons-pool2; semaphores.
     { className: 'org.apache.http.pool.AbstractConnPool', depth: 6 },
-    { className: 'org.apache.hc.core5.pool.StrictConnPool', depth: 6 },
-    { className: 'org.apache.hc.core5.pool.LaxConnPool', depth: 6 },
+    // HttpClient 5 routes reach their host name one level deeper (HttpHost -> Host -> name).
+    { className: 'org.apache.hc.core5.pool.StrictConnPool', depth: 8 },
+    { className: 'org.apache.hc.core5.pool.LaxConnPool', depth: 8 },
     { className: 'okhttp3.Dispatcher', depth: 3 },
     { className: 'okhttp3.ConnectionPool', depth: 3 },
     { className: 'okhttp3.internal.connection.RealConnectionPool', depth: 3 },
     { className: 'com.zaxxer.hikari.pool.HikariPool', depth: 5 },
     { className: 'com.alibaba.druid.pool.DruidDataSource', depth: 2 },
-    { className: 'org.apache.commons.pool2.impl.GenericObjectPool', depth: 3 },
-    { className: 'java.util.concurrent.Semaphore', depth: 2 },
+    { className: 'org.apache.commons.pool2.impl.GenericObjectPool', depth: 4 },
+    { className: 'java.util.concurrent.Semaphore', depth: 3 },
     // Shutdown: the application context's state.
     { className: 'org.springframework.context.support.AbstractApplicationContext', depth: 2 },
   ],

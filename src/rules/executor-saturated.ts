@@ -24,10 +24,12 @@ export const executorSaturated: Rule = {
     // One finding per pool: in a series, the last dump in which it was saturated speaks for it.
     const byName = new Map<string, ExecutorModel[]>();
     for (const e of model.executors) {
-      if (!e.namedLikePool && minOther <= 0) continue;
-      if (e.workers < (e.namedLikePool ? min : minOther) || e.busy < e.workers) continue;
+      // A heap-backed executor is a pool whatever its threads are called.
+      const poolLike = e.namedLikePool || e.heap !== undefined;
+      if (!poolLike && minOther <= 0) continue;
+      if (e.workers < (poolLike ? min : minOther) || e.busy < e.workers) continue;
       // The heap knows the maximum: saturated only when no more workers may be started.
-      if (e.heap !== undefined && (e.heap.maximumPoolSize ?? Infinity) > e.heap.poolSize) continue;
+      if (e.heap !== undefined && (e.heap.maximumPoolSize ?? Infinity) > e.workers) continue;
       const list = byName.get(e.name) ?? [];
       list.push(e);
       byName.set(e.name, list);

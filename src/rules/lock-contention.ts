@@ -20,6 +20,8 @@ export const lockContention: Rule = {
     const bySubject = new Map<string, (typeof model.locks.contended)[number][]>();
     for (const l of model.locks.contended) {
       if (l.waiters.length < min || deadlocked.has(`${l.dump}:${l.lock.id}`)) continue;
+      // A semaphore has permits, not an owner: threads queued on it are a saturated limit (connection-pool-starvation).
+      if (/\.Semaphore\$\w*Sync$/.test(l.lock.className)) continue;
       const subject = `${l.lock.className}@${l.lock.id}`;
       const list = bySubject.get(subject) ?? [];
       list.push(l);

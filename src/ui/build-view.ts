@@ -6,6 +6,7 @@ import type { Evidence, Finding } from '../model/findings.js';
 import type { Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
 import { stripControl } from '../report/sanitize.js';
+import { activityFrame } from '../threads/thread-activity.js';
 import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './view-data.js';
 
 const clean = (s: string): string => stripControl(s).replace(/[\r\n\t]+/g, ' ');
@@ -82,7 +83,8 @@ function threadsScreen(model: Model): UiScreen {
   for (const g of groups) {
     for (const ref of g.threads) {
       const th = model.dumps[ref.dump]!.threads[ref.thread]!;
-      const top = th.frames[0]?.qualified ?? '(no stack)';
+      // What the thread is doing, not the JDK's parking machinery above it.
+      const top = th.frames.length > 0 ? activityFrame(th) : '(no stack)';
       rows.push({
         key: threadKey(ref.dump, th.line),
         text: `#${ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)} ×${String(g.count).padEnd(4)} ${clean(top)}`,

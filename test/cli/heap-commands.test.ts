@@ -79,3 +79,12 @@ describe('dumpsleuth extract', { timeout: 60_000 }, () => {
     expect(run(['extract', HEAP]).code).toBe(2);
   });
 });
+
+describe('dumpsleuth ui', { timeout: 60_000 }, () => {
+  test('without a terminal: exit 2 and a hint to use analyze, without loading anything', () => {
+    const r = run(['ui', 'fixtures/incidents/shutdown-ordering']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/`ui` needs a terminal/);
+    expect(r.stderr).toMatch(/dumpsleuth analyze/);
+  });
+});

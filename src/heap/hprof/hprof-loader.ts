@@ -39,7 +39,7 @@ const MAX_SWEEPS = 10_000;
 /** Classes whose instances are the links of a linked structure (hash bins, queues, trees). */
 const NODE_CLASS = /(?:Node|Entry|Cell)$/;
 /** The fields of such a class that lead to the next link. */
-const LINK_FIELDS = new Set(['next', 'prev', 'after', 'before', 'left', 'right', 'parent', 'first', 'last', 'head', 'tail']);
+const LINK_FIELDS = new Set(['next', 'prev', 'after', 'before', 'left', 'right', 'parent', 'first', 'last', 'head', 'tail', 'nextWaiter']);
 
 type RawInstance = { kind: 'raw-instance'; id: number; classId: number; raw: Buffer };
 

@@ -100,12 +100,15 @@ export function reconstructConcurrency(
       const all = waiters.get(p.kind) ?? [];
       let waitingThreads = sameJvm.map((di) => all.find((w) => w.dump === di) ?? { dump: di, threads: [] });
       if (p.kind === 'semaphore') {
-        // Many semaphores live in a JVM: a waiter belongs to the one whose sync it parks on.
+        // Many semaphores live in a JVM, and a compacting collector moves them between dumps: a waiter
+        // belongs to the one whose queue (in the heap) names it, or whose sync it parks on.
+        if ((p.pending ?? 0) === 0) continue;
+        const queued = new Set(p.waiterNames ?? []);
         const syncId = Number(p.object?.id);
-        waitingThreads = waitingThreads.map((w) => ({ dump: w.dump, threads: w.threads.filter((t) => parksOn(dumps[t.dump]!.threads[t.thread]!, syncId)) }));
-        if (waitingThreads.every((w) => w.threads.length === 0)) continue;
+        waitingThreads = waitingThreads.map((w) => ({ dump: w.dump, threads: w.threads.filter((t) => queued.has(t.name) || parksOn(dumps[t.dump]!.threads[t.thread]!, syncId)) }));
       }
-      pools.push({ ...p, waitingThreads });
+      const { waiterNames: _names, ...pool } = p;
+      pools.push({ ...pool, waitingThreads });
     }
   }
 

@@ -5,11 +5,35 @@
  */
 import { collectionElements, mapEntries } from '../../heap/collections.js';
 import type { HeapObject, HeapValue } from '../../heap/heap-model.js';
-import { hexId, numberOf, sizeOf, textOf } from '../../heap/heap-values.js';
+import { hexId, numberOf, sizeOf, textOf, threadNameOf } from '../../heap/heap-values.js';
 import type { HeapView } from '../../heap/heap-view.js';
 import type { ConnectionPoolModel } from '../model.js';
 
-export type HeapPool = Omit<ConnectionPoolModel, 'waitingThreads'>;
+/** A pool as the heap shows it; `waiterNames` when the heap names the threads queued on it (AQS queues). */
+export type HeapPool = Omit<ConnectionPoolModel, 'waitingThreads'> & { readonly waiterNames?: readonly string[] };
+
+/** Names of the threads queued on an AQS (head is a dummy; JDK 14+ nodes hold `waiter`, older ones `thread`). */
+function queuedThreads(view: HeapView, sync: HeapObject | undefined): string[] {
+  const names: string[] = [];
+  const seen = new Set<number>();
+  for (let node = view.follow(sync, 'head'); node !== undefined && !seen.has(node.id) && names.length < 100_000; node = view.follow(node, 'next')) {
+    seen.add(node.id);
+    const name = threadNameOf(view, view.follow(node, 'waiter') ?? view.follow(node, 'thread'));
+    if (name !== undefined) names.push(name);
+  }
+  return names;
+}
+
+/** Threads waiting on an AQS ConditionObject (firstWaiter, then nextWaiter). */
+function conditionWaiters(view: HeapView, condition: HeapObject | undefined): string[] {
+  const names: string[] = [];
+  const seen = new Set<number>();
+  for (let node = view.follow(condition, 'firstWaiter'); node !== undefined && !seen.has(node.id) && names.length < 100_000; node = view.follow(node, 'nextWaiter')) {
+    seen.add(node.id);
+    names.push(threadNameOf(view, view.follow(node, 'waiter') ?? view.follow(node, 'thread')) ?? '?');
+  }
+  return names;
+}
 
 export function heapPools(view: HeapView, input: string): HeapPool[] {
   const ref = (o: HeapObject) => ({ input, id: hexId(o.id), className: view.classNameOf(o) });
@@ -111,7 +135,10 @@ export function heapPools(view: HeapView, input: string): HeapPool[] {
 
   for (const p of view.instancesOf('org.apache.commons.pool2.impl.GenericObjectPool')) {
     const all = size(p, 'allObjects');
-    const idle = n(view.follow(p, 'idleObjects'), 'count');
+    const idleObjects = view.follow(p, 'idleObjects');
+    const idle = n(idleObjects, 'count');
+    // Borrowers blocked on an exhausted pool wait on the idle deque's notEmpty condition.
+    const waiting = conditionWaiters(view, view.follow(idleObjects, 'notEmpty')).length;
     out.push({
       kind: 'commons-pool2',
       name: 'commons-pool2 GenericObjectPool',
@@ -120,7 +147,7 @@ export function heapPools(view: HeapView, input: string): HeapPool[] {
       maxTotal: null,
       leased: all !== null && idle !== null ? all - idle : null,
       idle,
-      pending: null,
+      pending: waiting,
       source: 'heap',
       object: ref(p),
     });
@@ -130,6 +157,7 @@ export function heapPools(view: HeapView, input: string): HeapPool[] {
   for (const sem of view.instancesOf('java.util.concurrent.Semaphore')) {
     const sync = view.follow(sem, 'sync');
     const available = numberOf(view, view.field(sync, 'state') ?? undefined) ?? null;
+    const waiters = queuedThreads(view, sync);
     out.push({
       kind: 'semaphore',
       name: `Semaphore ${hexId(sem.id)}`,
@@ -138,9 +166,10 @@ export function heapPools(view: HeapView, input: string): HeapPool[] {
       maxTotal: null,
       leased: null,
       idle: available,
-      pending: null,
+      pending: waiters.length,
       source: 'heap',
       object: sync !== undefined ? ref(sync) : ref(sem),
+      waiterNames: waiters,
     });
   }
   return out;
@@ -151,9 +180,11 @@ function routeName(view: HeapView, v: HeapValue): string | undefined {
   const route = view.object(v);
   if (route === undefined) return undefined;
   const host = view.follow(route, 'targetHost') ?? route;
-  const hostname = textOf(view, view.field(host, 'hostname') ?? view.field(host, 'lcHostname') ?? undefined);
+  // HttpClient 4's HttpHost has hostname and port; 5's keeps them in a Host (name, port).
+  const named = view.follow(host, 'host') ?? host;
+  const hostname = textOf(view, view.field(host, 'hostname') ?? view.field(host, 'lcHostname') ?? view.field(named, 'name') ?? undefined);
   if (hostname === undefined) return textOf(view, route);
   const scheme = textOf(view, view.field(host, 'schemeName') ?? undefined) ?? 'http';
-  const port = numberOf(view, view.field(host, 'port') ?? undefined);
+  const port = numberOf(view, view.field(host, 'port') ?? view.field(named, 'port') ?? undefined);
   return `${scheme}://${hostname}${port !== undefined && port > 0 ? `:${port}` : ''}`;
 }

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+/**
+ * UI benchmark:
+ *   first frame: `dumpsleuth ui <incident>` started in tmux, until its first screen of results shows
+ *                (Node start, Ink load, loading on the worker thread, first render);
+ *   key to frame: with a 20k-thread dump loaded, the time from a key press (j, G, g, a search letter)
+ *                to the next frame, rendered in process through ink-testing-library.
+ * Needs a build (npm run build) and tmux for the first part.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildThreadDump } from './build-thread-dump.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..');
+
+function firstFrame(incident) {
+  const session = `dumpsleuth-bench-${process.pid}`;
+  const t0 = process.hrtime.bigint();
+  execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '130', '-y', '40', `node ${join(root, 'dist/cli.js')} ui ${incident}; sleep 5`]);
+  try {
+    for (;;) {
+      const screen = execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
+      if (/1 Overview/.test(screen)) return Number(process.hrtime.bigint() - t0) / 1e9;
+      if (Number(process.hrtime.bigint() - t0) > 60e9) throw new Error('no first frame within 60 s');
+      spawnSync('sleep', ['0.01']);
+    }
+  } finally {
+    spawnSync('tmux', ['kill-session', '-t', session]);
+  }
+}
+
+async function keyToFrame(threads) {
+  const out = join(here, 'out');
+  mkdirSync(out, { recursive: true });
+  const file = join(out, `ui-threads-${threads}.txt`);
+  await buildThreadDump(file, threads);
+  const React = await import('react');
+  const { render } = await import('ink-testing-library');
+  const chalk = (await import('chalk')).default;
+  chalk.level = 0;
+  const { loadIncidentData } = await import(join(root, 'dist/ui/load-incident-data.js'));
+  const { App } = await import(join(root, 'dist/ui/components/App.js'));
+  const { data } = await loadIncidentData([file], undefined, () => {});
+  const ui = render(React.createElement(App, { data }));
+  const tick = () => new Promise((r) => setImmediate(r));
+  await tick();
+  ui.stdin.write('3'); // the Threads screen: one row per thread
+  await new Promise((r) => setTimeout(r, 200));
+  const times = [];
+  const keys = [...'jjjjjjjjjjkkkkkGgGgjjjjjjjjjjkkkkkkkkk'];
+  for (const k of keys) {
+    const before = ui.frames.length;
+    const t0 = process.hrtime.bigint();
+    ui.stdin.write(k);
+    while (ui.frames.length === before) await tick();
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  ui.unmount();
+  times.sort((a, b) => a - b);
+  return { rows: data.screens.find((s) => s.id === 'threads').rows.length, median: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], max: times[times.length - 1] };
+}
+
+const incident = join(root, 'fixtures/incidents/shutdown-ordering');
+const runs = [firstFrame(incident), firstFrame(incident), firstFrame(incident)].sort((a, b) => a - b);
+console.log(`first frame (dumpsleuth ui fixtures/incidents/shutdown-ordering, cold start, median of 3): ${runs[1].toFixed(2)} s`);
+const k = await keyToFrame(20_000);
+console.log(`key to frame with ${k.rows} thread rows (${'40'} key presses): median ${k.median.toFixed(1)} ms, p95 ${k.p95.toFixed(1)} ms, max ${k.max.toFixed(1)} ms`);
+process.exit(0);

@@ -1,0 +1,47 @@
+/**
+ * `dumpsleuth ui <paths...>`: full screen over the alternate buffer, loading on a worker thread with a
+ * progress line, then the App. The terminal is restored on quit, on Ctrl-C and on errors. The loading
+ * starts first; Ink (about a second to import) loads meanwhile, and only for this command.
+ */
+import chalk, { Chalk } from 'chalk';
+import { UsageError, UserError } from '../errors.js';
+import { startLoading } from './loader.js';
+
+const ENTER_ALT_SCREEN = '\u001b[?1049h\u001b[H';
+const LEAVE_ALT_SCREEN = '\u001b[?1049l';
+
+export interface UiOptions {
+  readonly config?: string;
+  readonly color?: boolean;
+}
+
+export async function runUi(paths: string[], options: UiOptions, env: NodeJS.ProcessEnv): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new UsageError('`ui` needs a terminal (stdin and stdout are not a TTY here)', 'use `dumpsleuth analyze` for scripts, pipes and CI (--format text or json)');
+  }
+  // Ink colours through the shared chalk; NO_COLOR (which chalk ignores) is applied here, once.
+  const level = options.color !== undefined ? (options.color ? 1 : 0) : env['NO_COLOR'] ? 0 : new Chalk().level;
+  chalk.level = level as 0 | 1 | 2 | 3;
+  const loader = startLoading(paths, options.config);
+  process.stdout.write(ENTER_ALT_SCREEN);
+  const restore = () => process.stdout.write(LEAVE_ALT_SCREEN);
+  const onSignal = () => {
+    restore();
+    process.exit(130);
+  };
+  process.once('SIGTERM', onSignal);
+  let result: { code: number; message?: string };
+  try {
+    const { showUi } = await import('./screen.js');
+    result = await showUi(loader);
+  } catch (e) {
+    if (!(e instanceof UserError)) throw e;
+    result = { code: 2, message: `error: ${e.message}\n  ${e.remedy}` };
+  } finally {
+    restore();
+    process.off('SIGTERM', onSignal);
+    await loader.terminate();
+  }
+  if (result.message !== undefined) process.stderr.write(result.message + '\n');
+  return result.code;
+}
