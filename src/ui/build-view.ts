@@ -10,6 +10,8 @@ import { activityFrame } from '../threads/thread-activity.js';
 import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './view-data.js';
 
 const clean = (s: string): string => stripControl(s).replace(/[\r\n\t]+/g, ' ');
+/** What `/` matches: the same cleaned text, in lower case. */
+const searchText = (s: string): string => clean(s).toLowerCase();
 
 export function threadKey(dump: number, line: number): string {
   return `${dump}:${line}`;
@@ -58,7 +60,7 @@ function findingRow(f: Finding): UiRow {
     key: f.id,
     text: `${f.severity.toUpperCase().padEnd(8)} ${f.rule.padEnd(27)} ${clean(f.subject)}`,
     tone: f.severity,
-    search: `${f.rule} ${f.subject} ${f.message}`.toLowerCase(),
+    search: searchText(`${f.rule} ${f.subject} ${f.message}`),
     detail,
   };
 }
@@ -89,7 +91,7 @@ function threadsScreen(model: Model): UiScreen {
         key: threadKey(ref.dump, th.line),
         text: `#${ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)} ×${String(g.count).padEnd(4)} ${clean(top)}`,
         tone: th.state === 'BLOCKED' ? 'warning' : undefined,
-        search: `${th.name} ${th.state} ${th.frames.map((f) => f.qualified).join(' ')}`.toLowerCase(),
+        search: searchText(`${th.name} ${th.state} ${th.frames.map((f) => f.qualified).join(' ')}`),
         detail: [
           { text: `"${clean(th.name)}" ${th.state}${th.stateDetail ? ` (${clean(th.stateDetail)})` : ''}`, tone: 'title' },
           { text: `  dump #${ref.dump} ${clean(model.dumps[ref.dump]!.source)}:${th.line}; ${g.count === 1 ? 'the only thread with this stack' : `${g.count} threads share this stack`}`, tone: 'dim' },
@@ -112,7 +114,7 @@ function executorsScreen(model: Model): UiScreen {
       key: `executor:${where}:${e.name}`,
       text: `${where.padEnd(5)} ${clean(e.name).padEnd(40)} workers ${String(e.workers).padStart(4)} busy ${String(e.busy).padStart(4)} idle ${String(e.idle).padStart(4)}${queue}`,
       tone: saturated ? 'warning' : undefined,
-      search: `${e.name}`.toLowerCase(),
+      search: searchText(`${e.name}`),
       detail: [
         { text: clean(e.name), tone: 'title' },
         ...(h ? [{ text: `  ${clean(h.object.className)} ${h.object.id}: ${h.runState}, core ${h.corePoolSize ?? '?'}, max ${h.maximumPoolSize ?? '?'}, completed ${h.completedTasks ?? '?'}` }, { text: `  queue ${clean(h.queue.className)}: ${h.queue.size ?? '?'} of ${h.queue.capacity ?? 'unbounded'}` }] : []),
@@ -129,7 +131,7 @@ function executorsScreen(model: Model): UiScreen {
       key: `pool:${p.name}`,
       text: `pool  ${clean(p.name).padEnd(40)} width ${String(p.width ?? '?').padStart(4)} leased ${String(p.leased ?? '?').padStart(4)} waiting ${String(waiting).padStart(4)}${p.pending !== null ? ` pending ${p.pending}` : ''}`,
       tone: waiting > 0 || (p.pending ?? 0) > 0 ? 'alert' : undefined,
-      search: `${p.name} ${p.kind}`.toLowerCase(),
+      search: searchText(`${p.name} ${p.kind}`),
       detail: [
         { text: `${clean(p.name)} (${p.kind}, from ${p.source === 'heap' ? 'the heap' : 'stacks only'})`, tone: 'title' },
         { text: `  width ${p.width ?? '?'}, max total ${p.maxTotal ?? '?'}, leased ${p.leased ?? '?'}, idle ${p.idle ?? '?'}, pending ${p.pending ?? '?'}` },
@@ -150,7 +152,7 @@ function countersScreen(model: Model): UiScreen {
       key: `counter:${c.name}`,
       text: `${clean(c.name).padEnd(56)} active ${String(c.active).padStart(5)} limit ${String(c.limit ?? '-').padStart(5)} inside ${c.threadsInside.length > 0 ? String(inside).padStart(4) : '   ?'}${leaking ? '  LEAK' : ''}`,
       tone: leaking ? 'critical' : c.limit !== null && c.active >= c.limit ? 'warning' : undefined,
-      search: c.name.toLowerCase(),
+      search: searchText(c.name),
       detail: [
         { text: clean(c.name), tone: 'title' },
         { text: `  ${c.kind}, ${c.identity ? clean(c.identity) : ''}` },
@@ -171,7 +173,7 @@ function locksScreen(model: Model): UiScreen {
       key: `deadlock:${i}`,
       text: `#${d.dump} DEADLOCK ${d.threads.map((t) => `"${clean(t.name)}"`).join(' → ')}`,
       tone: 'critical',
-      search: d.threads.map((t) => t.name).join(' ').toLowerCase(),
+      search: searchText(d.threads.map((t) => t.name).join(' ')),
       detail: [{ text: `deadlock (${d.confidence}${d.reportedByJvm ? ', reported by the JVM' : ''})`, tone: 'title' }, ...d.threads.map((t) => threadLink(model, t))],
     });
   });
@@ -180,7 +182,7 @@ function locksScreen(model: Model): UiScreen {
       key: `lock:${i}`,
       text: `#${l.dump} ${clean(l.lock.className)} <${clean(l.lock.id)}> owner ${l.owner ? `"${clean(l.owner.name)}"` : '?'} ← ${l.waiters.length} waiting`,
       tone: l.waiters.length >= 5 ? 'warning' : undefined,
-      search: `${l.lock.className} ${l.owner?.name ?? ''} ${l.waiters.map((w) => w.name).join(' ')}`.toLowerCase(),
+      search: searchText(`${l.lock.className} ${l.owner?.name ?? ''} ${l.waiters.map((w) => w.name).join(' ')}`),
       detail: [
         { text: `${clean(l.lock.className)} <${clean(l.lock.id)}>`, tone: 'title' },
         { text: 'owner', tone: 'title' },
@@ -203,7 +205,7 @@ function seriesScreen(model: Model, stuck: ReadonlySet<string>): UiScreen {
         key: `series:${si}:${t.key}`,
         text: `${clean(t.name).padEnd(48)} ${states}${isStuck ? '  STUCK' : t.sameStack ? '  same stack' : ''}`,
         tone: isStuck ? 'warning' : undefined,
-        search: t.name.toLowerCase(),
+        search: searchText(t.name),
         detail: [
           { text: clean(t.name), tone: 'title' },
           ...t.indexes.flatMap((ti, pos) => {
@@ -223,7 +225,7 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
     rows.push({
       key: `input:${i.path}`,
       text: `${clean(i.path)}: ${i.kind} ${i.format}${i.gzip ? ' (gzip)' : ''}, ${i.dumps} dump${i.dumps === 1 ? '' : 's'}, ${i.threads} threads${i.unparsedLines > 0 ? `, ${i.unparsedLines} unparsed lines` : ''}`,
-      search: i.path.toLowerCase(),
+      search: searchText(i.path),
       detail: [{ text: clean(i.path), tone: 'title' }, ...i.warnings.map((w) => ({ text: `  warning: ${clean(w)}`, tone: 'warning' as Tone }))],
     });
   }

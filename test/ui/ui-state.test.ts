@@ -134,3 +134,27 @@ describe('reducer', () => {
     expect(s.positions[1]).toMatchObject({ cursor: 19_999, offset: 19_996 });
   });
 });
+
+describe('hostile strings', () => {
+  it('thread names and frames with terminal escapes reach the UI inert', async () => {
+    const { TextDumpParser } = await import('../../src/threads/text-parser.js');
+    const { buildModel } = await import('../../src/model/build-model.js');
+    const { buildUiData } = await import('../../src/ui/build-view.js');
+    // Hand-written: a format edge case (a name carrying CSI, OSC 8 and BEL), not a JVM's output.
+    const p = new TextDumpParser('hostile.txt');
+    const text = [
+      'Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):',
+      '',
+      '"\u001b[2J\u001b]8;;http://x\u0007click\u001b]8;;\u0007-1" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 waiting on condition  [0x3]',
+      '   java.lang.Thread.State: WAITING (parking)',
+      '\tat evil.\u001b[31mRed.run(Red.java:1)',
+      '',
+    ];
+    for (const l of text) p.push(l);
+    const model = buildModel([{ path: 'hostile.txt', format: 'hotspot', gzip: false, encoding: 'utf-8', file: p.finish() }]);
+    const data = buildUiData(model, [], 'hostile');
+    const all = JSON.stringify(data);
+    expect(all).not.toMatch(/\\u001b|\\u0007/);
+    expect(data.screens.find((s) => s.id === 'threads')!.rows[0]!.text).toContain('click');
+  });
+});
