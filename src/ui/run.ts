@@ -32,6 +32,9 @@ export async function runUi(paths: string[], options: UiOptions, env: NodeJS.Pro
   process.once('SIGTERM', onSignal);
   let result: { code: number; message?: string };
   try {
+    // Ink draws only the last frame when it believes it runs in CI (it reads CI when first imported).
+    // Here there is a terminal and a person asked for the UI, so it is interactive even in a CI shell.
+    for (const name of ['CI', 'CONTINUOUS_INTEGRATION']) if (name in process.env) process.env[name] = 'false';
     const { showUi } = await import('./screen.js');
     result = await showUi(loader);
   } catch (e) {
