@@ -12,6 +12,8 @@ import { userCounterRoots } from '../model/reconstruct/user-counters.js';
 import { runRules } from '../engine/run-rules.js';
 import { renderJson } from '../report/json.js';
 import { renderText } from '../report/text.js';
+import { renderMarkdown } from '../report/markdown.js';
+import { renderHtml } from '../report/html.js';
 import type { Report } from '../report/report.js';
 import { collectInputs } from './collect-inputs.js';
 import { decideColour } from './colour.js';
@@ -34,13 +36,10 @@ export interface CommandIo {
   readonly version: string;
 }
 
-const FORMATS = ['text', 'json'] as const;
+const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 
 export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: CommandIo): Promise<number> {
   if (!(FORMATS as readonly string[]).includes(opts.format)) {
-    if (opts.format === 'markdown' || opts.format === 'html') {
-      throw new UsageError(`--format ${opts.format} is not available in this version`, 'use --format text or --format json');
-    }
     throw new UsageError(`unknown --format ${opts.format}`, `use one of ${FORMATS.join(', ')}`);
   }
   if (opts.failOn !== 'never' && !(SEVERITIES as readonly string[]).includes(opts.failOn)) {
@@ -81,7 +80,8 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   const findings = runRules(model, RULES, config);
   const report: Report = { tool: { name: 'dumpsleuth', version: io.version }, model, findings };
   const chalk = decideColour(opts.color, io.env, io.stdout.isTTY === true, opts.output !== undefined);
-  const text = opts.format === 'json' ? renderJson(report) : renderText(report, chalk);
+  const text =
+    opts.format === 'json' ? renderJson(report) : opts.format === 'markdown' ? renderMarkdown(report) : opts.format === 'html' ? renderHtml(report) : renderText(report, chalk);
   if (opts.output !== undefined) await writeFile(opts.output, text);
   else io.stdout.write(text);
   if (failed > 0) return 2;

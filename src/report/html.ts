@@ -1,0 +1,137 @@
+/**
+ * `--format html`: one self-contained file (no script, no network, no external file) that opens from a
+ * ticket attachment. Findings first, then pools, counters, locks and thread groups with collapsible
+ * stacks, and a small inline chart of thread states per dump. Every string from a dump is escaped.
+ */
+import type { Evidence, Finding } from '../model/findings.js';
+import type { JavaThreadState } from '../model/thread-dump.js';
+import type { Report } from './report.js';
+import { stripControl } from './sanitize.js';
+
+/** Text from a dump, inert in HTML (element content and quoted attributes). */
+export function esc(s: string): string {
+  return stripControl(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1f2328}
+h1{font-size:1.4rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #d0d7de}
+.finding{border:1px solid #d0d7de;border-left-width:6px;border-radius:6px;padding:.6rem 1rem;margin:1rem 0}
+.critical{border-left-color:#8b0000}.error{border-left-color:#cf222e}.warning{border-left-color:#bf8700}.info{border-left-color:#0969da}
+.sev{font-weight:700;text-transform:uppercase;font-size:.8rem;letter-spacing:.04em}
+table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left;vertical-align:top}
+code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f6f8fa;padding:.5rem;overflow:auto}
+summary{cursor:pointer}.fix{background:#dafbe1;padding:.4rem .6rem;border-radius:4px}.muted{color:#57606a}
+`;
+
+const STATE_COLOURS: Record<JavaThreadState, string> = {
+  RUNNABLE: '#2da44e',
+  BLOCKED: '#cf222e',
+  WAITING: '#bf8700',
+  TIMED_WAITING: '#d4a72c',
+  NEW: '#8c959f',
+  TERMINATED: '#57606a',
+  UNKNOWN: '#afb8c1',
+};
+
+function evidenceItem(e: Evidence): string {
+  const note = e.note ? ` <span class="muted">(${esc(e.note)})</span>` : '';
+  switch (e.kind) {
+    case 'thread':
+      return `<li>thread <code>${esc(e.thread)}</code> ${esc(e.source)}:${e.line}${note}</li>`;
+    case 'lock':
+      return `<li>lock <code>${esc(e.lock)}</code> ${esc(e.className)}${note}</li>`;
+    case 'jvm-report':
+      return `<li>the JVM's deadlock report, ${esc(e.source)}:${e.line}${note}</li>`;
+    case 'heap-object':
+      return `<li>heap object <code>${esc(e.id)}</code> ${esc(e.className)} in ${esc(e.source)}${note}</li>`;
+    case 'log':
+      return `<li>${esc(e.source)}:${e.line}: <code>${esc(e.text.slice(0, 400))}</code>${note}</li>`;
+  }
+}
+
+function findingBlock(f: Finding): string {
+  const facts = Object.entries(f.facts).filter(([, v]) => v !== null);
+  return [
+    `<section class="finding ${f.severity}" id="${esc(f.id)}">`,
+    `<div class="sev">${esc(f.severity)} · ${esc(f.rule)}</div>`,
+    `<h3>${esc(f.subject)}</h3>`,
+    `<p>${esc(f.message)}</p>`,
+    facts.length > 0 ? `<table>${facts.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(Array.isArray(v) ? v.join(', ') : String(v))}</td></tr>`).join('')}</table>` : '',
+    f.causedBy.length > 0 ? `<p>Caused by: ${f.causedBy.map((c) => `<a href="#${esc(c)}">${esc(c)}</a>`).join(', ')}</p>` : '',
+    `<p class="fix"><strong>What to do:</strong> ${esc(f.remedy)}</p>`,
+    f.evidence.length > 0 ? `<details><summary>Evidence (${f.evidence.length})</summary><ul>${f.evidence.slice(0, 200).map(evidenceItem).join('')}</ul></details>` : '',
+    '</section>',
+  ].join('\n');
+}
+
+/** Stacked bars: thread states per dump, so a series' drift shows at a glance. */
+function statesChart(report: Report): string {
+  const m = report.model;
+  if (m.dumps.length === 0) return '';
+  const states = Object.keys(STATE_COLOURS) as JavaThreadState[];
+  const max = Math.max(1, ...m.dumps.map((d) => d.threads.length));
+  const rowH = 22;
+  const width = 600;
+  const bars = m.dumps.map((d, i) => {
+    const counts = m.stateSummaries[i]!;
+    let x = 140;
+    const parts = states
+      .filter((s) => counts[s] > 0)
+      .map((s) => {
+        const w = (counts[s] / max) * (width - 150);
+        const rect = `<rect x="${x.toFixed(1)}" y="${i * rowH + 2}" width="${w.toFixed(1)}" height="${rowH - 6}" fill="${STATE_COLOURS[s]}"><title>${esc(`${s}: ${counts[s]}`)}</title></rect>`;
+        x += w;
+        return rect;
+      });
+    const label = `<text x="0" y="${i * rowH + 15}" font-size="12">${esc(`#${i} ${d.timestampIso ?? ''}`.slice(0, 24))}</text>`;
+    return label + parts.join('');
+  });
+  const legend = states.map((s, i) => `<rect x="${140 + i * 85}" y="${m.dumps.length * rowH + 6}" width="10" height="10" fill="${STATE_COLOURS[s]}"/><text x="${153 + i * 85}" y="${m.dumps.length * rowH + 15}" font-size="10">${s}</text>`).join('');
+  return `<svg role="img" aria-label="thread states per dump" width="${width + 140}" height="${m.dumps.length * rowH + 24}" xmlns="http://www.w3.org/2000/svg">${bars.join('')}${legend}</svg>`;
+}
+
+export function renderHtml(report: Report): string {
+  const m = report.model;
+  const out: string[] = [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; img-src data:">',
+    `<title>dumpsleuth report</title><style>${STYLE}</style></head><body>`,
+    `<h1>dumpsleuth report</h1>`,
+    `<p class="muted">${m.inputs.map((i) => esc(`${i.path} (${i.kind} ${i.format})`)).join('<br>')}</p>`,
+    `<h2>Findings (${report.findings.length})</h2>`,
+    report.findings.length === 0 ? '<p>No findings.</p>' : report.findings.map(findingBlock).join('\n'),
+  ];
+  if (m.dumps.length > 0) out.push('<h2>Thread states per dump</h2>', statesChart(report));
+  if (m.executors.length > 0 || m.connectionPools.length > 0) {
+    out.push('<h2>Pools</h2><table><tr><th>pool</th><th>dump</th><th>workers</th><th>busy</th><th>idle</th><th>queue</th></tr>');
+    for (const e of m.executors) out.push(`<tr><td>${esc(e.name)}</td><td>${e.dump >= 0 ? e.dump : 'heap'}</td><td>${e.workers}</td><td>${e.busy}</td><td>${e.idle}</td><td>${e.heap ? esc(`${e.heap.queue.size ?? '?'} / ${e.heap.queue.capacity ?? 'unbounded'}`) : ''}</td></tr>`);
+    out.push('</table>');
+    if (m.connectionPools.length > 0) {
+      out.push('<table><tr><th>connection pool</th><th>width</th><th>leased</th><th>idle</th><th>pending</th><th>threads waiting</th></tr>');
+      for (const p of m.connectionPools) out.push(`<tr><td>${esc(p.name)}</td><td>${p.width ?? '?'}</td><td>${p.leased ?? '?'}</td><td>${p.idle ?? '?'}</td><td>${p.pending ?? '?'}</td><td>${Math.max(0, ...p.waitingThreads.map((w) => w.threads.length))}</td></tr>`);
+      out.push('</table>');
+    }
+  }
+  if (m.counters.length > 0) {
+    out.push('<h2>Counters</h2><table><tr><th>counter</th><th>active</th><th>limit</th><th>threads inside</th></tr>');
+    for (const c of m.counters) out.push(`<tr><td>${esc(c.name)}</td><td>${c.active}</td><td>${c.limit ?? ''}</td><td>${c.threadsInside.map((t) => t.count).join(' / ') || '?'}</td></tr>`);
+    out.push('</table>');
+  }
+  if (m.locks.contended.length > 0 || m.locks.deadlocks.length > 0) {
+    out.push('<h2>Locks</h2><ul>');
+    for (const d of m.locks.deadlocks) out.push(`<li><strong>deadlock</strong> (dump ${d.dump}): ${d.threads.map((t) => `<code>${esc(t.name)}</code>`).join(' → ')}</li>`);
+    for (const l of m.locks.contended.slice(0, 100)) out.push(`<li>${esc(`${l.lock.className} <${l.lock.id}>`)} (dump ${l.dump}): owner ${l.owner ? `<code>${esc(l.owner.name)}</code>` : '?'}, ${l.waiters.length} waiting</li>`);
+    out.push('</ul>');
+  }
+  const groups = m.threadGroups.slice(0, 50);
+  if (groups.length > 0) {
+    out.push('<h2>Thread groups</h2>');
+    for (const g of groups) {
+      out.push(`<details><summary>${g.count} × ${esc(g.state)} ${esc(g.topFrames[0] ?? '(no stack)')} <span class="muted">(dump ${g.dump})</span></summary><pre>${g.topFrames.map((f) => `at ${esc(f)}`).join('\n')}</pre><p class="muted">${g.threads.slice(0, 30).map((t) => esc(t.name)).join(', ')}</p></details>`);
+    }
+  }
+  out.push(`<p class="muted">${esc(`dumpsleuth ${report.tool.version}`)}</p></body></html>`, '');
+  return out.join('\n');
+}

@@ -1,0 +1,102 @@
+/**
+ * `--format markdown`: a report to paste into a GitHub, GitLab or Jira ticket. Findings first (severity,
+ * subject, message, facts as a small table, what to do); evidence in collapsible <details>. It stays
+ * under the 65,536 characters trackers accept by cutting evidence, with a note saying what was cut,
+ * never by dropping a finding. Every string from a dump is escaped: it cannot add markup.
+ */
+import type { Evidence, Finding } from '../model/findings.js';
+import type { Report } from './report.js';
+import { stripControl } from './sanitize.js';
+
+export const MARKDOWN_LIMIT = 65_536;
+
+/** Text from a dump, inert in Markdown and in the HTML trackers allow inside it. */
+export function mdText(s: string): string {
+  return stripControl(s)
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]#|~!])/g, '\\$1');
+}
+
+const ICON: Record<Finding['severity'], string> = { critical: '🟥', error: '🔴', warning: '🟠', info: 'ℹ️' };
+
+function evidenceLine(e: Evidence): string {
+  const note = e.note ? ` (${mdText(e.note)})` : '';
+  switch (e.kind) {
+    case 'thread':
+      return `- thread "${mdText(e.thread)}", ${mdText(e.source)}:${e.line}${note}`;
+    case 'lock':
+      return `- lock ${mdText(e.lock)} ${mdText(e.className)}${note}`;
+    case 'jvm-report':
+      return `- the JVM's deadlock report, ${mdText(e.source)}:${e.line}${note}`;
+    case 'heap-object':
+      return `- heap object ${mdText(e.id)} ${mdText(e.className)} in ${mdText(e.source)}${note}`;
+    case 'log':
+      return `- ${mdText(e.source)}:${e.line}: ${mdText(e.text.slice(0, 300))}${note}`;
+  }
+}
+
+function findingSection(f: Finding, evidenceLimit: number): string {
+  const lines = [`### ${ICON[f.severity]} ${f.severity.toUpperCase()} · ${f.rule} · ${mdText(f.subject)}`, '', mdText(f.message), ''];
+  const facts = Object.entries(f.facts).filter(([, v]) => v !== null);
+  if (facts.length > 0) {
+    lines.push('| fact | value |', '| --- | --- |');
+    for (const [k, v] of facts) lines.push(`| ${mdText(k)} | ${mdText(Array.isArray(v) ? v.join(', ') : String(v))} |`);
+    lines.push('');
+  }
+  if (f.causedBy.length > 0) lines.push(`**Caused by:** ${f.causedBy.map(mdText).join(', ')}`, '');
+  lines.push(`**What to do:** ${mdText(f.remedy)}`, '');
+  if (f.evidence.length > 0) {
+    const shown = f.evidence.slice(0, evidenceLimit);
+    lines.push(`<details><summary>Evidence (${f.evidence.length})</summary>`, '', ...shown.map(evidenceLine));
+    if (shown.length < f.evidence.length) lines.push(`- … ${f.evidence.length - shown.length} more cut to keep the report under ${MARKDOWN_LIMIT} characters`);
+    lines.push('', '</details>', '');
+  }
+  return lines.join('\n');
+}
+
+function body(report: Report, evidenceLimit: number): string {
+  const m = report.model;
+  const out: string[] = [`## dumpsleuth report`, ''];
+  const counts = (['critical', 'error', 'warning', 'info'] as const).map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
+  out.push(report.findings.length === 0 ? 'No findings.' : `**${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}:** ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}`, '');
+  for (const f of report.findings) out.push(findingSection(f, evidenceLimit));
+  const pools = m.executors.filter((e) => e.heap !== undefined || e.busy >= e.workers);
+  if (pools.length > 0 || m.connectionPools.length > 0) {
+    out.push('#### Pools', '', '| pool | dump | workers | busy | queue | width | leased | waiting |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
+    const seen = new Set<string>();
+    for (const e of pools) {
+      const key = `${e.name} ${e.dump}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(`| ${mdText(e.name)} | ${e.dump >= 0 ? e.dump : 'heap'} | ${e.workers} | ${e.busy} | ${e.heap ? `${e.heap.queue.size ?? '?'}${e.heap.queue.capacity !== null ? `/${e.heap.queue.capacity}` : ''}` : ''} |  |  |  |`);
+    }
+    for (const p of m.connectionPools) {
+      const waiting = Math.max(0, ...p.waitingThreads.map((w) => w.threads.length));
+      out.push(`| ${mdText(p.name)} |  |  |  |  | ${p.width ?? '?'} | ${p.leased ?? '?'} | ${Math.max(waiting, p.pending ?? 0)} |`);
+    }
+    out.push('');
+  }
+  if (m.counters.length > 0) {
+    out.push('#### Counters', '', '| counter | active | limit | threads inside |', '| --- | --- | --- | --- |');
+    for (const c of m.counters) out.push(`| ${mdText(c.name)} | ${c.active} | ${c.limit ?? ''} | ${c.threadsInside.map((t) => t.count).join(' / ') || '?'} |`);
+    out.push('');
+  }
+  out.push('<details><summary>Inputs</summary>', '');
+  for (const i of m.inputs) out.push(`- ${mdText(i.path)}: ${mdText(i.kind)} ${mdText(i.format)}, ${i.dumps} dump(s), ${i.threads} threads${i.unparsedLines > 0 ? `, ${i.unparsedLines} unparsed lines` : ''}${i.warnings.length > 0 ? ` (warnings: ${i.warnings.map(mdText).join('; ')})` : ''}`);
+  for (const n of m.notes) out.push(`- note: ${mdText(n)}`);
+  out.push('', '</details>', '', `<sub>${mdText(`dumpsleuth ${report.tool.version}`)}</sub>`, '');
+  return out.join('\n');
+}
+
+export function renderMarkdown(report: Report): string {
+  // Cut evidence, most first, until the report fits; findings always stay whole.
+  for (const limit of [Infinity, 50, 20, 10, 5, 2, 0]) {
+    const text = body(report, limit);
+    if (text.length <= MARKDOWN_LIMIT) return text;
+  }
+  const text = body(report, 0);
+  return text.length <= MARKDOWN_LIMIT ? text : text.slice(0, MARKDOWN_LIMIT - 80) + '\n\n… the report was cut at 65,536 characters (too many findings).\n';
+}

@@ -1,0 +1,81 @@
+/**
+ * Markdown and HTML reports: golden files on the incident fixtures, the size cap, and a hostile dump
+ * (names carrying HTML, Markdown and terminal escapes) that must stay inert in every format.
+ */
+import { Chalk } from 'chalk';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TextDumpParser } from '../../src/threads/text-parser.js';
+import { buildModel } from '../../src/model/build-model.js';
+import { RULES } from '../../src/rules/index.js';
+import { defaultConfig } from '../../src/engine/config.js';
+import { runRules } from '../../src/engine/run-rules.js';
+import { renderHtml } from '../../src/report/html.js';
+import { MARKDOWN_LIMIT, renderMarkdown } from '../../src/report/markdown.js';
+import { renderJson } from '../../src/report/json.js';
+import { renderText } from '../../src/report/text.js';
+import type { Report } from '../../src/report/report.js';
+import { analyseIncident, INCIDENTS } from '../helpers.js';
+
+const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
+
+describe('markdown and html reports (golden)', { timeout: 60_000 }, () => {
+  for (const incident of ['http-pool-starvation', 'active-count-leak', 'shutdown-ordering']) {
+    it(incident, async () => {
+      const { model, findings } = await analyseIncident(join(INCIDENTS, incident));
+      const report: Report = { tool, model, findings };
+      const md = renderMarkdown(report);
+      const html = renderHtml(report);
+      expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+      // Findings come first, each with its remedy.
+      for (const f of findings) {
+        expect(md).toContain(`· ${f.rule} ·`);
+        expect(html).toContain(`id="${f.id}"`);
+      }
+      expect(md.indexOf('### ')).toBeLessThan(md.indexOf('#### ') === -1 ? Infinity : md.indexOf('#### '));
+      // Self-contained: no script, no remote resource.
+      expect(html).not.toMatch(/<script|\bsrc=|<link\b|href="https?:|@import|url\(/);
+      await expect(md).toMatchFileSnapshot(`../golden/reports/${incident}.md`);
+      await expect(html).toMatchFileSnapshot(`../golden/reports/${incident}.html`);
+    });
+  }
+
+  it('stays under 65,536 characters by cutting evidence, never findings', async () => {
+    const { model, findings } = await analyseIncident(join(INCIDENTS, 'http-pool-starvation'));
+    // Many findings with long evidence lists: far past the limit at full length.
+    const many = Array.from({ length: 60 }, (_, i) => ({ ...findings[0]!, id: `x:${i}`, subject: `pool ${i}`, evidence: Array.from({ length: 300 }, () => findings[0]!.evidence[1]!) }));
+    const md = renderMarkdown({ tool, model, findings: many });
+    expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    for (let i = 0; i < 60; i++) expect(md).toContain(`pool ${i}`);
+    expect(md).toMatch(/more cut to keep the report under 65536 characters/);
+  });
+});
+
+describe('a hostile dump', () => {
+  // Hand-written: names carrying markup and escape sequences (a format edge case, not a JVM's output).
+  const names = ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '**bold** [link](http://evil) | pipe `code`', '\u001b[2J\u001b]8;;http://evil\u0007click\u001b]8;;\u0007'];
+  const lines = ['Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):', ''];
+  names.forEach((n, i) => {
+    for (let k = 0; k < 6; k++) {
+      lines.push(`"${n}-${k}" #${i * 10 + k} prio=5 os_prio=0 tid=0x${i}${k} nid=0x${i}${k} waiting for monitor entry  [0x1]`, '   java.lang.Thread.State: BLOCKED (on object monitor)', '\tat evil.Cls.m(Cls.java:1)', `\t- waiting to lock <0x0000000000000abc> (a evil.<b>Lock</b>)`, '');
+    }
+  });
+  const p = new TextDumpParser('hostile.txt');
+  for (const l of lines) p.push(l);
+  const model = buildModel([{ path: 'hostile.txt', format: 'hotspot', gzip: false, encoding: 'utf-8', file: p.finish() }]);
+  const findings = runRules(model, RULES, defaultConfig(RULES));
+  const report: Report = { tool, model, findings };
+
+  it('is inert in every format', () => {
+    expect(findings.length).toBeGreaterThan(0);
+    const html = renderHtml(report);
+    expect(html).not.toMatch(/<script>|<img |<b>Lock/);
+    expect(html).toContain('&lt;script&gt;');
+    const md = renderMarkdown(report);
+    // Markup characters arrive backslash-escaped: no link, no emphasis, no tag.
+    expect(md).not.toMatch(/<script>|<img |(?<!\\)\]\(http:\/\/evil\)|(?<!\\)\*\*bold/);
+    for (const out of [html, md, renderText(report, new Chalk({ level: 0 })), renderJson(report)]) {
+      expect(out).not.toMatch(/\u001b|\u0007/);
+    }
+  });
+});
