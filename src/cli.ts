@@ -6,6 +6,8 @@ import { analyzeCommand } from './commands/analyze.js';
 import { rulesCommand } from './commands/rules.js';
 import { histogramCommand } from './commands/histogram.js';
 import { extractCommand } from './commands/extract.js';
+import { batchCommand } from './commands/batch.js';
+import { availableParallelism } from 'node:os';
 import { UserError } from './errors.js';
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -44,6 +46,17 @@ async function main(argv: string[]): Promise<number> {
         },
         io(),
       );
+    });
+  program
+    .command('batch')
+    .description('analyse many incidents (directories of dumps, or dump files; globs allowed) in parallel: one NDJSON line each')
+    .argument('<paths...>', 'incident directories, dump files, folders of incidents, or globs such as "incidents/*"')
+    .option('-j, --jobs <n>', 'incidents analysed at once (worker threads)', String(availableParallelism()))
+    .option('--fail-on <severity>', 'exit 1 when any incident has a finding at or above this severity (info|warning|error|critical|never)', 'error')
+    .option('-c, --config <file>', 'JSON config with rule severities, options and counters')
+    .option('--no-progress', 'no progress line on stderr')
+    .action(async (paths: string[], o: { jobs: string; failOn: string; config?: string; progress: boolean }) => {
+      exitCode = await batchCommand(paths, { jobs: Number(o.jobs), failOn: o.failOn, progress: o.progress, ...(o.config !== undefined ? { config: o.config } : {}) }, io());
     });
   program
     .command('ui')

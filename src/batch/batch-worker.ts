@@ -1,0 +1,8 @@
+/** A `batch` worker thread: analyses the incidents it is sent, one at a time, and posts each line back. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { analyseIncidentForBatch } from './incident-summary.js';
+
+const { config } = workerData as { config: string | undefined };
+parentPort!.on('message', (m: { index: number; path: string }) => {
+  void analyseIncidentForBatch(m.path, config).then((line) => parentPort!.postMessage({ index: m.index, line }));
+});

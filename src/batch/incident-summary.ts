@@ -1,0 +1,70 @@
+/**
+ * One incident analysed for `batch`: the same loading, model and rules as `analyze`, reduced to the
+ * line batch prints (path, status, counts per severity, findings). Used in worker threads and in process.
+ */
+import { loadConfig, loadCounterSpecs } from '../engine/config.js';
+import { runRules } from '../engine/run-rules.js';
+import { InputError, UserError } from '../errors.js';
+import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
+import { loadAnyInput, type LoadedInput } from '../input/load-incident.js';
+import type { LoadedThreadInput } from '../input/load.js';
+import { SEVERITIES, type Severity } from '../model/findings.js';
+import { buildModel } from '../model/build-model.js';
+import { userCounterRoots } from '../model/reconstruct/user-counters.js';
+import { RULES } from '../rules/index.js';
+import { collectInputs } from '../commands/collect-inputs.js';
+
+export interface IncidentLine {
+  readonly path: string;
+  readonly status: 'ok' | 'error';
+  readonly error?: string;
+  readonly inputs: number;
+  readonly counts: Readonly<Record<Severity, number>>;
+  readonly highest: Severity | null;
+  readonly findings: ReadonlyArray<{ readonly id: string; readonly rule: string; readonly severity: Severity; readonly subject: string; readonly message: string }>;
+  readonly seconds: number;
+}
+
+const NO_COUNTS = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+
+export async function analyseIncidentForBatch(path: string, configPath: string | undefined): Promise<IncidentLine> {
+  const started = process.hrtime.bigint();
+  const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+  const failed = (error: string): IncidentLine => ({ path, status: 'error', error, inputs: 0, counts: NO_COUNTS, highest: null, findings: [], seconds: seconds() });
+  try {
+    const config = await loadConfig(RULES, configPath);
+    const specs = await loadCounterSpecs(configPath);
+    const plan = { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(specs)] };
+    const threads: LoadedThreadInput[] = [];
+    const heaps: Array<Extract<LoadedInput, { kind: 'heap' }>['heap']> = [];
+    const logs: Array<Extract<LoadedInput, { kind: 'log' }>['log']> = [];
+    for (const input of await collectInputs([path])) {
+      try {
+        const loaded = await loadAnyInput(input.path, plan);
+        if (loaded.kind === 'threads') threads.push(loaded.input);
+        else if (loaded.kind === 'heap') heaps.push(loaded.heap);
+        else logs.push(loaded.log);
+      } catch (e) {
+        // Inside an incident directory, a file that is not a dump is skipped, as analyze does.
+        if (!(e instanceof InputError) || !input.fromDirectory) throw e;
+      }
+    }
+    if (threads.length === 0 && heaps.length === 0) throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
+    const model = buildModel(threads, { heaps, logs, userCounters: specs });
+    const findings = runRules(model, RULES, config);
+    const counts = { ...NO_COUNTS };
+    for (const f of findings) counts[f.severity]++;
+    return {
+      path,
+      status: 'ok',
+      inputs: model.inputs.length,
+      counts,
+      highest: findings[0]?.severity ?? null,
+      findings: findings.map((f) => ({ id: f.id, rule: f.rule, severity: f.severity, subject: f.subject, message: f.message })),
+      seconds: seconds(),
+    };
+  } catch (e) {
+    // One incident that cannot be read is its own line; the batch goes on.
+    return failed(e instanceof UserError ? e.message : `internal error (a bug in dumpsleuth): ${(e as Error)?.message ?? String(e)}`);
+  }
+}

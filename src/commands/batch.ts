@@ -1,0 +1,108 @@
+/**
+ * `dumpsleuth batch <paths or globs...>`: many incidents (a directory of dumps, or one dump file, each)
+ * analysed in parallel on worker threads. One NDJSON line per incident on stdout, in the order given;
+ * a summary table on stderr; progress on stderr only for a person at a terminal. An incident that
+ * cannot be read is a line saying so, and the others go on.
+ */
+import { availableParallelism } from 'node:os';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { UsageError } from '../errors.js';
+import { SEVERITIES, severityRank, type Severity } from '../model/findings.js';
+import { stripControl } from '../report/sanitize.js';
+import { expandIncidentPaths, isFolderOfIncidents } from '../batch/expand-paths.js';
+import { analyseIncidentForBatch, type IncidentLine } from '../batch/incident-summary.js';
+import type { CommandIo } from './analyze.js';
+
+export interface BatchOptions {
+  readonly jobs: number;
+  readonly failOn: string;
+  readonly config?: string;
+  readonly progress: boolean;
+}
+
+export function incidentsOf(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of expandIncidentPaths(args)) {
+    if (isFolderOfIncidents(p)) {
+      for (const e of readdirSync(p, { withFileTypes: true }).filter((x) => !x.name.startsWith('.')).sort((a, b) => a.name.localeCompare(b.name))) out.push(join(p, e.name));
+    } else out.push(p);
+  }
+  return out;
+}
+
+export async function batchCommand(args: string[], opts: BatchOptions, io: CommandIo): Promise<number> {
+  if (opts.failOn !== 'never' && !(SEVERITIES as readonly string[]).includes(opts.failOn)) {
+    throw new UsageError(`unknown --fail-on ${opts.failOn}`, `use one of ${SEVERITIES.join(', ')}, never`);
+  }
+  if (!Number.isInteger(opts.jobs) || opts.jobs < 1) throw new UsageError(`-j must be a whole number of at least 1, got ${opts.jobs}`, `for example -j ${availableParallelism()}`);
+  const incidents = incidentsOf(args);
+  if (incidents.length === 0) throw new UsageError('no incident matched the given paths', 'pass incident directories, dump files, or globs such as "incidents/*"');
+  const showProgress = opts.progress && io.stderr.isTTY === true && !io.env['CI'];
+  const lines: Array<IncidentLine | undefined> = new Array(incidents.length);
+  let printed = 0;
+  let done = 0;
+  const flush = () => {
+    // Lines go out in the order the incidents were given, as soon as all before them are done.
+    while (printed < lines.length && lines[printed] !== undefined) io.stdout.write(JSON.stringify(lines[printed++]) + '\n');
+  };
+  const record = (index: number, line: IncidentLine) => {
+    lines[index] = line;
+    done++;
+    if (showProgress) io.stderr.write(`\r\u001b[2K[${done}/${incidents.length}] ${stripControl(line.path)}`);
+    flush();
+  };
+  await runAll(incidents, Math.min(opts.jobs, incidents.length), opts.config, record);
+  if (showProgress) io.stderr.write('\r\u001b[2K');
+  io.stderr.write(summaryTable(lines as IncidentLine[]));
+  const all = lines as IncidentLine[];
+  if (all.some((l) => l.status === 'error')) return 2;
+  if (opts.failOn === 'never') return 0;
+  const threshold = severityRank(opts.failOn as Severity);
+  return all.some((l) => l.highest !== null && severityRank(l.highest) >= threshold) ? 1 : 0;
+}
+
+/** Runs the incidents on `jobs` worker threads (in this thread when run from source, where workers cannot load TypeScript). */
+async function runAll(incidents: readonly string[], jobs: number, config: string | undefined, record: (index: number, line: IncidentLine) => void): Promise<void> {
+  if (import.meta.url.endsWith('.ts')) {
+    for (let i = 0; i < incidents.length; i++) record(i, await analyseIncidentForBatch(incidents[i]!, config));
+    return;
+  }
+  let next = 0;
+  const workers = Array.from({ length: jobs }, () => new Worker(new URL('../batch/batch-worker.js', import.meta.url), { workerData: { config } }));
+  try {
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((resolve, reject) => {
+            const send = () => {
+              if (next >= incidents.length) return resolve();
+              const index = next++;
+              w.postMessage({ index, path: incidents[index] });
+            };
+            w.on('message', (m: { index: number; line: IncidentLine }) => {
+              record(m.index, m.line);
+              send();
+            });
+            w.on('error', reject);
+            send();
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+function summaryTable(lines: readonly IncidentLine[]): string {
+  const width = Math.min(70, Math.max(8, ...lines.map((l) => l.path.length)));
+  const head = `${'incident'.padEnd(width)}  status  critical  error  warning  info`;
+  const rows = lines.map((l) => {
+    const c = l.counts;
+    const name = stripControl(l.path).slice(-width).padEnd(width);
+    return `${name}  ${l.status.padEnd(6)}  ${String(c.critical).padStart(8)}  ${String(c.error).padStart(5)}  ${String(c.warning).padStart(7)}  ${String(c.info).padStart(4)}${l.error ? `  ${stripControl(l.error).slice(0, 120)}` : ''}`;
+  });
+  const errors = lines.filter((l) => l.status === 'error').length;
+  return [head, ...rows, `${lines.length} incident${lines.length === 1 ? '' : 's'}, ${errors} unreadable`, ''].join('\n');
+}

@@ -1,0 +1,53 @@
+/** `dumpsleuth batch`: one NDJSON line per incident, in order; unreadable incidents are lines too; exit codes over the batch. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { expandIncidentPaths } from '../../src/batch/expand-paths.js';
+import { incidentsOf } from '../../src/commands/batch.js';
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'batch', '--no-progress', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+  return { code: r.status, lines: r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)), stderr: r.stderr };
+}
+
+describe('dumpsleuth batch', { timeout: 120_000 }, () => {
+  it('a folder of incidents: one line each, in order, with counts and findings', () => {
+    const r = run(['--fail-on', 'never', 'fixtures/incidents']);
+    expect(r.code).toBe(0);
+    const expected = incidentsOf(['fixtures/incidents']);
+    expect(r.lines.map((l) => l.path)).toEqual(expected);
+    const leak = r.lines.find((l) => l.path.endsWith('active-count-leak'));
+    expect(leak).toMatchObject({ status: 'ok', highest: 'critical', counts: { critical: 1 } });
+    expect(leak.findings[0].rule).toBe('active-count-leak');
+    const healthy = r.lines.find((l) => l.path.endsWith('healthy-light-load'));
+    expect(healthy).toMatchObject({ status: 'ok', highest: null, findings: [] });
+    expect(r.stderr).toMatch(/incident\s+status\s+critical\s+error\s+warning\s+info/);
+  });
+
+  it('--fail-on decides over the whole batch; an unreadable incident is its own line and exit 2', () => {
+    expect(run(['--fail-on', 'critical', 'fixtures/incidents/active-count-leak', 'fixtures/incidents/healthy-light-load']).code).toBe(1);
+    expect(run(['--fail-on', 'critical', 'fixtures/incidents/healthy-light-load']).code).toBe(0);
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-batch-'));
+    const bad = join(dir, 'notes.txt');
+    writeFileSync(bad, 'just some notes\n');
+    const r = run(['--fail-on', 'never', bad, 'fixtures/threads/deadlock']);
+    expect(r.code).toBe(2);
+    expect(r.lines[0]).toMatchObject({ path: bad, status: 'error' });
+    expect(r.lines[0].error).toMatch(/text with no thread dump/);
+    expect(r.lines[1]).toMatchObject({ path: 'fixtures/threads/deadlock', status: 'ok', highest: 'critical' });
+  });
+
+  it('expands globs itself (no shell needed)', () => {
+    expect(expandIncidentPaths(['fixtures/threads/*'])).toEqual(['fixtures/threads/contention', 'fixtures/threads/deadlock', 'fixtures/threads/logs', 'fixtures/threads/pool', 'fixtures/threads/series', 'fixtures/threads/threadinfo']);
+    expect(expandIncidentPaths(['fixtures/threads/**/truth.json']).length).toBe(6);
+    expect(expandIncidentPaths(['fixtures/threads/deadlock'])).toEqual(['fixtures/threads/deadlock']);
+  });
+
+  it('bad options are usage errors', () => {
+    expect(run(['-j', '0', 'fixtures/incidents']).code).toBe(2);
+    expect(run(['--fail-on', 'loud', 'fixtures/incidents']).code).toBe(2);
+    expect(run(['no-such-*']).code).toBe(2);
+  });
+});
