@@ -1,0 +1,75 @@
+/**
+ * The JSON report against its published schema (docs/report.schema.json): every fixture incident,
+ * every thread fixture and every corpus dump. The schema is closed, so a field added to the output
+ * without being documented fails here.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { renderJson } from '../../src/report/json.js';
+import { analyse, analyseIncident, CORPUS, corpusAvailable, FIXTURES, INCIDENTS } from '../helpers.js';
+import { InputError } from '../../src/errors.js';
+
+const schema = JSON.parse(readFileSync('docs/report.schema.json', 'utf8'));
+const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
+const validate = ajv.compile(schema);
+const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
+
+function expectValid(doc: unknown, label: string): void {
+  const ok = validate(doc);
+  if (!ok) throw new Error(`${label}: ${ajv.errorsText(validate.errors, { separator: '\n' })}`);
+}
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else if (!/\.(md|json)$/i.test(e.name) || /threads?|dump|jstack/i.test(e.name)) out.push(p);
+  }
+  return out.sort();
+}
+
+describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
+  it('rejects documents that break it (the check can fail)', async () => {
+    const { model, findings } = await analyseIncident(join(INCIDENTS, 'active-count-leak'));
+    const doc = JSON.parse(renderJson({ tool, model, findings }));
+    expectValid(doc, 'active-count-leak');
+    expect(validate({ ...doc, extra: 1 })).toBe(false);
+    expect(validate({ ...doc, findings: [{ ...doc.findings[0], severity: 'fatal' }] })).toBe(false);
+    expect(validate({ ...doc, findings: [{ ...doc.findings[0], evidence: [{ kind: 'thread', thread: 'x' }] }] })).toBe(false);
+    expect(validate({ ...doc, summary: { ...doc.summary, error: -1 } })).toBe(false);
+  });
+
+  for (const incident of readdirSync(INCIDENTS).filter((d) => statSync(join(INCIDENTS, d)).isDirectory())) {
+    it(`fixture incident ${incident}`, async () => {
+      const { model, findings } = await analyseIncident(join(INCIDENTS, incident));
+      expectValid(JSON.parse(renderJson({ tool, model, findings })), incident);
+    });
+  }
+
+  it('every thread fixture', async () => {
+    for (const scenario of readdirSync(FIXTURES).filter((d) => statSync(join(FIXTURES, d)).isDirectory())) {
+      const files = readdirSync(join(FIXTURES, scenario)).filter((f) => !f.endsWith('.json') && !f.endsWith('.java') && !f.endsWith('.md')).map((f) => join(FIXTURES, scenario, f));
+      const { model, findings } = await analyse(files);
+      expectValid(JSON.parse(renderJson({ tool, model, findings })), scenario);
+    }
+  });
+
+  it.skipIf(!corpusAvailable)('every corpus thread dump', async () => {
+    let validated = 0;
+    for (const file of filesUnder(CORPUS)) {
+      let result;
+      try {
+        result = await analyse([file]);
+      } catch (e) {
+        if (e instanceof InputError) continue; // not a thread dump (sources, notes, heap files)
+        throw e;
+      }
+      expectValid(JSON.parse(renderJson({ tool, ...result })), file);
+      validated++;
+    }
+    expect(validated).toBeGreaterThan(50);
+  });
+});
