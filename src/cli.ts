@@ -32,13 +32,15 @@ async function main(argv: string[]): Promise<number> {
     .option('--color', 'force colours')
     .option('--no-color', 'no colours')
     .option('--no-progress', 'no progress line on stderr')
-    .action(async (paths: string[], o: { format: string; output?: string; failOn: string; config?: string; color?: boolean; progress: boolean }) => {
+    .option('--redact', 'mask IP addresses, host names, user names and query strings (the same value, the same token)')
+    .action(async (paths: string[], o: { format: string; output?: string; failOn: string; config?: string; color?: boolean; progress: boolean; redact?: boolean }) => {
       exitCode = await analyzeCommand(
         paths,
         {
           format: o.format,
           failOn: o.failOn,
           progress: o.progress,
+          redact: o.redact === true,
           ...(o.output !== undefined ? { output: o.output } : {}),
           ...(o.config !== undefined ? { config: o.config } : {}),
           // commander leaves `color` undefined unless --color or --no-color was given.
@@ -55,8 +57,9 @@ async function main(argv: string[]): Promise<number> {
     .option('--fail-on <severity>', 'exit 1 when any incident has a finding at or above this severity (info|warning|error|critical|never)', 'error')
     .option('-c, --config <file>', 'JSON config with rule severities, options and counters')
     .option('--no-progress', 'no progress line on stderr')
-    .action(async (paths: string[], o: { jobs: string; failOn: string; config?: string; progress: boolean }) => {
-      exitCode = await batchCommand(paths, { jobs: Number(o.jobs), failOn: o.failOn, progress: o.progress, ...(o.config !== undefined ? { config: o.config } : {}) }, io());
+    .option('--redact', 'mask IP addresses, host names, user names and query strings in every line (the same value, the same token)')
+    .action(async (paths: string[], o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean }) => {
+      exitCode = await batchCommand(paths, { jobs: Number(o.jobs), failOn: o.failOn, progress: o.progress, redact: o.redact === true, ...(o.config !== undefined ? { config: o.config } : {}) }, io());
     });
   program
     .command('ui')

@@ -23,6 +23,8 @@ export interface IncidentLine {
   readonly highest: Severity | null;
   readonly findings: ReadonlyArray<{ readonly id: string; readonly rule: string; readonly severity: Severity; readonly subject: string; readonly message: string }>;
   readonly seconds: number;
+  /** Present and true when `--redact` masked the line. */
+  readonly redacted?: boolean;
 }
 
 const NO_COUNTS = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;

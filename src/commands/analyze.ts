@@ -15,6 +15,7 @@ import { renderText } from '../report/text.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { renderHtml } from '../report/html.js';
 import type { Report } from '../report/report.js';
+import { redactReport } from '../report/redact.js';
 import { collectInputs } from './collect-inputs.js';
 import { decideColour } from './colour.js';
 import { progressLine } from './progress.js';
@@ -27,6 +28,7 @@ export interface AnalyzeOptions {
   readonly config?: string;
   readonly color?: boolean;
   readonly progress: boolean;
+  readonly redact?: boolean;
 }
 
 export interface CommandIo {
@@ -78,7 +80,8 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   }
   const model = buildModel(threads, { heaps, logs, userCounters: counterSpecs });
   const findings = runRules(model, RULES, config);
-  const report: Report = { tool: { name: 'dumpsleuth', version: io.version }, model, findings };
+  const full: Report = { tool: { name: 'dumpsleuth', version: io.version }, model, findings };
+  const report = opts.redact === true ? redactReport(full) : full;
   const chalk = decideColour(opts.color, io.env, io.stdout.isTTY === true, opts.output !== undefined);
   const text =
     opts.format === 'json' ? renderJson(report) : opts.format === 'markdown' ? renderMarkdown(report) : opts.format === 'html' ? renderHtml(report) : renderText(report, chalk);
@@ -87,5 +90,5 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   if (failed > 0) return 2;
   if (opts.failOn === 'never') return 0;
   const threshold = severityRank(opts.failOn as Severity);
-  return findings.some((f) => severityRank(f.severity) >= threshold) ? 1 : 0;
+  return report.findings.some((f) => severityRank(f.severity) >= threshold) ? 1 : 0;
 }

@@ -14,12 +14,14 @@ import { stripControl } from '../report/sanitize.js';
 import { expandIncidentPaths, isFolderOfIncidents } from '../batch/expand-paths.js';
 import { analyseIncidentForBatch, type IncidentLine } from '../batch/incident-summary.js';
 import type { CommandIo } from './analyze.js';
+import { Redactor } from '../report/redact.js';
 
 export interface BatchOptions {
   readonly jobs: number;
   readonly failOn: string;
   readonly config?: string;
   readonly progress: boolean;
+  readonly redact?: boolean;
 }
 
 export function incidentsOf(args: readonly string[]): string[] {
@@ -47,8 +49,10 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
     // Lines go out in the order the incidents were given, as soon as all before them are done.
     while (printed < lines.length && lines[printed] !== undefined) io.stdout.write(JSON.stringify(lines[printed++]) + '\n');
   };
+  // One Redactor for the whole batch, in this thread: a host gets the same token in every line.
+  const redactor = opts.redact === true ? new Redactor() : undefined;
   const record = (index: number, line: IncidentLine) => {
-    lines[index] = line;
+    lines[index] = redactor === undefined ? line : { ...redactor.value(line), redacted: true };
     done++;
     if (showProgress) io.stderr.write(`\r\u001b[2K[${done}/${incidents.length}] ${stripControl(line.path)}`);
     flush();

@@ -5,7 +5,7 @@
  */
 import type { Evidence, Finding } from '../model/findings.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
-import type { Report } from './report.js';
+import { REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 
 /** Text from a dump, inert in HTML (element content and quoted attributes). */
@@ -99,6 +99,7 @@ export function renderHtml(report: Report): string {
     '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; img-src data:">',
     `<title>dumpsleuth report</title><style>${STYLE}</style></head><body>`,
     `<h1>dumpsleuth report</h1>`,
+    ...(report.redacted === true ? [`<p class="muted">${esc(REDACTED_NOTE)}</p>`] : []),
     `<p class="muted">${m.inputs.map((i) => esc(`${i.path} (${i.kind} ${i.format})`)).join('<br>')}</p>`,
     `<h2>Findings (${report.findings.length})</h2>`,
     report.findings.length === 0 ? '<p>No findings.</p>' : report.findings.map(findingBlock).join('\n'),

@@ -13,6 +13,7 @@ export function renderJson(report: Report): string {
   const doc = {
     schema: REPORT_SCHEMA,
     tool: report.tool,
+    ...(report.redacted === true ? { redacted: true } : {}),
     inputs: m.inputs.map((i) => ({
       path: i.path,
       kind: i.kind,

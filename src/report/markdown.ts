@@ -5,7 +5,7 @@
  * never by dropping a finding. Every string from a dump is escaped: it cannot add markup.
  */
 import type { Evidence, Finding } from '../model/findings.js';
-import type { Report } from './report.js';
+import { REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 
 export const MARKDOWN_LIMIT = 65_536;
@@ -60,6 +60,7 @@ function findingSection(f: Finding, evidenceLimit: number): string {
 function body(report: Report, evidenceLimit: number): string {
   const m = report.model;
   const out: string[] = [`## dumpsleuth report`, ''];
+  if (report.redacted === true) out.push(`_${mdText(REDACTED_NOTE)}_`, '');
   const counts = (['critical', 'error', 'warning', 'info'] as const).map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
   out.push(report.findings.length === 0 ? 'No findings.' : `**${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}:** ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}`, '');
   for (const f of report.findings) out.push(findingSection(f, evidenceLimit));

@@ -8,4 +8,9 @@ export interface Report {
   readonly tool: { readonly name: 'dumpsleuth'; readonly version: string };
   readonly model: Model;
   readonly findings: readonly Finding[];
+  /** True when `--redact` masked addresses, host names, user names and query strings. */
+  readonly redacted?: boolean;
 }
+
+/** The note every format prints on a redacted report. */
+export const REDACTED_NOTE = 'Redacted: IP addresses, host names, user names and query strings are replaced by tokens (the same value, the same token).';

@@ -4,7 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
-import type { Report } from './report.js';
+import { REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 
 const MAX_EVIDENCE = 8;
@@ -26,6 +26,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
     }
   };
   out.push(chalk.bold(`dumpsleuth ${report.tool.version}`));
+  if (report.redacted === true) out.push(chalk.dim(REDACTED_NOTE));
   for (const i of m.inputs) {
     const extra = [i.gzip ? 'gzip' : '', i.encoding !== 'utf-8' ? i.encoding : ''].filter(Boolean).join(', ');
     out.push(

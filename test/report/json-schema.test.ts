@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { renderJson } from '../../src/report/json.js';
+import { redactReport } from '../../src/report/redact.js';
 import { analyse, analyseIncident, CORPUS, corpusAvailable, FIXTURES, INCIDENTS } from '../helpers.js';
 import { InputError } from '../../src/errors.js';
 
@@ -36,6 +37,7 @@ describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'active-count-leak'));
     const doc = JSON.parse(renderJson({ tool, model, findings }));
     expectValid(doc, 'active-count-leak');
+    expectValid(JSON.parse(renderJson(redactReport({ tool, model, findings }))), 'active-count-leak --redact');
     expect(validate({ ...doc, extra: 1 })).toBe(false);
     expect(validate({ ...doc, findings: [{ ...doc.findings[0], severity: 'fatal' }] })).toBe(false);
     expect(validate({ ...doc, findings: [{ ...doc.findings[0], evidence: [{ kind: 'thread', thread: 'x' }] }] })).toBe(false);

@@ -1,0 +1,117 @@
+/**
+ * `--redact`: masks what identifies a company's machines and people (IP addresses, host names, user
+ * names, query strings) so a report can leave the company. One Redactor per run gives each distinct
+ * value one token (`host-1`, `ip-2`, `user-1`, `query-3`) in every place and every format, so the
+ * report still says "these 40 threads wait on the same host".
+ *
+ * What is left alone, on purpose: Java class and package names (`com.acme.Foo` is reversed-domain
+ * but says nothing a stack trace does not need), thread states, numbers, lock addresses.
+ */
+
+import type { Report } from './report.js';
+
+type Category = 'host' | 'ip' | 'user' | 'query';
+
+/** Last labels that make a dotted name a host name rather than a Java package or file. */
+const HOST_SUFFIXES = new Set([
+  'com', 'net', 'org', 'io', 'edu', 'gov', 'biz', 'info', 'co', 'cn', 'de', 'uk', 'fr', 'jp', 'ru', 'br', 'in', 'nl', 'us', 'eu', 'cloud',
+  'local', 'localdomain', 'internal', 'intra', 'intranet', 'lan', 'corp', 'home', 'svc', 'cluster', 'prod', 'dev', 'test', 'example',
+]);
+
+/** Dotted names followed by `:port` that are not hosts: source files in stack frames (`Foo.java:12`). */
+const FILE_SUFFIXES = new Set(['java', 'kt', 'scala', 'groovy', 'clj', 'class', 'jar', 'js', 'ts', 'py', 'rb', 'go', 'c', 'cpp', 'h', 'xml', 'properties', 'yml', 'yaml', 'json', 'log', 'txt']);
+
+const URL = /\b([a-z][a-z0-9+.-]*:\/\/)(?:([^\s/?#@"'<>:]+)(:[^\s/?#@"'<>]*)?@)?(\[[0-9a-f:.]+\]|[^\s/?#:"'<>,;()[\]{}|\\]+)(:\d{1,5})?([^\s?#"'<>]*)(\?[^\s#"'<>]*)?/gi;
+const EMAIL = /\b([a-z0-9._%+-]+)@((?:[a-z0-9-]+\.)+[a-z]{2,})\b/gi;
+const HOME = /(\/home\/|\/Users\/|[A-Za-z]:\\Users\\|[A-Za-z]:\\Documents and Settings\\)([^/\\\s"'<>]+)/g;
+const IPV4 = /(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?!\.?\d)/g;
+const IPV6 = /(?<![\w:.])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:.])/gi;
+const DOTTED = /(?<![\w.-])((?:[a-z0-9-]+\.)+([a-z][a-z0-9-]*))(:\d{1,5})?(?![\w-]|\.[\w-]|\()/gi;
+const QUERY = /(?<=[\w/.%~-])\?([\w.%~-]+=[^\s#"'<>]*)/g;
+const KEY_VALUE_USER = /\b(user(?:name)?|login|uid|owner)=([^\s&;,"'<>]+)/gi;
+
+export class Redactor {
+  private readonly tokens = new Map<Category, Map<string, string>>();
+  private readonly done = new Map<string, string>();
+  private readonly objects = new WeakMap<object, unknown>();
+
+  /** The token for a value: the same value always gets the same token. */
+  token(category: Category, value: string): string {
+    let byValue = this.tokens.get(category);
+    if (byValue === undefined) this.tokens.set(category, (byValue = new Map()));
+    const key = category === 'host' || category === 'user' ? value.toLowerCase() : value;
+    let t = byValue.get(key);
+    if (t === undefined) byValue.set(key, (t = `${category}-${byValue.size + 1}`));
+    return t;
+  }
+
+  private host(name: string): string {
+    if (name.startsWith('[')) return `[${this.token('ip', name.slice(1, -1).toLowerCase())}]`;
+    if (/^\d{1,3}(\.\d{1,3}){3}$/.test(name)) return this.token('ip', name);
+    if (/^(localhost|0\.0\.0\.0)$/i.test(name)) return name;
+    return this.token('host', name);
+  }
+
+  /** One string, redacted. */
+  text(s: string): string {
+    if (s.length < 3) return s;
+    const cached = this.done.get(s);
+    if (cached !== undefined) return cached;
+    let out = s.replace(URL, (_m, scheme: string, user: string | undefined, password: string | undefined, host: string, port = '', path: string, query: string | undefined) => {
+      const who = user === undefined ? '' : `${this.token('user', user)}${password === undefined ? '' : ':***'}@`;
+      return `${scheme}${who}${this.host(host)}${port}${this.homes(path)}${query === undefined ? '' : `?${this.token('query', query.slice(1))}`}`;
+    });
+    out = out.replace(EMAIL, (_m, user: string, host: string) => `${this.token('user', user)}@${this.token('host', host)}`);
+    out = this.homes(out);
+    out = out.replace(KEY_VALUE_USER, (_m, key: string, user: string) => `${key}=${/^(user|host|ip|query)-\d+$/.test(user) ? user : this.token('user', user)}`);
+    out = out.replace(QUERY, (_m, query: string) => `?${this.token('query', query)}`);
+    out = out.replace(IPV4, (m, a: string, b: string, c: string, d: string) => ([a, b, c, d].every((x) => Number(x) <= 255) ? this.token('ip', m) : m));
+    out = out.replace(IPV6, (m) => (isIpv6(m) ? this.token('ip', m.toLowerCase()) : m));
+    out = out.replace(DOTTED, (m, name: string, last: string, port: string | undefined) => {
+      const lastLabel = last.toLowerCase();
+      if (/^(host|ip|user|query)-\d+$/.test(name)) return m;
+      // Host names are written in lower case; Java names carry a capitalised class name.
+      if (name !== name.toLowerCase()) return m;
+      const isHost = HOST_SUFFIXES.has(lastLabel) || (port !== undefined && !FILE_SUFFIXES.has(lastLabel));
+      return isHost ? `${this.token('host', name)}${port ?? ''}` : m;
+    });
+    if (this.done.size < 200_000) this.done.set(s, out);
+    return out;
+  }
+
+  private homes(s: string): string {
+    return s.replace(HOME, (_m, prefix: string, user: string) => `${prefix}${this.token('user', user)}`);
+  }
+
+  /**
+   * A deep copy of plain data with every string redacted (object keys are ours and stay). Shared
+   * objects stay shared, so interned stack frames are redacted once.
+   */
+  value<T>(v: T): T {
+    if (typeof v === 'string') return this.text(v) as T;
+    if (v === null || typeof v !== 'object') return v;
+    const seen = this.objects.get(v as object);
+    if (seen !== undefined) return seen as T;
+    if (Array.isArray(v)) {
+      const out: unknown[] = [];
+      this.objects.set(v, out);
+      for (const x of v) out.push(this.value(x));
+      return out as T;
+    }
+    const out: Record<string, unknown> = {};
+    this.objects.set(v as object, out);
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = this.value(x);
+    return out as T;
+  }
+}
+
+function isIpv6(m: string): boolean {
+  const groups = m.split(':');
+  // Times (`10:20:30`) and ratios have few groups and no hex letters; an address has `::` or many groups.
+  return (m.includes('::') && groups.some((g) => g.length > 0)) || (groups.length >= 6 && groups.every((g) => /^[0-9a-f]{1,4}$/i.test(g)));
+}
+
+/** The report with every string from the inputs redacted; one Redactor keeps tokens consistent across it. */
+export function redactReport(report: Report, redactor = new Redactor()): Report {
+  return { tool: report.tool, model: redactor.value(report.model), findings: redactor.value(report.findings), redacted: true };
+}
