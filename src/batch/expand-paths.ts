@@ -57,12 +57,21 @@ export function expandIncidentPaths(args: readonly string[]): string[] {
   return [...new Set(out)];
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** True for a directory holding only directories: a folder of incidents rather than one incident. */
 export function isFolderOfIncidents(path: string): boolean {
   try {
     if (!statSync(path).isDirectory()) return false;
-    const entries = readdirSync(path, { withFileTypes: true }).filter((e) => !e.name.startsWith('.'));
-    return entries.length > 0 && entries.every((e) => e.isDirectory());
+    const entries = readdirSync(path).filter((name) => !name.startsWith('.'));
+    // statSync follows links: a folder of links to incident directories is a folder of incidents.
+    return entries.length > 0 && entries.every((name) => isDirectory(join(path, name)));
   } catch {
     return false;
   }

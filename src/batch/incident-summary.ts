@@ -36,7 +36,8 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
   try {
     const config = await loadConfig(RULES, configPath);
     const specs = await loadCounterSpecs(configPath);
-    const plan = { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(specs)] };
+    // Heaps inflate on this thread: batch's workers already keep every core busy.
+    const plan = { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(specs)], inflateThreads: 0 };
     const threads: LoadedThreadInput[] = [];
     const heaps: Array<Extract<LoadedInput, { kind: 'heap' }>['heap']> = [];
     const logs: Array<Extract<LoadedInput, { kind: 'log' }>['log']> = [];

@@ -1,14 +1,28 @@
 /** `dumpsleuth batch`: one NDJSON line per incident, in order; unreadable incidents are lines too; exit codes over the batch. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandIncidentPaths } from '../../src/batch/expand-paths.js';
 import { incidentsOf } from '../../src/commands/batch.js';
+import { analyse, CORPUS, corpusAvailable } from '../helpers.js';
+import { InputError } from '../../src/errors.js';
+import { severityRank } from '../../src/model/findings.js';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+// The built CLI when there is one (CI builds first), so worker threads run as they do for users;
+// from source, batch analyses in its own thread.
+const CLI = existsSync('dist/cli.js') ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'batch', '--no-progress', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...CLI, 'batch', '--no-progress', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   return { code: r.status, lines: r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)), stderr: r.stderr };
 }
 
@@ -49,5 +63,30 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     expect(run(['-j', '0', 'fixtures/incidents']).code).toBe(2);
     expect(run(['--fail-on', 'loud', 'fixtures/incidents']).code).toBe(2);
     expect(run(['no-such-*']).code).toBe(2);
+  });
+
+  it.skipIf(!corpusAvailable)('the corpus: one line per file, each status and the exit code as analysing it alone says', async () => {
+    const files = filesUnder(CORPUS);
+    const expected = new Map<string, { ok: boolean; highest: number }>();
+    for (const f of files) {
+      try {
+        const { findings } = await analyse([f]);
+        expected.set(f, { ok: true, highest: findings.length === 0 ? -1 : Math.max(...findings.map((x) => severityRank(x.severity))) });
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        expected.set(f, { ok: false, highest: -1 });
+      }
+    }
+    const all = run(['-j', '2', '--fail-on', 'never', ...files]);
+    expect(all.lines.map((l) => l.path)).toEqual(files);
+    for (const l of all.lines) expect(l.status, l.path).toBe(expected.get(l.path)!.ok ? 'ok' : 'error');
+    const anyUnreadable = [...expected.values()].some((e) => !e.ok);
+    expect(all.code).toBe(anyUnreadable ? 2 : 0);
+
+    // Over the readable ones only, --fail-on error decides.
+    const readable = files.filter((f) => expected.get(f)!.ok);
+    const r = run(['-j', '2', '--fail-on', 'error', ...readable]);
+    expect(r.lines.length).toBe(readable.length);
+    expect(r.code).toBe(readable.some((f) => expected.get(f)!.highest >= severityRank('error')) ? 1 : 0);
   });
 });

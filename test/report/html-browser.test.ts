@@ -25,8 +25,9 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
     writeFileSync(file, html);
     const fileUrl = pathToFileURL(file).href;
 
-    // --no-sandbox: CI runs as root, where chromium's sandbox refuses to start.
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+    // --no-sandbox: CI runs as root, where chromium's sandbox refuses to start. The other flags stop
+    // chromium's own background connections, which a closed network refuses.
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
     try {
       const page = await browser.newPage();
       const consoleErrors: string[] = [];

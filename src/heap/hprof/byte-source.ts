@@ -36,8 +36,8 @@ export function isGzipFile(path: string): boolean {
 /** Called with every decompressed chunk of a gzip input, in order (the loader keeps a plain copy to seek in). */
 export type ChunkTee = (chunk: Buffer) => void;
 
-export async function feedHprof(path: string, parser: HprofParser, onProgress?: ProgressListener, tee?: ChunkTee): Promise<FeedSummary> {
-  return isGzipFile(path) ? feedGzip(path, parser, onProgress, tee) : feedPlain(path, parser, onProgress);
+export async function feedHprof(path: string, parser: HprofParser, onProgress?: ProgressListener, tee?: ChunkTee, inflateThreads?: number): Promise<FeedSummary> {
+  return isGzipFile(path) ? feedGzip(path, parser, onProgress, tee, inflateThreads) : feedPlain(path, parser, onProgress);
 }
 
 function feedPlain(path: string, parser: HprofParser, onProgress?: ProgressListener): FeedSummary {
@@ -137,7 +137,7 @@ export class ChunkFeeder {
   }
 }
 
-async function feedGzip(path: string, parser: HprofParser, onProgress?: ProgressListener, tee?: ChunkTee): Promise<FeedSummary> {
+async function feedGzip(path: string, parser: HprofParser, onProgress?: ProgressListener, tee?: ChunkTee, inflateThreads?: number): Promise<FeedSummary> {
   const size = statSync(path).size;
   const feeder = new ChunkFeeder(parser);
   const feed = (chunk: Buffer) => {
@@ -147,9 +147,9 @@ async function feedGzip(path: string, parser: HprofParser, onProgress?: Progress
   const truncated = () => ({ gzip: true, fileBytes: size, streamBytes: parser.offset + feeder.bytesHeld, truncatedAt: parser.offset });
   const blockSize = jmapGzipBlockSize(path);
   let resumeAt = 0;
-  if (blockSize !== undefined) {
+  if (blockSize !== undefined && inflateThreads !== 0) {
     // jmap's gz=N output: independent members of blockSize bytes each, inflated on worker threads.
-    const r = await parallelGunzip(path, blockSize, feed, () => parser.ended, onProgress);
+    const r = await parallelGunzip(path, blockSize, feed, () => parser.ended, onProgress, inflateThreads);
     if (r.done) return feeder.midRecord ? truncated() : endSummary(parser, true, size, parser.offset);
     resumeAt = r.resumeAt;
   }

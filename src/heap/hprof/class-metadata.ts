@@ -4,26 +4,86 @@
  */
 import type { HeapClass, HeapStaticField } from '../heap-model.js';
 import { BASIC_TYPES, javaClassName } from './format.js';
+import { IdSlots } from './id-slots.js';
 import type { ClassDumpRecord, HprofVisitor } from './parser.js';
 
+/**
+ * The UTF8 records, kept as bytes and decoded when asked for. A heap holds tens of thousands of them
+ * (every symbol: method names, signatures) and an analysis needs a few thousand class and field
+ * names, so decoding them all was a fifth of loading a small heap and most of its garbage.
+ */
+class NameTable {
+  private arena = Buffer.allocUnsafe(256 * 1024);
+  private used = 0;
+  private starts = new Uint32Array(4096);
+  private lengths = new Uint32Array(4096);
+  private count = 0;
+  private readonly slotById = new IdSlots(65536);
+  private readonly decoded = new Map<number, string>();
+
+  add(id: number, bytes: Buffer): void {
+    if (this.used + bytes.length > this.arena.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.arena.length * 2, this.used + bytes.length));
+      this.arena.copy(bigger, 0, 0, this.used);
+      this.arena = bigger;
+    }
+    if (this.count === this.starts.length) {
+      const starts = new Uint32Array(this.count * 2);
+      starts.set(this.starts);
+      this.starts = starts;
+      const lengths = new Uint32Array(this.count * 2);
+      lengths.set(this.lengths);
+      this.lengths = lengths;
+    }
+    // Names are short; a loop beats Buffer.copy's per-call cost for them.
+    if (bytes.length <= 64) for (let i = 0; i < bytes.length; i++) this.arena[this.used + i] = bytes[i]!;
+    else bytes.copy(this.arena, this.used);
+    this.starts[this.count] = this.used;
+    this.lengths[this.count] = bytes.length;
+    this.used += bytes.length;
+    this.slotById.set(id, this.count++);
+    this.decoded.delete(id);
+  }
+
+  get(id: number): string | undefined {
+    const known = this.decoded.get(id);
+    if (known !== undefined) return known;
+    const slot = this.slotById.get(id);
+    if (slot < 0) return undefined;
+    const start = this.starts[slot]!;
+    const name = this.arena.toString('utf8', start, start + this.lengths[slot]!);
+    this.decoded.set(id, name);
+    return name;
+  }
+}
+
 export class ClassMetadata {
-  readonly names = new Map<number, string>();
+  private readonly names = new NameTable();
   readonly classNameIds = new Map<number, number>();
   readonly classDumps = new Map<number, ClassDumpRecord>();
+  private readonly javaNameSlots = new IdSlots();
+  private readonly javaNames: string[] = [];
 
   visitor(): Pick<HprofVisitor, 'utf8' | 'loadClass' | 'classDump'> {
     return {
-      utf8: (id, bytes) => this.names.set(id, bytes.toString('utf8')),
+      utf8: (id, bytes) => this.names.add(id, bytes),
       loadClass: (_serial, classId, nameId) => this.classNameIds.set(classId, nameId),
       classDump: (c) => this.classDumps.set(c.id, c),
     };
   }
 
-  /** Java form of a class's name, or a placeholder naming its id. */
+  /** Java form of a class's name, or a placeholder naming its id. Asked for per class many times: remembered. */
   className(classId: number): string {
+    const slot = this.javaNameSlots.get(classId);
+    if (slot >= 0) return this.javaNames[slot]!;
     const nameId = this.classNameIds.get(classId);
     const name = nameId === undefined ? undefined : this.names.get(nameId);
-    return name === undefined ? `(class 0x${classId.toString(16)})` : javaClassName(name);
+    const javaName = name === undefined ? `(class 0x${classId.toString(16)})` : javaClassName(name);
+    if (name !== undefined) {
+      this.javaNameSlots.set(classId, this.javaNames.length);
+      this.javaNames.push(javaName);
+    }
+    return javaName;
   }
 
   /** The id of the class with this internal name (`java/lang/Class`), if loaded. */

@@ -28,6 +28,11 @@ export interface LoadPlan {
   readonly statics?: ReadonlyArray<{ readonly className: string; readonly depth: number }>;
   /** A bound on loaded objects; past it, loading stops with a warning. */
   readonly maxObjects?: number;
+  /**
+   * Worker threads that inflate a jmap gz dump (default: up to 4, by cores); 0 inflates on the
+   * loading thread. `batch` asks for 0: its own workers already keep every core busy.
+   */
+  readonly inflateThreads?: number;
 }
 
 const DEFAULT_MAX_OBJECTS = 2_000_000;
@@ -54,7 +59,7 @@ export async function loadHprof(path: string, plan: LoadPlan, onProgress?: Progr
   // A gzip file cannot seek: the first pass keeps a plain copy (when not too big) so later reads can.
   const copy = isGzipFile(path) ? new PlainCopy() : undefined;
   try {
-    const fed0 = await feedHprof(path, first.parser, onProgress, copy ? (chunk) => copy.write(chunk) : undefined);
+    const fed0 = await feedHprof(path, first.parser, onProgress, copy ? (chunk) => copy.write(chunk) : undefined, plan.inflateThreads);
     return await finishLoad(path, plan, first, fed0, fed0.gzip ? copy?.finish() : path, onProgress);
   } finally {
     copy?.remove();
@@ -131,7 +136,7 @@ async function finishLoad(path: string, plan: LoadPlan, first: FirstPass, fed0: 
   } else {
     while (closure.pending && !closure.full && passes < MAX_PASSES) {
       const wantedFromStart = [...closure.frontier.keys()];
-      const fed = await feedHprof(path, new HprofParser(closure.captureVisitor(false)), onProgress);
+      const fed = await feedHprof(path, new HprofParser(closure.captureVisitor(false)), onProgress, undefined, plan.inflateThreads);
       passes++;
       if (fed.truncatedAt !== undefined) truncated = fed;
       // A whole pass saw every object: what was wanted all along and not found is not in the dump.

@@ -103,11 +103,12 @@ export async function parallelGunzip(
   onChunk: (b: Buffer) => void,
   stop: () => boolean,
   onProgress?: ProgressListener,
+  threadCount?: number,
 ): Promise<{ done: true } | { done: false; resumeAt: number }> {
   const members = findMembers(path, blockSize);
   const size = statSync(path).size;
   if (members.length < 4) return { done: false, resumeAt: 0 };
-  const threads = Math.max(1, Math.min(4, availableParallelism()));
+  const threads = threadCount ?? Math.max(1, Math.min(4, availableParallelism()));
   const workers = Array.from({ length: threads }, () => new Worker(WORKER_SOURCE, { eval: true, execArgv: [] }));
   for (const w of workers) {
     w.postMessage({ path });
