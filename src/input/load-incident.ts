@@ -10,7 +10,7 @@ import { detectHeapKind, openHeap } from '../heap/open-heap.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import type { InputSummary, LogEventModel } from '../model/model.js';
 import type { HeapInput } from '../model/reconstruct/concurrency.js';
-import { forEachLine, openInput, type ProgressListener } from './open.js';
+import { forEachLine, openInput, TruncatedInputError, type ProgressListener } from './open.js';
 import { loadThreadInput, type LoadedThreadInput } from './load.js';
 
 export type LoadedInput =
@@ -55,10 +55,16 @@ async function readKnownLogLines(path: string): Promise<{ summary: InputSummary;
   const opened = await openInput(path);
   const collector = new KnownLineCollector(path);
   let lineNo = 0;
-  await forEachLine(opened.text(), (line) => collector.push(line, ++lineNo));
+  const warnings: string[] = [];
+  try {
+    await forEachLine(opened.text(), (line) => collector.push(line, ++lineNo));
+  } catch (e) {
+    if (!(e instanceof TruncatedInputError)) throw e;
+    warnings.push(e.message);
+  }
   if (collector.matched === 0) return undefined;
   return {
-    summary: { path, kind: 'log', format: 'log', gzip: opened.gzip, encoding: opened.encoding, dumps: 0, threads: 0, unparsedLines: 0, outsideLines: lineNo - collector.matched, warnings: [] },
+    summary: { path, kind: 'log', format: 'log', gzip: opened.gzip, encoding: opened.encoding, dumps: 0, threads: 0, unparsedLines: 0, outsideLines: lineNo - collector.matched, warnings },
     events: collector.events(),
   };
 }

@@ -100,7 +100,12 @@ async function* gunzipped(compressed: AsyncIterable<Buffer>, path: string): Asyn
   }
 }
 
-export class TruncatedInputError extends Error {}
+/** The input ends early (a cut or damaged gzip stream). Readers catch it and keep what came before, with a warning. */
+export class TruncatedInputError extends InputError {
+  constructor(message: string) {
+    super(message, 'the file was probably cut while being written or copied; take or copy it again for the rest');
+  }
+}
 
 /**
  * Reads at least `n` bytes (or to the end) and hands back those plus the whole stream from byte 0.

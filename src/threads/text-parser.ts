@@ -439,6 +439,8 @@ export class TextDumpParser {
     // Header parsers set only the fields the line has, so they can be copied as they are.
     const { format: _format, lock: _lock, ...fields } = h;
     const th: ThreadEntry = Object.assign(newThreadEntry(h.name, this.lineNo), this.keepHeaderStrings(fields));
+    // A header cut short (`"main" prio=5 Id`) can leave a field written as undefined: the state stays known.
+    if (th.state === undefined) th.state = 'UNKNOWN';
     if (h.lock) {
       // ThreadInfo/JMX name the blocking lock in the header; it belongs to the top frame.
       const kind = h.state === 'BLOCKED' ? 'blocked-on' : 'waiting-on';

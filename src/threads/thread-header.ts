@@ -91,7 +91,8 @@ function parseCommonHotspotTail(name: string, tail: string): ThreadHeader | null
   const stateText = m[9]!;
   if (stateText.length > 0) {
     h.headerState = stateText;
-    h.state = stateFromHotspotWords(stateText);
+    const state = stateFromHotspotWords(stateText);
+    if (state !== undefined) h.state = state;
   }
   return h;
 }
@@ -130,7 +131,8 @@ export function parseAnyHotspotTail(name: string, tail: string): ThreadHeader {
   stateText = stateText.replace(/\[[0-9a-fA-Fx.]*\]\s*$/, '').replace(/\b(?:lwp_id|allocated|defined_classes)=\S+/g, '').trim();
   if (stateText.length > 0) {
     h.headerState = stateText;
-    h.state = stateFromHotspotWords(stateText);
+    const state = stateFromHotspotWords(stateText);
+    if (state !== undefined) h.state = state;
   }
   return h;
 }
