@@ -1,5 +1,5 @@
 /** Expands the paths given on the command line: a directory is one incident, every file inside it. */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError } from '../errors.js';
 
@@ -31,14 +31,32 @@ export async function collectInputs(paths: string[]): Promise<InputPath[]> {
   return out;
 }
 
-async function walk(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
+/**
+ * Every file under a directory, in name order. Symbolic links are followed (a folder of links to
+ * dumps is common), and each real file and directory is taken once, so a link loop ends and a dump
+ * linked twice is not read as two dumps of a series.
+ */
+async function walk(dir: string, seen = new Set<string>()): Promise<string[]> {
+  const real = await realpath(dir);
+  if (seen.has(real)) return [];
+  seen.add(real);
   const files: string[] = [];
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (e.name.startsWith('.')) continue;
-    const p = join(dir, e.name);
-    if (e.isDirectory()) files.push(...(await walk(p)));
-    else if (e.isFile()) files.push(p);
+  for (const name of (await readdir(dir)).sort((a, b) => a.localeCompare(b))) {
+    if (name.startsWith('.')) continue;
+    const p = join(dir, name);
+    let st;
+    try {
+      st = await stat(p);
+    } catch {
+      continue; // a dangling link
+    }
+    if (st.isDirectory()) files.push(...(await walk(p, seen)));
+    else if (st.isFile()) {
+      const target = await realpath(p);
+      if (seen.has(target)) continue;
+      seen.add(target);
+      files.push(p);
+    }
   }
   return files;
 }
