@@ -128,6 +128,11 @@ export interface ThreadDump {
   jvmDeadlocks: JvmDeadlockReport[];
   jniGlobalRefs?: number;
   jniWeakRefs?: number;
+  /**
+   * How many threads the dump itself says it holds (HotSpot's SMR `length=`, a javacore's thread
+   * count, a JSON thread array), to reconcile with what was parsed. `what` says which threads count.
+   */
+  declaredThreads?: { readonly count: number; readonly what: string; readonly by: string };
   /** Lines inside this dump that no rule understood, kept for the report. */
   unparsed: UnparsedLine[];
   unparsedCount: number;

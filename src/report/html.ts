@@ -18,6 +18,7 @@ body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto
 h1{font-size:1.4rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #d0d7de}
 .finding{border:1px solid #d0d7de;border-left-width:6px;border-radius:6px;padding:.6rem 1rem;margin:1rem 0}
 .critical{border-left-color:#8b0000}.error{border-left-color:#cf222e}.warning{border-left-color:#bf8700}.info{border-left-color:#0969da}
+.input-warning{color:#9a6700}
 .sev{font-weight:700;text-transform:uppercase;font-size:.8rem;letter-spacing:.04em}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left;vertical-align:top}
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f6f8fa;padding:.5rem;overflow:auto}
@@ -100,7 +101,7 @@ export function renderHtml(report: Report): string {
     `<title>dumpsleuth report</title><style>${STYLE}</style></head><body>`,
     `<h1>dumpsleuth report</h1>`,
     ...(report.redacted === true ? [`<p class="muted">${esc(REDACTED_NOTE)}</p>`] : []),
-    `<p class="muted">${m.inputs.map((i) => esc(`${i.path} (${i.kind} ${i.format})`)).join('<br>')}</p>`,
+    `<p class="muted">${m.inputs.map((i) => esc(`${i.path} (${i.kind} ${i.format})`) + i.warnings.map((w) => `<br><span class="input-warning">warning: ${esc(w)}</span>`).join('')).join('<br>')}</p>`,
     `<h2>Findings (${report.findings.length})</h2>`,
     report.findings.length === 0 ? '<p>No findings.</p>' : report.findings.map(findingBlock).join('\n'),
   ];

@@ -71,3 +71,16 @@ export class StringInterner {
 export function detach(s: string): string {
   return s.length < 13 ? s : (' ' + s).slice(1);
 }
+
+/**
+ * Compares the threads parsed with the count the dump declares (see ThreadDump.declaredThreads).
+ * Returns a warning when they differ: threads were lost (a cut file, lines dumpsleuth could not read)
+ * or the declaration covers other threads than thought.
+ */
+export function threadCountMismatch(dump: ThreadDump, counted: (t: ThreadEntry) => boolean): string | undefined {
+  const declared = dump.declaredThreads;
+  if (declared === undefined) return undefined;
+  const parsed = dump.threads.filter(counted).length;
+  if (parsed === declared.count) return undefined;
+  return `line ${dump.startLine}: ${declared.by} declares ${declared.count} ${declared.what}, ${parsed} were read${parsed < declared.count ? ` (${declared.count - parsed} missing: the dump may be cut or hold lines dumpsleuth could not read)` : ''}`;
+}

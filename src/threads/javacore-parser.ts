@@ -12,7 +12,7 @@ import type {
   ThreadEntry,
 } from '../model/thread-dump.js';
 import { parseLockRef } from './frame-text.js';
-import { FrameInterner, newThreadDump, newThreadEntry, recordUnparsed } from './dump-builder.js';
+import { FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, threadCountMismatch } from './dump-builder.js';
 import { toHex } from './thread-header.js';
 
 /** J9 thread state codes. */
@@ -96,6 +96,11 @@ export class JavacoreParser {
       case '2XMFULLTHDDUMP':
         if (dump.jvm === undefined) dump.jvm = body.replace(/^Full thread dump\s*/, '').replace(/:$/, '');
         return;
+      case '2XMPOOLLIVE': {
+        const m = /live threads:\s*(\d+)/.exec(body);
+        if (m) dump.declaredThreads = { count: Number(m[1]), what: 'Java threads', by: 'the javacore (2XMPOOLLIVE)' };
+        return;
+      }
       case '3XMTHREADINFO':
         return this.startThread(body);
       case '3XMJAVALTHREAD': {
@@ -285,6 +290,8 @@ export class JavacoreParser {
 
   finish(): ThreadDumpFile {
     this.closeDump();
-    return { source: this.source, dumps: this.dumps, outsideLines: this.outsideLines, totalLines: this.lineNo, warnings: [] };
+    // The live-thread count leaves out the JVM's anonymous native threads, which the thread list shows.
+    const warnings = this.dumps.map((d) => threadCountMismatch(d, (t) => t.name !== '<anonymous native thread>')).filter((w): w is string => w !== undefined);
+    return { source: this.source, dumps: this.dumps, outsideLines: this.outsideLines, totalLines: this.lineNo, warnings };
   }
 }

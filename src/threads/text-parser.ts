@@ -16,7 +16,7 @@ import type {
   LockRef,
 } from '../model/thread-dump.js';
 import { javaStateNamed, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
-import { detach, FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, StringInterner } from './dump-builder.js';
+import { detach, FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, StringInterner, threadCountMismatch } from './dump-builder.js';
 import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader, type ThreadHeaderFields } from './thread-header.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -172,7 +172,13 @@ export class TextDumpParser {
     switch (this.section) {
       case 'smr':
         // `_java_thread_list=... elements={ 0x... }`, then on some JDKs `_to_delete_list=...` with its own block.
-        if (c0 === 95 /* _ */ || c0 === 125 /* } */ || t.startsWith('0x')) return;
+        if (c0 === 95 /* _ */ || c0 === 125 /* } */ || t.startsWith('0x')) {
+          if (t.startsWith('_java_thread_list=') && this.dump !== null) {
+            const m = /\blength=(\d+)/.exec(t);
+            if (m) this.dump.declaredThreads = { count: Number(m[1]), what: 'Java threads', by: 'the SMR thread list (length=)' };
+          }
+          return;
+        }
         this.section = 'threads';
         break;
       case 'deadlock':
@@ -562,6 +568,11 @@ export class TextDumpParser {
         }
       }
       this.dumps.forEach((d, i) => (d.index = i));
+    }
+    for (const d of this.dumps) {
+      // HotSpot's SMR list holds JavaThreads: the ones printed with a `#id`; VM and GC threads are not in it.
+      const mismatch = threadCountMismatch(d, (t) => t.javaId !== undefined && !t.virtual);
+      if (mismatch !== undefined) this.warnings.push(mismatch);
     }
     return {
       source: this.source,

@@ -86,7 +86,8 @@ function replaceNth(root: unknown, n: number, value: unknown): void {
   walk(root);
   if (slots.length === 0) return;
   const [parent, key] = slots[n % slots.length]!;
-  (parent as Record<string | number, unknown>)[key] = value;
+  // A copy each time: the same object placed twice, then changed inside, would make a cycle.
+  (parent as Record<string | number, unknown>)[key] = structuredClone(value);
 }
 
 describe('mutated heap dumps', { timeout: 300_000 }, () => {

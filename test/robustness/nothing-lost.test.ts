@@ -1,0 +1,56 @@
+/**
+ * Nothing lost silently: where a dump declares how many threads it holds (HotSpot's SMR list, a
+ * javacore's live-thread count), the count read is reconciled with it, and a difference is a
+ * warning in every output format.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { analyseFile } from './harness.js';
+import { loadThreadInput } from '../../src/input/load.js';
+import { CORPUS, corpusAvailable } from '../helpers.js';
+
+const FIXTURE = 'fixtures/threads/deadlock/dump-1.txt';
+
+/** The fixture with one Java thread's block cut out, as a damaged copy would lose it. */
+function withOneThreadCut(): string {
+  const text = readFileSync(FIXTURE, 'utf8');
+  const start = text.indexOf('\n"Finalizer" #');
+  const end = text.indexOf('\n"', start + 2);
+  expect(start).toBeGreaterThan(0);
+  return text.slice(0, start) + text.slice(end);
+}
+
+describe('thread counts reconciled with what the dump declares', { timeout: 120_000 }, () => {
+  it('an intact real dump: no warning (the SMR length matches)', async () => {
+    const loaded = await loadThreadInput(FIXTURE);
+    expect(loaded.file.dumps[0]!.declaredThreads?.count).toBeGreaterThan(5);
+    expect(loaded.file.warnings.filter((w) => /declares/.test(w))).toEqual([]);
+  });
+
+  it('one thread lost: a warning naming both counts, in every format', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-lost-'));
+    const file = join(dir, 'dump.txt');
+    writeFileSync(file, withOneThreadCut());
+    const declared = (await loadThreadInput(FIXTURE)).file.dumps[0]!.declaredThreads!.count;
+    const expected = `declares ${declared} Java threads, ${declared - 1} were read (1 missing`;
+    const outcome = await analyseFile(file);
+    expect(outcome.kind).toBe('results');
+    if (outcome.kind === 'results') expect(outcome.warnings.join('\n')).toContain(expected);
+    for (const format of ['text', 'json', 'markdown', 'html']) {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'analyze', '--fail-on', 'never', '-f', format, file], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      expect(r.status, format).toBe(0);
+      expect(r.stdout, format).toContain(expected);
+    }
+  });
+
+  it.skipIf(!corpusAvailable)('a javacore whose author kept 2 of 66 threads is flagged; a whole one is not', async () => {
+    const cut = await loadThreadInput(join(CORPUS, 'IBM__ThreadDumpFlameGrapher', 'javacore.withrawStateValue.txt'));
+    expect(cut.file.warnings.join('\n')).toMatch(/declares 66 Java threads, 2 were read/);
+    const whole = await loadThreadInput(join(CORPUS, 'eclipse-mat__mat', 'javacore.20130429.083110.14261.0002.txt'));
+    expect(whole.file.dumps[0]!.declaredThreads?.count).toBe(17);
+    expect(whole.file.warnings.filter((w) => /declares/.test(w))).toEqual([]);
+  });
+});
