@@ -8,7 +8,8 @@ import { histogramCommand } from './commands/histogram.js';
 import { extractCommand } from './commands/extract.js';
 import { batchCommand } from './commands/batch.js';
 import { availableParallelism } from 'node:os';
-import { UserError } from './errors.js';
+import { UsageError, UserError } from './errors.js';
+import { parseByteSize } from './input/open.js';
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -21,6 +22,11 @@ async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   let exitCode = 0;
+  const byteSizeOption = (text: string): number => {
+    const bytes = parseByteSize(text);
+    if (bytes === undefined) throw new UsageError(`--max-gunzip-size ${text} is not a size`, 'give a size such as 512m, 16g or 1t');
+    return bytes;
+  };
   program
     .command('analyze')
     .description('analyse thread dumps (files, directories = one incident each, or - for stdin)')
@@ -33,7 +39,8 @@ async function main(argv: string[]): Promise<number> {
     .option('--no-color', 'no colours')
     .option('--no-progress', 'no progress line on stderr')
     .option('--redact', 'mask IP addresses, host names, user names and query strings (the same value, the same token)')
-    .action(async (paths: string[], o: { format: string; output?: string; failOn: string; config?: string; color?: boolean; progress: boolean; redact?: boolean }) => {
+    .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (e.g. 64g)', '16g')
+    .action(async (paths: string[], o: { format: string; output?: string; failOn: string; config?: string; color?: boolean; progress: boolean; redact?: boolean; maxGunzipSize: string }) => {
       exitCode = await analyzeCommand(
         paths,
         {
@@ -41,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
           failOn: o.failOn,
           progress: o.progress,
           redact: o.redact === true,
+          maxGunzipBytes: byteSizeOption(o.maxGunzipSize),
           ...(o.output !== undefined ? { output: o.output } : {}),
           ...(o.config !== undefined ? { config: o.config } : {}),
           // commander leaves `color` undefined unless --color or --no-color was given.
@@ -58,8 +66,9 @@ async function main(argv: string[]): Promise<number> {
     .option('-c, --config <file>', 'JSON config with rule severities, options and counters')
     .option('--no-progress', 'no progress line on stderr')
     .option('--redact', 'mask IP addresses, host names, user names and query strings in every line (the same value, the same token)')
-    .action(async (paths: string[], o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean }) => {
-      exitCode = await batchCommand(paths, { jobs: Number(o.jobs), failOn: o.failOn, progress: o.progress, redact: o.redact === true, ...(o.config !== undefined ? { config: o.config } : {}) }, io());
+    .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (e.g. 64g)', '16g')
+    .action(async (paths: string[], o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean; maxGunzipSize: string }) => {
+      exitCode = await batchCommand(paths, { jobs: Number(o.jobs), failOn: o.failOn, progress: o.progress, redact: o.redact === true, maxGunzipBytes: byteSizeOption(o.maxGunzipSize), ...(o.config !== undefined ? { config: o.config } : {}) }, io());
     });
   program
     .command('ui')

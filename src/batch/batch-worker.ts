@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { analyseIncidentForBatch } from './incident-summary.js';
 
-const { config } = workerData as { config: string | undefined };
+const { config, maxGunzipBytes } = workerData as { config: string | undefined; maxGunzipBytes: number | undefined };
 parentPort!.on('message', (m: { index: number; path: string }) => {
-  void analyseIncidentForBatch(m.path, config).then((line) => parentPort!.postMessage({ index: m.index, line }));
+  void analyseIncidentForBatch(m.path, config, maxGunzipBytes).then((line) => parentPort!.postMessage({ index: m.index, line }));
 });

@@ -29,7 +29,7 @@ export interface IncidentLine {
 
 const NO_COUNTS = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
 
-export async function analyseIncidentForBatch(path: string, configPath: string | undefined): Promise<IncidentLine> {
+export async function analyseIncidentForBatch(path: string, configPath: string | undefined, maxGunzipBytes?: number): Promise<IncidentLine> {
   const started = process.hrtime.bigint();
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   const failed = (error: string): IncidentLine => ({ path, status: 'error', error, inputs: 0, counts: NO_COUNTS, highest: null, findings: [], seconds: seconds() });
@@ -37,7 +37,7 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
     const config = await loadConfig(RULES, configPath);
     const specs = await loadCounterSpecs(configPath);
     // Heaps inflate on this thread: batch's workers already keep every core busy.
-    const plan = { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(specs)], inflateThreads: 0 };
+    const plan = { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(specs)], inflateThreads: 0, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) };
     const threads: LoadedThreadInput[] = [];
     const heaps: Array<Extract<LoadedInput, { kind: 'heap' }>['heap']> = [];
     const logs: Array<Extract<LoadedInput, { kind: 'log' }>['log']> = [];

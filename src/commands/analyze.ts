@@ -29,6 +29,8 @@ export interface AnalyzeOptions {
   readonly color?: boolean;
   readonly progress: boolean;
   readonly redact?: boolean;
+  /** `--max-gunzip-size`, already parsed. */
+  readonly maxGunzipBytes?: number;
 }
 
 export interface CommandIo {
@@ -49,7 +51,11 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   }
   const config = await loadConfig(RULES, opts.config);
   const counterSpecs = await loadCounterSpecs(opts.config);
-  const plan = { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counterSpecs)] };
+  const plan = {
+    ...ANALYSIS_PLAN,
+    roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counterSpecs)],
+    ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
+  };
   const inputs = await collectInputs(paths);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   const threads: LoadedThreadInput[] = [];

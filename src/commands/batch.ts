@@ -22,6 +22,7 @@ export interface BatchOptions {
   readonly config?: string;
   readonly progress: boolean;
   readonly redact?: boolean;
+  readonly maxGunzipBytes?: number;
 }
 
 export function incidentsOf(args: readonly string[]): string[] {
@@ -57,7 +58,7 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
     if (showProgress) io.stderr.write(`\r\u001b[2K[${done}/${incidents.length}] ${stripControl(line.path)}`);
     flush();
   };
-  await runAll(incidents, Math.min(opts.jobs, incidents.length), opts.config, record);
+  await runAll(incidents, Math.min(opts.jobs, incidents.length), opts.config, opts.maxGunzipBytes, record);
   if (showProgress) io.stderr.write('\r\u001b[2K');
   io.stderr.write(summaryTable(lines as IncidentLine[]));
   const all = lines as IncidentLine[];
@@ -68,13 +69,19 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
 }
 
 /** Runs the incidents on `jobs` worker threads (in this thread when run from source, where workers cannot load TypeScript). */
-async function runAll(incidents: readonly string[], jobs: number, config: string | undefined, record: (index: number, line: IncidentLine) => void): Promise<void> {
+async function runAll(
+  incidents: readonly string[],
+  jobs: number,
+  config: string | undefined,
+  maxGunzipBytes: number | undefined,
+  record: (index: number, line: IncidentLine) => void,
+): Promise<void> {
   if (import.meta.url.endsWith('.ts')) {
-    for (let i = 0; i < incidents.length; i++) record(i, await analyseIncidentForBatch(incidents[i]!, config));
+    for (let i = 0; i < incidents.length; i++) record(i, await analyseIncidentForBatch(incidents[i]!, config, maxGunzipBytes));
     return;
   }
   let next = 0;
-  const workers = Array.from({ length: jobs }, () => new Worker(new URL('../batch/batch-worker.js', import.meta.url), { workerData: { config } }));
+  const workers = Array.from({ length: jobs }, () => new Worker(new URL('../batch/batch-worker.js', import.meta.url), { workerData: { config, maxGunzipBytes } }));
   try {
     await Promise.all(
       workers.map(

@@ -87,7 +87,7 @@ export async function heapInputKind(path: string): Promise<HeapInputKind> {
 export async function openHeap(path: string, plan: LoadPlan, onProgress?: ProgressListener): Promise<HeapStore> {
   const kind = await heapInputKind(path);
   if (kind === 'v8-heapsnapshot') throw new InputError(`${path} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth histogram` for it');
-  if (kind === 'dumpsleuth-heap') return readHeapSnapshot(path);
+  if (kind === 'dumpsleuth-heap') return readHeapSnapshot(path, plan.maxGunzipBytes);
   return withHprofErrors(path, () => loadHprof(path, plan, onProgress));
 }
 

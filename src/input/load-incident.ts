@@ -41,18 +41,18 @@ export async function loadAnyInput(path: string, plan: LoadPlan, onProgress?: Pr
     return { kind: 'heap', heap: { path, view, summary } };
   }
   try {
-    return { kind: 'threads', input: await loadThreadInput(path, onProgress) };
+    return { kind: 'threads', input: await loadThreadInput(path, onProgress, plan.maxGunzipBytes) };
   } catch (e) {
     if (!(e instanceof InputError) || path === '-') throw e;
-    const log = await readKnownLogLines(path);
+    const log = await readKnownLogLines(path, plan.maxGunzipBytes);
     if (log === undefined) throw e;
     return { kind: 'log', log };
   }
 }
 
 /** A log file's known lines; undefined when it has none (then it is not a log dumpsleuth can use). */
-async function readKnownLogLines(path: string): Promise<{ summary: InputSummary; events: LogEventModel[] } | undefined> {
-  const opened = await openInput(path);
+async function readKnownLogLines(path: string, maxGunzipBytes: number | undefined): Promise<{ summary: InputSummary; events: LogEventModel[] } | undefined> {
+  const opened = await openInput(path, undefined, maxGunzipBytes);
   const collector = new KnownLineCollector(path);
   let lineNo = 0;
   const warnings: string[] = [];

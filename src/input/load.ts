@@ -7,6 +7,7 @@ import { InputError } from '../errors.js';
 import { TextDumpParser } from '../threads/text-parser.js';
 import { JavacoreParser } from '../threads/javacore-parser.js';
 import { parseJsonThreadDump } from '../threads/json-parser.js';
+import { checkHeapRoom } from './memory-guard.js';
 import { forEachLine, openInput, TruncatedInputError, type OpenedInput, type ProgressListener, type TextEncodingName } from './open.js';
 import { describeText, sniff } from './sniff.js';
 
@@ -23,8 +24,8 @@ export const ACCEPTED_INPUTS =
   'accepted: jstack / jcmd Thread.print / kill -3 output (also inside logs), VisualVM, ThreadInfo (Arthas, Dubbo_JStack.log), ' +
   'JRockit, IBM/OpenJ9 javacore, jcmd Thread.dump_to_file JSON, Spring Boot /actuator/threaddump JSON; plain, UTF-16 or gzip';
 
-export async function loadThreadInput(path: string, onProgress?: ProgressListener): Promise<LoadedThreadInput> {
-  const opened = await openInput(path, onProgress);
+export async function loadThreadInput(path: string, onProgress?: ProgressListener, maxGunzipBytes?: number): Promise<LoadedThreadInput> {
+  const opened = await openInput(path, onProgress, maxGunzipBytes);
   const { headText } = opened;
   const kind = sniff(opened.headBytes, headText);
   const base = { kind: 'threads' as const, path, gzip: opened.gzip, encoding: opened.encoding };
@@ -55,7 +56,10 @@ export async function loadThreadInput(path: string, onProgress?: ProgressListene
     case 'text': {
       const parser = new TextDumpParser(path);
       const pushAll = async (chunks: AsyncIterable<string>) => {
-        for await (const chunk of chunks) parser.pushText(chunk);
+        for await (const chunk of chunks) {
+          parser.pushText(chunk);
+          checkHeapRoom(path);
+        }
       };
       const file = requireDumps(await feed(opened, pushAll, parser), headText, path);
       return { ...base, format: [...new Set(file.dumps.map((d) => d.format))].join('+'), file };

@@ -35,7 +35,13 @@ export interface OpenedInput {
 const HEAD_BYTES = 64 * 1024;
 const READ_CHUNK = 1024 * 1024;
 
-export async function openInput(path: string, onProgress?: ProgressListener): Promise<OpenedInput> {
+/**
+ * How far a gzip input may inflate before dumpsleuth stops reading it (`--max-gunzip-size`): a guard
+ * against a small file that inflates without end (a damaged stream, or a gzip bomb).
+ */
+export const DEFAULT_MAX_GUNZIP_BYTES = 16 * 1024 ** 3;
+
+export async function openInput(path: string, onProgress?: ProgressListener, maxGunzipBytes = DEFAULT_MAX_GUNZIP_BYTES): Promise<OpenedInput> {
   let totalBytes: number | undefined;
   let source: AsyncIterable<Buffer | string>;
   if (path === '-') {
@@ -58,7 +64,7 @@ export async function openInput(path: string, onProgress?: ProgressListener): Pr
   });
   const raw = await peek(counted, 2);
   const gzip = raw.head.length >= 2 && raw.head[0] === 0x1f && raw.head[1] === 0x8b;
-  const plain = gzip ? gunzipped(raw.rest, path) : raw.rest;
+  const plain = gzip ? gunzipped(raw.rest, path, maxGunzipBytes) : raw.rest;
   const { head: headBytes, rest } = await peek(plain, HEAD_BYTES);
   const encoding = detectEncoding(headBytes);
   let consumed = false;
@@ -84,13 +90,23 @@ async function* countBytes(source: AsyncIterable<Buffer | string>, onBytes: (n: 
   }
 }
 
-async function* gunzipped(compressed: AsyncIterable<Buffer>, path: string): AsyncGenerator<Buffer> {
+async function* gunzipped(compressed: AsyncIterable<Buffer>, path: string, maxBytes: number): AsyncGenerator<Buffer> {
   const gunzip = createGunzip({ chunkSize: READ_CHUNK });
   const input = Readable.from(compressed);
   input.on('error', (e) => gunzip.destroy(e));
+  let inflated = 0;
   try {
-    yield* input.pipe(gunzip) as AsyncIterable<Buffer>;
+    for await (const chunk of input.pipe(gunzip) as AsyncIterable<Buffer>) {
+      if (inflated + chunk.length > maxBytes) {
+        yield chunk.subarray(0, maxBytes - inflated);
+        gunzip.destroy();
+        throw new TruncatedInputError(`${path}: stopped at ${formatBytes(maxBytes)} decompressed (the --max-gunzip-size limit); the text before it was used`);
+      }
+      inflated += chunk.length;
+      yield chunk;
+    }
   } catch (e) {
+    if (e instanceof TruncatedInputError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR') {
       // A truncated or damaged gzip stream: keep what was decompressed, say so.
@@ -101,6 +117,26 @@ async function* gunzipped(compressed: AsyncIterable<Buffer>, path: string): Asyn
 }
 
 /** The input ends early (a cut or damaged gzip stream). Readers catch it and keep what came before, with a warning. */
+/** `16 GiB`, `512 MiB`: for messages. */
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let u = 0;
+  while (n >= 1024 && u < units.length - 1 && n % 1024 === 0) {
+    n /= 1024;
+    u++;
+  }
+  return `${n} ${units[u]}`;
+}
+
+/** `20g`, `512m`, `1.5t`, `1000000`: a size given on the command line, in bytes. */
+export function parseByteSize(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/i.exec(text.trim());
+  if (!m) return undefined;
+  const power = ' kmgt'.indexOf((m[2] || ' ').toLowerCase());
+  const bytes = Math.round(Number(m[1]) * 1024 ** power);
+  return bytes > 0 ? bytes : undefined;
+}
+
 export class TruncatedInputError extends InputError {
   constructor(message: string) {
     super(message, 'the file was probably cut while being written or copied; take or copy it again for the rest');

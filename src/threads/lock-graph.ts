@@ -118,25 +118,32 @@ function inferReadLockCycles(
 ): DeadlockCycle[] {
   const inKnown = new Set(known.flatMap((c) => c.threads));
   const out: DeadlockCycle[] = [];
+  // Who waits on whom, reversed: the threads whose chain of waits reaches a writer are found by a
+  // walk from it, not by walking every thread's chain for every writer (quadratic on big dumps).
+  const waitedBy = new Map<number, number[]>();
+  waitsFor.forEach((u, t) => {
+    if (u === null || u === undefined || u === t) return;
+    const list = waitedBy.get(u);
+    if (list === undefined) waitedBy.set(u, [t]);
+    else list.push(t);
+  });
   waits.forEach((w, writer) => {
     if (!w || w.kind !== 'parking' || !RW_SYNC.test(w.lock.className)) return;
     if ((locks.get(w.lock.id)?.owner ?? null) !== null) return;
     if (!threads[writer]!.frames.slice(0, 12).some((f) => WRITE_LOCK_FRAME.test(f.qualified))) return;
     if (inKnown.has(writer)) return;
-    const dependants: number[] = [];
-    waitsFor.forEach((_, t) => {
-      if (t === writer) return;
-      const seen = new Set<number>();
-      let cur = waitsFor[t] ?? null;
-      while (cur !== null && !seen.has(cur)) {
-        if (cur === writer) {
-          dependants.push(t);
-          break;
+    const reached = new Set<number>([writer]);
+    const queue = [writer];
+    for (let i = 0; i < queue.length; i++) {
+      for (const t of waitedBy.get(queue[i]!) ?? []) {
+        if (!reached.has(t)) {
+          reached.add(t);
+          queue.push(t);
         }
-        seen.add(cur);
-        cur = waitsFor[cur] ?? null;
       }
-    });
+    }
+    reached.delete(writer);
+    const dependants = [...reached].sort((a, b) => a - b);
     if (dependants.length === 0) return;
     // The closest dependant (the one waiting on the writer directly) is the likeliest reader.
     const direct = dependants.filter((t) => waitsFor[t] === writer);

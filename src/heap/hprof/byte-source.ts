@@ -5,7 +5,7 @@
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
-import type { ProgressListener } from '../../input/open.js';
+import { DEFAULT_MAX_GUNZIP_BYTES, type ProgressListener } from '../../input/open.js';
 import { HprofParser } from './parser.js';
 import { jmapGzipBlockSize, parallelGunzip } from './parallel-gunzip.js';
 
@@ -21,6 +21,18 @@ export interface FeedSummary {
   readonly streamBytes: number;
   /** Set when the data ends in the middle of a record: the stream offset where it ends. */
   readonly truncatedAt?: number;
+  /** Set when reading stopped at the decompressed-size limit (then truncatedAt is set too). */
+  readonly stoppedAtLimit?: number;
+}
+
+export interface FeedOptions {
+  readonly onProgress?: ProgressListener;
+  /** Sees every decompressed chunk of a gzip input (the loader keeps a plain copy to seek in). */
+  readonly tee?: ChunkTee;
+  /** See LoadPlan.inflateThreads. */
+  readonly inflateThreads?: number;
+  /** A gzip input stops here, as if cut (see DEFAULT_MAX_GUNZIP_BYTES). */
+  readonly maxGunzipBytes?: number;
 }
 
 export function isGzipFile(path: string): boolean {
@@ -36,8 +48,8 @@ export function isGzipFile(path: string): boolean {
 /** Called with every decompressed chunk of a gzip input, in order (the loader keeps a plain copy to seek in). */
 export type ChunkTee = (chunk: Buffer) => void;
 
-export async function feedHprof(path: string, parser: HprofParser, onProgress?: ProgressListener, tee?: ChunkTee, inflateThreads?: number): Promise<FeedSummary> {
-  return isGzipFile(path) ? feedGzip(path, parser, onProgress, tee, inflateThreads) : feedPlain(path, parser, onProgress);
+export async function feedHprof(path: string, parser: HprofParser, options: FeedOptions = {}): Promise<FeedSummary> {
+  return isGzipFile(path) ? feedGzip(path, parser, options) : feedPlain(path, parser, options.onProgress);
 }
 
 function feedPlain(path: string, parser: HprofParser, onProgress?: ProgressListener): FeedSummary {
@@ -137,31 +149,49 @@ export class ChunkFeeder {
   }
 }
 
-async function feedGzip(path: string, parser: HprofParser, onProgress?: ProgressListener, tee?: ChunkTee, inflateThreads?: number): Promise<FeedSummary> {
+async function feedGzip(path: string, parser: HprofParser, options: FeedOptions): Promise<FeedSummary> {
+  const { onProgress, tee, inflateThreads } = options;
+  const maxBytes = options.maxGunzipBytes ?? DEFAULT_MAX_GUNZIP_BYTES;
   const size = statSync(path).size;
   const feeder = new ChunkFeeder(parser);
+  let inflated = 0;
+  let capped = false;
   const feed = (chunk: Buffer) => {
+    if (capped) return;
+    if (inflated + chunk.length > maxBytes) {
+      chunk = chunk.subarray(0, maxBytes - inflated);
+      capped = true;
+    }
+    inflated += chunk.length;
     tee?.(chunk);
     feeder.feed(chunk);
   };
-  const truncated = () => ({ gzip: true, fileBytes: size, streamBytes: parser.offset + feeder.bytesHeld, truncatedAt: parser.offset });
+  const stop = () => parser.ended || capped;
+  const truncated = (): FeedSummary => ({
+    gzip: true,
+    fileBytes: size,
+    streamBytes: parser.offset + feeder.bytesHeld,
+    truncatedAt: parser.offset,
+    ...(capped ? { stoppedAtLimit: maxBytes } : {}),
+  });
   const blockSize = jmapGzipBlockSize(path);
   let resumeAt = 0;
   if (blockSize !== undefined && inflateThreads !== 0) {
     // jmap's gz=N output: independent members of blockSize bytes each, inflated on worker threads.
-    const r = await parallelGunzip(path, blockSize, feed, () => parser.ended, onProgress, inflateThreads);
+    const r = await parallelGunzip(path, blockSize, feed, stop, onProgress, inflateThreads);
+    if (capped) return truncated();
     if (r.done) return feeder.midRecord ? truncated() : endSummary(parser, true, size, parser.offset);
     resumeAt = r.resumeAt;
   }
   try {
-    await sequentialGunzip(path, resumeAt, feed, () => parser.ended, onProgress);
+    await sequentialGunzip(path, resumeAt, feed, stop, onProgress);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'Z_BUF_ERROR' && code !== 'Z_DATA_ERROR') throw e;
     // A cut or damaged gzip stream: what was inflated so far has been parsed.
     return truncated();
   }
-  if (feeder.midRecord) return truncated();
+  if (capped || feeder.midRecord) return truncated();
   return endSummary(parser, true, size, parser.offset);
 }
 

@@ -117,9 +117,9 @@ export async function hprofHistogram(path: string, onProgress?: ProgressListener
       return false;
     },
   });
-  const fed = await feedHprof(path, parser, onProgress);
+  const fed = await feedHprof(path, parser, onProgress !== undefined ? { onProgress } : {});
   if (parser.header === undefined) throw new HprofFormatError(`${path}: the file ends before the HPROF header does`);
   const warnings = [...parser.warnings];
-  if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed.truncatedAt, fed.gzip));
+  if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
   return tally.histogram(path, meta, parser.header.idSize, warnings);
 }

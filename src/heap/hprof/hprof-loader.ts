@@ -12,7 +12,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ProgressListener } from '../../input/open.js';
 import type { HeapObject, HeapStore, HeapValue } from '../heap-model.js';
-import { feedHprof, isGzipFile, type FeedSummary } from './byte-source.js';
+import { feedHprof, isGzipFile, type FeedOptions, type FeedSummary } from './byte-source.js';
 import { PlainCopy } from './plain-copy.js';
 import { ClassMetadata } from './class-metadata.js';
 import { BASIC_TYPES, basicTypeSize, SUB } from './format.js';
@@ -33,6 +33,16 @@ export interface LoadPlan {
    * loading thread. `batch` asks for 0: its own workers already keep every core busy.
    */
   readonly inflateThreads?: number;
+  /** A gzip dump stops being read past this many decompressed bytes (`--max-gunzip-size`). */
+  readonly maxGunzipBytes?: number;
+}
+
+function feedOptions(plan: LoadPlan, onProgress: ProgressListener | undefined): FeedOptions {
+  return {
+    ...(onProgress !== undefined ? { onProgress } : {}),
+    ...(plan.inflateThreads !== undefined ? { inflateThreads: plan.inflateThreads } : {}),
+    ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}),
+  };
 }
 
 const DEFAULT_MAX_OBJECTS = 2_000_000;
@@ -59,7 +69,7 @@ export async function loadHprof(path: string, plan: LoadPlan, onProgress?: Progr
   // A gzip file cannot seek: the first pass keeps a plain copy (when not too big) so later reads can.
   const copy = isGzipFile(path) ? new PlainCopy() : undefined;
   try {
-    const fed0 = await feedHprof(path, first.parser, onProgress, copy ? (chunk) => copy.write(chunk) : undefined, plan.inflateThreads);
+    const fed0 = await feedHprof(path, first.parser, { ...feedOptions(plan, onProgress), ...(copy ? { tee: (chunk: Buffer) => copy.write(chunk) } : {}) });
     return await finishLoad(path, plan, first, fed0, fed0.gzip ? copy?.finish() : path, onProgress);
   } finally {
     copy?.remove();
@@ -122,7 +132,7 @@ async function finishLoad(path: string, plan: LoadPlan, first: FirstPass, fed0: 
   if (header === undefined) throw new HprofFormatError(`${path}: the file ends before the HPROF header does`);
   const warnings = [...first.parser.warnings];
   const histogramWarnings = [...warnings];
-  if (fed0.truncatedAt !== undefined) histogramWarnings.push(truncationWarning(fed0.truncatedAt, fed0.gzip));
+  if (fed0.truncatedAt !== undefined) histogramWarnings.push(truncationWarning(fed0));
   closure.expandDeferred();
 
   let truncated: FeedSummary = fed0;
@@ -136,7 +146,7 @@ async function finishLoad(path: string, plan: LoadPlan, first: FirstPass, fed0: 
   } else {
     while (closure.pending && !closure.full && passes < MAX_PASSES) {
       const wantedFromStart = [...closure.frontier.keys()];
-      const fed = await feedHprof(path, new HprofParser(closure.captureVisitor(false)), onProgress, undefined, plan.inflateThreads);
+      const fed = await feedHprof(path, new HprofParser(closure.captureVisitor(false)), feedOptions(plan, onProgress));
       passes++;
       if (fed.truncatedAt !== undefined) truncated = fed;
       // A whole pass saw every object: what was wanted all along and not found is not in the dump.
@@ -148,7 +158,7 @@ async function finishLoad(path: string, plan: LoadPlan, first: FirstPass, fed0: 
   else if (closure.pending) {
     warnings.push(`${closure.frontier.size} referenced objects were not found (after ${passes} passes and ${sweeps} index sweeps); walks that reach them are reported as incomplete`);
   }
-  if (truncated.truncatedAt !== undefined) warnings.push(truncationWarning(truncated.truncatedAt, truncated.gzip));
+  if (truncated.truncatedAt !== undefined) warnings.push(truncationWarning(truncated));
 
   const completeClasses = new Set<string>();
   if (fed0.truncatedAt === undefined && !closure.full) {

@@ -1,6 +1,13 @@
+import type { FeedSummary } from './byte-source.js';
+import { formatBytes } from '../../input/open.js';
 /** Messages shared by every HPROF pass. */
 
-export function truncationWarning(offset: number, gzip: boolean): string {
+export function truncationWarning(fed: FeedSummary): string {
+  const offset = fed.truncatedAt ?? fed.streamBytes;
+  const gzip = fed.gzip;
+  if (fed.stoppedAtLimit !== undefined) {
+    return `reading stopped at ${formatBytes(fed.stoppedAtLimit)} of decompressed data (the --max-gunzip-size limit; raise it to read on); everything before it was read`;
+  }
   return (
     `the heap dump ends in the middle of a record at byte ${offset}${gzip ? ' of the decompressed stream' : ''} ` +
     '(truncated: the JVM may have died while dumping, or the copy is incomplete); everything before it was read'

@@ -19,8 +19,8 @@ type JsonObject = { [k: string]: Json };
 const SECTIONS = /^(?:format|header|histogram|classes\.\d+|objects\.\d+)$/;
 const BASIC_TYPES = new Set<string>(['object', 'boolean', 'char', 'float', 'double', 'byte', 'short', 'int', 'long']);
 
-export async function readHeapSnapshot(path: string): Promise<HeapStore> {
-  const opened = await openInput(path);
+export async function readHeapSnapshot(path: string, maxGunzipBytes?: number): Promise<HeapStore> {
+  const opened = await openInput(path, undefined, maxGunzipBytes);
   const classes = new Map<number, HeapClass>();
   const objects = new Map<number, HeapObject>();
   const warnings: string[] = [];
@@ -43,7 +43,7 @@ export async function readHeapSnapshot(path: string): Promise<HeapStore> {
       return;
     }
     if (histogram === undefined && Array.isArray(value['rows'])) {
-      histogram = value as unknown as Histogram;
+      histogram = histogramFrom(value, path);
       return;
     }
     if (typeof value['name'] === 'string' && Array.isArray(value['fields'])) {
@@ -70,7 +70,9 @@ export async function readHeapSnapshot(path: string): Promise<HeapStore> {
   if (bad > 0) warnings.push(`${bad} records of the heap snapshot were not understood and were skipped`);
   const h = header;
   const num = (k: string) => (typeof h[k] === 'number' ? (h[k] as number) : 0);
-  const threads = Array.isArray(h['threads']) ? (h['threads'] as JsonObject[]).map((t) => ({ objectId: Number(t['objectId']), threadSerial: Number(t['threadSerial']) })) : [];
+  const threads = (Array.isArray(h['threads']) ? h['threads'] : [])
+    .filter((t): t is JsonObject => t !== null && typeof t === 'object' && !Array.isArray(t) && typeof t['objectId'] === 'number')
+    .map((t) => ({ objectId: t['objectId'] as number, threadSerial: typeof t['threadSerial'] === 'number' ? t['threadSerial'] : 0 }));
   return {
     source: {
       path,
@@ -82,10 +84,32 @@ export async function readHeapSnapshot(path: string): Promise<HeapStore> {
     },
     classes,
     objects,
-    completeClasses: new Set(Array.isArray(h['completeClasses']) ? (h['completeClasses'] as string[]) : []),
+    completeClasses: new Set(strings(h['completeClasses'])),
     threads,
     histogram,
-    warnings: [...(Array.isArray(h['warnings']) ? (h['warnings'] as string[]) : []), ...warnings],
+    warnings: [...strings(h['warnings']), ...warnings],
+  };
+}
+
+/** The strings of a JSON value that should be a string array (the file is input: anything else is dropped). */
+function strings(v: Json | undefined): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/** The histogram section, taken field by field: a damaged file must not hand the renderers wrong types. */
+function histogramFrom(v: JsonObject, path: string): Histogram {
+  const count = (x: Json | undefined) => (typeof x === 'number' && Number.isFinite(x) && x >= 0 ? x : 0);
+  const rows = (v['rows'] as Json[])
+    .filter((r): r is JsonObject => r !== null && typeof r === 'object' && !Array.isArray(r) && typeof r['className'] === 'string')
+    .map((r) => ({ className: r['className'] as string, instances: count(r['instances']), shallowBytes: count(r['shallowBytes']) }));
+  return {
+    source: typeof v['source'] === 'string' ? v['source'] : path,
+    format: v['format'] === 'v8-heapsnapshot' || v['format'] === 'dumpsleuth-heap' ? v['format'] : 'hprof',
+    rows,
+    totalInstances: count(v['totalInstances']),
+    totalBytes: count(v['totalBytes']),
+    sizeModel: typeof v['sizeModel'] === 'string' ? v['sizeModel'] : '',
+    warnings: strings(v['warnings']),
   };
 }
 

@@ -1,0 +1,35 @@
+/**
+ * Regressions: each input here once crashed dumpsleuth (found by the robustness properties or by
+ * `npm run fuzz`, seed named). Each must now give results or a one-line refusal.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { analyseBytes } from './harness.js';
+import { extractToBuffer } from './extract-buffer.js';
+
+describe('regressions', { timeout: 120_000 }, () => {
+  it('a ThreadInfo header cut after `Id` left a thread with no state; the renderers crashed (CI seed, truncate at 16)', async () => {
+    const base = readFileSync('fixtures/threads/threadinfo/Dubbo_JStack.log');
+    const r = await analyseBytes(base.subarray(0, 16), 'cut.log');
+    expect(r.kind).toBe('results');
+  });
+
+  it('a damaged gzip log escaped as an internal error (CI seed, a byte run in the compressed data)', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const gz = gzipSync(readFileSync('fixtures/incidents/active-count-leak/app.log'));
+    gz.fill(0x41, 40, 200);
+    const r = await analyseBytes(gz, 'app.log.gz');
+    expect(['results', 'refused']).toContain(r.kind);
+  });
+
+  it('a heap snapshot whose histogram, thread list and class lists hold the wrong types (fuzz seed 2013)', async () => {
+    const doc = JSON.parse((await extractToBuffer('fixtures/incidents/active-count-leak/heap.hprof.gz')).toString('utf8'));
+    doc.histogram.warnings = 4;
+    doc.histogram.rows.push(null, 7, { className: 3 }, { className: 'x', instances: 'many' });
+    doc.header.threads = [null, 1, { objectId: 'x' }];
+    doc.header.completeClasses = [1, null];
+    doc.header.warnings = 'none';
+    const r = await analyseBytes(Buffer.from(JSON.stringify(doc)), 'extract.json');
+    expect(r.kind).toBe('results');
+  });
+});
