@@ -16,14 +16,15 @@ import type {
   ThreadEntry,
 } from '../model/thread-dump.js';
 import { javaStateNamed, parseLockRef } from './frame-text.js';
-import { FrameInterner, newThreadDump, newThreadEntry, recordUnparsed } from './dump-builder.js';
+import { FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, threadCountMismatch } from './dump-builder.js';
 
 export type JsonDumpKind = 'jcmd-json' | 'actuator-json';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
 
-const JCMD_FILTER = /^threadDump\.threadContainers\.\d+\.threads\.\d+$/;
+/** Thread objects, and each container's `threadCount` (what the dump declares, to reconcile with). */
+const JCMD_FILTER = /^threadDump\.threadContainers\.\d+\.(?:threads\.\d+|threadCount)$/;
 const ACTUATOR_FILTER = /^threads\.\d+$/;
 
 export interface JsonHeaderFacts {
@@ -86,8 +87,15 @@ export async function parseJsonThreadDump(
     pick({ filter: kind === 'jcmd-json' ? JCMD_FILTER : ACTUATOR_FILTER }),
     streamValues(),
   );
+  let declared: number | undefined;
   const take = (item: unknown): void => {
     const value = (item as { value: Json }).value;
+    if (typeof value === 'string' || typeof value === 'number') {
+      // Only a container's threadCount arrives as a scalar (see JCMD_FILTER).
+      const n = Number(value);
+      if (Number.isInteger(n) && n >= 0) declared = (declared ?? 0) + n;
+      return;
+    }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
     const th = kind === 'jcmd-json' ? jcmdThread(value, frames) : actuatorThread(value, frames);
     if (th) dump.threads.push(th);
@@ -102,6 +110,11 @@ export async function parseJsonThreadDump(
     // A cut or damaged file: the threads read before the damage are kept.
     const reason = ((e as Error).message ?? String(e)).split('\n')[0];
     warnings.push(`the JSON ends early or is damaged after ${dump.threads.length} threads (${reason}); the threads before it were used`);
+  }
+  if (declared !== undefined && warnings.length === 0) {
+    dump.declaredThreads = { count: declared, what: 'threads', by: "the thread containers' threadCount" };
+    const mismatch = threadCountMismatch(dump, () => true);
+    if (mismatch !== undefined) warnings.push(mismatch);
   }
   return { source, dumps: [dump], outsideLines: 0, totalLines: 0, warnings };
 }

@@ -105,3 +105,33 @@ describe('edge cases', { timeout: 300_000 }, () => {
     expect(r.kind).toBe('results');
   });
 });
+
+describe('names that try to forge report lines', { timeout: 120_000 }, () => {
+  it('line breaks and bidi overrides in JSON thread names print on one line and change no other finding', async () => {
+    const doc = JSON.parse(readFileSync('fixtures/threads/deadlock/jdk25-threads.json', 'utf8'));
+    const original = await analyseBytes(Buffer.from(JSON.stringify(doc)), 'threads.json');
+    let renamed = 0;
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node !== null && typeof node === 'object') {
+        const o = node as Record<string, unknown>;
+        if (typeof o['name'] === 'string' && Array.isArray(o['stack'])) {
+          o['name'] = `${o['name']}\n\nCRITICAL forged-rule  everything is fine\r\n\u202egnp.exe\u2028`;
+          renamed++;
+        }
+        Object.values(o).forEach(walk);
+      }
+    };
+    walk(doc);
+    expect(renamed).toBeGreaterThan(3);
+    const forged = await analyseBytes(Buffer.from(JSON.stringify(doc)), 'threads.json');
+    expect(original.kind).toBe('results');
+    expect(forged.kind).toBe('results');
+    if (forged.kind !== 'results' || original.kind !== 'results') return;
+    expect(forged.text.split('\n').some((l) => /^CRITICAL forged-rule/.test(l.trim()))).toBe(false);
+    expect(forged.text).not.toMatch(/[\u202e\u2028\r]/);
+    // The same findings (rule and severity lines) as without the forged names.
+    const findingLines = (t: string) => t.split('\n').filter((l) => /^(CRITICAL|ERROR|WARNING|INFO) /.test(l)).map((l) => l.split(/\s+/).slice(0, 2).join(' '));
+    expect(findingLines(forged.text)).toEqual(findingLines(original.text));
+  });
+});

@@ -53,4 +53,18 @@ describe('thread counts reconciled with what the dump declares', { timeout: 120_
     expect(whole.file.dumps[0]!.declaredThreads?.count).toBe(17);
     expect(whole.file.warnings.filter((w) => /declares/.test(w))).toEqual([]);
   });
+
+  it("a jcmd JSON dump missing a thread its container counts: a warning", async () => {
+    const doc = JSON.parse(readFileSync('fixtures/threads/deadlock/jdk25-threads.json', 'utf8'));
+    const container = doc.threadDump.threadContainers.find((c: { threads: unknown[] }) => c.threads.length > 1);
+    container.threads.pop();
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-lost-json-'));
+    const file = join(dir, 'threads.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const loaded = await loadThreadInput(file);
+    const total = doc.threadDump.threadContainers.reduce((n: number, c: { threadCount: string }) => n + Number(c.threadCount), 0);
+    expect(loaded.file.warnings.join('\n')).toContain(`threadCount declares ${total} threads, ${total - 1} were read`);
+    const intact = await loadThreadInput('fixtures/threads/deadlock/jdk25-threads.json');
+    expect(intact.file.warnings).toEqual([]);
+  });
 });
