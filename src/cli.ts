@@ -10,6 +10,7 @@ import { batchCommand } from './commands/batch.js';
 import { availableParallelism } from 'node:os';
 import { UsageError, UserError } from './errors.js';
 import { parseByteSize } from './input/open.js';
+import { stripControl } from './report/sanitize.js';
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -121,7 +122,9 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`error: ${e.message}\n  ${e.remedy}\n`);
       return 2;
     }
-    process.stderr.write(`internal error (a bug in dumpsleuth, please report it): ${(e as Error).stack ?? String(e)}\n`);
+    // One line for the person on call; the stack for the bug report when asked for.
+    const detail = process.env['DUMPSLEUTH_DEBUG'] ? `\n${(e as Error).stack ?? ''}` : '\n  (set DUMPSLEUTH_DEBUG=1 for the stack trace to attach to a bug report)';
+    process.stderr.write(`internal error (a bug in dumpsleuth, please report it): ${stripControl(String((e as Error)?.message ?? e)).slice(0, 300)}${detail}\n`);
     return 70;
   }
 }

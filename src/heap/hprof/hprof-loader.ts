@@ -129,7 +129,7 @@ class FirstPass {
 async function finishLoad(path: string, plan: LoadPlan, first: FirstPass, fed0: FeedSummary, seekable: string | undefined, onProgress: ProgressListener | undefined): Promise<HeapStore> {
   const { closure, header, index } = first;
   const meta = closure.meta;
-  if (header === undefined) throw new HprofFormatError(`${path}: the file ends before the HPROF header does`);
+  if (header === undefined) throw new HprofFormatError(`the file ends before the HPROF header does`);
   const warnings = [...first.parser.warnings];
   const histogramWarnings = [...warnings];
   if (fed0.truncatedAt !== undefined) histogramWarnings.push(truncationWarning(fed0));
