@@ -3,6 +3,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { analyseIncidentForBatch } from './incident-summary.js';
 
 const { config, maxGunzipBytes } = workerData as { config: string | undefined; maxGunzipBytes: number | undefined };
+// Incidents arrive ahead of time (see batch.ts) and are analysed one after another, in order.
+let queue: Promise<void> = Promise.resolve();
 parentPort!.on('message', (m: { index: number; path: string }) => {
-  void analyseIncidentForBatch(m.path, config, maxGunzipBytes).then((line) => parentPort!.postMessage({ index: m.index, line }));
+  queue = queue.then(() => analyseIncidentForBatch(m.path, config, maxGunzipBytes).then((line) => parentPort!.postMessage({ index: m.index, line })));
 });
