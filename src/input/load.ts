@@ -2,6 +2,8 @@
  * Loads one input file into the model: open, sniff, route to the right parser.
  * A file that is not a thread dump raises an InputError saying what it looked like.
  */
+import { KnownLineCollector } from '../logs/known-lines.js';
+import type { LogEventModel } from '../model/model.js';
 import type { ThreadDumpFile } from '../model/thread-dump.js';
 import { InputError } from '../errors.js';
 import { TextDumpParser } from '../threads/text-parser.js';
@@ -18,6 +20,8 @@ export interface LoadedThreadInput {
   readonly gzip: boolean;
   readonly encoding: TextEncodingName;
   readonly file: ThreadDumpFile;
+  /** Known log events in the lines around and between the dumps (kill -3 output inside catalina.out). */
+  readonly logEvents?: LogEventModel[];
 }
 
 export const ACCEPTED_INPUTS =
@@ -54,7 +58,8 @@ export async function loadThreadInput(path: string, onProgress?: ProgressListene
       return { ...base, format: 'ibm-javacore', file };
     }
     case 'text': {
-      const parser = new TextDumpParser(path);
+      const logLines = new KnownLineCollector(path);
+      const parser = new TextDumpParser(path, (text, lineNo) => logLines.push(text, lineNo));
       const pushAll = async (chunks: AsyncIterable<string>) => {
         for await (const chunk of chunks) {
           parser.pushText(chunk);
@@ -62,7 +67,7 @@ export async function loadThreadInput(path: string, onProgress?: ProgressListene
         }
       };
       const file = requireDumps(await feed(opened, pushAll, parser), headText, path);
-      return { ...base, format: [...new Set(file.dumps.map((d) => d.format))].join('+'), file };
+      return { ...base, format: [...new Set(file.dumps.map((d) => d.format))].join('+'), file, ...(logLines.matched > 0 ? { logEvents: logLines.events() } : {}) };
     }
   }
 }

@@ -14,6 +14,7 @@ export interface ParsedThreadInput {
   readonly gzip: boolean;
   readonly encoding: string;
   readonly file: ThreadDumpFile;
+  readonly logEvents?: readonly LogEventModel[];
 }
 
 /** Frames are interned per file, so dumps of one file compare by identity; across files, by text. */
@@ -110,7 +111,8 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   const logs = others.logs ?? [];
   for (const h of heaps) summaries.push(h.summary);
   for (const l of logs) summaries.push(l.summary);
-  const logEvents = logs.flatMap((l) => l.events);
+  // Known log lines come from log files and from the lines around dumps in thread-dump files.
+  const logEvents = [...logs.flatMap((l) => l.events), ...inputs.flatMap((i) => i.logEvents ?? [])];
   const concurrency = reconstructConcurrency(dumps, executors, heaps, logEvents, others.userCounters ?? []);
 
   const series: SeriesModel[] = seriesGroups(dumps).map((group) => {

@@ -58,7 +58,14 @@ export class TextDumpParser {
   /** Number of the last line recorded as unparsed. */
   private lastUnparsedLine = 0;
 
-  constructor(source: string) {
+  /**
+   * `onOtherLine` sees every line that is not part of a thread dump (the log around kill -3 output,
+   * and stray lines a logger wrote into a dump), so known log events there are not lost.
+   */
+  constructor(
+    source: string,
+    private readonly onOtherLine?: (text: string, lineNo: number) => void,
+  ) {
     this.source = source;
   }
 
@@ -539,6 +546,7 @@ export class TextDumpParser {
   /** A line between dumps; a bare timestamp among them dates the next dump that has no banner. */
   private outside(t: string): void {
     this.outsideLines++;
+    this.onOtherLine?.(t, this.lineNo);
     if (parseDumpTimestamp(t) !== undefined) this.outsideTimestamp = t;
   }
 
@@ -546,6 +554,7 @@ export class TextDumpParser {
     const dump = this.dump;
     if (dump === null) return this.outside(t);
     recordUnparsed(dump, this.lineNo, t);
+    this.onOtherLine?.(t, this.lineNo);
     this.lastUnparsedLine = this.lineNo;
   }
 
