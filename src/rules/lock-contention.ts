@@ -1,3 +1,4 @@
+import type { LockModel, SeriesModel } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { describeThread, plural, threadEvidence } from './evidence.js';
 
@@ -27,8 +28,9 @@ export const lockContention: Rule = {
       list.push(l);
       bySubject.set(subject, list);
     }
-    return [...bySubject].map(([subject, seen]) => {
+    return mergeMovedLocks([...bySubject], model.series).map(([subject, seen]) => {
       const worst = seen.reduce((a, b) => (b.waiters.length > a.waiters.length ? b : a));
+      const lockIds = [...new Set(seen.map((s) => s.lock.id))];
       const ownerText = worst.owner ? `held by "${worst.owner.name}", which is ${describeThread(model, worst.owner)}` : 'whose owner the dump does not name';
       return {
         subject,
@@ -40,6 +42,7 @@ export const lockContention: Rule = {
           owner: worst.owner?.name ?? null,
           ownerActivity: worst.owner ? describeThread(model, worst.owner) : null,
           dumps: seen.map((s) => s.dump),
+          ...(lockIds.length > 1 ? { lockIds } : {}),
         },
         evidence: [
           ...(worst.owner ? [threadEvidence(model, worst.owner, 'owner')] : []),
@@ -49,3 +52,36 @@ export const lockContention: Rule = {
     });
   },
 };
+
+/**
+ * A compacting GC between dumps moves a lock, so the same contention shows under a new address in
+ * the next dump of the series. Groups of one lock class with the same named owner, in the same
+ * series and never in the same dump, are one contention: one finding, under the first address.
+ */
+function mergeMovedLocks(groups: Array<[string, LockModel[]]>, series: readonly SeriesModel[]): Array<[string, LockModel[]]> {
+  const seriesOf = new Map<number, number>();
+  series.forEach((s, i) => s.dumps.forEach((d) => seriesOf.set(d, i)));
+  const out: Array<[string, LockModel[]]> = [];
+  for (const [subject, seen] of [...groups].sort((a, b) => Math.min(...a[1].map((l) => l.dump)) - Math.min(...b[1].map((l) => l.dump)))) {
+    const first = seen[0]!;
+    const owner = first.owner?.name;
+    const ser = seriesOf.get(first.dump);
+    const into =
+      owner === undefined || ser === undefined
+        ? undefined
+        : out.find(([, other]) => {
+            const o = other[0]!;
+            return (
+              o.lock.className === first.lock.className &&
+              o.owner?.name === owner &&
+              other.every((l) => l.owner?.name === owner) &&
+              seen.every((l) => l.owner?.name === owner && seriesOf.get(l.dump) === ser) &&
+              seriesOf.get(o.dump) === ser &&
+              !other.some((l) => seen.some((m) => m.dump === l.dump))
+            );
+          });
+    if (into !== undefined) into[1].push(...seen);
+    else out.push([subject, [...seen]]);
+  }
+  return out;
+}

@@ -40,6 +40,46 @@ describe('lock-contention', () => {
   });
 });
 
+describe('lock-contention across a series', () => {
+  // Hand-modified copies of a real dump (a format edge case): three dumps of one JVM, seconds apart,
+  // where a compacting GC moved the contended SharedCache monitor before the second dump.
+  async function series(moveInSecond: boolean, otherOwnerInSecond = false) {
+    const { mkdtempSync, readFileSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const text = readFileSync(`${FIXTURES}/contention/dump-1.txt`, 'utf8');
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-moved-'));
+    const files = [0, 1, 2].map((i) => {
+      let t = text.replace('2026-11-30 09:30:43', `2026-11-30 09:30:4${3 + i * 2}`);
+      if (i === 1 && moveInSecond) t = t.replaceAll('0x00000000ffd7f130', '0x00000000ffe00008');
+      if (i === 1 && otherOwnerInSecond) t = t.replace('"monitor-holder" #12', '"another-holder" #12');
+      const f = join(dir, `dump-${i + 1}.txt`);
+      writeFileSync(f, t);
+      return f;
+    });
+    return rulesOf((await analyse(files)).findings, 'lock-contention').filter((f) => String(f.facts['lockClass']) === 'SharedCache');
+  }
+
+  test('the same monitor in three dumps is one finding', async () => {
+    const f = await series(false);
+    expect(f.length).toBe(1);
+    expect(f[0]!.facts['dumps']).toEqual([0, 1, 2]);
+  });
+
+  test('moved by a GC between dumps (same class, same owner): still one finding, both addresses named', async () => {
+    const f = await series(true);
+    expect(f.length).toBe(1);
+    expect(f[0]!.facts['dumps']).toEqual([0, 2, 1]);
+    expect(f[0]!.facts['lockIds']).toEqual(['0x00000000ffd7f130', '0x00000000ffe00008']);
+  });
+
+  test('negative control: a new address held by another thread is another contention', async () => {
+    const f = await series(true, true);
+    expect(f.length).toBe(2);
+    expect(f.map((x) => x.facts['owner']).sort()).toEqual(['another-holder', 'monitor-holder']);
+  });
+});
+
 describe('deadlock', () => {
   test('negative control: contention without a cycle', async () => {
     const { findings } = await analyse([`${FIXTURES}/contention/dump-1.txt`]);
