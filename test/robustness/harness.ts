@@ -21,6 +21,7 @@ import { renderHtml } from '../../src/report/html.js';
 import { renderJson } from '../../src/report/json.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderText } from '../../src/report/text.js';
+import { buildUiData } from '../../src/ui/build-view.js';
 
 export type Outcome = { readonly kind: 'results'; readonly warnings: readonly string[]; readonly text: string } | { readonly kind: 'refused'; readonly message: string };
 
@@ -40,7 +41,7 @@ process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const plainChalk = new Chalk({ level: 0 });
 const tool = { name: 'dumpsleuth' as const, version: '0.0.0-robustness' };
 
-/** Everything `analyze` does with one file, in every format. */
+/** Everything `analyze` does with one file, in every format, and the data the UI draws. */
 export async function analyseFile(path: string): Promise<Outcome> {
   try {
     const loaded = await loadAnyInput(path, ANALYSIS_PLAN);
@@ -52,6 +53,8 @@ export async function analyseFile(path: string): Promise<Outcome> {
     renderJson(report);
     renderMarkdown(report);
     renderHtml(report);
+    // What the terminal UI draws from (its screens are built from this data only).
+    buildUiData(model, findings, path);
     if (loaded.kind === 'heap') await heapHistogram(path);
     return { kind: 'results', warnings: model.inputs.flatMap((i) => i.warnings), text };
   } catch (e) {
