@@ -135,3 +135,26 @@ describe('names that try to forge report lines', { timeout: 120_000 }, () => {
     expect(findingLines(forged.text)).toEqual(findingLines(original.text));
   });
 });
+
+describe('HPROF damage is counted, not only listed', { timeout: 120_000 }, () => {
+  it('150 records with unknown tags: 100 listed, the rest counted; a cut file says how many bytes went unread', async () => {
+    const { gunzipSync } = await import('node:zlib');
+    const { hprofRecords } = await import('./hprof-records.js');
+    const hprof = gunzipSync(readFileSync('fixtures/heap/jdk17/heap.hprof.gz'));
+    const records = hprofRecords(hprof);
+    const damaged = Buffer.from(hprof);
+    // UTF8 records (tag 0x01) are the many small ones before the heap: make 150 of them unknown.
+    let changed = 0;
+    for (const r of records) if (damaged[r] === 0x01 && changed < 150) (damaged[r] = 0xee), changed++;
+    expect(changed).toBe(150);
+    const r = await analyseBytes(damaged, 'tags.hprof');
+    expect(r.kind).toBe('results');
+    if (r.kind === 'results') {
+      expect(r.warnings.filter((w) => /unknown record tag 0xee/.test(w)).length).toBe(100);
+      expect(r.warnings.join('\n')).toMatch(/50 more warnings like these were not listed; 150 records or heap-dump segments were skipped in all/);
+    }
+    const cut = await analyseBytes(hprof.subarray(0, hprof.length - 1000), 'cut.hprof');
+    if (cut.kind === 'results') expect(cut.warnings.join('\n')).toMatch(/bytes from there to the end of the file unread/);
+    expect(cut.kind).toBe('results');
+  });
+});

@@ -119,7 +119,7 @@ export async function hprofHistogram(path: string, onProgress?: ProgressListener
   });
   const fed = await feedHprof(path, parser, onProgress !== undefined ? { onProgress } : {});
   if (parser.header === undefined) throw new HprofFormatError(`the file ends before the HPROF header does`);
-  const warnings = [...parser.warnings];
+  const warnings = parser.warningReport();
   if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
   return tally.histogram(path, meta, parser.header.idSize, warnings);
 }

@@ -130,7 +130,7 @@ async function finishLoad(path: string, plan: LoadPlan, first: FirstPass, fed0: 
   const { closure, header, index } = first;
   const meta = closure.meta;
   if (header === undefined) throw new HprofFormatError(`the file ends before the HPROF header does`);
-  const warnings = [...first.parser.warnings];
+  const warnings = first.parser.warningReport();
   const histogramWarnings = [...warnings];
   if (fed0.truncatedAt !== undefined) histogramWarnings.push(truncationWarning(fed0));
   closure.expandDeferred();

@@ -50,6 +50,9 @@ export interface HprofVisitor {
 
 export class HprofFormatError extends Error {}
 
+/** Warnings listed one by one; past this, they are counted. */
+const MAX_WARNINGS = 100;
+
 /** Bodies bigger than this are never handed to the visitor (they are skipped, with a warning). */
 export const MAX_DELIVERED_BODY = 64 * 1024 * 1024;
 
@@ -70,6 +73,7 @@ export class HprofParser {
   /** Offset (in the uncompressed stream) of the next byte to parse. */
   offset = 0;
   readonly warnings: string[] = [];
+  private suppressedWarnings = 0;
   sawHeapDumpEnd = false;
   sawSegments = false;
   sawHeapDump = false;
@@ -350,8 +354,14 @@ export class HprofParser {
   }
 
   warn(message: string): void {
-    if (this.warnings.length < 100) this.warnings.push(message);
-    else if (this.warnings.length === 100) this.warnings.push('further warnings suppressed');
+    if (this.warnings.length < MAX_WARNINGS) this.warnings.push(message);
+    else this.suppressedWarnings++;
+  }
+
+  /** The warnings, with a count of those beyond the first MAX_WARNINGS and of every record skipped. */
+  warningReport(): string[] {
+    if (this.suppressedWarnings === 0) return [...this.warnings];
+    return [...this.warnings, `${this.suppressedWarnings} more warnings like these were not listed; ${this.recordsSkipped} records or heap-dump segments were skipped in all`];
   }
 }
 
