@@ -37,6 +37,9 @@ export async function loadAnyInput(path: string, plan: LoadPlan, onProgress?: Pr
       unparsedLines: 0,
       outsideLines: 0,
       warnings: [...store.warnings],
+      ...(store.histogram !== undefined
+        ? { heap: { objects: store.histogram.totalInstances, shallowBytes: store.histogram.totalBytes, classes: store.histogram.rows.length } }
+        : {}),
     };
     return { kind: 'heap', heap: { path, view, summary } };
   }

@@ -15,6 +15,17 @@ export interface InputSummary {
   readonly unparsedLines: number;
   readonly outsideLines: number;
   readonly warnings: string[];
+  /** A heap dump's size, from its class histogram (absent for thread dumps, logs and extracts without one). */
+  readonly heap?: HeapSize;
+}
+
+export interface HeapSize {
+  /** Every object of the dump: instances and arrays. */
+  readonly objects: number;
+  /** Shallow bytes of those objects, estimated the way `histogram` does (HPROF does not store the layout). */
+  readonly shallowBytes: number;
+  /** Classes with at least one object. */
+  readonly classes: number;
 }
 
 /** A thread reference that survives serialisation: dump index + thread index + what to show. */

@@ -6,6 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
+import { heapSizeText } from './heap-size-text.js';
 
 const MAX_EVIDENCE = 8;
 
@@ -31,6 +32,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
     const extra = [i.gzip ? 'gzip' : '', i.encoding !== 'utf-8' ? i.encoding : ''].filter(Boolean).join(', ');
     out.push(
       `  ${stripControl(i.path)}: ${i.format}${extra ? ` (${extra})` : ''}, ${i.dumps} dump${i.dumps === 1 ? '' : 's'}, ${i.threads} threads` +
+        (i.heap !== undefined ? `, ${heapSizeText(i.heap)}` : '') +
         (i.unparsedLines > 0 ? chalk.dim(`, ${i.unparsedLines} unparsed lines`) : '') +
         (i.outsideLines > 0 ? chalk.dim(`, ${i.outsideLines} lines outside dumps`) : ''),
     );

@@ -8,6 +8,7 @@ import type { ThreadEntry } from '../model/thread-dump.js';
 import { stripControl } from '../report/sanitize.js';
 import { activityFrame } from '../threads/thread-activity.js';
 import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './view-data.js';
+import { heapSizeText } from '../report/heap-size-text.js';
 
 const clean = (s: string): string => stripControl(s).replace(/[\r\n\t]+/g, ' ');
 /** What `/` matches: the same cleaned text, in lower case. */
@@ -224,9 +225,12 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
   for (const i of model.inputs) {
     rows.push({
       key: `input:${i.path}`,
-      text: `${clean(i.path)}: ${i.kind} ${i.format}${i.gzip ? ' (gzip)' : ''}, ${i.dumps} dump${i.dumps === 1 ? '' : 's'}, ${i.threads} threads${i.unparsedLines > 0 ? `, ${i.unparsedLines} unparsed lines` : ''}`,
+      text: `${clean(i.path)}: ${i.kind} ${i.format}${i.gzip ? ' (gzip)' : ''}, ${i.dumps} dump${i.dumps === 1 ? '' : 's'}, ${i.threads} threads${i.heap !== undefined ? `, ${heapSizeText(i.heap)}` : ''}${i.unparsedLines > 0 ? `, ${i.unparsedLines} unparsed lines` : ''}`,
       search: searchText(i.path),
-      detail: [{ text: clean(i.path), tone: 'title' }, ...i.warnings.map((w) => ({ text: `  warning: ${clean(w)}`, tone: 'warning' as Tone }))],
+      detail: [
+        { text: clean(i.path), tone: 'title' },
+        ...(i.heap !== undefined ? [{ text: `  ${heapSizeText(i.heap)}` }] : []),
+        ...i.warnings.map((w) => ({ text: `  warning: ${clean(w)}`, tone: 'warning' as Tone }))],
     });
   }
   model.dumps.forEach((d, di) => {

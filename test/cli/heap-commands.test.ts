@@ -37,6 +37,15 @@ describe('dumpsleuth histogram', { timeout: 60_000 }, () => {
     }
   });
 
+  test("analyze states the heap's size: the histogram's totals", () => {
+    const histogram = JSON.parse(run(['histogram', HEAP, '--format', 'json']).stdout);
+    const report = JSON.parse(run(['analyze', HEAP, '--format', 'json']).stdout);
+    const input = report.inputs.find((i: any) => i.kind === 'heap');
+    expect(input.heap).toEqual({ objects: histogram.totalInstances, shallowBytes: histogram.totalBytes, classes: histogram.rows.length });
+    expect(input.heap.objects).toBeGreaterThan(1000);
+    expect(run(['analyze', HEAP]).stdout).toContain(`heap ${histogram.totalInstances.toLocaleString('en-US')} objects of ${histogram.rows.length} classes`);
+  });
+
   test('reads an extract and a V8 snapshot too', () => {
     const out = join(dir, 'incident.json.gz');
     expect(run(['extract', HEAP, '-o', out]).code).toBe(0);
