@@ -13,6 +13,9 @@ export const ANALYSIS_PLAN: LoadPlan = {
     { className: 'org.apache.dubbo.rpc.RpcStatus', depth: 3 },
     { className: 'com.alibaba.dubbo.common.URL', depth: 5 },
     { className: 'org.apache.dubbo.common.URL', depth: 6 },
+    // 3.x keeps method limits in URLParam.METHOD_PARAMETERS, a map of maps ({key -> {method -> value}}):
+    // eight references down to the values. From URLParam, so the depth does not run into URL.attributes.
+    { className: 'org.apache.dubbo.common.url.component.URLParam', depth: 8 },
     // Executors: state, queue and workers; each worker's lock state and thread.
     { className: 'java.util.concurrent.ThreadPoolExecutor', depth: 4 },
     { className: 'java.util.concurrent.ThreadPoolExecutor$Worker', depth: 3 },

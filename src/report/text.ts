@@ -34,7 +34,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
       `  ${stripControl(i.path)}: ${i.format}${extra ? ` (${extra})` : ''}, ${i.dumps} dump${i.dumps === 1 ? '' : 's'}, ${i.threads} threads` +
         (i.heap !== undefined ? `, ${heapSizeText(i.heap)}` : '') +
         (i.unparsedLines > 0 ? chalk.dim(`, ${i.unparsedLines} unparsed lines`) : '') +
-        (i.outsideLines > 0 ? chalk.dim(`, ${i.outsideLines} lines outside dumps`) : ''),
+        (i.outsideLines > 0 ? chalk.dim(`, ${i.outsideLines} line${i.outsideLines === 1 ? '' : 's'} outside dumps`) : ''),
     );
     for (const w of i.warnings) out.push(chalk.yellow(`    warning: ${stripControl(w)}`));
   }

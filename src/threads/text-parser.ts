@@ -57,6 +57,8 @@ export class TextDumpParser {
   private outsideTimestamp: string | undefined;
   /** Number of the last line recorded as unparsed. */
   private lastUnparsedLine = 0;
+  /** Number of the last line counted as outside any dump. */
+  private lastOutsideLine = 0;
 
   /**
    * `onOtherLine` sees every line that is not part of a thread dump (the log around kill -3 output,
@@ -510,6 +512,8 @@ export class TextDumpParser {
       // The line right before a banner, even when an unclosed dump took it for one of its own.
       this.setTimestamp(dump, this.previousText);
       if (this.previousLine === this.lastUnparsedLine) this.uncountPreviousUnparsed();
+      // jstack's first line, the time, belongs to the dump it dates, not to the text around dumps.
+      else if (this.previousLine === this.lastOutsideLine) this.outsideLines--;
     } else if (dump.timestamp === undefined && implicit && this.outsideTimestamp !== undefined) {
       this.setTimestamp(dump, this.outsideTimestamp);
     }
@@ -546,6 +550,7 @@ export class TextDumpParser {
   /** A line between dumps; a bare timestamp among them dates the next dump that has no banner. */
   private outside(t: string): void {
     this.outsideLines++;
+    this.lastOutsideLine = this.lineNo;
     this.onOtherLine?.(t, this.lineNo);
     if (parseDumpTimestamp(t) !== undefined) this.outsideTimestamp = t;
   }

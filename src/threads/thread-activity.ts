@@ -42,6 +42,17 @@ export const IDLE_FRAME_MARKERS: readonly string[] = [
   'IdleConnectionEvictor$1.run',
 ];
 
+/**
+ * Methods of background threads that wait for work in their own loop: idle when the thread waits
+ * (WAITING / TIMED_WAITING) right there, that is when this is its first frame outside the JDK. The same
+ * thread doing its work (a create thread stuck connecting to the database) has other frames on top.
+ */
+export const IDLE_WAIT_SITES: readonly string[] = [
+  // Druid's pool threads: the creator waits on `empty` until a borrower needs a connection; the destroyer sleeps between runs.
+  'com.alibaba.druid.pool.DruidDataSource$CreateConnectionThread.run',
+  'com.alibaba.druid.pool.DruidDataSource$DestroyConnectionThread.run',
+];
+
 const MAX_DEPTH = 14;
 
 // Frames are interned per parse, so the answer per frame object is computed once.
@@ -64,7 +75,7 @@ export function isIdle(th: ThreadEntry): boolean {
   if (frames.length === 0) return true; // JVM-internal threads (GC, compiler, VM Thread)
   const n = Math.min(frames.length, MAX_DEPTH);
   for (let i = 0; i < n; i++) if (isIdleFrame(frames[i]!)) return true;
-  return false;
+  return (th.state === 'WAITING' || th.state === 'TIMED_WAITING') && IDLE_WAIT_SITES.includes(activityFrame(th));
 }
 
 const SLEEP_FRAME = /^java\.lang\.Thread\.sleep/; // sleep, sleep0 (JDK 21), sleepNanos0 (JDK 25)

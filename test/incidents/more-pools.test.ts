@@ -65,3 +65,61 @@ describe('executor kinds and a semaphore', { timeout: 60_000 }, () => {
     expect(byRule(r.findings, 'lock-contention')).toEqual([]);
   });
 });
+
+describe('Druid (Druid 1.2 names): 4 connections kept by exports, 6 lookups waiting', { timeout: 60_000 }, () => {
+  const truth = truthOf('druid-starvation').druidPool;
+  let r: { model: Model; findings: Finding[] };
+  beforeAll(async () => {
+    r = await analyseIncident(join(INCIDENTS, 'druid-starvation'));
+  });
+
+  it('reads the pool from DruidDataSource and names the waiters', () => {
+    const [f] = byRule(r.findings, 'connection-pool-starvation');
+    expect(f!.subject).toBe(`Druid ${truth.name}`);
+    expect(f!.facts).toMatchObject({ poolKind: 'druid', width: truth.maxActive, leased: truth.pool.activeCount, idle: truth.pool.poolingCount, pending: truth.pool.notEmptyWaitThreadCount, waitingThreads: truth.waiters.length });
+    expect(threadNames(f!).filter((n, i, all) => all.indexOf(n) === i).sort()).toEqual([...truth.waiters].sort());
+  });
+
+  it('blames the pool for the saturated executor, and does not call the idle create thread stuck', () => {
+    const [pool] = byRule(r.findings, 'connection-pool-starvation');
+    const [executor] = byRule(r.findings, 'executor-saturated');
+    expect(executor!.subject).toBe('order-api-exec');
+    expect(executor!.causedBy).toEqual([pool!.id]);
+    expect(byRule(r.findings, 'stuck-threads')).toEqual([]);
+    expect(r.findings.map((x) => x.rule).sort()).toEqual(['connection-pool-starvation', 'executor-saturated']);
+  });
+
+  it('threads only: the waiters parked in DruidDataSource.takeLast, no width', async () => {
+    const t = await analyseIncident(join(INCIDENTS, 'druid-starvation'), { threadsOnly: true });
+    const pool = t.model.connectionPools.find((p) => p.kind === 'druid');
+    expect(pool).toMatchObject({ source: 'threads', width: null });
+    expect(pool!.waitingThreads.map((w) => w.threads.length)).toEqual([truth.waiters.length, truth.waiters.length, truth.waiters.length]);
+  });
+});
+
+describe('Dubbo 2.6 (com.alibaba.dubbo): executes=10 with 10 calls really inside', { timeout: 60_000 }, () => {
+  const truth = truthOf('dubbo26-limit-saturated').counter;
+
+  it('reads RpcStatus and URL.parameters of the 2.6 packages, and calls it saturation, not a leak', async () => {
+    const r = await analyseIncident(join(INCIDENTS, 'dubbo26-limit-saturated'));
+    const counter = r.model.counters.find((c) => c.method === truth.method);
+    expect(counter).toMatchObject({ kind: 'dubbo-executes', service: truth.service, identity: truth.identity, active: truth.methodActive, limit: truth.limit, limitSource: `URL parameter ${truth.method}.executes`, serviceActive: truth.serviceActive, total: truth.methodTotal });
+    expect(counter!.object.className).toBe(truth.class);
+    expect(counter!.threadsInside.map((t) => t.count)).toEqual([truth.threadsInside, truth.threadsInside, truth.threadsInside]);
+    expect(r.findings.map((f) => f.rule)).toEqual(['limit-saturated']);
+    expect(r.findings[0]!.facts).toMatchObject({ active: truth.methodActive, limit: truth.limit, executingThreads: truth.threadsInside });
+  });
+});
+
+describe('Dubbo 3.x (ServiceConfigURL, URLParam): 16 async calls never completed', { timeout: 60_000 }, () => {
+  const truth = truthOf('dubbo3-active-count-leak').counter;
+
+  it('finds the limit in the inverted METHOD_PARAMETERS and reports the leak', async () => {
+    const r = await analyseIncident(join(INCIDENTS, 'dubbo3-active-count-leak'));
+    const counter = r.model.counters.find((c) => c.method === truth.method);
+    expect(counter).toMatchObject({ service: truth.service, identity: truth.identity, active: truth.methodActive, limit: truth.limit, limitSource: `URLParam METHOD_PARAMETERS ${truth.method}.executes`, serviceActive: truth.serviceActive });
+    expect(counter!.object.className).toBe(truth.class);
+    expect(r.findings.map((f) => f.rule)).toEqual(['active-count-leak']);
+    expect(r.findings[0]!.facts).toMatchObject({ active: truth.methodActive, limit: truth.limit, executingThreads: truth.threadsInside });
+  });
+});
