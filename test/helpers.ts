@@ -1,4 +1,5 @@
 /** Shared test helpers: load fixtures and corpus files through the real input path. */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -60,4 +61,10 @@ export async function analyseIncident(dir: string, options: { threadsOnly?: bool
   }
   const model = buildModel(threads, { heaps, logs });
   return { model, findings: runRules(model, RULES, defaultConfig(RULES)) };
+}
+
+/** Runs the CLI from source (src/cli.ts through tsx), without colour. */
+export function runCli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -71,6 +71,17 @@ export interface HeapSourceInfo {
   readonly gzip: boolean;
 }
 
+export interface HeapThreadRoot {
+  readonly objectId: number;
+  readonly threadSerial: number;
+  /**
+   * The thread's stack as the dump recorded it (HPROF TRACE and FRAME records), top first, each frame
+   * written as a thread dump writes it: `java.lang.Thread.sleep(Native Method)`. Absent when the dump
+   * has no trace for the thread; HotSpot writes one per live thread, without lock lines.
+   */
+  readonly frames?: readonly string[];
+}
+
 export interface HeapStore {
   readonly source: HeapSourceInfo;
   readonly classes: ReadonlyMap<number, HeapClass>;
@@ -78,7 +89,7 @@ export interface HeapStore {
   /** Class names whose instances were all loaded (the plan's roots): for them, "not found" means "not there". */
   readonly completeClasses: ReadonlySet<string>;
   /** Threads as GC roots: thread object id and the serial HPROF stack traces use. */
-  readonly threads: ReadonlyArray<{ readonly objectId: number; readonly threadSerial: number }>;
+  readonly threads: ReadonlyArray<HeapThreadRoot>;
   readonly histogram: Histogram | undefined;
   readonly warnings: readonly string[];
 }

@@ -5,6 +5,7 @@
  */
 import { InputError } from '../errors.js';
 import { HeapView } from '../heap/heap-view.js';
+import { threadDumpFromHeap } from '../heap/heap-threads.js';
 import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { detectHeapKind, openHeap } from '../heap/open-heap.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
@@ -26,6 +27,7 @@ export async function loadAnyInput(path: string, plan: LoadPlan, onProgress?: Pr
   if (heapKind !== undefined) {
     const store = await openHeap(path, plan, onProgress);
     const view = new HeapView(store);
+    const stacks = threadDumpFromHeap(view, store, path);
     const summary: InputSummary = {
       path,
       kind: 'heap',
@@ -33,7 +35,8 @@ export async function loadAnyInput(path: string, plan: LoadPlan, onProgress?: Pr
       gzip: store.source.gzip,
       encoding: 'binary',
       dumps: 1,
-      threads: view.instancesOf('java.lang.Thread').length,
+      // The live threads the dump recorded; without their traces, every Thread object in it.
+      threads: stacks?.dumps[0]!.threads.length ?? view.instancesOf('java.lang.Thread').length,
       unparsedLines: 0,
       outsideLines: 0,
       warnings: [...store.warnings],
@@ -41,7 +44,7 @@ export async function loadAnyInput(path: string, plan: LoadPlan, onProgress?: Pr
         ? { heap: { objects: store.histogram.totalInstances, shallowBytes: store.histogram.totalBytes, classes: store.histogram.rows.length } }
         : {}),
     };
-    return { kind: 'heap', heap: { path, view, summary } };
+    return { kind: 'heap', heap: { path, view, summary, ...(stacks !== undefined ? { stacks } : {}) } };
   }
   try {
     return { kind: 'threads', input: await loadThreadInput(path, onProgress, plan.maxGunzipBytes) };

@@ -48,6 +48,9 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     });
     dumps.push(...f.dumps);
   }
+  // With no thread dump at all, the heap dumps' own stacks stand in (an OOM heap dump is often all there is).
+  const stacksFromHeaps = inputs.length === 0 ? (others.heaps ?? []).filter((h) => h.stacks !== undefined) : [];
+  for (const h of stacksFromHeaps) dumps.push(...h.stacks!.dumps);
   // Order dumps in time when every dump has a timestamp; otherwise keep the input order.
   if (dumps.every((d) => d.timestampIso !== undefined)) {
     const indexed = dumps.map((d, i) => ({ d, i }));
@@ -140,6 +143,12 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     connectionPools: concurrency.connectionPools,
     shutdown: concurrency.shutdown,
     logEvents,
-    notes: concurrency.notes,
+    notes: [
+      ...stacksFromHeaps.map(
+        (h) =>
+          `no thread dump given: the threads are those recorded in the heap dump ${h.path} (stacks from its HPROF traces, states from Thread.threadStatus, what parked threads wait for from Thread.parkBlocker); a heap dump has no lock lines, so monitor owners and waiters are unknown: jstack -l output of the same JVM adds them`,
+      ),
+      ...concurrency.notes,
+    ],
   };
 }

@@ -20,7 +20,9 @@ export type ThreadDumpFormat =
   | 'jrockit'
   | 'ibm-javacore'
   | 'jcmd-json'
-  | 'actuator-json';
+  | 'actuator-json'
+  /** Rebuilt from a heap dump's thread objects and HPROF stack traces (no lock lines). */
+  | 'hprof';
 
 /** One stack frame. Frames are interned per parse: identical lines share one object. */
 export interface StackFrame {

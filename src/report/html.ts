@@ -8,6 +8,7 @@ import type { JavaThreadState } from '../model/thread-dump.js';
 import { REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 import { heapSizeText } from './heap-size-text.js';
+import { sourceAt } from './source-location.js';
 
 /** Text from a dump, inert in HTML (element content and quoted attributes). */
 export function esc(s: string): string {
@@ -40,7 +41,7 @@ function evidenceItem(e: Evidence): string {
   const note = e.note ? ` <span class="muted">(${esc(e.note)})</span>` : '';
   switch (e.kind) {
     case 'thread':
-      return `<li>thread <code>${esc(e.thread)}</code> ${esc(e.source)}:${e.line}${note}</li>`;
+      return `<li>thread <code>${esc(e.thread)}</code> ${esc(sourceAt(e.source, e.line))}${note}</li>`;
     case 'lock':
       return `<li>lock <code>${esc(e.lock)}</code> ${esc(e.className)}${note}</li>`;
     case 'jvm-report':

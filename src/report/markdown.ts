@@ -8,6 +8,7 @@ import type { Evidence, Finding } from '../model/findings.js';
 import { REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 import { heapSizeText } from './heap-size-text.js';
+import { sourceAt } from './source-location.js';
 
 export const MARKDOWN_LIMIT = 65_536;
 
@@ -27,7 +28,7 @@ function evidenceLine(e: Evidence): string {
   const note = e.note ? ` (${mdText(e.note)})` : '';
   switch (e.kind) {
     case 'thread':
-      return `- thread "${mdText(e.thread)}", ${mdText(e.source)}:${e.line}${note}`;
+      return `- thread "${mdText(e.thread)}", ${mdText(sourceAt(e.source, e.line))}${note}`;
     case 'lock':
       return `- lock ${mdText(e.lock)} ${mdText(e.className)}${note}`;
     case 'jvm-report':

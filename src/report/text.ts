@@ -7,6 +7,7 @@ import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 import { heapSizeText } from './heap-size-text.js';
+import { sourceAt } from './source-location.js';
 
 const MAX_EVIDENCE = 8;
 
@@ -51,7 +52,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
       .filter(([, n]) => n > 0)
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
-    out.push(`  #${i} ${stripControl(d.timestampIso ?? d.timestamp ?? '(no timestamp)')}  ${d.threads.length} threads: ${states}${chalk.dim(`  [${stripControl(d.source)}:${d.startLine}]`)}`);
+    out.push(`  #${i} ${stripControl(d.timestampIso ?? d.timestamp ?? '(no timestamp)')}  ${d.threads.length} threads: ${states}${chalk.dim(`  [${stripControl(sourceAt(d.source, d.startLine))}]`)}`);
   });
   const busiest = m.executors.filter((e) => e.namedLikePool).slice(0, 10);
   if (busiest.length > 0) {
@@ -98,7 +99,7 @@ function evidenceText(e: Evidence): string {
     case 'lock':
       return `lock <${e.lock}> ${e.className}`;
     case 'thread':
-      return `"${stripControl(e.thread)}" ${stripControl(e.source)}:${e.line}`;
+      return `"${stripControl(e.thread)}" ${stripControl(sourceAt(e.source, e.line))}`;
     case 'jvm-report':
       return `JVM deadlock report ${stripControl(e.source)}:${e.line}`;
     case 'heap-object':

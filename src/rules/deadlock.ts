@@ -47,7 +47,7 @@ export const deadlock: Rule = {
         title: possible ? 'Possible deadlock (read lock)' : 'Deadlock',
         message: possible
           ? `${names.length} threads are probably deadlocked: ${c.note ?? chain}`
-          : `${names.length} threads are deadlocked${c.reportedByJvm ? '' : ' (the JVM did not report it)'}: ${chain}.`,
+          : `${names.length} threads are deadlocked${c.reportedByJvm || model.dumps[c.dump]!.format === 'hprof' ? '' : ' (the JVM did not report it)'}: ${chain}.`,
         facts: {
           threads: names,
           threadCount: names.length,

@@ -9,26 +9,26 @@ import { stripControl } from '../report/sanitize.js';
 import { activityFrame } from '../threads/thread-activity.js';
 import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './view-data.js';
 import { heapSizeText } from '../report/heap-size-text.js';
+import { sourceAt } from '../report/source-location.js';
 
 const clean = (s: string): string => stripControl(s).replace(/[\r\n\t]+/g, ' ');
 /** What `/` matches: the same cleaned text, in lower case. */
 const searchText = (s: string): string => clean(s).toLowerCase();
 
-export function threadKey(dump: number, line: number): string {
-  return `${dump}:${line}`;
+/** A thread row's key: dump and index (lines do not identify threads in JSON or heap inputs). */
+export function threadKey(dump: number, index: number): string {
+  return `${dump}:${index}`;
 }
 
-function threadLink(model: Model, ref: ThreadRef): UiDetailLine {
-  const th = model.dumps[ref.dump]?.threads[ref.thread];
-  const line = th?.line ?? 0;
-  return { text: `  → "${clean(ref.name)}" (dump #${ref.dump})`, link: { screen: 'threads', key: threadKey(ref.dump, line) } };
+function threadLink(ref: ThreadRef): UiDetailLine {
+  return { text: `  → "${clean(ref.name)}" (dump #${ref.dump})`, link: { screen: 'threads', key: threadKey(ref.dump, ref.thread) } };
 }
 
 function evidenceLine(e: Evidence): UiDetailLine {
   const note = e.note ? ` (${clean(e.note)})` : '';
   switch (e.kind) {
     case 'thread':
-      return { text: `  → "${clean(e.thread)}" ${clean(e.source)}:${e.line}${note}`, link: { screen: 'threads', key: threadKey(e.dump, e.line) } };
+      return { text: `  → "${clean(e.thread)}" ${clean(sourceAt(e.source, e.line))}${note}`, link: { screen: 'threads', key: threadKey(e.dump, e.index) } };
     case 'lock':
       return { text: `  lock <${clean(e.lock)}> ${clean(e.className)}${note}`, tone: 'dim' };
     case 'jvm-report':
@@ -89,13 +89,13 @@ function threadsScreen(model: Model): UiScreen {
       // What the thread is doing, not the JDK's parking machinery above it.
       const top = th.frames.length > 0 ? activityFrame(th) : '(no stack)';
       rows.push({
-        key: threadKey(ref.dump, th.line),
+        key: threadKey(ref.dump, ref.thread),
         text: `#${ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)} ×${String(g.count).padEnd(4)} ${clean(top)}`,
         tone: th.state === 'BLOCKED' ? 'warning' : undefined,
         search: searchText(`${th.name} ${th.state} ${th.frames.map((f) => f.qualified).join(' ')}`),
         detail: [
           { text: `"${clean(th.name)}" ${th.state}${th.stateDetail ? ` (${clean(th.stateDetail)})` : ''}`, tone: 'title' },
-          { text: `  dump #${ref.dump} ${clean(model.dumps[ref.dump]!.source)}:${th.line}; ${g.count === 1 ? 'the only thread with this stack' : `${g.count} threads share this stack`}`, tone: 'dim' },
+          { text: `  dump #${ref.dump} ${clean(sourceAt(model.dumps[ref.dump]!.source, th.line))}; ${g.count === 1 ? 'the only thread with this stack' : `${g.count} threads share this stack`}`, tone: 'dim' },
           ...stackLines(th),
         ],
       });
@@ -121,7 +121,7 @@ function executorsScreen(model: Model): UiScreen {
         ...(h ? [{ text: `  ${clean(h.object.className)} ${h.object.id}: ${h.runState}, core ${h.corePoolSize ?? '?'}, max ${h.maximumPoolSize ?? '?'}, completed ${h.completedTasks ?? '?'}` }, { text: `  queue ${clean(h.queue.className)}: ${h.queue.size ?? '?'} of ${h.queue.capacity ?? 'unbounded'}` }] : []),
         ...e.busyActivities.slice(0, 5).map((a) => ({ text: `  ${a.count} × ${clean(a.frame)}`, tone: 'dim' as Tone })),
         { text: 'busy workers', tone: 'title' },
-        ...e.busyThreads.slice(0, 200).map((t) => threadLink(model, t)),
+        ...e.busyThreads.slice(0, 200).map((t) => threadLink(t)),
       ],
     });
   }
@@ -137,7 +137,7 @@ function executorsScreen(model: Model): UiScreen {
         { text: `${clean(p.name)} (${p.kind}, from ${p.source === 'heap' ? 'the heap' : 'stacks only'})`, tone: 'title' },
         { text: `  width ${p.width ?? '?'}, max total ${p.maxTotal ?? '?'}, leased ${p.leased ?? '?'}, idle ${p.idle ?? '?'}, pending ${p.pending ?? '?'}` },
         { text: 'waiting threads', tone: 'title' },
-        ...peak.slice(0, 200).map((t) => threadLink(model, t)),
+        ...peak.slice(0, 200).map((t) => threadLink(t)),
       ],
     });
   }
@@ -160,7 +160,7 @@ function countersScreen(model: Model): UiScreen {
         { text: `  active ${c.active}, limit ${c.limit ?? 'none'}${c.limitSource ? ` (${clean(c.limitSource)})` : ''}, total ${c.total ?? '?'}, failed ${c.failed ?? '?'}` },
         { text: `  threads inside per dump: ${c.threadsInside.map((t) => t.count).join(', ') || 'no thread dump of this JVM'}; rejections in logs: ${c.rejectionsLogged}` },
         { text: 'threads inside', tone: 'title' },
-        ...(busiest?.threads ?? []).slice(0, 200).map((t) => threadLink(model, t)),
+        ...(busiest?.threads ?? []).slice(0, 200).map((t) => threadLink(t)),
       ],
     };
   });
@@ -175,7 +175,7 @@ function locksScreen(model: Model): UiScreen {
       text: `#${d.dump} DEADLOCK ${d.threads.map((t) => `"${clean(t.name)}"`).join(' → ')}`,
       tone: 'critical',
       search: searchText(d.threads.map((t) => t.name).join(' ')),
-      detail: [{ text: `deadlock (${d.confidence}${d.reportedByJvm ? ', reported by the JVM' : ''})`, tone: 'title' }, ...d.threads.map((t) => threadLink(model, t))],
+      detail: [{ text: `deadlock (${d.confidence}${d.reportedByJvm ? ', reported by the JVM' : ''})`, tone: 'title' }, ...d.threads.map((t) => threadLink(t))],
     });
   });
   model.locks.contended.forEach((l, i) => {
@@ -187,9 +187,9 @@ function locksScreen(model: Model): UiScreen {
       detail: [
         { text: `${clean(l.lock.className)} <${clean(l.lock.id)}>`, tone: 'title' },
         { text: 'owner', tone: 'title' },
-        ...(l.owner ? [threadLink(model, l.owner)] : [{ text: '  (not named by the dump)', tone: 'dim' as Tone }]),
+        ...(l.owner ? [threadLink(l.owner)] : [{ text: '  (not named by the dump)', tone: 'dim' as Tone }]),
         { text: 'waiters', tone: 'title' },
-        ...l.waiters.slice(0, 200).map((w) => threadLink(model, w)),
+        ...l.waiters.slice(0, 200).map((w) => threadLink(w)),
       ],
     });
   });
@@ -211,7 +211,7 @@ function seriesScreen(model: Model, stuck: ReadonlySet<string>): UiScreen {
           { text: clean(t.name), tone: 'title' },
           ...t.indexes.flatMap((ti, pos) => {
             const dump = s.dumps[pos]!;
-            return ti === null ? [{ text: `  dump #${dump}: not present`, tone: 'dim' as Tone }] : [threadLink(model, { dump, thread: ti, name: t.name })];
+            return ti === null ? [{ text: `  dump #${dump}: not present`, tone: 'dim' as Tone }] : [threadLink({ dump, thread: ti, name: t.name })];
           }),
         ],
       });

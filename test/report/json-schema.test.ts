@@ -3,7 +3,8 @@
  * every thread fixture and every corpus dump. The schema is closed, so a field added to the output
  * without being documented fails here.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -50,6 +51,16 @@ describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
       expectValid(JSON.parse(renderJson({ tool, model, findings })), incident);
     });
   }
+
+  it('a heap dump alone (threads read from the heap dump, dump format hprof)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-schema-heap-'));
+    copyFileSync(join(INCIDENTS, 'heap-deadlock', 'heap.hprof.gz'), join(dir, 'heap.hprof.gz'));
+    const { model, findings } = await analyseIncident(dir);
+    const doc = JSON.parse(renderJson({ tool, model, findings }));
+    expect(doc.dumps.map((d: { format: string }) => d.format)).toEqual(['hprof']);
+    expect(doc.inputs[0].heap.objects).toBeGreaterThan(0);
+    expectValid(doc, 'heap-deadlock heap only');
+  });
 
   it('every thread fixture', async () => {
     for (const scenario of readdirSync(FIXTURES).filter((d) => statSync(join(FIXTURES, d)).isDirectory())) {

@@ -60,6 +60,8 @@ class NameTable {
 export class ClassMetadata {
   private readonly names = new NameTable();
   readonly classNameIds = new Map<number, number>();
+  /** LOAD_CLASS serial -> class id: stack frames name their class by serial. */
+  readonly classIdBySerial = new Map<number, number>();
   readonly classDumps = new Map<number, ClassDumpRecord>();
   private readonly javaNameSlots = new IdSlots();
   private readonly javaNames: string[] = [];
@@ -67,7 +69,10 @@ export class ClassMetadata {
   visitor(): Pick<HprofVisitor, 'utf8' | 'loadClass' | 'classDump'> {
     return {
       utf8: (id, bytes) => this.names.add(id, bytes),
-      loadClass: (_serial, classId, nameId) => this.classNameIds.set(classId, nameId),
+      loadClass: (serial, classId, nameId) => {
+        this.classNameIds.set(classId, nameId);
+        this.classIdBySerial.set(serial, classId);
+      },
       classDump: (c) => this.classDumps.set(c.id, c),
     };
   }
@@ -90,6 +95,11 @@ export class ClassMetadata {
   classIdNamed(internalName: string): number | undefined {
     for (const [classId, nameId] of this.classNameIds) if (this.names.get(nameId) === internalName) return classId;
     return undefined;
+  }
+
+  /** A UTF8 record's text (method names, signatures, source files), if the dump has it. */
+  symbol(nameId: number): string | undefined {
+    return this.names.get(nameId);
   }
 
   fieldName(nameId: number): string {

@@ -19,6 +19,7 @@ import { BASIC_TYPES, basicTypeSize, SUB } from './format.js';
 import { HistogramTally } from './hprof-histogram.js';
 import { truncationWarning } from './hprof-warnings.js';
 import { ObjectIndex } from './object-index.js';
+import { StackTraceCollector } from './stack-traces.js';
 import { HprofFormatError, HprofParser, readValue, type HprofHeader, type HprofVisitor } from './parser.js';
 
 export interface LoadPlan {
@@ -80,7 +81,7 @@ export async function loadHprof(path: string, plan: LoadPlan, onProgress?: Progr
 class FirstPass {
   readonly closure: Closure;
   readonly tally = new HistogramTally();
-  readonly threads: Array<{ objectId: number; threadSerial: number }> = [];
+  readonly stacks = new StackTraceCollector();
   readonly index = new ObjectIndex();
   header: HprofHeader | undefined;
   readonly parser: HprofParser;
@@ -93,6 +94,7 @@ class FirstPass {
     const parser: HprofParser = new HprofParser({
       ...closure.captureVisitor(true),
       ...meta.visitor(),
+      ...this.stacks.visitor(),
       header: (h) => {
         this.header = h;
         closure.idSize = h.idSize;
@@ -102,8 +104,8 @@ class FirstPass {
         const depth = staticsOf.get(meta.className(c.id));
         if (depth !== undefined) for (const st of c.statics) if ((st.type === 2 || st.type === 1) && typeof st.value === 'number') closure.want(st.value, depth);
       },
-      root: (subTag, id, threadSerial) => {
-        if (subTag === SUB.ROOT_THREAD_OBJ) this.threads.push({ objectId: id, threadSerial });
+      root: (subTag, id, threadSerial, traceSerial) => {
+        if (subTag === SUB.ROOT_THREAD_OBJ) this.stacks.threadRoot(id, threadSerial, traceSerial);
       },
       instanceHeader: (id, classId) => {
         index.note(id, parser);
@@ -170,7 +172,7 @@ async function finishLoad(path: string, plan: LoadPlan, first: FirstPass, fed0: 
     classes: meta.heapClasses(),
     objects: closure.objects(),
     completeClasses,
-    threads: first.threads,
+    threads: first.stacks.threadRoots(meta),
     histogram: first.tally.histogram(path, meta, header.idSize, histogramWarnings),
     warnings,
   };

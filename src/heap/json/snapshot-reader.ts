@@ -72,7 +72,10 @@ export async function readHeapSnapshot(path: string, maxGunzipBytes?: number): P
   const num = (k: string) => (typeof h[k] === 'number' ? (h[k] as number) : 0);
   const threads = (Array.isArray(h['threads']) ? h['threads'] : [])
     .filter((t): t is JsonObject => t !== null && typeof t === 'object' && !Array.isArray(t) && typeof t['objectId'] === 'number')
-    .map((t) => ({ objectId: t['objectId'] as number, threadSerial: typeof t['threadSerial'] === 'number' ? t['threadSerial'] : 0 }));
+    .map((t) => {
+      const frames = Array.isArray(t['frames']) ? t['frames'].filter((f): f is string => typeof f === 'string') : [];
+      return { objectId: t['objectId'] as number, threadSerial: typeof t['threadSerial'] === 'number' ? t['threadSerial'] : 0, ...(frames.length > 0 ? { frames } : {}) };
+    });
   return {
     source: {
       path,

@@ -7,7 +7,7 @@
 import type { HeapView } from '../../heap/heap-view.js';
 import { threadNameOf } from '../../heap/heap-values.js';
 import { poolDisplayName, poolPattern } from '../../threads/thread-pools.js';
-import type { ThreadDump } from '../thread-dump.js';
+import type { ThreadDump, ThreadDumpFile } from '../thread-dump.js';
 import type { ConnectionPoolModel, CounterModel, ExecutorModel, LogEventModel, ShutdownModel, ThreadRef } from '../model.js';
 import { dubboCounters } from './dubbo-counters.js';
 import { heapExecutors } from './heap-executors.js';
@@ -18,6 +18,8 @@ import { userCounters, type UserCounterSpec } from './user-counters.js';
 export interface HeapInput {
   readonly path: string;
   readonly view: HeapView;
+  /** The threads the heap dump recorded, as a thread dump (used when no thread dump is given). */
+  readonly stacks?: ThreadDumpFile;
 }
 
 export interface Concurrency {
