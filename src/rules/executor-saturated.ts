@@ -36,15 +36,18 @@ export const executorSaturated: Rule = {
     }
     const totalDumpsFor = (name: string): number => model.executors.filter((e) => e.name === name).length;
     const starved = model.connectionPools.filter((p) => isStarved(p, 2));
+    // Waiters per contended lock as sets, built once: a lock of a big dump can have thousands of them.
+    const contended = model.locks.contended.map((l) => ({ lock: l, waiters: new Set(l.waiters.map((w) => w.thread)) }));
     return [...byName].flatMap(([name, seen]) => {
       const e = seen[seen.length - 1]!;
       const top = e.busyActivities[0];
       const causedBy: string[] = starvingPoolsOf(model, e, starved).map((p) => findingId('connection-pool-starvation', poolSubject(p)));
       const busySet = new Set(e.busyThreads.map((b) => b.thread));
       // Busy workers queued on one lock: the contention is the cause.
-      for (const l of model.locks.contended) {
+      for (const { lock: l, waiters } of contended) {
         if (l.dump !== e.dump) continue;
-        const waiting = l.waiters.filter((w) => busySet.has(w.thread)).length;
+        let waiting = 0;
+        for (const b of e.busyThreads) if (waiters.has(b.thread)) waiting++;
         if (waiting * 2 >= e.busy) causedBy.push(findingId('lock-contention', `${l.lock.className}@${l.lock.id}`));
       }
       for (const d of model.locks.deadlocks) {
