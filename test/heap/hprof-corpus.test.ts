@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { threadDumpFromHeap } from '../../src/heap/heap-threads.js';
 import { HeapView } from '../../src/heap/heap-view.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
@@ -46,6 +47,10 @@ describe.skipIf(!haveCorpus)('heap corpus (../shared/corpus/heap)', () => {
       });
       // The agent's dump was taken after main ended; every JVM has a Finalizer thread.
       expect(names).toContain('Finalizer');
+      // The same threads as a thread dump, from the dump's traces: every state known, the Finalizer waiting.
+      const dump = threadDumpFromHeap(view, store, path)!.dumps[0]!;
+      expect(dump.threads.filter((t) => t.state === 'UNKNOWN').map((t) => t.name)).toEqual([]);
+      expect(dump.threads.find((t) => t.name === 'Finalizer')!.state).toBe('WAITING');
     });
   }
 
