@@ -12,7 +12,7 @@ function run(args: string[], opts: { input?: Buffer | string; env?: Record<strin
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-describe('dumpsleuth analyze', () => {
+describe('dumpsleuth analyze', { timeout: 60_000 }, () => {
   test('a deadlock exits 1 by default and 0 with --fail-on never', () => {
     expect(run(['analyze', 'fixtures/threads/deadlock/dump-1.txt']).code).toBe(1);
     expect(run(['analyze', '--fail-on', 'never', 'fixtures/threads/deadlock/dump-1.txt']).code).toBe(0);
