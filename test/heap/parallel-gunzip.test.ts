@@ -71,3 +71,23 @@ describe('parallel gunzip of jmap gz=N dumps', () => {
     else expect(bytes.equals(expected.subarray(0, bytes.length))).toBe(true);
   });
 });
+
+describe('stopping the workers', { timeout: 120_000 }, () => {
+  // Regression (fuzz seeds 4020, 4025): the workers were terminated while inflating the members ahead,
+  // and a thread stopped inside zlib's set-up made Node abort the whole process ("close before init").
+  // They now finish the member in hand and exit. Tiny members make zlib's set-up most of each job;
+  // stopping early, again and again, must leave the process alive.
+  it('stopping while tiny members are still inflating, many times, leaves the process alive', async () => {
+    const block = 4096;
+    const header = Buffer.from('1f8b081000000000000448', 'hex');
+    const members = [Buffer.concat([header.subarray(0, 10), Buffer.from(`HPROF BLOCKSIZE=${block}\0`, 'latin1'), gzipSync(Buffer.alloc(64, 1)).subarray(10)])];
+    for (let i = 0; i < 3000; i++) members.push(gzipSync(Buffer.alloc(64, i & 0xff)));
+    const path = join(dir, 'tiny-members.gz');
+    writeFileSync(path, Buffer.concat(members));
+    for (let round = 0; round < 150; round++) {
+      let chunks = 0;
+      const result = await parallelGunzip(path, block, () => chunks++, () => chunks > round, undefined, 4);
+      expect(result).toEqual({ done: true });
+    }
+  });
+});

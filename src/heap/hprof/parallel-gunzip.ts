@@ -63,6 +63,9 @@ function findMembers(path: string, blockSize: number): Member[] {
   return starts.map((start, i) => ({ start, end: starts[i + 1] ?? size }));
 }
 
+/** How long a worker may take to finish its member after being asked to stop. */
+const STOP_GRACE_MS = 10_000;
+
 // Runs in each worker (CommonJS, with none of the parent's node flags): reads a member, skips its header, inflates its body. No checksum is checked
 // (raw inflate); a damaged member fails to inflate or inflates to the wrong size, and is then redone
 // sequentially with the checksum.
@@ -73,6 +76,8 @@ const { inflateRawSync } = require('node:zlib');
 let fd = -1;
 parentPort.on('message', (m) => {
   if (m.path !== undefined) { fd = openSync(m.path, 'r'); return; }
+  // Told to stop: end once the member in hand is done (the port closing lets the thread exit).
+  if (m.stop) { parentPort.close(); return; }
   try {
     const gz = Buffer.allocUnsafe(m.end - m.start);
     const n = readSync(fd, gz, 0, gz.length, m.start);
@@ -110,6 +115,8 @@ export async function parallelGunzip(
   if (members.length < 4) return { done: false, resumeAt: 0 };
   const threads = threadCount ?? Math.max(1, Math.min(4, availableParallelism()));
   const workers = Array.from({ length: threads }, () => new Worker(WORKER_SOURCE, { eval: true, execArgv: [] }));
+  // Listened for from the start, so a worker that has already ended is not waited for.
+  const exits = workers.map((w) => new Promise<void>((resolve) => w.once('exit', () => resolve())));
   for (const w of workers) {
     w.postMessage({ path });
     w.unref();
@@ -178,6 +185,20 @@ export async function parallelGunzip(
       }
     });
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await Promise.all(workers.map((w, i) => stopWorker(w, exits[i]!)));
   }
+}
+
+/**
+ * Asks a worker to finish the member in hand and exit. Not terminate(): terminating a thread inside
+ * zlib's set-up (between creating its handle and initialising it) makes Node abort the whole process
+ * at the thread's clean-up ("close before init", found by fuzzing damaged jmap dumps).
+ */
+async function stopWorker(w: Worker, exited: Promise<void>): Promise<void> {
+  w.postMessage({ stop: true });
+  // A member takes milliseconds; a thread still busy after this long is stuck, and is stopped hard.
+  const timer = setTimeout(() => void w.terminate(), STOP_GRACE_MS);
+  timer.unref();
+  await exited;
+  clearTimeout(timer);
 }
