@@ -32,6 +32,38 @@ export function threadStatusToState(status: number): ThreadStatus {
   return detail === undefined ? { state } : { state, detail };
 }
 
+/**
+ * `java.lang.VirtualThread.state` to the state `Thread.getState()` gives (VirtualThread.threadState()):
+ * JDK 21's values, plus the BLOCKING..TIMED_WAIT values JDK 24 added for monitors. States in
+ * transition (parking, yielding, unparked) are RUNNABLE, as the JDK reports them.
+ */
+export function virtualThreadStateToState(raw: number): ThreadStatus {
+  const state = raw & ~VIRTUAL_SUSPENDED;
+  switch (state) {
+    case 0:
+      return { state: 'NEW' };
+    case 4: // PARKED
+    case 5: // PINNED
+      return { state: 'WAITING', detail: 'parking' };
+    case 7: // TIMED_PARKED
+    case 8: // TIMED_PINNED
+      return { state: 'TIMED_WAITING', detail: 'parking' };
+    case 13: // BLOCKED (JDK 24+: unmounted while waiting for a monitor)
+      return { state: 'BLOCKED', detail: 'on object monitor' };
+    case 16: // WAIT
+      return { state: 'WAITING', detail: 'on object monitor' };
+    case 18: // TIMED_WAIT
+      return { state: 'TIMED_WAITING', detail: 'on object monitor' };
+    case 99:
+      return { state: 'TERMINATED' };
+    default:
+      return state >= 1 && state <= 18 ? { state: 'RUNNABLE' } : { state: 'UNKNOWN' };
+  }
+}
+
+/** VirtualThread's flag for "suspended from scheduling while unmounted", or-ed into its state. */
+const VIRTUAL_SUSPENDED = 1 << 8;
+
 /** The heap's threads as one thread dump, or undefined when the dump recorded no stacks at all. */
 export function threadDumpFromHeap(view: HeapView, store: HeapStore, path: string): ThreadDumpFile | undefined {
   const roots = store.threads;
@@ -61,9 +93,12 @@ export function threadDumpFromHeap(view: HeapView, store: HeapStore, path: strin
     entry.daemon = fieldOf('daemon') === 1;
     const priority = fieldOf('priority');
     if (priority !== undefined) entry.priority = priority;
-    const status = fieldOf('threadStatus');
-    if (status !== undefined) {
-      const s = threadStatusToState(status);
+    // A virtual thread keeps its own state; its threadStatus (in holder) is not maintained.
+    entry.virtual = view.classNameOf(thread) === 'java.lang.VirtualThread';
+    const virtualState = entry.virtual ? numberOf(view, view.field(thread, 'state') ?? undefined) : undefined;
+    const status = entry.virtual ? undefined : fieldOf('threadStatus');
+    if (virtualState !== undefined || status !== undefined) {
+      const s = virtualState !== undefined ? virtualThreadStateToState(virtualState) : threadStatusToState(status!);
       entry.state = s.state;
       if (s.detail !== undefined) entry.stateDetail = s.detail;
     }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
-import { threadStatusToState } from '../../src/heap/heap-threads.js';
+import { threadStatusToState, virtualThreadStateToState } from '../../src/heap/heap-threads.js';
 import { loadAnyInput, type LoadedInput } from '../../src/input/load-incident.js';
 import type { ThreadEntry } from '../../src/model/thread-dump.js';
 import { analyseIncident, INCIDENTS, runCli } from '../helpers.js';
@@ -79,6 +79,37 @@ describe('heap dumps of every JDK: thread objects and traces', { timeout: 60_000
       expect(main.stateDetail, jdk).toBe('sleeping');
       expect(frameTexts(main).some((f) => f.startsWith('FixtureSupport.sleepForever(FixtureSupport.java:')), jdk).toBe(true);
     }
+  });
+
+  it('JDK 25 virtual threads: the state Thread.getState() gave, from VirtualThread.state; parked ones name the lock and its owner', async () => {
+    const truth = JSON.parse(readFileSync('fixtures/heap-virtual/truth.json', 'utf8'));
+    const threads = (await loadHeap('fixtures/heap-virtual/heap.hprof.gz')).stacks!.dumps[0]!.threads;
+    const virtual = threads.filter((t) => t.virtual);
+    expect(Object.fromEntries(virtual.map((t) => [t.name, t.state]))).toEqual(truth.virtualThreads);
+    const owner = threads.find((t) => t.name === truth.lockOwner)!;
+    expect(owner.virtual).toBe(false);
+    for (const t of virtual.filter((v) => v.name.startsWith('vt-lock-'))) {
+      const lock = t.locks.find((l) => l.kind === 'parking')!.lock!;
+      expect(lock.className).toBe('java.util.concurrent.locks.ReentrantLock$NonfairSync');
+      expect(owner.ownableSynchronizers.map((l) => l.id)).toContain(lock.id);
+    }
+    // Every virtual thread has its stack, down to the continuation it runs in.
+    for (const t of virtual) expect(t.frames.some((f) => f.qualified === 'java.lang.VirtualThread.run'), t.name).toBe(true);
+  });
+
+  it.each([
+    [0, 'NEW'],
+    [2, 'RUNNABLE'],
+    [4, 'WAITING'],
+    [7, 'TIMED_WAITING'],
+    [13, 'BLOCKED'],
+    [16, 'WAITING'],
+    [18, 'TIMED_WAITING'],
+    [99, 'TERMINATED'],
+    [4 | 256, 'WAITING'],
+    [1234, 'UNKNOWN'],
+  ])('VirtualThread.state %i is %s', (raw, state) => {
+    expect(virtualThreadStateToState(raw).state).toBe(state);
   });
 
   it('an extract keeps the stacks', async () => {
