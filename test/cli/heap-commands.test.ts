@@ -1,16 +1,13 @@
 /** `histogram` and `extract` through the CLI: outputs, exit codes, and clear errors. Runs src/cli.ts through tsx. */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { readJmapHisto } from '../heap/jmap-histo.js';
+import { runCli } from '../helpers.js';
 
-function run(args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = runCli;
 
 const HEAP = 'fixtures/heap/jdk17/heap.hprof.gz';
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cli-heap-'));

@@ -2,19 +2,15 @@
  * `--redact`: addresses, host names, user names and query strings masked in every output format,
  * the same value always the same token; Java names, versions and times left alone.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Redactor, redactReport } from '../../src/report/redact.js';
 import { renderJson } from '../../src/report/json.js';
-import { analyse, analyseIncident, FIXTURES, INCIDENTS } from '../helpers.js';
+import { analyse, analyseIncident, FIXTURES, INCIDENTS, runCli } from '../helpers.js';
 
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const cli = runCli;
 
 describe('Redactor', () => {
   it('masks addresses, hosts, users and query strings with stable tokens', () => {
