@@ -59,11 +59,12 @@ export class StackTraceCollector {
     const classId = meta.classIdBySerial.get(f.classSerial);
     const cls = classId === undefined ? `(class serial ${f.classSerial})` : meta.className(classId);
     const method = meta.symbol(f.methodNameId) ?? '(unknown method)';
-    return `${cls}.${method}(${where(f, meta)})`;
+    return `${cls}.${method}(${frameLocation(f, meta)})`;
   }
 }
 
-function where(f: FrameRecord, meta: ClassMetadata): string {
+/** What a thread dump prints between the parentheses: `File.java:12`, `Native Method`, `Unknown Source`. */
+function frameLocation(f: FrameRecord, meta: ClassMetadata): string {
   if (f.line === LINE_NATIVE) return 'Native Method';
   const file = f.sourceFileId === 0 ? undefined : meta.symbol(f.sourceFileId);
   if (file === undefined || file.length === 0) return f.line === LINE_COMPILED ? 'Compiled Method' : 'Unknown Source';
