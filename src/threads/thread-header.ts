@@ -68,19 +68,35 @@ export function parseThreadHeader(line: string): ThreadHeader | null {
 }
 
 /**
- * The shape nearly every HotSpot header has (JDK 6 to 25), in one match:
- * `#1 [123] daemon prio=5 os_prio=0 cpu=1.2ms elapsed=3.4s tid=0x.. nid=0x.. waiting on condition  [0x..]`.
+ * The shape nearly every HotSpot header has (JDK 6 to 25), up to the native id, in one match:
+ * `#1 [123] daemon prio=5 os_prio=0 cpu=1.2ms elapsed=3.4s tid=0x.. nid=0x..`; then the state words and
+ * the stack address (`waiting on condition  [0x..]`), taken apart in code. (As one regex, the state
+ * words and the spaces around the address could each take a long run of whitespace, and a damaged
+ * header with thousands of them took half a minute to fail; found by fuzzing.)
  */
-const COMMON_HOTSPOT_TAIL =
-  /^(?:#(\d+) (?:\[(\d+)\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.]+)ms )?(?:elapsed=([\d.]+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+) ?([^[=]*?)\s*(?:\[0x[0-9a-fA-F]+\])?\s*$/;
+const COMMON_HOTSPOT_HEAD =
+  /^(?:#(\d+) (?:\[(\d+)\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.]+)ms )?(?:elapsed=([\d.]+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+)/;
+const STACK_ADDRESS = /^\[0x[0-9a-fA-F]+\]$/;
+
+/** The state words after `nid=`, without the trailing `[0x..]`; null when the rest is not just that. */
+function hotspotStateWords(rest: string): string | null {
+  let words = (rest.charCodeAt(0) === 32 ? rest.slice(1) : rest).trimEnd();
+  if (words.endsWith(']')) {
+    const open = words.lastIndexOf('[');
+    if (open >= 0 && STACK_ADDRESS.test(words.slice(open))) words = words.slice(0, open).trimEnd();
+  }
+  return words.includes('[') || words.includes('=') ? null : words;
+}
 
 export function parseHotspotTail(name: string, tail: string): ThreadHeader {
   return parseCommonHotspotTail(name, tail) ?? parseAnyHotspotTail(name, tail);
 }
 
 function parseCommonHotspotTail(name: string, tail: string): ThreadHeader | null {
-  const m = COMMON_HOTSPOT_TAIL.exec(tail);
+  const m = COMMON_HOTSPOT_HEAD.exec(tail);
   if (m === null) return null;
+  const stateText = hotspotStateWords(tail.slice(m[0].length));
+  if (stateText === null) return null;
   const h: ThreadHeader = { name, format: 'hotspot', daemon: m[3] !== undefined, virtual: false };
   if (m[1] !== undefined) h.javaId = m[1];
   h.priority = Number(m[4]);
@@ -88,7 +104,6 @@ function parseCommonHotspotTail(name: string, tail: string): ThreadHeader | null
   if (m[6] !== undefined) h.elapsedS = Number(m[6]);
   h.address = m[7]!.toLowerCase();
   h.nativeId = toHex(m[8]!);
-  const stateText = m[9]!;
   if (stateText.length > 0) {
     h.headerState = stateText;
     const state = stateFromHotspotWords(stateText);
