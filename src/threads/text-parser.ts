@@ -29,6 +29,12 @@ import { RawFrameLines, type RawFrameLine } from './raw-frame-lines.js';
  */
 type Section = 'threads' | 'smr' | 'deadlock' | 'deadlock-stacks' | 'jrockit-chains' | 'jrockit-preamble' | 'tail';
 
+/** What follows `Full thread dump`, without the spaces around it and the closing colon. */
+function bannerText(banner: string): string {
+  const text = banner.startsWith('Full thread dump') ? banner.slice('Full thread dump'.length).trim() : banner;
+  return text.endsWith(':') ? text.slice(0, -1) : text;
+}
+
 export class TextDumpParser {
   private readonly source: string;
   private readonly dumps: ThreadDump[] = [];
@@ -497,8 +503,8 @@ export class TextDumpParser {
     this.closeDump();
     const dump = newThreadDump(this.source, this.dumps.length, format, this.lineNo);
     if (banner !== undefined) {
-      const m = /^Full thread dump\s*(.*?):?\s*$/.exec(banner);
-      const text = m ? m[1]! : banner;
+      // `Full thread dump <jvm>:` taken apart in code: as a regex, a long run of spaces backtracked quadratically.
+      const text = bannerText(banner);
       // HP-UX puts the date in the banner: `Full thread dump [Tue Mar 15 14:48:56 KST 2008] (Java HotSpot ...`.
       const bracket = /^\[([^\]]*)\]\s*(.*)$/.exec(text);
       if (bracket) {
