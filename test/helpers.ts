@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { loadThreadInput, type LoadedThreadInput } from '../src/input/load.js';
 import { buildModel } from '../src/model/build-model.js';
 import type { Model } from '../src/model/model.js';
@@ -10,7 +10,6 @@ import { RULES } from '../src/rules/index.js';
 import { defaultConfig } from '../src/engine/config.js';
 import { runRules } from '../src/engine/run-rules.js';
 import type { Finding } from '../src/model/findings.js';
-import { InputError } from '../src/errors.js';
 
 export const FIXTURES = 'fixtures/threads';
 export const CORPUS = join('..', 'shared', 'corpus', 'threaddumps');
@@ -38,27 +37,10 @@ export const INCIDENTS = 'fixtures/incidents';
  * files skipped), or with its thread dumps only.
  */
 export async function analyseIncident(dir: string, options: { threadsOnly?: boolean } = {}): Promise<{ model: Model; findings: Finding[] }> {
-  const { readdirSync } = await import('node:fs');
-  const { loadAnyInput } = await import('../src/input/load-incident.js');
-  const { ANALYSIS_PLAN } = await import('../src/heap/analysis-plan.js');
-  const threads: LoadedThreadInput[] = [];
-  const heaps = [];
-  const logs = [];
-  for (const f of readdirSync(dir).sort()) {
-    if (f === 'truth.json' || f.endsWith('.md')) continue;
-    if (options.threadsOnly && !/^dump-\d+\.txt$/.test(f)) continue;
-    let loaded;
-    try {
-      loaded = await loadAnyInput(join(dir, f), ANALYSIS_PLAN);
-    } catch (e) {
-      // As `analyze <dir>` does: a file in the directory that is none of the known kinds is skipped.
-      if (e instanceof InputError) continue;
-      throw e;
-    }
-    if (loaded.kind === 'threads') threads.push(loaded.input);
-    else if (loaded.kind === 'heap') heaps.push(loaded.heap);
-    else logs.push(loaded.log);
-  }
+  const { collectInputs } = await import('../src/input/collect-inputs.js');
+  const { analysisPlan, loadIncidentInputs } = await import('../src/input/load-incident.js');
+  const files = (await collectInputs([dir])).filter((i) => !options.threadsOnly || /^dump-\d+\.txt$/.test(basename(i.path)));
+  const { threads, heaps, logs } = await loadIncidentInputs(files, analysisPlan([]));
   const model = buildModel(threads, { heaps, logs });
   return { model, findings: runRules(model, RULES, defaultConfig(RULES)) };
 }

@@ -5,14 +5,11 @@
 import { loadConfig, loadCounterSpecs } from '../engine/config.js';
 import { runRules } from '../engine/run-rules.js';
 import { InputError, UserError } from '../errors.js';
-import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
-import { loadAnyInput, type LoadedInput } from '../input/load-incident.js';
-import type { LoadedThreadInput } from '../input/load.js';
+import { analysisPlan, loadIncidentInputs } from '../input/load-incident.js';
 import { SEVERITIES, type Severity } from '../model/findings.js';
 import { buildModel } from '../model/build-model.js';
-import { userCounterRoots } from '../model/reconstruct/user-counters.js';
 import { RULES } from '../rules/index.js';
-import { collectInputs } from '../commands/collect-inputs.js';
+import { collectInputs } from '../input/collect-inputs.js';
 
 export interface IncidentLine {
   readonly path: string;
@@ -37,21 +34,9 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
     const config = await loadConfig(RULES, configPath);
     const specs = await loadCounterSpecs(configPath);
     // Heaps inflate on this thread: batch's workers already keep every core busy.
-    const plan = { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(specs)], inflateThreads: 0, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) };
-    const threads: LoadedThreadInput[] = [];
-    const heaps: Array<Extract<LoadedInput, { kind: 'heap' }>['heap']> = [];
-    const logs: Array<Extract<LoadedInput, { kind: 'log' }>['log']> = [];
-    for (const input of await collectInputs([path])) {
-      try {
-        const loaded = await loadAnyInput(input.path, plan);
-        if (loaded.kind === 'threads') threads.push(loaded.input);
-        else if (loaded.kind === 'heap') heaps.push(loaded.heap);
-        else logs.push(loaded.log);
-      } catch (e) {
-        // Inside an incident directory, a file that is not a dump is skipped, as analyze does.
-        if (!(e instanceof InputError) || !input.fromDirectory) throw e;
-      }
-    }
+    const plan = analysisPlan(specs, { inflateThreads: 0, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) });
+    // Inside an incident directory, a file that is not a dump is skipped, as analyze does.
+    const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([path]), plan);
     if (threads.length === 0 && heaps.length === 0) throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
     const model = buildModel(threads, { heaps, logs, userCounters: specs });
     const findings = runRules(model, RULES, config);

@@ -1,14 +1,11 @@
 /** `dumpsleuth analyze <paths...>`: args -> load -> model -> rules -> report -> exit code. */
 import { writeFile } from 'node:fs/promises';
-import { InputError, UsageError, UserError } from '../errors.js';
-import type { LoadedThreadInput } from '../input/load.js';
+import { UsageError } from '../errors.js';
 import { buildModel } from '../model/build-model.js';
-import { SEVERITIES, severityRank, type Severity } from '../model/findings.js';
 import { RULES } from '../rules/index.js';
 import { loadConfig, loadCounterSpecs } from '../engine/config.js';
-import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
-import { loadAnyInput, type LoadedInput } from '../input/load-incident.js';
-import { userCounterRoots } from '../model/reconstruct/user-counters.js';
+import { analysisPlan, loadIncidentInputs } from '../input/load-incident.js';
+import { checkFailOn, failsOn } from './fail-on.js';
 import { runRules } from '../engine/run-rules.js';
 import { renderJson } from '../report/json.js';
 import { renderText } from '../report/text.js';
@@ -16,7 +13,7 @@ import { renderMarkdown } from '../report/markdown.js';
 import { renderHtml } from '../report/html.js';
 import type { Report } from '../report/report.js';
 import { redactReport } from '../report/redact.js';
-import { collectInputs } from './collect-inputs.js';
+import { collectInputs } from '../input/collect-inputs.js';
 import { decideColour } from './colour.js';
 import { progressLine } from './progress.js';
 import { stripControl } from '../report/sanitize.js';
@@ -46,39 +43,24 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   if (!(FORMATS as readonly string[]).includes(opts.format)) {
     throw new UsageError(`unknown --format ${opts.format}`, `use one of ${FORMATS.join(', ')}`);
   }
-  if (opts.failOn !== 'never' && !(SEVERITIES as readonly string[]).includes(opts.failOn)) {
-    throw new UsageError(`unknown --fail-on ${opts.failOn}`, `use one of ${SEVERITIES.join(', ')}, never`);
-  }
+  checkFailOn(opts.failOn);
   const config = await loadConfig(RULES, opts.config);
   const counterSpecs = await loadCounterSpecs(opts.config);
-  const plan = {
-    ...ANALYSIS_PLAN,
-    roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counterSpecs)],
-    ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
-  };
-  const inputs = await collectInputs(paths);
+  const plan = analysisPlan(counterSpecs, opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {});
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
-  const threads: LoadedThreadInput[] = [];
-  const heaps: Array<Extract<LoadedInput, { kind: 'heap' }>['heap']> = [];
-  const logs: Array<Extract<LoadedInput, { kind: 'log' }>['log']> = [];
   let failed = 0;
-  for (const input of inputs) {
-    try {
-      const loaded = await loadAnyInput(input.path, plan, (e) => progress.update(`reading ${input.path}`, e));
-      if (loaded.kind === 'threads') threads.push(loaded.input);
-      else if (loaded.kind === 'heap') heaps.push(loaded.heap);
-      else logs.push(loaded.log);
-    } catch (e) {
+  const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs(paths), plan, {
+    onProgress: (path, e) => progress.update(`reading ${path}`, e),
+    onSkipped: (path, e) => {
       progress.clear();
-      if (!(e instanceof UserError)) throw e;
-      if (input.fromDirectory && e instanceof InputError) {
-        io.stderr.write(`note: skipped ${stripControl(input.path)}: ${stripControl(e.message.replace(`${input.path} `, ''))}\n`);
-        continue;
-      }
+      io.stderr.write(`note: skipped ${stripControl(path)}: ${stripControl(e.message.replace(`${path} `, ''))}\n`);
+    },
+    onFailed: (_path, e) => {
+      progress.clear();
       io.stderr.write(`error: ${stripControl(e.message)}\n  ${e.remedy}\n`);
       failed++;
-    }
-  }
+    },
+  });
   progress.clear();
   if (threads.length === 0 && heaps.length === 0) {
     if (failed === 0) io.stderr.write('error: no thread dump or heap dump found in the given paths\n');
@@ -94,7 +76,5 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   if (opts.output !== undefined) await writeFile(opts.output, text);
   else io.stdout.write(text);
   if (failed > 0) return 2;
-  if (opts.failOn === 'never') return 0;
-  const threshold = severityRank(opts.failOn as Severity);
-  return report.findings.some((f) => severityRank(f.severity) >= threshold) ? 1 : 0;
+  return failsOn(opts.failOn, report.findings.map((f) => f.severity)) ? 1 : 0;
 }

@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { UsageError } from '../errors.js';
-import { SEVERITIES, severityRank, type Severity } from '../model/findings.js';
+import { checkFailOn, failsOn } from './fail-on.js';
 import { stripControl } from '../report/sanitize.js';
 import { expandIncidentPaths, isFolderOfIncidents } from '../batch/expand-paths.js';
 import { analyseIncidentForBatch, type IncidentLine } from '../batch/incident-summary.js';
@@ -39,9 +39,7 @@ export function incidentsOf(args: readonly string[]): string[] {
 }
 
 export async function batchCommand(args: string[], opts: BatchOptions, io: CommandIo): Promise<number> {
-  if (opts.failOn !== 'never' && !(SEVERITIES as readonly string[]).includes(opts.failOn)) {
-    throw new UsageError(`unknown --fail-on ${opts.failOn}`, `use one of ${SEVERITIES.join(', ')}, never`);
-  }
+  checkFailOn(opts.failOn);
   if (!Number.isInteger(opts.jobs) || opts.jobs < 1) throw new UsageError(`-j must be a whole number of at least 1, got ${opts.jobs}`, `for example -j ${availableParallelism()}`);
   const incidents = incidentsOf(args);
   if (incidents.length === 0) throw new UsageError('no incident matched the given paths', 'pass incident directories, dump files, or globs such as "incidents/*"');
@@ -66,9 +64,7 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   io.stderr.write(summaryTable(lines as IncidentLine[]));
   const all = lines as IncidentLine[];
   if (all.some((l) => l.status === 'error')) return 2;
-  if (opts.failOn === 'never') return 0;
-  const threshold = severityRank(opts.failOn as Severity);
-  return all.some((l) => l.highest !== null && severityRank(l.highest) >= threshold) ? 1 : 0;
+  return failsOn(opts.failOn, all.map((l) => l.highest)) ? 1 : 0;
 }
 
 /** Runs the incidents on `jobs` worker threads (in this thread when run from source, where workers cannot load TypeScript). */

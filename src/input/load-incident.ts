@@ -3,7 +3,9 @@
  * thread dumps into ThreadDumpFiles, and logs into the known events they carry. A file that is none
  * of these is an error (or, inside a directory, a note).
  */
-import { InputError } from '../errors.js';
+import type { InputPath } from './collect-inputs.js';
+import { InputError, UserError } from '../errors.js';
+import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
 import { HeapView } from '../heap/heap-view.js';
 import { threadDumpFromHeap } from '../heap/heap-threads.js';
 import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
@@ -11,7 +13,8 @@ import { detectHeapKind, openHeap } from '../heap/open-heap.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import type { InputSummary, LogEventModel } from '../model/model.js';
 import type { HeapInput } from '../model/reconstruct/concurrency.js';
-import { forEachLine, openInput, TruncatedInputError, type ProgressListener } from './open.js';
+import { userCounterRoots, type UserCounterSpec } from '../model/reconstruct/user-counters.js';
+import { forEachLine, openInput, TruncatedInputError, type ProgressEvent, type ProgressListener } from './open.js';
 import { loadThreadInput, type LoadedThreadInput } from './load.js';
 
 export type LoadedInput =
@@ -73,4 +76,52 @@ async function readKnownLogLines(path: string, maxGunzipBytes: number | undefine
     summary: { path, kind: 'log', format: 'log', gzip: opened.gzip, encoding: opened.encoding, dumps: 0, threads: 0, unparsedLines: 0, outsideLines: lineNo - collector.matched, warnings },
     events: collector.events(),
   };
+}
+
+/** The files of one analysis, loaded and sorted by kind. */
+export interface IncidentInputs {
+  readonly threads: LoadedThreadInput[];
+  readonly heaps: Array<Extract<LoadedInput, { kind: 'heap' }>['heap']>;
+  readonly logs: Array<Extract<LoadedInput, { kind: 'log' }>['log']>;
+}
+
+export interface IncidentLoadHooks {
+  readonly onProgress?: (path: string, event: ProgressEvent) => void;
+  /** A file found inside a directory that is none of the known kinds: skipped. */
+  readonly onSkipped?: (path: string, error: InputError) => void;
+  /** A file given by name that could not be read; without this hook the error is thrown. */
+  readonly onFailed?: (path: string, error: UserError) => void;
+}
+
+/**
+ * Loads every file of an analysis (what collectInputs found) the same way for analyze, batch and the
+ * UI: dumps, heap dumps and logs, with files in a directory that are none of these skipped.
+ */
+export async function loadIncidentInputs(inputs: readonly InputPath[], plan: LoadPlan, hooks: IncidentLoadHooks = {}): Promise<IncidentInputs> {
+  const out: IncidentInputs = { threads: [], heaps: [], logs: [] };
+  for (const input of inputs) {
+    let loaded: LoadedInput;
+    try {
+      loaded = await loadAnyInput(input.path, plan, hooks.onProgress === undefined ? undefined : (event) => hooks.onProgress!(input.path, event));
+    } catch (e) {
+      if (e instanceof InputError && input.fromDirectory) {
+        hooks.onSkipped?.(input.path, e);
+        continue;
+      }
+      if (e instanceof UserError && hooks.onFailed !== undefined) {
+        hooks.onFailed(input.path, e);
+        continue;
+      }
+      throw e;
+    }
+    if (loaded.kind === 'threads') out.threads.push(loaded.input);
+    else if (loaded.kind === 'heap') out.heaps.push(loaded.heap);
+    else out.logs.push(loaded.log);
+  }
+  return out;
+}
+
+/** The heap-loading plan of an analysis: the built-in roots, the config's counters, and limits. */
+export function analysisPlan(counters: readonly UserCounterSpec[], limits: Pick<LoadPlan, 'maxGunzipBytes' | 'inflateThreads'> = {}): LoadPlan {
+  return { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counters)], ...limits };
 }

@@ -1,12 +1,11 @@
 /** Counters declared in the config: read from a real heap (the fixture's HeapObjects$Derived), validated, judged. */
 import { describe, expect, it } from 'vitest';
-import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
+import { analysisPlan } from '../../src/input/load-incident.js';
 import { HeapView } from '../../src/heap/heap-view.js';
 import { openHeap } from '../../src/heap/open-heap.js';
 import { defaultConfig, resolveCounterSpecs } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { buildModel } from '../../src/model/build-model.js';
-import { userCounterRoots } from '../../src/model/reconstruct/user-counters.js';
 import { RULES } from '../../src/rules/index.js';
 
 const HEAP = 'fixtures/heap/jdk17/heap.hprof.gz';
@@ -17,7 +16,7 @@ describe('user-declared counters', () => {
       { counters: [{ name: 'derived-limiter', className: 'HeapObjects$Derived', active: 'value', limit: 'value', insideFrame: 'HeapObjects$Derived.work' }] },
       'test',
     );
-    const plan = { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(specs)] };
+    const plan = analysisPlan(specs);
     const view = new HeapView(await openHeap(HEAP, plan));
     const summary = { path: HEAP, kind: 'heap' as const, format: 'hprof', gzip: true, encoding: 'binary', dumps: 1, threads: 0, unparsedLines: 0, outsideLines: 0, warnings: [] };
     const model = buildModel([], { heaps: [{ path: HEAP, view, summary }], userCounters: specs });
@@ -31,7 +30,7 @@ describe('user-declared counters', () => {
 
   it('a fixed limit and a long path', async () => {
     const specs = resolveCounterSpecs({ counters: [{ name: 'pool-queue', className: 'java.util.concurrent.ThreadPoolExecutor', active: 'workQueue.count', limit: 10, insideFrame: 'x.y' }] }, 'test');
-    const plan = { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(specs)] };
+    const plan = analysisPlan(specs);
     const view = new HeapView(await openHeap(HEAP, plan));
     const summary = { path: HEAP, kind: 'heap' as const, format: 'hprof', gzip: true, encoding: 'binary', dumps: 1, threads: 0, unparsedLines: 0, outsideLines: 0, warnings: [] };
     const model = buildModel([], { heaps: [{ path: HEAP, view, summary }], userCounters: specs });

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { analyseBytes } from './harness.js';
 import { extractToBuffer } from './extract-buffer.js';
-import { collectInputs } from '../../src/commands/collect-inputs.js';
+import { collectInputs } from '../../src/input/collect-inputs.js';
 
 const HEADER = 'Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):\n\n';
 const thread = (name: string, n: number) =>
