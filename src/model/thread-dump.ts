@@ -24,6 +24,12 @@ export type ThreadDumpFormat =
   /** Rebuilt from a heap dump's thread objects and HPROF stack traces (no lock lines). */
   | 'hprof';
 
+/**
+ * Formats that never carry the JVM's own deadlock report (`Found one Java-level deadlock`): a cycle
+ * found in them was not "missed by the JVM", there was no report to miss it in.
+ */
+export const FORMATS_WITHOUT_JVM_DEADLOCK_REPORT: ReadonlySet<ThreadDumpFormat> = new Set<ThreadDumpFormat>(['threadinfo', 'jcmd-json', 'actuator-json', 'hprof']);
+
 /** One stack frame. Frames are interned per parse: identical lines share one object. */
 export interface StackFrame {
   /** Dotted class name, e.g. `java.util.concurrent.ThreadPoolExecutor$Worker`. */

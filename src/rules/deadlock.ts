@@ -1,5 +1,6 @@
 import type { Evidence } from '../model/findings.js';
 import type { Rule } from './rule.js';
+import { FORMATS_WITHOUT_JVM_DEADLOCK_REPORT } from '../model/thread-dump.js';
 import { threadEvidence } from './evidence.js';
 
 /** Cycles of threads waiting for each other's monitors or j.u.c. locks, found in the lock graph. */
@@ -47,7 +48,7 @@ export const deadlock: Rule = {
         title: possible ? 'Possible deadlock (read lock)' : 'Deadlock',
         message: possible
           ? `${names.length} threads are probably deadlocked: ${c.note ?? chain}`
-          : `${names.length} threads are deadlocked${c.reportedByJvm || model.dumps[c.dump]!.format === 'hprof' ? '' : ' (the JVM did not report it)'}: ${chain}.`,
+          : `${names.length} threads are deadlocked${c.reportedByJvm || FORMATS_WITHOUT_JVM_DEADLOCK_REPORT.has(model.dumps[c.dump]!.format) ? '' : ' (the JVM did not report it)'}: ${chain}.`,
         facts: {
           threads: names,
           threadCount: names.length,

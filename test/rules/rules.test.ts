@@ -91,6 +91,20 @@ describe('deadlock', () => {
     expect(d.length).toBe(1);
     expect(d[0]!.facts['dumps']).toEqual([0, 1]);
   });
+  test('a format with no JVM deadlock report does not say the JVM missed the cycle', async () => {
+    // jcmd JSON never carries the report; the jstack dump of the same JVM does, and the JVM reported these.
+    const json = rulesOf((await analyse([`${FIXTURES}/deadlock/jdk25-threads.json`])).findings, 'deadlock').filter((f) => f.facts['confidence'] === 'certain');
+    expect(json.length).toBeGreaterThan(0);
+    for (const f of json) expect(f.message).not.toMatch(/did not report/);
+    // Negative control: the real jstack dump cut before the JVM's report (as a truncated file is) says it.
+    const text = readFileSync(`${FIXTURES}/deadlock/dump-1.txt`, 'utf8');
+    const withoutReport = text.slice(0, text.indexOf('Found one Java-level deadlock'));
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-deadlock-'));
+    writeFileSync(join(dir, 'dump.txt'), withoutReport);
+    const hotspot = rulesOf((await analyse([join(dir, 'dump.txt')])).findings, 'deadlock').filter((f) => f.facts['confidence'] === 'certain');
+    expect(hotspot.length).toBeGreaterThan(0);
+    for (const f of hotspot) expect(f.message).toMatch(/\(the JVM did not report it\)/);
+  });
 });
 
 describe('stuck-threads', () => {
