@@ -11,7 +11,8 @@ import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './vi
 import { heapSizeText } from '../report/heap-size-text.js';
 import { sourceAt } from '../report/source-location.js';
 
-const clean = (s: string): string => stripControl(s).replace(/[\r\n\t]+/g, ' ');
+/** Dump text made safe for one terminal line (stripControl already turns breaks and tabs into spaces). */
+const clean = stripControl;
 /** What `/` matches: the same cleaned text, in lower case. */
 const searchText = (s: string): string => clean(s).toLowerCase();
 
