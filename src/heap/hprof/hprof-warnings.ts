@@ -1,10 +1,10 @@
+/** Messages shared by every HPROF pass. */
 import type { FeedSummary } from './byte-source.js';
 import { formatBytes } from '../../input/open.js';
-/** Messages shared by every HPROF pass. */
 
 export function truncationWarning(fed: FeedSummary): string {
   const offset = fed.truncatedAt ?? fed.streamBytes;
-  const gzip = fed.gzip;
+  const { gzip } = fed;
   if (fed.stoppedAtLimit !== undefined) {
     return `reading stopped at ${formatBytes(fed.stoppedAtLimit)} of decompressed data (the --max-gunzip-size limit; raise it to read on); everything before it was read`;
   }
