@@ -17,11 +17,11 @@ import type {
 } from '../model/thread-dump.js';
 import { javaStateNamed, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
 import { detach, FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, StringInterner, threadCountMismatch } from './dump-builder.js';
-import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader, type ThreadHeaderFields } from './thread-header.js';
+import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader } from './thread-header.js';
 
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 import { parseDumpTimestamp } from './timestamps.js';
 import { RawFrameLines, type RawFrameLine } from './raw-frame-lines.js';
+import { MAX_BODY_CHARS, ThreadBodies, type BodyStateLine, type ThreadBody } from './thread-bodies.js';
 
 /**
  * `tail` is the part after `JNI global refs`: HotSpot prints its deadlock report there, and
@@ -41,6 +41,11 @@ export class TextDumpParser {
   private readonly frames = new FrameInterner();
   private readonly rawFrameLines = new RawFrameLines();
   private readonly sharedTexts = new StringInterner();
+  private readonly bodies = new ThreadBodies();
+  /** The current thread, when its arrays are shared with a ThreadBodies record (copy before adding). */
+  private sharedBodyThread: ThreadEntry | null = null;
+  /** The last state line of the body being parsed, for its ThreadBodies record. */
+  private lastStateLine: BodyStateLine | undefined;
   /** The frame line just taken, whose successor prediction the next line is checked against. */
   private lastFrameLine: RawFrameLine | undefined;
   /** The start of a line whose end is in the next chunk. */
@@ -97,20 +102,105 @@ export class TextDumpParser {
     while (start < length) {
       const nl = chunk.indexOf('\n', start);
       if (nl < 0) break;
-      const th = this.thread;
-      if (th !== null && chunk.charCodeAt(start) === 9 && chunk.charCodeAt(start + 1) === 97 /* \ta */ && this.section === 'threads') {
-        const predicted = this.lastFrameLine?.next;
-        if (predicted !== undefined && predicted.raw.length === nl - start && chunk.startsWith(predicted.raw, start)) {
-          this.lineNo++;
-          this.takeFrameLine(th, predicted);
-          start = nl + 1;
-          continue;
-        }
-      }
-      this.push(chunk.slice(start, nl));
-      start = nl + 1;
+      start = this.pushLineAt(chunk, start, nl);
     }
     if (start < length) this.carry = chunk.slice(start);
+  }
+
+  /** Takes the line from `start` to the newline at `nl`; returns where the next line to read starts. */
+  private pushLineAt(chunk: string, start: number, nl: number): number {
+    const th = this.thread;
+    if (th !== null && chunk.charCodeAt(start) === 9 && chunk.charCodeAt(start + 1) === 97 /* \ta */ && this.section === 'threads') {
+      const predicted = this.lastFrameLine?.next;
+      if (predicted !== undefined && predicted.raw.length === nl - start && chunk.startsWith(predicted.raw, start)) {
+        this.lineNo++;
+        this.takeFrameLine(th, predicted);
+        return nl + 1;
+      }
+    }
+    this.push(chunk.slice(start, nl));
+    const started = this.thread;
+    if (started !== th && started !== null && chunk.charCodeAt(start) === 34 /* " */) return this.pushBody(chunk, nl + 1, started);
+    return nl + 1;
+  }
+
+  /**
+   * The body of the thread whose header line was just read: every line up to the next line that
+   * starts with a quote, when the chunk holds all of it. A body seen before is applied from
+   * ThreadBodies; a new one is parsed line by line and remembered when it proved to be nothing but
+   * this thread's lines. Returns where the next line to read starts.
+   */
+  private pushBody(chunk: string, bodyStart: number, th: ThreadEntry): number {
+    const dump = this.dump;
+    if (dump === null || this.section !== 'threads' || th.locks.length > 0 || th.lockOwnerName !== undefined) return bodyStart;
+    const end = chunk.indexOf('\n"', bodyStart - 1);
+    if (end < bodyStart || end - bodyStart > MAX_BODY_CHARS) return bodyStart;
+    const text = chunk.slice(bodyStart, end + 1);
+    const known = this.bodies.get(text);
+    if (known !== undefined) {
+      this.applyBody(th, dump, known);
+      return end + 1;
+    }
+    const before = { line: this.lineNo, unparsed: dump.unparsedCount, outside: this.outsideLines, dumps: this.dumps.length };
+    this.lastStateLine = undefined;
+    let p = bodyStart;
+    while (p <= end) p = this.pushLineAt(chunk, p, chunk.indexOf('\n', p));
+    const clean =
+      this.thread === th &&
+      this.dump === dump &&
+      this.section === 'threads' &&
+      dump.unparsedCount === before.unparsed &&
+      this.outsideLines === before.outside &&
+      this.dumps.length === before.dumps;
+    if (clean) {
+      this.bodies.add(text, {
+        lines: this.lineNo - before.line,
+        endOffset: th.endLine - th.line,
+        frames: th.frames,
+        locks: th.locks,
+        ownableSynchronizers: th.ownableSynchronizers,
+        stateLine: this.lastStateLine,
+        lockOwnerName: th.lockOwnerName,
+        stackTruncated: th.stackTruncated,
+        carriedVirtualThread: th.carriedVirtualThread,
+        inOwnable: this.inOwnable,
+      });
+      this.sharedBodyThread = th;
+    }
+    return end + 1;
+  }
+
+  private applyBody(th: ThreadEntry, dump: ThreadDump, body: ThreadBody): void {
+    th.frames = body.frames;
+    th.locks = body.locks;
+    th.ownableSynchronizers = body.ownableSynchronizers;
+    const stateLine = body.stateLine;
+    if (stateLine !== undefined) {
+      th.state = stateLine.state;
+      if (stateLine.detail !== undefined) th.stateDetail = stateLine.detail;
+    }
+    if (body.lockOwnerName !== undefined) th.lockOwnerName = body.lockOwnerName;
+    if (body.stackTruncated) th.stackTruncated = true;
+    if (body.carriedVirtualThread !== undefined) th.carriedVirtualThread = body.carriedVirtualThread;
+    if (body.endOffset > 0) {
+      th.endLine = th.line + body.endOffset;
+      dump.endLine = th.endLine;
+      this.previousText = '';
+      this.previousLine = th.endLine;
+    }
+    this.lineNo += body.lines;
+    this.inOwnable = body.inOwnable;
+    this.lastFrameLine = undefined;
+    this.sharedBodyThread = th;
+  }
+
+  /** Gives a thread whose arrays came from ThreadBodies its own copies, before anything is added to them. */
+  private ownArrays(th: ThreadEntry): void {
+    if (th !== this.sharedBodyThread) return;
+    th.frames = th.frames.slice();
+    th.locks = th.locks.slice();
+    th.ownableSynchronizers = th.ownableSynchronizers.slice();
+    this.sharedBodyThread = null;
   }
 
   /** Feeds one line (without its `\n`). */
@@ -140,6 +230,7 @@ export class TextDumpParser {
   }
 
   private takeFrameLine(th: ThreadEntry, frameLine: RawFrameLine): void {
+    this.ownArrays(th);
     const previous = this.lastFrameLine;
     if (previous !== undefined) previous.next = frameLine;
     this.lastFrameLine = frameLine;
@@ -272,6 +363,7 @@ export class TextDumpParser {
 
   /** Returns false when the line is not part of a thread body. */
   private threadBodyLine(th: ThreadEntry, line: string): boolean {
+    this.ownArrays(th);
     const c0 = line.charCodeAt(0);
     if (c0 === 97 /* a */ && line.startsWith('at ')) {
       const frame = this.frames.intern(line.slice(3));
@@ -319,7 +411,9 @@ export class TextDumpParser {
       const state = m ? javaStateNamed(m[1]!) : undefined;
       if (m && state !== undefined) {
         th.state = state;
-        if (m[2] !== undefined) th.stateDetail = this.sharedTexts.intern(m[2]);
+        const detail = m[2] !== undefined ? this.sharedTexts.intern(m[2]) : this.lastStateLine?.detail;
+        if (m[2] !== undefined) th.stateDetail = detail;
+        this.lastStateLine = { state, detail };
       }
       return true;
     }
@@ -457,11 +551,7 @@ export class TextDumpParser {
     const dump = this.dump!;
     if (dump.threads.length === 0 && dump.format === 'hotspot' && h.format !== 'hotspot') dump.format = h.format;
     this.endThread();
-    // Header parsers set only the fields the line has, so they can be copied as they are.
-    const { format: _format, lock: _lock, ...fields } = h;
-    const th: ThreadEntry = Object.assign(newThreadEntry(h.name, this.lineNo), this.keepHeaderStrings(fields));
-    // A header cut short (`"main" prio=5 Id`) can leave a field written as undefined: the state stays known.
-    if (th.state === undefined) th.state = 'UNKNOWN';
+    const th = this.entryFromHeader(h);
     if (h.lock) {
       // ThreadInfo/JMX name the blocking lock in the header; it belongs to the top frame.
       const kind = h.state === 'BLOCKED' ? 'blocked-on' : 'waiting-on';
@@ -473,18 +563,27 @@ export class TextDumpParser {
   }
 
   /**
-   * The strings a thread keeps for the whole run are cut loose from the chunk they were sliced from
-   * (see detach); the ones that repeat across threads are shared.
+   * The entry for a header, field by field (header parsers set only the fields the line has). The
+   * strings a thread keeps for the whole run are cut loose from the chunk they were sliced from (see
+   * detach); the ones that repeat across threads are shared.
    */
-  private keepHeaderStrings(fields: ThreadHeaderFields): ThreadHeaderFields {
-    const kept: Mutable<ThreadHeaderFields> = fields;
-    kept.name = detach(fields.name);
-    if (fields.address !== undefined) kept.address = detach(fields.address);
-    if (fields.javaId !== undefined) kept.javaId = detach(fields.javaId);
-    if (fields.headerState !== undefined) kept.headerState = this.sharedTexts.intern(fields.headerState);
-    if (fields.stateDetail !== undefined) kept.stateDetail = this.sharedTexts.intern(fields.stateDetail);
-    if (fields.lockOwnerName !== undefined) kept.lockOwnerName = detach(fields.lockOwnerName);
-    return kept;
+  private entryFromHeader(h: ThreadHeader): ThreadEntry {
+    const th = newThreadEntry(detach(h.name), this.lineNo);
+    th.daemon = h.daemon;
+    th.virtual = h.virtual;
+    // A header cut short (`"main" prio=5 Id`) can leave the state unset: it stays UNKNOWN.
+    if (h.state !== undefined) th.state = h.state;
+    if (h.javaId !== undefined) th.javaId = detach(h.javaId);
+    if (h.nativeId !== undefined) th.nativeId = h.nativeId;
+    if (h.address !== undefined) th.address = detach(h.address);
+    if (h.priority !== undefined) th.priority = h.priority;
+    if (h.cpuMs !== undefined) th.cpuMs = h.cpuMs;
+    if (h.elapsedS !== undefined) th.elapsedS = h.elapsedS;
+    if (h.headerState !== undefined) th.headerState = this.sharedTexts.intern(h.headerState);
+    if (h.stateDetail !== undefined) th.stateDetail = this.sharedTexts.intern(h.stateDetail);
+    if (h.lockOwnerName !== undefined) th.lockOwnerName = detach(h.lockOwnerName);
+    if (h.lockOwnerId !== undefined) th.lockOwnerId = h.lockOwnerId;
+    return th;
   }
 
   private keepLock(lock: LockRef): LockRef {

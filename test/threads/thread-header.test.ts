@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { findNameEnd, parseAnyHotspotTail, parseHotspotTail, parseThreadHeader, toHex } from '../../src/threads/thread-header.js';
+import { findNameEnd, parseAnyHotspotTail, parseAnyThreadHeader, parseHotspotTail, parseThreadHeader, scanCommonHotspotHeader, toHex } from '../../src/threads/thread-header.js';
 import { CORPUS, corpusAvailable, FIXTURES } from '../helpers.js';
 
 // Hand-written header lines: format edge cases, one per real variant seen in the wild.
@@ -56,22 +56,85 @@ describe('parseHotspotTail fast path', () => {
   });
 });
 
-function collectHotspotHeaders(): Array<{ name: string; tail: string }> {
+// The whole-line scanner is the first thing parseThreadHeader tries: where it answers, it must say
+// what the pattern-based parser says.
+describe('scanCommonHotspotHeader', () => {
+  const lines = collectHeaderLines();
+  test(`agrees with parseAnyThreadHeader on ${lines.length} real header lines, and reads most of them`, () => {
+    expect(lines.length).toBeGreaterThan(100);
+    let scanned = 0;
+    for (const line of lines) {
+      const fast = scanCommonHotspotHeader(line);
+      if (fast === null) continue;
+      scanned++;
+      expect(fast, line).toEqual(parseAnyThreadHeader(line));
+    }
+    expect(scanned).toBeGreaterThan(lines.length / 2);
+  });
+
+  // Hand-written: layouts at the scanner's edges, each either read the same or left to the general parser.
+  const edges = [
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 runnable',
+    '"a"  #1 prio=5 os_prio=0 tid=0x1 nid=0x2 runnable',
+    '"a" #1 [77] daemon prio=10 os_prio=-2 cpu=1.5ms elapsed=2.25s tid=0xAB nid=77 waiting on condition  [0x00007f00]',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2   runnable   ',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0xZ runnable',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2]',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 waiting [0x1] more',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 allocated=12k defined_classes=3',
+    '"a" #1 prio=5 os_prio= tid=0x1 nid=0x2 runnable',
+    '"a" #x prio=5 tid=0x1 nid=0x2 runnable',
+    '"a" #1 [x] prio=5 tid=0x1 nid=0x2 runnable',
+    '"a" #1 prio=5 cpu=1.2.3ms elapsed=s tid=0x1 nid=0x2 runnable',
+    '"say "hi" worker" #12 prio=5 os_prio=0 tid=0x1 nid=0x2 runnable',
+    '"x" prio=5" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 runnable',
+    '"VM Thread" os_prio=0 tid=0x1 nid=0x2 runnable',
+    '"a" daemon prio=5 tid=0x00000000 nid=0x0',
+  ];
+  test('format edges: the same answer, or none', () => {
+    let scanned = 0;
+    for (const line of edges) {
+      const fast = scanCommonHotspotHeader(line);
+      if (fast === null) continue;
+      scanned++;
+      expect(fast, line).toEqual(parseAnyThreadHeader(line));
+    }
+    expect(scanned).toBeGreaterThanOrEqual(5);
+    expect(scanCommonHotspotHeader(edges[1]!)).toBeNull();
+    expect(parseThreadHeader(edges[2]!)).toMatchObject({ javaId: '1', daemon: true, priority: 10, cpuMs: 1.5, elapsedS: 2.25, address: '0xab', nativeId: '0x4d', state: 'WAITING' });
+  });
+});
+
+/** Every line of the corpus and the fixtures that starts (after indentation) with a quote. */
+function collectHeaderLines(): string[] {
+  const out: string[] = [];
+  for (const f of textFiles()) {
+    for (const line of readFileSync(f).toString('utf8').split('\n')) {
+      const t = line.replace(/\r$/, '').trimStart();
+      if (t.startsWith('"')) out.push(t);
+    }
+  }
+  return out;
+}
+
+function textFiles(): string[] {
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.(txt|out|log|tdump)$|^[^.]+$/.test(e.name)) files.push(p);
+      else if (/\.(txt|out|log|tdump)$|^[^.]+$/.test(e.name) && readFileSync(p)[0] !== 0x1f) files.push(p);
     }
   };
   walk(FIXTURES);
   if (corpusAvailable) walk(CORPUS);
+  return files;
+}
+
+function collectHotspotHeaders(): Array<{ name: string; tail: string }> {
   const out: Array<{ name: string; tail: string }> = [];
-  for (const f of files) {
-    const buf = readFileSync(f);
-    if (buf[0] === 0x1f) continue; // gzip; covered through the loader elsewhere
-    for (const line of buf.toString('utf8').split('\n')) {
+  for (const f of textFiles()) {
+    for (const line of readFileSync(f).toString('utf8').split('\n')) {
       const t = line.trim();
       if (!t.startsWith('"') || !/ (?:tid|nid)=/.test(t)) continue;
       const end = findNameEnd(t);
