@@ -58,7 +58,10 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     dumps.splice(0, dumps.length, ...indexed.map((x) => x.d));
   }
 
-  const ref = (dump: number, thread: number): ThreadRef => ({ dump, thread, name: dumps[dump]!.threads[thread]!.name });
+  // One ref per thread, shared by every part of the model that cites it (a thread of a big pool is
+  // cited by its pool, its stack group and the lock it waits for).
+  const refs: ThreadRef[][] = dumps.map((d, dump) => d.threads.map((th, thread) => ({ dump, thread, name: th.name })));
+  const ref = (dump: number, thread: number): ThreadRef => refs[dump]![thread]!;
   const executors: ExecutorModel[] = [];
   const contended: LockModel[] = [];
   const deadlocks: DeadlockModel[] = [];
@@ -86,7 +89,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         dump: di,
         lock: node.lock,
         owner: node.owner === null ? null : ref(di, node.owner),
-        waiters: waiters.map((w) => ({ ...ref(di, w.thread), kind: w.kind })),
+        waiters: waiters.map((w) => ({ dump: di, thread: w.thread, name: dump.threads[w.thread]!.name, kind: w.kind })),
       });
     }
     for (const c of graph.cycles) {

@@ -51,16 +51,23 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
       if (n.owner === null) n.owner = i;
     }
   });
-  // Some formats name the owner (by Java id or name) instead of listing what it holds.
-  const byName = new Map<string, number>();
-  const byJavaId = new Map<string, number>();
-  threads.forEach((th, i) => {
-    if (!byName.has(th.name)) byName.set(th.name, i);
-    if (th.javaId !== undefined && !byJavaId.has(th.javaId)) byJavaId.set(th.javaId, i);
-  });
+  // Some formats name the owner (by Java id or name) instead of listing what it holds. The indexes are
+  // built when the first such thread asks: HotSpot text dumps name no owners, and 100k names cost.
+  let owners: { readonly byName: Map<string, number>; readonly byJavaId: Map<string, number> } | undefined;
+  const ownerIndexes = () => {
+    const byName = new Map<string, number>();
+    const byJavaId = new Map<string, number>();
+    threads.forEach((th, i) => {
+      if (!byName.has(th.name)) byName.set(th.name, i);
+      if (th.javaId !== undefined && !byJavaId.has(th.javaId)) byJavaId.set(th.javaId, i);
+    });
+    return { byName, byJavaId };
+  };
   const namedOwner = (i: number): number | null => {
     const th = threads[i]!;
-    const o = (th.lockOwnerId !== undefined ? byJavaId.get(th.lockOwnerId) : undefined) ?? (th.lockOwnerName !== undefined ? byName.get(th.lockOwnerName) : undefined);
+    if (th.lockOwnerId === undefined && th.lockOwnerName === undefined) return null;
+    owners ??= ownerIndexes();
+    const o = (th.lockOwnerId !== undefined ? owners.byJavaId.get(th.lockOwnerId) : undefined) ?? (th.lockOwnerName !== undefined ? owners.byName.get(th.lockOwnerName) : undefined);
     return o !== undefined && o !== i ? o : null;
   };
   const waits = threads.map((th) => waitOf(th));

@@ -574,7 +574,7 @@ export class TextDumpParser {
     // A header cut short (`"main" prio=5 Id`) can leave the state unset: it stays UNKNOWN.
     if (h.state !== undefined) th.state = h.state;
     if (h.javaId !== undefined) th.javaId = detach(h.javaId);
-    if (h.nativeId !== undefined) th.nativeId = h.nativeId;
+    if (h.nativeId !== undefined) th.nativeId = detach(h.nativeId);
     if (h.address !== undefined) th.address = detach(h.address);
     if (h.priority !== undefined) th.priority = h.priority;
     if (h.cpuMs !== undefined) th.cpuMs = h.cpuMs;

@@ -3,6 +3,7 @@
  * The markers are data: frames that mean "this thread has nothing to do".
  */
 import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
+import { perStack } from './per-stack.js';
 
 /** A frame (`Class.method`, suffix match) anywhere in the top of the stack that means idle. */
 export const IDLE_FRAME_MARKERS: readonly string[] = [
@@ -67,14 +68,19 @@ function isIdleFrame(f: StackFrame): boolean {
   return v;
 }
 
+const hasIdleFrameOnTop = perStack((frames) => {
+  const n = Math.min(frames.length, MAX_DEPTH);
+  for (let i = 0; i < n; i++) if (isIdleFrame(frames[i]!)) return true;
+  return false;
+});
+
 /** True when the thread waits for work rather than doing or waiting for something. */
 export function isIdle(th: ThreadEntry): boolean {
   // A worker running a long task that is itself a wait loop (a selector, a pool's cleanup) holds its
   // Worker lock yet has nothing to do: the frames decide, not the lock.
   const frames = th.frames;
   if (frames.length === 0) return true; // JVM-internal threads (GC, compiler, VM Thread)
-  const n = Math.min(frames.length, MAX_DEPTH);
-  for (let i = 0; i < n; i++) if (isIdleFrame(frames[i]!)) return true;
+  if (hasIdleFrameOnTop(frames)) return true;
   return (th.state === 'WAITING' || th.state === 'TIMED_WAITING') && IDLE_WAIT_SITES.includes(activityFrame(th));
 }
 
@@ -87,7 +93,11 @@ export function isSleeping(th: ThreadEntry): boolean {
 
 /** Top frames outside the JDK's own waiting machinery: what a busy thread is really doing. */
 export function activityFrame(th: ThreadEntry): string {
-  for (const f of th.frames) {
+  return activityFrameOf(th.frames);
+}
+
+const activityFrameOf = perStack((frames) => {
+  for (const f of frames) {
     const c = f.className;
     if (
       c.startsWith('java.') ||
@@ -99,5 +109,5 @@ export function activityFrame(th: ThreadEntry): string {
       continue;
     return f.qualified;
   }
-  return th.frames[0]?.qualified ?? '(no stack)';
-}
+  return frames[0]?.qualified ?? '(no stack)';
+});

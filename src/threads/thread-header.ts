@@ -94,99 +94,74 @@ function hotspotStateWords(rest: string): string | null {
 }
 
 const SPACE = 32;
-const HASH = 35;
-const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 
-/** The end of the run of characters from `from` that `accept` takes. */
-function runEnd(line: string, from: number, accept: (c: number) => boolean): number {
+function hexEnd(line: string, from: number): number {
   let p = from;
-  while (p < line.length && accept(line.charCodeAt(p))) p++;
+  for (let c = line.charCodeAt(p); (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70); c = line.charCodeAt(++p));
   return p;
 }
-const isDigitCode = (c: number) => c >= 48 && c <= 57;
-const isHexCode = (c: number) => isDigitCode(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
-const isDecimalCode = (c: number) => isDigitCode(c) || c === 46;
 
 /**
- * The header nearly every HotSpot thread has, read with indexes instead of patterns: a big dump has
- * one per thread, and this runs several times faster than findNameEnd plus COMMON_HOTSPOT_HEAD.
- * It takes only the exact layout (one space after the name, fields in HotSpot's order) and returns
- * null for anything else, which parseAnyThreadHeader then reads; where it answers, the answer is the
- * same (a test holds the two equal on every header of the corpus and the fixtures).
+ * COMMON_HOTSPOT_HEAD with the name in front: the whole line up to the native id in one match, for
+ * names without quotes and one space after the name (the general parser trims and searches instead).
+ */
+const COMMON_HOTSPOT_LINE =
+  /^"([^"]*)" (?:#(\d+) (?:\[(\d+)\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.]+)ms )?(?:elapsed=([\d.]+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+)/;
+
+/**
+ * The header nearly every HotSpot thread has, read in one match plus indexes: a big dump has one per
+ * thread, and the general parser cuts the line into pieces to try each format in turn. It takes only
+ * the exact layout and returns null for anything else, which parseAnyThreadHeader then reads; where
+ * it answers, the answer is the same (a test holds the two equal on every header of the corpus and
+ * the fixtures). The lines are slices of a chunk, on which V8 reads characters one at a time slowly,
+ * so the characters are left to the regex engine.
  */
 export function scanCommonHotspotHeader(line: string): ThreadHeader | null {
-  const nameEnd = line.indexOf('"', 1);
-  if (nameEnd < 0 || line.charCodeAt(nameEnd + 1) !== SPACE) return null;
-  let p = nameEnd + 2;
-  let javaId: string | undefined;
-  if (line.charCodeAt(p) === HASH) {
-    const idEnd = runEnd(line, p + 1, isDigitCode);
-    if (idEnd === p + 1 || line.charCodeAt(idEnd) !== SPACE) return null;
-    javaId = line.slice(p + 1, idEnd);
-    p = idEnd + 1;
-    if (line.charCodeAt(p) === OPEN_BRACKET) {
-      const osEnd = runEnd(line, p + 1, isDigitCode);
-      if (osEnd === p + 1 || line.charCodeAt(osEnd) !== CLOSE_BRACKET || line.charCodeAt(osEnd + 1) !== SPACE) return null;
-      p = osEnd + 2;
-    }
-  }
-  const daemon = line.startsWith('daemon ', p);
-  if (daemon) p += 7;
-  if (!line.startsWith('prio=', p)) return null;
-  const prioEnd = runEnd(line, p + 5, isDigitCode);
-  if (prioEnd === p + 5 || line.charCodeAt(prioEnd) !== SPACE) return null;
-  const priority = Number(line.slice(p + 5, prioEnd));
-  p = prioEnd + 1;
-  if (line.startsWith('os_prio=', p)) {
-    const from = line.charCodeAt(p + 8) === 45 /* - */ ? p + 9 : p + 8;
-    const osPrioEnd = runEnd(line, from, isDigitCode);
-    if (osPrioEnd === from || line.charCodeAt(osPrioEnd) !== SPACE) return null;
-    p = osPrioEnd + 1;
-  }
-  let cpuMs: number | undefined;
-  if (line.startsWith('cpu=', p)) {
-    const cpuEnd = runEnd(line, p + 4, isDecimalCode);
-    if (cpuEnd === p + 4 || !line.startsWith('ms ', cpuEnd)) return null;
-    cpuMs = Number(line.slice(p + 4, cpuEnd));
-    p = cpuEnd + 3;
-  }
-  let elapsedS: number | undefined;
-  if (line.startsWith('elapsed=', p)) {
-    const elapsedEnd = runEnd(line, p + 8, isDecimalCode);
-    if (elapsedEnd === p + 8 || !line.startsWith('s ', elapsedEnd)) return null;
-    elapsedS = Number(line.slice(p + 8, elapsedEnd));
-    p = elapsedEnd + 2;
-  }
-  if (!line.startsWith('tid=0x', p)) return null;
-  const tidEnd = runEnd(line, p + 6, isHexCode);
-  if (tidEnd === p + 6 || !line.startsWith(' nid=', tidEnd)) return null;
-  const address = line.slice(p + 4, tidEnd).toLowerCase();
-  p = tidEnd + 5;
-  let nidEnd: number;
-  if (line.startsWith('0x', p)) {
-    nidEnd = runEnd(line, p + 2, isHexCode);
-    if (nidEnd === p + 2) return null;
-  } else {
-    nidEnd = runEnd(line, p, isDigitCode);
-    if (nidEnd === p) return null;
-  }
-  const nativeId = toHex(line.slice(p, nidEnd));
-  const stateText = hotspotStateWords(line.slice(nidEnd));
+  const m = COMMON_HOTSPOT_LINE.exec(line);
+  if (m === null) return null;
+  const afterNid = m[0].length;
+  const stateText = scanStateWords(line, line.charCodeAt(afterNid) === SPACE ? afterNid + 1 : afterNid);
   if (stateText === null) return null;
-  const h: ThreadHeader = { name: line.slice(1, nameEnd), format: 'hotspot', daemon, virtual: false };
-  if (javaId !== undefined) h.javaId = javaId;
-  h.priority = priority;
-  if (cpuMs !== undefined) h.cpuMs = cpuMs;
-  if (elapsedS !== undefined) h.elapsedS = elapsedS;
-  h.address = address;
-  h.nativeId = nativeId;
+  const h: ThreadHeader = { name: m[1]!, format: 'hotspot', daemon: m[4] !== undefined, virtual: false };
+  if (m[2] !== undefined) h.javaId = m[2];
+  h.priority = Number(m[5]);
+  if (m[6] !== undefined) h.cpuMs = Number(m[6]);
+  if (m[7] !== undefined) h.elapsedS = Number(m[7]);
+  h.address = m[8]!.toLowerCase();
+  h.nativeId = toHex(m[9]!);
   if (stateText.length > 0) {
     h.headerState = stateText;
     const state = stateFromHotspotWords(stateText);
     if (state !== undefined) h.state = state;
   }
   return h;
+}
+
+/** The end of `line` before `end` without the ASCII spaces it ends with; -1 when it ends with other whitespace. */
+function trimmedEnd(line: string, from: number, end: number): number {
+  let e = end;
+  for (let c = line.charCodeAt(e - 1); e > from && (c === SPACE || (c >= 9 && c <= 13)); c = line.charCodeAt(--e - 1));
+  return e > from && line.charCodeAt(e - 1) >= 128 ? -1 : e;
+}
+
+/** hotspotStateWords on the line from `from`, with indexes; null where that returns null, or for odd whitespace. */
+function scanStateWords(line: string, from: number): string | null {
+  let end = trimmedEnd(line, from, line.length);
+  if (end < 0) return null;
+  if (line.charCodeAt(end - 1) === CLOSE_BRACKET) {
+    const open = line.lastIndexOf('[', end - 1);
+    if (open >= from) {
+      // `[0x...]`, the stack address; any other bracket is left to the general parser.
+      if (!line.startsWith('0x', open + 1) || hexEnd(line, open + 3) !== end - 1 || end - 1 === open + 3) return null;
+      end = trimmedEnd(line, from, open);
+      if (end < 0) return null;
+    }
+  }
+  const bracket = line.indexOf('[', from);
+  const equals = line.indexOf('=', from);
+  if ((bracket >= 0 && bracket < end) || (equals >= 0 && equals < end)) return null;
+  return line.slice(from, end);
 }
 
 export function parseHotspotTail(name: string, tail: string): ThreadHeader {
@@ -332,8 +307,18 @@ function parseJrockitTail(name: string, tail: string): ThreadHeader {
 
 /** Native ids are compared in hex; JDK 21 on some platforms and JRockit print them in decimal. */
 export function toHex(v: string): string {
+  // Most ids are already `0x` and lower-case hex without leading zeros: the same string.
+  if (v.length > 2 && v.charCodeAt(0) === 48 && v.charCodeAt(1) === 120 && v.charCodeAt(2) !== 48 && isLowerHexFrom(v, 2)) return v;
   const s = v.trim().toLowerCase();
   if (s.startsWith('0x')) return '0x' + s.slice(2).replace(/^0+(?=.)/, '');
   if (/^\d+$/.test(s)) return '0x' + Number(s).toString(16);
   return s;
+}
+
+function isLowerHexFrom(v: string, from: number): boolean {
+  for (let i = from; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
 }

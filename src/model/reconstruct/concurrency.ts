@@ -156,12 +156,16 @@ function leaseWaitersByKind(dumps: readonly ThreadDump[], ref: (d: number, t: nu
 function shutdownOf(dumps: readonly ThreadDump[], ref: (d: number, t: number) => ThreadRef): ShutdownModel {
   const out: ShutdownModel['dumps'] = [];
   dumps.forEach((d, di) => {
-    const hooks = d.threads.flatMap((th, ti) => {
+    const hooks: ShutdownModel['dumps'][number]['hooks'] = [];
+    d.threads.forEach((th, ti) => {
       const kind = shutdownHookKind(th);
-      return kind === undefined ? [] : [{ kind, thread: ref(di, ti), doing: doing(th) }];
+      if (kind !== undefined) hooks.push({ kind, thread: ref(di, ti), doing: doing(th) });
     });
     if (hooks.length === 0) return;
-    const inFlight = d.threads.flatMap((th, ti) => (shutdownHookKind(th) === undefined && handlingDubboRequest(th) ? [ref(di, ti)] : []));
+    const inFlight: ThreadRef[] = [];
+    d.threads.forEach((th, ti) => {
+      if (shutdownHookKind(th) === undefined && handlingDubboRequest(th)) inFlight.push(ref(di, ti));
+    });
     out.push({ dump: di, hooks, inFlight });
   });
   return { dumps: out };

@@ -5,6 +5,7 @@
  */
 import type { StackFrame, ThreadEntry } from '../thread-dump.js';
 import type { ConnectionPoolModel } from '../model.js';
+import { perStack } from '../../threads/per-stack.js';
 
 /** How many top frames are looked at for a wait: the lease method sits near the top of a parked thread. */
 const WAIT_DEPTH = 16;
@@ -55,21 +56,26 @@ function signsOf(f: StackFrame): FrameSigns {
 
 /** The pool kind whose lease this thread is parked waiting for, if any. */
 export function leaseWaitOf(th: ThreadEntry): LeaseWaitSign | undefined {
-  if (th.state === 'RUNNABLE') return undefined;
-  const n = Math.min(th.frames.length, WAIT_DEPTH);
+  return th.state === 'RUNNABLE' ? undefined : leaseFrameOnTop(th.frames);
+}
+
+const leaseFrameOnTop = perStack((frames) => {
+  const n = Math.min(frames.length, WAIT_DEPTH);
   for (let i = 0; i < n; i++) {
-    const lease = signsOf(th.frames[i]!).lease;
+    const lease = signsOf(frames[i]!).lease;
     if (lease !== undefined) return lease;
   }
   return undefined;
-}
+});
 
 /** Frames that mean a thread is running inside an HTTP client call with a connection in hand. */
 const HTTP_CALL_FRAMES = ['execchain.MainClientExec.execute', 'impl.classic.MainClientExec.execute', 'okhttp3.internal.http.CallServerInterceptor.intercept'];
 
 export function inHttpCall(th: ThreadEntry): boolean {
-  return leaseWaitOf(th) === undefined && th.frames.some((f) => signsOf(f).httpCall);
+  return leaseWaitOf(th) === undefined && hasHttpCallFrame(th.frames);
 }
+
+const hasHttpCallFrame = perStack((frames) => frames.some((f) => signsOf(f).httpCall));
 
 export type HookKind = 'dubbo' | 'spring' | 'jvm';
 
@@ -82,29 +88,36 @@ const HOOK_FRAMES: ReadonlyArray<readonly [HookKind, readonly string[]]> = [
 ];
 
 export function shutdownHookKind(th: ThreadEntry): HookKind | undefined {
-  if (th.name === 'DubboShutdownHook') return 'dubbo';
+  return th.name === 'DubboShutdownHook' ? 'dubbo' : hookOfFrames(th.frames);
+}
+
+const hookOfFrames = perStack((frames) => {
   // In the order of HOOK_FRAMES: a thread with Dubbo's frames is Dubbo's hook even when the JVM's are below.
   let found: HookKind | undefined;
-  for (const f of th.frames) {
+  for (const f of frames) {
     const hook = signsOf(f).hook;
     if (hook === 'dubbo') return hook;
     if (hook === 'spring' || (hook === 'jvm' && found === undefined)) found = hook;
   }
   return found;
-}
+});
 
 /** Frames of a Dubbo provider thread handling a request (any version). */
 const DUBBO_REQUEST_FRAMES = ['dispatcher.ChannelEventRunnable.run', 'HeaderExchangeHandler.received', 'HeaderExchangeHandler.handleRequest', 'proxy.AbstractProxyInvoker.invoke'];
 
 export function handlingDubboRequest(th: ThreadEntry): boolean {
+  return hasDubboRequestFrames(th.frames);
+}
+
+const hasDubboRequestFrames = perStack((frames) => {
   let request = false;
-  for (const f of th.frames) {
+  for (const f of frames) {
     const s = signsOf(f);
     if (s.getTask) return false;
     request ||= s.dubboRequest;
   }
   return request;
-}
+});
 
 const LIMIT_FILTER = { executes: '.rpc.filter.ExecuteLimitFilter.invoke', actives: '.rpc.filter.ActiveLimitFilter.invoke' } as const;
 

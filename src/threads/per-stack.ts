@@ -1,0 +1,20 @@
+/**
+ * Answers about a stack computed once per stack array. Threads whose bodies were identical share one
+ * frames array (see ThreadBodies), so in a big pool most threads ask about the same array, and a
+ * question that walks the top frames is answered by one lookup. Stacks are complete once parsed and
+ * nothing changes them afterwards, which is what makes the array a key.
+ */
+import type { StackFrame } from '../model/thread-dump.js';
+
+export function perStack<T>(compute: (frames: readonly StackFrame[]) => T): (frames: readonly StackFrame[]) => T {
+  // Weak, so the stacks of a finished analysis are not kept by the cache.
+  const answers = new WeakMap<readonly StackFrame[], { readonly value: T }>();
+  return (frames) => {
+    let answer = answers.get(frames);
+    if (answer === undefined) {
+      answer = { value: compute(frames) };
+      answers.set(frames, answer);
+    }
+    return answer.value;
+  };
+}
