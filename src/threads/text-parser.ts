@@ -118,10 +118,37 @@ export class TextDumpParser {
         return nl + 1;
       }
     }
+    if (chunk.charCodeAt(start) === 34 /* " */) return this.pushHeaderLineAt(chunk, start, nl);
     this.push(chunk.slice(start, nl));
-    const started = this.thread;
-    if (started !== th && started !== null && chunk.charCodeAt(start) === 34 /* " */) return this.pushBody(chunk, nl + 1, started);
     return nl + 1;
+  }
+
+  /**
+   * A line that starts with a quote: in a dump's thread list, a header is all push() would find
+   * (handle() tries nothing else first for such a line), so it is read directly; then its body.
+   */
+  private pushHeaderLineAt(chunk: string, start: number, nl: number): number {
+    const line = chunk.slice(start, nl);
+    const last = chunk.charCodeAt(nl - 1);
+    const dump = this.dump;
+    // Without trailing whitespace or `\r`, the line is its own trimmed text.
+    const header = dump !== null && this.section === 'threads' && last > 32 && last < 127 ? parseThreadHeader(line) : null;
+    if (header === null) {
+      const before = this.thread;
+      this.push(line);
+      const started = this.thread;
+      return started !== before && started !== null ? this.pushBody(chunk, nl + 1, started) : nl + 1;
+    }
+    this.lineNo++;
+    this.lastFrameLine = undefined;
+    this.rawLine = line;
+    this.startThread(header);
+    const th = this.thread!;
+    dump!.endLine = this.lineNo;
+    th.endLine = this.lineNo;
+    this.previousText = line;
+    this.previousLine = this.lineNo;
+    return this.pushBody(chunk, nl + 1, th);
   }
 
   /**

@@ -121,21 +121,39 @@ export function scanCommonHotspotHeader(line: string): ThreadHeader | null {
   const m = COMMON_HOTSPOT_LINE.exec(line);
   if (m === null) return null;
   const afterNid = m[0].length;
-  const stateText = scanStateWords(line, line.charCodeAt(afterNid) === SPACE ? afterNid + 1 : afterNid);
+  const wordsFrom = line.charCodeAt(afterNid) === SPACE ? afterNid + 1 : afterNid;
+  const stateText = knownStateWords(line, wordsFrom) ?? scanStateWords(line, wordsFrom);
   if (stateText === null) return null;
-  const h: ThreadHeader = { name: m[1]!, format: 'hotspot', daemon: m[4] !== undefined, virtual: false };
-  if (m[2] !== undefined) h.javaId = m[2];
-  h.priority = Number(m[5]);
-  if (m[6] !== undefined) h.cpuMs = Number(m[6]);
-  if (m[7] !== undefined) h.elapsedS = Number(m[7]);
-  h.address = m[8]!.toLowerCase();
-  h.nativeId = toHex(m[9]!);
-  if (stateText.length > 0) {
-    h.headerState = stateText;
-    const state = stateFromHotspotWords(stateText);
-    if (state !== undefined) h.state = state;
-  }
-  return h;
+  // One literal, every field in it (absent ones undefined, which every reader treats as absent): no property array to grow.
+  const hasWords = stateText.length > 0;
+  return {
+    name: m[1]!,
+    format: 'hotspot',
+    daemon: m[4] !== undefined,
+    virtual: false,
+    javaId: m[2],
+    priority: Number(m[5]),
+    cpuMs: m[6] !== undefined ? Number(m[6]) : undefined,
+    elapsedS: m[7] !== undefined ? Number(m[7]) : undefined,
+    address: m[8]!.toLowerCase(),
+    nativeId: toHex(m[9]!),
+    headerState: hasWords ? stateText : undefined,
+    state: hasWords ? stateFromHotspotWords(stateText) : undefined,
+  };
+}
+
+/** The words HotSpot prints after `nid=` for nearly every thread (the constants, so no copy is cut or interned). */
+const KNOWN_STATE_WORDS = ['runnable', 'waiting on condition', 'in Object.wait()', 'waiting for monitor entry', 'sleeping', 'parking'] as const;
+/** One of them, then optionally the stack address, then spaces to the end; sticky, from the words. */
+const KNOWN_STATE_WORDS_TAIL = /(?:(runnable)|(waiting on condition)|(in Object\.wait\(\))|(waiting for monitor entry)|(sleeping)|(parking))(?: +\[0x[0-9a-fA-F]+\])? *$/y;
+
+/** hotspotStateWords for the common words, as a constant; undefined for anything else (scanStateWords reads that). */
+function knownStateWords(line: string, from: number): string | undefined {
+  KNOWN_STATE_WORDS_TAIL.lastIndex = from;
+  const m = KNOWN_STATE_WORDS_TAIL.exec(line);
+  if (m === null) return undefined;
+  for (let i = 0; i < KNOWN_STATE_WORDS.length; i++) if (m[i + 1] !== undefined) return KNOWN_STATE_WORDS[i];
+  return undefined;
 }
 
 /** The end of `line` before `end` without the ASCII spaces it ends with; -1 when it ends with other whitespace. */

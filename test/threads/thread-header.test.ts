@@ -90,6 +90,13 @@ describe('scanCommonHotspotHeader', () => {
     '"x" prio=5" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 runnable',
     '"VM Thread" os_prio=0 tid=0x1 nid=0x2 runnable',
     '"a" daemon prio=5 tid=0x00000000 nid=0x0',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 runnable x',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 sleeping[0x00007f00]',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 parking   ',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 in Object.wait()  [0x00007f0000abc000]',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 waiting for monitor entry  [0x00007f0000abc000]\t',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 waiting on condition  [0x]',
+    '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2  runnable',
   ];
   test('format edges: the same answer, or none', () => {
     let scanned = 0;
