@@ -3,7 +3,7 @@
  * of lines nobody understood, and interned frames (identical frame text shares one object, which
  * keeps big pools cheap and lets analyses compare frames by identity).
  */
-import type { StackFrame, ThreadDump, ThreadDumpFormat, ThreadEntry } from '../model/thread-dump.js';
+import type { FrameLock, LockRef, StackFrame, ThreadDump, ThreadDumpFormat, ThreadEntry } from '../model/thread-dump.js';
 import { parseFrameText } from './frame-text.js';
 
 /** At most this many unparsed lines are kept per dump; all are counted. */
@@ -18,7 +18,13 @@ export function newThreadDump(source: string, index: number, format: ThreadDumpF
  * all fields inside the object, where fields added later would each grow a separate property array
  * (100k threads, 100k more objects to allocate and collect).
  */
-export function newThreadEntry(name: string, line: number): ThreadEntry {
+export function newThreadEntry(
+  name: string,
+  line: number,
+  frames: StackFrame[] = [],
+  locks: FrameLock[] = [],
+  ownableSynchronizers: LockRef[] = [],
+): ThreadEntry {
   return {
     name,
     javaId: undefined,
@@ -32,9 +38,9 @@ export function newThreadEntry(name: string, line: number): ThreadEntry {
     headerState: undefined,
     cpuMs: undefined,
     elapsedS: undefined,
-    frames: [],
-    locks: [],
-    ownableSynchronizers: [],
+    frames,
+    locks,
+    ownableSynchronizers,
     lockOwnerName: undefined,
     lockOwnerId: undefined,
     carriedVirtualThread: undefined,

@@ -7,6 +7,7 @@
  */
 import type {
   FrameLock,
+  StackFrame,
   JvmDeadlockReport,
   DeadlockReportEntry,
   ThreadDump,
@@ -35,6 +36,11 @@ function bannerText(banner: string): string {
   return text.endsWith(':') ? text.slice(0, -1) : text;
 }
 
+// What a new thread starts with, shared until something is added (ownArrays); frozen, so a missed copy fails loudly.
+const NO_FRAMES = Object.freeze([]) as unknown as StackFrame[];
+const NO_LOCKS = Object.freeze([]) as unknown as FrameLock[];
+const NO_SYNCHRONIZERS = Object.freeze([]) as unknown as LockRef[];
+
 export class TextDumpParser {
   private readonly source: string;
   private readonly dumps: ThreadDump[] = [];
@@ -42,7 +48,10 @@ export class TextDumpParser {
   private readonly rawFrameLines = new RawFrameLines();
   private readonly sharedTexts = new StringInterner();
   private readonly bodies = new ThreadBodies();
-  /** The current thread, when its arrays are shared with a ThreadBodies record (copy before adding). */
+  /**
+   * The current thread, when its arrays are shared (copy before adding): with a ThreadBodies record,
+   * or the empty ones every thread starts with (most threads then get a record's arrays).
+   */
   private sharedBodyThread: ThreadEntry | null = null;
   /** The last state line of the body being parsed, for its ThreadBodies record. */
   private lastStateLine: BodyStateLine | undefined;
@@ -582,6 +591,7 @@ export class TextDumpParser {
     if (h.lock) {
       // ThreadInfo/JMX name the blocking lock in the header; it belongs to the top frame.
       const kind = h.state === 'BLOCKED' ? 'blocked-on' : 'waiting-on';
+      this.ownArrays(th);
       th.locks.push({ frameIndex: 0, kind, lock: this.keepLock(h.lock) });
     }
     this.thread = th;
@@ -595,7 +605,8 @@ export class TextDumpParser {
    * detach); the ones that repeat across threads are shared.
    */
   private entryFromHeader(h: ThreadHeader): ThreadEntry {
-    const th = newThreadEntry(detach(h.name), this.lineNo);
+    const th = newThreadEntry(detach(h.name), this.lineNo, NO_FRAMES, NO_LOCKS, NO_SYNCHRONIZERS);
+    this.sharedBodyThread = th;
     th.daemon = h.daemon;
     th.virtual = h.virtual;
     // A header cut short (`"main" prio=5 Id`) can leave the state unset: it stays UNKNOWN.

@@ -107,7 +107,7 @@ function hexEnd(line: string, from: number): number {
  * names without quotes and one space after the name (the general parser trims and searches instead).
  */
 const COMMON_HOTSPOT_LINE =
-  /^"([^"]*)" (?:#(\d+) (?:\[(\d+)\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.]+)ms )?(?:elapsed=([\d.]+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+)/;
+  /^"([^"]*)" (?:#(\d+) (?:\[\d+\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.]+)ms )?(?:elapsed=([\d.]+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+)/;
 
 /**
  * The header nearly every HotSpot thread has, read in one match plus indexes: a big dump has one per
@@ -129,31 +129,44 @@ export function scanCommonHotspotHeader(line: string): ThreadHeader | null {
   return {
     name: m[1]!,
     format: 'hotspot',
-    daemon: m[4] !== undefined,
+    daemon: m[3] !== undefined,
     virtual: false,
     javaId: m[2],
-    priority: Number(m[5]),
-    cpuMs: m[6] !== undefined ? Number(m[6]) : undefined,
-    elapsedS: m[7] !== undefined ? Number(m[7]) : undefined,
-    address: m[8]!.toLowerCase(),
-    nativeId: toHex(m[9]!),
+    priority: Number(m[4]),
+    cpuMs: m[5] !== undefined ? Number(m[5]) : undefined,
+    elapsedS: m[6] !== undefined ? Number(m[6]) : undefined,
+    address: m[7]!.toLowerCase(),
+    nativeId: toHex(m[8]!),
     headerState: hasWords ? stateText : undefined,
     state: hasWords ? stateFromHotspotWords(stateText) : undefined,
   };
 }
 
-/** The words HotSpot prints after `nid=` for nearly every thread (the constants, so no copy is cut or interned). */
-const KNOWN_STATE_WORDS = ['runnable', 'waiting on condition', 'in Object.wait()', 'waiting for monitor entry', 'sleeping', 'parking'] as const;
-/** One of them, then optionally the stack address, then spaces to the end; sticky, from the words. */
-const KNOWN_STATE_WORDS_TAIL = /(?:(runnable)|(waiting on condition)|(in Object\.wait\(\))|(waiting for monitor entry)|(sleeping)|(parking))(?: +\[0x[0-9a-fA-F]+\])? *$/y;
+/**
+ * One of the words HotSpot prints after `nid=` for nearly every thread, then optionally the stack
+ * address, then spaces to the end; sticky, tried from where the words start.
+ */
+const KNOWN_STATE_WORDS_TAIL = /(?:runnable|waiting on condition|in Object\.wait\(\)|waiting for monitor entry|sleeping|parking)(?: +\[0x[0-9a-fA-F]+\])? *$/y;
 
-/** hotspotStateWords for the common words, as a constant; undefined for anything else (scanStateWords reads that). */
+/**
+ * hotspotStateWords for the common words, as a constant (no copy cut, nothing to intern);
+ * undefined for anything else, which scanStateWords reads. The first letters tell the words apart.
+ */
 function knownStateWords(line: string, from: number): string | undefined {
   KNOWN_STATE_WORDS_TAIL.lastIndex = from;
-  const m = KNOWN_STATE_WORDS_TAIL.exec(line);
-  if (m === null) return undefined;
-  for (let i = 0; i < KNOWN_STATE_WORDS.length; i++) if (m[i + 1] !== undefined) return KNOWN_STATE_WORDS[i];
-  return undefined;
+  if (!KNOWN_STATE_WORDS_TAIL.test(line)) return undefined;
+  switch (line.charCodeAt(from)) {
+    case 114 /* r */:
+      return 'runnable';
+    case 119 /* w */:
+      return line.charCodeAt(from + 8) === 111 /* o */ ? 'waiting on condition' : 'waiting for monitor entry';
+    case 105 /* i */:
+      return 'in Object.wait()';
+    case 115 /* s */:
+      return 'sleeping';
+    default:
+      return 'parking';
+  }
 }
 
 /** The end of `line` before `end` without the ASCII spaces it ends with; -1 when it ends with other whitespace. */
