@@ -8,7 +8,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-export async function buildThreadDump(file, threads) {
+/**
+ * `uniqueBodies`: every lock address in a thread's body is made its own (as when each thread holds
+ * its own objects), so no two bodies are alike and the parser's cache of repeated bodies never hits:
+ * the worst case for the text parser, next to the repeated real blocks of the default.
+ */
+export async function buildThreadDump(file, threads, { uniqueBodies = false } = {}) {
   const sources = ['fixtures/threads/pool/dump-1.txt', 'fixtures/threads/contention/dump-1.txt', 'fixtures/threads/series/dump-1.txt'];
   const blocks = [];
   for (const s of sources) {
@@ -21,7 +26,14 @@ export async function buildThreadDump(file, threads) {
   for (let i = 0; i < threads; i++) {
     const b = blocks[i % blocks.length];
     // Unique names and native ids, as in a real 100k-thread JVM.
-    await write(b.replace(/^"([^"]*)"/, `"$1-b${i}"`).replace(/ nid=0x[0-9a-f]+/, ` nid=0x${(0x10000 + i).toString(16)}`));
+    let block = b.replace(/^"([^"]*)"/, `"$1-b${i}"`).replace(/ nid=0x[0-9a-f]+/, ` nid=0x${(0x10000 + i).toString(16)}`);
+    if (uniqueBodies) {
+      const own = (0x100000 + i).toString(16);
+      block = block.replace(/<0x([0-9a-f]+)>/g, (_, hex) => `<0x${hex.slice(0, -own.length)}${own}>`);
+      // A body with no lock line at all is made unique by its frame's line number instead.
+      if (!/\n\t- /.test(block)) block = block.replace(/\.java:(\d+)\)/, `.java:$1${i})`);
+    }
+    await write(block);
   }
   await write('JNI global refs: 15, weak refs: 0\n');
   await new Promise((r) => out.end(r));

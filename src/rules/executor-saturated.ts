@@ -36,19 +36,32 @@ export const executorSaturated: Rule = {
     }
     const totalDumpsFor = (name: string): number => model.executors.filter((e) => e.name === name).length;
     const starved = model.connectionPools.filter((p) => isStarved(p, 2));
-    // Waiters per contended lock as sets, built once: a lock of a big dump can have thousands of them.
-    const contended = model.locks.contended.map((l) => ({ lock: l, waiters: new Set(l.waiters.map((w) => w.thread)) }));
+    // The contended lock each waiting thread queues on (a thread waits for one lock at most), per dump,
+    // built once: a big dump can have thousands of contended locks and of busy workers, and walking one
+    // list per entry of the other took seconds when every thread waited on its own lock.
+    const contended = model.locks.contended;
+    const queuedOn = new Map<number, Map<number, number>>();
+    contended.forEach((l, i) => {
+      let byThread = queuedOn.get(l.dump);
+      if (byThread === undefined) queuedOn.set(l.dump, (byThread = new Map()));
+      for (const w of l.waiters) if (!byThread.has(w.thread)) byThread.set(w.thread, i);
+    });
     return [...byName].flatMap(([name, seen]) => {
       const e = seen[seen.length - 1]!;
       const top = e.busyActivities[0];
       const causedBy: string[] = starvingPoolsOf(model, e, starved).map((p) => findingId('connection-pool-starvation', poolSubject(p)));
       const busySet = new Set(e.busyThreads.map((b) => b.thread));
       // Busy workers queued on one lock: the contention is the cause.
-      for (const { lock: l, waiters } of contended) {
-        if (l.dump !== e.dump) continue;
-        let waiting = 0;
-        for (const b of e.busyThreads) if (waiters.has(b.thread)) waiting++;
-        if (waiting * 2 >= e.busy) causedBy.push(findingId('lock-contention', `${l.lock.className}@${l.lock.id}`));
+      const busyQueued = new Map<number, number>();
+      const byThread = queuedOn.get(e.dump);
+      for (const b of e.busyThreads) {
+        const i = byThread?.get(b.thread);
+        if (i !== undefined) busyQueued.set(i, (busyQueued.get(i) ?? 0) + 1);
+      }
+      for (const i of [...busyQueued.keys()].sort((a, b) => a - b)) {
+        if (busyQueued.get(i)! * 2 < e.busy) continue;
+        const l = contended[i]!;
+        causedBy.push(findingId('lock-contention', `${l.lock.className}@${l.lock.id}`));
       }
       for (const d of model.locks.deadlocks) {
         if (d.dump === e.dump && d.threads.some((t) => busySet.has(t.thread))) {

@@ -1,8 +1,7 @@
 /**
  * The cache behind the text parser's hot path. Threads of one pool print the same frame lines in the
  * same order, so each raw `\tat ...` line is parsed once, and each remembers the line that followed it
- * last time: the parser checks that prediction in place, in the decoded chunk, without cutting the
- * line out or hashing it.
+ * last time: the parser compares the next line with that prediction, without parsing or hashing it.
  */
 import type { StackFrame } from '../model/thread-dump.js';
 import { detach } from './dump-builder.js';

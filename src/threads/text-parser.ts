@@ -22,6 +22,7 @@ import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type Thr
 
 import { parseDumpTimestamp } from './timestamps.js';
 import { RawFrameLines, type RawFrameLine } from './raw-frame-lines.js';
+import { markSharedStack } from './per-stack.js';
 import { MAX_BODY_CHARS, ThreadBodies, type BodyStateLine, type ThreadBody } from './thread-bodies.js';
 
 /**
@@ -93,7 +94,8 @@ export class TextDumpParser {
 
   /**
    * Feeds a chunk of decoded text (lines may span chunks). A frame line that the previous frame line
-   * predicts is taken in place, without cutting it out of the chunk: most lines of a big dump are.
+   * predicts is compared with it and taken without being parsed or hashed (a slice compared with `===`
+   * is compared as memory; `startsWith` at an offset goes character by character).
    */
   pushText(chunk: string): void {
     let start = 0;
@@ -121,7 +123,7 @@ export class TextDumpParser {
     const th = this.thread;
     if (th !== null && chunk.charCodeAt(start) === 9 && chunk.charCodeAt(start + 1) === 97 /* \ta */ && this.section === 'threads') {
       const predicted = this.lastFrameLine?.next;
-      if (predicted !== undefined && predicted.raw.length === nl - start && chunk.startsWith(predicted.raw, start)) {
+      if (predicted !== undefined && predicted.raw.length === nl - start && chunk.slice(start, nl) === predicted.raw) {
         this.lineNo++;
         this.takeFrameLine(th, predicted);
         return nl + 1;
@@ -168,7 +170,7 @@ export class TextDumpParser {
    */
   private pushBody(chunk: string, bodyStart: number, th: ThreadEntry): number {
     const dump = this.dump;
-    if (dump === null || this.section !== 'threads' || th.locks.length > 0 || th.lockOwnerName !== undefined) return bodyStart;
+    if (dump === null || this.section !== 'threads' || th.locks.length > 0 || th.lockOwnerName !== undefined || !this.bodies.worthTrying()) return bodyStart;
     const end = chunk.indexOf('\n"', bodyStart - 1);
     if (end < bodyStart || end - bodyStart > MAX_BODY_CHARS) return bodyStart;
     const text = chunk.slice(bodyStart, end + 1);
@@ -207,6 +209,8 @@ export class TextDumpParser {
   }
 
   private applyBody(th: ThreadEntry, dump: ThreadDump, body: ThreadBody): void {
+    // Now held by two threads at least; marking again is a lookup.
+    markSharedStack(body.frames);
     th.frames = body.frames;
     th.locks = body.locks;
     th.ownableSynchronizers = body.ownableSynchronizers;
@@ -230,9 +234,11 @@ export class TextDumpParser {
     this.sharedBodyThread = th;
   }
 
-  /** Gives a thread whose arrays came from ThreadBodies its own copies, before anything is added to them. */
+  /**
+   * Gives the thread whose arrays are shared (sharedBodyThread) its own copies, before anything is
+   * added to them. Callers test `th === this.sharedBodyThread` first: this runs for every body line.
+   */
   private ownArrays(th: ThreadEntry): void {
-    if (th !== this.sharedBodyThread) return;
     th.frames = th.frames.slice();
     th.locks = th.locks.slice();
     th.ownableSynchronizers = th.ownableSynchronizers.slice();
@@ -266,7 +272,7 @@ export class TextDumpParser {
   }
 
   private takeFrameLine(th: ThreadEntry, frameLine: RawFrameLine): void {
-    this.ownArrays(th);
+    if (th === this.sharedBodyThread) this.ownArrays(th);
     const previous = this.lastFrameLine;
     if (previous !== undefined) previous.next = frameLine;
     this.lastFrameLine = frameLine;
@@ -399,7 +405,7 @@ export class TextDumpParser {
 
   /** Returns false when the line is not part of a thread body. */
   private threadBodyLine(th: ThreadEntry, line: string): boolean {
-    this.ownArrays(th);
+    if (th === this.sharedBodyThread) this.ownArrays(th);
     const c0 = line.charCodeAt(0);
     if (c0 === 97 /* a */ && line.startsWith('at ')) {
       const frame = this.frames.intern(line.slice(3));
@@ -591,7 +597,7 @@ export class TextDumpParser {
     if (h.lock) {
       // ThreadInfo/JMX name the blocking lock in the header; it belongs to the top frame.
       const kind = h.state === 'BLOCKED' ? 'blocked-on' : 'waiting-on';
-      this.ownArrays(th);
+      if (th === this.sharedBodyThread) this.ownArrays(th);
       th.locks.push({ frameIndex: 0, kind, lock: this.keepLock(h.lock) });
     }
     this.thread = th;

@@ -48,7 +48,7 @@ export const MAX_KEPT_BODY_CHARS = 8 * 1024 * 1024;
  * Bodies of one length kept at most: past it, a length is shared by bodies that differ (each thread
  * holding its own lock, say) and new ones are not remembered, so a lookup compares at most this many.
  */
-export const MAX_BODIES_PER_LENGTH = 16;
+export const MAX_BODIES_PER_LENGTH = 4;
 
 /**
  * Records keyed by the body's length and compared whole with `===`. (A Map keyed by the text hashes
@@ -57,11 +57,34 @@ export const MAX_BODIES_PER_LENGTH = 16;
 export class ThreadBodies {
   private readonly byLength = new Map<number, { readonly text: string; readonly body: ThreadBody }[]>();
   private keptChars = 0;
+  /** Recent lookups and hits (halved now and then, so they describe the recent threads). */
+  private lookups = 0;
+  private hits = 0;
+  private skipped = 0;
+
+  /**
+   * Whether the next body is worth looking up. When most bodies lately were new (every thread holding
+   * its own locks), cutting, comparing and remembering them costs without paying off: then only one
+   * body in 16 is tried, enough to notice when repeated bodies come back.
+   */
+  worthTrying(): boolean {
+    if (this.lookups < 256 || this.hits * 8 >= this.lookups) return true;
+    return (++this.skipped & 15) === 0;
+  }
 
   get(text: string): ThreadBody | undefined {
+    if (++this.lookups >= 4096) {
+      this.lookups >>= 1;
+      this.hits >>= 1;
+    }
     const candidates = this.byLength.get(text.length);
     if (candidates === undefined) return undefined;
-    for (const c of candidates) if (c.text === text) return c.body;
+    for (const c of candidates) {
+      if (c.text === text) {
+        this.hits++;
+        return c.body;
+      }
+    }
     return undefined;
   }
 

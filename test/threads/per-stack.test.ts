@@ -3,7 +3,7 @@
  * must not depend on whether threads share their array or hold equal copies.
  */
 import { describe, expect, it } from 'vitest';
-import { perStack } from '../../src/threads/per-stack.js';
+import { markSharedStack, perStack } from '../../src/threads/per-stack.js';
 import { groupIdenticalStacks } from '../../src/threads/stack-groups.js';
 import { newThreadDump, newThreadEntry } from '../../src/threads/dump-builder.js';
 import { parseFrameText } from '../../src/threads/frame-text.js';
@@ -14,18 +14,21 @@ const getTask = parseFrameText('java.util.concurrent.ThreadPoolExecutor.getTask(
 const work = parseFrameText('com.example.Work.run(Work.java:7)');
 
 describe('perStack', () => {
-  it('computes once per array, and again for another array with equal frames', () => {
+  it('computes once per shared array, every time for an array held by one thread, and again for an equal copy', () => {
     let calls = 0;
     const depth = perStack((frames) => (calls++, frames.length));
     const shared: StackFrame[] = [park, getTask];
-    expect([depth(shared), depth(shared), depth([park, getTask]), depth([work])]).toEqual([2, 2, 2, 1]);
-    expect(calls).toBe(3);
+    markSharedStack(shared);
+    const own: StackFrame[] = [work];
+    expect([depth(shared), depth(shared), depth([park, getTask]), depth(own), depth(own)]).toEqual([2, 2, 2, 1, 1]);
+    expect(calls).toBe(4);
   });
 
   it('keeps undefined answers too', () => {
     let calls = 0;
     const none = perStack(() => (calls++, undefined));
     const frames: StackFrame[] = [work];
+    markSharedStack(frames);
     none(frames);
     none(frames);
     expect(calls).toBe(1);
