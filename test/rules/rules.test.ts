@@ -21,6 +21,19 @@ describe('executor-saturated', () => {
     expect(sat.map((f) => f.subject)).toEqual(['biz-pool']);
     expect(sat[0]!.facts).toMatchObject({ workers: 4, busy: 4, idle: 0 });
   });
+  test('busy workers queued on one lock name that contention as the cause; workers busy elsewhere name none', async () => {
+    const { model } = await analyse([`${FIXTURES}/contention/dump-1.txt`]);
+    // The waiters are numbered threads (`monitor-waiter-N`), judged only with this option.
+    const config = resolveConfig(RULES, { rules: { 'executor-saturated': ['warning', { minWorkersOtherNames: 2 }] } }, 'test');
+    const findings = runRules(model, RULES, config);
+    const contentionOn = (cls: string) => rulesOf(findings, 'lock-contention').find((f) => f.subject.startsWith(`${cls}@`))!.id;
+    const sat = new Map(rulesOf(findings, 'executor-saturated').map((f) => [f.subject, f.causedBy]));
+    expect([...sat.keys()].sort()).toEqual(['monitor-waiter', 'rlock-waiter']);
+    expect(sat.get('monitor-waiter')).toEqual([contentionOn('SharedCache')]);
+    expect(sat.get('rlock-waiter')).toEqual([contentionOn('java.util.concurrent.locks.ReentrantLock$NonfairSync')]);
+    const pool = rulesOf((await analyse([`${FIXTURES}/pool/dump-1.txt`])).findings, 'executor-saturated');
+    expect(pool[0]!.causedBy).toEqual([]);
+  });
   test('deadlocked threads with numbered names are not a pool', async () => {
     const { findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`]);
     expect(rulesOf(findings, 'executor-saturated')).toEqual([]);
