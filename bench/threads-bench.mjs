@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * Thread-dump benchmark: builds a large dump (default 100k threads, 150+ MB) by repeating real thread
- * blocks from the fixtures with unique names, then measures in separate processes:
+ * Thread-dump benchmark: builds a large dump (default 200k threads, 155 MB) by repeating real thread blocks
+ * from the fixtures with unique names, then measures in separate processes:
  *   baseline: reading the same bytes with no parsing,
  *   analyze:  load + parse + model + rules (what `dumpsleuth analyze` does, minus printing).
+ * Then the same analysis on a copy in which every thread holds its own lock addresses, so no two
+ * thread bodies are alike: the parser's cache of repeated bodies never pays off there (worst case).
  * Prints MB/s and peak RSS. Run `npm run build` first (npm run bench does).
  */
 import { spawnSync } from 'node:child_process';
@@ -44,15 +46,18 @@ async function child(mode, file) {
 async function main() {
   const [, , flag, childMode, childFile] = process.argv;
   if (flag === '--child') return child(childMode, childFile);
-  const threads = Number(process.env.BENCH_THREADS ?? 100000);
+  const threads = Number(process.env.BENCH_THREADS ?? 200000);
   const outDir = join(here, 'out');
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, `threads-${threads}.txt`);
+  const uniqueFile = join(outDir, `threads-${threads}-unique-bodies.txt`);
   // Rebuilt every run, so the figures always come from the fixtures in this tree.
   await buildThreadDump(file, threads);
+  await buildThreadDump(uniqueFile, threads, { uniqueBodies: true });
   const mb = statSync(file).size / 1048576;
+  const uniqueMb = statSync(uniqueFile).size / 1048576;
   const runs = Number(process.env.BENCH_RUNS ?? 3);
-  const measure = (mode) => {
+  const measure = (mode, file) => {
     const results = [];
     for (let r = 0; r < runs; r++) {
       const p = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', mode, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
@@ -62,14 +67,18 @@ async function main() {
     results.sort((a, b) => a.seconds - b.seconds);
     return results[Math.floor(results.length / 2)];
   };
-  const base = measure('baseline');
-  const full = measure('analyze');
-  const line = (name, r) => `${name.padEnd(28)} ${r.seconds.toFixed(2).padStart(6)} s  ${(mb / r.seconds).toFixed(0).padStart(5)} MB/s  peak RSS ${r.maxRssMb.toFixed(0).padStart(5)} MB`;
+  const base = measure('baseline', file);
+  const full = measure('analyze', file);
+  const unique = measure('analyze', uniqueFile);
+  const line = (name, r, size) => `${name.padEnd(34)} ${r.seconds.toFixed(2).padStart(6)} s  ${(size / r.seconds).toFixed(0).padStart(5)} MB/s  peak RSS ${r.maxRssMb.toFixed(0).padStart(5)} MB`;
   console.log(`input: ${mb.toFixed(1)} MB, ${threads} threads (${file}), median of ${runs} runs, node ${process.version}`);
-  console.log(line('read bytes only (baseline)', base));
-  console.log(line('parse + model + rules', full));
+  console.log(line('read bytes only (baseline)', base, mb));
+  console.log(line('parse + model + rules', full, mb));
   console.log(`threads parsed: ${full.threads}, unparsed lines: ${full.unparsed}, findings: ${full.findings}, live heap after the run: ${full.liveHeapMb.toFixed(0)} MB`);
   console.log(`peak RSS / input size: ${(full.maxRssMb / mb).toFixed(2)}x; end-to-end vs read: ${(full.seconds / base.seconds).toFixed(1)}x the time`);
+  console.log(`worst case, no two thread bodies alike: ${uniqueMb.toFixed(1)} MB (${uniqueFile})`);
+  console.log(line('parse + model + rules', unique, uniqueMb));
+  console.log(`threads parsed: ${unique.threads}, unparsed lines: ${unique.unparsed}, findings: ${unique.findings}; peak RSS / input size: ${(unique.maxRssMb / uniqueMb).toFixed(2)}x`);
 }
 
 main().catch((e) => {
