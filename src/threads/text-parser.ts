@@ -23,6 +23,7 @@ import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type Thr
 import { parseDumpTimestamp } from './timestamps.js';
 import { RawFrameLines, type RawFrameLine } from './raw-frame-lines.js';
 import { markSharedStack } from './per-stack.js';
+import { StackInterner } from './stack-interner.js';
 import { MAX_BODY_CHARS, ThreadBodies, type BodyStateLine, type ThreadBody } from './thread-bodies.js';
 
 /**
@@ -49,6 +50,9 @@ export class TextDumpParser {
   private readonly rawFrameLines = new RawFrameLines();
   private readonly sharedTexts = new StringInterner();
   private readonly bodies = new ThreadBodies();
+  private readonly stacks = new StackInterner();
+  /** The current thread, when its frames array is already the shared one (StackInterner). */
+  private stackInterned: ThreadEntry | null = null;
   /**
    * The current thread, when its arrays are shared (copy before adding): with a ThreadBodies record,
    * or the empty ones every thread starts with (most threads then get a record's arrays).
@@ -191,6 +195,8 @@ export class TextDumpParser {
       this.outsideLines === before.outside &&
       this.dumps.length === before.dumps;
     if (clean) {
+      th.frames = this.stacks.intern(th.frames);
+      this.stackInterned = th;
       this.bodies.add(text, {
         lines: this.lineNo - before.line,
         endOffset: th.endLine - th.line,
@@ -232,6 +238,7 @@ export class TextDumpParser {
     this.inOwnable = body.inOwnable;
     this.lastFrameLine = undefined;
     this.sharedBodyThread = th;
+    this.stackInterned = th;
   }
 
   /**
@@ -239,9 +246,11 @@ export class TextDumpParser {
    * added to them. Callers test `th === this.sharedBodyThread` first: this runs for every body line.
    */
   private ownArrays(th: ThreadEntry): void {
-    th.frames = th.frames.slice();
-    th.locks = th.locks.slice();
-    th.ownableSynchronizers = th.ownableSynchronizers.slice();
+    this.stackInterned = null;
+    // A new literal for the frozen empty ones: slicing a frozen array takes V8's slow path.
+    th.frames = th.frames === NO_FRAMES ? [] : th.frames.slice();
+    th.locks = th.locks === NO_LOCKS ? [] : th.locks.slice();
+    th.ownableSynchronizers = th.ownableSynchronizers === NO_SYNCHRONIZERS ? [] : th.ownableSynchronizers.slice();
     this.sharedBodyThread = null;
   }
 
@@ -265,6 +274,8 @@ export class TextDumpParser {
     }
     this.handle(line, t);
     if (previousFrameLine !== undefined && this.lastFrameLine !== undefined) previousFrameLine.next = this.lastFrameLine;
+    // A lock line (`\t- locked <0x..>`) sits between two frame lines: the frame before it still predicts the one after.
+    else if (th0 !== null && this.thread === th0 && this.section === 'threads' && rawLine.charCodeAt(0) === 9 && rawLine.charCodeAt(1) === 45 /* \t- */) this.lastFrameLine = previousFrameLine;
     if (this.dump !== null && this.section !== 'tail') this.dump.endLine = this.lineNo;
     if (this.thread !== null) this.thread.endLine = this.lineNo;
     this.previousText = t;
@@ -637,6 +648,9 @@ export class TextDumpParser {
   private endThread(): void {
     const th = this.thread;
     if (th === null) return;
+    // Its stack is complete: threads with the same frames share one array from here on.
+    if (th !== this.stackInterned) th.frames = this.stacks.intern(th.frames);
+    this.stackInterned = null;
     if (th.state === 'UNKNOWN' && th.headerState) th.state = stateFromHotspotWords(th.headerState) ?? 'UNKNOWN';
     this.thread = null;
     this.inOwnable = false;
