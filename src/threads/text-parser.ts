@@ -275,7 +275,9 @@ export class TextDumpParser {
     this.handle(line, t);
     if (previousFrameLine !== undefined && this.lastFrameLine !== undefined) previousFrameLine.next = this.lastFrameLine;
     // A lock line (`\t- locked <0x..>`) sits between two frame lines: the frame before it still predicts the one after.
-    else if (th0 !== null && this.thread === th0 && this.section === 'threads' && rawLine.charCodeAt(0) === 9 && rawLine.charCodeAt(1) === 45 /* \t- */) this.lastFrameLine = previousFrameLine;
+    else if (this.lastFrameLine === undefined && th0 !== null && this.thread === th0 && this.section === 'threads' && rawLine.charCodeAt(0) === 9 && rawLine.charCodeAt(1) === 45 /* \t- */) {
+      this.lastFrameLine = previousFrameLine;
+    }
     if (this.dump !== null && this.section !== 'tail') this.dump.endLine = this.lineNo;
     if (this.thread !== null) this.thread.endLine = this.lineNo;
     this.previousText = t;
