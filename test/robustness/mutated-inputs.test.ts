@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyseBytes, mutate, mutation, propertyOptions } from './harness.js';
 import { hprofRecords } from './hprof-records.js';
+import { TextDumpParser } from '../../src/threads/text-parser.js';
 
 const CORPUS_JAVACORE = '../shared/corpus/threaddumps/eclipse-mat__mat/javacore.20130429.083110.14261.0002.txt';
 
@@ -52,6 +53,32 @@ describe('mutated thread dumps and logs', { timeout: 300_000 }, () => {
     const base = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     await fc.assert(fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'dump-utf16.txt'))), propertyOptions());
   });
+});
+
+// The text parser applies a thread body it saw before instead of reading it again (ThreadBodies):
+// whatever the damage, that must give what reading every line gives.
+describe('mutated thread dumps: remembered bodies change nothing', { timeout: 300_000 }, () => {
+  const lineByLine = (text: string) => {
+    const p = new TextDumpParser('t');
+    const lines = text.split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    for (const l of lines) p.push(l);
+    return p.finish();
+  };
+  for (const path of ['fixtures/threads/pool/dump-1.txt', 'fixtures/threads/contention/dump-1.txt', 'fixtures/threads/logs/catalina.out']) {
+    it(path, async () => {
+      const base = readFileSync(path);
+      await fc.assert(
+        fc.asyncProperty(mutation, fc.integer({ min: 64, max: 1 << 16 }), async (m, chunkSize) => {
+          const text = mutate(base, m).toString('latin1');
+          const p = new TextDumpParser('t');
+          for (let at = 0; at < text.length; at += chunkSize) p.pushText(text.slice(at, at + chunkSize));
+          expect(p.finish()).toEqual(lineByLine(text));
+        }),
+        propertyOptions(),
+      );
+    });
+  }
 });
 
 describe('mutated JSON thread dumps', { timeout: 300_000 }, () => {
