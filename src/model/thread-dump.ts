@@ -64,6 +64,12 @@ export interface FrameLock {
   readonly lock: LockRef | null;
 }
 
+/**
+ * One thread of a dump. Its `frames`, `locks` and `ownableSynchronizers` arrays may be shared with
+ * other threads once parsed (identical thread bodies share all three, identical stacks share frames,
+ * threads with none share frozen empty ones), and answers are cached per frames array: treat them as
+ * read-only after parsing, and build new arrays instead of changing them.
+ */
 export interface ThreadEntry {
   readonly name: string;
   /** Java thread id (`#12`, `Id=12`, `t@12`, `id=12`) as printed, when present. */

@@ -174,7 +174,10 @@ export class TextDumpParser {
    */
   private pushBody(chunk: string, bodyStart: number, th: ThreadEntry): number {
     const dump = this.dump;
-    if (dump === null || this.section !== 'threads' || th.locks.length > 0 || th.lockOwnerName !== undefined || !this.bodies.worthTrying()) return bodyStart;
+    // A record replays what a body does to a thread fresh from a HotSpot-style header: nothing of its
+    // own yet, outside any synchronizer list. (ThreadInfo headers bring a lock and an owner.)
+    const fresh = th.frames.length === 0 && th.locks.length === 0 && th.ownableSynchronizers.length === 0 && th.lockOwnerName === undefined && !this.inOwnable;
+    if (dump === null || this.section !== 'threads' || !fresh || !this.bodies.worthTrying()) return bodyStart;
     const end = chunk.indexOf('\n"', bodyStart - 1);
     if (end < bodyStart || end - bodyStart > MAX_BODY_CHARS) return bodyStart;
     const text = chunk.slice(bodyStart, end + 1);
@@ -208,6 +211,7 @@ export class TextDumpParser {
         stackTruncated: th.stackTruncated,
         carriedVirtualThread: th.carriedVirtualThread,
         inOwnable: this.inOwnable,
+        lastText: detach(this.previousText),
       });
       this.sharedBodyThread = th;
     }
@@ -231,7 +235,7 @@ export class TextDumpParser {
     if (body.endOffset > 0) {
       th.endLine = th.line + body.endOffset;
       dump.endLine = th.endLine;
-      this.previousText = '';
+      this.previousText = body.lastText;
       this.previousLine = th.endLine;
     }
     this.lineNo += body.lines;

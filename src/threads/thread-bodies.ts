@@ -34,6 +34,8 @@ export interface ThreadBody {
   readonly carriedVirtualThread: string | undefined;
   /** Whether the body ended inside a `Locked ownable synchronizers:` list. */
   readonly inOwnable: boolean;
+  /** The body's last non-blank line, trimmed (the parser's `previousText` after it). */
+  readonly lastText: string;
 }
 
 /** Bodies longer than this are not remembered: deep stacks rarely repeat, and their keys cost memory. */
