@@ -73,70 +73,53 @@ export function parseAnyThreadHeader(line: string): ThreadHeader | null {
 }
 
 /**
- * The shape nearly every HotSpot header has (JDK 6 to 25), up to the native id, in one match:
- * `#1 [123] daemon prio=5 os_prio=0 cpu=1.2ms elapsed=3.4s tid=0x.. nid=0x..`; then the state words and
- * the stack address (`waiting on condition  [0x..]`), taken apart in code. (As one regex, the state
- * words and the spaces around the address could each take a long run of whitespace, and a damaged
- * header with thousands of them took half a minute to fail; found by fuzzing.)
+ * The fields nearly every HotSpot header has (JDK 6 to 25), up to the native id, in one sticky match
+ * from after the name: `#1 [123] daemon prio=5 os_prio=0 cpu=1.2ms elapsed=3.4s tid=0x.. nid=0x..`;
+ * then the state words and the stack address (`waiting on condition  [0x..]`), taken apart in code.
+ * (As one regex, the state words and the spaces around the address could each take a long run of
+ * whitespace, and a damaged header with thousands of them took half a minute to fail; found by fuzzing.)
  */
-const COMMON_HOTSPOT_HEAD =
-  /^(?:#(\d+) (?:\[(\d+)\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.]+)ms )?(?:elapsed=([\d.]+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+)/;
-const STACK_ADDRESS = /^\[0x[0-9a-fA-F]+\]$/;
-
-/** The state words after `nid=`, without the trailing `[0x..]`; null when the rest is not just that. */
-function hotspotStateWords(rest: string): string | null {
-  let words = (rest.charCodeAt(0) === 32 ? rest.slice(1) : rest).trimEnd();
-  if (words.endsWith(']')) {
-    const open = words.lastIndexOf('[');
-    if (open >= 0 && STACK_ADDRESS.test(words.slice(open))) words = words.slice(0, open).trimEnd();
-  }
-  return words.includes('[') || words.includes('=') ? null : words;
-}
+const COMMON_HOTSPOT_FIELDS =
+  /(?:#(\d+) (?:\[\d+\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.]+)ms )?(?:elapsed=([\d.]+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+)/y;
 
 const SPACE = 32;
-const CLOSE_BRACKET = 93;
-
-function hexEnd(line: string, from: number): number {
-  let p = from;
-  for (let c = line.charCodeAt(p); (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70); c = line.charCodeAt(++p));
-  return p;
-}
 
 /**
- * COMMON_HOTSPOT_HEAD with the name in front: the whole line up to the native id in one match, for
- * names without quotes and one space after the name (the general parser trims and searches instead).
- */
-const COMMON_HOTSPOT_LINE =
-  /^"([^"]*)" (?:#(\d+) (?:\[\d+\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.]+)ms )?(?:elapsed=([\d.]+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+)/;
-
-/**
- * The header nearly every HotSpot thread has, read in one match plus indexes: a big dump has one per
- * thread, and the general parser cuts the line into pieces to try each format in turn. It takes only
- * the exact layout and returns null for anything else, which parseAnyThreadHeader then reads; where
- * it answers, the answer is the same (a test holds the two equal on every header of the corpus and
- * the fixtures). The lines are slices of a chunk, on which V8 reads characters one at a time slowly,
- * so the characters are left to the regex engine.
+ * The header nearly every HotSpot thread has, on the whole line: a big dump has one per thread, and
+ * this skips the trimming and the tries of other formats that parseAnyThreadHeader makes. It takes a
+ * name without quotes followed by one space, and returns null for anything else, which
+ * parseAnyThreadHeader then reads (a test holds the two equal on every header of the corpus and the
+ * fixtures). The lines are slices of a chunk, on which V8 reads characters one at a time slowly, so
+ * the characters are left to the regex engine.
  */
 export function scanCommonHotspotHeader(line: string): ThreadHeader | null {
-  const m = COMMON_HOTSPOT_LINE.exec(line);
+  const nameEnd = line.indexOf('"', 1);
+  if (nameEnd < 0 || line.charCodeAt(nameEnd + 1) !== SPACE) return null;
+  return commonHotspotHeader(line.slice(1, nameEnd), line, nameEnd + 2);
+}
+
+/** The common HotSpot fields of `text` from `from` to its end; null unless that is all there is. */
+function commonHotspotHeader(name: string, text: string, from: number): ThreadHeader | null {
+  COMMON_HOTSPOT_FIELDS.lastIndex = from;
+  const m = COMMON_HOTSPOT_FIELDS.exec(text);
   if (m === null) return null;
-  const afterNid = m[0].length;
-  const wordsFrom = line.charCodeAt(afterNid) === SPACE ? afterNid + 1 : afterNid;
-  const stateText = knownStateWords(line, wordsFrom) ?? scanStateWords(line, wordsFrom);
+  const afterNid = from + m[0].length;
+  const wordsFrom = text.charCodeAt(afterNid) === SPACE ? afterNid + 1 : afterNid;
+  const stateText = knownStateWords(text, wordsFrom) ?? stateWords(text, wordsFrom);
   if (stateText === null) return null;
   // One literal, every field in it (absent ones undefined, which every reader treats as absent): no property array to grow.
   const hasWords = stateText.length > 0;
   return {
-    name: m[1]!,
+    name,
     format: 'hotspot',
-    daemon: m[3] !== undefined,
+    daemon: m[2] !== undefined,
     virtual: false,
-    javaId: m[2],
-    priority: Number(m[4]),
-    cpuMs: m[5] !== undefined ? Number(m[5]) : undefined,
-    elapsedS: m[6] !== undefined ? Number(m[6]) : undefined,
-    address: m[7]!.toLowerCase(),
-    nativeId: toHex(m[8]!),
+    javaId: m[1],
+    priority: Number(m[3]),
+    cpuMs: m[4] !== undefined ? Number(m[4]) : undefined,
+    elapsedS: m[5] !== undefined ? Number(m[5]) : undefined,
+    address: m[6]!.toLowerCase(),
+    nativeId: toHex(m[7]!),
     headerState: hasWords ? stateText : undefined,
     state: hasWords ? stateFromHotspotWords(stateText) : undefined,
   };
@@ -149,8 +132,8 @@ export function scanCommonHotspotHeader(line: string): ThreadHeader | null {
 const KNOWN_STATE_WORDS_TAIL = /(?:runnable|waiting on condition|in Object\.wait\(\)|waiting for monitor entry|sleeping|parking)(?: +\[0x[0-9a-fA-F]+\])? *$/y;
 
 /**
- * hotspotStateWords for the common words, as a constant (no copy cut, nothing to intern);
- * undefined for anything else, which scanStateWords reads. The first letters tell the words apart.
+ * stateWords for the common words, as a constant (no copy cut, nothing to intern); undefined for
+ * anything else. The first letters tell the words apart.
  */
 function knownStateWords(line: string, from: number): string | undefined {
   KNOWN_STATE_WORDS_TAIL.lastIndex = from;
@@ -169,24 +152,38 @@ function knownStateWords(line: string, from: number): string | undefined {
   }
 }
 
-/** The end of `line` before `end` without the ASCII spaces it ends with; -1 when it ends with other whitespace. */
-function trimmedEnd(line: string, from: number, end: number): number {
-  let e = end;
-  for (let c = line.charCodeAt(e - 1); e > from && (c === SPACE || (c >= 9 && c <= 13)); c = line.charCodeAt(--e - 1));
-  return e > from && line.charCodeAt(e - 1) >= 128 ? -1 : e;
+/** What String.prototype.trim removes: ECMAScript's white space and line terminators. */
+function isTrimmed(c: number): boolean {
+  return (
+    (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 
-/** hotspotStateWords on the line from `from`, with indexes; null where that returns null, or for odd whitespace. */
-function scanStateWords(line: string, from: number): string | null {
+/** The end of `line` before `end` without the white space it ends with, not going below `from`. */
+function trimmedEnd(line: string, from: number, end: number): number {
+  let e = end;
+  while (e > from && isTrimmed(line.charCodeAt(e - 1))) e--;
+  return e;
+}
+
+function hexEnd(line: string, from: number): number {
+  let p = from;
+  for (let c = line.charCodeAt(p); (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70); c = line.charCodeAt(++p));
+  return p;
+}
+
+/**
+ * The state words from `from` to the end of the line, without the stack address (`[0x..]`) and the
+ * white space around it; null when anything else follows (another bracket, a `key=value`).
+ */
+function stateWords(line: string, from: number): string | null {
   let end = trimmedEnd(line, from, line.length);
-  if (end < 0) return null;
-  if (line.charCodeAt(end - 1) === CLOSE_BRACKET) {
+  if (line.charCodeAt(end - 1) === 93 /* ] */) {
     const open = line.lastIndexOf('[', end - 1);
     if (open >= from) {
-      // `[0x...]`, the stack address; any other bracket is left to the general parser.
-      if (!line.startsWith('0x', open + 1) || hexEnd(line, open + 3) !== end - 1 || end - 1 === open + 3) return null;
+      if (!line.startsWith('0x', open + 1) || end - 1 === open + 3 || hexEnd(line, open + 3) !== end - 1) return null;
       end = trimmedEnd(line, from, open);
-      if (end < 0) return null;
     }
   }
   const bracket = line.indexOf('[', from);
@@ -200,23 +197,7 @@ export function parseHotspotTail(name: string, tail: string): ThreadHeader {
 }
 
 function parseCommonHotspotTail(name: string, tail: string): ThreadHeader | null {
-  const m = COMMON_HOTSPOT_HEAD.exec(tail);
-  if (m === null) return null;
-  const stateText = hotspotStateWords(tail.slice(m[0].length));
-  if (stateText === null) return null;
-  const h: ThreadHeader = { name, format: 'hotspot', daemon: m[3] !== undefined, virtual: false };
-  if (m[1] !== undefined) h.javaId = m[1];
-  h.priority = Number(m[4]);
-  if (m[5] !== undefined) h.cpuMs = Number(m[5]);
-  if (m[6] !== undefined) h.elapsedS = Number(m[6]);
-  h.address = m[7]!.toLowerCase();
-  h.nativeId = toHex(m[8]!);
-  if (stateText.length > 0) {
-    h.headerState = stateText;
-    const state = stateFromHotspotWords(stateText);
-    if (state !== undefined) h.state = state;
-  }
-  return h;
+  return commonHotspotHeader(name, tail, 0);
 }
 
 /** Every other HotSpot header: VM threads without ids, extra fields (`allocated=`, `lwp_id=`), odd spacing. */
