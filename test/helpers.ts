@@ -1,6 +1,6 @@
 /** Shared test helpers: load fixtures and corpus files through the real input path. */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { loadThreadInput, type LoadedThreadInput } from '../src/input/load.js';
@@ -10,10 +10,39 @@ import { RULES } from '../src/rules/index.js';
 import { defaultConfig } from '../src/engine/config.js';
 import { runRules } from '../src/engine/run-rules.js';
 import type { Finding } from '../src/model/findings.js';
+import type { ThreadDumpFile } from '../src/model/thread-dump.js';
+import { TextDumpParser } from '../src/threads/text-parser.js';
 
 export const FIXTURES = 'fixtures/threads';
 export const CORPUS = join('..', 'shared', 'corpus', 'threaddumps');
 export const corpusAvailable = existsSync(CORPUS);
+
+/** Every plain (not gzip) text file under the thread fixtures and, when present, the thread-dump corpus. */
+export function threadDumpTextFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(txt|out|log|tdump)$|^[^.]+$/.test(e.name) && readFileSync(p)[0] !== 0x1f) files.push(p);
+    }
+  };
+  walk(FIXTURES);
+  if (corpusAvailable) walk(CORPUS);
+  return files;
+}
+
+/**
+ * The text parsed a line at a time through `push`, which takes no chunk and remembers no bodies: the
+ * reference that `pushText` (chunks, remembered bodies, the header fast path) is held equal to.
+ */
+export function parseLineByLine(text: string, source = 't'): ThreadDumpFile {
+  const parser = new TextDumpParser(source);
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  for (const line of lines) parser.push(line);
+  return parser.finish();
+}
 
 export async function load(path: string): Promise<LoadedThreadInput> {
   return loadThreadInput(path);

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { analyseBytes, mutate, mutation, propertyOptions } from './harness.js';
 import { hprofRecords } from './hprof-records.js';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
+import { parseLineByLine } from '../helpers.js';
 
 const CORPUS_JAVACORE = '../shared/corpus/threaddumps/eclipse-mat__mat/javacore.20130429.083110.14261.0002.txt';
 
@@ -58,13 +59,6 @@ describe('mutated thread dumps and logs', { timeout: 300_000 }, () => {
 // The text parser applies a thread body it saw before instead of reading it again (ThreadBodies):
 // whatever the damage, that must give what reading every line gives.
 describe('mutated thread dumps: remembered bodies change nothing', { timeout: 300_000 }, () => {
-  const lineByLine = (text: string) => {
-    const p = new TextDumpParser('t');
-    const lines = text.split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    for (const l of lines) p.push(l);
-    return p.finish();
-  };
   for (const path of ['fixtures/threads/pool/dump-1.txt', 'fixtures/threads/contention/dump-1.txt', 'fixtures/threads/logs/catalina.out']) {
     it(path, async () => {
       const base = readFileSync(path);
@@ -73,7 +67,7 @@ describe('mutated thread dumps: remembered bodies change nothing', { timeout: 30
           const text = mutate(base, m).toString('latin1');
           const p = new TextDumpParser('t');
           for (let at = 0; at < text.length; at += chunkSize) p.pushText(text.slice(at, at + chunkSize));
-          expect(p.finish()).toEqual(lineByLine(text));
+          expect(p.finish()).toEqual(parseLineByLine(text));
         }),
         propertyOptions(),
       );

@@ -6,15 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
-import { FIXTURES } from '../helpers.js';
-
-function byLines(text: string) {
-  const p = new TextDumpParser('t');
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  for (const l of lines) p.push(l);
-  return p.finish();
-}
+import { FIXTURES, parseLineByLine } from '../helpers.js';
 
 function byChunks(text: string, sizes: (i: number) => number) {
   const p = new TextDumpParser('t');
@@ -32,7 +24,7 @@ const samples = ['pool/dump-1.txt', 'deadlock/dump-1.txt', 'logs/catalina.out', 
 describe('TextDumpParser.pushText', () => {
   for (const sample of samples) {
     const text = readFileSync(join(FIXTURES, sample), 'utf8');
-    const expected = byLines(text);
+    const expected = parseLineByLine(text);
 
     it(`${sample}: chunks of 1, 7, 4096 characters and random sizes give the same dumps as whole lines`, () => {
       expect(expected.dumps.length).toBeGreaterThan(0);
@@ -46,7 +38,7 @@ describe('TextDumpParser.pushText', () => {
 
     it(`${sample}: CRLF line ends cut between \\r and \\n give the same dumps`, () => {
       const crlf = text.replace(/\n/g, '\r\n');
-      const reference = byLines(crlf);
+      const reference = parseLineByLine(crlf);
       expect(reference.dumps.map((d) => d.threads.length)).toEqual(expected.dumps.map((d) => d.threads.length));
       // Every cut lands right after a \r.
       const cuts: number[] = [];

@@ -2,19 +2,11 @@
  * ThreadBodies lets the text parser apply a thread body it has seen before instead of parsing it
  * again. Whatever it remembers, the parse must equal reading every line (`push`, which never uses it).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
-import { CORPUS, corpusAvailable, FIXTURES } from '../helpers.js';
-
-function lineByLine(text: string) {
-  const p = new TextDumpParser('t');
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  for (const l of lines) p.push(l);
-  return p.finish();
-}
+import { FIXTURES, parseLineByLine, threadDumpTextFiles } from '../helpers.js';
 
 function wholeText(text: string) {
   const p = new TextDumpParser('t');
@@ -22,83 +14,55 @@ function wholeText(text: string) {
   return p.finish();
 }
 
-function textFiles(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, e.name);
-      if (e.isDirectory()) walk(path);
-      else if (/\.(txt|out|log|tdump)$|^[^.]+$/.test(e.name) && readFileSync(path)[0] !== 0x1f) files.push(path);
-    }
-  };
-  walk(FIXTURES);
-  if (corpusAvailable) walk(CORPUS);
-  return files;
-}
-
-const header = (i: number) => `"pool-1-thread-${i}" #${20 + i} prio=5 os_prio=0 cpu=1.00ms elapsed=9.00s tid=0x00007f00000${i}0000 nid=0x${(100 + i).toString(16)} waiting on condition  [0x00007f0000001000]`;
-// Hand-written from the shape of jstack -l output: the idle-worker body every pool thread prints.
-const idleBody = [
-  '   java.lang.Thread.State: WAITING (parking)',
-  '\tat jdk.internal.misc.Unsafe.park(java.base@17.0.15/Native Method)',
-  '\t- parking to wait for  <0x00000000c5a1f2b8> (a java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject)',
-  '\tat java.util.concurrent.locks.LockSupport.park(java.base@17.0.15/LockSupport.java:341)',
-  '\tat java.util.concurrent.ThreadPoolExecutor.getTask(java.base@17.0.15/ThreadPoolExecutor.java:1062)',
-  '\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:840)',
-  '',
-  '   Locked ownable synchronizers:',
-  '\t- None',
-  '',
-];
+// A real JVM's pool (fixtures/threads/pool): workers 6 to 8 wait idle for work and print one body.
+const poolDump = readFileSync(join(FIXTURES, 'pool', 'dump-1.txt'), 'latin1');
+const idleWorkers = ['DubboServerHandler-127.0.0.1:20880-thread-6', 'DubboServerHandler-127.0.0.1:20880-thread-7', 'DubboServerHandler-127.0.0.1:20880-thread-8'];
 
 describe('thread bodies remembered by the text parser', () => {
   it('give the same parse as reading every line, on every text file of the fixtures and the corpus', () => {
-    const files = textFiles();
+    const files = threadDumpTextFiles();
     expect(files.length).toBeGreaterThan(20);
     for (const f of files) {
       const text = readFileSync(f, 'latin1');
-      expect(wholeText(text), f).toEqual(lineByLine(text));
+      expect(wholeText(text), f).toEqual(parseLineByLine(text));
     }
   });
 
   it('give the same parse with CRLF line ends', () => {
-    const text = readFileSync(join(FIXTURES, 'pool', 'dump-1.txt'), 'latin1').replace(/\n/g, '\r\n');
+    const text = poolDump.replace(/\n/g, '\r\n');
     const parsed = wholeText(text);
     expect(parsed.dumps[0]!.threads.length).toBeGreaterThan(10);
-    expect(parsed).toEqual(lineByLine(text));
+    expect(parsed).toEqual(parseLineByLine(text));
   });
 
-  it('are applied to identical bodies: the threads share one frame array, and each has its own header fields', () => {
-    const text = ['Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):', '', ...[1, 2, 3, 4].flatMap((i) => [header(i), ...idleBody])].join('\n') + '\n';
-    // A body ends where the next line starts with a quote, so the last thread is always read line by line.
-    const [a, b, c] = wholeText(text).dumps[0]!.threads;
-    expect([a!.name, b!.name, c!.name]).toEqual(['pool-1-thread-1', 'pool-1-thread-2', 'pool-1-thread-3']);
-    expect(c!.frames).toBe(b!.frames);
+  it('are applied to identical bodies: the idle workers of a pool share their arrays, and each keeps its own header', () => {
+    const threads = wholeText(poolDump).dumps[0]!.threads;
+    const [a, b, c] = idleWorkers.map((name) => threads.find((t) => t.name === name)!);
     expect(b!.frames).toBe(a!.frames);
-    expect(c).toMatchObject({ state: 'WAITING', stateDetail: 'parking', nativeId: '0x67', line: 2 + 2 * (1 + idleBody.length) + 1, endLine: 2 + 3 * (1 + idleBody.length) - 1 });
-    expect(c!.frames.map((f) => f.method)).toEqual(['park', 'park', 'getTask', 'run']);
-    expect(c!.locks).toEqual([{ frameIndex: 0, kind: 'parking', lock: { id: '0x00000000c5a1f2b8', className: 'java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject' } }]);
+    expect(c!.frames).toBe(a!.frames);
+    expect(c!.locks).toBe(a!.locks);
+    expect(new Set([a, b, c].map((t) => t!.nativeId)).size).toBe(3);
+    const lines = poolDump.split('\n');
+    for (const t of [a, b, c]) {
+      expect(lines[t!.line - 1]!.startsWith(`"${t!.name}"`)).toBe(true);
+      expect(t!.endLine).toBeGreaterThan(t!.line);
+    }
+    expect(c).toMatchObject({ state: 'WAITING', stateDetail: 'parking' });
+    expect(c!.frames.map((f) => f.method).slice(0, 2)).toEqual(['park', 'park']);
   });
 
   it('are copied before a thread that shares them gets more lines, so the other threads stay as they were', () => {
-    // The third "header" is not one (no closing quote), so the lines after it belong to thread 2.
-    const text =
-      [
-        'Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):',
-        '',
-        header(1),
-        ...idleBody,
-        header(2),
-        ...idleBody,
-        '"broken header line',
-        '\tat com.example.Extra.frame(Extra.java:1)',
-        '',
-      ].join('\n') + '\n';
+    // Damaged input: after two real idle-worker blocks, a line that starts with a quote but is no
+    // header (no closing quote), so the frame after it belongs to the second worker.
+    const blockOf = (name: string) => {
+      const start = poolDump.indexOf(`"${name}"`);
+      return poolDump.slice(start, poolDump.indexOf('\n"', start) + 1);
+    };
+    const text = ['Full thread dump OpenJDK 64-Bit Server VM (17 mixed mode):\n\n', blockOf(idleWorkers[0]!), blockOf(idleWorkers[1]!), '"broken header line\n\tat com.example.Extra.frame(Extra.java:1)\n\n'].join('');
     const parsed = wholeText(text);
-    expect(parsed).toEqual(lineByLine(text));
+    expect(parsed).toEqual(parseLineByLine(text));
     const [first, second] = parsed.dumps[0]!.threads;
-    expect(first!.frames).toHaveLength(4);
-    expect(second!.frames).toHaveLength(5);
-    expect(second!.frames[4]!.qualified).toBe('com.example.Extra.frame');
+    expect(second!.frames).toHaveLength(first!.frames.length + 1);
+    expect(second!.frames.at(-1)!.qualified).toBe('com.example.Extra.frame');
   });
 });

@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { findNameEnd, parseAnyHotspotTail, parseAnyThreadHeader, parseHotspotTail, parseThreadHeader, scanCommonHotspotHeader, toHex } from '../../src/threads/thread-header.js';
-import { CORPUS, corpusAvailable, FIXTURES } from '../helpers.js';
+import { threadDumpTextFiles } from '../helpers.js';
 
 // Hand-written header lines: format edge cases, one per real variant seen in the wild.
 describe('parseThreadHeader', () => {
@@ -59,9 +58,8 @@ describe('parseHotspotTail fast path', () => {
 // The whole-line scanner is the first thing parseThreadHeader tries: where it answers, it must say
 // what the pattern-based parser says.
 describe('scanCommonHotspotHeader', () => {
-  const lines = collectHeaderLines();
-  test(`agrees with parseAnyThreadHeader on ${lines.length} real header lines, and reads most of them`, () => {
-    expect(lines.length).toBeGreaterThan(100);
+  /** How many of the lines the scanner reads, each checked equal to the general parser's answer. */
+  const scannedAlike = (lines: readonly string[]): number => {
     let scanned = 0;
     for (const line of lines) {
       const fast = scanCommonHotspotHeader(line);
@@ -69,7 +67,13 @@ describe('scanCommonHotspotHeader', () => {
       scanned++;
       expect(fast, line).toEqual(parseAnyThreadHeader(line));
     }
-    expect(scanned).toBeGreaterThan(lines.length / 2);
+    return scanned;
+  };
+
+  const lines = collectHeaderLines();
+  test(`agrees with parseAnyThreadHeader on ${lines.length} real header lines, and reads most of them`, () => {
+    expect(lines.length).toBeGreaterThan(100);
+    expect(scannedAlike(lines)).toBeGreaterThan(lines.length / 2);
   });
 
   // Hand-written: layouts at the scanner's edges, each either read the same or left to the general parser.
@@ -99,14 +103,7 @@ describe('scanCommonHotspotHeader', () => {
     '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2  runnable',
   ];
   test('format edges: the same answer, or none', () => {
-    let scanned = 0;
-    for (const line of edges) {
-      const fast = scanCommonHotspotHeader(line);
-      if (fast === null) continue;
-      scanned++;
-      expect(fast, line).toEqual(parseAnyThreadHeader(line));
-    }
-    expect(scanned).toBeGreaterThanOrEqual(5);
+    expect(scannedAlike(edges)).toBeGreaterThanOrEqual(5);
     expect(scanCommonHotspotHeader(edges[1]!)).toBeNull();
     expect(parseThreadHeader(edges[2]!)).toMatchObject({ javaId: '1', daemon: true, priority: 10, cpuMs: 1.5, elapsedS: 2.25, address: '0xab', nativeId: '0x4d', state: 'WAITING' });
   });
@@ -115,7 +112,7 @@ describe('scanCommonHotspotHeader', () => {
 /** Every line of the corpus and the fixtures that starts (after indentation) with a quote. */
 function collectHeaderLines(): string[] {
   const out: string[] = [];
-  for (const f of textFiles()) {
+  for (const f of threadDumpTextFiles()) {
     for (const line of readFileSync(f).toString('utf8').split('\n')) {
       const t = line.replace(/\r$/, '').trimStart();
       if (t.startsWith('"')) out.push(t);
@@ -124,23 +121,9 @@ function collectHeaderLines(): string[] {
   return out;
 }
 
-function textFiles(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.(txt|out|log|tdump)$|^[^.]+$/.test(e.name) && readFileSync(p)[0] !== 0x1f) files.push(p);
-    }
-  };
-  walk(FIXTURES);
-  if (corpusAvailable) walk(CORPUS);
-  return files;
-}
-
 function collectHotspotHeaders(): Array<{ name: string; tail: string }> {
   const out: Array<{ name: string; tail: string }> = [];
-  for (const f of textFiles()) {
+  for (const f of threadDumpTextFiles()) {
     for (const line of readFileSync(f).toString('utf8').split('\n')) {
       const t = line.trim();
       if (!t.startsWith('"') || !/ (?:tid|nid)=/.test(t)) continue;
