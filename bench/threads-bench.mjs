@@ -19,6 +19,13 @@ const root = join(here, '..');
 
 async function child(mode, file) {
   const t0 = process.hrtime.bigint();
+  const since = (t) => Number(process.hrtime.bigint() - t) / 1e9;
+  // Garbage collection pauses on the main thread, summed (work on helper threads is not in it).
+  let gcSeconds = 0;
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcSeconds += e.duration / 1000;
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   let extra = {};
   if (mode === 'baseline') {
     let n = 0;
@@ -30,12 +37,23 @@ async function child(mode, file) {
     const { RULES } = await import(join(root, 'dist/rules/index.js'));
     const { defaultConfig } = await import(join(root, 'dist/engine/config.js'));
     const { runRules } = await import(join(root, 'dist/engine/run-rules.js'));
+    const imports = since(t0);
+    let t = process.hrtime.bigint();
     const input = await loadThreadInput(file);
+    const load = since(t);
+    t = process.hrtime.bigint();
     const model = buildModel([input]);
+    const modelSeconds = since(t);
+    t = process.hrtime.bigint();
     const findings = runRules(model, RULES, defaultConfig(RULES));
-    extra = { threads: model.inputs[0].threads, findings: findings.length, unparsed: model.inputs[0].unparsedLines };
+    const rules = since(t);
+    extra = { threads: model.inputs[0].threads, findings: findings.length, unparsed: model.inputs[0].unparsedLines, phases: { imports, load, model: modelSeconds, rules } };
   }
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const seconds = since(t0);
+  // GC entries arrive after the work that caused them.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  gcObserver.disconnect();
+  extra.gcSeconds = gcSeconds;
   // What stays alive (the model), as opposed to the garbage that makes up the rest of the peak; after the clock.
   globalThis.gc();
   extra.liveHeapMb = process.memoryUsage().heapUsed / 1048576;
@@ -76,9 +94,17 @@ async function main() {
   console.log(line('parse + model + rules', full, mb));
   console.log(`threads parsed: ${full.threads}, unparsed lines: ${full.unparsed}, findings: ${full.findings}, live heap after the run: ${full.liveHeapMb.toFixed(0)} MB`);
   console.log(`peak RSS / input size: ${(full.maxRssMb / mb).toFixed(2)}x; end-to-end vs read: ${(full.seconds / base.seconds).toFixed(1)}x the time`);
+  console.log(phasesLine(full));
   console.log(`worst case, no two thread bodies alike: ${uniqueMb.toFixed(1)} MB (${uniqueFile})`);
   console.log(line('parse + model + rules', unique, uniqueMb));
   console.log(`threads parsed: ${unique.threads}, unparsed lines: ${unique.unparsed}, findings: ${unique.findings}; peak RSS / input size: ${(unique.maxRssMb / uniqueMb).toFixed(2)}x`);
+  console.log(phasesLine(unique));
+}
+
+/** Where the median run's time went. */
+function phasesLine(r) {
+  const s = (x) => `${x.toFixed(2)} s`;
+  return `  of which: loading modules ${s(r.phases.imports)}, reading and parsing ${s(r.phases.load)}, model ${s(r.phases.model)}, rules ${s(r.phases.rules)}; GC pauses in all ${s(r.gcSeconds)}`;
 }
 
 main().catch((e) => {
