@@ -158,12 +158,8 @@ export class TextDumpParser {
     this.lastFrameLine = undefined;
     this.rawLine = line;
     this.startThread(header);
-    const th = this.thread!;
-    dump!.endLine = this.lineNo;
-    th.endLine = this.lineNo;
-    this.previousText = line;
-    this.previousLine = this.lineNo;
-    return this.pushBody(chunk, nl + 1, th);
+    this.lineTaken(line);
+    return this.pushBody(chunk, nl + 1, this.thread!);
   }
 
   /**
@@ -282,9 +278,14 @@ export class TextDumpParser {
     else if (this.lastFrameLine === undefined && th0 !== null && this.thread === th0 && this.section === 'threads' && rawLine.charCodeAt(0) === 9 && rawLine.charCodeAt(1) === 45 /* \t- */) {
       this.lastFrameLine = previousFrameLine;
     }
+    this.lineTaken(t);
+  }
+
+  /** After a non-blank line: the current dump and thread reach it, and it is the text before the next. */
+  private lineTaken(text: string): void {
     if (this.dump !== null && this.section !== 'tail') this.dump.endLine = this.lineNo;
     if (this.thread !== null) this.thread.endLine = this.lineNo;
-    this.previousText = t;
+    this.previousText = text;
     this.previousLine = this.lineNo;
   }
 
