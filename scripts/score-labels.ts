@@ -1,0 +1,39 @@
+/**
+ * Scores the analysis against the senior engineer's labels of the thread-dump corpus
+ * (../shared/corpus/threaddumps/LABELS.json, rubric in LABELS.md) and prints precision, recall and
+ * every false alarm and miss. Run: `npx tsx scripts/score-labels.ts [--verbose]`.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyse, CORPUS } from '../test/helpers.js';
+import { scoreCase, totals, type CaseScore, type LabelCase } from '../test/corpus/labels-scoring.js';
+
+const labelsPath = join(CORPUS, 'LABELS.json');
+if (!existsSync(labelsPath)) {
+  console.error(`no labels: ${labelsPath} does not exist (the corpus sits in ../shared next to the checkout)`);
+  process.exit(2);
+}
+const verbose = process.argv.includes('--verbose');
+const cases = JSON.parse(readFileSync(labelsPath, 'utf8')) as LabelCase[];
+const scores: CaseScore[] = [];
+for (const c of cases) {
+  let findings: Awaited<ReturnType<typeof analyse>>['findings'] = [];
+  try {
+    findings = (await analyse(c.files.map((f) => join(CORPUS, f)))).findings;
+  } catch {
+    // Refused input (not a thread dump): no findings, which the labels score as such.
+  }
+  const s = scoreCase(c, findings);
+  scores.push(s);
+  if (s.falseAlarms.length > 0 || s.misses.length > 0 || verbose) {
+    console.log(`${c.case}: ${s.counted} warning+, ${s.trueFindings} true, ${s.allowedFindings} allowed, ${s.falseAlarms.length} false, must ${s.mustFound}/${s.mustTotal}`);
+    for (const f of s.falseAlarms) console.log(`   FALSE ${f.rule} | ${f.subject} | ${f.message.slice(0, 200)}`);
+    for (const m of s.misses) console.log(`   MISS  ${m.rule} /${m.match}/`);
+  }
+}
+const t = totals(scores);
+console.log(
+  `\n${t.cases} cases: ${t.counted} warning+ findings, ${t.trueFindings} true, ${t.allowedFindings} allowed, ${t.falseAlarms} false alarms; ` +
+    `precision ${(t.precision * 100).toFixed(1)} %, recall ${t.mustFound}/${t.mustTotal} (${(t.recall * 100).toFixed(1)} %); ` +
+    `cases fully right ${scores.filter((s) => s.falseAlarms.length === 0 && s.misses.length === 0).length}/${t.cases}`,
+);
