@@ -52,7 +52,7 @@ async function child(mode, file) {
     // What `dumpsleuth analyze big.hprof` does, minus printing: load, reconstruct, rules.
     const { loadAnyInput } = await import(join(root, 'dist/input/load-incident.js'));
     const { ANALYSIS_PLAN } = await import(join(root, 'dist/heap/analysis-plan.js'));
-    const { buildModel } = await import(join(root, 'dist/model/build-model.js'));
+    const { buildModel } = await import(join(root, 'dist/reconstruct/build-model.js'));
     const { RULES } = await import(join(root, 'dist/rules/index.js'));
     const { defaultConfig } = await import(join(root, 'dist/engine/config.js'));
     const { runRules } = await import(join(root, 'dist/engine/run-rules.js'));

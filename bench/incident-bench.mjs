@@ -19,7 +19,7 @@ const root = join(here, '..');
 async function inProcess(dir) {
   const { loadAnyInput } = await import(join(root, 'dist/input/load-incident.js'));
   const { ANALYSIS_PLAN } = await import(join(root, 'dist/heap/analysis-plan.js'));
-  const { buildModel } = await import(join(root, 'dist/model/build-model.js'));
+  const { buildModel } = await import(join(root, 'dist/reconstruct/build-model.js'));
   const { RULES } = await import(join(root, 'dist/rules/index.js'));
   const { defaultConfig } = await import(join(root, 'dist/engine/config.js'));
   const { runRules } = await import(join(root, 'dist/engine/run-rules.js'));

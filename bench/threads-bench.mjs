@@ -33,7 +33,7 @@ async function child(mode, file) {
     extra = { bytes: n };
   } else {
     const { loadThreadInput } = await import(join(root, 'dist/input/load.js'));
-    const { buildModel } = await import(join(root, 'dist/model/build-model.js'));
+    const { buildModel } = await import(join(root, 'dist/reconstruct/build-model.js'));
     const { RULES } = await import(join(root, 'dist/rules/index.js'));
     const { defaultConfig } = await import(join(root, 'dist/engine/config.js'));
     const { runRules } = await import(join(root, 'dist/engine/run-rules.js'));

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { loadThreadInput, type LoadedThreadInput } from '../src/input/load.js';
-import { buildModel } from '../src/model/build-model.js';
+import { buildModel } from '../src/reconstruct/build-model.js';
 import type { Model } from '../src/model/model.js';
 import { RULES } from '../src/rules/index.js';
 import { defaultConfig } from '../src/engine/config.js';

@@ -7,7 +7,7 @@ import { runRules } from '../engine/run-rules.js';
 import { InputError, UserError } from '../errors.js';
 import { analysisPlan, loadIncidentInputs } from '../input/load-incident.js';
 import { SEVERITIES, type Severity } from '../model/findings.js';
-import { buildModel } from '../model/build-model.js';
+import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
 import { collectInputs } from '../input/collect-inputs.js';
 

@@ -1,7 +1,7 @@
 /** `dumpsleuth analyze <paths...>`: args -> load -> model -> rules -> report -> exit code. */
 import { writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { buildModel } from '../model/build-model.js';
+import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
 import { loadConfig, loadCounterSpecs } from '../engine/config.js';
 import { analysisPlan, loadIncidentInputs } from '../input/load-incident.js';

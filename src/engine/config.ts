@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { SEVERITIES, type Severity } from '../model/findings.js';
 import type { OptionValue, Rule } from '../rules/rule.js';
 import { UsageError } from '../errors.js';
-import type { UserCounterSpec } from '../model/reconstruct/user-counters.js';
+import type { UserCounterSpec } from '../reconstruct/user-counters.js';
 
 export interface ResolvedRuleConfig {
   readonly enabled: boolean;

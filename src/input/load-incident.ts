@@ -12,8 +12,8 @@ import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { detectHeapKind, openHeap } from '../heap/open-heap.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import type { InputSummary, LogEventModel } from '../model/model.js';
-import type { HeapInput } from '../model/reconstruct/concurrency.js';
-import { userCounterRoots, type UserCounterSpec } from '../model/reconstruct/user-counters.js';
+import type { HeapInput } from '../reconstruct/concurrency.js';
+import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { forEachLine, openInput, TruncatedInputError, type ProgressEvent, type ProgressListener } from './open.js';
 import { loadThreadInput, type LoadedThreadInput } from './load.js';
 

@@ -3,7 +3,7 @@ import type { Rule } from './rule.js';
 import { isIdle, isSleeping, activityFrame } from '../threads/thread-activity.js';
 import type { Model, SeriesModel } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
-import { inHttpCall, leaseWaitOf } from '../model/reconstruct/stack-signs.js';
+import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
 
 type SeriesThread = SeriesModel['threads'][number];
 import { plural, threadEvidence } from './evidence.js';

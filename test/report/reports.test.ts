@@ -6,7 +6,7 @@ import { Chalk } from 'chalk';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
-import { buildModel } from '../../src/model/build-model.js';
+import { buildModel } from '../../src/reconstruct/build-model.js';
 import { RULES } from '../../src/rules/index.js';
 import { defaultConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';

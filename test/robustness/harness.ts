@@ -13,7 +13,7 @@ import { UserError } from '../../src/errors.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { heapHistogram } from '../../src/heap/open-heap.js';
 import { loadAnyInput } from '../../src/input/load-incident.js';
-import { buildModel } from '../../src/model/build-model.js';
+import { buildModel } from '../../src/reconstruct/build-model.js';
 import { RULES } from '../../src/rules/index.js';
 import { defaultConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';

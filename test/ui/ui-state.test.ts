@@ -138,7 +138,7 @@ describe('reducer', () => {
 describe('hostile strings', () => {
   it('thread names and frames with terminal escapes reach the UI inert', async () => {
     const { TextDumpParser } = await import('../../src/threads/text-parser.js');
-    const { buildModel } = await import('../../src/model/build-model.js');
+    const { buildModel } = await import('../../src/reconstruct/build-model.js');
     const { buildUiData } = await import('../../src/ui/build-view.js');
     // Hand-written: a format edge case (a name carrying CSI, OSC 8 and BEL), not a JVM's output.
     const p = new TextDumpParser('hostile.txt');

@@ -1,8 +1,8 @@
 /** Builds the Model from parsed thread-dump files: the analyses of src/threads/, put together. */
-import type { StackFrame, ThreadDump, ThreadDumpFile } from './thread-dump.js';
-import type { DeadlockModel, ExecutorModel, InputSummary, LockModel, LogEventModel, Model, SeriesModel, StackGroupModel, ThreadRef } from './model.js';
-import { reconstructConcurrency, type HeapInput } from './reconstruct/concurrency.js';
-import type { UserCounterSpec } from './reconstruct/user-counters.js';
+import type { StackFrame, ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
+import type { DeadlockModel, ExecutorModel, InputSummary, LockModel, LogEventModel, Model, SeriesModel, StackGroupModel, ThreadRef } from '../model/model.js';
+import { reconstructConcurrency, type HeapInput } from './concurrency.js';
+import type { UserCounterSpec } from './user-counters.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
 import { busyActivities, findThreadPools } from '../threads/thread-pools.js';
 import { groupIdenticalStacks, stateSummary } from '../threads/stack-groups.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { HeapView } from '../../src/heap/heap-view.js';
 import { openHeap } from '../../src/heap/open-heap.js';
-import { heapExecutors } from '../../src/model/reconstruct/heap-executors.js';
+import { heapExecutors } from '../../src/reconstruct/heap-executors.js';
 
 for (const jdk of ['jdk17', 'jdk25']) {
   describe(`heap executors (${jdk})`, () => {

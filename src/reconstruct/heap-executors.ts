@@ -3,11 +3,11 @@
  * run state and worker count from `ctl`, busy workers from each Worker's lock state, the queue's kind,
  * size and capacity, completed tasks, and the worker threads' names (java-internals.md, 3.1).
  */
-import { collectionElements } from '../../heap/collections.js';
-import type { HeapObject } from '../../heap/heap-model.js';
-import { hexId, numberOf, sizeOf, textOf, threadNameOf } from '../../heap/heap-values.js';
-import type { HeapView } from '../../heap/heap-view.js';
-import type { ExecutorHeapState } from '../model.js';
+import { collectionElements } from '../heap/collections.js';
+import type { HeapObject } from '../heap/heap-model.js';
+import { hexId, numberOf, sizeOf, textOf, threadNameOf } from '../heap/heap-values.js';
+import type { HeapView } from '../heap/heap-view.js';
+import type { ExecutorHeapState } from '../model/model.js';
 
 const RUN_STATES: ReadonlyArray<[number, ExecutorHeapState['runState']]> = [
   [-536870912, 'RUNNING'], // 0xE0000000 as a signed int

@@ -3,11 +3,11 @@
  * (per route: leased, available, pending, max per route), OkHttp's Dispatcher (running and queued
  * calls against the per-host limit), HikariCP, Druid and commons-pool2.
  */
-import { collectionElements, mapEntries } from '../../heap/collections.js';
-import type { HeapObject, HeapValue } from '../../heap/heap-model.js';
-import { hexId, numberOf, sizeOf, textOf, threadNameOf } from '../../heap/heap-values.js';
-import type { HeapView } from '../../heap/heap-view.js';
-import type { ConnectionPoolModel } from '../model.js';
+import { collectionElements, mapEntries } from '../heap/collections.js';
+import type { HeapObject, HeapValue } from '../heap/heap-model.js';
+import { hexId, numberOf, sizeOf, textOf, threadNameOf } from '../heap/heap-values.js';
+import type { HeapView } from '../heap/heap-view.js';
+import type { ConnectionPoolModel } from '../model/model.js';
 
 /** A pool as the heap shows it; `waiterNames` when the heap names the threads queued on it (AQS queues). */
 export type HeapPool = Omit<ConnectionPoolModel, 'waitingThreads'> & { readonly waiterNames?: readonly string[] };

@@ -4,11 +4,11 @@
  * connection pools with the threads waiting for a lease, and shutdown hooks at work. Without a heap
  * dump, it says what the stacks allow and what a heap dump would add.
  */
-import type { HeapView } from '../../heap/heap-view.js';
-import { threadNameOf } from '../../heap/heap-values.js';
-import { poolDisplayName, poolPattern } from '../../threads/thread-pools.js';
-import type { ThreadDump, ThreadDumpFile } from '../thread-dump.js';
-import type { ConnectionPoolModel, CounterModel, ExecutorModel, LogEventModel, ShutdownModel, ThreadRef } from '../model.js';
+import type { HeapView } from '../heap/heap-view.js';
+import { threadNameOf } from '../heap/heap-values.js';
+import { poolDisplayName, poolPattern } from '../threads/thread-pools.js';
+import type { ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
+import type { ConnectionPoolModel, CounterModel, ExecutorModel, LogEventModel, ShutdownModel, ThreadRef } from '../model/model.js';
 import { dubboCounters } from './dubbo-counters.js';
 import { heapExecutors } from './heap-executors.js';
 import { heapPools } from './heap-pools.js';

@@ -5,8 +5,8 @@
  *   "counters": [{ "name": "order-limiter", "className": "com.acme.Limiter",
  *                  "active": "inFlight", "limit": "max", "insideFrame": "com.acme.OrderService.place" }]
  */
-import { hexId, numberOf, valueAt } from '../../heap/heap-values.js';
-import type { HeapView } from '../../heap/heap-view.js';
+import { hexId, numberOf, valueAt } from '../heap/heap-values.js';
+import type { HeapView } from '../heap/heap-view.js';
 import type { HeapCounter } from './dubbo-counters.js';
 
 export interface UserCounterSpec {

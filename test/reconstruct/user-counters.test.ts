@@ -5,7 +5,7 @@ import { HeapView } from '../../src/heap/heap-view.js';
 import { openHeap } from '../../src/heap/open-heap.js';
 import { defaultConfig, resolveCounterSpecs } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
-import { buildModel } from '../../src/model/build-model.js';
+import { buildModel } from '../../src/reconstruct/build-model.js';
 import { RULES } from '../../src/rules/index.js';
 
 const HEAP = 'fixtures/heap/jdk17/heap.hprof.gz';

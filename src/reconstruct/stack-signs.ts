@@ -3,9 +3,9 @@
  * waiting for a connection lease, shutdown hooks at work, threads inside a service method. Data
  * (frame patterns per kind) plus small predicates over a thread's frames.
  */
-import type { StackFrame, ThreadEntry } from '../thread-dump.js';
-import type { ConnectionPoolModel } from '../model.js';
-import { perStack } from '../../threads/per-stack.js';
+import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
+import type { ConnectionPoolModel } from '../model/model.js';
+import { perStack } from '../threads/per-stack.js';
 
 /** How many top frames are looked at for a wait: the lease method sits near the top of a parked thread. */
 const WAIT_DEPTH = 16;

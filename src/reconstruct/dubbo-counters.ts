@@ -3,11 +3,11 @@
  * 2.7/3.x `org.apache`), with the `executes` (provider) or `actives` (consumer) limit found in the
  * service URL's parameters, method-specific before global (java-internals.md, 1.1 and 1.2).
  */
-import { mapEntries } from '../../heap/collections.js';
-import type { HeapObject, HeapValue } from '../../heap/heap-model.js';
-import { hexId, numberOf, stringMap, textOf } from '../../heap/heap-values.js';
-import type { HeapView } from '../../heap/heap-view.js';
-import type { CounterModel } from '../model.js';
+import { mapEntries } from '../heap/collections.js';
+import type { HeapObject, HeapValue } from '../heap/heap-model.js';
+import { hexId, numberOf, stringMap, textOf } from '../heap/heap-values.js';
+import type { HeapView } from '../heap/heap-view.js';
+import type { CounterModel } from '../model/model.js';
 
 export type HeapCounter = Omit<CounterModel, 'threadsInside' | 'rejectionsLogged'>;
 
