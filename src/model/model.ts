@@ -3,6 +3,7 @@
  * entity says where it came from (thread dumps, a heap object, log lines) so findings can cite it.
  */
 import type { LockRef, ThreadDump, JavaThreadState } from './thread-dump.js';
+import type { ThreadActivity } from './activity.js';
 
 export interface InputSummary {
   readonly path: string;
@@ -62,8 +63,10 @@ export interface ExecutorModel {
   readonly name: string;
   /** `thread-names`: recognised from thread names only; `heap`: a heap object with no matching threads; `heap+threads`: both. */
   readonly source: 'thread-names' | 'heap' | 'heap+threads';
-  /** Named like an executor's workers, not just numbered threads (see threads/thread-pools.ts). */
+  /** A real executor: threads running one worker loop, or an executor object in the heap (see threads/thread-pools.ts). */
   readonly namedLikePool: boolean;
+  /** The kind of worker loop its threads run (`ThreadPoolExecutor`, `WebLogic work manager`, ...); null for a heap-only executor. */
+  readonly loop: string | null;
   readonly dump: number;
   readonly workers: number;
   readonly busy: number;
@@ -165,12 +168,29 @@ export interface StackGroupModel {
   readonly state: JavaThreadState;
   readonly count: number;
   readonly topFrames: string[];
+  /** The verdict of the group's first thread (threads with one stack share it unless their locks differ). */
+  readonly activity: ThreadActivity;
   readonly threads: ThreadRef[];
+}
+
+export interface SeriesThreadModel {
+  readonly name: string;
+  readonly key: string;
+  readonly states: Array<JavaThreadState | null>;
+  readonly indexes: Array<number | null>;
+  /** The very same frames in every dump. */
+  readonly sameStack: boolean;
+  /** In every dump, and in one place throughout (threads/series.ts samePlace: running threads compared with tolerance). */
+  readonly samePlace: boolean;
+  /** CPU the thread used between its first and last dump (JDK 11+ `cpu=`), null when unknown. */
+  readonly cpuMsDelta: number | null;
 }
 
 export interface SeriesModel {
   readonly dumps: number[];
-  readonly threads: Array<{ name: string; key: string; states: Array<JavaThreadState | null>; indexes: Array<number | null>; sameStack: boolean }>;
+  /** Seconds between the first and the last dump, when both have timestamps. */
+  readonly spanSeconds: number | null;
+  readonly threads: SeriesThreadModel[];
 }
 
 export interface Model {
@@ -178,6 +198,8 @@ export interface Model {
   /** Every dump of every input, thread dumps ordered in time within a series. */
   readonly dumps: ThreadDump[];
   readonly stateSummaries: Array<Record<JavaThreadState, number>>;
+  /** Per dump, per thread: idle, working, blocked or housekeeping, with the reason (threads/thread-activity.ts). */
+  readonly activity: ThreadActivity[][];
   readonly threadGroups: StackGroupModel[];
   readonly executors: ExecutorModel[];
   readonly locks: { readonly contended: LockModel[]; readonly deadlocks: DeadlockModel[] };

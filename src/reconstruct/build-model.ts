@@ -6,7 +6,9 @@ import type { UserCounterSpec } from './user-counters.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
 import { busyActivities, findThreadPools } from '../threads/thread-pools.js';
 import { groupIdenticalStacks, stateSummary } from '../threads/stack-groups.js';
-import { matchSeries, seriesGroups } from '../threads/series.js';
+import { matchSeries, samePlace, seriesGroups } from '../threads/series.js';
+import { classifyDump, periodicNapVerdict } from '../threads/thread-activity.js';
+import type { ThreadActivity } from '../model/activity.js';
 
 export interface ParsedThreadInput {
   readonly path: string;
@@ -66,12 +68,17 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   const contended: LockModel[] = [];
   const deadlocks: DeadlockModel[] = [];
   const threadGroups: StackGroupModel[] = [];
+  const activity: ThreadActivity[][] = [];
   dumps.forEach((dump, di) => {
-    for (const pool of findThreadPools(dump)) {
+    const graph = buildLockGraph(dump);
+    const verdicts = classifyDump(dump, graph);
+    activity.push(verdicts);
+    for (const pool of findThreadPools(dump, verdicts)) {
       executors.push({
         name: pool.name,
         source: 'thread-names',
-        namedLikePool: pool.namedLikePool,
+        namedLikePool: true,
+        loop: pool.loop,
         dump: di,
         workers: pool.threads.length,
         busy: pool.busy.length,
@@ -81,7 +88,6 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         busyActivities: busyActivities(dump, pool.busy),
       });
     }
-    const graph = buildLockGraph(dump);
     for (const node of graph.locks.values()) {
       const waiters = node.waiters.filter((w) => w.kind !== 'object-wait');
       if (waiters.length === 0) continue;
@@ -108,6 +114,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         state: g.state,
         count: g.threads.length,
         topFrames: g.frames.slice(0, 8).map((f) => f.qualified),
+        activity: verdicts[g.threads[0]!]!,
         threads: g.threads.map((t) => ref(di, t)),
       });
     }
@@ -123,13 +130,25 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
 
   const series: SeriesModel[] = seriesGroups(dumps).map((group) => {
     const s = matchSeries(dumps, group);
+    const first = dumps[group[0]!]!;
+    const last = dumps[group[group.length - 1]!]!;
+    const spanSeconds = first.timestampIso && last.timestampIso ? (Date.parse(last.timestampIso) - Date.parse(first.timestampIso)) / 1000 : null;
     return {
       dumps: group,
+      spanSeconds,
       threads: s.threads.map((t) => {
         const entries = t.indexes.map((ti, pos) => (ti === null ? null : dumps[group[pos]!]!.threads[ti]!));
-        const first = entries[0];
-        const sameStack = first !== null && first !== undefined && entries.every((e) => e !== null && sameFrames(e.frames, first.frames));
-        return { name: t.name, key: t.key, states: entries.map((e) => (e === null ? null : e.state)), indexes: t.indexes, sameStack };
+        const head = entries[0];
+        const all = head !== null && head !== undefined && entries.every((e) => e !== null);
+        const sameStack = all && entries.every((e) => sameFrames(e!.frames, head.frames));
+        const samePlaceAll = all && entries.every((e) => samePlace(e!.frames, head.frames, e!.state === 'RUNNABLE' && head.state === 'RUNNABLE'));
+        const tail = entries[entries.length - 1];
+        const cpuMsDelta = all && head.cpuMs !== undefined && tail?.cpuMs !== undefined ? tail.cpuMs - head.cpuMs : null;
+        if (all) {
+          const periodic = periodicNapVerdict(t.indexes.map((ti, pos) => activity[group[pos]!]![ti!]!), samePlaceAll, cpuMsDelta);
+          if (periodic !== null) t.indexes.forEach((ti, pos) => (activity[group[pos]!]![ti!] = periodic));
+        }
+        return { name: t.name, key: t.key, states: entries.map((e) => (e === null ? null : e.state)), indexes: t.indexes, sameStack, samePlace: samePlaceAll, cpuMsDelta };
       }),
     };
   });
@@ -138,6 +157,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     inputs: summaries,
     dumps,
     stateSummaries: dumps.map(stateSummary),
+    activity,
     threadGroups,
     executors: concurrency.executors,
     locks: { contended, deadlocks },

@@ -6,7 +6,7 @@
  */
 import type { HeapView } from '../heap/heap-view.js';
 import { threadNameOf } from '../heap/heap-values.js';
-import { poolDisplayName, poolPattern } from '../threads/thread-pools.js';
+import { poolDisplayName, poolPattern } from '../threads/pool-naming.js';
 import type { ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
 import type { ConnectionPoolModel, CounterModel, ExecutorModel, LogEventModel, ShutdownModel, ThreadRef } from '../model/model.js';
 import { dubboCounters } from './dubbo-counters.js';
@@ -77,6 +77,7 @@ export function reconstructConcurrency(
           name,
           source: 'heap',
           namedLikePool: true,
+          loop: null,
           dump: -1,
           workers: h.state.poolSize,
           busy: h.state.activeWorkers,

@@ -34,7 +34,8 @@ export const executorSaturated: Rule = {
       list.push(e);
       byName.set(e.name, list);
     }
-    const totalDumpsFor = (name: string): number => model.executors.filter((e) => e.name === name).length;
+    // Dumps, not executor entries: one dump may hold two pools of one name (a heap executor and its threads).
+    const totalDumpsFor = (name: string): number => new Set(model.executors.filter((e) => e.name === name).map((e) => e.dump)).size;
     const starved = model.connectionPools.filter((p) => isStarved(p, 2));
     // The contended lock each waiting thread queues on (a thread waits for one lock at most), per dump,
     // built once: a big dump can have thousands of contended locks and of busy workers, and walking one
@@ -80,7 +81,7 @@ export const executorSaturated: Rule = {
         subject: name,
         message:
           `All ${plural(e.workers, 'worker')} of pool "${name}" are busy${activity}.` +
-          (seen.length > 1 ? ` Saturated in ${seen.length} of ${totalDumpsFor(name)} dumps.` : '') +
+          (new Set(seen.map((x) => x.dump)).size > 1 ? ` Saturated in ${new Set(seen.map((x) => x.dump)).size} of ${totalDumpsFor(name)} dumps.` : '') +
           (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : '') +
           (rejected > 0 ? ` Dubbo logged "Thread pool is EXHAUSTED!" ${rejected} times.` : ''),
         facts: {

@@ -1,12 +1,12 @@
 import type { Evidence } from '../model/findings.js';
 import type { Rule } from './rule.js';
-import { isIdle, isSleeping, activityFrame } from '../threads/thread-activity.js';
-import type { Model, SeriesModel } from '../model/model.js';
-import type { ThreadEntry } from '../model/thread-dump.js';
+import { activityFrame } from '../threads/thread-activity.js';
+import type { Model, SeriesThreadModel } from '../model/model.js';
 import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
-
-type SeriesThread = SeriesModel['threads'][number];
 import { plural, threadEvidence } from './evidence.js';
+
+/** A thread that used at least this share of a core between the first and last dump ran, it did not wait. */
+export const RUNAWAY_CPU_SHARE = 0.5;
 
 /**
  * Threads another finding already accounts for in this dump: those inside a counter at its limit,
@@ -32,21 +32,20 @@ function explainedElsewhere(model: Model, dump: number): Set<number> {
   return out;
 }
 
-/** A program's main thread or a signal handler waiting for the life of the JVM (a server's main parks forever). */
-function parkedForLife(th: ThreadEntry): boolean {
-  return (th.state === 'WAITING' || th.state === 'TIMED_WAITING') && (th.name === 'main' || th.name === 'DestroyJavaVM' || /^SIG[A-Z]+ handler$/.test(th.name));
-}
-
-/** Across a series of dumps, threads that stayed in the same place (same stack) in every dump. */
+/**
+ * Across a series of dumps, threads that were working or blocked, in one place, in every dump.
+ * Idle and housekeeping threads wait in the same place by design and are never stuck.
+ */
 export const stuckThreads: Rule = {
   meta: {
     id: 'stuck-threads',
     defaultSeverity: 'warning',
     title: 'Stuck threads',
-    description: 'Across a series of dumps of one JVM, threads with the very same stack in every dump while not idle.',
-    remedy: 'Find what the stuck threads wait for (the lock owner, the remote call, the loop) and add a timeout or fix the owner.',
+    description:
+      'Across a series of dumps of one JVM, threads working or blocked in one place in every dump (a running thread may move within its top frames and recursion); threads waiting for work are not stuck.',
+    remedy: 'Find what the stuck threads wait for (the lock owner, the remote call, the loop) and add a timeout or fix the owner; a thread that burns a core in one place is a runaway: look at its loop.',
     options: {
-      minDumps: { default: 2, description: 'Dumps in which the stack must be the same.' },
+      minDumps: { default: 2, description: 'Dumps in which the thread must be in the same place.' },
     },
   },
   check({ model, options }) {
@@ -55,43 +54,46 @@ export const stuckThreads: Rule = {
     for (const series of model.series) {
       if (series.dumps.length < minDumps) continue;
       const lastDump = series.dumps[series.dumps.length - 1]!;
-      const groups = new Map<string, { state: string; where: string; members: SeriesThread[] }>();
+      const groups = new Map<string, { state: string; where: string; members: SeriesThreadModel[] }>();
       // Deadlocked threads are stuck by definition; the deadlock finding already says so.
       const deadlocked = new Set(model.locks.deadlocks.filter((d) => d.dump === lastDump).flatMap((d) => d.threads.map((t) => t.thread)));
       const explained = explainedElsewhere(model, lastDump);
-      const lastOf = (t: SeriesThread): number => t.indexes[t.indexes.length - 1]!;
+      const lastOf = (t: SeriesThreadModel): number => t.indexes[t.indexes.length - 1]!;
       for (const t of series.threads) {
-        if (!t.sameStack) continue;
+        if (!t.samePlace) continue;
+        const activities = t.indexes.map((ti, pos) => model.activity[series.dumps[pos]!]![ti!]!);
+        if (activities.some((a) => a.activity === 'idle' || a.activity === 'housekeeping')) continue;
         const th = model.dumps[lastDump]!.threads[lastOf(t)]!;
         // Threads parked for a pool lease are the connection-pool-starvation finding's evidence, not a problem of their own.
-        if (th.frames.length === 0 || isIdle(th) || isSleeping(th) || deadlocked.has(lastOf(t)) || leaseWaitOf(th) !== undefined) continue;
-        if (explained.has(lastOf(t)) || parkedForLife(th)) continue;
+        if (deadlocked.has(lastOf(t)) || leaseWaitOf(th) !== undefined || explained.has(lastOf(t))) continue;
         const where = activityFrame(th);
         const key = `${th.state} ${where}`;
         const group = groups.get(key) ?? { state: th.state, where, members: [] };
         group.members.push(t);
         groups.set(key, group);
       }
-      const first = model.dumps[series.dumps[0]!]!;
-      const last = model.dumps[lastDump]!;
-      const span =
-        first.timestampIso && last.timestampIso ? (Date.parse(last.timestampIso) - Date.parse(first.timestampIso)) / 1000 : null;
+      const span = series.spanSeconds;
       for (const { state, where, members } of groups.values()) {
-        const th = last.threads[lastOf(members[0]!)]!;
+        const th = model.dumps[lastDump]!.threads[lastOf(members[0]!)]!;
+        const why = model.activity[lastDump]![lastOf(members[0]!)]!;
         const evidence: Evidence[] = members.slice(0, 50).map((m) => threadEvidence(model, { dump: lastDump, thread: lastOf(m), name: m.name }));
-        const cpu = members.map((m) => {
-          const a = first.threads[m.indexes[0]!]!.cpuMs;
-          const b = last.threads[lastOf(m)]!.cpuMs;
-          return a !== undefined && b !== undefined ? b - a : null;
-        });
-        const cpuKnown = cpu.filter((c): c is number => c !== null);
+        const cpuKnown = members.map((m) => m.cpuMsDelta).filter((c): c is number => c !== null);
+        const cpuMax = cpuKnown.length > 0 ? Math.max(...cpuKnown) : null;
+        const runaway = state === 'RUNNABLE' && cpuMax !== null && span !== null && span > 0 && cpuMax >= span * 1000 * RUNAWAY_CPU_SHARE;
+        const cpuText =
+          cpuMax === null || state !== 'RUNNABLE'
+            ? ''
+            : runaway
+              ? `, burning ${(cpuMax / 1000).toFixed(1)} s of CPU in ${span!.toFixed(0)} s (${Math.round((cpuMax / (span! * 1000)) * 100)} % of a core): a runaway in one place, not progress`
+              : `, using ${cpuMax.toFixed(0)} ms of CPU between the first and last dump`;
+        const sameExactly = members.every((m) => m.sameStack);
         drafts.push({
           subject: `${where} (${state})`,
           message:
-            `${plural(members.length, 'thread')} stayed ${state} in ${where} with the same stack in all ${series.dumps.length} dumps` +
+            `${plural(members.length, 'thread')} stayed ${state} in ${where} ${sameExactly ? 'with the same stack' : 'in the same place (only the top frames or recursion depth changed)'} in all ${series.dumps.length} dumps` +
             (span !== null ? ` (${span.toFixed(0)} s)` : '') +
-            (cpuKnown.length > 0 && state === 'RUNNABLE' ? `, burning ${Math.max(...cpuKnown).toFixed(0)} ms of CPU between the first and last dump` : '') +
-            `: ${members.slice(0, 5).map((m) => `"${m.name}"`).join(', ')}${members.length > 5 ? ', ...' : ''}.`,
+            cpuText +
+            `: ${members.slice(0, 5).map((m) => `"${m.name}"`).join(', ')}${members.length > 5 ? ', ...' : ''}. Why it counts as ${why.activity}: ${why.reason}.`,
           facts: {
             threads: members.map((m) => m.name),
             threadCount: members.length,
@@ -100,7 +102,10 @@ export const stuckThreads: Rule = {
             topFrame: th.frames[0]?.qualified ?? '',
             dumps: series.dumps,
             spanSeconds: span,
-            cpuMsDelta: cpuKnown.length > 0 ? Math.max(...cpuKnown) : null,
+            cpuMsDelta: cpuMax,
+            runaway,
+            activity: why.activity,
+            activityReason: why.reason,
           },
           evidence,
         });

@@ -3,7 +3,7 @@
  * while a thread lives (native id, Java id, name), never from the header text, which carries
  * `cpu=` and `elapsed=` that change on every dump (the trap TDA issue #23 fell into).
  */
-import type { ThreadDump, ThreadEntry } from '../model/thread-dump.js';
+import type { StackFrame, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
 
 export interface SeriesThread {
   /** Stable key of the thread within the series. */
@@ -60,9 +60,8 @@ export function seriesGroups(dumps: ThreadDump[]): number[][] {
     const key = d.jvm ?? '?';
     let g = groups.get(key);
     if (!g) groups.set(key, (g = []));
-    // Two captures of the same instant (jstack and jcmd side by side) say nothing about progress.
-    const prev = g[g.length - 1];
-    if (prev !== undefined && d.timestampIso !== undefined && dumps[prev]!.timestampIso === d.timestampIso) return;
+    // Dumps printed within the same second are still separate dumps (timestamps have a one-second
+    // grain): each is kept, in the order the model gave them.
     g.push(i);
   });
   return [...groups.values()]
@@ -95,4 +94,33 @@ function splitByIdentity(dumps: ThreadDump[], group: number[]): number[][] {
   }
   parts.push(current);
   return parts;
+}
+
+/** Frames that may change while a thread stays in one place: the top few of a loop that spins or recurses. */
+export const SAME_PLACE_TOP_TOLERANCE = 3;
+
+/** Class.method of each frame (no line numbers), a run of one frame repeated (recursion) as one. */
+function placeOf(frames: readonly StackFrame[]): string[] {
+  const out: string[] = [];
+  for (const f of frames) if (out[out.length - 1] !== f.qualified) out.push(f.qualified);
+  return out;
+}
+
+/**
+ * Did a thread stay in one place between two dumps? A waiting thread is parked at one exact point:
+ * the same frames, lines included. A running thread is caught at a random point of what it runs,
+ * so its stacks are compared by method, not line (a loop moves between lines), with the recursion
+ * depth of one frame folded (a tree walk recurses deeper and back), and the top few frames free to
+ * differ (the inner calls of a loop), as long as everything beneath them is the same.
+ */
+export function samePlace(a: readonly StackFrame[], b: readonly StackFrame[], running: boolean): boolean {
+  if (a === b) return true;
+  if (!running) return a.length === b.length && a.every((f, k) => f === b[k] || (f.qualified === b[k]!.qualified && f.location === b[k]!.location));
+  const pa = placeOf(a);
+  const pb = placeOf(b);
+  let common = 0;
+  while (common < pa.length && common < pb.length && pa[pa.length - 1 - common] === pb[pb.length - 1 - common]) common++;
+  if (common === pa.length && common === pb.length) return true;
+  // What differs must be only the top few frames of each, and what is shared must be more than a thread's root.
+  return pa.length - common <= SAME_PLACE_TOP_TOLERANCE && pb.length - common <= SAME_PLACE_TOP_TOLERANCE && common >= 3;
 }

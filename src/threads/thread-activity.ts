@@ -1,87 +1,379 @@
 /**
- * Is a thread idle (waiting for work in its pool, a selector loop, JVM housekeeping) or busy?
- * The markers are data: frames that mean "this thread has nothing to do".
+ * The thread-activity classifier: idle, working, blocked or housekeeping, with the reason.
+ *
+ * The idea: a wait means "waiting for work" when it sits in the thread's own loop, outside any task
+ * or request, and means work when a task or request lies beneath it. The stack says which: the
+ * frames between the wait and the nearest boundary beneath it (a thread's run method, a pool's run
+ * loop, a task's start) are the loop's own code when there are few of them and none handles a
+ * request. Knowledge kept as data (activity-knowledge.ts) names the waits of known frameworks and
+ * the frames of requests, pools and housekeeping; the wait object adds what one stack cannot (many
+ * threads parked on one condition nobody holds are a work queue's consumers).
  */
-import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
+import type { ThreadActivity } from '../model/activity.js';
+import type { StackFrame, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
+import {
+  BOUNDARY_FRAMES,
+  HOUSEKEEPING_FRAMES,
+  HOUSEKEEPING_NAMES,
+  MAIN_THREAD_NAMES,
+  POOL_LOOPS,
+  REQUEST_FRAMES,
+  WAIT_FRAMES,
+  WORK_WAIT_METHODS,
+  type FrameRow,
+} from './activity-knowledge.js';
+import type { LockGraph } from './lock-graph.js';
 import { perStack } from './per-stack.js';
+import { waitOf } from './thread-waits.js';
 
-/** A frame (`Class.method`, suffix match) anywhere in the top of the stack that means idle. */
-export const IDLE_FRAME_MARKERS: readonly string[] = [
-  'ThreadPoolExecutor.getTask',
-  'ForkJoinPool.awaitWork',
-  'ForkJoinPool.awaitQuiescence',
-  'ScheduledThreadPoolExecutor$DelayedWorkQueue.take',
-  'QueuedThreadPool.idleJobPoll',
-  'QueuedThreadPool$Runner.idleJobPoll',
-  'TimerThread.mainLoop',
-  'ReferenceQueue.remove',
-  'Reference.waitForReferencePendingList',
-  'Reference$ReferenceHandler.run',
-  'EPoll.wait',
-  'EPollArrayWrapper.epollWait',
-  'EPollArrayWrapper.poll',
-  'KQueue.poll',
-  'KQueue.kevent0',
-  'KQueueArrayWrapper.kevent0',
-  'WindowsSelectorImpl$SubSelector.poll0',
-  'PollArrayWrapper.poll0',
-  'Net.poll',
-  'SelectorImpl.select',
-  'NioEventLoop.select',
-  'EpollEventLoop.epollWait',
-  'Net.accept',
-  'ServerSocketChannelImpl.accept',
-  'PlainSocketImpl.socketAccept',
-  'NioEndpoint$Poller.run',
-  'HashedWheelTimer$Worker.waitForNextTick',
-  'CleanerImpl.run',
-  'Signal.dispatch',
-  // HTTP client housekeeping: connection-pool cleanup and timeout watchdogs.
-  'okio.AsyncTimeout.awaitTimeout',
-  'okhttp3.ConnectionPool.lambda$new$0',
-  'okhttp3.ConnectionPool$1.run',
-  'IdleConnectionEvictor$1.run',
-];
+/** Application frames a thread's own loop may have between its run method and its wait. */
+export const OWN_LOOP_MAX_FRAMES = 5;
+/** Threads waiting on one condition or monitor that make it a work queue. */
+export const SHARED_WAIT_MIN_THREADS = 3;
 
-/**
- * Methods of background threads that wait for work in their own loop: idle when the thread waits
- * (WAITING / TIMED_WAITING) right there, that is when this is its first frame outside the JDK. The same
- * thread doing its work (a create thread stuck connecting to the database) has other frames on top.
- */
-export const IDLE_WAIT_SITES: readonly string[] = [
-  // Druid's pool threads: the creator waits on `empty` until a borrower needs a connection; the destroyer sleeps between runs.
-  'com.alibaba.druid.pool.DruidDataSource$CreateConnectionThread.run',
-  'com.alibaba.druid.pool.DruidDataSource$DestroyConnectionThread.run',
-];
+// ---------------------------------------------------------------- frame knowledge lookup
 
-const MAX_DEPTH = 14;
-
-// Frames are interned per parse, so the answer per frame object is computed once.
-const idleFrameCache = new WeakMap<StackFrame, boolean>();
-
-function isIdleFrame(f: StackFrame): boolean {
-  let v = idleFrameCache.get(f);
-  if (v === undefined) {
-    v = IDLE_FRAME_MARKERS.some((m) => f.qualified.endsWith(m));
-    idleFrameCache.set(f, v);
-  }
-  return v;
+interface FrameKnowledge {
+  readonly wait?: FrameRow;
+  readonly housekeeping?: FrameRow;
+  readonly request?: FrameRow;
+  /** A pool loop or a task/thread boundary. */
+  readonly boundary?: FrameRow;
 }
 
-const hasIdleFrameOnTop = perStack((frames) => {
-  const n = Math.min(frames.length, MAX_DEPTH);
-  for (let i = 0; i < n; i++) if (isIdleFrame(frames[i]!)) return true;
-  return false;
-});
+interface RowIndex {
+  readonly byMethod: Map<string, Array<{ readonly cls: string; readonly row: FrameRow }>>;
+  readonly prefixes: Array<{ readonly prefix: string; readonly row: FrameRow }>;
+}
 
-/** True when the thread waits for work rather than doing or waiting for something. */
-export function isIdle(th: ThreadEntry): boolean {
-  // A worker running a long task that is itself a wait loop (a selector, a pool's cleanup) holds its
-  // Worker lock yet has nothing to do: the frames decide, not the lock.
+function indexRows(rows: readonly FrameRow[]): RowIndex {
+  const byMethod = new Map<string, Array<{ cls: string; row: FrameRow }>>();
+  const prefixes: Array<{ prefix: string; row: FrameRow }> = [];
+  for (const row of rows) {
+    if (row.frame.endsWith('*')) {
+      prefixes.push({ prefix: row.frame.replace(/\.?\*$/, ''), row });
+      continue;
+    }
+    const dot = row.frame.lastIndexOf('.');
+    const method = row.frame.slice(dot + 1);
+    const list = byMethod.get(method) ?? [];
+    list.push({ cls: row.frame.slice(0, dot), row });
+    byMethod.set(method, list);
+  }
+  return { byMethod, prefixes };
+}
+
+/** `cls` names the frame's class, or its tail at a package boundary (shaded copies match). */
+function classMatches(className: string, cls: string): boolean {
+  return className === cls || (className.endsWith(cls) && /[.$]/.test(className.charAt(className.length - cls.length - 1)));
+}
+
+function prefixMatches(className: string, prefix: string): boolean {
+  if (className.startsWith(prefix)) return true;
+  const at = className.indexOf('.' + prefix);
+  return at > 0;
+}
+
+function lookup(index: RowIndex, f: StackFrame): FrameRow | undefined {
+  const candidates = index.byMethod.get(f.method);
+  if (candidates !== undefined) for (const c of candidates) if (classMatches(f.className, c.cls)) return c.row;
+  for (const p of index.prefixes) if (prefixMatches(f.className, p.prefix)) return p.row;
+  return undefined;
+}
+
+const WAITS = indexRows(WAIT_FRAMES);
+const HOUSEKEEPING = indexRows(HOUSEKEEPING_FRAMES);
+const REQUESTS = indexRows(REQUEST_FRAMES);
+const BOUNDARIES = indexRows([...POOL_LOOPS, ...BOUNDARY_FRAMES]);
+
+// Frames are interned per parse: the answer per frame object is computed once.
+const knowledgeCache = new WeakMap<StackFrame, FrameKnowledge>();
+
+function knowledgeOf(f: StackFrame): FrameKnowledge {
+  let k = knowledgeCache.get(f);
+  if (k === undefined) {
+    const wait = lookup(WAITS, f);
+    const housekeeping = lookup(HOUSEKEEPING, f);
+    const request = lookup(REQUESTS, f);
+    const boundary = lookup(BOUNDARIES, f);
+    k = {
+      ...(wait !== undefined ? { wait } : {}),
+      ...(housekeeping !== undefined ? { housekeeping } : {}),
+      ...(request !== undefined ? { request } : {}),
+      ...(boundary !== undefined ? { boundary } : {}),
+    };
+    knowledgeCache.set(f, k);
+  }
+  return k;
+}
+
+/** The JDK's own classes: never the application's loop or task. */
+export function isJdkFrame(f: StackFrame): boolean {
+  const c = f.className;
+  return c.startsWith('java.') || c.startsWith('jdk.') || c.startsWith('sun.') || c.startsWith('javax.') || c.startsWith('jrockit.') || c.startsWith('com.ibm.oti.') || c.startsWith('com.sun.proxy.');
+}
+
+/** Compiler-made frames (accessors, lambdas, reflection): not code anyone wrote as a loop level. */
+function isSynthetic(f: StackFrame): boolean {
+  return f.method.startsWith('access$') || f.method.startsWith('lambda$') || f.className.includes('$$Lambda') || f.className.includes('$Lambda$') || f.className.includes('GeneratedMethodAccessor') || f.className.startsWith('$Proxy');
+}
+
+// ---------------------------------------------------------------- the shape of one stack
+
+/** What a stack says, independent of the thread's state and locks (so it is computed once per shared stack). */
+interface StackShape {
+  readonly housekeeping?: FrameRow;
+  /** The topmost wait of the JDK or a framework, above the first boundary. */
+  readonly wait?: { readonly row: FrameRow; readonly at: number };
+  /** The first framework row that decides by itself: idle or pressure. */
+  readonly decisive?: { readonly row: FrameRow; readonly at: number };
+  /** Server code reading the next request or message, beneath the wait. */
+  readonly nextMessage?: { readonly row: FrameRow; readonly at: number };
+  readonly request?: { readonly row: FrameRow; readonly at: number };
+  /** The first boundary beneath the top: a pool loop, a task start or a thread's run method. */
+  readonly boundary?: { readonly row: FrameRow; readonly at: number };
+  readonly poolLoop?: FrameRow;
+  /** Application frames between the wait (or the top) and the first boundary. */
+  readonly appFramesBeneathWait: number;
+  /** The first frame outside the JDK: what the thread is doing, as people read it. */
+  readonly activityFrame: string;
+  /** The first application frame beneath the wait: the code that called it. */
+  readonly caller?: StackFrame;
+  /** The class of the bottom-most application frame: the thread's own run method. */
+  readonly rootClass?: string;
+}
+
+function shapeOf(frames: readonly StackFrame[]): StackShape {
+  let housekeeping: FrameRow | undefined;
+  let wait: StackShape['wait'];
+  let decisive: StackShape['decisive'];
+  let nextMessage: StackShape['nextMessage'];
+  let request: StackShape['request'];
+  let boundary: StackShape['boundary'];
+  let poolLoop: FrameRow | undefined;
+  let appAbove = 0; // application frames (with no row of their own) above the current one
+  let appBeneathWait = 0;
+  let rootClass: string | undefined;
+  let caller: StackFrame | undefined;
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i]!;
+    const k = knowledgeOf(f);
+    housekeeping ??= k.housekeeping;
+    if (k.boundary?.verdict === 'pool-loop') poolLoop ??= k.boundary;
+    const app = !isJdkFrame(f) && !isSynthetic(f);
+    if (app) rootClass = f.className;
+    if (boundary !== undefined) continue;
+    if (k.request !== undefined) request ??= { row: k.request, at: i };
+    const row = k.wait;
+    if (row !== undefined && request === undefined && decisive === undefined) {
+      const v = row.verdict;
+      if (v === 'next-message') nextMessage ??= { row, at: i };
+      // The wait the application called: the last of the run of waits on top (a queue's poll, not the park inside it).
+      else if (v === 'idle-outside-task' || v === 'ambiguous') {
+        if (wait === undefined || appBeneathWait === 0) wait = { row, at: i };
+      }
+      else if (v === 'pressure') decisive = { row, at: i };
+      else if (!row.outsideTaskOnly || (appAbove === 0 && directlyInLoop(frames, i))) decisive = { row, at: i };
+      else {
+        // The loop's own frame with a task above it: the loop is the boundary; the task is the work.
+        boundary = { row: { ...row, verdict: 'pool-loop' }, at: i };
+        continue;
+      }
+    }
+    if (k.boundary !== undefined) {
+      boundary = { row: k.boundary, at: i };
+      continue;
+    }
+    if (app && row === undefined) {
+      appAbove++;
+      if (wait !== undefined) {
+        if (appBeneathWait === 0) caller = f;
+        appBeneathWait++;
+      }
+    }
+  }
+  return {
+    ...(housekeeping !== undefined ? { housekeeping } : {}),
+    ...(wait !== undefined ? { wait } : {}),
+    ...(decisive !== undefined ? { decisive } : {}),
+    ...(nextMessage !== undefined ? { nextMessage } : {}),
+    ...(request !== undefined ? { request } : {}),
+    ...(boundary !== undefined ? { boundary } : {}),
+    ...(poolLoop !== undefined ? { poolLoop } : {}),
+    ...(rootClass !== undefined ? { rootClass } : {}),
+    ...(caller !== undefined ? { caller } : {}),
+    appFramesBeneathWait: appBeneathWait,
+    activityFrame: activityFrameOf(frames),
+  };
+}
+
+const stackShape = perStack(shapeOf);
+
+const activityFrameOf = (frames: readonly StackFrame[]): string => {
+  for (const f of frames) if (!isJdkFrame(f)) return f.qualified;
+  return frames[0]?.qualified ?? '(no stack)';
+};
+
+/** Top frames outside the JDK's own waiting machinery: what a busy thread is really doing. */
+export function activityFrame(th: ThreadEntry): string {
+  return stackShape(th.frames).activityFrame;
+}
+
+/** The kind of pool whose worker loop this thread runs (`ThreadPoolExecutor`, `WebLogic work manager`, ...), if any. */
+export function poolLoopOf(th: ThreadEntry): string | undefined {
+  return stackShape(th.frames).poolLoop?.pool;
+}
+
+/**
+ * For an idle row that holds only outside a task (getTask, awaitWork): beneath it, past the pool's
+ * own and the JDK's frames, must come the pool's loop or the thread's root, not a task.
+ */
+function directlyInLoop(frames: readonly StackFrame[], at: number): boolean {
+  const own = frames[at]!.className;
+  for (let i = at + 1; i < frames.length; i++) {
+    const f = frames[i]!;
+    const b = knowledgeOf(f).boundary;
+    if (b !== undefined) return b.verdict === 'pool-loop' || /Thread\.run|runWith|Worker\.run/.test(b.frame);
+    if (f.className === own || isJdkFrame(f) || isSynthetic(f)) continue;
+    return false;
+  }
+  return true;
+}
+
+const THREAD_ROOTS = /^(java\.lang\.Thread\.run|java\.lang\.Thread\.runWith|jdk\.internal\.misc\.InnocuousThread\.run)$/;
+
+// ---------------------------------------------------------------- verdicts
+
+const idle = (basis: ThreadActivity['basis'], reason: string, frame?: string): ThreadActivity => ({ activity: 'idle', basis, reason, ...(frame !== undefined ? { frame } : {}) });
+const working = (basis: ThreadActivity['basis'], reason: string, frame?: string): ThreadActivity => ({ activity: 'working', basis, reason, ...(frame !== undefined ? { frame } : {}) });
+
+/** What one dump's lock graph tells the classifier about a thread. */
+export interface LockContext {
+  /** The lock the thread waits to acquire and its owner's name, when it waits for a lock. */
+  readonly acquiring?: { readonly lock: string; readonly owner: string | null };
+  /** Threads waiting (Object.wait or parked on a signal) on the same object, this one included. */
+  readonly sharedWaiters: number;
+  /** The class of the object it waits on for a signal. */
+  readonly waitObjectClass?: string;
+  /** Whether some thread holds that object's monitor while not waiting on it. */
+  readonly waitObjectOwned: boolean;
+}
+
+const NO_LOCKS: LockContext = { sharedWaiters: 0, waitObjectOwned: false };
+
+const LATCH_LIKE = /CountDownLatch|FutureTask|CompletableFuture|Future|Phaser|CyclicBarrier|Semaphore/;
+
+/** Classifies one thread. `locks` comes from the dump's lock graph (see classifyDump). */
+export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): ThreadActivity {
   const frames = th.frames;
-  if (frames.length === 0) return true; // JVM-internal threads (GC, compiler, VM Thread)
-  if (hasIdleFrameOnTop(frames)) return true;
-  return (th.state === 'WAITING' || th.state === 'TIMED_WAITING') && IDLE_WAIT_SITES.includes(activityFrame(th));
+  if (frames.length === 0) {
+    const named = HOUSEKEEPING_NAMES.find((h) => h.name.test(th.name));
+    if (named !== undefined) return { activity: 'housekeeping', basis: 'thread-name', reason: `${named.means} (by its name)` };
+    if (th.virtual) return idle('no-stack', 'a virtual thread that is not mounted (no frames): waiting to be scheduled');
+    return { activity: 'housekeeping', basis: 'no-stack', reason: 'no Java frames: a JVM-internal thread (GC, JIT compiler, VM thread)' };
+  }
+  const s = stackShape(frames);
+  if (s.housekeeping !== undefined) return { activity: 'housekeeping', basis: 'known-frame', reason: s.housekeeping.means, frame: s.housekeeping.frame };
+  const named = HOUSEKEEPING_NAMES.find((h) => h.name.test(th.name));
+  if (named !== undefined && s.request === undefined) return { activity: 'housekeeping', basis: 'thread-name', reason: `${named.means} (by its name)` };
+
+  const d = s.decisive;
+  if (locks.acquiring !== undefined) {
+    // A loop whose threads take turns on one lock (WebLogic's muxers) is idle while it waits its turn.
+    if (d !== undefined && d.row.verdict === 'idle') return idle('known-frame', `${d.row.means}; waits its turn for the loop's lock ${locks.acquiring.lock}`, d.row.frame);
+    const owner = locks.acquiring.owner !== null ? ` held by "${locks.acquiring.owner}"` : ' (no owner named in the dump)';
+    return { activity: 'blocked', basis: 'lock', reason: `waits to acquire ${locks.acquiring.lock}${owner}`, frame: s.activityFrame };
+  }
+  const waiting = th.state === 'WAITING' || th.state === 'TIMED_WAITING';
+  if (MAIN_THREAD_NAMES.test(th.name) && waiting && s.request === undefined && appFrames(frames) <= 3) {
+    return idle('shutdown-wait', `the program's main thread waiting for the life of the JVM (${s.activityFrame})`, s.activityFrame);
+  }
+  if (d !== undefined) {
+    if (d.row.verdict === 'pressure') return working('pressure', `${d.row.means} inside its work (${s.activityFrame})`, d.row.frame);
+    return idle('known-frame', d.row.means, d.row.frame);
+  }
+  const nm = s.nextMessage;
+  if (nm !== undefined && s.wait !== undefined && s.wait.row.verdict === 'ambiguous' && s.wait.at < nm.at) {
+    return idle('listener', `${nm.row.means}: ${s.wait.row.means} with no request in progress`, nm.row.frame);
+  }
+  if (s.request !== undefined) {
+    const what = s.wait !== undefined ? `${s.wait.row.means} inside ${s.request.row.means}` : `handling ${s.request.row.means}`;
+    return working('in-request', `${what} (${s.activityFrame})`, s.request.row.frame);
+  }
+  const w = s.wait;
+  if (w !== undefined) {
+    const root = s.boundary?.row;
+    const dedicated = root === undefined || THREAD_ROOTS.test(root.frame);
+    const shallow = s.appFramesBeneathWait <= OWN_LOOP_MAX_FRAMES && !(th.stackTruncated && s.boundary === undefined && s.appFramesBeneathWait > 2);
+    const caller = s.activityFrame;
+    const workWait = s.caller !== undefined ? WORK_WAIT_METHODS.find((m) => m.method.test(s.caller!.method)) : undefined;
+    if (workWait !== undefined) {
+      return idle('work-wait-method', `${w.row.means} in ${s.caller!.qualified}, a method that waits for the next piece of work`, w.row.frame);
+    }
+    if (w.row.nap === true && !dedicated) {
+      return working('nap', `${w.row.means} inside ${root?.means ?? 'its work'} (${caller}): a task that naps holds its worker`, w.row.frame);
+    }
+    if (w.row.verdict === 'ambiguous') {
+      if (dedicated && shallow) return idle('listener', `${w.row.means} in its own loop (${caller}), outside any task or request: a listener waiting for its peer's next message`, w.row.frame);
+      return working('in-task', `${w.row.means} inside ${root?.means ?? 'its work'} (${caller}): a call to a remote peer or a file`, w.row.frame);
+    }
+    if (shallow) {
+      const where = caller === w.row.frame || isJdkCaller(caller) ? '' : ` (${caller})`;
+      return idle('own-loop', `waits for its next item in its own loop${where}: ${w.row.means}, with no task or request beneath`, w.row.frame);
+    }
+    if (locks.waitObjectClass !== undefined && !LATCH_LIKE.test(locks.waitObjectClass)) {
+      if (locks.sharedWaiters >= SHARED_WAIT_MIN_THREADS && !locks.waitObjectOwned) {
+        return idle('wait-object', `waits with ${locks.sharedWaiters - 1} other threads on one ${shortClass(locks.waitObjectClass)} that no thread holds: consumers of a work queue`, w.row.frame);
+      }
+      if (s.rootClass !== undefined && locks.waitObjectClass === s.rootClass) {
+        return idle('wait-object', `waits on its own ${shortClass(locks.waitObjectClass)} object for work handed to it`, w.row.frame);
+      }
+    }
+    return working('in-task', `${w.row.means} ${s.appFramesBeneathWait} frames deep inside its work (${caller})`, w.row.frame);
+  }
+  if (th.state === 'RUNNABLE') return working('running', `running ${s.activityFrame}`, s.activityFrame);
+  return working('in-task', `${th.state.toLowerCase().replace('_', ' ')} in ${s.activityFrame}`, s.activityFrame);
+}
+
+function isJdkCaller(q: string): boolean {
+  return /^(java|jdk|sun|javax)\./.test(q);
+}
+
+function shortClass(c: string): string {
+  return c.slice(c.lastIndexOf('.') + 1);
+}
+
+function appFrames(frames: readonly StackFrame[]): number {
+  let n = 0;
+  for (const f of frames) if (!isJdkFrame(f) && !isSynthetic(f)) n++;
+  return n;
+}
+
+/** Every thread of a dump, with what its lock graph adds (who owns what it waits for, who else waits there). */
+export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity[] {
+  const threads = dump.threads;
+  const out: ThreadActivity[] = new Array(threads.length);
+  for (let i = 0; i < threads.length; i++) {
+    const th = threads[i]!;
+    out[i] = classifyThread(th, lockContext(dump, graph, i));
+  }
+  return out;
+}
+
+function lockContext(dump: ThreadDump, graph: LockGraph, i: number): LockContext {
+  const th = dump.threads[i]!;
+  if (th.locks.length === 0 && th.state !== 'BLOCKED') return NO_LOCKS;
+  const w = waitOf(th);
+  if (w === null) return th.state === 'BLOCKED' ? { acquiring: { lock: 'a monitor', owner: null }, sharedWaiters: 0, waitObjectOwned: false } : NO_LOCKS;
+  const node = w.lock.id.length > 0 ? graph.locks.get(w.lock.id) : undefined;
+  if (w.kind === 'object-wait') {
+    const sharedWaiters = node?.waiters.filter((x) => x.kind === 'object-wait').length ?? 1;
+    return { sharedWaiters, waitObjectClass: w.lock.className, waitObjectOwned: node?.owner !== null && node?.owner !== undefined && node.owner !== i };
+  }
+  const ownerIndex = graph.waitsFor[i];
+  const owner = ownerIndex !== null && ownerIndex !== undefined ? dump.threads[ownerIndex]!.name : (th.lockOwnerName ?? null);
+  const lock = `${w.lock.className}${w.lock.id ? ` <${w.lock.id}>` : ''}`;
+  return { acquiring: { lock, owner }, sharedWaiters: 0, waitObjectOwned: false };
 }
 
 const SLEEP_FRAME = /^java\.lang\.Thread\.sleep/; // sleep, sleep0 (JDK 21), sleepNanos0 (JDK 25)
@@ -91,23 +383,15 @@ export function isSleeping(th: ThreadEntry): boolean {
   return th.stateDetail === 'sleeping' || (th.frames.length > 0 && SLEEP_FRAME.test(th.frames[0]!.qualified));
 }
 
-/** Top frames outside the JDK's own waiting machinery: what a busy thread is really doing. */
-export function activityFrame(th: ThreadEntry): string {
-  return activityFrameOf(th.frames);
+/**
+ * What a series adds: a task that naps in one place in every dump yet used CPU in between woke up
+ * and napped again, which one long nap cannot do (a sleeping thread uses none). It is a periodic
+ * loop (a timer written as a task), not a task held up. Returns the verdict for every dump of it,
+ * or null when the series says nothing new.
+ */
+export function periodicNapVerdict(verdicts: readonly ThreadActivity[], samePlaceInAll: boolean, cpuMsDelta: number | null): ThreadActivity | null {
+  if (!samePlaceInAll || cpuMsDelta === null || cpuMsDelta <= 0 || verdicts.length < 2) return null;
+  if (!verdicts.every((v) => v.activity === 'working' && v.basis === 'nap')) return null;
+  const v = verdicts[verdicts.length - 1]!;
+  return idle('periodic', `naps in the same place in all ${verdicts.length} dumps yet used ${cpuMsDelta.toFixed(1)} ms of CPU in between: it woke and napped again, a periodic loop (${v.frame ?? 'sleep'})`, v.frame);
 }
-
-const activityFrameOf = perStack((frames) => {
-  for (const f of frames) {
-    const c = f.className;
-    if (
-      c.startsWith('java.') ||
-      c.startsWith('jdk.internal.') ||
-      c.startsWith('sun.') ||
-      c.startsWith('jrockit.') ||
-      c.startsWith('com.ibm.oti.')
-    )
-      continue;
-    return f.qualified;
-  }
-  return frames[0]?.qualified ?? '(no stack)';
-});

@@ -1,66 +1,75 @@
 /**
- * Thread pools recognised from thread names: `DubboServerHandler-10.0.0.1:20880-thread-7` belongs to
- * `DubboServerHandler-10.0.0.1:20880`, `pool-3-thread-1` to `pool-3`, `http-nio-8080-exec-4` to
- * `http-nio-8080-exec`. The last number in the name is the worker's number.
+ * Thread pools: sets of threads that run one executor's worker loop. A thread is a pool worker
+ * because its stack shows the loop (a ThreadPoolExecutor's runWorker, WebLogic's ExecuteThread,
+ * WebSphere's ThreadPool$Worker, ...; see POOL_LOOPS), and its name says which pool of that kind
+ * (`pool-3-thread-7` → `pool-3`, WebLogic's queue name). Threads that only share a name stem
+ * (`Thread-0..N`, one thread per instance) are not a pool, unless their stacks agree: the same run
+ * method, with at least one of them waiting there for work.
  */
+import type { ThreadActivity } from '../model/activity.js';
 import type { ThreadDump } from '../model/thread-dump.js';
-import { activityFrame, isIdle } from './thread-activity.js';
+import { activityFrame, poolLoopOf } from './thread-activity.js';
+import { poolNameOf } from './pool-naming.js';
 
 export interface ThreadPoolObservation {
-  /** Pool name as people say it (`DubboServerHandler-10.0.0.1:20880`). */
+  /** Pool name as people say it (`DubboServerHandler-10.0.0.1:20880`, `weblogic.kernel.Default`). */
   readonly name: string;
-  /** Name pattern with the worker number as `*`. */
-  readonly pattern: string;
+  /** The kind of worker loop (`ThreadPoolExecutor`, `WebLogic work manager`, `run loop of X.run`). */
+  readonly loop: string;
   readonly threads: number[];
   readonly busy: number[];
   readonly idle: number[];
-  /**
-   * Named like an executor's workers (`-thread-N`, `-exec-N`, `pool-N`, `-worker-N`, ...), not just
-   * numbered threads that something else started (`mon-1`, `mon-2`).
-   */
-  readonly namedLikePool: boolean;
 }
 
-const POOL_WORDS = /thread|worker|exec|pool|handler|loop|qtp/i;
-
-const isDigit = (c: number) => c >= 48 && c <= 57;
-
-/** The name with its last number replaced by `*`, or null when it has no number. */
-export function poolPattern(threadName: string): string | null {
-  let end = threadName.length;
-  while (end > 0 && !isDigit(threadName.charCodeAt(end - 1))) end--;
-  if (end === 0) return null;
-  let start = end - 1;
-  while (start > 0 && isDigit(threadName.charCodeAt(start - 1))) start--;
-  return threadName.slice(0, start) + '*' + threadName.slice(end);
+/** The bottom-most frame outside the JDK: the run method a group of look-alike threads shares. */
+function runMethodOf(frames: ReadonlyArray<{ readonly className: string; readonly qualified: string }>): string | null {
+  for (let i = frames.length - 1; i >= 0; i--) {
+    const c = frames[i]!.className;
+    if (!/^(java|jdk|sun)\./.test(c)) return frames[i]!.qualified;
+  }
+  return null;
 }
 
-export function poolDisplayName(pattern: string): string {
-  return pattern
-    .replace(/[-_ #.]*\*.*$/, '')
-    .replace(/[-_ ](?:thread|worker|Thread|Worker)$/, '')
-    .replace(/\s*\[$/, '')
-    .trim();
-}
-
-export function findThreadPools(dump: ThreadDump, minThreads = 2): ThreadPoolObservation[] {
-  const groups = new Map<string, number[]>();
+export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActivity[]): ThreadPoolObservation[] {
+  const groups = new Map<string, { name: string; loop: string; members: number[] }>();
+  const stems = new Map<string, number[]>();
   dump.threads.forEach((th, i) => {
-    if (th.frames.length === 0) return; // JVM-internal threads are not pools people size
-    const p = poolPattern(th.name);
-    if (p === null) return;
-    let g = groups.get(p);
-    if (!g) groups.set(p, (g = []));
-    g.push(i);
+    // Housekeeping threads (a JDK process reaper's pool) are nobody's capacity.
+    if (th.frames.length === 0 || th.virtual || activity[i]!.activity === 'housekeeping') return;
+    const loop = poolLoopOf(th);
+    const name = poolNameOf(th.name);
+    if (loop === undefined) {
+      if (name !== null && !/^Thread$/.test(name)) {
+        const list = stems.get(name) ?? [];
+        list.push(i);
+        stems.set(name, list);
+      }
+      return;
+    }
+    const poolName = name ?? th.name;
+    const key = `${loop}\u0000${poolName}`;
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, (g = { name: poolName, loop, members: [] }));
+    g.members.push(i);
   });
+  // Look-alike threads with no known loop: a pool only when they share one run method and at least
+  // one of them waits there for work (the loop's own wait), which a one-thread-per-instance design does not show.
+  for (const [name, members] of stems) {
+    if (members.length < 2) continue;
+    const run = runMethodOf(dump.threads[members[0]!]!.frames);
+    if (run === null || !members.every((i) => runMethodOf(dump.threads[i]!.frames) === run)) continue;
+    if (!members.some((i) => activity[i]!.activity === 'idle' && (activity[i]!.basis === 'own-loop' || activity[i]!.basis === 'wait-object'))) continue;
+    groups.set(`run\u0000${name}`, { name, loop: `run loop of ${run}`, members });
+  }
   const pools: ThreadPoolObservation[] = [];
-  for (const [pattern, members] of groups) {
-    const explicitPoolName = /-thread-\*$|-exec-\*$/.test(pattern);
-    if (members.length < minThreads && !explicitPoolName) continue;
+  for (const { name, loop, members } of groups.values()) {
     const busy: number[] = [];
     const idle: number[] = [];
-    for (const i of members) (isIdle(dump.threads[i]!) ? idle : busy).push(i);
-    pools.push({ name: poolDisplayName(pattern) || pattern, pattern, threads: members, busy, idle, namedLikePool: POOL_WORDS.test(pattern) });
+    for (const i of members) {
+      const a = activity[i]!.activity;
+      (a === 'working' || a === 'blocked' ? busy : idle).push(i);
+    }
+    pools.push({ name, loop, threads: members, busy, idle });
   }
   return pools.sort((a, b) => b.threads.length - a.threads.length || a.name.localeCompare(b.name));
 }

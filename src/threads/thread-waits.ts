@@ -29,8 +29,15 @@ export function waitOf(th: ThreadEntry): ThreadWait | null {
   for (const l of th.locks) {
     if (l.lock === null) continue;
     switch (l.kind) {
-      case 'waiting-to-lock':
       case 'waiting-to-relock':
+        // JDK 11-17 print "waiting to re-lock in wait()" under a thread still WAITING in Object.wait:
+        // it has not been notified, so it waits for a signal, not for the monitor.
+        if (th.state === 'WAITING' || th.state === 'TIMED_WAITING') {
+          objectWait ??= { kind: 'object-wait', lock: l.lock };
+          break;
+        }
+        return { kind: 'monitor-enter', lock: l.lock };
+      case 'waiting-to-lock':
       case 'blocked-on':
         return { kind: 'monitor-enter', lock: l.lock };
       case 'parking':

@@ -1,0 +1,39 @@
+/** What each thread is doing, as the activity classifier (src/threads/thread-activity.ts) decides. */
+
+/**
+ * - `idle`: waiting for work or for events in its own loop (a queue take, a pool's get-task, a
+ *   timer's nap, a selector, a listener reading the next request, main waiting for shutdown).
+ * - `working`: running code, or waiting inside a task or request (for a future, a socket read of a
+ *   client call, a downstream pool).
+ * - `blocked`: waiting to acquire a lock another thread holds.
+ * - `housekeeping`: the JVM's, JFR's, the attach API's, an IDE's or a test harness's own threads,
+ *   and the thread that is taking the dump.
+ */
+export type Activity = 'idle' | 'working' | 'blocked' | 'housekeeping';
+
+/** What decided a verdict: the kind of evidence, for scripts; `reason` says it in words. */
+export type ActivityBasis =
+  | 'no-stack'
+  | 'thread-name'
+  | 'known-frame'
+  | 'own-loop'
+  | 'listener'
+  | 'wait-object'
+  | 'shutdown-wait'
+  | 'lock'
+  | 'pressure'
+  | 'in-request'
+  | 'in-task'
+  | 'nap'
+  | 'work-wait-method'
+  | 'periodic'
+  | 'running';
+
+export interface ThreadActivity {
+  readonly activity: Activity;
+  readonly basis: ActivityBasis;
+  /** One sentence a user can read: why the thread got this verdict. */
+  readonly reason: string;
+  /** The frame the verdict rests on (`Class.method`), when one does. */
+  readonly frame?: string;
+}

@@ -1,0 +1,73 @@
+/**
+ * How servers name their pool threads, read for what the name says: the pool a worker belongs to.
+ * Knowledge as data, one row per naming scheme, with its source. A name no row knows falls back
+ * to the generic reading: the name without its last number (`pool-3-thread-7` → `pool-3`).
+ */
+
+export interface PoolNamingRow {
+  readonly scheme: string;
+  readonly pattern: RegExp;
+  /** The pool's name from the match. */
+  readonly pool: (m: RegExpExecArray) => string;
+  readonly source: string;
+}
+
+export const POOL_NAMING: readonly PoolNamingRow[] = [
+  {
+    // `[ACTIVE] ExecuteThread: '13' for queue: 'weblogic.kernel.Default (self-tuning)'`: ACTIVE, STANDBY and
+    // STUCK are states of the one self-tuning pool, and the queue is what names the pool.
+    scheme: 'WebLogic execute threads',
+    pattern: /^(?:\[(?:ACTIVE|STANDBY|STUCK|HOGGING)\]\s*)*ExecuteThread: '\d+' for queue: '([^']+)'/,
+    pool: (m) => m[1]!,
+    source: 'TL (NestedWebLogicCategory); corpus (WebLogic 8-12)',
+  },
+  {
+    scheme: 'WebSphere pools (`WebContainer : 18`)',
+    pattern: /^(.+?) : \d+$/,
+    pool: (m) => m[1]!,
+    source: 'IBM-KB; IBM-WC',
+  },
+  {
+    scheme: 'SAP NetWeaver thread managers (`SAPEngine_Application_Thread[impl:3]_12`)',
+    pattern: /^(SAPEngine_\w+?_Thread\[impl:\d+\])_\d+$/,
+    pool: (m) => m[1]!,
+    source: 'SAPN',
+  },
+  {
+    scheme: 'JEUS servlet workers (`AWRB_SOPSI_BAN_01-w09 [container1-223]`)',
+    pattern: /^(.+)-w\d+ \[[^\]]*\]$/,
+    pool: (m) => m[1]!,
+    source: 'corpus (JEUS)',
+  },
+];
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/** The name with its last number replaced by `*`, or null when it has no number. */
+export function poolPattern(threadName: string): string | null {
+  let end = threadName.length;
+  while (end > 0 && !isDigit(threadName.charCodeAt(end - 1))) end--;
+  if (end === 0) return null;
+  let start = end - 1;
+  while (start > 0 && isDigit(threadName.charCodeAt(start - 1))) start--;
+  return threadName.slice(0, start) + '*' + threadName.slice(end);
+}
+
+export function poolDisplayName(pattern: string): string {
+  return pattern
+    .replace(/[-_ #.:]*\*.*$/, '')
+    .replace(/[-_ ](?:thread|worker|Thread|Worker)$/, '')
+    .replace(/\s*\[$/, '')
+    .trim();
+}
+
+/** The pool a thread's name says it belongs to (null when the name carries no worker number). */
+export function poolNameOf(threadName: string): string | null {
+  for (const row of POOL_NAMING) {
+    const m = row.pattern.exec(threadName);
+    if (m !== null) return row.pool(m);
+  }
+  const p = poolPattern(threadName);
+  if (p === null) return null;
+  return poolDisplayName(p) || p;
+}
