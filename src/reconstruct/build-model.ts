@@ -6,7 +6,7 @@ import type { UserCounterSpec } from './user-counters.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
 import { busyActivities, findThreadPools } from '../threads/thread-pools.js';
 import { groupIdenticalStacks, stateSummary } from '../threads/stack-groups.js';
-import { matchSeries, samePlace, seriesGroups } from '../threads/series.js';
+import { isCopyOf, matchSeries, samePlace, seriesGroups } from '../threads/series.js';
 import { classifyDump, periodicNapVerdict } from '../threads/thread-activity.js';
 import type { ThreadActivity } from '../model/activity.js';
 
@@ -77,7 +77,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
       executors.push({
         name: pool.name,
         source: 'thread-names',
-        namedLikePool: true,
+        namedLikePool: pool.real,
         loop: pool.loop,
         dump: di,
         workers: pool.threads.length,
@@ -153,6 +153,11 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     };
   });
 
+  const copies: string[] = [];
+  dumps.forEach((d, i) => {
+    if (i > 0 && isCopyOf(d, dumps[i - 1]!)) copies.push(`${d.source} (dump ${d.index + 1} of the file) is a copy of ${dumps[i - 1]!.source} (dump ${dumps[i - 1]!.index + 1}): the same instant, threads and CPU times; it is counted once in the series`);
+  });
+
   return {
     inputs: summaries,
     dumps,
@@ -167,6 +172,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     shutdown: concurrency.shutdown,
     logEvents,
     notes: [
+      ...copies,
       ...stacksFromHeaps.map(
         (h) =>
           `no thread dump given: the threads are those recorded in the heap dump ${h.path} (stacks from its HPROF traces, states from Thread.threadStatus, what parked threads wait for from Thread.parkBlocker); a heap dump has no lock lines, so monitor owners and waiters are unknown: jstack -l output of the same JVM adds them`,

@@ -5,6 +5,25 @@
 import type { Report } from './report.js';
 import { REPORT_SCHEMA } from './report.js';
 import { SEVERITIES } from '../model/findings.js';
+import type { ThreadActivity } from '../model/activity.js';
+
+/** Names listed per verdict; the count says how many share it. */
+const NAMES_PER_VERDICT = 200;
+
+/** One dump's verdicts, grouped by what was decided and why (a pool's idle workers share one line). */
+function activitySummary(dump: number, verdicts: readonly ThreadActivity[], threads: ReadonlyArray<{ readonly name: string }>) {
+  const counts: Record<ThreadActivity['activity'], number> = { idle: 0, working: 0, blocked: 0, housekeeping: 0 };
+  const byReason = new Map<string, { activity: ThreadActivity['activity']; basis: ThreadActivity['basis']; reason: string; count: number; threads: string[] }>();
+  verdicts.forEach((v, i) => {
+    counts[v.activity]++;
+    const key = `${v.activity}\u0000${v.basis}\u0000${v.reason}`;
+    let g = byReason.get(key);
+    if (g === undefined) byReason.set(key, (g = { activity: v.activity, basis: v.basis, reason: v.reason, count: 0, threads: [] }));
+    g.count++;
+    if (g.threads.length < NAMES_PER_VERDICT) g.threads.push(threads[i]!.name);
+  });
+  return { dump, counts, verdicts: [...byReason.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)) };
+}
 
 export function renderJson(report: Report): string {
   const m = report.model;
@@ -46,6 +65,7 @@ export function renderJson(report: Report): string {
         name: e.name,
         source: e.source,
         namedLikePool: e.namedLikePool,
+        loop: e.loop,
         dump: e.dump,
         workers: e.workers,
         busy: e.busy,
@@ -91,11 +111,13 @@ export function renderJson(report: Report): string {
       threadGroups: m.threadGroups
         .filter((g) => g.count > 1)
         .slice(0, 200)
-        .map((g) => ({ dump: g.dump, state: g.state, count: g.count, topFrames: g.topFrames.slice(0, 5) })),
+        .map((g) => ({ dump: g.dump, state: g.state, count: g.count, topFrames: g.topFrames.slice(0, 5), activity: g.activity.activity, reason: g.activity.reason })),
+      threadActivity: m.activity.map((verdicts, dump) => activitySummary(dump, verdicts, m.dumps[dump]!.threads)),
       series: m.series.map((s) => ({
         dumps: s.dumps,
         threads: s.threads.length,
         sameStackThreads: s.threads.filter((t) => t.sameStack).length,
+        samePlaceThreads: s.threads.filter((t) => t.samePlace).length,
       })),
     },
     findings: report.findings,

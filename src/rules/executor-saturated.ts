@@ -14,8 +14,8 @@ export const executorSaturated: Rule = {
     remedy:
       'Find what the busy workers wait for (a lock, a downstream pool, a slow call) and fix that first; size the pool to the load, bound its queue and reject early.',
     options: {
-      minWorkers: { default: 2, description: 'Smallest pool (in threads) named like a pool (`-thread-N`, `-exec-N`, `pool-N`, `-worker-N`) that this rule judges.' },
-      minWorkersOtherNames: { default: 0, description: 'Smallest group of threads with other numbered names (`name-1`, `name-2`, ...) that this rule judges; 0 judges only pool-like names.' },
+      minWorkers: { default: 2, description: "Smallest executor (in threads) this rule judges: threads running one executor's worker loop, or an executor in the heap." },
+      minWorkersOtherNames: { default: 0, description: 'Smallest group of look-alike threads (one numbered name stem, one run method, no worker loop: started one by one) that this rule judges; 0 judges only real executors.' },
     },
   },
   check({ model, options }) {
@@ -24,12 +24,14 @@ export const executorSaturated: Rule = {
     // One finding per pool: in a series, the last dump in which it was saturated speaks for it.
     const byName = new Map<string, ExecutorModel[]>();
     for (const e of model.executors) {
-      // A heap-backed executor is a pool whatever its threads are called.
+      // A heap-backed executor is a pool whatever its threads are called; look-alikes only when asked.
       const poolLike = e.namedLikePool || e.heap !== undefined;
       if (!poolLike && minOther <= 0) continue;
       if (e.workers < (poolLike ? min : minOther) || e.busy < e.workers) continue;
       // The heap knows the maximum: saturated only when no more workers may be started.
       if (e.heap !== undefined && (e.heap.maximumPoolSize ?? Infinity) > e.workers) continue;
+      // A later dump with more workers shows the pool could still grow: it was not at its maximum.
+      if (model.executors.some((x) => x.name === e.name && x.loop === e.loop && x.dump > e.dump && x.workers > e.workers)) continue;
       const list = byName.get(e.name) ?? [];
       list.push(e);
       byName.set(e.name, list);

@@ -1,6 +1,6 @@
 import type { Evidence } from '../model/findings.js';
 import type { Rule } from './rule.js';
-import { activityFrame } from '../threads/thread-activity.js';
+import { activityFrame, isSleeping } from '../threads/thread-activity.js';
 import type { Model, SeriesThreadModel } from '../model/model.js';
 import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
 import { plural, threadEvidence } from './evidence.js';
@@ -64,6 +64,8 @@ export const stuckThreads: Rule = {
         const activities = t.indexes.map((ti, pos) => model.activity[series.dumps[pos]!]![ti!]!);
         if (activities.some((a) => a.activity === 'idle' || a.activity === 'housekeeping')) continue;
         const th = model.dumps[lastDump]!.threads[lastOf(t)]!;
+        // A nap ends by itself: a thread seen napping in one place is slow or periodic, not held by anything.
+        if (isSleeping(th)) continue;
         // Threads parked for a pool lease are the connection-pool-starvation finding's evidence, not a problem of their own.
         if (deadlocked.has(lastOf(t)) || leaseWaitOf(th) !== undefined || explained.has(lastOf(t))) continue;
         const where = activityFrame(th);

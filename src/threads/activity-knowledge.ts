@@ -44,8 +44,9 @@ export interface FrameRow {
   /** For `pool-loop`: the kind of executor, which names the pool with the thread-name stem. */
   readonly pool?: string;
   /**
-   * For `idle-outside-task`: a wait for time, not for an item (a sleep, a timed park). A thread's own
-   * loop naps between rounds; a task that naps holds its worker while it does (a back-off, a slow step).
+   * For `idle-outside-task`: a wait for time or for a private signal, not for an item from a queue
+   * (a sleep, a bare park). A thread's own loop naps between rounds; a task that naps or parks on
+   * its own holds its worker while it does (a back-off, a slow step, a driver's lock).
    */
   readonly nap?: boolean;
 }
@@ -189,8 +190,8 @@ export const WAIT_FRAMES: readonly FrameRow[] = [
   R('com.hazelcast.internal.util.collection.MPSCQueue.takeAll', 'idle', 'a Hazelcast operation thread waiting for operations', 'hazelcast sources'),
   R('com.hazelcast.spi.impl.operationexecutor.impl.DefaultOperationQueue.take', 'idle', 'a Hazelcast operation thread waiting for operations', 'hazelcast sources'),
   R('com.hazelcast.spi.impl.operationexecutor.impl.OperationQueueImpl.take', 'idle', 'a Hazelcast operation thread waiting for operations', 'hazelcast sources'),
-  R('com.alibaba.druid.pool.DruidDataSource$CreateConnectionThread.run', 'idle-outside-task', "Druid's connection creator waiting until a borrower needs a connection", 'druid sources'),
-  R('com.alibaba.druid.pool.DruidDataSource$DestroyConnectionThread.run', 'idle-outside-task', "Druid's connection destroyer between runs", 'druid sources'),
+  R('com.alibaba.druid.pool.DruidDataSource$CreateConnectionThread.run', 'idle', "Druid's connection creator waiting until a borrower needs a connection", 'druid sources', { outsideTaskOnly: true }),
+  R('com.alibaba.druid.pool.DruidDataSource$DestroyConnectionThread.run', 'idle', "Druid's connection destroyer between runs", 'druid sources', { outsideTaskOnly: true }),
   R('okio.AsyncTimeout.awaitTimeout', 'idle', "OkHttp's timeout watchdog waiting", 'okio sources'),
   R('okhttp3.ConnectionPool$1.run', 'idle', "OkHttp's connection pool cleanup between runs", 'okhttp sources'),
   R('okhttp3.ConnectionPool.lambda$new$0', 'idle', "OkHttp's connection pool cleanup between runs", 'okhttp sources'),
@@ -285,7 +286,7 @@ export const WAIT_FRAMES: readonly FrameRow[] = [
   R('java.lang.Thread.sleepNanos', 'idle-outside-task', 'a nap (Thread.sleep)', 'jdk', { nap: true }),
   R('java.lang.Thread.sleepNanos0', 'idle-outside-task', 'a nap (Thread.sleep)', 'jdk', { nap: true }),
   R('java.util.concurrent.TimeUnit.sleep', 'idle-outside-task', 'a nap (TimeUnit.sleep)', 'jdk', { nap: true }),
-  R('java.util.concurrent.locks.LockSupport.park', 'idle-outside-task', 'a park', 'jdk'),
+  R('java.util.concurrent.locks.LockSupport.park', 'idle-outside-task', 'a bare park (LockSupport.park)', 'jdk', { nap: true }),
   R('java.util.concurrent.locks.LockSupport.parkNanos', 'idle-outside-task', 'a timed park', 'jdk', { nap: true }),
   R('java.util.concurrent.locks.LockSupport.parkUntil', 'idle-outside-task', 'a timed park', 'jdk', { nap: true }),
   R('sun.nio.ch.SelectorImpl.select', 'idle-outside-task', 'a selector wait for I/O events', 'ES; TL-AM'),

@@ -61,13 +61,27 @@ export function seriesGroups(dumps: ThreadDump[]): number[][] {
     let g = groups.get(key);
     if (!g) groups.set(key, (g = []));
     // Dumps printed within the same second are still separate dumps (timestamps have a one-second
-    // grain): each is kept, in the order the model gave them.
+    // grain): each is kept, unless it is a copy of the one before (the same file given twice).
+    const prev = g[g.length - 1];
+    if (prev !== undefined && isCopyOf(d, dumps[prev]!)) return;
     g.push(i);
   });
   return [...groups.values()]
     .filter((g) => g.length >= 2)
     .flatMap((g) => splitByIdentity(dumps, g))
     .filter((g) => g.length >= 2);
+}
+
+/**
+ * The same capture twice: the same instant and every thread with the same name, state, CPU time,
+ * age and stack. Two real dumps, even a second apart, differ in CPU times or stacks somewhere.
+ */
+export function isCopyOf(a: ThreadDump, b: ThreadDump): boolean {
+  if (a.timestampIso === undefined || a.timestampIso !== b.timestampIso || a.threads.length !== b.threads.length) return false;
+  return a.threads.every((t, i) => {
+    const u = b.threads[i]!;
+    return t.name === u.name && t.state === u.state && t.cpuMs === u.cpuMs && t.elapsedS === u.elapsedS && t.frames.length === u.frames.length && t.frames.every((f, k) => f.qualified === u.frames[k]!.qualified && f.location === u.frames[k]!.location);
+  });
 }
 
 /**

@@ -176,7 +176,7 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
       else if (!row.outsideTaskOnly || (appAbove === 0 && directlyInLoop(frames, i))) decisive = { row, at: i };
       else {
         // The loop's own frame with a task above it: the loop is the boundary; the task is the work.
-        boundary = { row: { ...row, verdict: 'pool-loop' }, at: i };
+        boundary = { row: { ...row, verdict: 'pool-loop', means: `its loop (${row.frame})` }, at: i };
         continue;
       }
     }
@@ -311,14 +311,15 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
       return idle('work-wait-method', `${w.row.means} in ${s.caller!.qualified}, a method that waits for the next piece of work`, w.row.frame);
     }
     if (w.row.nap === true && !dedicated) {
-      return working('nap', `${w.row.means} inside ${root?.means ?? 'its work'} (${caller}): a task that naps holds its worker`, w.row.frame);
+      return working('nap', `${w.row.means} inside ${root !== undefined ? `a task of ${root.means}` : 'its work'} (${caller}): the task holds its worker while it waits`, w.row.frame);
     }
     if (w.row.verdict === 'ambiguous') {
       if (dedicated && shallow) return idle('listener', `${w.row.means} in its own loop (${caller}), outside any task or request: a listener waiting for its peer's next message`, w.row.frame);
-      return working('in-task', `${w.row.means} inside ${root?.means ?? 'its work'} (${caller}): a call to a remote peer or a file`, w.row.frame);
+      return working('in-task', `${w.row.means} inside ${root !== undefined ? `a task of ${root.means}` : 'its work'} (${caller}): a call to a remote peer or a file`, w.row.frame);
     }
     if (shallow) {
       const where = caller === w.row.frame || isJdkCaller(caller) ? '' : ` (${caller})`;
+      if (w.row.nap === true) return idle('own-loop-nap', `naps in its own loop${where}: ${w.row.means} between rounds, with no task or request beneath`, w.row.frame);
       return idle('own-loop', `waits for its next item in its own loop${where}: ${w.row.means}, with no task or request beneath`, w.row.frame);
     }
     if (locks.waitObjectClass !== undefined && !LATCH_LIKE.test(locks.waitObjectClass)) {
@@ -356,6 +357,16 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
   for (let i = 0; i < threads.length; i++) {
     const th = threads[i]!;
     out[i] = classifyThread(th, lockContext(dump, graph, i));
+  }
+  // A thread that holds a lock others are blocked on is holding up work, whatever it waits for
+  // itself (ThreadLogic's "waiting for event while blocking others"): never idle.
+  for (const node of graph.locks.values()) {
+    const owner = node.owner;
+    if (owner === null || out[owner]!.activity !== 'idle') continue;
+    const blocked = node.waiters.filter((w) => w.thread !== owner && out[w.thread]!.activity === 'blocked').length;
+    if (blocked === 0) continue;
+    const was = out[owner]!;
+    out[owner] = working('holds-lock', `holds ${node.lock.className}${node.lock.id ? ` <${node.lock.id}>` : ''} that ${blocked} blocked thread${blocked === 1 ? ' waits' : 's wait'} for; itself, it ${was.reason}`, was.frame);
   }
   return out;
 }

@@ -19,6 +19,12 @@ export interface ThreadPoolObservation {
   readonly threads: number[];
   readonly busy: number[];
   readonly idle: number[];
+  /**
+   * An executor (a known worker loop, or look-alikes with a run loop seen waiting for work), or
+   * false for look-alikes only: threads with one numbered name stem and one run method and no sign
+   * of taking work from anywhere (started one by one). Rules judge those only when asked.
+   */
+  readonly real: boolean;
 }
 
 /** The bottom-most frame outside the JDK: the run method a group of look-alike threads shares. */
@@ -31,7 +37,7 @@ function runMethodOf(frames: ReadonlyArray<{ readonly className: string; readonl
 }
 
 export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActivity[]): ThreadPoolObservation[] {
-  const groups = new Map<string, { name: string; loop: string; members: number[] }>();
+  const groups = new Map<string, { name: string; loop: string; members: number[]; real: boolean }>();
   const stems = new Map<string, number[]>();
   dump.threads.forEach((th, i) => {
     // Housekeeping threads (a JDK process reaper's pool) are nobody's capacity.
@@ -49,27 +55,28 @@ export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActiv
     const poolName = name ?? th.name;
     const key = `${loop}\u0000${poolName}`;
     let g = groups.get(key);
-    if (g === undefined) groups.set(key, (g = { name: poolName, loop, members: [] }));
+    if (g === undefined) groups.set(key, (g = { name: poolName, loop, members: [], real: true }));
     g.members.push(i);
   });
   // Look-alike threads with no known loop: a pool only when they share one run method and at least
-  // one of them waits there for work (the loop's own wait), which a one-thread-per-instance design does not show.
+  // one of them waits there for work (a take from a queue or a condition, not a nap), which a
+  // one-thread-per-instance design does not show.
   for (const [name, members] of stems) {
     if (members.length < 2) continue;
     const run = runMethodOf(dump.threads[members[0]!]!.frames);
     if (run === null || !members.every((i) => runMethodOf(dump.threads[i]!.frames) === run)) continue;
-    if (!members.some((i) => activity[i]!.activity === 'idle' && (activity[i]!.basis === 'own-loop' || activity[i]!.basis === 'wait-object'))) continue;
-    groups.set(`run\u0000${name}`, { name, loop: `run loop of ${run}`, members });
+    const takesWork = members.some((i) => activity[i]!.activity === 'idle' && (activity[i]!.basis === 'own-loop' || activity[i]!.basis === 'wait-object'));
+    groups.set(`run\u0000${name}`, { name, loop: `run loop of ${run}`, members, real: takesWork });
   }
   const pools: ThreadPoolObservation[] = [];
-  for (const { name, loop, members } of groups.values()) {
+  for (const { name, loop, members, real } of groups.values()) {
     const busy: number[] = [];
     const idle: number[] = [];
     for (const i of members) {
       const a = activity[i]!.activity;
       (a === 'working' || a === 'blocked' ? busy : idle).push(i);
     }
-    pools.push({ name, loop, threads: members, busy, idle });
+    pools.push({ name, loop, threads: members, busy, idle, real });
   }
   return pools.sort((a, b) => b.threads.length - a.threads.length || a.name.localeCompare(b.name));
 }

@@ -72,7 +72,7 @@ describe('--redact in every format', { timeout: 120_000 }, () => {
   const names = ['http-nio-10.42.7.19-8080-exec-1', 'jdbc:postgresql://orders-db.prod.acme.internal:5432/orders', 'GET /api/export?token=abcdef', 'mailer bob@acme.com', 'https://alice:s3cr3t@orders-db.prod.acme.internal/x', 'loader /home/alice/app'];
   names.forEach((n, i) => {
     for (let k = 0; k < 4; k++) {
-      lines.push(`"${n} ${k}" #${i * 10 + k} prio=5 os_prio=0 tid=0x${i}${k} nid=0x${i}${k} waiting for monitor entry  [0x1]`, '   java.lang.Thread.State: BLOCKED (on object monitor)', '\tat com.acme.Cls.m(Cls.java:1)', `\t- waiting to lock <0x0000000000000abc> (a com.acme.Lock)`, '');
+      lines.push(`"${n} ${k}" #${i * 10 + k} prio=5 os_prio=0 tid=0x${i}${k} nid=0x${i}${k} waiting for monitor entry  [0x1]`, '   java.lang.Thread.State: BLOCKED (on object monitor)', '\tat com.acme.Cls.m(Cls.java:1)', `\t- waiting to lock <0x0000000000000abc> (a com.acme.Lock)`, '\tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)', '');
     }
   });
   lines.push('"owner" #99 prio=5 os_prio=0 tid=0x99 nid=0x99 runnable  [0x1]', '   java.lang.Thread.State: RUNNABLE', '\tat com.acme.Cls.m(Cls.java:1)', '\t- locked <0x0000000000000abc> (a com.acme.Lock)', '');

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { analyse, FIXTURES, load, truth } from '../helpers.js';
 import { findThreadPools } from '../../src/threads/thread-pools.js';
 import { buildLockGraph } from '../../src/threads/lock-graph.js';
+import { classifyDump } from '../../src/threads/thread-activity.js';
 
 const SCENARIOS = ['deadlock', 'pool', 'contention', 'series', 'logs', 'threadinfo'] as const;
 
@@ -45,7 +46,7 @@ test('pools: busy and idle workers per pool, from names and stacks', async () =>
   for (const file of ['dump-1.txt', 'jdk25-dump-1.txt', 'jdk25-threads.json']) {
     const { file: parsed } = await load(`${FIXTURES}/pool/${file}`);
     const dump = parsed.dumps[0]!;
-    const pools = findThreadPools(dump);
+    const pools = findThreadPools(dump, classifyDump(dump, buildLockGraph(dump)));
     for (const want of t.pools) {
       const got = pools.find((p) => p.name === want.name);
       expect(got, `${file} ${want.name} among ${pools.map((p) => p.name)}`).toBeDefined();

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { JavaThreadState, ThreadEntry } from '../../src/model/thread-dump.js';
 import { newThreadEntry } from '../../src/threads/dump-builder.js';
 import { parseFrameText } from '../../src/threads/frame-text.js';
-import { isIdle } from '../../src/threads/thread-activity.js';
+import { classifyThread } from '../../src/threads/thread-activity.js';
+
+const isIdle = (th: ThreadEntry): boolean => classifyThread(th).activity === 'idle';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
 
 function thread(state: JavaThreadState, frames: string[]): ThreadEntry {
@@ -15,7 +17,7 @@ function thread(state: JavaThreadState, frames: string[]): ThreadEntry {
 
 const CREATE_RUN = 'com.alibaba.druid.pool.DruidDataSource$CreateConnectionThread.run(DruidDataSource.java:2815)';
 
-describe('isIdle', () => {
+describe('idle or not, on hand-made stacks of real frames', () => {
   it('a pool worker waiting in getTask is idle; one in application code is not', () => {
     expect(isIdle(thread('WAITING', ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.ThreadPoolExecutor.getTask(ThreadPoolExecutor.java:1062)']))).toBe(true);
     expect(isIdle(thread('WAITING', ['jdk.internal.misc.Unsafe.park(Native Method)', 'com.example.Orders.place(Orders.java:10)', 'java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)']))).toBe(false);
@@ -41,6 +43,7 @@ describe('isIdle', () => {
     expect(isIdle(connecting)).toBe(false);
     // Waiting, but for a lock inside the driver: still busy.
     expect(isIdle(thread('WAITING', ['jdk.internal.misc.Unsafe.park(Native Method)', 'com.mysql.cj.NativeSession.connect(NativeSession.java:120)', CREATE_RUN]))).toBe(false);
+    expect(isIdle(thread('WAITING', ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.locks.LockSupport.park(LockSupport.java:341)', 'com.mysql.cj.NativeSession.connect(NativeSession.java:120)', CREATE_RUN, 'java.lang.Thread.run(Thread.java:840)']))).toBe(false);
   });
 });
 
