@@ -7,6 +7,8 @@
  * Then the same analysis on a copy in which every thread holds its own lock addresses, so no two
  * thread bodies are alike: the parser's cache of repeated bodies never pays off there (worst case).
  * Prints MB/s and peak RSS. Run `npm run build` first (npm run bench does).
+ * BENCH_BEFORE=<dir> also measures the build in <dir>/dist (another checkout, built), interleaved
+ * with this one's runs, so a change is compared with what it replaced on the same machine, same minute.
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, mkdirSync, statSync } from 'node:fs';
@@ -17,7 +19,16 @@ import { dirname, join } from 'node:path';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 
-async function child(mode, file) {
+/** The model builder moved from dist/model to dist/reconstruct; an older build has it at the old path. */
+async function importBuildModel(distRoot) {
+  try {
+    return await import(join(distRoot, 'dist/reconstruct/build-model.js'));
+  } catch {
+    return await import(join(distRoot, 'dist/model/build-model.js'));
+  }
+}
+
+async function child(mode, file, distRoot = root) {
   const t0 = process.hrtime.bigint();
   const since = (t) => Number(process.hrtime.bigint() - t) / 1e9;
   // Garbage collection pauses on the main thread, summed (work on helper threads is not in it).
@@ -32,11 +43,11 @@ async function child(mode, file) {
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) n += chunk.length;
     extra = { bytes: n };
   } else {
-    const { loadThreadInput } = await import(join(root, 'dist/input/load.js'));
-    const { buildModel } = await import(join(root, 'dist/reconstruct/build-model.js'));
-    const { RULES } = await import(join(root, 'dist/rules/index.js'));
-    const { defaultConfig } = await import(join(root, 'dist/engine/config.js'));
-    const { runRules } = await import(join(root, 'dist/engine/run-rules.js'));
+    const { loadThreadInput } = await import(join(distRoot, 'dist/input/load.js'));
+    const { buildModel } = await importBuildModel(distRoot);
+    const { RULES } = await import(join(distRoot, 'dist/rules/index.js'));
+    const { defaultConfig } = await import(join(distRoot, 'dist/engine/config.js'));
+    const { runRules } = await import(join(distRoot, 'dist/engine/run-rules.js'));
     const imports = since(t0);
     let t = process.hrtime.bigint();
     const input = await loadThreadInput(file);
@@ -62,8 +73,8 @@ async function child(mode, file) {
 
 
 async function main() {
-  const [, , flag, childMode, childFile] = process.argv;
-  if (flag === '--child') return child(childMode, childFile);
+  const [, , flag, childMode, childFile, childRoot] = process.argv;
+  if (flag === '--child') return child(childMode, childFile, childRoot);
   const threads = Number(process.env.BENCH_THREADS ?? 200000);
   const outDir = join(here, 'out');
   mkdirSync(outDir, { recursive: true });
@@ -75,19 +86,28 @@ async function main() {
   const mb = statSync(file).size / 1048576;
   const uniqueMb = statSync(uniqueFile).size / 1048576;
   const runs = Number(process.env.BENCH_RUNS ?? 3);
-  const measure = (mode, file) => {
-    const results = [];
-    for (let r = 0; r < runs; r++) {
-      const p = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', mode, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
-      if (p.status !== 0) throw new Error(p.stderr);
-      results.push(JSON.parse(p.stdout));
-    }
-    results.sort((a, b) => a.seconds - b.seconds);
-    return results[Math.floor(results.length / 2)];
+  const before = process.env.BENCH_BEFORE;
+  const once = (mode, file, distRoot) => {
+    const p = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', mode, file, distRoot ?? root], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (p.status !== 0) throw new Error(p.stderr);
+    return JSON.parse(p.stdout);
   };
-  const base = measure('baseline', file);
-  const full = measure('analyze', file);
-  const unique = measure('analyze', uniqueFile);
+  const median = (results) => results.sort((a, b) => a.seconds - b.seconds)[Math.floor(results.length / 2)];
+  // This build and the one before run in turns, so a slow minute of the machine hits both.
+  const measure = (mode, file) => {
+    const now = [];
+    const then = [];
+    for (let r = 0; r < runs; r++) {
+      now.push(once(mode, file));
+      if (before !== undefined && mode === 'analyze') then.push(once(mode, file, before));
+    }
+    return { now: median(now), then: then.length > 0 ? median(then) : null };
+  };
+  const base = measure('baseline', file).now;
+  const fullBoth = measure('analyze', file);
+  const uniqueBoth = measure('analyze', uniqueFile);
+  const full = fullBoth.now;
+  const unique = uniqueBoth.now;
   const line = (name, r, size) => `${name.padEnd(34)} ${r.seconds.toFixed(2).padStart(6)} s  ${(size / r.seconds).toFixed(0).padStart(5)} MB/s  peak RSS ${r.maxRssMb.toFixed(0).padStart(5)} MB`;
   console.log(`input: ${mb.toFixed(1)} MB, ${threads} threads (${file}), median of ${runs} runs, node ${process.version}`);
   console.log(line('read bytes only (baseline)', base, mb));
@@ -99,6 +119,13 @@ async function main() {
   console.log(line('parse + model + rules', unique, uniqueMb));
   console.log(`threads parsed: ${unique.threads}, unparsed lines: ${unique.unparsed}, findings: ${unique.findings}; peak RSS / input size: ${(unique.maxRssMb / uniqueMb).toFixed(2)}x`);
   console.log(phasesLine(unique));
+  if (before !== undefined) {
+    console.log(`the build before (${before}), same runs, interleaved:`);
+    console.log(line('parse + model + rules', fullBoth.then, mb));
+    console.log(phasesLine(fullBoth.then));
+    console.log(line('worst case: parse + model + rules', uniqueBoth.then, uniqueMb));
+    console.log(phasesLine(uniqueBoth.then));
+  }
 }
 
 /** Where the median run's time went. */

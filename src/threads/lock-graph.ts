@@ -4,7 +4,7 @@
  * so dumps without a report (VisualVM, ThreadInfo, j.u.c. read-lock cycles) are covered too.
  */
 import type { LockRef, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
-import { heldLocks, waitOf, type WaitKind } from './thread-waits.js';
+import { heldLocks, waitOf, type ThreadWait, type WaitKind } from './thread-waits.js';
 
 export interface LockNode {
   readonly lock: LockRef;
@@ -27,6 +27,8 @@ export interface LockGraph {
   readonly locks: Map<string, LockNode>;
   /** For each thread, the thread it waits for (null when none or unknown). */
   readonly waitsFor: Array<number | null>;
+  /** For each thread, what it waits for (see thread-waits.ts), computed once for every analysis of the dump. */
+  readonly waits: Array<ThreadWait | null>;
   readonly cycles: DeadlockCycle[];
 }
 
@@ -85,7 +87,7 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
   const reported = new Set<string>();
   for (const r of dump.jvmDeadlocks) for (const e of r.entries) reported.add(e.thread);
   const marked = cycles.map((c) => ({ ...c, reportedByJvm: c.threads.every((t) => reported.has(threads[t]!.name)) }));
-  return { locks, waitsFor, cycles: marked };
+  return { locks, waitsFor, waits, cycles: marked };
 }
 
 /** Every thread waits for at most one other, so cycles are found by walking the pointers. */

@@ -16,6 +16,11 @@ export function markSharedStack(frames: readonly StackFrame[]): void {
   sharedStacks.add(frames);
 }
 
+/** Whether several threads hold this frames array (answers about it are worth keeping). */
+export function isSharedStack(frames: readonly StackFrame[]): boolean {
+  return sharedStacks.has(frames);
+}
+
 export function perStack<T>(compute: (frames: readonly StackFrame[]) => T): (frames: readonly StackFrame[]) => T {
   // Weak, so the stacks of a finished analysis are not kept by the cache.
   const answers = new WeakMap<readonly StackFrame[], { readonly value: T }>();

@@ -23,8 +23,7 @@ import {
   type FrameRow,
 } from './activity-knowledge.js';
 import type { LockGraph } from './lock-graph.js';
-import { perStack } from './per-stack.js';
-import { waitOf } from './thread-waits.js';
+import { isSharedStack, perStack } from './per-stack.js';
 
 /** Application frames a thread's own loop may have between its run method and its wait. */
 export const OWN_LOOP_MAX_FRAMES = 5;
@@ -267,14 +266,54 @@ const LATCH_LIKE = /CountDownLatch|FutureTask|CompletableFuture|Future|Phaser|Cy
 export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): ThreadActivity {
   const frames = th.frames;
   if (frames.length === 0) {
-    const named = HOUSEKEEPING_NAMES.find((h) => h.name.test(th.name));
+    const named = housekeepingByName(th.name);
     if (named !== undefined) return { activity: 'housekeeping', basis: 'thread-name', reason: `${named.means} (by its name)` };
     if (th.virtual) return idle('no-stack', 'a virtual thread that is not mounted (no frames): waiting to be scheduled');
     return { activity: 'housekeeping', basis: 'no-stack', reason: 'no Java frames: a JVM-internal thread (GC, JIT compiler, VM thread)' };
   }
   const s = stackShape(frames);
+  // Threads that share a stack and a state get one verdict object when neither their locks nor their
+  // names say more (most of a big pool): no allocation, no walk per thread.
+  // A name says "the JVM's own thread" only over a stack of JVM code: an application may name its threads anything.
+  const byName = s.rootClass === undefined ? housekeepingByName(th.name) : undefined;
+  const plain = locks.acquiring === undefined && byName === undefined && !MAIN_THREAD_NAMES.test(th.name);
+  const memo = plain ? verdictMemo(frames) : undefined;
+  const key = th.stackTruncated ? `${th.state}!` : th.state;
+  const known = memo?.get(key);
+  if (known !== undefined) return known;
+  const verdict = classifyShape(th, s, locks, byName);
+  // A verdict that read the wait object belongs to this thread alone.
+  if (!readWaitObject.has(verdict)) memo?.set(key, verdict);
+  return verdict;
+}
+
+/** Verdicts decided by what the wait object says (other waiters, its class): never shared by stack. */
+const readWaitObject = new WeakSet<ThreadActivity>();
+
+function fromWaitObject(v: ThreadActivity): ThreadActivity {
+  readWaitObject.add(v);
+  return v;
+}
+
+function housekeepingByName(name: string): (typeof HOUSEKEEPING_NAMES)[number] | undefined {
+  return HOUSEKEEPING_HINT.test(name) ? HOUSEKEEPING_NAMES.find((h) => h.name.test(name)) : undefined;
+}
+
+/** Cheap test before the housekeeping name patterns: names that could be the JVM's own. */
+const HOUSEKEEPING_HINT = /^(?:[A-Z\[]|process reaper|surefire)/;
+
+const verdictMemos = new WeakMap<readonly StackFrame[], Map<string, ThreadActivity>>();
+
+function verdictMemo(frames: readonly StackFrame[]): Map<string, ThreadActivity> | undefined {
+  if (!isSharedStack(frames)) return undefined;
+  let m = verdictMemos.get(frames);
+  if (m === undefined) verdictMemos.set(frames, (m = new Map()));
+  return m;
+}
+
+function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named: (typeof HOUSEKEEPING_NAMES)[number] | undefined): ThreadActivity {
+  const frames = th.frames;
   if (s.housekeeping !== undefined) return { activity: 'housekeeping', basis: 'known-frame', reason: s.housekeeping.means, frame: s.housekeeping.frame };
-  const named = HOUSEKEEPING_NAMES.find((h) => h.name.test(th.name));
   if (named !== undefined && s.request === undefined) return { activity: 'housekeeping', basis: 'thread-name', reason: `${named.means} (by its name)` };
 
   const d = s.decisive;
@@ -324,13 +363,14 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
     }
     if (locks.waitObjectClass !== undefined && !LATCH_LIKE.test(locks.waitObjectClass)) {
       if (locks.sharedWaiters >= SHARED_WAIT_MIN_THREADS && !locks.waitObjectOwned) {
-        return idle('wait-object', `waits with ${locks.sharedWaiters - 1} other threads on one ${shortClass(locks.waitObjectClass)} that no thread holds: consumers of a work queue`, w.row.frame);
+        return fromWaitObject(idle('wait-object', `waits with ${locks.sharedWaiters - 1} other threads on one ${shortClass(locks.waitObjectClass)} that no thread holds: consumers of a work queue`, w.row.frame));
       }
       if (s.rootClass !== undefined && locks.waitObjectClass === s.rootClass) {
-        return idle('wait-object', `waits on its own ${shortClass(locks.waitObjectClass)} object for work handed to it`, w.row.frame);
+        return fromWaitObject(idle('wait-object', `waits on its own ${shortClass(locks.waitObjectClass)} object for work handed to it`, w.row.frame));
       }
     }
-    return working('in-task', `${w.row.means} ${s.appFramesBeneathWait} frames deep inside its work (${caller})`, w.row.frame);
+    const deep = working('in-task', `${w.row.means} ${s.appFramesBeneathWait} frames deep inside its work (${caller})`, w.row.frame);
+    return locks.waitObjectClass !== undefined ? fromWaitObject(deep) : deep;
   }
   if (th.state === 'RUNNABLE') return working('running', `running ${s.activityFrame}`, s.activityFrame);
   return working('in-task', `${th.state.toLowerCase().replace('_', ' ')} in ${s.activityFrame}`, s.activityFrame);
@@ -354,9 +394,16 @@ function appFrames(frames: readonly StackFrame[]): number {
 export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity[] {
   const threads = dump.threads;
   const out: ThreadActivity[] = new Array(threads.length);
+  // Threads waiting on each object, counted once per lock (a pool's 100k workers may share one condition).
+  const signalWaiters = new Map<string, number>();
+  for (const [id, node] of graph.locks) {
+    let n = 0;
+    for (const w of node.waiters) if (w.kind === 'object-wait') n++;
+    if (n > 0) signalWaiters.set(id, n);
+  }
   for (let i = 0; i < threads.length; i++) {
     const th = threads[i]!;
-    out[i] = classifyThread(th, lockContext(dump, graph, i));
+    out[i] = classifyThread(th, lockContext(dump, graph, signalWaiters, i));
   }
   // A thread that holds a lock others are blocked on is holding up work, whatever it waits for
   // itself (ThreadLogic's "waiting for event while blocking others"): never idle.
@@ -371,14 +418,14 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
   return out;
 }
 
-function lockContext(dump: ThreadDump, graph: LockGraph, i: number): LockContext {
+function lockContext(dump: ThreadDump, graph: LockGraph, signalWaiters: ReadonlyMap<string, number>, i: number): LockContext {
   const th = dump.threads[i]!;
   if (th.locks.length === 0 && th.state !== 'BLOCKED') return NO_LOCKS;
-  const w = waitOf(th);
+  const w = graph.waits[i] ?? null;
   if (w === null) return th.state === 'BLOCKED' ? { acquiring: { lock: 'a monitor', owner: null }, sharedWaiters: 0, waitObjectOwned: false } : NO_LOCKS;
   const node = w.lock.id.length > 0 ? graph.locks.get(w.lock.id) : undefined;
   if (w.kind === 'object-wait') {
-    const sharedWaiters = node?.waiters.filter((x) => x.kind === 'object-wait').length ?? 1;
+    const sharedWaiters = signalWaiters.get(w.lock.id) ?? 1;
     return { sharedWaiters, waitObjectClass: w.lock.className, waitObjectOwned: node?.owner !== null && node?.owner !== undefined && node.owner !== i };
   }
   const ownerIndex = graph.waitsFor[i];

@@ -27,6 +27,9 @@ export interface ThreadPoolObservation {
   readonly real: boolean;
 }
 
+/** How thread factories name workers: `pool-1-thread-1`, `x-thread-1`, `x-exec-1`, `x-worker-1`. */
+const FACTORY_NAMED = /(?:^pool-\d+-thread-\d+|[-_ ](?:thread|exec|worker|Thread|Worker)-\d+)$/;
+
 /** The bottom-most frame outside the JDK: the run method a group of look-alike threads shares. */
 function runMethodOf(frames: ReadonlyArray<{ readonly className: string; readonly qualified: string }>): string | null {
   for (let i = frames.length - 1; i >= 0; i--) {
@@ -37,7 +40,10 @@ function runMethodOf(frames: ReadonlyArray<{ readonly className: string; readonl
 }
 
 export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActivity[]): ThreadPoolObservation[] {
-  const groups = new Map<string, { name: string; loop: string; members: number[]; real: boolean }>();
+  type Group = { name: string; loop: string; members: number[]; real: boolean };
+  const groups: Group[] = [];
+  // By loop kind, then by pool name: no key string built per thread.
+  const byLoop = new Map<string, Map<string, Group>>();
   const stems = new Map<string, number[]>();
   dump.threads.forEach((th, i) => {
     // Housekeeping threads (a JDK process reaper's pool) are nobody's capacity.
@@ -53,9 +59,13 @@ export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActiv
       return;
     }
     const poolName = name ?? th.name;
-    const key = `${loop}\u0000${poolName}`;
-    let g = groups.get(key);
-    if (g === undefined) groups.set(key, (g = { name: poolName, loop, members: [], real: true }));
+    let byName = byLoop.get(loop);
+    if (byName === undefined) byLoop.set(loop, (byName = new Map()));
+    let g = byName.get(poolName);
+    if (g === undefined) {
+      byName.set(poolName, (g = { name: poolName, loop, members: [], real: true }));
+      groups.push(g);
+    }
     g.members.push(i);
   });
   // Look-alike threads with no known loop: a pool only when they share one run method and at least
@@ -66,10 +76,13 @@ export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActiv
     const run = runMethodOf(dump.threads[members[0]!]!.frames);
     if (run === null || !members.every((i) => runMethodOf(dump.threads[i]!.frames) === run)) continue;
     const takesWork = members.some((i) => activity[i]!.activity === 'idle' && (activity[i]!.basis === 'own-loop' || activity[i]!.basis === 'wait-object'));
-    groups.set(`run\u0000${name}`, { name, loop: `run loop of ${run}`, members, real: takesWork });
+    groups.push({ name, loop: `run loop of ${run}`, members, real: takesWork });
   }
   const pools: ThreadPoolObservation[] = [];
-  for (const { name, loop, members, real } of groups.values()) {
+  for (const { name, loop, members, real } of groups) {
+    // One worker alone is a pool only when named the way thread factories name workers (a dump of
+    // unique names would otherwise list every thread as a pool of one).
+    if (members.length === 1 && !FACTORY_NAMED.test(dump.threads[members[0]!]!.name)) continue;
     const busy: number[] = [];
     const idle: number[] = [];
     for (const i of members) {
@@ -78,7 +91,7 @@ export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActiv
     }
     pools.push({ name, loop, threads: members, busy, idle, real });
   }
-  return pools.sort((a, b) => b.threads.length - a.threads.length || a.name.localeCompare(b.name));
+  return pools.sort((a, b) => b.threads.length - a.threads.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The busy threads' activities, most common first: `{frame, count}`. */
