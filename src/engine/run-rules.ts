@@ -30,15 +30,43 @@ export function runRules(model: Model, rules: readonly Rule[], config: ResolvedC
         evidence: d.evidence,
         causedBy: d.causedBy ?? [],
         remedy: d.remedy ?? rule.meta.remedy,
+        impact: d.impact ?? defaultImpact(d.facts),
       });
     }
   });
   const ids = new Set(findings.map((f) => f.id));
   const linked = findings.map((f) => ({ ...f, causedBy: f.causedBy.filter((c) => ids.has(c) && c !== f.id) }));
+  // A cause does at least what it causes: it weighs more than each of its victims, so of one
+  // severity the root comes first. Links form no long chains; a few passes settle them.
+  const impact = new Map(linked.map((f) => [f.id, f.impact]));
+  for (let pass = 0; pass < 5; pass++) {
+    let changed = false;
+    for (const f of linked) {
+      for (const c of f.causedBy) {
+        const need = impact.get(f.id)! + 1;
+        if (impact.get(c)! < need) {
+          impact.set(c, need);
+          changed = true;
+        }
+      }
+    }
+    if (!changed) break;
+  }
+  for (let i = 0; i < linked.length; i++) linked[i] = { ...linked[i]!, impact: impact.get(linked[i]!.id)! };
   return linked.sort(
     (a, b) =>
       severityRank(b.severity) - severityRank(a.severity) ||
+      b.impact - a.impact ||
       order.get(a.id)! - order.get(b.id)! ||
       a.subject.localeCompare(b.subject),
   );
+}
+
+/** The threads a finding names, when its rule says nothing of its impact. */
+function defaultImpact(facts: Readonly<Record<string, unknown>>): number {
+  for (const k of ['threadCount', 'waiters', 'waitingThreads', 'workers', 'executingThreads']) {
+    const v = facts[k];
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+  }
+  return 1;
 }

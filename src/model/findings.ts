@@ -28,4 +28,6 @@ export interface Finding {
   readonly evidence: readonly Evidence[];
   readonly causedBy: readonly string[];
   readonly remedy: string;
+  /** Orders findings of one severity, biggest first (threads held up, CPU burned); see rules/rule.ts. */
+  readonly impact: number;
 }

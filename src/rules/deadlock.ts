@@ -1,7 +1,8 @@
 import type { Evidence } from '../model/findings.js';
 import type { Rule } from './rule.js';
 import { FORMATS_WITHOUT_JVM_DEADLOCK_REPORT } from '../model/thread-dump.js';
-import { threadEvidence } from './evidence.js';
+import { plural, threadEvidence } from './evidence.js';
+import { threadsHeldUpBy } from './held-up.js';
 
 /** Cycles of threads waiting for each other's monitors or j.u.c. locks, found in the lock graph. */
 export const deadlock: Rule = {
@@ -43,12 +44,16 @@ export const deadlock: Rule = {
         if (r.entries.some((e) => names.includes(e.thread))) evidence.push({ kind: 'jvm-report', dump: c.dump, source: dump.source, line: r.line, note: 'the JVM reported this deadlock' });
       }
       const possible = c.confidence === 'possible';
+      // Threads that wait, through any chain of locks, for one of the cycle: they never move either.
+      const heldUp = threadsHeldUpBy(model, c.dump, c.threads.map((t) => t.thread));
+      const heldUpText = heldUp.length > 0 ? ` It holds up ${plural(heldUp.length, 'more thread')} waiting behind them: ${heldUp.slice(0, 8).map((t) => `"${t.name}"`).join(', ')}${heldUp.length > 8 ? ', ...' : ''}.` : '';
+      for (const t of heldUp.slice(0, 50)) evidence.push(threadEvidence(model, t, 'held up behind the deadlock'));
       const draft = {
         subject: names.join(' <-> '),
         title: possible ? 'Possible deadlock (read lock)' : 'Deadlock',
         message: possible
-          ? `${names.length} threads are probably deadlocked: ${c.note ?? chain}`
-          : `${names.length} threads are deadlocked${c.reportedByJvm || FORMATS_WITHOUT_JVM_DEADLOCK_REPORT.has(model.dumps[c.dump]!.format) ? '' : ' (the JVM did not report it)'}: ${chain}.`,
+          ? `${names.length} threads are probably deadlocked: ${c.note ?? chain}${heldUpText}`
+          : `${names.length} threads are deadlocked${c.reportedByJvm || FORMATS_WITHOUT_JVM_DEADLOCK_REPORT.has(model.dumps[c.dump]!.format) ? '' : ' (the JVM did not report it)'}: ${chain}.${heldUpText}`,
         facts: {
           threads: names,
           threadCount: names.length,
@@ -56,8 +61,11 @@ export const deadlock: Rule = {
           reportedByJvm: c.reportedByJvm,
           confidence: c.confidence,
           dumps: dumps,
+          heldUp: heldUp.map((t) => t.name),
+          heldUpCount: heldUp.length,
         },
         evidence,
+        impact: names.length + heldUp.length * 2,
       };
       return possible ? { ...draft, severity: 'error' as const } : draft;
     });

@@ -102,6 +102,8 @@ export const executorSaturated: Rule = {
         },
         evidence: [...exhaustedLog.map((x) => ({ kind: 'log' as const, source: x.last.source, line: x.last.line, text: x.last.text, note: `${x.count} "Thread pool is EXHAUSTED!" lines` })), ...e.busyThreads.slice(0, 50).map((t) => threadEvidence(model, t))],
         causedBy,
+        // Every worker held, and the queue behind them: the more of both, the more callers wait.
+        impact: e.workers * 2 + Math.min(e.heap?.queue.size ?? 0, 10_000) / 100,
       }];
     });
   },

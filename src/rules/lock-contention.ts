@@ -1,6 +1,8 @@
 import type { LockModel, SeriesModel } from '../model/model.js';
 import type { Rule } from './rule.js';
+import { findingId } from './rule.js';
 import { describeThread, plural, threadEvidence } from './evidence.js';
+import { threadsHeldUpBy } from './held-up.js';
 
 /** Many threads queued on one lock: names the owner and what it is doing. */
 export const lockContention: Rule = {
@@ -31,6 +33,9 @@ export const lockContention: Rule = {
     return mergeMovedLocks([...bySubject], model.series).map(([subject, seen]) => {
       const worst = seen.reduce((a, b) => (b.waiters.length > a.waiters.length ? b : a));
       const lockIds = [...new Set(seen.map((s) => s.lock.id))];
+      // An owner that is itself in a deadlock (or waits behind one) never lets go: the deadlock is the cause.
+      const behind = worst.owner === null ? [] : model.locks.deadlocks.filter((d) => d.dump === worst.dump && (d.threads.some((t) => t.thread === worst.owner!.thread) || threadsHeldUpBy(model, d.dump, d.threads.map((t) => t.thread)).some((t) => t.thread === worst.owner!.thread)));
+      const heldUp = threadsHeldUpBy(model, worst.dump, worst.owner === null ? [] : [worst.owner.thread]);
       const ownerText = worst.owner ? `held by "${worst.owner.name}", which is ${describeThread(model, worst.owner)}` : 'whose owner the dump does not name';
       return {
         subject,
@@ -48,6 +53,9 @@ export const lockContention: Rule = {
           ...(worst.owner ? [threadEvidence(model, worst.owner, 'owner')] : []),
           ...worst.waiters.slice(0, 50).map((w) => threadEvidence(model, w, w.kind === 'parking' ? 'parked' : 'blocked')),
         ],
+        causedBy: behind.map((d) => findingId('deadlock', d.threads.map((t) => t.name).join(' <-> '))),
+        // The owner holds up everyone behind it, through any chain of locks.
+        impact: Math.max(worst.waiters.length, heldUp.length) * 2,
       };
     });
   },

@@ -59,6 +59,8 @@ export function measuredThroughput(model: Model, e: ExecutorModel): { perSecond:
     done += [...a.names].filter((n) => !b.names.has(n)).length;
     seconds += dt;
   }
-  if (done === 0 || seconds === 0) return undefined;
+  if (seconds === 0) return undefined;
+  // Calls were in flight and none finished in the whole series: the queue did not move at all.
+  if (done === 0) return { perSecond: 0, basis: `no call finished in ${seconds.toFixed(1)} s between thread dumps` };
   return { perSecond: done / seconds, basis: `${done} calls finished over ${seconds.toFixed(1)} s between thread dumps` };
 }

@@ -33,15 +33,18 @@ export const queueBacklog: Rule = {
       const h = e.heap!;
       const causes = starvingPoolsOf(model, e, starved);
       const throughput = measuredThroughput(model, e);
-      const drainSeconds = throughput !== undefined ? Math.round(q.size / throughput.perSecond) : null;
+      const stalled = throughput !== undefined && throughput.perSecond === 0;
+      const drainSeconds = throughput !== undefined && !stalled ? Math.round(q.size / throughput.perSecond) : null;
       const cause = causes[0];
       const because = cause ? ` Its workers wait on ${cause.name} (width ${cause.width ?? '?'}): that pool, not this one, sets the pace.` : '';
       // The rate is a lower bound (a worker that finishes and wins the next lease looks unchanged), so the time is an upper bound.
-      const drain = drainSeconds !== null ? ` At the rate measured between the thread dumps (at least ${throughput!.perSecond.toFixed(2)} tasks/s) it needs up to ${formatDuration(drainSeconds)} to drain.` : '';
+      const drain = stalled
+        ? ` It did not drain at all between the thread dumps (${throughput!.basis}): it will not drain until what holds the workers is fixed.`
+        : drainSeconds !== null ? ` At the rate measured between the thread dumps (at least ${throughput!.perSecond.toFixed(2)} tasks/s) it needs up to ${formatDuration(drainSeconds)} to drain.` : '';
       return [
         {
           subject: e.name,
-          ...((drainSeconds !== null && drainSeconds > maxDrain) || nearCapacity ? { severity: 'error' as const } : {}),
+          ...(stalled || (drainSeconds !== null && drainSeconds > maxDrain) || nearCapacity ? { severity: 'error' as const } : {}),
           message: `${plural(q.size, 'task waits', 'tasks wait')} in the queue of "${e.name}" (${shortClass(q.className)}${q.capacity === null ? ', unbounded' : `, capacity ${q.capacity}`}) behind ${h.activeWorkers} busy of ${h.maximumPoolSize ?? '?'} workers.${drain}${because}`,
           facts: {
             queueSize: q.size,
@@ -52,6 +55,7 @@ export const queueBacklog: Rule = {
             poolSize: h.poolSize,
             completedTasks: h.completedTasks,
             drainSeconds,
+            drained: stalled ? false : throughput !== undefined ? true : null,
             drainSecondsIs: drainSeconds === null ? null : 'an upper bound',
             drainTasksPerSecond: throughput !== undefined ? Number(throughput.perSecond.toFixed(3)) : null,
             drainBasis: throughput?.basis ?? (cause ? 'no series of thread dumps with timestamps: throughput unknown' : null),
@@ -62,6 +66,8 @@ export const queueBacklog: Rule = {
             ...busyEvidence(model, e),
           ],
           causedBy: causes.map((p) => findingId('connection-pool-starvation', poolSubject(p))),
+          // Callers waiting in the queue, and the workers held: a stalled queue weighs the most.
+          impact: Math.min(q.size, 10_000) / 10 + h.activeWorkers * 2 + (stalled ? 1000 : 0),
         },
       ];
     });

@@ -30,6 +30,12 @@ export interface FindingDraft {
   readonly remedy?: string;
   /** A rule may rate one finding below or above its default (e.g. an inferred deadlock). */
   readonly severity?: Severity;
+  /**
+   * What the problem does, as one number that orders findings of equal severity: threads held up
+   * (request workers and the threads behind a lock count most), CPU burned. Defaults to the
+   * threads the finding names.
+   */
+  readonly impact?: number;
 }
 
 export interface RuleContext {

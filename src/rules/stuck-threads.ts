@@ -4,6 +4,8 @@ import { activityFrame, isSleeping } from '../threads/thread-activity.js';
 import type { Model, SeriesThreadModel } from '../model/model.js';
 import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
 import { plural, threadEvidence } from './evidence.js';
+import { findingId } from './rule.js';
+import { contendedLockOf, threadsHeldUpBy } from './held-up.js';
 
 /** A thread that used at least this share of a core between the first and last dump ran, it did not wait. */
 export const RUNAWAY_CPU_SHARE = 0.5;
@@ -89,6 +91,21 @@ export const stuckThreads: Rule = {
               ? `, burning ${(cpuMax / 1000).toFixed(1)} s of CPU in ${span!.toFixed(0)} s (${Math.round((cpuMax / (span! * 1000)) * 100)} % of a core): a runaway in one place, not progress`
               : `, using ${cpuMax.toFixed(0)} ms of CPU between the first and last dump`;
         const sameExactly = members.every((m) => m.sameStack);
+        // Blocked threads wait behind a contended lock or a deadlock: that finding is their cause.
+        const causedBy = new Set<string>();
+        for (const m of members) {
+          const lock = contendedLockOf(model, lastDump, lastOf(m));
+          if (lock === undefined) continue;
+          const waiters = model.locks.contended.find((l) => l.dump === lastDump && `${l.lock.className}@${l.lock.id}` === lock.subject)?.waiters.length ?? 0;
+          if (waiters >= 5) causedBy.add(findingId('lock-contention', lock.subject));
+          for (const d of model.locks.deadlocks) {
+            if (d.dump !== lastDump) continue;
+            if (threadsHeldUpBy(model, d.dump, d.threads.map((t) => t.thread)).some((t) => t.thread === lastOf(m))) causedBy.add(findingId('deadlock', d.threads.map((t) => t.name).join(' <-> ')));
+          }
+        }
+        // What it does: the threads held, more when they are a pool's workers or behind them others wait; a core burned weighs most.
+        const heldUp = threadsHeldUpBy(model, lastDump, members.map(lastOf)).length;
+        const impact = members.length + heldUp * 2 + (runaway ? 10 * (cpuMax! / (span! * 1000)) : 0);
         drafts.push({
           subject: `${where} (${state})`,
           message:
@@ -110,6 +127,8 @@ export const stuckThreads: Rule = {
             activityReason: why.reason,
           },
           evidence,
+          causedBy: [...causedBy],
+          impact,
         });
       }
     }
