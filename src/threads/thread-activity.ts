@@ -239,7 +239,7 @@ function directlyInLoop(frames: readonly StackFrame[], at: number): boolean {
   return true;
 }
 
-const THREAD_ROOTS = /^(java\.lang\.Thread\.run|java\.lang\.Thread\.runWith|jdk\.internal\.misc\.InnocuousThread\.run)$/;
+const THREAD_ROOTS = /^(java\.lang\.Thread\.run|java\.lang\.Thread\.runWith|jdk\.internal\.misc\.InnocuousThread\.run|java\.lang\.Thread\.startThreadFromVM)$/;
 
 // ---------------------------------------------------------------- verdicts
 
@@ -350,11 +350,11 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
       return idle('work-wait-method', `${w.row.means} in ${s.caller!.qualified}, a method that waits for the next piece of work`, w.row.frame);
     }
     if (w.row.nap === true && !dedicated) {
-      return working('nap', `${w.row.means} inside ${root !== undefined ? `a task of ${root.means}` : 'its work'} (${caller}): the task holds its worker while it waits`, w.row.frame);
+      return working('nap', `${w.row.means} inside ${root === undefined ? 'its work' : root.verdict === 'pool-loop' ? `a task of ${root.means}` : root.means} (${caller}): the task holds its worker while it waits`, w.row.frame);
     }
     if (w.row.verdict === 'ambiguous') {
       if (dedicated && shallow) return idle('listener', `${w.row.means} in its own loop (${caller}), outside any task or request: a listener waiting for its peer's next message`, w.row.frame);
-      return working('in-task', `${w.row.means} inside ${root !== undefined ? `a task of ${root.means}` : 'its work'} (${caller}): a call to a remote peer or a file`, w.row.frame);
+      return working('in-task', `${w.row.means} inside ${root === undefined ? 'its work' : root.verdict === 'pool-loop' ? `a task of ${root.means}` : root.means} (${caller}): a call to a remote peer or a file`, w.row.frame);
     }
     if (shallow) {
       const where = caller === w.row.frame || isJdkCaller(caller) ? '' : ` (${caller})`;
