@@ -54,8 +54,8 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
   });
 
   it('expands globs itself (no shell needed)', () => {
-    expect(expandIncidentPaths(['fixtures/threads/*'])).toEqual(['fixtures/threads/contention', 'fixtures/threads/deadlock', 'fixtures/threads/logs', 'fixtures/threads/pool', 'fixtures/threads/series', 'fixtures/threads/threadinfo']);
-    expect(expandIncidentPaths(['fixtures/threads/**/truth.json']).length).toBe(6);
+    expect(expandIncidentPaths(['fixtures/threads/*'])).toEqual(['fixtures/threads/activity', 'fixtures/threads/contention', 'fixtures/threads/deadlock', 'fixtures/threads/logs', 'fixtures/threads/pool', 'fixtures/threads/series', 'fixtures/threads/threadinfo']);
+    expect(expandIncidentPaths(['fixtures/threads/**/truth.json']).length).toBe(7);
     expect(expandIncidentPaths(['fixtures/threads/deadlock'])).toEqual(['fixtures/threads/deadlock']);
   });
 
