@@ -89,13 +89,16 @@ function threadsScreen(model: Model): UiScreen {
       const th = model.dumps[ref.dump]!.threads[ref.thread]!;
       // What the thread is doing, not the JDK's parking machinery above it.
       const top = th.frames.length > 0 ? activityFrame(th) : '(no stack)';
+      const verdict = model.activity[ref.dump]![ref.thread]!;
       rows.push({
         key: threadKey(ref.dump, ref.thread),
-        text: `#${ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)} ×${String(g.count).padEnd(4)} ${clean(top)}`,
+        text: `#${ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)} ${verdict.activity.padEnd(12)} ×${String(g.count).padEnd(4)} ${clean(top)}`,
         tone: th.state === 'BLOCKED' ? 'warning' : undefined,
-        search: searchText(`${th.name} ${th.state} ${th.frames.map((f) => f.qualified).join(' ')}`),
+        search: searchText(`${th.name} ${th.state} ${verdict.activity} ${th.frames.map((f) => f.qualified).join(' ')}`),
         detail: [
           { text: `"${clean(th.name)}" ${th.state}${th.stateDetail ? ` (${clean(th.stateDetail)})` : ''}`, tone: 'title' },
+          // Why dumpsleuth calls it idle, working, blocked or housekeeping: the verdict every rule reads.
+          { text: `  ${verdict.activity}: ${clean(verdict.reason)}`, tone: verdict.activity === 'blocked' ? 'warning' : undefined },
           { text: `  dump #${ref.dump} ${clean(sourceAt(model.dumps[ref.dump]!.source, th.line))}; ${g.count === 1 ? 'the only thread with this stack' : `${g.count} threads share this stack`}`, tone: 'dim' },
           ...stackLines(th),
         ],
