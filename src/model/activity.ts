@@ -28,7 +28,6 @@ export type ActivityBasis =
   | 'in-task'
   | 'nap'
   | 'work-wait-method'
-  | 'periodic'
   | 'running';
 
 export interface ThreadActivity {

@@ -7,7 +7,7 @@ import { buildLockGraph } from '../threads/lock-graph.js';
 import { busyActivities, findThreadPools } from '../threads/thread-pools.js';
 import { groupIdenticalStacks, stateSummary } from '../threads/stack-groups.js';
 import { isCopyOf, matchSeries, samePlace, seriesGroups } from '../threads/series.js';
-import { classifyDump, periodicNapVerdict } from '../threads/thread-activity.js';
+import { classifyDump } from '../threads/thread-activity.js';
 import type { ThreadActivity } from '../model/activity.js';
 
 export interface ParsedThreadInput {
@@ -68,11 +68,20 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   const contended: LockModel[] = [];
   const deadlocks: DeadlockModel[] = [];
   const threadGroups: StackGroupModel[] = [];
-  const activity: ThreadActivity[][] = [];
+  const graphs = dumps.map(buildLockGraph);
+  const activity: ThreadActivity[][] = dumps.map((dump, di) => classifyDump(dump, graphs[di]!));
+  // The same capture given twice is counted once, and said so.
+  const copies = new Set<number>();
+  const copyNotes: string[] = [];
+  dumps.forEach((d, i) => {
+    if (i === 0 || !isCopyOf(d, dumps[i - 1]!)) return;
+    copies.add(i);
+    copyNotes.push(`${d.source} (dump ${d.index + 1} of the file) is a copy of ${dumps[i - 1]!.source} (dump ${dumps[i - 1]!.index + 1}): the same instant, threads and CPU times; it is counted once in the series`);
+  });
+  const series = buildSeries(dumps, copies);
   dumps.forEach((dump, di) => {
-    const graph = buildLockGraph(dump);
-    const verdicts = classifyDump(dump, graph);
-    activity.push(verdicts);
+    const graph = graphs[di]!;
+    const verdicts = activity[di]!;
     for (const pool of findThreadPools(dump, verdicts)) {
       executors.push({
         name: pool.name,
@@ -128,7 +137,33 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   const logEvents = [...logs.flatMap((l) => l.events), ...inputs.flatMap((i) => i.logEvents ?? [])];
   const concurrency = reconstructConcurrency(dumps, executors, heaps, logEvents, others.userCounters ?? []);
 
-  const series: SeriesModel[] = seriesGroups(dumps).map((group) => {
+  return {
+    inputs: summaries,
+    dumps,
+    stateSummaries: dumps.map(stateSummary),
+    activity,
+    threadGroups,
+    executors: concurrency.executors,
+    locks: { contended, deadlocks },
+    series,
+    counters: concurrency.counters,
+    connectionPools: concurrency.connectionPools,
+    shutdown: concurrency.shutdown,
+    logEvents,
+    notes: [
+      ...copyNotes,
+      ...stacksFromHeaps.map(
+        (h) =>
+          `no thread dump given: the threads are those recorded in the heap dump ${h.path} (stacks from its HPROF traces, states from Thread.threadStatus, what parked threads wait for from Thread.parkBlocker); a heap dump has no lock lines, so monitor owners and waiters are unknown: jstack -l output of the same JVM adds them`,
+      ),
+      ...concurrency.notes,
+    ],
+  };
+}
+
+/** The series of dumps of one JVM, each thread matched across them, with where it stayed and the CPU it used. */
+function buildSeries(dumps: ThreadDump[], copies: ReadonlySet<number>): SeriesModel[] {
+  return seriesGroups(dumps, copies).map((group) => {
     const s = matchSeries(dumps, group);
     const first = dumps[group[0]!]!;
     const last = dumps[group[group.length - 1]!]!;
@@ -144,40 +179,8 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         const samePlaceAll = all && entries.every((e) => samePlace(e!.frames, head.frames, e!.state === 'RUNNABLE' && head.state === 'RUNNABLE'));
         const tail = entries[entries.length - 1];
         const cpuMsDelta = all && head.cpuMs !== undefined && tail?.cpuMs !== undefined ? tail.cpuMs - head.cpuMs : null;
-        if (all) {
-          const periodic = periodicNapVerdict(t.indexes.map((ti, pos) => activity[group[pos]!]![ti!]!), samePlaceAll, cpuMsDelta);
-          if (periodic !== null) t.indexes.forEach((ti, pos) => (activity[group[pos]!]![ti!] = periodic));
-        }
         return { name: t.name, key: t.key, states: entries.map((e) => (e === null ? null : e.state)), indexes: t.indexes, sameStack, samePlace: samePlaceAll, cpuMsDelta };
       }),
     };
   });
-
-  const copies: string[] = [];
-  dumps.forEach((d, i) => {
-    if (i > 0 && isCopyOf(d, dumps[i - 1]!)) copies.push(`${d.source} (dump ${d.index + 1} of the file) is a copy of ${dumps[i - 1]!.source} (dump ${dumps[i - 1]!.index + 1}): the same instant, threads and CPU times; it is counted once in the series`);
-  });
-
-  return {
-    inputs: summaries,
-    dumps,
-    stateSummaries: dumps.map(stateSummary),
-    activity,
-    threadGroups,
-    executors: concurrency.executors,
-    locks: { contended, deadlocks },
-    series,
-    counters: concurrency.counters,
-    connectionPools: concurrency.connectionPools,
-    shutdown: concurrency.shutdown,
-    logEvents,
-    notes: [
-      ...copies,
-      ...stacksFromHeaps.map(
-        (h) =>
-          `no thread dump given: the threads are those recorded in the heap dump ${h.path} (stacks from its HPROF traces, states from Thread.threadStatus, what parked threads wait for from Thread.parkBlocker); a heap dump has no lock lines, so monitor owners and waiters are unknown: jstack -l output of the same JVM adds them`,
-      ),
-      ...concurrency.notes,
-    ],
-  };
 }

@@ -2,7 +2,7 @@ import type { Evidence } from '../model/findings.js';
 import type { Rule } from './rule.js';
 import { FORMATS_WITHOUT_JVM_DEADLOCK_REPORT } from '../model/thread-dump.js';
 import { plural, threadEvidence } from './evidence.js';
-import { threadsHeldUpBy } from './held-up.js';
+import { lockWaits, type LockWaits } from './held-up.js';
 
 /** Cycles of threads waiting for each other's monitors or j.u.c. locks, found in the lock graph. */
 export const deadlock: Rule = {
@@ -32,6 +32,12 @@ export const deadlock: Rule = {
       if (seen) seen.dumps.push(c.dump);
       else byKey.set(key, { dumps: [c.dump], index: i });
     });
+    const waitsByDump = new Map<number, LockWaits>();
+    const waitsOf = (dump: number): LockWaits => {
+      let w = waitsByDump.get(dump);
+      if (w === undefined) waitsByDump.set(dump, (w = lockWaits(model, dump)));
+      return w;
+    };
     return [...byKey.values()].map(({ dumps, index }) => {
       const c = cycles[index]!;
       const names = c.threads.map((t) => t.name);
@@ -45,7 +51,7 @@ export const deadlock: Rule = {
       }
       const possible = c.confidence === 'possible';
       // Threads that wait, through any chain of locks, for one of the cycle: they never move either.
-      const heldUp = threadsHeldUpBy(model, c.dump, c.threads.map((t) => t.thread));
+      const heldUp = waitsOf(c.dump).heldUpBy(c.threads.map((t) => t.thread));
       const heldUpText = heldUp.length > 0 ? ` It holds up ${plural(heldUp.length, 'more thread')} waiting behind them: ${heldUp.slice(0, 8).map((t) => `"${t.name}"`).join(', ')}${heldUp.length > 8 ? ', ...' : ''}.` : '';
       for (const t of heldUp.slice(0, 50)) evidence.push(threadEvidence(model, t, 'held up behind the deadlock'));
       const draft = {

@@ -3,6 +3,7 @@ import type { Rule } from './rule.js';
 import { findingId } from './rule.js';
 import { plural, threadEvidence } from './evidence.js';
 import { isStarved, poolSubject, starvingPoolsOf } from './pool-evidence.js';
+import { deadlockSubject, lockSubject } from './held-up.js';
 
 /** Every worker of a pool busy: new work queues up or, with a hand-off queue, is rejected. */
 export const executorSaturated: Rule = {
@@ -64,11 +65,11 @@ export const executorSaturated: Rule = {
       for (const i of [...busyQueued.keys()].sort((a, b) => a - b)) {
         if (busyQueued.get(i)! * 2 < e.busy) continue;
         const l = contended[i]!;
-        causedBy.push(findingId('lock-contention', `${l.lock.className}@${l.lock.id}`));
+        causedBy.push(findingId('lock-contention', lockSubject(l)));
       }
       for (const d of model.locks.deadlocks) {
         if (d.dump === e.dump && d.threads.some((t) => busySet.has(t.thread))) {
-          causedBy.push(findingId('deadlock', d.threads.map((t) => t.name).join(' <-> ')));
+          causedBy.push(findingId('deadlock', deadlockSubject(d)));
         }
       }
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';

@@ -2,7 +2,7 @@ import type { LockModel, SeriesModel } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { findingId } from './rule.js';
 import { describeThread, plural, threadEvidence } from './evidence.js';
-import { threadsHeldUpBy } from './held-up.js';
+import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaits } from './held-up.js';
 
 /** Many threads queued on one lock: names the owner and what it is doing. */
 export const lockContention: Rule = {
@@ -25,7 +25,7 @@ export const lockContention: Rule = {
       if (l.waiters.length < min || deadlocked.has(`${l.dump}:${l.lock.id}`)) continue;
       // A semaphore has permits, not an owner: threads queued on it are a saturated limit (connection-pool-starvation).
       if (/\.Semaphore\$\w*Sync$/.test(l.lock.className)) continue;
-      const subject = `${l.lock.className}@${l.lock.id}`;
+      const subject = lockSubject(l);
       const list = bySubject.get(subject) ?? [];
       list.push(l);
       bySubject.set(subject, list);
@@ -34,8 +34,10 @@ export const lockContention: Rule = {
       const worst = seen.reduce((a, b) => (b.waiters.length > a.waiters.length ? b : a));
       const lockIds = [...new Set(seen.map((s) => s.lock.id))];
       // An owner that is itself in a deadlock (or waits behind one) never lets go: the deadlock is the cause.
-      const behind = worst.owner === null ? [] : model.locks.deadlocks.filter((d) => d.dump === worst.dump && (d.threads.some((t) => t.thread === worst.owner!.thread) || threadsHeldUpBy(model, d.dump, d.threads.map((t) => t.thread)).some((t) => t.thread === worst.owner!.thread)));
-      const heldUp = threadsHeldUpBy(model, worst.dump, worst.owner === null ? [] : [worst.owner.thread]);
+      const waits = lockWaits(model, worst.dump);
+      const owner = worst.owner?.thread;
+      const behind = owner === undefined ? [] : heldUpByDeadlocks(model, worst.dump, waits).filter(({ deadlock, heldUp }) => deadlock.threads.some((t) => t.thread === owner) || heldUp.some((t) => t.thread === owner));
+      const heldUp = owner === undefined ? [] : waits.heldUpBy([owner]);
       const ownerText = worst.owner ? `held by "${worst.owner.name}", which is ${describeThread(model, worst.owner)}` : 'whose owner the dump does not name';
       return {
         subject,
@@ -53,7 +55,7 @@ export const lockContention: Rule = {
           ...(worst.owner ? [threadEvidence(model, worst.owner, 'owner')] : []),
           ...worst.waiters.slice(0, 50).map((w) => threadEvidence(model, w, w.kind === 'parking' ? 'parked' : 'blocked')),
         ],
-        causedBy: behind.map((d) => findingId('deadlock', d.threads.map((t) => t.name).join(' <-> '))),
+        causedBy: behind.map(({ deadlock }) => findingId('deadlock', deadlockSubject(deadlock))),
         // The owner holds up everyone behind it, through any chain of locks.
         impact: Math.max(worst.waiters.length, heldUp.length) * 2,
       };

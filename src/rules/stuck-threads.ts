@@ -5,7 +5,7 @@ import type { Model, SeriesThreadModel } from '../model/model.js';
 import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
 import { plural, threadEvidence } from './evidence.js';
 import { findingId } from './rule.js';
-import { contendedLockOf, threadsHeldUpBy } from './held-up.js';
+import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaits } from './held-up.js';
 
 /** A thread that used at least this share of a core between the first and last dump ran, it did not wait. */
 export const RUNAWAY_CPU_SHARE = 0.5;
@@ -60,6 +60,8 @@ export const stuckThreads: Rule = {
       // Deadlocked threads are stuck by definition; the deadlock finding already says so.
       const deadlocked = new Set(model.locks.deadlocks.filter((d) => d.dump === lastDump).flatMap((d) => d.threads.map((t) => t.thread)));
       const explained = explainedElsewhere(model, lastDump);
+      const waits = lockWaits(model, lastDump);
+      const behindDeadlocks = heldUpByDeadlocks(model, lastDump, waits);
       const lastOf = (t: SeriesThreadModel): number => t.indexes[t.indexes.length - 1]!;
       for (const t of series.threads) {
         if (!t.samePlace) continue;
@@ -94,17 +96,14 @@ export const stuckThreads: Rule = {
         // Blocked threads wait behind a contended lock or a deadlock: that finding is their cause.
         const causedBy = new Set<string>();
         for (const m of members) {
-          const lock = contendedLockOf(model, lastDump, lastOf(m));
+          const lock = waits.lockOf(lastOf(m));
           if (lock === undefined) continue;
-          const waiters = model.locks.contended.find((l) => l.dump === lastDump && `${l.lock.className}@${l.lock.id}` === lock.subject)?.waiters.length ?? 0;
-          if (waiters >= 5) causedBy.add(findingId('lock-contention', lock.subject));
-          for (const d of model.locks.deadlocks) {
-            if (d.dump !== lastDump) continue;
-            if (threadsHeldUpBy(model, d.dump, d.threads.map((t) => t.thread)).some((t) => t.thread === lastOf(m))) causedBy.add(findingId('deadlock', d.threads.map((t) => t.name).join(' <-> ')));
-          }
+          // A link to a lock with too few waiters to be a finding is dropped by the engine.
+          causedBy.add(findingId('lock-contention', lockSubject(lock)));
+          for (const { deadlock, heldUp } of behindDeadlocks) if (heldUp.some((t) => t.thread === lastOf(m))) causedBy.add(findingId('deadlock', deadlockSubject(deadlock)));
         }
-        // What it does: the threads held, more when they are a pool's workers or behind them others wait; a core burned weighs most.
-        const heldUp = threadsHeldUpBy(model, lastDump, members.map(lastOf)).length;
+        // What it does: the threads held, more when others wait behind them; a core burned weighs most.
+        const heldUp = waits.heldUpBy(members.map(lastOf)).length;
         const impact = members.length + heldUp * 2 + (runaway ? 10 * (cpuMax! / (span! * 1000)) : 0);
         drafts.push({
           subject: `${where} (${state})`,

@@ -6,8 +6,6 @@
 
 export interface PoolNamingRow {
   readonly scheme: string;
-  /** Text every such name contains: tested before the pattern, so most names skip it. */
-  readonly hint: string;
   readonly pattern: RegExp;
   /** The pool's name from the match. */
   readonly pool: (m: RegExpExecArray) => string;
@@ -19,28 +17,24 @@ export const POOL_NAMING: readonly PoolNamingRow[] = [
     // `[ACTIVE] ExecuteThread: '13' for queue: 'weblogic.kernel.Default (self-tuning)'`: ACTIVE, STANDBY and
     // STUCK are states of the one self-tuning pool, and the queue is what names the pool.
     scheme: 'WebLogic execute threads',
-    hint: 'ExecuteThread: ',
     pattern: /^(?:\[(?:ACTIVE|STANDBY|STUCK|HOGGING)\]\s*)*ExecuteThread: '\d+' for queue: '([^']+)'/,
     pool: (m) => m[1]!,
     source: 'TL (NestedWebLogicCategory); corpus (WebLogic 8-12)',
   },
   {
     scheme: 'WebSphere pools (`WebContainer : 18`)',
-    hint: ' : ',
     pattern: /^(.+?) : \d+$/,
     pool: (m) => m[1]!,
     source: 'IBM-KB; IBM-WC',
   },
   {
     scheme: 'SAP NetWeaver thread managers (`SAPEngine_Application_Thread[impl:3]_12`)',
-    hint: 'SAPEngine_', // the one hint without a space: poolNameOf tests it by name start
     pattern: /^(SAPEngine_\w+?_Thread\[impl:\d+\])_\d+$/,
     pool: (m) => m[1]!,
     source: 'SAPN',
   },
   {
     scheme: 'JEUS servlet workers (`AWRB_SOPSI_BAN_01-w09 [container1-223]`)',
-    hint: ' [',
     pattern: /^(.+)-w\d+ \[[^\]]*\]$/,
     pool: (m) => m[1]!,
     source: 'corpus (JEUS)',
@@ -79,27 +73,16 @@ export function poolDisplayName(pattern: string): string {
   return out.trim();
 }
 
-/** The pool a thread's name says it belongs to (null when the name carries no worker number). */
+/**
+ * The pool a thread's name says it belongs to (null when the name carries no worker number). Pools
+ * call it once per group of threads with one name pattern, not once per thread.
+ */
 export function poolNameOf(threadName: string): string | null {
-  // Every scheme's hint has a space in it or starts the name: one scan rules them all out for most names.
-  if (threadName.includes(' ') || threadName.startsWith('SAPEngine_')) for (const row of POOL_NAMING) {
-    if (!threadName.includes(row.hint)) continue;
+  for (const row of POOL_NAMING) {
     const m = row.pattern.exec(threadName);
     if (m !== null) return row.pool(m);
   }
-  let end = threadName.length;
-  while (end > 0 && !isDigit(threadName.charCodeAt(end - 1))) end--;
-  if (end === 0) return null;
-  let start = end - 1;
-  while (start > 0 && isDigit(threadName.charCodeAt(start - 1))) start--;
-  // Workers of one pool are mostly listed together: the last name's prefix answers without a lookup.
-  if (end === threadName.length && start === last.start && threadName.startsWith(last.prefix)) return last.name;
-  const p = threadName.slice(0, start) + '*' + threadName.slice(end);
-  const name = poolDisplayName(p) || p;
-  if (end === threadName.length) last = { start, prefix: threadName.slice(0, start), name };
-  return name;
+  const p = poolPattern(threadName);
+  if (p === null) return null;
+  return poolDisplayName(p) || p;
 }
-
-let last: { start: number; prefix: string; name: string } = { start: -1, prefix: '', name: '' };
-
-

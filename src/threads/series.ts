@@ -52,18 +52,17 @@ export function matchSeries(dumps: ThreadDump[], dumpIndexes: number[]): ThreadS
 
 /**
  * Groups dumps into series: dumps of the same JVM (same banner, shared thread identities), in the
- * order given (the model orders dumps in time).
+ * order given (the model orders dumps in time). `copies` are dumps left out as copies of another.
  */
-export function seriesGroups(dumps: ThreadDump[]): number[][] {
+export function seriesGroups(dumps: ThreadDump[], copies: ReadonlySet<number> = new Set()): number[][] {
   const groups = new Map<string, number[]>();
   dumps.forEach((d, i) => {
+    // Dumps printed within the same second are still separate dumps (timestamps have a one-second
+    // grain): each is kept, unless it is a copy of another (the same file given twice, see isCopyOf).
+    if (copies.has(i)) return;
     const key = d.jvm ?? '?';
     let g = groups.get(key);
     if (!g) groups.set(key, (g = []));
-    // Dumps printed within the same second are still separate dumps (timestamps have a one-second
-    // grain): each is kept, unless it is a copy of the one before (the same file given twice).
-    const prev = g[g.length - 1];
-    if (prev !== undefined && isCopyOf(d, dumps[prev]!)) return;
     g.push(i);
   });
   return [...groups.values()]

@@ -131,7 +131,6 @@ interface StackShape {
   readonly request?: { readonly row: FrameRow; readonly at: number };
   /** The first boundary beneath the top: a pool loop, a task start or a thread's run method. */
   readonly boundary?: { readonly row: FrameRow; readonly at: number };
-  readonly poolLoop?: FrameRow;
   /** Application frames between the wait (or the top) and the first boundary. */
   readonly appFramesBeneathWait: number;
   /** The first frame outside the JDK: what the thread is doing, as people read it. */
@@ -149,7 +148,6 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
   let nextMessage: StackShape['nextMessage'];
   let request: StackShape['request'];
   let boundary: StackShape['boundary'];
-  let poolLoop: FrameRow | undefined;
   let appAbove = 0; // application frames (with no row of their own) above the current one
   let appBeneathWait = 0;
   let rootClass: string | undefined;
@@ -158,7 +156,6 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
     const f = frames[i]!;
     const k = knowledgeOf(f);
     housekeeping ??= k.housekeeping;
-    if (k.boundary?.verdict === 'pool-loop') poolLoop ??= k.boundary;
     const app = !isJdkFrame(f) && !isSynthetic(f);
     if (app) rootClass = f.className;
     if (boundary !== undefined) continue;
@@ -198,7 +195,6 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
     ...(nextMessage !== undefined ? { nextMessage } : {}),
     ...(request !== undefined ? { request } : {}),
     ...(boundary !== undefined ? { boundary } : {}),
-    ...(poolLoop !== undefined ? { poolLoop } : {}),
     ...(rootClass !== undefined ? { rootClass } : {}),
     ...(caller !== undefined ? { caller } : {}),
     appFramesBeneathWait: appBeneathWait,
@@ -208,19 +204,30 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
 
 const stackShape = perStack(shapeOf);
 
-const activityFrameOf = (frames: readonly StackFrame[]): string => {
+function activityFrameOf(frames: readonly StackFrame[]): string {
   for (const f of frames) if (!isJdkFrame(f)) return f.qualified;
   return frames[0]?.qualified ?? '(no stack)';
-};
-
-/** Top frames outside the JDK's own waiting machinery: what a busy thread is really doing. */
-export function activityFrame(th: ThreadEntry): string {
-  return stackShape(th.frames).activityFrame;
 }
 
-/** The kind of pool whose worker loop this thread runs (`ThreadPoolExecutor`, `WebLogic work manager`, ...), if any. */
+/**
+ * Top frames outside the JDK's own waiting machinery: what a busy thread is really doing. A walk
+ * from the top, not the whole shape: a thread whose stack is its own pays a few frames.
+ */
+export function activityFrame(th: ThreadEntry): string {
+  return activityFrameOf(th.frames);
+}
+
+/**
+ * The kind of pool whose worker loop this thread runs (`ThreadPoolExecutor`, `WebLogic work
+ * manager`, ...), if any: the bottom-most pool loop, found walking up from the thread's root.
+ */
 export function poolLoopOf(th: ThreadEntry): string | undefined {
-  return stackShape(th.frames).poolLoop?.pool;
+  const frames = th.frames;
+  for (let i = frames.length - 1; i >= 0; i--) {
+    const b = knowledgeOf(frames[i]!).boundary;
+    if (b?.verdict === 'pool-loop') return b.pool;
+  }
+  return undefined;
 }
 
 /**
@@ -232,7 +239,7 @@ function directlyInLoop(frames: readonly StackFrame[], at: number): boolean {
   for (let i = at + 1; i < frames.length; i++) {
     const f = frames[i]!;
     const b = knowledgeOf(f).boundary;
-    if (b !== undefined) return b.verdict === 'pool-loop' || /Thread\.run|runWith|Worker\.run/.test(b.frame);
+    if (b !== undefined) return b.verdict === 'pool-loop' || THREAD_ROOTS.test(b.frame);
     if (f.className === own || isJdkFrame(f) || isSynthetic(f)) continue;
     return false;
   }
@@ -296,11 +303,8 @@ function fromWaitObject(v: ThreadActivity): ThreadActivity {
 }
 
 function housekeepingByName(name: string): (typeof HOUSEKEEPING_NAMES)[number] | undefined {
-  return HOUSEKEEPING_HINT.test(name) ? HOUSEKEEPING_NAMES.find((h) => h.name.test(name)) : undefined;
+  return HOUSEKEEPING_NAMES.find((h) => h.name.test(name));
 }
-
-/** Cheap test before the housekeeping name patterns: names that could be the JVM's own. */
-const HOUSEKEEPING_HINT = /^(?:[A-Z\[]|process reaper|surefire)/;
 
 const verdictMemos = new WeakMap<readonly StackFrame[], Map<string, ThreadActivity>>();
 
@@ -345,19 +349,21 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
     const dedicated = root === undefined || THREAD_ROOTS.test(root.frame);
     const shallow = s.appFramesBeneathWait <= OWN_LOOP_MAX_FRAMES && !(th.stackTruncated && s.boundary === undefined && s.appFramesBeneathWait > 2);
     const caller = s.activityFrame;
+    const inside = root === undefined ? 'its work' : root.verdict === 'pool-loop' ? `a task of ${root.means}` : root.means;
     const workWait = s.caller !== undefined ? WORK_WAIT_METHODS.find((m) => m.method.test(s.caller!.method)) : undefined;
     if (workWait !== undefined) {
       return idle('work-wait-method', `${w.row.means} in ${s.caller!.qualified}, a method that waits for the next piece of work`, w.row.frame);
     }
     if (w.row.nap === true && !dedicated) {
-      return working('nap', `${w.row.means} inside ${root === undefined ? 'its work' : root.verdict === 'pool-loop' ? `a task of ${root.means}` : root.means} (${caller}): the task holds its worker while it waits`, w.row.frame);
+      return working('nap', `${w.row.means} inside ${inside} (${caller}): the task holds its worker while it waits`, w.row.frame);
     }
     if (w.row.verdict === 'ambiguous') {
       if (dedicated && shallow) return idle('listener', `${w.row.means} in its own loop (${caller}), outside any task or request: a listener waiting for its peer's next message`, w.row.frame);
-      return working('in-task', `${w.row.means} inside ${root === undefined ? 'its work' : root.verdict === 'pool-loop' ? `a task of ${root.means}` : root.means} (${caller}): a call to a remote peer or a file`, w.row.frame);
+      return working('in-task', `${w.row.means} inside ${inside} (${caller}): a call to a remote peer or a file`, w.row.frame);
     }
     if (shallow) {
-      const where = caller === w.row.frame || isJdkCaller(caller) ? '' : ` (${caller})`;
+      // A loop of the JDK's own (no application frame at all) needs no "where".
+      const where = s.rootClass === undefined ? '' : ` (${caller})`;
       if (w.row.nap === true) return idle('own-loop-nap', `naps in its own loop${where}: ${w.row.means} between rounds, with no task or request beneath`, w.row.frame);
       return idle('own-loop', `waits for its next item in its own loop${where}: ${w.row.means}, with no task or request beneath`, w.row.frame);
     }
@@ -374,10 +380,6 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
   }
   if (th.state === 'RUNNABLE') return working('running', `running ${s.activityFrame}`, s.activityFrame);
   return working('in-task', `${th.state.toLowerCase().replace('_', ' ')} in ${s.activityFrame}`, s.activityFrame);
-}
-
-function isJdkCaller(q: string): boolean {
-  return /^(java|jdk|sun|javax)\./.test(q);
 }
 
 function shortClass(c: string): string {
@@ -439,17 +441,4 @@ const SLEEP_FRAME = /^java\.lang\.Thread\.sleep/; // sleep, sleep0 (JDK 21), sle
 /** A thread in Thread.sleep: a loop between rounds when it sleeps in the same place again and again. */
 export function isSleeping(th: ThreadEntry): boolean {
   return th.stateDetail === 'sleeping' || (th.frames.length > 0 && SLEEP_FRAME.test(th.frames[0]!.qualified));
-}
-
-/**
- * What a series adds: a task that naps in one place in every dump yet used CPU in between woke up
- * and napped again, which one long nap cannot do (a sleeping thread uses none). It is a periodic
- * loop (a timer written as a task), not a task held up. Returns the verdict for every dump of it,
- * or null when the series says nothing new.
- */
-export function periodicNapVerdict(verdicts: readonly ThreadActivity[], samePlaceInAll: boolean, cpuMsDelta: number | null): ThreadActivity | null {
-  if (!samePlaceInAll || cpuMsDelta === null || cpuMsDelta <= 0 || verdicts.length < 2) return null;
-  if (!verdicts.every((v) => v.activity === 'working' && v.basis === 'nap')) return null;
-  const v = verdicts[verdicts.length - 1]!;
-  return idle('periodic', `naps in the same place in all ${verdicts.length} dumps yet used ${cpuMsDelta.toFixed(1)} ms of CPU in between: it woke and napped again, a periodic loop (${v.frame ?? 'sleep'})`, v.frame);
 }

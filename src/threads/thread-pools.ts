@@ -9,7 +9,7 @@
 import type { ThreadActivity } from '../model/activity.js';
 import type { ThreadDump } from '../model/thread-dump.js';
 import { activityFrame, poolLoopOf } from './thread-activity.js';
-import { poolNameOf } from './pool-naming.js';
+import { poolNameOf, poolPattern } from './pool-naming.js';
 
 export interface ThreadPoolObservation {
   /** Pool name as people say it (`DubboServerHandler-10.0.0.1:20880`, `weblogic.kernel.Default`). */
@@ -40,39 +40,46 @@ function runMethodOf(frames: ReadonlyArray<{ readonly className: string; readonl
 }
 
 export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActivity[]): ThreadPoolObservation[] {
-  type Group = { name: string; loop: string; members: number[]; real: boolean };
-  const groups: Group[] = [];
-  // By loop kind, then by pool name: no key string built per thread.
-  const byLoop = new Map<string, Map<string, Group>>();
+  // Threads by worker loop and by name with its worker number as `*` (`pool-3-thread-*`): one string
+  // per thread. What a name says about its pool is read once per pattern, and patterns that name one
+  // pool (WebLogic's `[ACTIVE]` and `[STANDBY]` threads of one queue) are merged.
+  const byLoop = new Map<string, Map<string, number[]>>();
   const stems = new Map<string, number[]>();
   dump.threads.forEach((th, i) => {
     // Housekeeping threads (a JDK process reaper's pool) are nobody's capacity.
     if (th.frames.length === 0 || th.virtual || activity[i]!.activity === 'housekeeping') return;
     const loop = poolLoopOf(th);
-    const name = poolNameOf(th.name);
-    if (loop === undefined) {
-      if (name !== null && !/^Thread$/.test(name)) {
-        const list = stems.get(name) ?? [];
-        list.push(i);
-        stems.set(name, list);
-      }
-      return;
-    }
-    const poolName = name ?? th.name;
-    let byName = byLoop.get(loop);
-    if (byName === undefined) byLoop.set(loop, (byName = new Map()));
-    let g = byName.get(poolName);
-    if (g === undefined) {
-      byName.set(poolName, (g = { name: poolName, loop, members: [], real: true }));
-      groups.push(g);
-    }
-    g.members.push(i);
+    const pattern = poolPattern(th.name);
+    let byPattern: Map<string, number[]> | undefined;
+    if (loop !== undefined) {
+      byPattern = byLoop.get(loop);
+      if (byPattern === undefined) byLoop.set(loop, (byPattern = new Map()));
+    } else if (pattern !== null) byPattern = stems;
+    if (byPattern === undefined) return;
+    const key = pattern ?? th.name;
+    const members = byPattern.get(key);
+    if (members === undefined) byPattern.set(key, [i]);
+    else members.push(i);
   });
+  const groups: Array<{ name: string; loop: string; members: number[]; real: boolean }> = [];
+  for (const [loop, byPattern] of byLoop) {
+    const byName = new Map<string, number[]>();
+    for (const members of byPattern.values()) {
+      const first = dump.threads[members[0]!]!.name;
+      const name = poolNameOf(first) ?? first;
+      const merged = byName.get(name);
+      if (merged === undefined) byName.set(name, members);
+      else merged.push(...members);
+    }
+    for (const [name, members] of byName) groups.push({ name, loop, members: members.sort((a, b) => a - b), real: true });
+  }
   // Look-alike threads with no known loop: a pool only when they share one run method and at least
   // one of them waits there for work (a take from a queue or a condition, not a nap), which a
   // one-thread-per-instance design does not show.
-  for (const [name, members] of stems) {
+  for (const members of stems.values()) {
     if (members.length < 2) continue;
+    const name = poolNameOf(dump.threads[members[0]!]!.name)!;
+    if (name === 'Thread') continue; // the JDK's default names (Thread-0, Thread-1, ...) say nothing
     const run = runMethodOf(dump.threads[members[0]!]!.frames);
     if (run === null || !members.every((i) => runMethodOf(dump.threads[i]!.frames) === run)) continue;
     const takesWork = members.some((i) => activity[i]!.activity === 'idle' && (activity[i]!.basis === 'own-loop' || activity[i]!.basis === 'wait-object'));
