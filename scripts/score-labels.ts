@@ -5,8 +5,8 @@
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyse, CORPUS } from '../test/helpers.js';
-import { scoreCase, totals, type CaseScore, type LabelCase } from '../test/corpus/labels-scoring.js';
+import { CORPUS } from '../test/helpers.js';
+import { findingsOfCase, scoreCase, totals, type CaseScore, type LabelCase } from '../test/corpus/labels-scoring.js';
 
 const labelsPath = join(CORPUS, 'LABELS.json');
 if (!existsSync(labelsPath)) {
@@ -17,13 +17,7 @@ const verbose = process.argv.includes('--verbose');
 const cases = JSON.parse(readFileSync(labelsPath, 'utf8')) as LabelCase[];
 const scores: CaseScore[] = [];
 for (const c of cases) {
-  let findings: Awaited<ReturnType<typeof analyse>>['findings'] = [];
-  try {
-    findings = (await analyse(c.files.map((f) => join(CORPUS, f)))).findings;
-  } catch {
-    // Refused input (not a thread dump): no findings, which the labels score as such.
-  }
-  const s = scoreCase(c, findings);
+  const s = scoreCase(c, await findingsOfCase(c));
   scores.push(s);
   if (s.falseAlarms.length > 0 || s.misses.length > 0 || verbose) {
     console.log(`${c.case}: ${s.counted} warning+, ${s.trueFindings} true, ${s.allowedFindings} allowed, ${s.falseAlarms.length} false, must ${s.mustFound}/${s.mustTotal}`);

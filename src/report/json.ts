@@ -13,12 +13,19 @@ const NAMES_PER_VERDICT = 200;
 /** One dump's verdicts, grouped by what was decided and why (a pool's idle workers share one line). */
 function activitySummary(dump: number, verdicts: readonly ThreadActivity[], threads: ReadonlyArray<{ readonly name: string }>) {
   const counts: Record<ThreadActivity['activity'], number> = { idle: 0, working: 0, blocked: 0, housekeeping: 0 };
-  const byReason = new Map<string, { activity: ThreadActivity['activity']; basis: ThreadActivity['basis']; reason: string; count: number; threads: string[] }>();
+  type Group = { activity: ThreadActivity['activity']; basis: ThreadActivity['basis']; reason: string; count: number; threads: string[] };
+  const byReason = new Map<string, Group>();
+  // Threads of one stack share their verdict object: looked up by identity first, by text only once per object.
+  const byVerdict = new Map<ThreadActivity, Group>();
   verdicts.forEach((v, i) => {
     counts[v.activity]++;
-    const key = `${v.activity}\u0000${v.basis}\u0000${v.reason}`;
-    let g = byReason.get(key);
-    if (g === undefined) byReason.set(key, (g = { activity: v.activity, basis: v.basis, reason: v.reason, count: 0, threads: [] }));
+    let g = byVerdict.get(v);
+    if (g === undefined) {
+      const key = `${v.activity}\u0000${v.basis}\u0000${v.reason}`;
+      g = byReason.get(key);
+      if (g === undefined) byReason.set(key, (g = { activity: v.activity, basis: v.basis, reason: v.reason, count: 0, threads: [] }));
+      byVerdict.set(v, g);
+    }
     g.count++;
     if (g.threads.length < NAMES_PER_VERDICT) g.threads.push(threads[i]!.name);
   });

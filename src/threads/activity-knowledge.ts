@@ -75,7 +75,8 @@ export const POOL_LOOPS: readonly FrameRow[] = [
   R('org.quartz.simpl.SimpleThreadPool$WorkerThread.run', 'pool-loop', 'a Quartz worker thread', 'TDFG; TL-NG', { pool: 'Quartz SimpleThreadPool' }),
   R('jeus.util.ThreadPoolExecutor$Worker.run', 'pool-loop', 'a JEUS pool worker', 'JMX', { pool: 'JEUS pool' }),
   R('jeus.util.threadpool.ThreadPool$Worker.run', 'pool-loop', 'a JEUS pool worker', 'JMX', { pool: 'JEUS pool' }),
-  R('jeus.servlet.engine.ThreadPoolManager$Worker.run', 'pool-loop', 'a JEUS servlet worker', 'corpus (JEUS)', { pool: 'JEUS servlet pool' }),
+  R('jeus.servlet.engine.HttpRequestProcessor.run', 'pool-loop', 'a JEUS servlet worker', 'corpus (JEUS 5 hpdump: workers take connections from ThreadPoolManager)', { pool: 'JEUS servlet workers' }),
+  R('jeus.util.concurrent50.concurrent.ThreadPoolExecutor$Worker.run', 'pool-loop', "a worker of JEUS's copy of ThreadPoolExecutor", 'corpus (JEUS 5)', { pool: 'ThreadPoolExecutor' }),
   R('com.caucho.env.thread.ResinThread.run', 'pool-loop', 'a Resin pool thread', 'JMX', { pool: 'Resin pool' }),
   R('org.openide.util.RequestProcessor$Processor.run', 'pool-loop', 'a NetBeans RequestProcessor thread', 'corpus (NetBeans)', { pool: 'NetBeans RequestProcessor' }),
 ];
@@ -198,7 +199,7 @@ export const WAIT_FRAMES: readonly FrameRow[] = [
   R('com.sun.jmx.remote.internal.ArrayNotificationBuffer.fetchNotifications', 'idle', "a JMX client's long poll for notifications, waiting for events", 'jdk; corpus (JMX over RMI)'),
   R('org.eclipse.osgi.container.SystemModule.waitForStop', 'idle', "the OSGi framework's launcher waiting for it to stop (waiting for shutdown)", 'corpus (Equinox)'),
   R('org.apache.felix.framework.Felix.waitForStop', 'idle', "the OSGi framework's launcher waiting for it to stop (waiting for shutdown)", 'felix sources'),
-  R('jeus.server.EngineContainer.waitForDown', 'idle', "JEUS's main thread waiting for shutdown", 'corpus (JEUS)'),
+  R('jeus.server.enginecontainer.EngineContainer.waitForDown', 'idle', "JEUS's main thread waiting for shutdown", 'corpus (JEUS 5)'),
   R('IdleConnectionEvictor$1.run', 'idle', "HttpClient's idle connection evictor between runs", 'httpclient sources'),
 
   // --- reading the next request or message on a connection (a socket read beneath these waits for the peer to speak)
@@ -390,7 +391,6 @@ export const REQUEST_FRAMES: readonly FrameRow[] = [
   R('weblogic.rjvm.RJVMImpl.dispatchRequest', 'request', 'a WebLogic RMI request', 'TL-AM'),
   R('com.ibm.ws.webcontainer.servlet.ServletWrapper.service', 'request', 'a WebSphere servlet request', 'IBM-KB'),
   R('com.ibm.ws.webcontainer.WebContainer.handleRequest', 'request', 'a WebSphere servlet request', 'IBM-KB'),
-  R('jeus.servlet.engine.RequestProcessor.processRequest', 'request', 'a JEUS servlet request', 'corpus (JEUS)'),
   R('org.apache.dubbo.remoting.transport.dispatcher.ChannelEventRunnable.run', 'request', 'a Dubbo request', 'stack-signs'),
   R('com.alibaba.dubbo.remoting.transport.dispatcher.ChannelEventRunnable.run', 'request', 'a Dubbo request', 'stack-signs'),
   R('rpc.proxy.AbstractProxyInvoker.invoke', 'request', 'a Dubbo request', 'stack-signs'),

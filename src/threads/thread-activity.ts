@@ -267,7 +267,8 @@ export interface LockContext {
 
 const NO_LOCKS: LockContext = { sharedWaiters: 0, waitObjectOwned: false };
 
-const LATCH_LIKE = /CountDownLatch|FutureTask|CompletableFuture|Future|Phaser|CyclicBarrier|Semaphore/;
+/** Objects many threads wait on without it being a work queue: they all wait for one result. */
+const LATCH_LIKE = /CountDownLatch|Future|Phaser|CyclicBarrier|Semaphore/;
 
 /** Classifies one thread. `locks` comes from the dump's lock graph (see classifyDump). */
 export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): ThreadActivity {

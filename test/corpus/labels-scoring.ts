@@ -3,7 +3,9 @@
  * must match a `must` or an `allowed` entry of its rule, every `must` needs `min_findings` matches.
  * Shared by the labels test and scripts/score-labels.ts (which prints the figures for a closing note).
  */
+import { join } from 'node:path';
 import type { Finding } from '../../src/model/findings.js';
+import { analyse, CORPUS } from '../helpers.js';
 
 export interface LabelEntry {
   readonly rule: string;
@@ -95,4 +97,13 @@ export function totals(scores: readonly CaseScore[]): Totals {
     precision: counted === 0 ? 1 : good / counted,
     recall: mustTotal === 0 ? 1 : mustFound / mustTotal,
   };
+}
+
+/** A case's files analysed together, as `analyze` would; a refused input gives no findings (the labels score that too). */
+export async function findingsOfCase(c: LabelCase): Promise<Finding[]> {
+  try {
+    return (await analyse(c.files.map((f) => join(CORPUS, f)))).findings;
+  } catch {
+    return [];
+  }
 }
