@@ -214,21 +214,26 @@ function activityFrameOf(frames: readonly StackFrame[]): string {
  * from the top, not the whole shape: a thread whose stack is its own pays a few frames.
  */
 export function activityFrame(th: ThreadEntry): string {
-  return activityFrameOf(th.frames);
+  return activityFrameOfStack(th.frames);
 }
+
+const activityFrameOfStack = perStack(activityFrameOf);
 
 /**
  * The kind of pool whose worker loop this thread runs (`ThreadPoolExecutor`, `WebLogic work
  * manager`, ...), if any: the bottom-most pool loop, found walking up from the thread's root.
  */
 export function poolLoopOf(th: ThreadEntry): string | undefined {
-  const frames = th.frames;
+  return poolLoopOfStack(th.frames);
+}
+
+const poolLoopOfStack = perStack((frames): string | undefined => {
   for (let i = frames.length - 1; i >= 0; i--) {
     const b = knowledgeOf(frames[i]!).boundary;
     if (b?.verdict === 'pool-loop') return b.pool;
   }
   return undefined;
-}
+});
 
 /**
  * For an idle row that holds only outside a task (getTask, awaitWork): beneath it, past the pool's
