@@ -24,6 +24,22 @@ export const executorSaturated: Rule = {
     const minOther = Number(options['minWorkersOtherNames']);
     // One finding per pool: in a series, the last dump in which it was saturated speaks for it.
     const byName = new Map<string, ExecutorModel[]>();
+    // The most workers each pool had after each dump, so "could it still grow" is a lookup, not a scan.
+    const grewLater = new Set<ExecutorModel>();
+    const samePool = new Map<string, ExecutorModel[]>();
+    for (const e of model.executors) {
+      const k = `${e.loop ?? ''}\u0000${e.name}`;
+      const list = samePool.get(k);
+      if (list === undefined) samePool.set(k, [e]);
+      else list.push(e);
+    }
+    for (const list of samePool.values()) {
+      let most = -1;
+      for (const e of [...list].sort((a, b) => b.dump - a.dump)) {
+        if (most > e.workers) grewLater.add(e);
+        most = Math.max(most, e.workers);
+      }
+    }
     for (const e of model.executors) {
       // A heap-backed executor is a pool whatever its threads are called; look-alikes only when asked.
       const poolLike = e.namedLikePool || e.heap !== undefined;
@@ -32,7 +48,7 @@ export const executorSaturated: Rule = {
       // The heap knows the maximum: saturated only when no more workers may be started.
       if (e.heap !== undefined && (e.heap.maximumPoolSize ?? Infinity) > e.workers) continue;
       // A later dump with more workers shows the pool could still grow: it was not at its maximum.
-      if (model.executors.some((x) => x.name === e.name && x.loop === e.loop && x.dump > e.dump && x.workers > e.workers)) continue;
+      if (grewLater.has(e)) continue;
       const list = byName.get(e.name) ?? [];
       list.push(e);
       byName.set(e.name, list);
@@ -73,6 +89,7 @@ export const executorSaturated: Rule = {
         }
       }
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
+      const saturatedDumps = new Set(seen.map((x) => x.dump)).size;
       // Dubbo logs the pool's name (without the worker number) each time it rejects a task.
       const exhaustedLog = model.logEvents.filter((x) => x.kind === 'dubbo-pool-exhausted' && x.facts['threadName'] === name);
       const rejected = exhaustedLog.reduce((n, x) => n + x.count, 0);
@@ -84,7 +101,7 @@ export const executorSaturated: Rule = {
         subject: name,
         message:
           `All ${plural(e.workers, 'worker')} of pool "${name}" are busy${activity}.` +
-          (new Set(seen.map((x) => x.dump)).size > 1 ? ` Saturated in ${new Set(seen.map((x) => x.dump)).size} of ${totalDumpsFor(name)} dumps.` : '') +
+          (saturatedDumps > 1 ? ` Saturated in ${saturatedDumps} of ${totalDumpsFor(name)} dumps.` : '') +
           (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : '') +
           (rejected > 0 ? ` Dubbo logged "Thread pool is EXHAUSTED!" ${rejected} times.` : ''),
         facts: {

@@ -83,8 +83,8 @@ export const stuckThreads: Rule = {
         const th = model.dumps[lastDump]!.threads[lastOf(members[0]!)]!;
         const why = model.activity[lastDump]![lastOf(members[0]!)]!;
         const evidence: Evidence[] = members.slice(0, 50).map((m) => threadEvidence(model, { dump: lastDump, thread: lastOf(m), name: m.name }));
-        const cpuKnown = members.map((m) => m.cpuMsDelta).filter((c): c is number => c !== null);
-        const cpuMax = cpuKnown.length > 0 ? Math.max(...cpuKnown) : null;
+        // A reduce, not Math.max(...): a group may hold 100k threads, past the arguments a call can take.
+        const cpuMax = members.reduce<number | null>((m, t) => (t.cpuMsDelta === null ? m : m === null ? t.cpuMsDelta : Math.max(m, t.cpuMsDelta)), null);
         const runaway = state === 'RUNNABLE' && cpuMax !== null && span !== null && span > 0 && cpuMax >= span * 1000 * RUNAWAY_CPU_SHARE;
         const cpuText =
           cpuMax === null || state !== 'RUNNABLE'
