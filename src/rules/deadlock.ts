@@ -2,7 +2,7 @@ import type { Evidence } from '../model/findings.js';
 import type { Rule } from './rule.js';
 import { FORMATS_WITHOUT_JVM_DEADLOCK_REPORT } from '../model/thread-dump.js';
 import { plural, threadEvidence } from './evidence.js';
-import { lockWaits, type LockWaits } from './held-up.js';
+import { lockWaitsByDump } from './held-up.js';
 
 /** Cycles of threads waiting for each other's monitors or j.u.c. locks, found in the lock graph. */
 export const deadlock: Rule = {
@@ -32,12 +32,7 @@ export const deadlock: Rule = {
       if (seen) seen.dumps.push(c.dump);
       else byKey.set(key, { dumps: [c.dump], index: i });
     });
-    const waitsByDump = new Map<number, LockWaits>();
-    const waitsOf = (dump: number): LockWaits => {
-      let w = waitsByDump.get(dump);
-      if (w === undefined) waitsByDump.set(dump, (w = lockWaits(model, dump)));
-      return w;
-    };
+    const waitsOf = lockWaitsByDump(model);
     return [...byKey.values()].map(({ dumps, index }) => {
       const c = cycles[index]!;
       const names = c.threads.map((t) => t.name);

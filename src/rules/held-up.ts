@@ -11,35 +11,69 @@ export interface LockWaits {
   lockOf(thread: number): LockModel | undefined;
   /** Threads that wait, directly or through others, for one of `heads` (heads excluded). */
   heldUpBy(heads: readonly number[]): ThreadRef[];
+  /** How many those are, without listing them (a lock with 100k waiters is counted, not copied). */
+  heldUpCount(heads: readonly number[]): number;
 }
 
 export function lockWaits(model: Model, dump: number): LockWaits {
-  const waitedBy = new Map<number, ThreadRef[]>();
-  const lockOfThread = new Map<number, LockModel>();
+  // Locks by owner, not waiters by owner: a lock with 100k waiters costs one entry here.
+  const ownedLocks = new Map<number, LockModel[]>();
+  const locks: LockModel[] = [];
   for (const l of model.locks.contended) {
     if (l.dump !== dump) continue;
-    for (const w of l.waiters) if (!lockOfThread.has(w.thread)) lockOfThread.set(w.thread, l);
+    locks.push(l);
     if (l.owner === null) continue;
-    const list = waitedBy.get(l.owner.thread) ?? [];
-    for (const w of l.waiters) if (w.thread !== l.owner.thread) list.push(w);
-    waitedBy.set(l.owner.thread, list);
+    const list = ownedLocks.get(l.owner.thread);
+    if (list === undefined) ownedLocks.set(l.owner.thread, [l]);
+    else list.push(l);
   }
-  return {
-    lockOf: (thread) => lockOfThread.get(thread),
-    heldUpBy(heads) {
-      const seen = new Set<number>(heads);
-      const out: ThreadRef[] = [];
-      const queue = [...heads];
-      for (let i = 0; i < queue.length; i++) {
-        for (const w of waitedBy.get(queue[i]!) ?? []) {
+  // Which lock each thread waits for: built when first asked (the deadlock and contention rules never ask).
+  let lockOfThread: Map<number, LockModel> | undefined;
+  const walk = (heads: readonly number[], visit: (w: ThreadRef) => void): void => {
+    // A thread waits for one lock at most, so it is in one lock's waiters: only owners need remembering.
+    const seen = new Set<number>(heads);
+    const queue = [...heads];
+    for (let i = 0; i < queue.length; i++) {
+      for (const l of ownedLocks.get(queue[i]!) ?? []) {
+        for (const w of l.waiters) {
           if (seen.has(w.thread)) continue;
-          seen.add(w.thread);
-          out.push(w);
-          queue.push(w.thread);
+          visit(w);
+          if (ownedLocks.has(w.thread)) {
+            seen.add(w.thread);
+            queue.push(w.thread);
+          }
         }
       }
+    }
+  };
+  return {
+    lockOf(thread) {
+      if (lockOfThread === undefined) {
+        lockOfThread = new Map();
+        for (const l of locks) for (const w of l.waiters) if (!lockOfThread.has(w.thread)) lockOfThread.set(w.thread, l);
+      }
+      return lockOfThread.get(thread);
+    },
+    heldUpBy(heads) {
+      const out: ThreadRef[] = [];
+      walk(heads, (w) => out.push(w));
       return out;
     },
+    heldUpCount(heads) {
+      let n = 0;
+      walk(heads, () => n++);
+      return n;
+    },
+  };
+}
+
+/** A getter of each dump's index, built on first use: one per dump for a whole rule's check. */
+export function lockWaitsByDump(model: Model): (dump: number) => LockWaits {
+  const byDump = new Map<number, LockWaits>();
+  return (dump) => {
+    let w = byDump.get(dump);
+    if (w === undefined) byDump.set(dump, (w = lockWaits(model, dump)));
+    return w;
   };
 }
 

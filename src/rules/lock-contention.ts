@@ -2,7 +2,7 @@ import type { LockModel, SeriesModel } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { findingId } from './rule.js';
 import { describeThread, plural, threadEvidence } from './evidence.js';
-import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaits } from './held-up.js';
+import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaitsByDump } from './held-up.js';
 
 /** Many threads queued on one lock: names the owner and what it is doing. */
 export const lockContention: Rule = {
@@ -30,14 +30,15 @@ export const lockContention: Rule = {
       list.push(l);
       bySubject.set(subject, list);
     }
+    const waitsOf = lockWaitsByDump(model);
     return mergeMovedLocks([...bySubject], model.series).map(([subject, seen]) => {
       const worst = seen.reduce((a, b) => (b.waiters.length > a.waiters.length ? b : a));
       const lockIds = [...new Set(seen.map((s) => s.lock.id))];
       // An owner that is itself in a deadlock (or waits behind one) never lets go: the deadlock is the cause.
-      const waits = lockWaits(model, worst.dump);
+      const waits = waitsOf(worst.dump);
       const owner = worst.owner?.thread;
       const behind = owner === undefined ? [] : heldUpByDeadlocks(model, worst.dump, waits).filter(({ deadlock, heldUp }) => deadlock.threads.some((t) => t.thread === owner) || heldUp.some((t) => t.thread === owner));
-      const heldUp = owner === undefined ? [] : waits.heldUpBy([owner]);
+      const heldUp = owner === undefined ? 0 : waits.heldUpCount([owner]);
       const ownerText = worst.owner ? `held by "${worst.owner.name}", which is ${describeThread(model, worst.owner)}` : 'whose owner the dump does not name';
       return {
         subject,
@@ -57,7 +58,7 @@ export const lockContention: Rule = {
         ],
         causedBy: behind.map(({ deadlock }) => findingId('deadlock', deadlockSubject(deadlock))),
         // The owner holds up everyone behind it, through any chain of locks.
-        impact: Math.max(worst.waiters.length, heldUp.length) * 2,
+        impact: Math.max(worst.waiters.length, heldUp) * 2,
       };
     });
   },

@@ -103,7 +103,7 @@ export const stuckThreads: Rule = {
           for (const { deadlock, heldUp } of behindDeadlocks) if (heldUp.some((t) => t.thread === lastOf(m))) causedBy.add(findingId('deadlock', deadlockSubject(deadlock)));
         }
         // What it does: the threads held, more when others wait behind them; a core burned weighs most.
-        const heldUp = waits.heldUpBy(members.map(lastOf)).length;
+        const heldUp = waits.heldUpCount(members.map(lastOf));
         const impact = members.length + heldUp * 2 + (runaway ? 10 * (cpuMax! / (span! * 1000)) : 0);
         drafts.push({
           subject: `${where} (${state})`,
