@@ -139,6 +139,8 @@ interface StackShape {
   readonly caller?: StackFrame;
   /** The class of the bottom-most application frame: the thread's own run method. */
   readonly rootClass?: string;
+  /** Verdicts of threads with this (shared) stack, by state, when their locks and names add nothing. */
+  verdicts?: Map<string, ThreadActivity>;
 }
 
 function shapeOf(frames: readonly StackFrame[]): StackShape {
@@ -290,7 +292,8 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
   // A name says "the JVM's own thread" only over a stack of JVM code: an application may name its threads anything.
   const byName = s.rootClass === undefined ? housekeepingByName(th.name) : undefined;
   const plain = locks.acquiring === undefined && byName === undefined && !MAIN_THREAD_NAMES.test(th.name);
-  const memo = plain ? verdictMemo(frames) : undefined;
+  // The shape of a shared stack is itself kept per stack, so it carries the stack's verdicts.
+  const memo = plain && isSharedStack(frames) ? (s.verdicts ??= new Map()) : undefined;
   const key = th.stackTruncated ? `${th.state}!` : th.state;
   const known = memo?.get(key);
   if (known !== undefined) return known;
@@ -310,15 +313,6 @@ function fromWaitObject(v: ThreadActivity): ThreadActivity {
 
 function housekeepingByName(name: string): (typeof HOUSEKEEPING_NAMES)[number] | undefined {
   return HOUSEKEEPING_NAMES.find((h) => h.name.test(name));
-}
-
-const verdictMemos = new WeakMap<readonly StackFrame[], Map<string, ThreadActivity>>();
-
-function verdictMemo(frames: readonly StackFrame[]): Map<string, ThreadActivity> | undefined {
-  if (!isSharedStack(frames)) return undefined;
-  let m = verdictMemos.get(frames);
-  if (m === undefined) verdictMemos.set(frames, (m = new Map()));
-  return m;
 }
 
 function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named: (typeof HOUSEKEEPING_NAMES)[number] | undefined): ThreadActivity {
