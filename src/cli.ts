@@ -11,10 +11,16 @@ import { availableParallelism } from 'node:os';
 import { UsageError, UserError } from './errors.js';
 import { parseByteSize } from './input/open.js';
 import { stripControl } from './report/sanitize.js';
+import { isClosedPipe, writeToStdout } from './commands/output.js';
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const io = () => ({ stdout: process.stdout, stderr: process.stderr, env: process.env, version });
+
+// A reader that closed the pipe (`| head`, quitting `less`) ends the output, not with a stack trace.
+process.stdout.on('error', (e) => {
+  if (!isClosedPipe(e)) throw e;
+});
 
 async function main(argv: string[]): Promise<number> {
   const program = new Command('dumpsleuth')
@@ -32,8 +38,8 @@ async function main(argv: string[]): Promise<number> {
     .command('analyze')
     .description('analyse thread dumps (files, directories = one incident each, or - for stdin)')
     .argument('<paths...>', 'dump files or directories')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json', 'markdown', 'html']).default('text'))
-    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json', 'markdown', 'html']))
+    .option('-o, --output <file>', 'write the report to a file instead of stdout (.json, .md, .html or .txt choose the format)')
     .option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity (info|warning|error|critical|never)', 'error')
     .option('-c, --config <file>', 'JSON config with rule severities and options (default: ./dumpsleuth.config.json)')
     .option('--color', 'force colours')
@@ -41,11 +47,11 @@ async function main(argv: string[]): Promise<number> {
     .option('--no-progress', 'no progress line on stderr')
     .option('--redact', 'mask IP addresses, host names, user names and query strings (the same value, the same token)')
     .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (e.g. 64g)', '16g')
-    .action(async (paths: string[], o: { format: string; output?: string; failOn: string; config?: string; color?: boolean; progress: boolean; redact?: boolean; maxGunzipSize: string }) => {
+    .action(async (paths: string[], o: { format?: string; output?: string; failOn: string; config?: string; color?: boolean; progress: boolean; redact?: boolean; maxGunzipSize: string }) => {
       exitCode = await analyzeCommand(
         paths,
         {
-          format: o.format,
+          ...(o.format !== undefined ? { format: o.format } : {}),
           failOn: o.failOn,
           progress: o.progress,
           redact: o.redact === true,
@@ -87,12 +93,12 @@ async function main(argv: string[]): Promise<number> {
     .command('histogram')
     .description('instances and shallow bytes per class of a heap dump, like jmap -histo (HPROF, dumpsleuth heap snapshot, V8 .heapsnapshot)')
     .argument('<heap>', 'heap dump file (plain or gzip)')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json']))
+    .option('-o, --output <file>', 'write to a file instead of stdout (.json chooses json)')
     .option('--top <n>', 'classes to list in text (0 for all)', '40')
     .option('--no-progress', 'no progress line on stderr')
-    .action(async (heap: string, o: { format: string; output?: string; top: string; progress: boolean }) => {
-      exitCode = await histogramCommand(heap, { format: o.format, top: Number(o.top), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io());
+    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean }) => {
+      exitCode = await histogramCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), top: Number(o.top), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io());
     });
   program
     .command('extract')
@@ -107,8 +113,8 @@ async function main(argv: string[]): Promise<number> {
     .command('rules')
     .description('list the rules, their ids, default severities and options')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action((o: { format: string }) => {
-      process.stdout.write(rulesCommand(o.format));
+    .action(async (o: { format: string }) => {
+      await writeToStdout(process.stdout, rulesCommand(o.format));
     });
   try {
     await program.parseAsync(argv);

@@ -1,5 +1,4 @@
 /** `dumpsleuth analyze <paths...>`: args -> load -> model -> rules -> report -> exit code. */
-import { writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
@@ -17,9 +16,11 @@ import { collectInputs } from '../input/collect-inputs.js';
 import { decideColour } from './colour.js';
 import { progressLine } from './progress.js';
 import { stripControl } from '../report/sanitize.js';
+import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
 
 export interface AnalyzeOptions {
-  readonly format: string;
+  /** `-f`; when absent, what `-o`'s extension implies, else text. */
+  readonly format?: string;
   readonly output?: string;
   readonly failOn: string;
   readonly config?: string;
@@ -40,10 +41,14 @@ export interface CommandIo {
 const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 
 export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: CommandIo): Promise<number> {
-  if (!(FORMATS as readonly string[]).includes(opts.format)) {
+  if (opts.format !== undefined && !(FORMATS as readonly string[]).includes(opts.format)) {
     throw new UsageError(`unknown --format ${opts.format}`, `use one of ${FORMATS.join(', ')}`);
   }
   checkFailOn(opts.failOn);
+  // A report that cannot be written is known before minutes of reading.
+  if (opts.output !== undefined) await checkOutputPath(opts.output);
+  const { format, note } = chooseFormat(opts.format, opts.output, FORMATS);
+  if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const config = await loadConfig(RULES, opts.config);
   const counterSpecs = await loadCounterSpecs(opts.config);
   const plan = analysisPlan(counterSpecs, opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {});
@@ -71,10 +76,9 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   const full: Report = { tool: { name: 'dumpsleuth', version: io.version }, model, findings };
   const report = opts.redact === true ? redactReport(full) : full;
   const chalk = decideColour(opts.color, io.env, io.stdout.isTTY === true, opts.output !== undefined);
-  const text =
-    opts.format === 'json' ? renderJson(report) : opts.format === 'markdown' ? renderMarkdown(report) : opts.format === 'html' ? renderHtml(report) : renderText(report, chalk);
-  if (opts.output !== undefined) await writeFile(opts.output, text);
-  else io.stdout.write(text);
+  const text = format === 'json' ? renderJson(report) : format === 'markdown' ? renderMarkdown(report) : format === 'html' ? renderHtml(report) : renderText(report, chalk);
+  if (opts.output !== undefined) await writeReportFile(opts.output, text);
+  else await writeToStdout(io.stdout, text);
   if (failed > 0) return 2;
   return failsOn(opts.failOn, report.findings.map((f) => f.severity)) ? 1 : 0;
 }

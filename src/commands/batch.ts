@@ -15,6 +15,7 @@ import { expandIncidentPaths, isFolderOfIncidents } from '../batch/expand-paths.
 import { analyseIncidentForBatch, type IncidentLine } from '../batch/incident-summary.js';
 import type { CommandIo } from './analyze.js';
 import { Redactor } from '../report/redact.js';
+import { isClosedPipe } from './output.js';
 
 /** Incidents handed to a worker at once: the one it analyses and the next. */
 const IN_FLIGHT_PER_WORKER = 2;
@@ -45,11 +46,16 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   if (incidents.length === 0) throw new UsageError('no incident matched the given paths', 'pass incident directories, dump files, or globs such as "incidents/*"');
   const showProgress = opts.progress && io.stderr.isTTY === true && !io.env['CI'];
   const lines: Array<IncidentLine | undefined> = new Array(incidents.length);
+  // A reader that went away (`| head -3`) has all it wants: no more incidents are started.
+  let readerGone = false;
+  io.stdout.on('error', (e) => {
+    if (isClosedPipe(e)) readerGone = true;
+  });
   let printed = 0;
   let done = 0;
   const flush = () => {
     // Lines go out in the order the incidents were given, as soon as all before them are done.
-    while (printed < lines.length && lines[printed] !== undefined) io.stdout.write(JSON.stringify(lines[printed++]) + '\n');
+    while (!readerGone && printed < lines.length && lines[printed] !== undefined) io.stdout.write(JSON.stringify(lines[printed++]) + '\n');
   };
   // One Redactor for the whole batch, in this thread: a host gets the same token in every line.
   const redactor = opts.redact === true ? new Redactor() : undefined;
@@ -59,8 +65,9 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
     if (showProgress) io.stderr.write(`\r\u001b[2K[${done}/${incidents.length}] ${stripControl(line.path)}`);
     flush();
   };
-  await runAll(incidents, Math.min(opts.jobs, incidents.length), opts.config, opts.maxGunzipBytes, record);
+  await runAll(incidents, Math.min(opts.jobs, incidents.length), opts.config, opts.maxGunzipBytes, record, () => readerGone);
   if (showProgress) io.stderr.write('\r\u001b[2K');
+  if (readerGone) return 0;
   io.stderr.write(summaryTable(lines as IncidentLine[]));
   const all = lines as IncidentLine[];
   if (all.some((l) => l.status === 'error')) return 2;
@@ -74,9 +81,10 @@ async function runAll(
   config: string | undefined,
   maxGunzipBytes: number | undefined,
   record: (index: number, line: IncidentLine) => void,
+  stopped: () => boolean,
 ): Promise<void> {
   if (import.meta.url.endsWith('.ts')) {
-    for (let i = 0; i < incidents.length; i++) record(i, await analyseIncidentForBatch(incidents[i]!, config, maxGunzipBytes));
+    for (let i = 0; i < incidents.length && !stopped(); i++) record(i, await analyseIncidentForBatch(incidents[i]!, config, maxGunzipBytes));
     return;
   }
   let next = 0;
@@ -88,7 +96,7 @@ async function runAll(
           new Promise<void>((resolve, reject) => {
             let inFlight = 0;
             const send = () => {
-              if (next >= incidents.length) return;
+              if (next >= incidents.length || stopped()) return;
               const index = next++;
               inFlight++;
               w.postMessage({ index, path: incidents[index] });

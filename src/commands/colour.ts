@@ -1,5 +1,5 @@
 /**
- * Colour level, decided once: --color/--no-color flag > FORCE_COLOR > NO_COLOR > whether stdout is a TTY.
+ * Colour level, decided once: --color/--no-color flag > a file (none) > FORCE_COLOR > NO_COLOR > whether stdout is a TTY.
  * chalk itself ignores NO_COLOR, so it is applied here.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
@@ -7,6 +7,8 @@ import { Chalk, type ChalkInstance } from 'chalk';
 export function decideColour(flag: boolean | undefined, env: NodeJS.ProcessEnv, isTty: boolean, writingToFile: boolean): ChalkInstance {
   let level: 0 | 1 | 2 | 3;
   if (flag !== undefined) level = flag ? 1 : 0;
+  // A file gets colour codes only when asked with --color: FORCE_COLOR is about terminals.
+  else if (writingToFile) level = 0;
   else if (env['FORCE_COLOR'] !== undefined && env['FORCE_COLOR'] !== '') {
     const f = env['FORCE_COLOR'];
     level = f === 'false' || f === '0' ? 0 : f === '2' ? 2 : f === '3' ? 3 : 1;

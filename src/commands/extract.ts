@@ -9,6 +9,7 @@ import { writeHeapSnapshotFile } from '../heap/json/snapshot-writer.js';
 import { stripControl } from '../report/sanitize.js';
 import type { CommandIo } from './analyze.js';
 import { progressLine } from './progress.js';
+import { checkOutputPath, writeFileWhole } from './output.js';
 
 export interface ExtractOptions {
   readonly output: string;
@@ -18,11 +19,12 @@ export interface ExtractOptions {
 
 export async function extractCommand(path: string, opts: ExtractOptions, io: CommandIo): Promise<number> {
   if (opts.output === '-' || opts.output.length === 0) throw new UsageError('extract needs an output file', 'for example -o incident.json.gz');
+  await checkOutputPath(opts.output);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   const store = await openHeap(path, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e));
   progress.clear();
   const gzip = opts.gzip ?? opts.output.endsWith('.gz');
-  await writeHeapSnapshotFile(store, opts.output, { createdBy: `dumpsleuth ${io.version}`, plan: ANALYSIS_PLAN }, gzip);
+  await writeFileWhole(opts.output, (temporary) => writeHeapSnapshotFile(store, temporary, { createdBy: `dumpsleuth ${io.version}`, plan: ANALYSIS_PLAN }, gzip));
   io.stderr.write(`wrote ${stripControl(opts.output)}: ${store.classes.size} classes, ${store.objects.size} objects${gzip ? ' (gzip)' : ''}\n`);
   for (const w of store.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
   return 0;

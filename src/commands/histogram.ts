@@ -1,14 +1,15 @@
 /** `dumpsleuth histogram <heap>`: instances and shallow bytes per class, like `jmap -histo`. */
-import { writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { heapHistogram } from '../heap/open-heap.js';
 import type { Histogram } from '../heap/histogram.js';
 import { stripControl } from '../report/sanitize.js';
 import type { CommandIo } from './analyze.js';
 import { progressLine } from './progress.js';
+import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
 
 export interface HistogramOptions {
-  readonly format: string;
+  /** `-f`; when absent, what `-o`'s extension implies, else text. */
+  readonly format?: string;
   readonly output?: string;
   /** Rows to print in text (all in JSON); 0 for all. */
   readonly top: number;
@@ -18,14 +19,17 @@ export interface HistogramOptions {
 export const HISTOGRAM_SCHEMA = 'dumpsleuth.histogram/1';
 
 export async function histogramCommand(path: string, opts: HistogramOptions, io: CommandIo): Promise<number> {
-  if (opts.format !== 'text' && opts.format !== 'json') throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
+  if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json') throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
   if (!Number.isInteger(opts.top) || opts.top < 0) throw new UsageError(`--top must be a whole number, got ${opts.top}`, 'for example --top 50, or --top 0 for every class');
+  if (opts.output !== undefined) await checkOutputPath(opts.output);
+  const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
+  if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   const h = await heapHistogram(path, (e) => progress.update(`reading ${path}`, e));
   progress.clear();
-  const text = opts.format === 'json' ? JSON.stringify({ schema: HISTOGRAM_SCHEMA, ...h }, null, 2) + '\n' : renderHistogramText(h, opts.top);
-  if (opts.output !== undefined) await writeFile(opts.output, text);
-  else io.stdout.write(text);
+  const text = format === 'json' ? JSON.stringify({ schema: HISTOGRAM_SCHEMA, ...h }, null, 2) + '\n' : renderHistogramText(h, opts.top);
+  if (opts.output !== undefined) await writeReportFile(opts.output, text);
+  else await writeToStdout(io.stdout, text);
   for (const w of h.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
   return 0;
 }
