@@ -75,7 +75,7 @@ export async function analyseIncident(dir: string, options: { threadsOnly?: bool
 }
 
 /** Runs the CLI from source (src/cli.ts through tsx), without colour. */
-export function runCli(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+export function runCli(args: string[], input?: Buffer | string): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', ...(input !== undefined ? { input } : {}) });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

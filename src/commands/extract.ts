@@ -4,7 +4,8 @@
  */
 import { UsageError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
-import { openHeap } from '../heap/open-heap.js';
+import { heapStoreNamed, openHeap } from '../heap/open-heap.js';
+import { readInputFile } from '../input/stdin.js';
 import { writeHeapSnapshotFile } from '../heap/json/snapshot-writer.js';
 import { stripControl } from '../report/sanitize.js';
 import type { CommandIo } from './analyze.js';
@@ -21,7 +22,8 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
   if (opts.output === '-' || opts.output.length === 0) throw new UsageError('extract needs an output file', 'for example -o incident.json.gz');
   await checkOutputPath(opts.output);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
-  const store = await openHeap(path, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e));
+  const { value, file } = await readInputFile(path, (f) => openHeap(f, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e)));
+  const store = heapStoreNamed(value, file, path);
   progress.clear();
   const gzip = opts.gzip ?? opts.output.endsWith('.gz');
   await writeFileWhole(opts.output, (temporary) => writeHeapSnapshotFile(store, temporary, { createdBy: `dumpsleuth ${io.version}`, plan: ANALYSIS_PLAN }, gzip));

@@ -5,6 +5,7 @@ import type { Histogram } from '../heap/histogram.js';
 import { stripControl } from '../report/sanitize.js';
 import type { CommandIo } from './analyze.js';
 import { progressLine } from './progress.js';
+import { readInputFile, renamed } from '../input/stdin.js';
 import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
 
 export interface HistogramOptions {
@@ -25,7 +26,8 @@ export async function histogramCommand(path: string, opts: HistogramOptions, io:
   const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
-  const h = await heapHistogram(path, (e) => progress.update(`reading ${path}`, e));
+  const { value, file } = await readInputFile(path, (f) => heapHistogram(f, (e) => progress.update(`reading ${path}`, e)));
+  const h: Histogram = { ...value, source: path, warnings: value.warnings.map((w) => renamed(w, file, path)) };
   progress.clear();
   const text = format === 'json' ? JSON.stringify({ schema: HISTOGRAM_SCHEMA, ...h }, null, 2) + '\n' : renderHistogramText(h, opts.top);
   if (opts.output !== undefined) await writeReportFile(opts.output, text);

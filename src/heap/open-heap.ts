@@ -83,6 +83,13 @@ export async function heapInputKind(path: string): Promise<HeapInputKind> {
   throw new InputError(`${path} is not a heap dump: it looks like ${what}`, ACCEPTED_HEAP_INPUTS);
 }
 
+/** The same store, named as the user gave it (stdin's copy is a temporary file, shown as `-`). */
+export function heapStoreNamed(store: HeapStore, file: string, name: string): HeapStore {
+  if (file === name) return store;
+  const rename = (s: string) => s.split(file).join(name);
+  return { ...store, source: { ...store.source, path: name }, warnings: store.warnings.map(rename) };
+}
+
 /** The objects the analyses need, from an HPROF or an extract. */
 export async function openHeap(path: string, plan: LoadPlan, onProgress?: ProgressListener): Promise<HeapStore> {
   const kind = await heapInputKind(path);

@@ -9,13 +9,14 @@ import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
 import { HeapView } from '../heap/heap-view.js';
 import { threadDumpFromHeap } from '../heap/heap-threads.js';
 import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
-import { detectHeapKind, openHeap } from '../heap/open-heap.js';
+import { detectHeapKind, heapStoreNamed, openHeap } from '../heap/open-heap.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import type { InputSummary, LogEventModel } from '../model/model.js';
 import type { HeapInput } from '../reconstruct/concurrency.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { forEachLine, openInput, TruncatedInputError, type ProgressEvent, type ProgressListener } from './open.js';
 import { loadThreadInput, type LoadedThreadInput } from './load.js';
+import { readInputFile } from './stdin.js';
 
 export type LoadedInput =
   | { readonly kind: 'threads'; readonly input: LoadedThreadInput }
@@ -23,16 +24,22 @@ export type LoadedInput =
   | { readonly kind: 'log'; readonly log: { readonly summary: InputSummary; readonly events: LogEventModel[] } };
 
 export async function loadAnyInput(path: string, plan: LoadPlan, onProgress?: ProgressListener): Promise<LoadedInput> {
-  const heapKind = path === '-' ? undefined : await detectHeapKind(path);
+  // Stdin may hold a heap dump, which needs random access: it is read from a copy, named `-`.
+  return (await readInputFile(path, (file) => loadFile(path, file, plan, onProgress))).value;
+}
+
+/** Loads `file`, naming it `name` in what it reports (they differ only for stdin's copy). */
+async function loadFile(name: string, file: string, plan: LoadPlan, onProgress?: ProgressListener): Promise<LoadedInput> {
+  const heapKind = await detectHeapKind(file);
   if (heapKind === 'v8-heapsnapshot') {
-    throw new InputError(`${path} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth histogram` for it');
+    throw new InputError(`${name} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth histogram` for it');
   }
   if (heapKind !== undefined) {
-    const store = await openHeap(path, plan, onProgress);
+    const store = heapStoreNamed(await openHeap(file, plan, onProgress), file, name);
     const view = new HeapView(store);
-    const stacks = threadDumpFromHeap(view, store, path);
+    const stacks = threadDumpFromHeap(view, store, name);
     const summary: InputSummary = {
-      path,
+      path: name,
       kind: 'heap',
       format: store.source.format,
       gzip: store.source.gzip,
@@ -47,21 +54,21 @@ export async function loadAnyInput(path: string, plan: LoadPlan, onProgress?: Pr
         ? { heap: { objects: store.histogram.totalInstances, shallowBytes: store.histogram.totalBytes, classes: store.histogram.rows.length } }
         : {}),
     };
-    return { kind: 'heap', heap: { path, view, summary, ...(stacks !== undefined ? { stacks } : {}) } };
+    return { kind: 'heap', heap: { path: name, view, summary, ...(stacks !== undefined ? { stacks } : {}) } };
   }
   try {
-    return { kind: 'threads', input: await loadThreadInput(path, onProgress, plan.maxGunzipBytes) };
+    return { kind: 'threads', input: await loadThreadInput(name, onProgress, plan.maxGunzipBytes, file) };
   } catch (e) {
-    if (!(e instanceof InputError) || path === '-') throw e;
-    const log = await readKnownLogLines(path, plan.maxGunzipBytes);
+    if (!(e instanceof InputError)) throw e;
+    const log = await readKnownLogLines(name, file, plan.maxGunzipBytes);
     if (log === undefined) throw e;
     return { kind: 'log', log };
   }
 }
 
 /** A log file's known lines; undefined when it has none (then it is not a log dumpsleuth can use). */
-async function readKnownLogLines(path: string, maxGunzipBytes: number | undefined): Promise<{ summary: InputSummary; events: LogEventModel[] } | undefined> {
-  const opened = await openInput(path, undefined, maxGunzipBytes);
+async function readKnownLogLines(path: string, file: string, maxGunzipBytes: number | undefined): Promise<{ summary: InputSummary; events: LogEventModel[] } | undefined> {
+  const opened = await openInput(path, undefined, maxGunzipBytes, file);
   const collector = new KnownLineCollector(path);
   let lineNo = 0;
   const warnings: string[] = [];

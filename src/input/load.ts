@@ -27,8 +27,9 @@ export const ACCEPTED_INPUTS =
   'accepted: jstack / jcmd Thread.print / kill -3 output (also inside logs), VisualVM, ThreadInfo (Arthas, Dubbo_JStack.log), ' +
   'JRockit, IBM/OpenJ9 javacore, jcmd Thread.dump_to_file JSON, Spring Boot /actuator/threaddump JSON; plain, UTF-16 or gzip';
 
-export async function loadThreadInput(path: string, onProgress?: ProgressListener, maxGunzipBytes?: number): Promise<LoadedThreadInput> {
-  const opened = await openInput(path, onProgress, maxGunzipBytes);
+/** `readFrom`: the file holding stdin's bytes when `path` is `-` and stdin was copied (see stdin.ts). */
+export async function loadThreadInput(path: string, onProgress?: ProgressListener, maxGunzipBytes?: number, readFrom?: string): Promise<LoadedThreadInput> {
+  const opened = await openInput(path, onProgress, maxGunzipBytes, readFrom);
   const { headText } = opened;
   const kind = sniff(opened.headBytes, headText);
   const base = { kind: 'threads' as const, path, gzip: opened.gzip, encoding: opened.encoding };

@@ -41,21 +41,26 @@ const READ_CHUNK = 1024 * 1024;
  */
 export const DEFAULT_MAX_GUNZIP_BYTES = 16 * 1024 ** 3;
 
-export async function openInput(path: string, onProgress?: ProgressListener, maxGunzipBytes = DEFAULT_MAX_GUNZIP_BYTES): Promise<OpenedInput> {
+/**
+ * `readFrom` is where the bytes of `-` are when stdin was already copied to a file (see stdin.ts);
+ * messages still name the input `path`.
+ */
+export async function openInput(path: string, onProgress?: ProgressListener, maxGunzipBytes = DEFAULT_MAX_GUNZIP_BYTES, readFrom?: string): Promise<OpenedInput> {
   let totalBytes: number | undefined;
   let source: AsyncIterable<Buffer | string>;
-  if (path === '-') {
+  const file = path === '-' ? readFrom : path;
+  if (file === undefined) {
     source = process.stdin;
   } else {
     try {
-      const st = await stat(path);
+      const st = await stat(file);
       if (st.isDirectory()) throw new InputError(`${path} is a directory`, 'pass the files inside it, or the directory to `analyze`');
       totalBytes = st.size;
     } catch (e) {
       if (e instanceof InputError) throw e;
       throw new InputError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, 'check the path');
     }
-    source = createReadStream(path, { highWaterMark: READ_CHUNK });
+    source = createReadStream(file, { highWaterMark: READ_CHUNK });
   }
   let bytesRead = 0;
   const counted = countBytes(source, (n) => {
