@@ -143,10 +143,6 @@ export class ChunkFeeder {
   get midRecord(): boolean {
     return !this.parser.ended && (this.skip > 0 || this.pendingBytes > 0);
   }
-
-  get bytesHeld(): number {
-    return this.pendingBytes;
-  }
 }
 
 async function feedGzip(path: string, parser: HprofParser, options: FeedOptions): Promise<FeedSummary> {
@@ -170,7 +166,8 @@ async function feedGzip(path: string, parser: HprofParser, options: FeedOptions)
   const truncated = (): FeedSummary => ({
     gzip: true,
     fileBytes: size,
-    streamBytes: parser.offset + feeder.bytesHeld,
+    // What was inflated: the parser's offset can run past it over a record it skipped.
+    streamBytes: inflated,
     truncatedAt: parser.offset,
     ...(capped ? { stoppedAtLimit: maxBytes } : {}),
   });
@@ -180,7 +177,7 @@ async function feedGzip(path: string, parser: HprofParser, options: FeedOptions)
     // jmap's gz=N output: independent members of blockSize bytes each, inflated on worker threads.
     const r = await parallelGunzip(path, blockSize, feed, stop, onProgress, inflateThreads);
     if (capped) return truncated();
-    if (r.done) return feeder.midRecord ? truncated() : endSummary(parser, true, size, parser.offset);
+    if (r.done) return feeder.midRecord ? truncated() : endSummary(parser, true, size, inflated);
     resumeAt = r.resumeAt;
   }
   try {
@@ -192,7 +189,7 @@ async function feedGzip(path: string, parser: HprofParser, options: FeedOptions)
     return truncated();
   }
   if (capped || feeder.midRecord) return truncated();
-  return endSummary(parser, true, size, parser.offset);
+  return endSummary(parser, true, size, inflated);
 }
 
 /** Inflates the gzip stream from a member boundary, in order, on this thread. */
