@@ -34,6 +34,11 @@ async function main(argv: string[]): Promise<number> {
     if (bytes === undefined) throw new UsageError(`--max-gunzip-size ${text} is not a size`, 'give a size such as 512m, 16g or 1t');
     return bytes;
   };
+  const wholeNumber = (flag: string, text: string, min: number, example: string): number => {
+    const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${stripControl(text)}"`, example);
+    return n;
+  };
   program
     .command('analyze')
     .description('analyse thread dumps (files, directories = one incident each, or - for stdin)')
@@ -75,7 +80,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--redact', 'mask IP addresses, host names, user names and query strings in every line (the same value, the same token)')
     .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (e.g. 64g)', '16g')
     .action(async (paths: string[], o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean; maxGunzipSize: string }) => {
-      exitCode = await batchCommand(paths, { jobs: Number(o.jobs), failOn: o.failOn, progress: o.progress, redact: o.redact === true, maxGunzipBytes: byteSizeOption(o.maxGunzipSize), ...(o.config !== undefined ? { config: o.config } : {}) }, io());
+      exitCode = await batchCommand(paths, { jobs: wholeNumber('-j', o.jobs, 1, `for example -j ${availableParallelism()}`), failOn: o.failOn, progress: o.progress, redact: o.redact === true, maxGunzipBytes: byteSizeOption(o.maxGunzipSize), ...(o.config !== undefined ? { config: o.config } : {}) }, io());
     });
   program
     .command('ui')
@@ -98,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--top <n>', 'classes to list in text (0 for all)', '40')
     .option('--no-progress', 'no progress line on stderr')
     .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean }) => {
-      exitCode = await histogramCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), top: Number(o.top), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io());
+      exitCode = await histogramCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), top: wholeNumber('--top', o.top, 0, 'for example --top 50, or --top 0 for every class'), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io());
     });
   program
     .command('extract')
@@ -116,6 +121,11 @@ async function main(argv: string[]): Promise<number> {
     .action(async (o: { format: string }) => {
       await writeToStdout(process.stdout, rulesCommand(o.format));
     });
+  // No command at all is a usage error: the help goes to stderr, and a script sees exit 2.
+  if (argv.length <= 2) {
+    process.stderr.write(program.helpInformation());
+    return 2;
+  }
   try {
     await program.parseAsync(argv);
     return exitCode;

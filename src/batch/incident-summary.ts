@@ -2,7 +2,7 @@
  * One incident analysed for `batch`: the same loading, model and rules as `analyze`, reduced to the
  * line batch prints (path, status, counts per severity, findings). Used in worker threads and in process.
  */
-import { loadConfig, loadCounterSpecs } from '../engine/config.js';
+import { loadConfigFile } from '../engine/config.js';
 import { runRules } from '../engine/run-rules.js';
 import { InputError, UserError } from '../errors.js';
 import { analysisPlan, loadIncidentInputs } from '../input/load-incident.js';
@@ -31,8 +31,7 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
   const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
   const failed = (error: string): IncidentLine => ({ path, status: 'error', error, inputs: 0, counts: NO_COUNTS, highest: null, findings: [], seconds: seconds() });
   try {
-    const config = await loadConfig(RULES, configPath);
-    const specs = await loadCounterSpecs(configPath);
+    const { rules: config, counters: specs } = await loadConfigFile(RULES, configPath);
     // Heaps inflate on this thread: batch's workers already keep every core busy.
     const plan = analysisPlan(specs, { inflateThreads: 0, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) });
     // Inside an incident directory, a file that is not a dump is skipped, as analyze does.

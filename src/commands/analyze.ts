@@ -2,7 +2,7 @@
 import { UsageError } from '../errors.js';
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
-import { loadConfig, loadCounterSpecs } from '../engine/config.js';
+import { loadConfigFile } from '../engine/config.js';
 import { analysisPlan, loadIncidentInputs } from '../input/load-incident.js';
 import { checkFailOn, failsOn } from './fail-on.js';
 import { runRules } from '../engine/run-rules.js';
@@ -49,8 +49,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   if (opts.output !== undefined) await checkOutputPath(opts.output);
   const { format, note } = chooseFormat(opts.format, opts.output, FORMATS);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
-  const config = await loadConfig(RULES, opts.config);
-  const counterSpecs = await loadCounterSpecs(opts.config);
+  const { rules: config, counters: counterSpecs, source: configSource } = await loadConfigFile(RULES, opts.config);
   const plan = analysisPlan(counterSpecs, opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {});
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   let failed = 0;
@@ -73,7 +72,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   }
   const model = buildModel(threads, { heaps, logs, userCounters: counterSpecs });
   const findings = runRules(model, RULES, config);
-  const full: Report = { tool: { name: 'dumpsleuth', version: io.version }, model, findings };
+  const full: Report = { tool: { name: 'dumpsleuth', version: io.version }, model, findings, ...(configSource !== undefined ? { config: configSource } : {}) };
   const report = opts.redact === true ? redactReport(full) : full;
   const chalk = decideColour(opts.color, io.env, io.stdout.isTTY === true, opts.output !== undefined);
   const text = format === 'json' ? renderJson(report) : format === 'markdown' ? renderMarkdown(report) : format === 'html' ? renderHtml(report) : renderText(report, chalk);

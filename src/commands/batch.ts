@@ -16,6 +16,9 @@ import { analyseIncidentForBatch, type IncidentLine } from '../batch/incident-su
 import type { CommandIo } from './analyze.js';
 import { Redactor } from '../report/redact.js';
 import { isClosedPipe } from './output.js';
+import { loadConfigFile } from '../engine/config.js';
+import { RULES } from '../rules/index.js';
+import { configNote } from '../report/report.js';
 
 /** Incidents handed to a worker at once: the one it analyses and the next. */
 const IN_FLIGHT_PER_WORKER = 2;
@@ -42,6 +45,9 @@ export function incidentsOf(args: readonly string[]): string[] {
 export async function batchCommand(args: string[], opts: BatchOptions, io: CommandIo): Promise<number> {
   checkFailOn(opts.failOn);
   if (!Number.isInteger(opts.jobs) || opts.jobs < 1) throw new UsageError(`-j must be a whole number of at least 1, got ${opts.jobs}`, `for example -j ${availableParallelism()}`);
+  // A bad config stops the batch before any incident, and a config picked up by itself is named.
+  const { source: configSource } = await loadConfigFile(RULES, opts.config);
+  if (configSource !== undefined) io.stderr.write(`note: ${stripControl(configNote(configSource))}\n`);
   const incidents = incidentsOf(args);
   if (incidents.length === 0) throw new UsageError('no incident matched the given paths', 'pass incident directories, dump files, or globs such as "incidents/*"');
   const showProgress = opts.progress && io.stderr.isTTY === true && !io.env['CI'];

@@ -26,16 +26,44 @@ export function defaultConfig(rules: readonly Rule[]): ResolvedConfig {
   return resolveConfig(rules, {}, '(defaults)');
 }
 
-export async function loadConfig(rules: readonly Rule[], path: string | undefined): Promise<ResolvedConfig> {
-  const file = path ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
-  if (file === undefined) return defaultConfig(rules);
+/** Which config file an analysis used, and how it was chosen: every report names it. */
+export interface ConfigSource {
+  readonly path: string;
+  /** `flag`: given with --config; `working-directory`: ./dumpsleuth.config.json, picked up by itself. */
+  readonly chosen: 'flag' | 'working-directory';
+}
+
+export interface LoadedConfig {
+  readonly rules: ResolvedConfig;
+  readonly counters: UserCounterSpec[];
+  /** Absent when no file was used (the defaults). */
+  readonly source?: ConfigSource;
+}
+
+/**
+ * The config of an analysis: the file given with --config, else ./dumpsleuth.config.json when there
+ * is one, else the defaults. Read once, for the rules and the counters.
+ */
+export async function loadConfigFile(rules: readonly Rule[], path: string | undefined): Promise<LoadedConfig> {
+  const source: ConfigSource | undefined =
+    path !== undefined ? { path, chosen: 'flag' } : existsSync(DEFAULT_CONFIG_FILE) ? { path: DEFAULT_CONFIG_FILE, chosen: 'working-directory' } : undefined;
+  if (source === undefined) return { rules: defaultConfig(rules), counters: [] };
+  const file = source.path;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+    throw new UsageError(`cannot read config ${file}: ${why}`, 'check the path given with --config');
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (e) {
-    throw new UsageError(`config ${file}: ${(e as Error).message}`, 'fix the JSON or pass another file with --config');
+    throw new UsageError(`config ${file} is not valid JSON: ${(e as Error).message}`, 'fix the JSON or pass another file with --config');
   }
-  return resolveConfig(rules, raw, file);
+  return { rules: resolveConfig(rules, raw, file), counters: resolveCounterSpecs(raw, file), source };
 }
 
 export function resolveConfig(rules: readonly Rule[], raw: unknown, file: string): ResolvedConfig {
@@ -91,19 +119,6 @@ export function resolveConfig(rules: readonly Rule[], raw: unknown, file: string
     out[id] = Object.freeze({ enabled, severity, options: Object.freeze(resolved) });
   }
   return Object.freeze(out);
-}
-
-/** The user-declared counters of the config file (the same file as the rules), validated. */
-export async function loadCounterSpecs(path: string | undefined): Promise<UserCounterSpec[]> {
-  const file = path ?? (existsSync(DEFAULT_CONFIG_FILE) ? DEFAULT_CONFIG_FILE : undefined);
-  if (file === undefined) return [];
-  let raw: unknown;
-  try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
-  } catch (e) {
-    throw new UsageError(`config ${file}: ${(e as Error).message}`, 'fix the JSON or pass another file with --config');
-  }
-  return resolveCounterSpecs(raw, file);
 }
 
 export function resolveCounterSpecs(raw: unknown, file: string): UserCounterSpec[] {

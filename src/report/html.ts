@@ -5,7 +5,7 @@
  */
 import type { Evidence, Finding } from '../model/findings.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
-import { REDACTED_NOTE, type Report } from './report.js';
+import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 import { heapSizeText } from './heap-size-text.js';
 import { sourceAt } from './source-location.js';
@@ -103,6 +103,7 @@ export function renderHtml(report: Report): string {
     `<title>dumpsleuth report</title><style>${STYLE}</style></head><body>`,
     `<h1>dumpsleuth report</h1>`,
     ...(report.redacted === true ? [`<p class="muted">${esc(REDACTED_NOTE)}</p>`] : []),
+    ...(report.config !== undefined ? [`<p class="muted config">${esc(configNote(report.config))}</p>`] : []),
     `<p class="muted">${m.inputs.map((i) => esc(`${i.path} (${i.kind} ${i.format}${i.heap !== undefined ? `, ${heapSizeText(i.heap)}` : ''})`) + i.warnings.map((w) => `<br><span class="input-warning">warning: ${esc(w)}</span>`).join('')).join('<br>')}</p>`,
     `<h2>Findings (${report.findings.length})</h2>`,
     report.findings.length === 0 ? '<p>No findings.</p>' : report.findings.map(findingBlock).join('\n'),

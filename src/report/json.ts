@@ -40,6 +40,7 @@ export function renderJson(report: Report): string {
     schema: REPORT_SCHEMA,
     tool: report.tool,
     ...(report.redacted === true ? { redacted: true } : {}),
+    ...(report.config !== undefined ? { config: { path: report.config.path, chosen: report.config.chosen } } : {}),
     inputs: m.inputs.map((i) => ({
       path: i.path,
       kind: i.kind,

@@ -5,7 +5,7 @@
  * never by dropping a finding. Every string from a dump is escaped: it cannot add markup.
  */
 import type { Evidence, Finding } from '../model/findings.js';
-import { REDACTED_NOTE, type Report } from './report.js';
+import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 import { heapSizeText } from './heap-size-text.js';
 import { sourceAt } from './source-location.js';
@@ -63,6 +63,7 @@ function body(report: Report, evidenceLimit: number): string {
   const m = report.model;
   const out: string[] = [`## dumpsleuth report`, ''];
   if (report.redacted === true) out.push(`_${mdText(REDACTED_NOTE)}_`, '');
+  if (report.config !== undefined) out.push(`_${mdText(configNote(report.config))}_`, '');
   const counts = (['critical', 'error', 'warning', 'info'] as const).map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
   out.push(report.findings.length === 0 ? 'No findings.' : `**${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}:** ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}`, '');
   for (const f of report.findings) out.push(findingSection(f, evidenceLimit));

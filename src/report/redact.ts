@@ -113,5 +113,5 @@ function isIpv6(m: string): boolean {
 
 /** The report with every string from the inputs redacted; one Redactor keeps tokens consistent across it. */
 export function redactReport(report: Report, redactor = new Redactor()): Report {
-  return { tool: report.tool, model: redactor.value(report.model), findings: redactor.value(report.findings), redacted: true };
+  return { tool: report.tool, model: redactor.value(report.model), findings: redactor.value(report.findings), redacted: true, ...(report.config !== undefined ? { config: report.config } : {}) };
 }

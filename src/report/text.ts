@@ -4,7 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
-import { REDACTED_NOTE, type Report } from './report.js';
+import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 import { heapSizeText } from './heap-size-text.js';
 import { sourceAt } from './source-location.js';
@@ -29,6 +29,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   };
   out.push(chalk.bold(`dumpsleuth ${report.tool.version}`));
   if (report.redacted === true) out.push(chalk.dim(REDACTED_NOTE));
+  if (report.config !== undefined) out.push(chalk.dim(stripControl(configNote(report.config))));
   for (const i of m.inputs) {
     const extra = [i.gzip ? 'gzip' : '', i.encoding !== 'utf-8' ? i.encoding : ''].filter(Boolean).join(', ');
     out.push(

@@ -2,7 +2,8 @@
  * Everything `ui` shows, computed from the paths: the same loading, model and rules as `analyze`,
  * then the UI's screens. Runs in a worker thread so the terminal stays responsive on big inputs.
  */
-import { loadConfig, loadCounterSpecs } from '../engine/config.js';
+import { loadConfigFile } from '../engine/config.js';
+import { configNote } from '../report/report.js';
 import { runRules } from '../engine/run-rules.js';
 import { InputError, UserError } from '../errors.js';
 import type { ProgressEvent } from '../input/open.js';
@@ -19,9 +20,8 @@ export interface LoadProgress {
 }
 
 export async function loadIncidentData(paths: readonly string[], configPath: string | undefined, onProgress: (p: LoadProgress) => void): Promise<{ data: UiData; notes: string[] }> {
-  const config = await loadConfig(RULES, configPath);
-  const counterSpecs = await loadCounterSpecs(configPath);
-  const notes: string[] = [];
+  const { rules: config, counters: counterSpecs, source: configSource } = await loadConfigFile(RULES, configPath);
+  const notes: string[] = configSource?.chosen === 'working-directory' ? [configNote(configSource)] : [];
   const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([...paths]), analysisPlan(counterSpecs), {
     onProgress: (file, event) => onProgress({ file, event }),
     onSkipped: (path, e) => notes.push(`skipped ${path}: ${e.message}`),
