@@ -54,8 +54,9 @@ export function describeText(headText: string): string {
   if (lines.length === 0) return 'an empty file';
   if (/^top - \d/.test(first) || /^\s*PID\s+USER\s+PR/m.test(headText)) return '`top` output (per-thread CPU), not a thread dump';
   if (/^\s*num\s+#instances\s+#bytes\s+class name/m.test(headText)) return 'a class histogram (jmap -histo), not a thread dump';
-  if (/^\s*[{[]/.test(first)) return 'JSON that is neither a jcmd nor a Spring Boot actuator thread dump';
-  if (/^\d{4}-\d{2}-\d{2}|^\[\d|^<\d{4}\//.test(first)) return `a log file with no thread dump in it (first line: "${clip(first)}")`;
+  // A log line may start with `[` (WebSphere's `[10/1/24 12:00:00:000 UTC]`, `[INFO]`): dated lines are logs first.
+  if (/^\d{4}-\d{2}-\d{2}|^\[\d|^<\d{4}\/|^\[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\]/.test(first)) return `a log file with no thread dump in it (first line: "${clip(first)}")`;
+  if (/^\s*(?:\{\s*(?:"|\}|$)|\[\s*(?:[{["\]\d-]|$))/.test(first)) return 'JSON that is neither a jcmd nor a Spring Boot actuator thread dump';
   return `text with no thread dump in it (first line: "${clip(first)}")`;
 }
 

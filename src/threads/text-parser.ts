@@ -470,6 +470,7 @@ export class TextDumpParser {
       const m = /^java\.lang\.Thread\.State: ([A-Z_]+)(?: \((.*)\))?/.exec(t);
       const state = m ? javaStateNamed(m[1]!) : undefined;
       if (m && state !== undefined) {
+        if (this.dump !== null) this.evidenced.add(this.dump);
         th.state = state;
         const detail = m[2] !== undefined ? this.sharedTexts.intern(m[2]) : this.lastStateLine?.detail;
         if (m[2] !== undefined) th.stateDetail = detail;
@@ -609,6 +610,7 @@ export class TextDumpParser {
     if (this.section !== 'threads') this.section = 'threads';
     if (this.dump === null) this.openDump(h.format, undefined, true);
     const dump = this.dump!;
+    if (h.javaId !== undefined || h.nativeId !== undefined) this.evidenced.add(dump);
     if (dump.threads.length === 0 && dump.format === 'hotspot' && h.format !== 'hotspot') dump.format = h.format;
     this.endThread();
     const th = this.entryFromHeader(h);
@@ -666,6 +668,7 @@ export class TextDumpParser {
   private openDump(format: ThreadDumpFormat, banner: string | undefined, implicit = false): void {
     this.closeDump();
     const dump = newThreadDump(this.source, this.dumps.length, format, this.lineNo);
+    if (!implicit) this.evidenced.add(dump);
     if (banner !== undefined) {
       // `Full thread dump <jvm>:` taken apart in code: as a regex, a long run of spaces backtracked quadratically.
       const text = bannerText(banner);
@@ -733,6 +736,32 @@ export class TextDumpParser {
     this.lastUnparsedLine = this.lineNo;
   }
 
+  /**
+   * Dumps that only a quoted line made (`"AS IS" BASIS, WITHOUT WARRANTIES` in a licence header, a
+   * quoted word in a script): no banner, no thread with an id, a state line or a stack frame. They
+   * are text, not dumps; when real dumps remain, a warning says where they were.
+   */
+  private dropDumpsWithoutEvidence(): void {
+    for (let i = this.dumps.length - 1; i >= 0; i--) {
+      const d = this.dumps[i]!;
+      if (this.evidenced.has(d) || d.threads.some((t) => t.frames.length > 0)) continue;
+      this.dumps.splice(i, 1);
+      this.outsideLines += d.endLine - d.startLine + 1;
+      this.dropped.push(d);
+    }
+    if (this.dumps.length === 0) return;
+    for (const d of this.dropped.reverse()) {
+      const name = d.threads[0]?.name ?? '';
+      const shown = name.length > 40 ? `${name.slice(0, 37)}...` : name;
+      this.warnings.push(`line ${d.startLine}: "${shown}" looks like a thread header, but nothing around it is a thread dump (no banner, thread id, state line or stack frame); read as text`);
+    }
+    this.dumps.forEach((d, i) => (d.index = i));
+  }
+
+  /** Dumps with real signs of being one: a banner, a thread id, a `java.lang.Thread.State:` line. */
+  private readonly evidenced = new Set<ThreadDump>();
+  private readonly dropped: ThreadDump[] = [];
+
   finish(): ThreadDumpFile {
     if (this.carry.length > 0) {
       const last = this.carry;
@@ -740,6 +769,7 @@ export class TextDumpParser {
       this.push(last);
     }
     this.closeDump();
+    this.dropDumpsWithoutEvidence();
     // A banner with no thread after it (hand-trimmed files) is noted, not reported as a dump,
     // unless it is all the file holds.
     if (this.dumps.some((d) => d.threads.length > 0)) {
