@@ -41,8 +41,8 @@ async function main(argv: string[]): Promise<number> {
   };
   program
     .command('analyze')
-    .description('analyse thread dumps (files, directories = one incident each, or - for stdin)')
-    .argument('<paths...>', 'dump files or directories')
+    .description('analyse one incident: the thread dumps, heap dumps and logs of one JVM (files, one directory, or - for stdin)')
+    .argument('<paths...>', 'dump files, or one directory')
     .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json', 'markdown', 'html']))
     .option('-o, --output <file>', 'write the report to a file instead of stdout (.json, .md, .html or .txt choose the format)')
     .option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity (info|warning|error|critical|never)', 'error')
@@ -85,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
   program
     .command('ui')
     .description('explore an incident in the terminal (needs a TTY; for scripts use analyze)')
-    .argument('<paths...>', 'dump files or directories')
+    .argument('<paths...>', 'dump files, or one directory')
     .option('-c, --config <file>', 'JSON config with rule severities, options and counters')
     .option('--color', 'force colours')
     .option('--no-color', 'no colours')

@@ -1,10 +1,11 @@
 /**
  * `batch` arguments: paths, or globs (`*`, `?`, `**`) expanded here so they work without a shell.
- * Each match (a file or a directory) is one incident; a directory argument holding only directories
- * is a folder of incidents.
+ * Each match (a file or a directory) is one incident; a directory argument holding directories is
+ * a folder of incidents (see isFolderOfIncidents).
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { looksLikeDump } from '../input/looks-like-dump.js';
 
 function globToRegExp(glob: string): RegExp {
   let re = '';
@@ -65,14 +66,25 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** True for a directory holding only directories: a folder of incidents rather than one incident. */
-export function isFolderOfIncidents(path: string): boolean {
+/**
+ * A folder of incidents rather than one incident: a directory of directories. Files beside them do
+ * not make it one incident (a README, a stray dump): with two or more directories it is a folder of
+ * incidents whatever else it holds; with one, only when none of its files is a dump (an incident
+ * may keep its logs in a folder of their own).
+ */
+export async function isFolderOfIncidents(path: string): Promise<boolean> {
+  let entries: string[];
   try {
     if (!statSync(path).isDirectory()) return false;
-    const entries = readdirSync(path).filter((name) => !name.startsWith('.'));
-    // statSync follows links: a folder of links to incident directories is a folder of incidents.
-    return entries.length > 0 && entries.every((name) => isDirectory(join(path, name)));
+    entries = readdirSync(path).filter((name) => !name.startsWith('.'));
   } catch {
     return false;
   }
+  // statSync follows links: a folder of links to incident directories is a folder of incidents.
+  const dirs = entries.filter((name) => isDirectory(join(path, name)));
+  const files = entries.filter((name) => !dirs.includes(name));
+  if (dirs.length === 0) return false;
+  if (files.length === 0 || dirs.length >= 2) return true;
+  for (const f of files) if (await looksLikeDump(join(path, f))) return false;
+  return true;
 }

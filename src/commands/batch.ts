@@ -5,7 +5,8 @@
  * cannot be read is a line saying so, and the others go on.
  */
 import { availableParallelism } from 'node:os';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { looksLikeDump } from '../input/looks-like-dump.js';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { UsageError } from '../errors.js';
@@ -32,14 +33,25 @@ export interface BatchOptions {
   readonly maxGunzipBytes?: number;
 }
 
-export function incidentsOf(args: readonly string[]): string[] {
-  const out: string[] = [];
+/**
+ * The incidents the arguments name: each path (or glob match) is one, and a folder of incidents
+ * gives each of its directories, and each dump file beside them; its other files are `skipped`.
+ */
+export async function incidentsOf(args: readonly string[]): Promise<{ incidents: string[]; skipped: string[] }> {
+  const incidents: string[] = [];
+  const skipped: string[] = [];
   for (const p of expandIncidentPaths(args)) {
-    if (isFolderOfIncidents(p)) {
-      for (const e of readdirSync(p, { withFileTypes: true }).filter((x) => !x.name.startsWith('.')).sort((a, b) => a.name.localeCompare(b.name))) out.push(join(p, e.name));
-    } else out.push(p);
+    if (!(await isFolderOfIncidents(p))) {
+      incidents.push(p);
+      continue;
+    }
+    for (const e of readdirSync(p).filter((name) => !name.startsWith('.')).sort((a, b) => a.localeCompare(b))) {
+      const child = join(p, e);
+      if (statSync(child).isDirectory() || (await looksLikeDump(child))) incidents.push(child);
+      else skipped.push(child);
+    }
   }
-  return out;
+  return { incidents, skipped };
 }
 
 export async function batchCommand(args: string[], opts: BatchOptions, io: CommandIo): Promise<number> {
@@ -48,7 +60,8 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   // A bad config stops the batch before any incident, and a config picked up by itself is named.
   const { source: configSource } = await loadConfigFile(RULES, opts.config);
   if (configSource !== undefined) io.stderr.write(`note: ${stripControl(configNote(configSource))}\n`);
-  const incidents = incidentsOf(args);
+  const { incidents, skipped } = await incidentsOf(args);
+  for (const p of skipped) io.stderr.write(`note: skipped ${stripControl(p)}: in a folder of incidents, a file that is not a dump is not an incident\n`);
   if (incidents.length === 0) throw new UsageError('no incident matched the given paths', 'pass incident directories, dump files, or globs such as "incidents/*"');
   const showProgress = opts.progress && io.stderr.isTTY === true && !io.env['CI'];
   const lines: Array<IncidentLine | undefined> = new Array(incidents.length);

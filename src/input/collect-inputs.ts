@@ -1,7 +1,7 @@
-/** Expands the paths given on the command line: a directory is one incident, every file inside it. */
+/** Expands the paths given on the command line: a directory is one incident, every file inside it; two directories are refused. */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InputError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
 
 export interface InputPath {
   readonly path: string;
@@ -11,6 +11,7 @@ export interface InputPath {
 
 export async function collectInputs(paths: string[]): Promise<InputPath[]> {
   const out: InputPath[] = [];
+  const directories: string[] = [];
   for (const p of paths) {
     if (p === '-') {
       out.push({ path: p, fromDirectory: false });
@@ -23,6 +24,11 @@ export async function collectInputs(paths: string[]): Promise<InputPath[]> {
       throw new InputError(`cannot read ${p}: no such file or directory`, 'check the path');
     }
     if (st.isDirectory()) {
+      directories.push(p);
+      // A directory is one incident: two are two incidents, which one report cannot be.
+      if (directories.length > 1) {
+        throw new UsageError(`${directories[0]} and ${p} are two directories, so two incidents; this command analyses one`, `analyse them one at a time, or together with \`dumpsleuth batch ${directories[0]} ${p}\``);
+      }
       for (const f of await walk(p)) out.push({ path: f, fromDirectory: true });
     } else {
       out.push({ path: p, fromDirectory: false });

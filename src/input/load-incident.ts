@@ -17,6 +17,7 @@ import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-coun
 import { forEachLine, openInput, TruncatedInputError, type ProgressEvent, type ProgressListener } from './open.js';
 import { loadThreadInput, type LoadedThreadInput } from './load.js';
 import { readInputFile } from './stdin.js';
+import { filesOfSeveralJvms } from './one-jvm.js';
 
 export type LoadedInput =
   | { readonly kind: 'threads'; readonly input: LoadedThreadInput }
@@ -124,6 +125,14 @@ export async function loadIncidentInputs(inputs: readonly InputPath[], plan: Loa
     if (loaded.kind === 'threads') out.threads.push(loaded.input);
     else if (loaded.kind === 'heap') out.heaps.push(loaded.heap);
     else out.logs.push(loaded.log);
+  }
+  const several = filesOfSeveralJvms(out.threads);
+  if (several !== undefined) {
+    const list = several.groups.map((g) => (g.length === 1 ? g[0]! : `{${g.join(', ')}}`)).join(' and ');
+    throw new InputError(
+      `the thread dumps come from ${several.groups.length} JVMs, not one: ${list} (${several.reason})`,
+      'analyse the files of one JVM at a time, or several incidents with `dumpsleuth batch`',
+    );
   }
   return out;
 }

@@ -6,7 +6,7 @@ import type { UserCounterSpec } from './user-counters.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
 import { busyActivities, findThreadPools } from '../threads/thread-pools.js';
 import { groupIdenticalStacks, stateSummary } from '../threads/stack-groups.js';
-import { isCopyOf, matchSeries, samePlace, seriesGroups } from '../threads/series.js';
+import { dumpLabel, isCopyOf, jvmGroups, matchSeries, samePlace, seriesOfJvms } from '../threads/series.js';
 import { classifyDump } from '../threads/thread-activity.js';
 import type { ThreadActivity } from '../model/activity.js';
 
@@ -78,7 +78,13 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     copies.add(i);
     copyNotes.push(`${d.source} (dump ${d.index + 1} of the file) is a copy of ${dumps[i - 1]!.source} (dump ${dumps[i - 1]!.index + 1}): the same instant, threads and CPU times; it is counted once in the series`);
   });
-  const series = buildSeries(dumps, copies);
+  // Dumps that cannot come from one JVM are never one series, and the report says why.
+  const jvms = jvmGroups(
+    dumps,
+    dumps.map((_, i) => i).filter((i) => !copies.has(i)),
+  );
+  const jvmNotes = jvms.groups.slice(1).map((g, k) => `${describeDumps(dumps, g)} cannot come from the JVM of ${describeDumps(dumps, jvms.groups[0]!)}: ${jvms.reasons[k]}; each JVM's dumps are a series of their own`);
+  const series = buildSeries(dumps, jvms.groups);
   dumps.forEach((dump, di) => {
     const graph = graphs[di]!;
     const verdicts = activity[di]!;
@@ -152,6 +158,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     logEvents,
     notes: [
       ...copyNotes,
+      ...jvmNotes,
       ...stacksFromHeaps.map(
         (h) =>
           `no thread dump given: the threads are those recorded in the heap dump ${h.path} (stacks from its HPROF traces, states from Thread.threadStatus, what parked threads wait for from Thread.parkBlocker); a heap dump has no lock lines, so monitor owners and waiters are unknown: jstack -l output of the same JVM adds them`,
@@ -162,8 +169,16 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
 }
 
 /** The series of dumps of one JVM, each thread matched across them, with where it stayed and the CPU it used. */
-function buildSeries(dumps: ThreadDump[], copies: ReadonlySet<number>): SeriesModel[] {
-  return seriesGroups(dumps, copies).map((group) => {
+/** `dump 1 of a.txt`, `dumps 2, 3 of a.txt`, `3 dumps (a.txt, b.txt)`. */
+function describeDumps(dumps: readonly ThreadDump[], group: readonly number[]): string {
+  if (group.length === 1) return dumpLabel(dumps[group[0]!]!);
+  const files = [...new Set(group.map((i) => dumps[i]!.source))];
+  if (files.length === 1) return `dumps ${group.map((i) => dumps[i]!.index + 1).join(', ')} of ${files[0]}`;
+  return `${group.length} dumps (${files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more files`})`;
+}
+
+function buildSeries(dumps: ThreadDump[], jvms: readonly number[][]): SeriesModel[] {
+  return seriesOfJvms(dumps, jvms).map((group) => {
     const s = matchSeries(dumps, group);
     const first = dumps[group[0]!]!;
     const last = dumps[group[group.length - 1]!]!;

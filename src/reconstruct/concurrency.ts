@@ -4,6 +4,9 @@
  * connection pools with the threads waiting for a lease, and shutdown hooks at work. Without a heap
  * dump, it says what the stacks allow and what a heap dump would add.
  */
+import { sightingOfHeap } from './heap-identity.js';
+import { sightingOfDump, whyNotOneJvm } from '../threads/jvm-identity.js';
+import { dumpLabel } from '../threads/series.js';
 import type { HeapView } from '../heap/heap-view.js';
 import { threadNameOf } from '../heap/heap-values.js';
 import { poolDisplayName, poolPattern } from '../threads/pool-naming.js';
@@ -33,6 +36,7 @@ export interface Concurrency {
 /** A thread dump is of the heap's JVM when most of its thread names are threads in the heap. */
 const SAME_JVM_OVERLAP = 0.5;
 
+
 export function reconstructConcurrency(
   dumps: readonly ThreadDump[],
   nameExecutors: readonly ExecutorModel[],
@@ -49,11 +53,22 @@ export function reconstructConcurrency(
 
   for (const heap of heaps) {
     const heapThreadNames = new Set(heap.view.instancesOf('java.lang.Thread').map((t) => threadNameOf(heap.view, t)).filter((n): n is string => n !== undefined));
+    // A thread dump is lined up with the heap when its threads are the heap's, and nothing they
+    // both hold says two JVMs (another instance of the same service has the same thread names).
+    const heapSighting = sightingOfHeap(heap.view, heap.path);
+    const otherJvm: string[] = [];
     const sameJvm = dumps
       .map((d, i) => ({ d, i }))
       .filter(({ d }) => d.threads.length > 0 && d.threads.filter((t) => heapThreadNames.has(t.name)).length >= d.threads.length * SAME_JVM_OVERLAP)
+      .filter(({ d }) => {
+        const why = whyNotOneJvm(heapSighting, sightingOfDump(d, dumpLabel(d)));
+        if (why !== undefined) otherJvm.push(why);
+        return why === undefined;
+      })
       .map(({ i }) => i);
-    if (dumps.length > 0 && sameJvm.length === 0) {
+    if (otherJvm.length > 0) {
+      notes.push(`${heap.path} is not of the JVM of the thread dumps: ${otherJvm[0]}; heap and threads were not lined up, so counters and pools in the heap are judged without the thread dumps`);
+    } else if (dumps.length > 0 && sameJvm.length === 0) {
       notes.push(`${heap.path}: its threads do not match the thread dumps' (another JVM?); heap and threads were not lined up`);
     }
 

@@ -105,6 +105,7 @@ export function renderHtml(report: Report): string {
     ...(report.redacted === true ? [`<p class="muted">${esc(REDACTED_NOTE)}</p>`] : []),
     ...(report.config !== undefined ? [`<p class="muted config">${esc(configNote(report.config))}</p>`] : []),
     `<p class="muted">${m.inputs.map((i) => esc(`${i.path} (${i.kind} ${i.format}${i.heap !== undefined ? `, ${heapSizeText(i.heap)}` : ''})`) + i.warnings.map((w) => `<br><span class="input-warning">warning: ${esc(w)}</span>`).join('')).join('<br>')}</p>`,
+    ...m.notes.map((n) => `<p class="muted note">note: ${esc(n)}</p>`),
     `<h2>Findings (${report.findings.length})</h2>`,
     report.findings.length === 0 ? '<p>No findings.</p>' : report.findings.map(findingBlock).join('\n'),
   ];

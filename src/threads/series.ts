@@ -4,6 +4,7 @@
  * `cpu=` and `elapsed=` that change on every dump (the trap TDA issue #23 fell into).
  */
 import type { StackFrame, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
+import { groupByJvm, sightingOfDump } from './jvm-identity.js';
 
 export interface SeriesThread {
   /** Stable key of the thread within the series. */
@@ -51,24 +52,29 @@ export function matchSeries(dumps: ThreadDump[], dumpIndexes: number[]): ThreadS
 }
 
 /**
- * Groups dumps into series: dumps of the same JVM (same banner, shared thread identities), in the
- * order given (the model orders dumps in time). `copies` are dumps left out as copies of another.
+ * Groups dumps into series: dumps of one JVM (see jvmGroups) whose threads are mostly the same
+ * (splitByIdentity), in the order given (the model orders dumps in time).
  */
-export function seriesGroups(dumps: ThreadDump[], copies: ReadonlySet<number> = new Set()): number[][] {
-  const groups = new Map<string, number[]>();
-  dumps.forEach((d, i) => {
-    // Dumps printed within the same second are still separate dumps (timestamps have a one-second
-    // grain): each is kept, unless it is a copy of another (the same file given twice, see isCopyOf).
-    if (copies.has(i)) return;
-    const key = d.jvm ?? '?';
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = []));
-    g.push(i);
-  });
-  return [...groups.values()]
+export function seriesOfJvms(dumps: ThreadDump[], jvms: readonly number[][]): number[][] {
+  return jvms
     .filter((g) => g.length >= 2)
     .flatMap((g) => splitByIdentity(dumps, g))
     .filter((g) => g.length >= 2);
+}
+
+/** How messages name a dump: `dump 2 of x.txt`. */
+export function dumpLabel(d: ThreadDump): string {
+  return `dump ${d.index + 1} of ${d.source}`;
+}
+
+/**
+ * `dumpIndexes` grouped into the JVMs they can come from (see jvm-identity.ts), as indexes into
+ * `dumps`, with why each group after the first is another JVM.
+ */
+export function jvmGroups(dumps: readonly ThreadDump[], dumpIndexes: readonly number[]): { groups: number[][]; reasons: string[] } {
+  if (dumpIndexes.length < 2) return { groups: dumpIndexes.length === 0 ? [] : [[...dumpIndexes]], reasons: [] };
+  const { groups, reasons } = groupByJvm(dumpIndexes.map((i) => sightingOfDump(dumps[i]!, dumpLabel(dumps[i]!))));
+  return { groups: groups.map((g) => g.map((k) => dumpIndexes[k]!)), reasons };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** `dumpsleuth batch`: one NDJSON line per incident, in order; unreadable incidents are lines too; exit codes over the batch. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -27,10 +27,29 @@ function run(args: string[]) {
 }
 
 describe('dumpsleuth batch', { timeout: 120_000 }, () => {
-  it('a folder of incidents: one line each, in order, with counts and findings', () => {
+  it('a stray file in a folder of incidents does not make it one incident', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'dumpsleuth-folder-'));
+    for (const name of ['active-count-leak', 'limit-saturated']) cpSync(join('fixtures/incidents', name), join(folder, name), { recursive: true });
+    writeFileSync(join(folder, 'README.md'), '# what we captured\n');
+    cpSync('fixtures/threads/deadlock/dump-1.txt', join(folder, 'loose-dump.txt'));
+    const r = run(['--fail-on', 'never', folder]);
+    // The two directories, and the loose dump as an incident of its own; the README is noted.
+    expect(r.lines.map((l) => l.path)).toEqual([join(folder, 'active-count-leak'), join(folder, 'limit-saturated'), join(folder, 'loose-dump.txt')]);
+    expect(r.lines[0].findings.map((f: { rule: string }) => f.rule)).toContain('active-count-leak');
+    expect(r.stderr).toContain(`note: skipped ${join(folder, 'README.md')}: in a folder of incidents, a file that is not a dump is not an incident`);
+  });
+
+  it('an incident directory with one folder of logs stays one incident', async () => {
+    const incident = mkdtempSync(join(tmpdir(), 'dumpsleuth-incident-'));
+    cpSync('fixtures/incidents/limit-saturated/dump-1.txt', join(incident, 'dump-1.txt'));
+    cpSync('fixtures/incidents/limit-saturated/app.log', join(incident, 'logs', 'app.log'), { recursive: true });
+    expect((await incidentsOf([incident])).incidents).toEqual([incident]);
+  });
+
+  it('a folder of incidents: one line each, in order, with counts and findings', async () => {
     const r = run(['--fail-on', 'never', 'fixtures/incidents']);
     expect(r.code).toBe(0);
-    const expected = incidentsOf(['fixtures/incidents']);
+    const expected = (await incidentsOf(['fixtures/incidents'])).incidents;
     expect(r.lines.map((l) => l.path)).toEqual(expected);
     const leak = r.lines.find((l) => l.path.endsWith('active-count-leak'));
     expect(leak).toMatchObject({ status: 'ok', highest: 'critical', counts: { critical: 1 } });
@@ -46,11 +65,15 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-batch-'));
     const bad = join(dir, 'notes.txt');
     writeFileSync(bad, 'just some notes\n');
-    const r = run(['--fail-on', 'never', bad, 'fixtures/threads/deadlock']);
+    // fixtures/threads/deadlock holds the same deadlock as printed by two JVMs (JDK 17's jstack and
+    // JDK 25's JSON): as an incident it is two JVMs, which is an error line, not a merged report.
+    const r = run(['--fail-on', 'never', bad, 'fixtures/threads/deadlock/dump-1.txt', 'fixtures/threads/deadlock']);
     expect(r.code).toBe(2);
     expect(r.lines[0]).toMatchObject({ path: bad, status: 'error' });
     expect(r.lines[0].error).toMatch(/text with no thread dump/);
-    expect(r.lines[1]).toMatchObject({ path: 'fixtures/threads/deadlock', status: 'ok', highest: 'critical' });
+    expect(r.lines[1]).toMatchObject({ path: 'fixtures/threads/deadlock/dump-1.txt', status: 'ok', highest: 'critical' });
+    expect(r.lines[2]).toMatchObject({ path: 'fixtures/threads/deadlock', status: 'error' });
+    expect(r.lines[2].error).toMatch(/^the thread dumps come from 2 JVMs, not one: .* \(dump 1 of .* was printed by OpenJDK 64-Bit Server VM \(17/);
   });
 
   it('expands globs itself (no shell needed)', () => {

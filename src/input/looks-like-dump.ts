@@ -1,0 +1,36 @@
+/**
+ * A quick look at a file's first 64 KiB: is it a thread dump or a heap dump? For sorting the
+ * files of a folder (batch's folder of incidents) before anything is analysed; the full read may
+ * still refuse it.
+ */
+import { InputError } from '../errors.js';
+import { TextDumpParser } from '../threads/text-parser.js';
+import { openInput } from './open.js';
+import { sniff } from './sniff.js';
+
+export async function looksLikeDump(path: string): Promise<boolean> {
+  let opened;
+  try {
+    opened = await openInput(path);
+  } catch (e) {
+    if (e instanceof InputError) return false;
+    throw e;
+  }
+  const kind = sniff(opened.headBytes, opened.headText);
+  switch (kind.kind) {
+    case 'hprof':
+    case 'javacore':
+    case 'json-threads':
+      return true;
+    case 'json-other':
+      // A dumpsleuth heap snapshot (extract's output) is JSON too.
+      return /^\s*\{\s*"format"\s*:\s*"dumpsleuth\.heap\//.test(opened.headText);
+    case 'text': {
+      const parser = new TextDumpParser(path);
+      parser.pushText(opened.headText);
+      return parser.finish().dumps.length > 0;
+    }
+    default:
+      return false;
+  }
+}
