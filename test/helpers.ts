@@ -16,6 +16,8 @@ import { TextDumpParser } from '../src/threads/text-parser.js';
 export const FIXTURES = 'fixtures/threads';
 export const CORPUS = join('..', 'shared', 'corpus', 'threaddumps');
 export const corpusAvailable = existsSync(CORPUS);
+// Said once per test file that reads the corpus, so a fresh clone's skipped tests are never silent.
+if (!corpusAvailable) console.warn(`corpus tests skipped: ${CORPUS} is absent (put the shared corpus next to this checkout to run them)`);
 
 /** Every plain (not gzip) text file under the thread fixtures and, when present, the thread-dump corpus. */
 export function threadDumpTextFiles(): string[] {

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
 import { loadConfigFile } from '../engine/config.js';
-import { analysisPlan, loadIncidentInputs } from '../input/load-incident.js';
+import { analysisPlan, loadIncidentInputs, skippedNote } from '../input/load-incident.js';
 import { checkFailOn, failsOn } from './fail-on.js';
 import { runRules } from '../engine/run-rules.js';
 import { renderJson } from '../report/json.js';
@@ -57,7 +57,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
     onProgress: (path, e) => progress.update(`reading ${path}`, e),
     onSkipped: (path, e) => {
       progress.clear();
-      io.stderr.write(`note: skipped ${stripControl(path)}: ${stripControl(e.message.replace(`${path} `, ''))}\n`);
+      io.stderr.write(`note: ${stripControl(skippedNote(path, e))}\n`);
     },
     onFailed: (_path, e) => {
       progress.clear();

@@ -93,6 +93,13 @@ export interface IncidentInputs {
   readonly logs: Array<Extract<LoadedInput, { kind: 'log' }>['log']>;
 }
 
+/** `skipped dir/README.md: it is text with no thread dump in it (...)`: the note for a file a directory held that is not an input. */
+export function skippedNote(path: string, e: InputError): string {
+  const m = e.message;
+  const why = m.startsWith(`${path}: `) ? m.slice(path.length + 2) : m.startsWith(`${path} `) ? `it ${m.slice(path.length + 1)}` : m;
+  return `skipped ${path}: ${why}`;
+}
+
 export interface IncidentLoadHooks {
   readonly onProgress?: (path: string, event: ProgressEvent) => void;
   /** A file found inside a directory that is none of the known kinds: skipped. */

@@ -7,7 +7,7 @@ import { configNote } from '../report/report.js';
 import { runRules } from '../engine/run-rules.js';
 import { InputError, UserError } from '../errors.js';
 import type { ProgressEvent } from '../input/open.js';
-import { analysisPlan, loadIncidentInputs } from '../input/load-incident.js';
+import { analysisPlan, loadIncidentInputs, skippedNote } from '../input/load-incident.js';
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
 import { collectInputs } from '../input/collect-inputs.js';
@@ -24,7 +24,7 @@ export async function loadIncidentData(paths: readonly string[], configPath: str
   const notes: string[] = configSource?.chosen === 'working-directory' ? [configNote(configSource)] : [];
   const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([...paths]), analysisPlan(counterSpecs), {
     onProgress: (file, event) => onProgress({ file, event }),
-    onSkipped: (path, e) => notes.push(`skipped ${path}: ${e.message}`),
+    onSkipped: (path, e) => notes.push(skippedNote(path, e)),
   });
   if (threads.length === 0 && heaps.length === 0) throw new InputError('no thread dump or heap dump found in the given paths', 'pass jstack output, a heap dump, or a directory holding them');
   const model = buildModel(threads, { heaps, logs, userCounters: counterSpecs });
