@@ -22,10 +22,13 @@ export const limitSaturated: Rule = {
       if (!nearLimit(c, near)) return [];
       const inside = maxInside(c);
       if (c.threadsInside.length === 0) {
+        // Thread dumps were given, but none is of this heap's JVM (the model's notes say why).
+        const otherJvm = model.inputs.some((i) => i.kind === 'threads');
+        const why = otherJvm ? 'The thread dumps given are not of this heap\'s JVM' : 'No thread dump of this JVM was given';
         return [
           {
             subject: c.name,
-            message: `${c.name}: the in-flight counter is at ${c.active} of its limit ${c.limit}. No thread dump of this JVM was given, so a leak cannot be told from saturation: add jstack output taken next to the heap dump.`,
+            message: `${c.name}: the in-flight counter is at ${c.active} of its limit ${c.limit}. ${why}, so a leak cannot be told from saturation: add jstack output taken next to the heap dump.`,
             facts: counterFacts(c),
             evidence: counterEvidence(model, c, `active ${c.active}, limit ${c.limit}`),
           },

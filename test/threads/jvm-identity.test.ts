@@ -176,6 +176,8 @@ describe('end to end: two JVMs are never one analysis', { timeout: 120_000 }, ()
     const doc = JSON.parse(runCli(['analyze', '-f', 'json', '--fail-on', 'never', dir]).stdout);
     // The heap's counter is at its limit; with threads of another JVM it read as a critical leak.
     expect(doc.findings.map((f: { rule: string }) => f.rule)).not.toContain('active-count-leak');
+    // What it can say: the counter is at its limit, and why the threads cannot tell leak from saturation.
+    expect(doc.findings.find((f: { rule: string }) => f.rule === 'limit-saturated').message).toMatch(/The thread dumps given are not of this heap's JVM, so a leak cannot be told from saturation/);
     // (Markdown escapes the `#`, HTML the quotes.)
     const note = /heap\.hprof\.gz is not of the JVM of the thread dumps: Java thread \\?#\d+ .{1,60} has JavaThread address/;
     expect(doc.model.notes.join('\n')).toMatch(note);
