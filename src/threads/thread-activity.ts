@@ -291,10 +291,13 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
   // names say more (most of a big pool): no allocation, no walk per thread.
   // A name says "the JVM's own thread" only over a stack of JVM code: an application may name its threads anything.
   const byName = s.rootClass === undefined ? housekeepingByName(th.name) : undefined;
-  const plain = locks.acquiring === undefined && byName === undefined && !MAIN_THREAD_NAMES.test(th.name);
+  // A thread blocked on a lock is judged by its stack and the lock and owner alone (the threads of
+  // a contention share all three); the main thread's name matters only when it waits for nothing.
+  const plain = byName === undefined && (locks.acquiring !== undefined || !MAIN_THREAD_NAMES.test(th.name));
   // The shape of a shared stack is itself kept per stack, so it carries the stack's verdicts.
   const memo = plain && isSharedStack(frames) ? (s.verdicts ??= new Map()) : undefined;
-  const key = th.stackTruncated ? `${th.state}!` : th.state;
+  const stateKey = th.stackTruncated ? `${th.state}!` : th.state;
+  const key = locks.acquiring === undefined ? stateKey : `${stateKey}\u0000${locks.acquiring.lock}\u0000${locks.acquiring.owner ?? ''}`;
   const known = memo?.get(key);
   if (known !== undefined) return known;
   const verdict = classifyShape(th, s, locks, byName);
@@ -403,9 +406,10 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
     for (const w of node.waiters) if (w.kind === 'object-wait') n++;
     if (n > 0) signalWaiters.set(id, n);
   }
+  const acquiring = new Map<string, LockContext>();
   for (let i = 0; i < threads.length; i++) {
     const th = threads[i]!;
-    out[i] = classifyThread(th, lockContext(dump, graph, signalWaiters, i));
+    out[i] = classifyThread(th, lockContext(dump, graph, signalWaiters, acquiring, i));
   }
   // A thread that holds a lock others are blocked on is holding up work, whatever it waits for
   // itself (ThreadLogic's "waiting for event while blocking others"): never idle.
@@ -420,7 +424,8 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
   return out;
 }
 
-function lockContext(dump: ThreadDump, graph: LockGraph, signalWaiters: ReadonlyMap<string, number>, i: number): LockContext {
+/** `acquiring` keeps one context per lock and owner: the waiters of one contended lock share it. */
+function lockContext(dump: ThreadDump, graph: LockGraph, signalWaiters: ReadonlyMap<string, number>, acquiring: Map<string, LockContext>, i: number): LockContext {
   const th = dump.threads[i]!;
   if (th.locks.length === 0 && th.state !== 'BLOCKED') return NO_LOCKS;
   const w = graph.waits[i] ?? null;
@@ -432,8 +437,13 @@ function lockContext(dump: ThreadDump, graph: LockGraph, signalWaiters: Readonly
   }
   const ownerIndex = graph.waitsFor[i];
   const owner = ownerIndex !== null && ownerIndex !== undefined ? dump.threads[ownerIndex]!.name : (th.lockOwnerName ?? null);
-  const lock = `${w.lock.className}${w.lock.id ? ` <${w.lock.id}>` : ''}`;
-  return { acquiring: { lock, owner }, sharedWaiters: 0, waitObjectOwned: false };
+  const key = `${w.lock.className}\u0000${w.lock.id}\u0000${owner ?? ''}`;
+  let context = acquiring.get(key);
+  if (context === undefined) {
+    const lock = `${w.lock.className}${w.lock.id ? ` <${w.lock.id}>` : ''}`;
+    acquiring.set(key, (context = { acquiring: { lock, owner }, sharedWaiters: 0, waitObjectOwned: false }));
+  }
+  return context;
 }
 
 const SLEEP_FRAME = /^java\.lang\.Thread\.sleep/; // sleep, sleep0 (JDK 21), sleepNanos0 (JDK 25)
