@@ -22,7 +22,7 @@ import {
   WORK_WAIT_METHODS,
   type FrameRow,
 } from './activity-knowledge.js';
-import type { LockGraph } from './lock-graph.js';
+import type { LockGraph, LockNode } from './lock-graph.js';
 import { isSharedStack, perStack } from './per-stack.js';
 
 /** Application frames a thread's own loop may have between its run method and its wait. */
@@ -141,6 +141,8 @@ interface StackShape {
   readonly rootClass?: string;
   /** Verdicts of threads with this (shared) stack, by state, when their locks and names add nothing. */
   verdicts?: Map<string, ThreadActivity>;
+  /** Verdicts of threads blocked on a lock, by their (shared) lock context. */
+  blockedVerdicts?: WeakMap<LockContext, ThreadActivity>;
 }
 
 function shapeOf(frames: readonly StackFrame[]): StackShape {
@@ -296,8 +298,16 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
   const plain = byName === undefined && (locks.acquiring !== undefined || !MAIN_THREAD_NAMES.test(th.name));
   // The shape of a shared stack is itself kept per stack, so it carries the stack's verdicts.
   const memo = plain && isSharedStack(frames) ? (s.verdicts ??= new Map()) : undefined;
-  const stateKey = th.stackTruncated ? `${th.state}!` : th.state;
-  const key = locks.acquiring === undefined ? stateKey : `${stateKey}\u0000${locks.acquiring.lock}\u0000${locks.acquiring.owner ?? ''}`;
+  if (locks.acquiring !== undefined && memo !== undefined) {
+    // Blocked: the verdict depends on the stack and the lock context alone, which waiters share.
+    const blocked = (s.blockedVerdicts ??= new WeakMap());
+    const known = blocked.get(locks);
+    if (known !== undefined) return known;
+    const verdict = classifyShape(th, s, locks, byName);
+    blocked.set(locks, verdict);
+    return verdict;
+  }
+  const key = th.stackTruncated ? `${th.state}!` : th.state;
   const known = memo?.get(key);
   if (known !== undefined) return known;
   const verdict = classifyShape(th, s, locks, byName);
@@ -406,7 +416,7 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
     for (const w of node.waiters) if (w.kind === 'object-wait') n++;
     if (n > 0) signalWaiters.set(id, n);
   }
-  const acquiring = new Map<string, LockContext>();
+  const acquiring = new Map<LockNode, LockContext>();
   for (let i = 0; i < threads.length; i++) {
     const th = threads[i]!;
     out[i] = classifyThread(th, lockContext(dump, graph, signalWaiters, acquiring, i));
@@ -424,8 +434,8 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
   return out;
 }
 
-/** `acquiring` keeps one context per lock and owner: the waiters of one contended lock share it. */
-function lockContext(dump: ThreadDump, graph: LockGraph, signalWaiters: ReadonlyMap<string, number>, acquiring: Map<string, LockContext>, i: number): LockContext {
+/** `acquiring` keeps one context per lock that has its owner: the waiters of one contended lock share it. */
+function lockContext(dump: ThreadDump, graph: LockGraph, signalWaiters: ReadonlyMap<string, number>, acquiring: Map<LockNode, LockContext>, i: number): LockContext {
   const th = dump.threads[i]!;
   if (th.locks.length === 0 && th.state !== 'BLOCKED') return NO_LOCKS;
   const w = graph.waits[i] ?? null;
@@ -437,12 +447,12 @@ function lockContext(dump: ThreadDump, graph: LockGraph, signalWaiters: Readonly
   }
   const ownerIndex = graph.waitsFor[i];
   const owner = ownerIndex !== null && ownerIndex !== undefined ? dump.threads[ownerIndex]!.name : (th.lockOwnerName ?? null);
-  const key = `${w.lock.className}\u0000${w.lock.id}\u0000${owner ?? ''}`;
-  let context = acquiring.get(key);
-  if (context === undefined) {
-    const lock = `${w.lock.className}${w.lock.id ? ` <${w.lock.id}>` : ''}`;
-    acquiring.set(key, (context = { acquiring: { lock, owner }, sharedWaiters: 0, waitObjectOwned: false }));
-  }
+  const shared = node !== undefined && node.owner === (ownerIndex ?? null);
+  const known = shared ? acquiring.get(node) : undefined;
+  if (known !== undefined) return known;
+  const lock = `${w.lock.className}${w.lock.id ? ` <${w.lock.id}>` : ''}`;
+  const context: LockContext = { acquiring: { lock, owner }, sharedWaiters: 0, waitObjectOwned: false };
+  if (shared) acquiring.set(node, context);
   return context;
 }
 
