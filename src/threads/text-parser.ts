@@ -470,7 +470,7 @@ export class TextDumpParser {
       const m = /^java\.lang\.Thread\.State: ([A-Z_]+)(?: \((.*)\))?/.exec(t);
       const state = m ? javaStateNamed(m[1]!) : undefined;
       if (m && state !== undefined) {
-        if (this.dump !== null) this.evidenced.add(this.dump);
+        if (this.dump !== null && this.evidencedDump !== this.dump) this.markEvidence(this.dump);
         th.state = state;
         const detail = m[2] !== undefined ? this.sharedTexts.intern(m[2]) : this.lastStateLine?.detail;
         if (m[2] !== undefined) th.stateDetail = detail;
@@ -610,7 +610,7 @@ export class TextDumpParser {
     if (this.section !== 'threads') this.section = 'threads';
     if (this.dump === null) this.openDump(h.format, undefined, true);
     const dump = this.dump!;
-    if (h.javaId !== undefined || h.nativeId !== undefined) this.evidenced.add(dump);
+    if (this.evidencedDump !== dump && (h.javaId !== undefined || h.nativeId !== undefined)) this.markEvidence(dump);
     if (dump.threads.length === 0 && dump.format === 'hotspot' && h.format !== 'hotspot') dump.format = h.format;
     this.endThread();
     const th = this.entryFromHeader(h);
@@ -668,7 +668,7 @@ export class TextDumpParser {
   private openDump(format: ThreadDumpFormat, banner: string | undefined, implicit = false): void {
     this.closeDump();
     const dump = newThreadDump(this.source, this.dumps.length, format, this.lineNo);
-    if (!implicit) this.evidenced.add(dump);
+    if (!implicit) this.markEvidence(dump);
     if (banner !== undefined) {
       // `Full thread dump <jvm>:` taken apart in code: as a regex, a long run of spaces backtracked quadratically.
       const text = bannerText(banner);
@@ -760,6 +760,12 @@ export class TextDumpParser {
 
   /** Dumps with real signs of being one: a banner, a thread id, a `java.lang.Thread.State:` line. */
   private readonly evidenced = new Set<ThreadDump>();
+  /** The last dump marked, so a thread of an evidenced dump costs one comparison. */
+  private evidencedDump: ThreadDump | null = null;
+  private markEvidence(dump: ThreadDump): void {
+    this.evidenced.add(dump);
+    this.evidencedDump = dump;
+  }
   private readonly dropped: ThreadDump[] = [];
 
   finish(): ThreadDumpFile {
