@@ -141,8 +141,6 @@ interface StackShape {
   readonly rootClass?: string;
   /** Verdicts of threads with this (shared) stack, by state, when their locks and names add nothing. */
   verdicts?: Map<string, ThreadActivity>;
-  /** Verdicts of threads blocked on a lock, by their (shared) lock context. */
-  blockedVerdicts?: WeakMap<LockContext, ThreadActivity>;
 }
 
 function shapeOf(frames: readonly StackFrame[]): StackShape {
@@ -262,19 +260,34 @@ const THREAD_ROOTS = /^(java\.lang\.Thread\.run|java\.lang\.Thread\.runWith|jdk\
 const idle = (basis: ThreadActivity['basis'], reason: string, frame?: string): ThreadActivity => ({ activity: 'idle', basis, reason, ...(frame !== undefined ? { frame } : {}) });
 const working = (basis: ThreadActivity['basis'], reason: string, frame?: string): ThreadActivity => ({ activity: 'working', basis, reason, ...(frame !== undefined ? { frame } : {}) });
 
-/** What one dump's lock graph tells the classifier about a thread. */
+/**
+ * What one dump's lock graph tells the classifier about a thread: the lock it waits to acquire, and,
+ * asked only when a verdict needs it (a wait deep in a stack), the object it waits on for a signal.
+ */
 export interface LockContext {
   /** The lock the thread waits to acquire and its owner's name, when it waits for a lock. */
   readonly acquiring?: { readonly lock: string; readonly owner: string | null };
-  /** Threads waiting (Object.wait or parked on a signal) on the same object, this one included. */
-  readonly sharedWaiters: number;
-  /** The class of the object it waits on for a signal. */
-  readonly waitObjectClass?: string;
-  /** Whether some thread holds that object's monitor while not waiting on it. */
-  readonly waitObjectOwned: boolean;
+  /** The object the thread waits on for a signal, if any (looked up when called). */
+  readonly waitObject?: () => WaitObject | undefined;
 }
 
-const NO_LOCKS: LockContext = { sharedWaiters: 0, waitObjectOwned: false };
+export interface WaitObject {
+  /** Its class. */
+  readonly className: string;
+  /** Threads waiting (Object.wait or parked on a signal) on it, this one included. */
+  readonly sharedWaiters: number;
+  /** Whether some thread holds its monitor while not waiting on it. */
+  readonly owned: boolean;
+}
+
+const NO_LOCKS: LockContext = {};
+
+/** The context of the waiters of one lock in one dump, which remembers the verdict it last gave (see classifyThread). */
+class AcquiringContext implements LockContext {
+  lastShape: StackShape | undefined;
+  lastVerdict: ThreadActivity | undefined;
+  constructor(readonly acquiring: { readonly lock: string; readonly owner: string | null }) {}
+}
 
 /** Objects many threads wait on without it being a work queue: they all wait for one result. */
 const LATCH_LIKE = /CountDownLatch|Future|Phaser|CyclicBarrier|Semaphore/;
@@ -298,13 +311,13 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
   const plain = byName === undefined && (locks.acquiring !== undefined || !MAIN_THREAD_NAMES.test(th.name));
   // The shape of a shared stack is itself kept per stack, so it carries the stack's verdicts.
   const memo = plain && isSharedStack(frames) ? (s.verdicts ??= new Map()) : undefined;
-  if (locks.acquiring !== undefined && memo !== undefined) {
-    // Blocked: the verdict depends on the stack and the lock context alone, which waiters share.
-    const blocked = (s.blockedVerdicts ??= new WeakMap());
-    const known = blocked.get(locks);
-    if (known !== undefined) return known;
+  if (locks instanceof AcquiringContext && memo !== undefined) {
+    // Blocked: the verdict depends on the stack and the lock context alone; the waiters of one
+    // lock share the context and mostly one stack, so the context keeps the last verdict it gave.
+    if (locks.lastShape === s) return locks.lastVerdict!;
     const verdict = classifyShape(th, s, locks, byName);
-    blocked.set(locks, verdict);
+    locks.lastShape = s;
+    locks.lastVerdict = verdict;
     return verdict;
   }
   const key = th.stackTruncated ? `${th.state}!` : th.state;
@@ -380,16 +393,17 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
       if (w.row.nap === true) return idle('own-loop-nap', `naps in its own loop${where}: ${w.row.means} between rounds, with no task or request beneath`, w.row.frame);
       return idle('own-loop', `waits for its next item in its own loop${where}: ${w.row.means}, with no task or request beneath`, w.row.frame);
     }
-    if (locks.waitObjectClass !== undefined && !LATCH_LIKE.test(locks.waitObjectClass)) {
-      if (locks.sharedWaiters >= SHARED_WAIT_MIN_THREADS && !locks.waitObjectOwned) {
-        return fromWaitObject(idle('wait-object', `waits with ${locks.sharedWaiters - 1} other threads on one ${shortClass(locks.waitObjectClass)} that no thread holds: consumers of a work queue`, w.row.frame));
+    const on = locks.waitObject?.();
+    if (on !== undefined && !LATCH_LIKE.test(on.className)) {
+      if (on.sharedWaiters >= SHARED_WAIT_MIN_THREADS && !on.owned) {
+        return fromWaitObject(idle('wait-object', `waits with ${on.sharedWaiters - 1} other threads on one ${shortClass(on.className)} that no thread holds: consumers of a work queue`, w.row.frame));
       }
-      if (s.rootClass !== undefined && locks.waitObjectClass === s.rootClass) {
-        return fromWaitObject(idle('wait-object', `waits on its own ${shortClass(locks.waitObjectClass)} object for work handed to it`, w.row.frame));
+      if (s.rootClass !== undefined && on.className === s.rootClass) {
+        return fromWaitObject(idle('wait-object', `waits on its own ${shortClass(on.className)} object for work handed to it`, w.row.frame));
       }
     }
     const deep = working('in-task', `${w.row.means} ${s.appFramesBeneathWait} frames deep inside its work (${caller})`, w.row.frame);
-    return locks.waitObjectClass !== undefined ? fromWaitObject(deep) : deep;
+    return on !== undefined ? fromWaitObject(deep) : deep;
   }
   if (th.state === 'RUNNABLE') return working('running', `running ${s.activityFrame}`, s.activityFrame);
   return working('in-task', `${th.state.toLowerCase().replace('_', ' ')} in ${s.activityFrame}`, s.activityFrame);
@@ -409,17 +423,18 @@ function appFrames(frames: readonly StackFrame[]): number {
 export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity[] {
   const threads = dump.threads;
   const out: ThreadActivity[] = new Array(threads.length);
-  // Threads waiting on each object, counted once per lock (a pool's 100k workers may share one condition).
-  const signalWaiters = new Map<string, number>();
-  for (const [id, node] of graph.locks) {
-    let n = 0;
-    for (const w of node.waiters) if (w.kind === 'object-wait') n++;
-    if (n > 0) signalWaiters.set(id, n);
-  }
+  // Threads waiting on each object, counted once per lock when first asked (a pool's 100k workers
+  // may share one condition; a dump of 200k threads may have 200k locks nobody asks about).
+  const signalWaiters = new Map<LockNode, number>();
   const acquiring = new Map<LockNode, LockContext>();
+  // One context for every thread that waits on an object: its wait object is looked up, for the
+  // thread being classified, only when the verdict needs it (most such threads wait in their loop).
+  let current = 0;
+  const waitingOnObject: LockContext = { waitObject: () => waitObjectOf(graph, signalWaiters, current) };
   for (let i = 0; i < threads.length; i++) {
     const th = threads[i]!;
-    out[i] = classifyThread(th, lockContext(dump, graph, signalWaiters, acquiring, i));
+    current = i;
+    out[i] = classifyThread(th, lockContext(dump, graph, acquiring, waitingOnObject, i));
   }
   // A thread that holds a lock others are blocked on is holding up work, whatever it waits for
   // itself (ThreadLogic's "waiting for event while blocking others"): never idle.
@@ -435,25 +450,40 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
 }
 
 /** `acquiring` keeps one context per lock that has its owner: the waiters of one contended lock share it. */
-function lockContext(dump: ThreadDump, graph: LockGraph, signalWaiters: ReadonlyMap<string, number>, acquiring: Map<LockNode, LockContext>, i: number): LockContext {
+function lockContext(dump: ThreadDump, graph: LockGraph, acquiring: Map<LockNode, LockContext>, waitingOnObject: LockContext, i: number): LockContext {
   const th = dump.threads[i]!;
   if (th.locks.length === 0 && th.state !== 'BLOCKED') return NO_LOCKS;
   const w = graph.waits[i] ?? null;
-  if (w === null) return th.state === 'BLOCKED' ? { acquiring: { lock: 'a monitor', owner: null }, sharedWaiters: 0, waitObjectOwned: false } : NO_LOCKS;
+  if (w === null) return th.state === 'BLOCKED' ? BLOCKED_ON_UNKNOWN : NO_LOCKS;
+  if (w.kind === 'object-wait') return waitingOnObject;
   const node = w.lock.id.length > 0 ? graph.locks.get(w.lock.id) : undefined;
-  if (w.kind === 'object-wait') {
-    const sharedWaiters = signalWaiters.get(w.lock.id) ?? 1;
-    return { sharedWaiters, waitObjectClass: w.lock.className, waitObjectOwned: node?.owner !== null && node?.owner !== undefined && node.owner !== i };
-  }
   const ownerIndex = graph.waitsFor[i];
   const owner = ownerIndex !== null && ownerIndex !== undefined ? dump.threads[ownerIndex]!.name : (th.lockOwnerName ?? null);
   const shared = node !== undefined && node.owner === (ownerIndex ?? null);
   const known = shared ? acquiring.get(node) : undefined;
   if (known !== undefined) return known;
   const lock = `${w.lock.className}${w.lock.id ? ` <${w.lock.id}>` : ''}`;
-  const context: LockContext = { acquiring: { lock, owner }, sharedWaiters: 0, waitObjectOwned: false };
+  const context = new AcquiringContext({ lock, owner });
   if (shared) acquiring.set(node, context);
   return context;
+}
+
+const BLOCKED_ON_UNKNOWN: LockContext = { acquiring: { lock: 'a monitor', owner: null } };
+
+/** The object thread `i` waits on for a signal, from the lock graph. `signalWaiters` keeps the counts made. */
+function waitObjectOf(graph: LockGraph, signalWaiters: Map<LockNode, number>, i: number): WaitObject | undefined {
+  const w = graph.waits[i];
+  if (w === null || w === undefined || w.kind !== 'object-wait') return undefined;
+  const node = w.lock.id.length > 0 ? graph.locks.get(w.lock.id) : undefined;
+  if (node === undefined) return { className: w.lock.className, sharedWaiters: 1, owned: false };
+  let waiting = signalWaiters.get(node);
+  if (waiting === undefined) {
+    waiting = 0;
+    for (const x of node.waiters) if (x.kind === 'object-wait') waiting++;
+    signalWaiters.set(node, waiting);
+  }
+  const owner = node.owner;
+  return { className: w.lock.className, sharedWaiters: Math.max(1, waiting), owned: owner !== null && owner !== i };
 }
 
 const SLEEP_FRAME = /^java\.lang\.Thread\.sleep/; // sleep, sleep0 (JDK 21), sleepNanos0 (JDK 25)
