@@ -1,0 +1,242 @@
+/**
+ * Builds the ObjectGraph of an HPROF file (plain or gzip) in one streaming pass. Every object is a
+ * node with the shallow size the histogram gives it; every reference is an edge: instance fields
+ * through the class hierarchy, array elements, a class's super, loader and static references, and
+ * each object's class. What a thread's stack holds (Java-frame and JNI-local roots, which name
+ * their thread) hangs under that thread's object, as MAT does, so a thread retains its locals.
+ * References to ids not in the dump are counted and left out.
+ */
+import type { ProgressListener } from '../../input/open.js';
+import { feedHprof } from '../hprof/byte-source.js';
+import { ClassMetadata } from '../hprof/class-metadata.js';
+import { basicTypeSize, primitiveArrayClassName, SUB } from '../hprof/format.js';
+import { truncationWarning } from '../hprof/hprof-warnings.js';
+import { IdSlots } from '../hprof/id-slots.js';
+import { HprofFormatError, HprofParser, type ClassDumpRecord } from '../hprof/parser.js';
+import { GrowableFloat64, GrowableInt32 } from './growable.js';
+import type { ObjectGraph } from './object-graph.js';
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+/** MAT's names for the root kinds, in the words the memory report uses. */
+export const ROOT_KIND_NAMES: Readonly<Record<number, string>> = {
+  [SUB.ROOT_UNKNOWN]: 'unknown',
+  [SUB.ROOT_JNI_GLOBAL]: 'jni-global',
+  [SUB.ROOT_JNI_LOCAL]: 'jni-local',
+  [SUB.ROOT_JAVA_FRAME]: 'java-frame',
+  [SUB.ROOT_NATIVE_STACK]: 'native-stack',
+  [SUB.ROOT_STICKY_CLASS]: 'system-class',
+  [SUB.ROOT_THREAD_BLOCK]: 'thread-block',
+  [SUB.ROOT_MONITOR_USED]: 'busy-monitor',
+  [SUB.ROOT_THREAD_OBJ]: 'thread',
+};
+
+/** Where the reference fields of a class's instances sit in their data (own fields first, then the superclasses'). */
+interface InstanceLayout {
+  readonly size: number;
+  readonly refOffsets: Int32Array;
+}
+
+export async function hprofObjectGraph(path: string, onProgress?: ProgressListener): Promise<ObjectGraph> {
+  const meta = new ClassMetadata();
+  const slotOfId = new IdSlots(1 << 16);
+  const ids = new GrowableFloat64(1 << 16);
+  const classKeys = new GrowableInt32(1 << 16); // per object: a class key, named after the pass
+  const shallow = new GrowableFloat64(1 << 16);
+  const edgeStart = new GrowableInt32(1 << 16);
+  const targets = new GrowableFloat64(1 << 18); // referenced ids, resolved to indexes after the pass
+  const classKeyOf = new Map<string, number>();
+  const classKeyNames: string[] = [];
+  const keyFor = (name: string) => {
+    let k = classKeyOf.get(name);
+    if (k === undefined) classKeyOf.set(name, (k = classKeyNames.push(name) - 1));
+    return k;
+  };
+  // Class keys by class id, named when the class's name is known (after the pass for safety).
+  const classIdKeys = new IdSlots(4096);
+  const pendingClassIds: number[] = [];
+  const keyForClassId = (classId: number): number => {
+    let k = classIdKeys.get(classId);
+    if (k < 0) {
+      k = classKeyNames.push('') - 1;
+      classIdKeys.set(classId, k);
+      pendingClassIds.push(classId);
+    }
+    return k;
+  };
+  const CLASS_OBJECT_KEY = keyFor('java.lang.Class');
+  const layouts = new Map<number, InstanceLayout>();
+  let idSize = 8;
+
+  const layoutOf = (classId: number): InstanceLayout | undefined => {
+    const known = layouts.get(classId);
+    if (known !== undefined) return known;
+    const chain: ClassDumpRecord[] = [];
+    const seen = new Set<number>();
+    for (let c = meta.classDumps.get(classId); c !== undefined && !seen.has(c.id); c = meta.classDumps.get(c.superId)) {
+      seen.add(c.id);
+      chain.push(c);
+    }
+    if (chain.length === 0 || chain[chain.length - 1]!.superId !== 0) return undefined; // a superclass not yet dumped
+    let bytes = 12;
+    let offset = 0;
+    const refs: number[] = [];
+    for (const c of chain) {
+      for (const f of c.fields) {
+        const ref = f.type === 2 || f.type === 1;
+        if (ref) refs.push(offset);
+        offset += basicTypeSize(f.type, idSize);
+        bytes += ref ? 4 : basicTypeSize(f.type, idSize);
+      }
+    }
+    const layout = { size: align8(bytes), refOffsets: Int32Array.from(refs) };
+    layouts.set(classId, layout);
+    return layout;
+  };
+
+  const readId = (data: Buffer, at: number): number => (idSize === 8 ? data.readUInt32BE(at) * 4294967296 + data.readUInt32BE(at + 4) : data.readUInt32BE(at));
+
+  const addObject = (id: number, key: number, size: number): void => {
+    slotOfId.set(id, ids.length);
+    ids.push(id);
+    classKeys.push(key);
+    shallow.push(size);
+    edgeStart.push(targets.length);
+  };
+  const ref = (id: number) => {
+    if (id !== 0) targets.push(id);
+  };
+
+  // Instances whose class (or a superclass) was not dumped yet: their data, decoded after the pass.
+  const late: Array<{ index: number; classId: number; data: Buffer }> = [];
+  const lateEdges = new Map<number, number[]>();
+  const classObjects: ClassDumpRecord[] = [];
+  const roots: Array<{ kind: number; id: number; thread: number }> = [];
+  const threadObjectBySerial = new Map<number, number>();
+
+  const parser = new HprofParser({
+    ...meta.visitor(),
+    header: (h) => {
+      idSize = h.idSize;
+    },
+    classDump: (c) => {
+      meta.classDumps.set(c.id, c);
+      classObjects.push(c);
+      addObject(c.id, CLASS_OBJECT_KEY, 0); // sized after the pass, as the histogram sizes java.lang.Class
+      ref(c.superId);
+      ref(c.loaderId);
+      for (const s of c.statics) if ((s.type === 2 || s.type === 1) && typeof s.value === 'number') ref(s.value);
+    },
+    root: (subTag, id, threadSerial) => {
+      roots.push({ kind: subTag, id, thread: threadSerial });
+      if (subTag === SUB.ROOT_THREAD_OBJ) threadObjectBySerial.set(threadSerial, id);
+    },
+    instanceHeader: () => true,
+    instanceData: (id, classId, data) => {
+      const layout = layoutOf(classId);
+      addObject(id, keyForClassId(classId), layout?.size ?? 0);
+      ref(classId);
+      if (layout === undefined) {
+        late.push({ index: ids.length - 1, classId, data: Buffer.from(data) });
+        return;
+      }
+      const offsets = layout.refOffsets;
+      for (let i = 0; i < offsets.length; i++) ref(readId(data, offsets[i]!));
+    },
+    objectArrayHeader: () => true,
+    objectArrayData: (id, classId, elements) => {
+      addObject(id, keyForClassId(classId), align8(16 + 4 * elements.length));
+      ref(classId);
+      for (let i = 0; i < elements.length; i++) ref(elements[i]!);
+    },
+    primitiveArrayHeader: (id, type, length) => {
+      addObject(id, keyFor(primitiveArrayClassName(type)), align8(16 + basicTypeSize(type, 8) * length));
+      return false;
+    },
+  });
+  const fed = await feedHprof(path, parser, onProgress !== undefined ? { onProgress } : {});
+  if (parser.header === undefined) throw new HprofFormatError('the file ends before the HPROF header does');
+  const warnings = parser.warningReport();
+  if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
+
+  const n = ids.length;
+  edgeStart.push(targets.length);
+  const shallowSizes = shallow.view();
+  // Classes are sized as the histogram sizes java.lang.Class instances.
+  const classClass = meta.classIdNamed('java/lang/Class');
+  const classObjectSize = classClass !== undefined ? (layoutOf(classClass)?.size ?? 96) : 96;
+  const classObjectNames = new Map<number, string>();
+  for (const c of classObjects) {
+    const index = slotOfId.get(c.id);
+    shallowSizes[index] = classObjectSize;
+    classObjectNames.set(index, meta.className(c.id));
+  }
+  for (const classId of pendingClassIds) classKeyNames[classIdKeys.get(classId)] = meta.className(classId);
+  let unsized = 0;
+  for (const l of late) {
+    const layout = layoutOf(l.classId);
+    if (layout === undefined) {
+      unsized++;
+      continue;
+    }
+    shallowSizes[l.index] = layout.size;
+    lateEdges.set(l.index, [...layout.refOffsets].map((o) => readId(l.data, o)).filter((id) => id !== 0));
+  }
+  if (unsized > 0) warnings.push(`${unsized} instances of classes the dump has no class record for: their references and sizes are unknown`);
+
+  // Edges: the pass's own, the late instances', and each thread's locals under its thread object.
+  const localsOf = new Map<number, number[]>();
+  const rootObjects: number[] = [];
+  const rootKinds: Record<string, number> = {};
+  for (const r of roots) {
+    const kind = ROOT_KIND_NAMES[r.kind] ?? `0x${r.kind.toString(16)}`;
+    rootKinds[kind] = (rootKinds[kind] ?? 0) + 1;
+    const target = slotOfId.get(r.id);
+    if (target < 0) continue;
+    const threadId = r.kind === SUB.ROOT_JAVA_FRAME || r.kind === SUB.ROOT_JNI_LOCAL ? threadObjectBySerial.get(r.thread) : undefined;
+    const thread = threadId !== undefined ? slotOfId.get(threadId) : -1;
+    if (thread >= 0) {
+      const list = localsOf.get(thread);
+      if (list === undefined) localsOf.set(thread, [target]);
+      else list.push(target);
+    } else rootObjects.push(target);
+  }
+  const starts = edgeStart.view();
+  const ids64 = targets.view();
+  let missing = 0;
+  const outStart = new Int32Array(n + 1);
+  const out = new GrowableInt32(Math.max(1024, ids64.length + late.length * 4));
+  for (let i = 0; i < n; i++) {
+    outStart[i] = out.length;
+    for (let e = starts[i]!; e < starts[i + 1]!; e++) {
+      const t = slotOfId.get(ids64[e]!);
+      if (t < 0) missing++;
+      else out.push(t);
+    }
+    const lateIds = lateEdges.get(i);
+    if (lateIds !== undefined) {
+      for (const id of lateIds) {
+        const t = slotOfId.get(id);
+        if (t < 0) missing++;
+        else out.push(t);
+      }
+    }
+    const locals = localsOf.get(i);
+    if (locals !== undefined) for (const t of locals) out.push(t);
+  }
+  outStart[n] = out.length;
+  return {
+    objects: n,
+    ids: ids.view().slice(),
+    classOf: classKeys.view().slice(),
+    classNames: classKeyNames,
+    shallow: shallowSizes.slice(),
+    edgeStart: outStart,
+    edges: out.view().slice(),
+    roots: Int32Array.from(new Set(rootObjects)),
+    rootKinds,
+    missingReferences: missing,
+    warnings,
+    classObjectNames,
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * What holds the memory, from a dominator tree: the biggest top-level dominators, classes by
+ * retained size (a class retains what the set of its instances retains: those not dominated by
+ * another instance of it, as MAT's histogram counts), and MAT's leak suspects: an object retaining
+ * at least `suspectShare` of the heap, or a class whose top-level instances together do, each with
+ * its accumulation point (follow the biggest dominated child while it keeps `bigDropRatio` of its
+ * parent's retained size).
+ */
+import type { DominatorTree } from './dominators.js';
+import type { ObjectGraph } from './object-graph.js';
+
+export interface RetainedObject {
+  readonly index: number;
+  readonly id: string;
+  readonly className: string;
+  readonly shallow: number;
+  readonly retained: number;
+  /** For a class object: the class it is (`org.acme.Cache`), whose statics it holds. */
+  readonly describes?: string;
+}
+
+export interface ClassRetained {
+  readonly className: string;
+  readonly instances: number;
+  readonly shallow: number;
+  readonly retained: number;
+}
+
+export interface LeakSuspect {
+  readonly kind: 'object' | 'class';
+  /** The object, or the biggest instance of the class. */
+  readonly subject: RetainedObject;
+  readonly className: string;
+  /** For a class: how many top-level instances, and what they retain together. */
+  readonly instances: number;
+  readonly retained: number;
+  readonly share: number;
+  /** Where the memory accumulates below the subject, with the objects it dominates directly. */
+  readonly accumulation: RetainedObject & { readonly dominated: number };
+}
+
+export interface MemorySummary {
+  readonly objects: number;
+  readonly reachableObjects: number;
+  readonly shallowBytes: number;
+  readonly retainedBytes: number;
+  readonly unreachable: { readonly objects: number; readonly bytes: number };
+  readonly roots: Readonly<Record<string, number>>;
+  readonly missingReferences: number;
+  readonly dominators: RetainedObject[];
+  readonly classes: ClassRetained[];
+  readonly suspects: LeakSuspect[];
+}
+
+export interface SummaryOptions {
+  readonly topDominators?: number;
+  readonly topClasses?: number;
+  /** MAT's leak-suspect threshold: 10 % of the heap. */
+  readonly suspectShare?: number;
+  /** MAT's big-drop ratio: 0.7. */
+  readonly bigDropRatio?: number;
+}
+
+/** The dominator tree's children lists, in CSR form, each list largest retained first. */
+export interface DominatedLists {
+  readonly start: Int32Array;
+  readonly children: Int32Array;
+}
+
+export function dominatedLists(g: ObjectGraph, t: DominatorTree): DominatedLists {
+  const n = g.objects;
+  const start = new Int32Array(n + 2);
+  for (let v = 0; v < n; v++) if (t.idom[v]! >= 0) start[t.idom[v]! + 1]!++;
+  for (let k = 1; k < start.length; k++) start[k]! += start[k - 1]!;
+  const cursor = start.slice();
+  const children = new Int32Array(start[n + 1]!);
+  for (let v = 0; v < n; v++) if (t.idom[v]! >= 0) children[cursor[t.idom[v]!]!++] = v;
+  for (let p = 0; p <= n; p++) {
+    const list = children.subarray(start[p]!, start[p + 1]!);
+    if (list.length > 1) list.sort((a, b) => t.retained[b]! - t.retained[a]!);
+  }
+  return { start, children };
+}
+
+export function objectAt(g: ObjectGraph, t: DominatorTree, index: number): RetainedObject {
+  const describes = g.classObjectNames.get(index);
+  return {
+    index,
+    id: `0x${g.ids[index]!.toString(16)}`,
+    className: g.classNames[g.classOf[index]!]!,
+    shallow: g.shallow[index]!,
+    retained: t.retained[index]!,
+    ...(describes !== undefined ? { describes } : {}),
+  };
+}
+
+/** Per class: instances, shallow and retained bytes (top-level instances only), in one walk of the dominator tree. */
+export function classesByRetained(g: ObjectGraph, t: DominatorTree, lists: DominatedLists): ClassRetained[] {
+  const k = g.classNames.length;
+  const instances = new Float64Array(k);
+  const shallow = new Float64Array(k);
+  const retained = new Float64Array(k);
+  for (let v = 0; v < g.objects; v++) {
+    instances[g.classOf[v]!]!++;
+    shallow[g.classOf[v]!]! += g.shallow[v]!;
+  }
+  // Depth-first over the dominator tree, counting each class's instances on the current path.
+  const onPath = new Int32Array(k);
+  const stack = new Int32Array(g.objects + 1);
+  const next = new Int32Array(g.objects + 1); // next child cursor per stack slot
+  let sp = 0;
+  stack[0] = t.root;
+  next[0] = lists.start[t.root]!;
+  sp = 1;
+  while (sp > 0) {
+    const v = stack[sp - 1]!;
+    const c = next[sp - 1]!;
+    if (c >= lists.start[v + 1]!) {
+      sp--;
+      if (v !== t.root) onPath[g.classOf[v]!]!--;
+      continue;
+    }
+    next[sp - 1] = c + 1;
+    const w = lists.children[c]!;
+    const cls = g.classOf[w]!;
+    if (onPath[cls] === 0) retained[cls]! += t.retained[w]!;
+    onPath[cls]!++;
+    stack[sp] = w;
+    next[sp] = lists.start[w]!;
+    sp++;
+  }
+  const out: ClassRetained[] = [];
+  for (let c = 0; c < k; c++) if (instances[c]! > 0) out.push({ className: g.classNames[c]!, instances: instances[c]!, shallow: shallow[c]!, retained: retained[c]! });
+  return out.sort((a, b) => b.retained - a.retained || b.shallow - a.shallow || (a.className < b.className ? -1 : 1));
+}
+
+function accumulationPoint(g: ObjectGraph, t: DominatorTree, lists: DominatedLists, from: number, ratio: number): RetainedObject & { dominated: number } {
+  let v = from;
+  for (let depth = 0; depth < 1000; depth++) {
+    const first = lists.start[v]!;
+    if (first >= lists.start[v + 1]!) break;
+    const biggest = lists.children[first]!;
+    if (t.retained[biggest]! < t.retained[v]! * ratio) break;
+    v = biggest;
+  }
+  return { ...objectAt(g, t, v), dominated: lists.start[v + 1]! - lists.start[v]! };
+}
+
+export function memorySummary(g: ObjectGraph, t: DominatorTree, options: SummaryOptions = {}): MemorySummary {
+  const lists = dominatedLists(g, t);
+  const heap = t.retained[t.root]!;
+  const share = options.suspectShare ?? 0.1;
+  const ratio = options.bigDropRatio ?? 0.7;
+  const top = lists.children.subarray(lists.start[t.root]!, lists.start[t.root + 1]!);
+  const dominators = [...top.subarray(0, options.topDominators ?? 20)].map((v) => objectAt(g, t, v));
+  const suspects: LeakSuspect[] = [];
+  const single = new Set<number>();
+  for (const v of top) {
+    if (t.retained[v]! < heap * share) break; // largest first
+    single.add(v);
+    const subject = objectAt(g, t, v);
+    suspects.push({ kind: 'object', subject, className: subject.className, instances: 1, retained: subject.retained, share: subject.retained / heap, accumulation: accumulationPoint(g, t, lists, v, ratio) });
+  }
+  // Group suspects: the other top-level dominators, by class. Class objects are not grouped: the
+  // classes of a program together are its code, not a leak (one class whose statics hold a share
+  // of the heap is a single suspect above).
+  const byClass = new Map<number, { count: number; retained: number; biggest: number }>();
+  for (const v of top) {
+    if (single.has(v) || g.classObjectNames.has(v)) continue;
+    const c = g.classOf[v]!;
+    const e = byClass.get(c);
+    if (e === undefined) byClass.set(c, { count: 1, retained: t.retained[v]!, biggest: v });
+    else {
+      e.count++;
+      e.retained += t.retained[v]!;
+    }
+  }
+  for (const [c, e] of [...byClass].sort((a, b) => b[1].retained - a[1].retained)) {
+    if (e.retained < heap * share || e.count < 2) continue;
+    suspects.push({
+      kind: 'class',
+      subject: objectAt(g, t, e.biggest),
+      className: g.classNames[c]!,
+      instances: e.count,
+      retained: e.retained,
+      share: e.retained / heap,
+      accumulation: accumulationPoint(g, t, lists, e.biggest, ratio),
+    });
+  }
+  let shallowBytes = 0;
+  for (let v = 0; v < g.objects; v++) shallowBytes += g.shallow[v]!;
+  return {
+    objects: g.objects,
+    reachableObjects: t.reachable,
+    shallowBytes,
+    retainedBytes: heap,
+    unreachable: t.unreachable,
+    roots: g.rootKinds,
+    missingReferences: g.missingReferences,
+    dominators,
+    classes: classesByRetained(g, t, lists).slice(0, options.topClasses ?? 40),
+    suspects,
+  };
+}

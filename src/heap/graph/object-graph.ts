@@ -1,0 +1,37 @@
+/**
+ * The whole object graph of a heap dump, in typed arrays: objects are dense indexes 0..n-1, with
+ * their dump id, class and shallow size; outbound references in compressed-sparse-row form
+ * (`edges[edgeStart[i] .. edgeStart[i+1])`); the GC roots as the objects a virtual root points to.
+ * No JavaScript object per heap object.
+ */
+export interface ObjectGraph {
+  readonly objects: number;
+  /** The dump's id (address) of each object. */
+  readonly ids: Float64Array;
+  /** Index into classNames of each object's class (class objects are `java.lang.Class`). */
+  readonly classOf: Int32Array;
+  readonly classNames: readonly string[];
+  /** Shallow size of each object, as the histogram estimates it. */
+  readonly shallow: Float64Array;
+  readonly edgeStart: Int32Array;
+  readonly edges: Int32Array;
+  /** Objects held by GC roots (each once), which hang under the virtual root. */
+  readonly roots: Int32Array;
+  /** Root records by kind, as the dump has them (`java-frame`, `system-class`, ...). */
+  readonly rootKinds: Readonly<Record<string, number>>;
+  /** References to ids that no object of the dump has: counted, then left out. */
+  readonly missingReferences: number;
+  readonly warnings: readonly string[];
+  /** For class objects (java.lang.Class): the class each one is, by object index. */
+  readonly classObjectNames: ReadonlyMap<number, string>;
+}
+
+/** Bytes the graph's arrays take, for the figures the memory command prints. */
+export function graphBytes(g: ObjectGraph): number {
+  return g.ids.byteLength + g.classOf.byteLength + g.shallow.byteLength + g.edgeStart.byteLength + g.edges.byteLength + g.roots.byteLength;
+}
+
+/** The index of the object with dump id `id`, or -1 (a linear search: for a user's `--path 0x...`, not for loops). */
+export function indexOfId(g: ObjectGraph, id: number): number {
+  return g.ids.indexOf(id);
+}

@@ -1,0 +1,184 @@
+/**
+ * Dominators and retained sizes against independent references: the definition itself (v dominates
+ * w when w cannot be reached from the root without v) on small and random graphs, and the
+ * Cooper-Harvey-Kennedy iterative algorithm on the real-JVM fixture heaps; shallow totals and class
+ * counts against the histogram.
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { dominatorTree } from '../../src/heap/graph/dominators.js';
+import { hprofObjectGraph } from '../../src/heap/graph/hprof-graph.js';
+import { memorySummary } from '../../src/heap/graph/memory-summary.js';
+import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
+import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
+
+/** A graph of n objects, each of the given size, with these edges and roots. */
+function graphOf(n: number, edges: Array<[number, number]>, roots: number[], sizes?: number[]): ObjectGraph {
+  const start = new Int32Array(n + 1);
+  for (const [a] of edges) start[a + 1]!++;
+  for (let i = 1; i <= n; i++) start[i]! += start[i - 1]!;
+  const cursor = start.slice();
+  const out = new Int32Array(edges.length);
+  for (const [a, b] of edges) out[cursor[a]!++] = b;
+  return {
+    objects: n,
+    ids: Float64Array.from({ length: n }, (_, i) => 0x1000 + 16 * i),
+    classOf: new Int32Array(n),
+    classNames: ['T'],
+    shallow: Float64Array.from(sizes ?? Array.from({ length: n }, () => 16)),
+    edgeStart: start,
+    edges: out,
+    roots: Int32Array.from(roots),
+    rootKinds: {},
+    missingReferences: 0,
+    warnings: [],
+    classObjectNames: new Map(),
+  };
+}
+
+/** The definition: which objects the root reaches when `without` is taken out. */
+function reachWithout(g: ObjectGraph, without: number): Uint8Array {
+  const seen = new Uint8Array(g.objects);
+  const stack = [...g.roots].filter((r) => r !== without);
+  for (const r of stack) seen[r] = 1;
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    for (let e = g.edgeStart[v]!; e < g.edgeStart[v + 1]!; e++) {
+      const w = g.edges[e]!;
+      if (w !== without && seen[w] === 0) {
+        seen[w] = 1;
+        stack.push(w);
+      }
+    }
+  }
+  return seen;
+}
+
+/** Retained sizes by the definition: what is no longer reachable without v, v included. */
+function naiveRetained(g: ObjectGraph): number[] {
+  const all = reachWithout(g, -1);
+  return Array.from({ length: g.objects }, (_, v) => {
+    if (all[v] === 0) return 0;
+    const rest = reachWithout(g, v);
+    let bytes = 0;
+    for (let w = 0; w < g.objects; w++) if (all[w] === 1 && rest[w] === 0) bytes += g.shallow[w]!;
+    return bytes;
+  });
+}
+
+/** Cooper, Harvey and Kennedy's iterative dominators (reverse postorder, intersect): idom per object, -1 unreachable, n for the root. */
+function chkIdom(g: ObjectGraph): Int32Array {
+  const n = g.objects;
+  const root = n;
+  const succ = (v: number): number[] => (v === root ? [...g.roots] : Array.from(g.edges.subarray(g.edgeStart[v]!, g.edgeStart[v + 1]!)));
+  const post: number[] = [];
+  const seen = new Uint8Array(n + 1);
+  const stack: Array<[number, number]> = [[root, 0]];
+  seen[root] = 1;
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const s = succ(top[0]);
+    if (top[1] < s.length) {
+      const w = s[top[1]++]!;
+      if (seen[w] === 0) {
+        seen[w] = 1;
+        stack.push([w, 0]);
+      }
+    } else {
+      post.push(top[0]);
+      stack.pop();
+    }
+  }
+  const order = new Int32Array(n + 1).fill(-1);
+  post.forEach((v, i) => (order[v] = i));
+  const preds: number[][] = Array.from({ length: n + 1 }, () => []);
+  for (const v of post) for (const w of succ(v)) preds[w]!.push(v);
+  const idom = new Int32Array(n + 1).fill(-1);
+  idom[root] = root;
+  const rpo = [...post].reverse();
+  const intersect = (a: number, b: number) => {
+    while (a !== b) {
+      while (order[a]! < order[b]!) a = idom[a]!;
+      while (order[b]! < order[a]!) b = idom[b]!;
+    }
+    return a;
+  };
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const v of rpo) {
+      if (v === root) continue;
+      let d = -1;
+      for (const p of preds[v]!) if (idom[p] !== -1) d = d === -1 ? p : intersect(p, d);
+      if (d !== idom[v]) {
+        idom[v] = d;
+        changed = true;
+      }
+    }
+  }
+  return idom.subarray(0, n);
+}
+
+describe('dominator tree', () => {
+  test('a chain, a diamond, a shared object, a cycle and an island', () => {
+    // 0 -> 1 -> 2 (chain); 0 -> 3, 0 -> 4, 3 -> 5, 4 -> 5 (diamond: 5 is 0's); 6 <-> 7 (cycle under root 6); 8 -> 9 unreachable
+    const g = graphOf(10, [[0, 1], [1, 2], [0, 3], [0, 4], [3, 5], [4, 5], [6, 7], [7, 6]], [0, 6]);
+    const t = dominatorTree(g);
+    expect([...t.idom]).toEqual([10, 0, 1, 0, 0, 0, 10, 6, -1, -1]);
+    expect([...t.retained.subarray(0, 10)]).toEqual([96, 32, 16, 16, 16, 16, 32, 16, 0, 0]);
+    expect(t.retained[10]).toBe(128);
+    expect(t.unreachable).toEqual({ objects: 2, bytes: 32 });
+    // Two GC roots reaching one object: the virtual root dominates it.
+    const shared = dominatorTree(graphOf(3, [[0, 2], [1, 2]], [0, 1]));
+    expect([...shared.idom]).toEqual([3, 3, 3]);
+  });
+
+  test('random graphs: retained sizes equal the definition', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 24 }).chain((n) =>
+          fc.record({
+            n: fc.constant(n),
+            edges: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: n * 3 }),
+            roots: fc.uniqueArray(fc.nat(n - 1), { minLength: 1, maxLength: 3 }),
+            sizes: fc.array(fc.integer({ min: 8, max: 200 }), { minLength: n, maxLength: n }),
+          }),
+        ),
+        ({ n, edges, roots, sizes }) => {
+          const g = graphOf(n, edges, roots, sizes);
+          const t = dominatorTree(g);
+          expect([...t.retained.subarray(0, n)]).toEqual(naiveRetained(g));
+          expect([...t.idom]).toEqual([...chkIdom(g)]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('on the real-JVM fixture heaps', { timeout: 120_000 }, () => {
+  for (const heap of ['fixtures/incidents/active-count-leak/heap.hprof.gz', 'fixtures/heap/jdk17/heap.hprof.gz', 'fixtures/incidents/okhttp-dispatcher-queue/heap.hprof.gz']) {
+    test(heap, async () => {
+      const g = await hprofObjectGraph(heap);
+      const h = await hprofHistogram(heap);
+      // Every object, with the histogram's sizes.
+      expect(g.objects).toBe(h.totalInstances);
+      let shallow = 0;
+      for (let v = 0; v < g.objects; v++) shallow += g.shallow[v]!;
+      expect(shallow).toBe(h.totalBytes);
+      const counts = new Map<string, number>();
+      for (let v = 0; v < g.objects; v++) counts.set(g.classNames[g.classOf[v]!]!, (counts.get(g.classNames[g.classOf[v]!]!) ?? 0) + 1);
+      for (const row of h.rows) expect(counts.get(row.className), row.className).toBe(row.instances);
+      expect(g.missingReferences).toBe(0);
+      // The same tree as an independent algorithm's.
+      const t = dominatorTree(g);
+      expect([...t.idom]).toEqual([...chkIdom(g)]);
+      // Retained sizes add up: the root retains every reachable byte; nothing retains less than itself.
+      expect(t.retained[t.root]! + t.unreachable.bytes).toBe(h.totalBytes);
+      for (let v = 0; v < g.objects; v++) if (t.idom[v]! >= 0) expect(t.retained[v]!).toBeGreaterThanOrEqual(g.shallow[v]!);
+      const s = memorySummary(g, t);
+      expect(s.shallowBytes).toBe(h.totalBytes);
+      // A class retains at least as much as its biggest instance, at most what is reachable.
+      for (const c of s.classes) expect(c.retained).toBeLessThanOrEqual(t.retained[t.root]!);
+    });
+  }
+});
