@@ -6,6 +6,7 @@ import { analyzeCommand } from './commands/analyze.js';
 import { rulesCommand } from './commands/rules.js';
 import { histogramCommand } from './commands/histogram.js';
 import { extractCommand } from './commands/extract.js';
+import { memoryCommand } from './commands/memory.js';
 import { batchCommand } from './commands/batch.js';
 import { availableParallelism } from 'node:os';
 import { UsageError, UserError } from './errors.js';
@@ -104,6 +105,17 @@ async function main(argv: string[]): Promise<number> {
     .option('--no-progress', 'no progress line on stderr')
     .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean }) => {
       exitCode = await histogramCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), top: wholeNumber('--top', o.top, 0, 'for example --top 50, or --top 0 for every class'), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io());
+    });
+  program
+    .command('memory')
+    .description('what holds the memory of an HPROF heap dump: dominator tree, retained sizes, leak suspects, classes by retained size')
+    .argument('<heap>', 'HPROF heap dump (plain or gzip), or - for stdin')
+    .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json']))
+    .option('-o, --output <file>', 'write to a file instead of stdout (.json chooses json)')
+    .option('--top <n>', 'top-level dominators to show', '10')
+    .option('--no-progress', 'no progress line on stderr')
+    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean }) => {
+      exitCode = await memoryCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), top: wholeNumber('--top', o.top, 1, 'for example --top 20'), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io());
     });
   program
     .command('extract')

@@ -146,8 +146,7 @@ function accumulationPoint(g: ObjectGraph, t: DominatorTree, lists: DominatedLis
   return { ...objectAt(g, t, v), dominated: lists.start[v + 1]! - lists.start[v]! };
 }
 
-export function memorySummary(g: ObjectGraph, t: DominatorTree, options: SummaryOptions = {}): MemorySummary {
-  const lists = dominatedLists(g, t);
+export function memorySummary(g: ObjectGraph, t: DominatorTree, options: SummaryOptions = {}, lists: DominatedLists = dominatedLists(g, t)): MemorySummary {
   const heap = t.retained[t.root]!;
   const share = options.suspectShare ?? 0.1;
   const ratio = options.bigDropRatio ?? 0.7;

@@ -1,0 +1,64 @@
+/**
+ * `dumpsleuth memory <heap>`: what holds the memory of an HPROF heap dump: the dominator tree's
+ * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
+ */
+import { InputError, UsageError } from '../errors.js';
+import { dominatorTree } from '../heap/graph/dominators.js';
+import { hprofObjectGraph } from '../heap/graph/hprof-graph.js';
+import { dominatedLists, memorySummary } from '../heap/graph/memory-summary.js';
+import { retainerTree } from '../heap/graph/retainer-tree.js';
+import { heapInputKind } from '../heap/open-heap.js';
+import { HprofFormatError } from '../heap/hprof/parser.js';
+import { readInputFile, renamed } from '../input/stdin.js';
+import { renderMemoryJson, renderMemoryText } from '../report/memory-text.js';
+import { stripControl } from '../report/sanitize.js';
+import type { CommandIo } from './analyze.js';
+import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
+import { progressLine } from './progress.js';
+
+export interface MemoryOptions {
+  readonly format?: string;
+  readonly output?: string;
+  /** Top-level dominators shown (and listed in JSON). */
+  readonly top: number;
+  readonly progress: boolean;
+}
+
+export async function memoryCommand(path: string, opts: MemoryOptions, io: CommandIo): Promise<number> {
+  if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json') throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
+  if (opts.output !== undefined) await checkOutputPath(opts.output);
+  const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
+  if (note !== undefined) io.stderr.write(`note: ${note}\n`);
+  const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
+  const { value: graph, file } = await readInputFile(path, async (f) => {
+    const kind = await heapInputKind(f);
+    if (kind !== 'hprof') {
+      throw new InputError(
+        `${f} is ${kind === 'v8-heapsnapshot' ? 'a V8 .heapsnapshot' : 'a dumpsleuth heap snapshot (it holds only the objects the analyses need)'}: memory reads the whole graph of an HPROF heap dump`,
+        'run it on the HPROF the snapshot came from (jmap -dump, jcmd GC.heap_dump)',
+      );
+    }
+    try {
+      return await hprofObjectGraph(f, (e) => progress.update(`reading ${path}`, e));
+    } catch (e) {
+      if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump (plain or gzip)');
+      throw e;
+    }
+  });
+  progress.update('dominator tree', { phase: 'dominators', bytesRead: 0 });
+  const tree = dominatorTree(graph);
+  const lists = dominatedLists(graph, tree);
+  const summary = memorySummary(graph, tree, { topDominators: Math.max(opts.top, 20) }, lists);
+  progress.clear();
+  const report = {
+    source: path,
+    summary,
+    tree: retainerTree(graph, tree, lists, { top: opts.top, children: 3, depth: 3 }),
+    warnings: graph.warnings.map((w) => renamed(w, file, path)),
+  };
+  const text = format === 'json' ? renderMemoryJson(report) : renderMemoryText(report);
+  if (opts.output !== undefined) await writeReportFile(opts.output, text);
+  else await writeToStdout(io.stdout, text);
+  for (const w of report.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
+  return 0;
+}

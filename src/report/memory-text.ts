@@ -1,0 +1,90 @@
+/**
+ * The memory report: what holds the memory of a heap dump, as text (a tree of the biggest
+ * retainers, the leak suspects, the classes by retained size) and as the `dumpsleuth.memory/1` JSON.
+ * Draws what it is given; names from the dump are stripped of control sequences.
+ */
+import type { MemorySummary, RetainedObject } from '../heap/graph/memory-summary.js';
+import type { RetainerNode } from '../heap/graph/retainer-tree.js';
+import { approximateBytes } from './heap-size-text.js';
+import { stripControl } from './sanitize.js';
+
+export const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
+
+
+export interface MemoryReport {
+  readonly source: string;
+  readonly summary: MemorySummary;
+  readonly tree: RetainerNode[];
+  readonly warnings: readonly string[];
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+const pct = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '-');
+const name = (o: RetainedObject) => stripControl(o.describes !== undefined ? `${o.className} (${o.describes})` : o.className);
+
+export function renderMemoryText(r: MemoryReport): string {
+  const s = r.summary;
+  const heap = s.retainedBytes;
+  const out: string[] = [`dumpsleuth memory ${stripControl(r.source)}`];
+  out.push(
+    `heap: ${count(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ${count(s.reachableObjects)} reachable from the GC roots (${approximateBytes(heap)})`,
+    `unreachable (left out of the tree): ${count(s.unreachable.objects)} objects, ${approximateBytes(s.unreachable.bytes)}`,
+    `GC roots: ${Object.entries(s.roots).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${count(v)}`).join(', ') || 'none'}${s.missingReferences > 0 ? `; ${count(s.missingReferences)} references to objects not in the dump were ignored` : ''}`,
+  );
+  for (const w of r.warnings) out.push(`warning: ${stripControl(w)}`);
+  out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
+  const line = (o: RetainedObject, prefix: string) =>
+    `${prefix}${approximateBytes(o.retained).padStart(10)}  ${pct(o.retained, heap).padStart(6)}  ${approximateBytes(o.shallow).padStart(10)}  ${name(o)} ${o.id}`;
+  const walk = (nodes: readonly RetainerNode[], depth: number) => {
+    for (const n of nodes) {
+      out.push(line(n.object, '  '.repeat(depth + 1)));
+      walk(n.children, depth + 1);
+      if (n.more.objects > 0) out.push(`${'  '.repeat(depth + 2)}… ${count(n.more.objects)} more dominated objects, ${approximateBytes(n.more.bytes)}`);
+    }
+  };
+  walk(r.tree, 0);
+  out.push('', s.suspects.length === 0 ? 'Leak suspects: none (no object or class retains 10% of the heap)' : 'Leak suspects');
+  s.suspects.forEach((x, i) => {
+    const who = x.kind === 'object' ? `one ${name(x.subject)} ${x.subject.id}` : `${count(x.instances)} instances of ${stripControl(x.className)}`;
+    out.push(`  ${i + 1}. ${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${pct(x.retained, heap)} of the heap)`);
+    const a = x.accumulation;
+    if (a.index !== x.subject.index) out.push(`     the memory accumulates in ${name(a)} ${a.id}: it retains ${approximateBytes(a.retained)} and directly dominates ${count(a.dominated)} objects`);
+    else out.push(`     it directly dominates ${count(a.dominated)} objects, none of which holds most of it`);
+  });
+  out.push('', 'Classes by retained size (instances not dominated by another instance of the class)');
+  out.push(`  ${'retained'.padStart(10)}  ${'shallow'.padStart(10)}  ${'instances'.padStart(10)}  class`);
+  for (const c of s.classes) out.push(`  ${approximateBytes(c.retained).padStart(10)}  ${approximateBytes(c.shallow).padStart(10)}  ${count(c.instances).padStart(10)}  ${stripControl(c.className)}`);
+  return out.join('\n') + '\n';
+}
+
+const objectJson = (o: RetainedObject) => ({ id: o.id, class: o.className, ...(o.describes !== undefined ? { describes: o.describes } : {}), shallow: o.shallow, retained: o.retained });
+
+export function renderMemoryJson(r: MemoryReport): string {
+  const s = r.summary;
+  const doc = {
+    schema: MEMORY_SCHEMA,
+    source: r.source,
+    heap: {
+      objects: s.objects,
+      reachableObjects: s.reachableObjects,
+      shallowBytes: s.shallowBytes,
+      retainedBytes: s.retainedBytes,
+      unreachable: s.unreachable,
+      roots: s.roots,
+      missingReferences: s.missingReferences,
+    },
+    dominators: s.dominators.map(objectJson),
+    classes: s.classes.map((c) => ({ class: c.className, instances: c.instances, shallow: c.shallow, retained: c.retained })),
+    suspects: s.suspects.map((x) => ({
+      kind: x.kind,
+      class: x.className,
+      instances: x.instances,
+      retained: x.retained,
+      share: Number(x.share.toFixed(4)),
+      subject: objectJson(x.subject),
+      accumulation: { ...objectJson(x.accumulation), dominated: x.accumulation.dominated },
+    })),
+    warnings: r.warnings,
+  };
+  return JSON.stringify(doc, null, 2) + '\n';
+}

@@ -1,0 +1,101 @@
+/**
+ * Retained sizes equal what fixtures/programs/retained/Retained.java builds, exactly (sizes in
+ * dumpsleuth's model: 12-byte headers, 16 for arrays, 4-byte references, 8-byte alignment).
+ * The heap comes from a real JVM (bash fixtures/generate-retained.sh).
+ */
+import { describe, expect, test } from 'vitest';
+import { dominatorTree } from '../../src/heap/graph/dominators.js';
+import { hprofObjectGraph } from '../../src/heap/graph/hprof-graph.js';
+import { memorySummary } from '../../src/heap/graph/memory-summary.js';
+import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
+import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { runCli } from '../helpers.js';
+
+const HEAP = 'fixtures/heap/retained/heap.hprof.gz';
+
+const instancesOf = (g: ObjectGraph, name: string): number[] => {
+  const out: number[] = [];
+  for (let v = 0; v < g.objects; v++) if (g.classNames[g.classOf[v]!] === name) out.push(v);
+  return out;
+};
+
+describe('retained sizes known by construction', { timeout: 60_000 }, async () => {
+  const g = await hprofObjectGraph(HEAP);
+  const t = dominatorTree(g);
+  const biggest = (name: string) => instancesOf(g, name).reduce((a, b) => (t.retained[b]! > t.retained[a]! ? b : a));
+
+  test('a chain of 100 nodes, each with a byte[100]: the head retains 100 x (24 + 120)', () => {
+    expect(instancesOf(g, 'Retained$ChainNode')).toHaveLength(100);
+    expect(t.retained[biggest('Retained$ChainNode')]).toBe(100 * (24 + 120));
+  });
+
+  test('a ring of 10: the node its holder points at retains the ring', () => {
+    const entry = biggest('Retained$RingNode');
+    expect(t.retained[entry]).toBe(10 * 144);
+    // Every other node of the ring hangs under it, one after the other.
+    for (const v of instancesOf(g, 'Retained$RingNode')) if (v !== entry) expect(t.retained[v]).toBeLessThan(10 * 144);
+  });
+
+  test('an object two holders reach is retained by neither, but by what dominates both', () => {
+    const [shared] = instancesOf(g, 'Retained$Shared');
+    expect(t.retained[shared!]).toBe(16 + 5016);
+    const holderOf = (name: string) => [...g.classObjectNames].find(([, n]) => n === name)![0];
+    const a = holderOf('Retained$SharedHolderA');
+    const b = holderOf('Retained$SharedHolderB');
+    const chain = (v: number) => {
+      const out: number[] = [];
+      for (let d = t.idom[v]!; d !== t.root && d >= 0; d = t.idom[d]!) out.push(d);
+      return out;
+    };
+    // Neither holder is on its dominator chain; its dominator is on both holders' chains.
+    expect(chain(shared!)).not.toContain(a);
+    expect(chain(shared!)).not.toContain(b);
+    const d = t.idom[shared!]!;
+    expect(d === t.root || (chain(a).includes(d) && chain(b).includes(d))).toBe(true);
+    expect(t.retained[a]! + t.retained[b]!).toBeLessThan(16 + 5016);
+  });
+
+  test('a referent held only by a SoftReference is retained by the reference', () => {
+    const softly = instancesOf(g, 'byte[]').filter((v) => g.shallow[v] === 20016);
+    expect(softly).toHaveLength(1);
+    const ref = t.idom[softly[0]!]!;
+    expect(g.classNames[g.classOf[ref]!]).toBe('java.lang.ref.SoftReference');
+    expect(t.retained[ref]).toBe(g.shallow[ref]! + 20016);
+  });
+
+  test('the listener leak is the suspect, accumulating in the list array that holds the 2,000 listeners', () => {
+    const s = memorySummary(g, t);
+    expect(s.suspects.length).toBeGreaterThanOrEqual(1);
+    const a = s.suspects[0]!.accumulation;
+    expect(a.className).toBe('java.lang.Object[]');
+    expect(a.dominated).toBe(2000);
+    // 2,000 listeners of 16 bytes, each with a byte[512] (528 bytes), and the array itself.
+    expect(a.retained).toBe(2000 * (16 + 528) + a.shallow);
+    const listeners = s.classes.find((c) => c.className === 'Retained$Listener')!;
+    expect(listeners).toMatchObject({ instances: 2000, shallow: 2000 * 16, retained: 2000 * (16 + 528) });
+  });
+
+  test('the array dropped before the dump is unreachable, left out and counted', () => {
+    const dropped = instancesOf(g, 'byte[]').filter((v) => g.shallow[v] === 30016);
+    expect(dropped.length).toBeGreaterThanOrEqual(1);
+    for (const v of dropped) expect(t.idom[v]).toBe(-1);
+    expect(t.unreachable.bytes).toBeGreaterThanOrEqual(30016);
+  });
+
+  test('dumpsleuth memory: the text names the suspect, the JSON has the dumpsleuth.memory/1 shape', () => {
+    const text = runCli(['memory', HEAP]);
+    // (An app class's statics are retained by its class loader, which holds its classes.)
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/Leak suspects\n {2}1\. .* retains .* of the heap\)\n {5}the memory accumulates in java\.lang\.Object\[\] 0x[0-9a-f]+: it retains .* and directly dominates 2,000 objects/);
+    const doc = JSON.parse(runCli(['memory', '-f', 'json', HEAP]).stdout);
+    expect(doc.schema).toBe('dumpsleuth.memory/1');
+    const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
+    const validate = ajv.compile(JSON.parse(readFileSync('docs/memory.schema.json', 'utf8')));
+    expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
+    expect(validate({ ...doc, heap: { objects: 1 } })).toBe(false);
+    expect(doc.heap).toMatchObject({ objects: g.objects, reachableObjects: t.reachable, unreachable: t.unreachable });
+    expect(doc.classes.find((c: { class: string }) => c.class === 'Retained$ChainNode')).toEqual({ class: 'Retained$ChainNode', instances: 100, shallow: 2400, retained: 14400 });
+    expect(doc.dominators[0].retained).toBeGreaterThanOrEqual(doc.dominators[1].retained);
+  });
+});
