@@ -6,6 +6,8 @@
  *   histogram:   `dumpsleuth histogram` on the plain file,
  *   targeted:    loading what the analyses need (the analysis plan: pools, counters, threads, ...),
  *   analyze:     the whole analysis of the heap dump (load, reconstruct, rules), as `analyze` runs it,
+ *   memory:      `dumpsleuth memory`: the whole object graph, the dominator tree, retained sizes and
+ *                the summary, with the time of each phase and the graph's bytes per object,
  *   gunzip:      the gzip file inflated with no parsing (the gzip baseline),
  *   histogram-gz: the histogram of the gzip file.
  * Prints MB/s (of the file as stored), the ratio to the raw read, and peak RSS.
@@ -60,6 +62,36 @@ async function child(mode, file) {
     const model = buildModel([], { heaps: [loaded.heap] });
     const findings = runRules(model, RULES, defaultConfig(RULES));
     extra.findings = findings.map((f) => f.id);
+  } else if (mode === 'memory') {
+    const { hprofObjectGraph } = await import(join(root, 'dist/heap/graph/hprof-graph.js'));
+    const { graphBytes } = await import(join(root, 'dist/heap/graph/object-graph.js'));
+    const { dominatorTree } = await import(join(root, 'dist/heap/graph/dominators.js'));
+    const { dominatedLists, memorySummary } = await import(join(root, 'dist/heap/graph/memory-summary.js'));
+    const { retainerTree } = await import(join(root, 'dist/heap/graph/retainer-tree.js'));
+    const { renderMemoryText } = await import(join(root, 'dist/report/memory-text.js'));
+    const phase = () => {
+      const t = process.hrtime.bigint();
+      return () => Number(process.hrtime.bigint() - t) / 1e9;
+    };
+    let done = phase();
+    const graph = await hprofObjectGraph(file);
+    const graphSeconds = done();
+    done = phase();
+    const tree = dominatorTree(graph);
+    const dominatorSeconds = done();
+    done = phase();
+    const lists = dominatedLists(graph, tree);
+    const summary = memorySummary(graph, tree, {}, lists);
+    const summarySeconds = done();
+    done = phase();
+    const text = renderMemoryText({ source: file, summary, tree: retainerTree(graph, tree, lists, { top: 10, children: 3, depth: 3 }), warnings: graph.warnings });
+    const reportSeconds = done();
+    extra.objects = graph.objects;
+    extra.edges = graph.edges.length;
+    extra.graphBytesPerObject = graphBytes(graph) / graph.objects;
+    extra.phases = { graph: graphSeconds, dominators: dominatorSeconds, retainedAndSummary: summarySeconds, report: reportSeconds };
+    extra.suspects = summary.suspects.length;
+    extra.reportChars = text.length;
   } else if (mode === 'targeted') {
     const { openHeap } = await import(join(root, 'dist/heap/open-heap.js'));
     const { ANALYSIS_PLAN } = await import(join(root, 'dist/heap/analysis-plan.js'));
@@ -126,6 +158,14 @@ async function main() {
   const analyze = measure('analyze', plain);
   line('full analysis (analyze)', analyze, plainMb, read);
   console.log(`full analysis / histogram time: ${(analyze.seconds / histogram.seconds).toFixed(2)}x; findings: ${analyze.findings.join(', ') || 'none'}`);
+  const memory = measure('memory', plain);
+  line('memory (dominator tree)', memory, plainMb, read);
+  const p = memory.phases;
+  console.log(
+    `  ${memory.objects} objects, ${memory.edges} references; graph arrays ${memory.graphBytesPerObject.toFixed(1)} bytes per object; ` +
+      `phases: parse + graph ${p.graph.toFixed(2)} s, dominators ${p.dominators.toFixed(2)} s, retained + summary ${p.retainedAndSummary.toFixed(2)} s, report ${p.report.toFixed(2)} s; ` +
+      `${(memory.seconds / histogram.seconds).toFixed(1)}x the histogram; ${memory.suspects} suspects`,
+  );
   const gunzip = measure('gunzip', gz);
   line('gunzip only (gzip baseline)', gunzip, gzMb);
   const histogramGz = measure('histogram-gz', gz);
