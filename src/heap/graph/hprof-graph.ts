@@ -7,7 +7,8 @@
  * References to ids not in the dump are counted and left out.
  */
 import type { ProgressListener } from '../../input/open.js';
-import { feedHprof } from '../hprof/byte-source.js';
+import { statSync } from 'node:fs';
+import { feedHprof, isGzipFile } from '../hprof/byte-source.js';
 import { ClassMetadata } from '../hprof/class-metadata.js';
 import { basicTypeSize, primitiveArrayClassName, SUB } from '../hprof/format.js';
 import { truncationWarning } from '../hprof/hprof-warnings.js';
@@ -39,12 +40,15 @@ interface InstanceLayout {
 
 export async function hprofObjectGraph(path: string, onProgress?: ProgressListener): Promise<ObjectGraph> {
   const meta = new ClassMetadata();
-  const slotOfId = new IdSlots(1 << 16);
-  const ids = new GrowableFloat64(1 << 16);
-  const classKeys = new GrowableInt32(1 << 16); // per object: a class key, named after the pass
-  const shallow = new GrowableFloat64(1 << 16);
-  const edgeStart = new GrowableInt32(1 << 16);
-  const targets = new GrowableFloat64(1 << 18); // referenced ids, resolved to indexes after the pass
+  // Sized from the file (an object takes about 50 bytes of HPROF; references about one per 30 bytes), so the arrays
+  // rarely grow; a gzip file inflates about 2.5 times.
+  const stored = statSync(path).size * (isGzipFile(path) ? 2.5 : 1);
+  const objectGuess = Math.max(1 << 12, Math.min(1 << 27, Math.ceil(stored / 48)));
+  const ids = new GrowableFloat64(objectGuess);
+  const classKeys = new GrowableInt32(objectGuess); // per object: a class key, named after the pass
+  const shallow = new GrowableFloat64(objectGuess);
+  const edgeStart = new GrowableInt32(objectGuess);
+  const targets = new GrowableFloat64(Math.max(1 << 12, Math.min(1 << 28, Math.ceil(stored / 28)))); // referenced ids, resolved to indexes after the pass
   const classKeyOf = new Map<string, number>();
   const classKeyNames: string[] = [];
   const keyFor = (name: string) => {
@@ -65,11 +69,15 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
     return k;
   };
   const CLASS_OBJECT_KEY = keyFor('java.lang.Class');
-  const layouts = new Map<number, InstanceLayout>();
+  // Primitive array classes by element type, looked up once per type rather than per array.
+  const primitiveKeys = new Int32Array(32).fill(-1);
+  const primitiveKey = (type: number) => (primitiveKeys[type] !== -1 ? primitiveKeys[type]! : (primitiveKeys[type] = keyFor(primitiveArrayClassName(type))));
+  // Instance layouts by class key (a class id's key is its slot), once known.
+  const layouts: Array<InstanceLayout | undefined> = [];
   let idSize = 8;
 
-  const layoutOf = (classId: number): InstanceLayout | undefined => {
-    const known = layouts.get(classId);
+  const layoutOf = (classId: number, key: number = keyForClassId(classId)): InstanceLayout | undefined => {
+    const known = layouts[key];
     if (known !== undefined) return known;
     const chain: ClassDumpRecord[] = [];
     const seen = new Set<number>();
@@ -90,14 +98,13 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       }
     }
     const layout = { size: align8(bytes), refOffsets: Int32Array.from(refs) };
-    layouts.set(classId, layout);
+    layouts[key] = layout;
     return layout;
   };
 
   const readId = (data: Buffer, at: number): number => (idSize === 8 ? data.readUInt32BE(at) * 4294967296 + data.readUInt32BE(at + 4) : data.readUInt32BE(at));
 
   const addObject = (id: number, key: number, size: number): void => {
-    slotOfId.set(id, ids.length);
     ids.push(id);
     classKeys.push(key);
     shallow.push(size);
@@ -133,8 +140,9 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
     },
     instanceHeader: () => true,
     instanceData: (id, classId, data) => {
-      const layout = layoutOf(classId);
-      addObject(id, keyForClassId(classId), layout?.size ?? 0);
+      const key = keyForClassId(classId);
+      const layout = layoutOf(classId, key);
+      addObject(id, key, layout?.size ?? 0);
       ref(classId);
       if (layout === undefined) {
         late.push({ index: ids.length - 1, classId, data: Buffer.from(data) });
@@ -150,7 +158,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       for (let i = 0; i < elements.length; i++) ref(elements[i]!);
     },
     primitiveArrayHeader: (id, type, length) => {
-      addObject(id, keyFor(primitiveArrayClassName(type)), align8(16 + basicTypeSize(type, 8) * length));
+      addObject(id, primitiveKey(type), align8(16 + basicTypeSize(type, 8) * length));
       return false;
     },
   });
@@ -161,6 +169,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
 
   const n = ids.length;
   edgeStart.push(targets.length);
+  const slotOfId = idIndex(ids.view());
   const shallowSizes = shallow.view();
   // Classes are sized as the histogram sizes java.lang.Class instances.
   const classClass = meta.classIdNamed('java/lang/Class');
@@ -227,16 +236,87 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   outStart[n] = out.length;
   return {
     objects: n,
-    ids: ids.view().slice(),
-    classOf: classKeys.view().slice(),
+    // Views of the arrays filled (their spare room is not worth a copy of a few hundred MB).
+    ids: ids.view(),
+    classOf: classKeys.view(),
     classNames: classKeyNames,
-    shallow: shallowSizes.slice(),
+    shallow: shallowSizes,
     edgeStart: outStart,
-    edges: out.view().slice(),
+    edges: out.view(),
     roots: Int32Array.from(new Set(rootObjects)),
     rootKinds,
     missingReferences: missing,
     warnings,
     classObjectNames,
+  };
+}
+
+/** Finds the object index of a dump id. */
+interface IdIndex {
+  get(id: number): number;
+}
+
+/**
+ * The index from dump ids to object indexes. HotSpot writes objects in address order but for a few
+ * hundred places (its spaces, the class dumps first), so the ids are sorted once, natively, packed
+ * with their object index into 64-bit keys (id in the high bits: ids are 8-byte aligned), and found
+ * through a directory of buckets over the address range, then a short binary search. Ids too wide
+ * to pack (or over 2^26 objects) use a hash table instead.
+ */
+function idIndex(ids: Float64Array): IdIndex {
+  const n = ids.length;
+  let max = 0;
+  for (let i = 0; i < n; i++) if (ids[i]! > max) max = ids[i]!;
+  if (n >= 1 << 26 || max >= 2 ** 38) {
+    const slots = new IdSlots(n);
+    for (let i = 0; i < n; i++) slots.set(ids[i]!, i);
+    return slots;
+  }
+  // key = id * 2^26 + index, written as two 32-bit words (no BigInt per object).
+  const keys = new BigUint64Array(n);
+  const words = new Uint32Array(keys.buffer);
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!;
+    const high = Math.floor(id / 64); // id >> 6
+    const low = ((id - high * 64) * 67108864 + i) >>> 0; // ((id & 63) << 26) | i
+    words[2 * i] = low; // little-endian: the low word first
+    words[2 * i + 1] = high;
+  }
+  keys.sort();
+  // The sorted ids overwrite their keys in place: entry k's 8 bytes are read, then written as a double.
+  const sortedIds = new Float64Array(keys.buffer);
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) {
+    const low = words[2 * k]!;
+    const high = words[2 * k + 1]!;
+    sortedIds[k] = high * 64 + (low >>> 26);
+    order[k] = low & 0x3ffffff;
+  }
+  const min = n > 0 ? sortedIds[0]! : 0;
+  const span = (n > 0 ? sortedIds[n - 1]! : 0) - min + 1;
+  const buckets = Math.max(1, Math.min(1 << 22, n));
+  const scale = buckets / span;
+  const bucketOf = (offset: number) => Math.min(buckets - 1, Math.floor(offset * scale));
+  const dir = new Int32Array(buckets + 1);
+  for (let k = 0, b = 0; b <= buckets; b++) {
+    while (k < n && bucketOf(sortedIds[k]! - min) < b) k++;
+    dir[b] = k;
+  }
+  return {
+    get(id: number): number {
+      const offset = id - min;
+      if (offset < 0 || offset >= span) return -1;
+      const b = bucketOf(offset);
+      let lo = dir[b]!;
+      let hi = dir[b + 1]! - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const v = sortedIds[mid]!;
+        if (v < id) lo = mid + 1;
+        else if (v > id) hi = mid - 1;
+        else return order[mid]!;
+      }
+      return -1;
+    },
   };
 }
