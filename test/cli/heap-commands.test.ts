@@ -1,5 +1,6 @@
 /** `histogram` and `extract` through the CLI: outputs, exit codes, and clear errors. Runs src/cli.ts through tsx. */
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -9,10 +10,27 @@ import { runCli } from '../helpers.js';
 
 const run = runCli;
 
+function spawnBuilt(args: string[]) {
+  const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
 const HEAP = 'fixtures/heap/jdk17/heap.hprof.gz';
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cli-heap-'));
 
 describe('dumpsleuth histogram', { timeout: 60_000 }, () => {
+  test("jmap's own gzip (gz=1, inflated on worker threads) gives the same histogram as the plain gzip, from the command line", () => {
+    // The worker threads were unreferenced: the built program ended, exit 0, before any output (under
+    // tsx a handle of its own kept the process alive, so the built CLI is run when there is one).
+    const built = existsSync('dist/cli.js');
+    const args = ['histogram', '--format', 'json', 'fixtures/heap/jdk17/heap-jmapgz.hprof.gz'];
+    const parallel = built ? spawnBuilt(args) : run(args);
+    expect(parallel.code).toBe(0);
+    expect(parallel.stdout.length).toBeGreaterThan(0);
+    const plain = JSON.parse(run(['histogram', '--format', 'json', HEAP]).stdout);
+    expect(JSON.parse(parallel.stdout).totalInstances).toBe(plain.totalInstances);
+  });
+
   test('text like jmap -histo, with the size model stated', () => {
     const r = run(['histogram', HEAP, '--top', '5']);
     expect(r.code).toBe(0);

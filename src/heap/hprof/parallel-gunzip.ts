@@ -117,10 +117,10 @@ export async function parallelGunzip(
   const workers = Array.from({ length: threads }, () => new Worker(WORKER_SOURCE, { eval: true, execArgv: [] }));
   // Listened for from the start, so a worker that has already ended is not waited for.
   const exits = workers.map((w) => new Promise<void>((resolve) => w.once('exit', () => resolve())));
-  for (const w of workers) {
-    w.postMessage({ path });
-    w.unref();
-  }
+  // The workers stay referenced while members are awaited: unreferenced, they let the process end
+  // with the inflate half done whenever this thread had nothing else to wait for (a big jmap gz=1
+  // file printed no histogram at all, exit 0). They are stopped in the finally below.
+  for (const w of workers) w.postMessage({ path });
   const AHEAD = threads * 4;
   const ready = new Map<number, Buffer>();
   let nextToSend = 0;
