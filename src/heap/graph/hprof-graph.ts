@@ -234,6 +234,16 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
     if (locals !== undefined) for (const t of locals) out.push(t);
   }
   outStart[n] = out.length;
+  const edgesOut = out.view();
+  if (rootObjects.length === 0 && n > 0) {
+    // No root records (a dump cut before them, or a tool that writes none): as MAT does for such
+    // dumps, the objects nothing references stand for the roots.
+    const referenced = new Uint8Array(n);
+    for (let e = 0; e < edgesOut.length; e++) referenced[edgesOut[e]!] = 1;
+    for (let v = 0; v < n; v++) if (referenced[v] === 0) rootObjects.push(v);
+    rootKinds['unreferenced'] = rootObjects.length;
+    warnings.push(`the dump holds no GC root records: the ${rootObjects.length} objects nothing references were taken as the roots, as MAT does for such dumps; retained sizes are approximate`);
+  }
   return {
     objects: n,
     // Views of the arrays filled (their spare room is not worth a copy of a few hundred MB).
@@ -242,7 +252,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
     classNames: classKeyNames,
     shallow: shallowSizes,
     edgeStart: outStart,
-    edges: out.view(),
+    edges: edgesOut,
     roots: Int32Array.from(new Set(rootObjects)),
     rootKinds,
     missingReferences: missing,
