@@ -4,7 +4,9 @@
  * passes; its retained size is the shallow sizes of all it dominates. Objects the root does not
  * reach are left out and totalled. Semi-NCA (the semidominators of Lengauer-Tarjan, with path
  * compression, then each immediate dominator as the nearest common ancestor in the DFS tree),
- * iterative throughout, on typed arrays: 7 Int32Arrays of n+2 and the predecessor lists.
+ * iterative throughout, on typed arrays: 7 Int32Arrays of n+2, the predecessor lists and the
+ * retained sizes. Arrays of one step are reused by the next (the DFS stacks become the
+ * semidominators and labels, the predecessor counts the forest), so a 36M-object heap fits in 3 GB.
  */
 import type { ObjectGraph } from './object-graph.js';
 
@@ -32,11 +34,11 @@ export function dominatorTree(g: ObjectGraph): DominatorTree {
   const succ = (v: number, e: number) => (v === root ? g.roots[e]! : edges[e]!);
 
   // 1. Iterative DFS from the root: preorder numbers from 1 (0 = not reached).
-  const dfn = new Int32Array(total);
+  const dfn = new Int32Array(total + 1); // +1: reused as the compression path
   const vertex = new Int32Array(total + 1); // dfn -> node
   const parent = new Int32Array(total + 1); // dfn -> parent's dfn
-  const stackNode = new Int32Array(total);
-  const stackEdge = new Int32Array(total);
+  const stackNode = new Int32Array(total + 1); // +1: reused as the semidominators, indexed 1..count
+  const stackEdge = new Int32Array(total + 1);
   let count = 0;
   let sp = 0;
   dfn[root] = ++count;
@@ -61,6 +63,8 @@ export function dominatorTree(g: ObjectGraph): DominatorTree {
     stackEdge[sp] = succStart(w);
     sp++;
   }
+  let unreachableBytes = 0;
+  for (let v = 0; v < n; v++) if (dfn[v] === 0) unreachableBytes += g.shallow[v]!;
 
   // 2. Predecessors of reached objects, in dfn space (the root counts as a predecessor of each GC root).
   const predCount = new Int32Array(count + 2);
@@ -84,14 +88,16 @@ export function dominatorTree(g: ObjectGraph): DominatorTree {
   }
 
   // 3. Semidominators, in decreasing dfn, with a path-compressed forest (ancestor 0 = a tree root).
-  const semi = new Int32Array(count + 1);
-  const label = new Int32Array(count + 1);
-  const ancestor = new Int32Array(count + 1);
+  const semi = stackNode;
+  const label = stackEdge;
+  const ancestor = fill.fill(0);
+  semi[0] = 0;
+  label[0] = 0;
   for (let k = 1; k <= count; k++) {
     semi[k] = k;
     label[k] = k;
   }
-  const path = new Int32Array(count + 1);
+  const path = dfn; // dfn is not read past the predecessor lists
   const evaluate = (v: number): number => {
     if (ancestor[v] === 0) return v;
     // Compress the path from v up to the forest root, as the recursive COMPRESS does, bottom-up.
@@ -125,26 +131,19 @@ export function dominatorTree(g: ObjectGraph): DominatorTree {
     idomDfn[k] = d;
   }
 
-  // 5. Retained sizes, children before parents (decreasing dfn).
-  const retainedDfn = new Float64Array(count + 1);
-  for (let k = 2; k <= count; k++) retainedDfn[k] = g.shallow[vertex[k]!]!;
-  for (let k = count; k >= 2; k--) retainedDfn[idomDfn[k]!]! += retainedDfn[k]!;
-
-  const idom = new Int32Array(n).fill(-1);
+  // 5. Retained sizes, children before parents (decreasing dfn), by object.
   const retained = new Float64Array(total);
-  for (let k = 2; k <= count; k++) {
-    const v = vertex[k]!;
-    idom[v] = vertex[idomDfn[k]!]!;
-    retained[v] = retainedDfn[k]!;
-  }
-  retained[root] = retainedDfn[1]!;
-  let unreachableBytes = 0;
-  for (let v = 0; v < n; v++) if (dfn[v] === 0) unreachableBytes += g.shallow[v]!;
+  for (let k = 2; k <= count; k++) retained[vertex[k]!] = g.shallow[vertex[k]!]!;
+  for (let k = count; k >= 2; k--) retained[vertex[idomDfn[k]!]!]! += retained[vertex[k]!]!;
+
+  // The DFS parents are not needed past step 4: their array holds the immediate dominators by object.
+  const idom = parent.subarray(0, n).fill(-1);
+  for (let k = 2; k <= count; k++) idom[vertex[k]!] = vertex[idomDfn[k]!]!;
   return {
     root,
     idom,
     retained,
-    preorder: vertex.slice(1, count + 1),
+    preorder: vertex.subarray(1, count + 1),
     reachable: count - 1,
     unreachable: { objects: n - (count - 1), bytes: unreachableBytes },
   };

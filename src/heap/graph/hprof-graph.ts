@@ -48,7 +48,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   const classKeys = new GrowableInt32(objectGuess); // per object: a class key, named after the pass
   const shallow = new GrowableFloat64(objectGuess);
   const edgeStart = new GrowableInt32(objectGuess);
-  const targets = new GrowableFloat64(Math.max(1 << 12, Math.min(1 << 28, Math.ceil(stored / 28)))); // referenced ids, resolved to indexes after the pass
+  const targets = new RefStore(Math.max(1 << 12, Math.min(1 << 28, Math.ceil(stored / 28)))); // referenced ids, resolved to indexes after the pass
   const classKeyOf = new Map<string, number>();
   const classKeyNames: string[] = [];
   const keyFor = (name: string) => {
@@ -211,30 +211,54 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
     } else rootObjects.push(target);
   }
   const starts = edgeStart.view();
-  const ids64 = targets.view();
   let missing = 0;
-  const outStart = new Int32Array(n + 1);
-  const out = new GrowableInt32(Math.max(1024, ids64.length + late.length * 4));
+  // Each object's own edges are resolved in place (an index takes the 4 bytes its id/8 took), then
+  // moved right, from the last object back, to make room for what is added to some objects: the
+  // references of late instances and each thread's locals.
+  const buf = targets.resolveInPlace();
+  const resolvedStart = new Int32Array(n + 1);
+  let w = 0;
   for (let i = 0; i < n; i++) {
-    outStart[i] = out.length;
+    resolvedStart[i] = w;
     for (let e = starts[i]!; e < starts[i + 1]!; e++) {
-      const t = slotOfId.get(ids64[e]!);
+      const t = slotOfId.get(targets.idAt(e));
       if (t < 0) missing++;
-      else out.push(t);
+      else buf[w++] = t;
     }
-    const lateIds = lateEdges.get(i);
-    if (lateIds !== undefined) {
-      for (const id of lateIds) {
-        const t = slotOfId.get(id);
-        if (t < 0) missing++;
-        else out.push(t);
-      }
-    }
-    const locals = localsOf.get(i);
-    if (locals !== undefined) for (const t of locals) out.push(t);
   }
-  outStart[n] = out.length;
-  const edgesOut = out.view();
+  resolvedStart[n] = w;
+  const extras = new Map<number, number[]>();
+  let extraCount = 0;
+  for (const [i, lateIds] of lateEdges) {
+    const resolved: number[] = [];
+    for (const id of lateIds) {
+      const t = slotOfId.get(id);
+      if (t < 0) missing++;
+      else resolved.push(t);
+    }
+    extras.set(i, resolved);
+    extraCount += resolved.length;
+  }
+  for (const [thread, locals] of localsOf) {
+    extras.set(thread, [...(extras.get(thread) ?? []), ...locals]);
+    extraCount += locals.length;
+  }
+  let edgeArray = buf;
+  if (edgeArray.length < w + extraCount) {
+    const bigger = new Int32Array(w + extraCount);
+    bigger.set(edgeArray.subarray(0, w));
+    edgeArray = bigger;
+  }
+  const outStart = new Int32Array(n + 1);
+  let end = w + extraCount;
+  outStart[n] = end;
+  for (let i = n - 1; i >= 0; i--) {
+    const ex = extras.get(i);
+    if (ex !== undefined) for (let k = ex.length - 1; k >= 0; k--) edgeArray[--end] = ex[k]!;
+    for (let e = resolvedStart[i + 1]! - 1; e >= resolvedStart[i]!; e--) edgeArray[--end] = edgeArray[e]!;
+    outStart[i] = end;
+  }
+  const edgesOut = edgeArray.subarray(0, w + extraCount);
   if (rootObjects.length === 0 && n > 0) {
     // No root records (a dump cut before them, or a tool that writes none): as MAT does for such
     // dumps, the objects nothing references stand for the roots.
@@ -329,4 +353,54 @@ function idIndex(ids: Float64Array): IdIndex {
       return -1;
     },
   };
+}
+
+/**
+ * The referenced ids of the pass, in the order met: as id/8 in 32 bits while the ids allow it (a
+ * heap with compressed oops lies below 32 GB, its ids 8-byte aligned), else as doubles.
+ */
+class RefStore {
+  private words: Uint32Array | undefined;
+  private wide: Float64Array | undefined;
+  length = 0;
+  constructor(capacity: number) {
+    this.words = new Uint32Array(capacity);
+  }
+  push(id: number): void {
+    if (this.words !== undefined) {
+      const w = id / 8;
+      if (w < 4294967296 && Math.floor(w) === w) {
+        if (this.length === this.words.length) {
+          const bigger = new Uint32Array(this.words.length * 2);
+          bigger.set(this.words);
+          this.words = bigger;
+        }
+        this.words[this.length++] = w;
+        return;
+      }
+      this.widen();
+    }
+    if (this.length === this.wide!.length) {
+      const bigger = new Float64Array(this.wide!.length * 2);
+      bigger.set(this.wide!);
+      this.wide = bigger;
+    }
+    this.wide![this.length++] = id;
+  }
+  private widen(): void {
+    const wide = new Float64Array(Math.max(1024, this.words!.length));
+    for (let i = 0; i < this.length; i++) wide[i] = this.words![i]! * 8;
+    this.wide = wide;
+    this.words = undefined;
+  }
+  idAt(e: number): number {
+    return this.words !== undefined ? this.words[e]! * 8 : this.wide![e]!;
+  }
+  /**
+   * Where the resolved indexes go: the same 4-byte slots while ids are kept in 32 bits (entry e is
+   * read before anything at or past e is written), else a new array.
+   */
+  resolveInPlace(): Int32Array {
+    return this.words !== undefined ? new Int32Array(this.words.buffer) : new Int32Array(this.length);
+  }
 }
