@@ -113,9 +113,10 @@ async function main(argv: string[]): Promise<number> {
     .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json']))
     .option('-o, --output <file>', 'write to a file instead of stdout (.json chooses json)')
     .option('--top <n>', 'top-level dominators to show', '10')
+    .option('--path <id>', 'also the shortest path from a GC root to this object, through strong references (weak, soft, phantom referents excluded)')
     .option('--no-progress', 'no progress line on stderr')
-    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean }) => {
-      exitCode = await memoryCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), top: wholeNumber('--top', o.top, 1, 'for example --top 20'), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io());
+    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean; path?: string }) => {
+      exitCode = await memoryCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), ...(o.path !== undefined ? { path: o.path } : {}), top: wholeNumber('--top', o.top, 1, 'for example --top 20'), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io());
     });
   program
     .command('extract')

@@ -5,12 +5,14 @@
 import { InputError, UsageError } from '../errors.js';
 import { dominatorTree } from '../heap/graph/dominators.js';
 import { hprofObjectGraph } from '../heap/graph/hprof-graph.js';
-import { dominatedLists, memorySummary } from '../heap/graph/memory-summary.js';
+import { dominatedLists, memorySummary, objectAt } from '../heap/graph/memory-summary.js';
+import { indexOfId } from '../heap/graph/object-graph.js';
+import { shortestStrongPath, stepNames } from '../heap/graph/root-path.js';
 import { retainerTree } from '../heap/graph/retainer-tree.js';
 import { heapInputKind } from '../heap/open-heap.js';
 import { HprofFormatError } from '../heap/hprof/parser.js';
 import { readInputFile, renamed } from '../input/stdin.js';
-import { renderMemoryJson, renderMemoryText } from '../report/memory-text.js';
+import { renderMemoryJson, renderMemoryText, type MemoryReport } from '../report/memory-text.js';
 import { stripControl } from '../report/sanitize.js';
 import type { CommandIo } from './analyze.js';
 import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
@@ -22,10 +24,13 @@ export interface MemoryOptions {
   /** Top-level dominators shown (and listed in JSON). */
   readonly top: number;
   readonly progress: boolean;
+  /** `--path <id>`: also the shortest strong path from a GC root to this object (`0x7ff01234`). */
+  readonly path?: string;
 }
 
 export async function memoryCommand(path: string, opts: MemoryOptions, io: CommandIo): Promise<number> {
   if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json') throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
+  if (opts.path !== undefined && !/^0x[0-9a-fA-F]+$|^\d+$/.test(opts.path)) throw new UsageError(`--path ${stripControl(opts.path)} is not an object id`, 'give the id as the report prints it, such as --path 0xf0054ee8');
   if (opts.output !== undefined) await checkOutputPath(opts.output);
   const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
@@ -49,9 +54,25 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
   const tree = dominatorTree(graph);
   const lists = dominatedLists(graph, tree);
   const summary = memorySummary(graph, tree, { topDominators: Math.max(opts.top, 20) }, lists);
+  let rootPath: MemoryReport['path'];
+  if (opts.path !== undefined) {
+    const target = indexOfId(graph, Number(opts.path));
+    if (target < 0) throw new InputError(`${stripControl(opts.path)} is no object of ${path}`, 'give an id the memory report lists (ids are the dump\'s addresses)');
+    const steps = shortestStrongPath(graph, target) ?? [];
+    const via = steps.length > 1 ? await stepNames(file, graph, steps) : [];
+    rootPath = {
+      target: `0x${graph.ids[target]!.toString(16)}`,
+      steps: steps.map((v, k) => ({
+        object: objectAt(graph, tree, v),
+        ...(k > 0 ? { via: via[k - 1]! } : {}),
+        ...(k === 0 && graph.rootKindOf.get(v) !== undefined ? { rootKind: graph.rootKindOf.get(v)! } : {}),
+      })),
+    };
+  }
   progress.clear();
-  const report = {
+  const report: MemoryReport = {
     source: path,
+    ...(rootPath !== undefined ? { path: rootPath } : {}),
     summary,
     tree: retainerTree(graph, tree, lists, { top: opts.top, children: 3, depth: 3 }),
     warnings: graph.warnings.map((w) => renamed(w, file, path)),

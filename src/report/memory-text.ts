@@ -11,8 +11,19 @@ import { stripControl } from './sanitize.js';
 export const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
 
 
+/** One step of a path from a GC root: the object, and how the step before holds it. */
+export interface PathStep {
+  readonly object: RetainedObject;
+  /** The field, array index or static of the previous object that holds this one (absent for the root). */
+  readonly via?: string;
+  /** For the first step: the root record that holds it. */
+  readonly rootKind?: string;
+}
+
 export interface MemoryReport {
   readonly source: string;
+  /** With --path: the shortest strong path from a GC root to the object asked for (empty: none). */
+  readonly path?: { readonly target: string; readonly steps: readonly PathStep[] };
   readonly summary: MemorySummary;
   readonly tree: RetainerNode[];
   readonly warnings: readonly string[];
@@ -51,6 +62,15 @@ export function renderMemoryText(r: MemoryReport): string {
     if (a.index !== x.subject.index) out.push(`     the memory accumulates in ${name(a)} ${a.id}: it retains ${approximateBytes(a.retained)} and directly dominates ${count(a.dominated)} objects`);
     else out.push(`     it directly dominates ${count(a.dominated)} objects, none of which holds most of it`);
   });
+  if (r.path !== undefined) {
+    out.push('', `Shortest path from a GC root to ${stripControl(r.path.target)} (strong references only; weak, soft and phantom referents do not count)`);
+    if (r.path.steps.length === 0) out.push('  none: no strong path reaches it (only references of those kinds, or it is unreachable)');
+    r.path.steps.forEach((step, k) => {
+      const o = step.object;
+      const head = k === 0 ? `GC root (${step.rootKind ?? 'root'}): ` : `${'  '.repeat(Math.min(k, 12))}${stripControl(step.via ?? '?')} -> `;
+      out.push(`  ${head}${name(o)} ${o.id}  retains ${approximateBytes(o.retained)}`);
+    });
+  }
   out.push('', 'Classes by retained size (instances not dominated by another instance of the class)');
   out.push(`  ${'retained'.padStart(10)}  ${'shallow'.padStart(10)}  ${'instances'.padStart(10)}  class`);
   for (const c of s.classes) out.push(`  ${approximateBytes(c.retained).padStart(10)}  ${approximateBytes(c.shallow).padStart(10)}  ${count(c.instances).padStart(10)}  ${stripControl(c.className)}`);
@@ -84,6 +104,7 @@ export function renderMemoryJson(r: MemoryReport): string {
       subject: objectJson(x.subject),
       accumulation: { ...objectJson(x.accumulation), dominated: x.accumulation.dominated },
     })),
+    ...(r.path !== undefined ? { path: { target: r.path.target, steps: r.path.steps.map((st) => ({ ...objectJson(st.object), ...(st.via !== undefined ? { via: st.via } : {}), ...(st.rootKind !== undefined ? { rootKind: st.rootKind } : {}) })) } } : {}),
     warnings: r.warnings,
   };
   return JSON.stringify(doc, null, 2) + '\n';

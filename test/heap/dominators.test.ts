@@ -33,6 +33,8 @@ function graphOf(n: number, edges: Array<[number, number]>, roots: number[], siz
     missingReferences: 0,
     warnings: [],
     classObjectNames: new Map(),
+    referents: new Map(),
+    rootKindOf: new Map(),
   };
 }
 

@@ -76,6 +76,26 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
     expect(listeners).toMatchObject({ instances: 2000, shallow: 2000 * 16, retained: 2000 * (16 + 528) });
   });
 
+  test('--path: the shortest strong path from a GC root, with the field, index or static of each step', () => {
+    const s = memorySummary(g, t);
+    const doc = JSON.parse(runCli(['memory', '-f', 'json', '--path', s.suspects[0]!.accumulation.id, HEAP]).stdout);
+    const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
+    const validate = ajv.compile(JSON.parse(readFileSync('docs/memory.schema.json', 'utf8')));
+    expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
+    const steps = doc.path.steps as Array<{ class: string; describes?: string; via?: string; rootKind?: string }>;
+    expect(steps[0]!.rootKind).toBeDefined();
+    expect(steps.slice(-3).map((x) => [x.via, x.describes ?? x.class])).toEqual([
+      [expect.stringMatching(/^\[\d+\]$/), 'Retained$ListenerRegistry'],
+      ['static LISTENERS', 'java.util.ArrayList'],
+      ['elementData', 'java.lang.Object[]'],
+    ]);
+    // What only a SoftReference holds has no strong path.
+    const softly = instancesOf(g, 'byte[]').find((v) => g.shallow[v] === 20016)!;
+    const none = JSON.parse(runCli(['memory', '-f', 'json', '--path', `0x${g.ids[softly]!.toString(16)}`, HEAP]).stdout);
+    expect(none.path.steps).toEqual([]);
+    expect(runCli(['memory', '--path', 'nope', HEAP]).code).toBe(2);
+  });
+
   test('the array dropped before the dump is unreachable, left out and counted', () => {
     const dropped = instancesOf(g, 'byte[]').filter((v) => g.shallow[v] === 30016);
     expect(dropped.length).toBeGreaterThanOrEqual(1);

@@ -36,6 +36,8 @@ export const ROOT_KIND_NAMES: Readonly<Record<number, string>> = {
 interface InstanceLayout {
   readonly size: number;
   readonly refOffsets: Int32Array;
+  /** Offset of java.lang.ref.Reference's `referent` for references, else -1: paths to roots skip it. */
+  readonly referentOffset: number;
 }
 
 export async function hprofObjectGraph(path: string, onProgress?: ProgressListener): Promise<ObjectGraph> {
@@ -89,15 +91,18 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
     let bytes = 12;
     let offset = 0;
     const refs: number[] = [];
+    let referentOffset = -1;
     for (const c of chain) {
+      const isReference = c.fields.length > 0 && meta.className(c.id) === 'java.lang.ref.Reference';
       for (const f of c.fields) {
         const ref = f.type === 2 || f.type === 1;
         if (ref) refs.push(offset);
+        if (ref && isReference && meta.fieldName(f.nameId) === 'referent') referentOffset = offset;
         offset += basicTypeSize(f.type, idSize);
         bytes += ref ? 4 : basicTypeSize(f.type, idSize);
       }
     }
-    const layout = { size: align8(bytes), refOffsets: Int32Array.from(refs) };
+    const layout = { size: align8(bytes), refOffsets: Int32Array.from(refs), referentOffset };
     layouts[key] = layout;
     return layout;
   };
@@ -118,6 +123,9 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   const late: Array<{ index: number; classId: number; data: Buffer }> = [];
   const lateEdges = new Map<number, number[]>();
   const classObjects: ClassDumpRecord[] = [];
+  // Weak, soft, phantom and finalizer references and their referents, for strong-only paths.
+  const referenceObjects: number[] = [];
+  const referentIds: number[] = [];
   const roots: Array<{ kind: number; id: number; thread: number }> = [];
   const threadObjectBySerial = new Map<number, number>();
 
@@ -150,6 +158,13 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       }
       const offsets = layout.refOffsets;
       for (let i = 0; i < offsets.length; i++) ref(readId(data, offsets[i]!));
+      if (layout.referentOffset >= 0) {
+        const referent = readId(data, layout.referentOffset);
+        if (referent !== 0) {
+          referenceObjects.push(ids.length - 1);
+          referentIds.push(referent);
+        }
+      }
     },
     objectArrayHeader: () => true,
     objectArrayData: (id, classId, elements) => {
@@ -196,12 +211,14 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   // Edges: the pass's own, the late instances', and each thread's locals under its thread object.
   const localsOf = new Map<number, number[]>();
   const rootObjects: number[] = [];
+  const rootKindOf = new Map<number, string>();
   const rootKinds: Record<string, number> = {};
   for (const r of roots) {
     const kind = ROOT_KIND_NAMES[r.kind] ?? `0x${r.kind.toString(16)}`;
     rootKinds[kind] = (rootKinds[kind] ?? 0) + 1;
     const target = slotOfId.get(r.id);
     if (target < 0) continue;
+    if (!rootKindOf.has(target)) rootKindOf.set(target, kind);
     const threadId = r.kind === SUB.ROOT_JAVA_FRAME || r.kind === SUB.ROOT_JNI_LOCAL ? threadObjectBySerial.get(r.thread) : undefined;
     const thread = threadId !== undefined ? slotOfId.get(threadId) : -1;
     if (thread >= 0) {
@@ -282,6 +299,8 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
     missingReferences: missing,
     warnings,
     classObjectNames,
+    referents: referentsOf(referenceObjects, referentIds, slotOfId),
+    rootKindOf,
   };
 }
 
@@ -403,4 +422,14 @@ class RefStore {
   resolveInPlace(): Int32Array {
     return this.words !== undefined ? new Int32Array(this.words.buffer) : new Int32Array(this.length);
   }
+}
+
+/** Each reference object's referent, by object index (referents not in the dump are left out). */
+function referentsOf(references: readonly number[], referentIds: readonly number[], index: IdIndex): Map<number, number> {
+  const out = new Map<number, number>();
+  references.forEach((r, k) => {
+    const t = index.get(referentIds[k]!);
+    if (t >= 0) out.set(r, t);
+  });
+  return out;
 }

@@ -24,6 +24,10 @@ export interface ObjectGraph {
   readonly warnings: readonly string[];
   /** For class objects (java.lang.Class): the class each one is, by object index. */
   readonly classObjectNames: ReadonlyMap<number, string>;
+  /** java.lang.ref.Reference objects (weak, soft, phantom, finalizer) and their referents, by object index. */
+  readonly referents: ReadonlyMap<number, number>;
+  /** The kind of root record that holds each GC-root object (the first, when several do). */
+  readonly rootKindOf: ReadonlyMap<number, string>;
 }
 
 /** Bytes the graph's arrays take, for the figures the memory command prints. */

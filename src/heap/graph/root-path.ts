@@ -1,0 +1,89 @@
+/**
+ * The shortest path from the GC roots to an object, through strong references only: the referent
+ * of a weak, soft, phantom or finalizer reference does not count, as MAT's default "Path to GC
+ * roots" excludes them. Breadth-first over the graph's edges; the field names of each step are
+ * read from the dump in a second pass over just the objects of the path.
+ */
+import { ClassMetadata } from '../hprof/class-metadata.js';
+import { feedHprof } from '../hprof/byte-source.js';
+import { basicTypeSize } from '../hprof/format.js';
+import { HprofParser } from '../hprof/parser.js';
+import type { ObjectGraph } from './object-graph.js';
+
+/** Object indexes from a GC root to `target`, or undefined when no strong path reaches it. */
+export function shortestStrongPath(g: ObjectGraph, target: number): number[] | undefined {
+  const n = g.objects;
+  const parent = new Int32Array(n).fill(-2); // -2 unseen, -1 a root
+  const queue = new Int32Array(n);
+  let head = 0;
+  let tail = 0;
+  for (const r of g.roots) {
+    if (parent[r] !== -2) continue;
+    parent[r] = -1;
+    queue[tail++] = r;
+  }
+  while (head < tail && parent[target] === -2) {
+    const v = queue[head++]!;
+    const weakTarget = g.referents.get(v);
+    for (let e = g.edgeStart[v]!; e < g.edgeStart[v + 1]!; e++) {
+      const w = g.edges[e]!;
+      if (parent[w] !== -2 || w === weakTarget) continue;
+      parent[w] = v;
+      queue[tail++] = w;
+    }
+  }
+  if (parent[target] === -2) return undefined;
+  const path: number[] = [];
+  for (let v = target; v !== -1; v = parent[v]!) path.push(v);
+  return path.reverse();
+}
+
+/**
+ * How each step of a path holds the next object (`table`, `[12]`, `static INSTANCE`), read from
+ * the dump again; one name per step but the last.
+ */
+export async function stepNames(file: string, g: ObjectGraph, path: readonly number[]): Promise<string[]> {
+  const next = new Map<number, number>(); // id of an object on the path -> id of the object after it
+  for (let k = 0; k + 1 < path.length; k++) next.set(g.ids[path[k]!]!, g.ids[path[k + 1]!]!);
+  const names = new Map<number, string>();
+  const meta = new ClassMetadata();
+  let idSize = 8;
+  const readId = (data: Buffer, at: number): number => (idSize === 8 ? data.readUInt32BE(at) * 4294967296 + data.readUInt32BE(at + 4) : data.readUInt32BE(at));
+  const parser = new HprofParser({
+    ...meta.visitor(),
+    header: (h) => {
+      idSize = h.idSize;
+    },
+    classDump: (c) => {
+      meta.classDumps.set(c.id, c);
+      const want = next.get(c.id);
+      if (want === undefined) return;
+      const s = c.statics.find((x) => x.value === want);
+      names.set(c.id, s !== undefined ? `static ${meta.fieldName(s.nameId)}` : c.superId === want ? 'superclass' : c.loaderId === want ? 'class loader' : 'a reference of the class');
+    },
+    instanceHeader: (id) => next.has(id),
+    instanceData: (id, classId, data) => {
+      const want = next.get(id)!;
+      if (want === classId) return void names.set(id, 'its class');
+      let offset = 0;
+      for (let c = meta.classDumps.get(classId); c !== undefined; c = meta.classDumps.get(c.superId)) {
+        for (const f of c.fields) {
+          if ((f.type === 2 || f.type === 1) && readId(data, offset) === want) return void names.set(id, meta.fieldName(f.nameId));
+          offset += basicTypeSize(f.type, idSize);
+        }
+      }
+    },
+    objectArrayHeader: (id) => next.has(id),
+    objectArrayData: (id, _classId, elements) => {
+      const k = elements.indexOf(next.get(id)!);
+      names.set(id, k >= 0 ? `[${k}]` : 'its class');
+    },
+  });
+  await feedHprof(file, parser);
+  return path.slice(0, -1).map((v) => {
+    const known = names.get(g.ids[v]!);
+    if (known !== undefined) return known;
+    // A thread holds its locals through its stack frames, which the graph adds as its edges.
+    return g.rootKindOf.get(v) === 'thread' ? 'a local variable of its stack' : '(a reference)';
+  });
+}
