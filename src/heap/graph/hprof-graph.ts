@@ -10,14 +10,13 @@ import type { ProgressListener } from '../../input/open.js';
 import { statSync } from 'node:fs';
 import { feedHprof, isGzipFile } from '../hprof/byte-source.js';
 import { ClassMetadata } from '../hprof/class-metadata.js';
-import { basicTypeSize, primitiveArrayClassName, SUB } from '../hprof/format.js';
+import { basicTypeSize, primitiveArrayClassName, readIdAt, SUB } from '../hprof/format.js';
 import { truncationWarning } from '../hprof/hprof-warnings.js';
+import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof/hprof-histogram.js';
 import { IdSlots } from '../hprof/id-slots.js';
 import { HprofFormatError, HprofParser, type ClassDumpRecord } from '../hprof/parser.js';
 import { GrowableFloat64, GrowableInt32 } from './growable.js';
 import type { ObjectGraph } from './object-graph.js';
-
-const align8 = (n: number) => (n + 7) & ~7;
 
 /** MAT's names for the root kinds, in the words the memory report uses. */
 export const ROOT_KIND_NAMES: Readonly<Record<number, string>> = {
@@ -88,7 +87,6 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       chain.push(c);
     }
     if (chain.length === 0 || chain[chain.length - 1]!.superId !== 0) return undefined; // a superclass not yet dumped
-    let bytes = 12;
     let offset = 0;
     const refs: number[] = [];
     let referentOffset = -1;
@@ -99,15 +97,15 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
         if (ref) refs.push(offset);
         if (ref && isReference && meta.fieldName(f.nameId) === 'referent') referentOffset = offset;
         offset += basicTypeSize(f.type, idSize);
-        bytes += ref ? 4 : basicTypeSize(f.type, idSize);
       }
     }
-    const layout = { size: align8(bytes), refOffsets: Int32Array.from(refs), referentOffset };
+    // The histogram's size model, so shallow sizes here and there are the same numbers.
+    const layout = { size: instanceShallowSize(chain.flatMap((c) => c.fields), idSize), refOffsets: Int32Array.from(refs), referentOffset };
     layouts[key] = layout;
     return layout;
   };
 
-  const readId = (data: Buffer, at: number): number => (idSize === 8 ? data.readUInt32BE(at) * 4294967296 + data.readUInt32BE(at + 4) : data.readUInt32BE(at));
+  const readId = (data: Buffer, at: number): number => readIdAt(data, at, idSize);
 
   const addObject = (id: number, key: number, size: number): void => {
     ids.push(id);
@@ -168,12 +166,12 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
     },
     objectArrayHeader: () => true,
     objectArrayData: (id, classId, elements) => {
-      addObject(id, keyForClassId(classId), align8(16 + 4 * elements.length));
+      addObject(id, keyForClassId(classId), objectArrayShallowSize(elements.length));
       ref(classId);
       for (let i = 0; i < elements.length; i++) ref(elements[i]!);
     },
     primitiveArrayHeader: (id, type, length) => {
-      addObject(id, primitiveKey(type), align8(16 + basicTypeSize(type, 8) * length));
+      addObject(id, primitiveKey(type), primitiveArrayShallowSize(type, length));
       return false;
     },
   });
@@ -187,8 +185,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   const slotOfId = idIndex(ids.view());
   const shallowSizes = shallow.view();
   // Classes are sized as the histogram sizes java.lang.Class instances.
-  const classClass = meta.classIdNamed('java/lang/Class');
-  const classObjectSize = classClass !== undefined ? (layoutOf(classClass)?.size ?? 96) : 96;
+  const classObjectSize = classObjectShallowSize(meta, parser.header.idSize);
   const classObjectNames = new Map<number, string>();
   for (const c of classObjects) {
     const index = slotOfId.get(c.id);

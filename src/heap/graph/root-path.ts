@@ -6,7 +6,7 @@
  */
 import { ClassMetadata } from '../hprof/class-metadata.js';
 import { feedHprof } from '../hprof/byte-source.js';
-import { basicTypeSize } from '../hprof/format.js';
+import { basicTypeSize, readIdAt } from '../hprof/format.js';
 import { HprofParser } from '../hprof/parser.js';
 import type { ObjectGraph } from './object-graph.js';
 
@@ -48,7 +48,7 @@ export async function stepNames(file: string, g: ObjectGraph, path: readonly num
   const names = new Map<number, string>();
   const meta = new ClassMetadata();
   let idSize = 8;
-  const readId = (data: Buffer, at: number): number => (idSize === 8 ? data.readUInt32BE(at) * 4294967296 + data.readUInt32BE(at + 4) : data.readUInt32BE(at));
+  const readId = (data: Buffer, at: number): number => readIdAt(data, at, idSize);
   const parser = new HprofParser({
     ...meta.visitor(),
     header: (h) => {

@@ -92,6 +92,11 @@ export const BASIC_TYPES: Readonly<Record<number, BasicType>> = {
   11: 'long',
 };
 
+/** An id (an address, up to 2^53) at `at` in an object's data: 4 or 8 bytes, big-endian. */
+export function readIdAt(data: Buffer, at: number, idSize: number): number {
+  return idSize === 8 ? data.readUInt32BE(at) * 4294967296 + data.readUInt32BE(at + 4) : data.readUInt32BE(at);
+}
+
 /** Bytes a value of this type code takes in the file (0 for an unknown code). */
 export function basicTypeSize(code: number, idSize: number): number {
   switch (code) {

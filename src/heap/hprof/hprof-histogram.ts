@@ -19,6 +19,36 @@ export const HPROF_SIZE_MODEL =
 
 const align8 = (n: number) => (n + 7) & ~7;
 
+/** Shallow size of an instance whose class and superclasses declare these fields (references count 4 bytes). */
+export function instanceShallowSize(fieldsUpTheHierarchy: Iterable<{ readonly type: number }>, idSize: number): number {
+  let bytes = 12;
+  for (const f of fieldsUpTheHierarchy) bytes += f.type === 2 || f.type === 1 ? 4 : basicTypeSize(f.type, idSize);
+  return align8(bytes);
+}
+
+export function objectArrayShallowSize(length: number): number {
+  return align8(16 + 4 * length);
+}
+
+export function primitiveArrayShallowSize(elementType: number, length: number): number {
+  return align8(16 + basicTypeSize(elementType, 8) * length);
+}
+
+/** Shallow size of a class object: an instance of java.lang.Class, or 96 bytes when the dump lacks that class. */
+export function classObjectShallowSize(meta: ClassMetadata, idSize: number): number {
+  const classClass = meta.classIdNamed('java/lang/Class');
+  return classClass !== undefined ? instanceShallowSize(fieldsUpTheHierarchy(meta, classClass), idSize) : 96;
+}
+
+/** The fields of a class and its superclasses, as far as the dump has their class dumps. */
+export function* fieldsUpTheHierarchy(meta: ClassMetadata, classId: number): Generator<{ readonly type: number; readonly nameId: number }> {
+  const seen = new Set<number>();
+  for (let c = meta.classDumps.get(classId); c !== undefined && !seen.has(c.id); c = meta.classDumps.get(c.superId)) {
+    seen.add(c.id);
+    yield* c.fields;
+  }
+}
+
 interface Tally {
   count: number;
   bytes: number;
@@ -49,27 +79,18 @@ export class HistogramTally {
     let t = this.objectArrays.get(classId);
     if (t === undefined) this.objectArrays.set(classId, (t = { count: 0, bytes: 0 }));
     t.count++;
-    t.bytes += align8(16 + 4 * length);
+    t.bytes += objectArrayShallowSize(length);
   }
 
   primitiveArray(type: number, length: number): void {
     let t = this.primitiveArrays.get(type);
     if (t === undefined) this.primitiveArrays.set(type, (t = { count: 0, bytes: 0 }));
     t.count++;
-    t.bytes += align8(16 + basicTypeSize(type, 8) * length);
+    t.bytes += primitiveArrayShallowSize(type, length);
   }
 
   histogram(source: string, meta: ClassMetadata, idSize: number, warnings: string[]): Histogram {
-    const instanceSize = (classId: number): number => {
-      // Sum the declared fields up the hierarchy, references at 4 bytes.
-      let bytes = 12;
-      const seen = new Set<number>();
-      for (let c = meta.classDumps.get(classId); c !== undefined && !seen.has(c.id); c = meta.classDumps.get(c.superId)) {
-        seen.add(c.id);
-        for (const f of c.fields) bytes += f.type === 2 || f.type === 1 ? 4 : basicTypeSize(f.type, idSize);
-      }
-      return align8(bytes);
-    };
+    const instanceSize = (classId: number): number => instanceShallowSize(fieldsUpTheHierarchy(meta, classId), idSize);
     const rows = new Map<string, { instances: number; shallowBytes: number }>();
     const add = (name: string, count: number, bytes: number) => {
       const r = rows.get(name);
@@ -82,10 +103,7 @@ export class HistogramTally {
     for (const [classId, t] of this.objectArrays) add(meta.className(classId), t.count, t.bytes);
     for (const [type, t] of this.primitiveArrays) add(primitiveArrayClassName(type), t.count, t.bytes);
     // Classes are java.lang.Class objects too (jmap -histo counts them); their mirrors are the CLASS_DUMPs.
-    if (meta.classDumps.size > 0) {
-      const classClass = meta.classIdNamed('java/lang/Class');
-      add('java.lang.Class', meta.classDumps.size, meta.classDumps.size * (classClass !== undefined ? instanceSize(classClass) : 96));
-    }
+    if (meta.classDumps.size > 0) add('java.lang.Class', meta.classDumps.size, meta.classDumps.size * classObjectShallowSize(meta, idSize));
     const out: HistogramRow[] = [...rows].map(([name, r]) => ({ className: name, instances: r.instances, shallowBytes: r.shallowBytes }));
     return {
       source,
