@@ -1,40 +1,36 @@
 /** Typed arrays that grow by doubling while a pass appends to them; `view()` is the filled part. */
-export class GrowableInt32 {
-  private data: Int32Array;
+type NumberArray = Int32Array | Float64Array;
+
+class Growable<A extends NumberArray> {
+  private data: A;
   length = 0;
-  constructor(capacity = 1024) {
-    this.data = new Int32Array(capacity);
+  constructor(
+    private readonly make: (capacity: number) => A,
+    capacity: number,
+  ) {
+    this.data = make(capacity);
   }
   push(v: number): void {
-    if (this.length === this.data.length) this.grow();
+    if (this.length === this.data.length) {
+      const bigger = this.make(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
     this.data[this.length++] = v;
   }
-  private grow(): void {
-    const bigger = new Int32Array(this.data.length * 2);
-    bigger.set(this.data);
-    this.data = bigger;
-  }
-  view(): Int32Array {
-    return this.data.subarray(0, this.length);
+  view(): A {
+    return this.data.subarray(0, this.length) as A;
   }
 }
 
-export class GrowableFloat64 {
-  private data: Float64Array;
-  length = 0;
+export class GrowableInt32 extends Growable<Int32Array> {
   constructor(capacity = 1024) {
-    this.data = new Float64Array(capacity);
+    super((n) => new Int32Array(n), capacity);
   }
-  push(v: number): void {
-    if (this.length === this.data.length) this.grow();
-    this.data[this.length++] = v;
-  }
-  private grow(): void {
-    const bigger = new Float64Array(this.data.length * 2);
-    bigger.set(this.data);
-    this.data = bigger;
-  }
-  view(): Float64Array {
-    return this.data.subarray(0, this.length);
+}
+
+export class GrowableFloat64 extends Growable<Float64Array> {
+  constructor(capacity = 1024) {
+    super((n) => new Float64Array(n), capacity);
   }
 }
