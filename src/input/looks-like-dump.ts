@@ -16,6 +16,8 @@ export async function looksLikeDump(path: string): Promise<boolean> {
     if (e instanceof InputError) return false;
     throw e;
   }
+  // Only the head is read: the file is let go at once (a folder of incidents may hold many such files).
+  opened.close();
   const kind = sniff(opened.headBytes, opened.headText);
   switch (kind.kind) {
     case 'hprof':

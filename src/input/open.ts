@@ -30,6 +30,8 @@ export interface OpenedInput {
   readonly headText: string;
   /** The decoded text from the beginning; it can be read once. */
   text(): AsyncIterable<string>;
+  /** Lets go of the file when only the head was wanted (the text is then never read). */
+  close(): void;
 }
 
 const HEAD_BYTES = 64 * 1024;
@@ -83,6 +85,9 @@ export async function openInput(path: string, onProgress?: ProgressListener, max
       if (consumed) throw new Error('input text read twice');
       consumed = true;
       return decode(rest, encoding);
+    },
+    close: () => {
+      if (source !== process.stdin) (source as ReturnType<typeof createReadStream>).destroy();
     },
   };
 }
