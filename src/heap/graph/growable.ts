@@ -1,7 +1,7 @@
 /** Typed arrays that grow by doubling while a pass appends to them; `view()` is the filled part. */
-type NumberArray = Int32Array | Float64Array;
+type NumberArray = Int32Array | Uint32Array | Float64Array;
 
-class Growable<A extends NumberArray> {
+export class Growable<A extends NumberArray> {
   private data: A;
   length = 0;
   constructor(

@@ -15,7 +15,7 @@ import { truncationWarning } from '../hprof/hprof-warnings.js';
 import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof/hprof-histogram.js';
 import { IdSlots } from '../hprof/id-slots.js';
 import { HprofFormatError, HprofParser, type ClassDumpRecord } from '../hprof/parser.js';
-import { GrowableFloat64, GrowableInt32 } from './growable.js';
+import { Growable, GrowableFloat64, GrowableInt32 } from './growable.js';
 import type { ObjectGraph } from './object-graph.js';
 
 /** MAT's names for the root kinds, in the words the memory report uses. */
@@ -229,13 +229,13 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   // Each object's own edges are resolved in place (an index takes the 4 bytes its id/8 took), then
   // moved right, from the last object back, to make room for what is added to some objects: the
   // references of late instances and each thread's locals.
-  const buf = targets.resolveInPlace();
+  const { idAt, into: buf } = targets.resolution();
   const resolvedStart = new Int32Array(n + 1);
   let w = 0;
   for (let i = 0; i < n; i++) {
     resolvedStart[i] = w;
     for (let e = starts[i]!; e < starts[i + 1]!; e++) {
-      const t = slotOfId.get(targets.idAt(e));
+      const t = slotOfId.get(idAt(e));
       if (t < 0) missing++;
       else buf[w++] = t;
     }
@@ -376,48 +376,37 @@ function idIndex(ids: Float64Array): IdIndex {
  * heap with compressed oops lies below 32 GB, its ids 8-byte aligned), else as doubles.
  */
 class RefStore {
-  private words: Uint32Array | undefined;
-  private wide: Float64Array | undefined;
-  length = 0;
+  private compact: Growable<Uint32Array> | undefined;
+  private wide: Growable<Float64Array> | undefined;
   constructor(capacity: number) {
-    this.words = new Uint32Array(capacity);
+    this.compact = new Growable((n) => new Uint32Array(n), capacity);
+  }
+  get length(): number {
+    return this.compact !== undefined ? this.compact.length : this.wide!.length;
   }
   push(id: number): void {
-    if (this.words !== undefined) {
+    if (this.compact !== undefined) {
       const w = id / 8;
-      if (w < 4294967296 && Math.floor(w) === w) {
-        if (this.length === this.words.length) {
-          const bigger = new Uint32Array(this.words.length * 2);
-          bigger.set(this.words);
-          this.words = bigger;
-        }
-        this.words[this.length++] = w;
-        return;
-      }
-      this.widen();
+      if (w < 4294967296 && Math.floor(w) === w) return this.compact.push(w);
+      // An id that does not fit: every id so far is widened once, and the rest stored as doubles.
+      const words = this.compact.view();
+      this.wide = new Growable((n) => new Float64Array(n), Math.max(1024, words.length * 2));
+      for (let i = 0; i < words.length; i++) this.wide.push(words[i]! * 8);
+      this.compact = undefined;
     }
-    if (this.length === this.wide!.length) {
-      const bigger = new Float64Array(this.wide!.length * 2);
-      bigger.set(this.wide!);
-      this.wide = bigger;
-    }
-    this.wide![this.length++] = id;
-  }
-  private widen(): void {
-    const wide = new Float64Array(Math.max(1024, this.words!.length));
-    for (let i = 0; i < this.length; i++) wide[i] = this.words![i]! * 8;
-    this.wide = wide;
-    this.words = undefined;
-  }
-  idAt(e: number): number {
-    return this.words !== undefined ? this.words[e]! * 8 : this.wide![e]!;
+    this.wide!.push(id);
   }
   /**
-   * Where the resolved indexes go: the same 4-byte slots while ids are kept in 32 bits (entry e is
-   * read before anything at or past e is written), else a new array.
+   * The ids, and where their resolved indexes go: the same 4-byte slots when ids are kept in 32 bits
+   * (entry e is read before anything at or past e is written), else a new array.
    */
-  resolveInPlace(): Int32Array {
-    return this.words !== undefined ? new Int32Array(this.words.buffer) : new Int32Array(this.length);
+  resolution(): { readonly idAt: (e: number) => number; readonly into: Int32Array } {
+    if (this.compact !== undefined) {
+      const words = this.compact.view();
+      return { idAt: (e) => words[e]! * 8, into: new Int32Array(words.buffer, words.byteOffset, words.buffer.byteLength / 4) };
+    }
+    const ids = this.wide!.view();
+    return { idAt: (e) => ids[e]!, into: new Int32Array(ids.length) };
   }
 }
 
