@@ -34,16 +34,9 @@ export function filesOfSeveralJvms(inputs: readonly LoadedThreadInput[]): JvmsOf
     byRoot.set(root, [...(byRoot.get(root) ?? []), input.path]);
   });
   if (byRoot.size < 2) return undefined;
-  // The reason that first set a group apart, among the groups that start a new cluster.
-  const firstFileOf = (g: number[]) => dumps[g[0]!]!.file;
-  const rootsSeen = new Set<number>([find(firstFileOf(groups[0]!))]);
-  let reason = reasons[0]!;
-  for (let k = 1; k < groups.length; k++) {
-    const root = find(firstFileOf(groups[k]!));
-    if (!rootsSeen.has(root)) {
-      reason = reasons[k - 1]!;
-      break;
-    }
-  }
+  // The reason given is that of the first group outside the first group's cluster of files.
+  const firstCluster = find(dumps[groups[0]![0]!]!.file);
+  const apart = groups.findIndex((g) => find(dumps[g[0]!]!.file) !== firstCluster);
+  const reason = reasons[apart - 1]!;
   return { groups: [...byRoot.values()], reason };
 }
