@@ -53,11 +53,14 @@ async function main(argv: string[]): Promise<number> {
     .option('--no-progress', 'no progress line on stderr')
     .option('--redact', 'mask IP addresses, host names, user names and query strings (the same value, the same token)')
     .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (e.g. 64g)', '16g')
-    .action(async (paths: string[], o: { format?: string; output?: string; failOn: string; config?: string; color?: boolean; progress: boolean; redact?: boolean; maxGunzipSize: string }) => {
+    .option('--memory', 'compute what holds the memory of every HPROF (dominator tree, leak suspects), however big (default: up to 512 MB)')
+    .option('--no-memory', 'skip the memory analysis of heap dumps')
+    .action(async (paths: string[], o: { format?: string; output?: string; failOn: string; config?: string; color?: boolean; progress: boolean; redact?: boolean; maxGunzipSize: string; memory?: boolean }) => {
       exitCode = await analyzeCommand(
         paths,
         {
           ...(o.format !== undefined ? { format: o.format } : {}),
+          memory: o.memory === undefined ? 'auto' : o.memory ? 'always' : 'never',
           failOn: o.failOn,
           progress: o.progress,
           redact: o.redact === true,

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
 import { loadConfigFile } from '../engine/config.js';
-import { analysisPlan, loadIncidentInputs, skippedNote } from '../input/load-incident.js';
+import { analysisPlan, loadIncidentInputs, skippedNote, type MemoryChoice } from '../input/load-incident.js';
 import { checkFailOn, failsOn } from './fail-on.js';
 import { runRules } from '../engine/run-rules.js';
 import { renderJson } from '../report/json.js';
@@ -29,6 +29,8 @@ export interface AnalyzeOptions {
   readonly redact?: boolean;
   /** `--max-gunzip-size`, already parsed. */
   readonly maxGunzipBytes?: number;
+  /** `--memory` / `--no-memory`: whether heap dumps get the dominator tree (default: up to a size). */
+  readonly memory?: MemoryChoice;
 }
 
 export interface CommandIo {
@@ -50,7 +52,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   const { format, note } = chooseFormat(opts.format, opts.output, FORMATS);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const { rules: config, counters: counterSpecs, source: configSource } = await loadConfigFile(RULES, opts.config);
-  const plan = analysisPlan(counterSpecs, opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {});
+  const plan = analysisPlan(counterSpecs, { ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}), ...(opts.memory !== undefined ? { memory: opts.memory } : {}) });
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   let failed = 0;
   const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs(paths), plan, {

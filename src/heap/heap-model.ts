@@ -5,6 +5,7 @@
  * answers questions over it.
  */
 import type { Histogram } from './histogram.js';
+import type { MemorySummary } from '../model/memory.js';
 
 export type BasicType = 'object' | 'boolean' | 'char' | 'float' | 'double' | 'byte' | 'short' | 'int' | 'long';
 
@@ -91,5 +92,7 @@ export interface HeapStore {
   /** Threads as GC roots: thread object id and the serial HPROF stack traces use. */
   readonly threads: ReadonlyArray<HeapThreadRoot>;
   readonly histogram: Histogram | undefined;
+  /** What holds the memory, when an extract carries it (computed from the HPROF it came from). */
+  readonly memory?: MemorySummary;
   readonly warnings: readonly string[];
 }

@@ -12,7 +12,11 @@ import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { detectHeapKind, heapStoreNamed, openHeap } from '../heap/open-heap.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import type { InputSummary, LogEventModel } from '../model/model.js';
-import type { HeapInput } from '../reconstruct/concurrency.js';
+import type { HeapInput, HeapMemory } from '../reconstruct/concurrency.js';
+import type { HeapStore } from '../heap/heap-model.js';
+import { isGzipFile } from '../heap/hprof/byte-source.js';
+import { startMemoryAnalysis, type RunningMemoryAnalysis } from '../heap/graph/run-memory.js';
+import { statSync } from 'node:fs';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { forEachLine, openInput, TruncatedInputError, type ProgressEvent, type ProgressListener } from './open.js';
 import { loadThreadInput, type LoadedThreadInput } from './load.js';
@@ -24,19 +28,51 @@ export type LoadedInput =
   | { readonly kind: 'heap'; readonly heap: HeapInput & { readonly summary: InputSummary } }
   | { readonly kind: 'log'; readonly log: { readonly summary: InputSummary; readonly events: LogEventModel[] } };
 
-export async function loadAnyInput(path: string, plan: LoadPlan, onProgress?: ProgressListener): Promise<LoadedInput> {
+/** Whether `analyze` computes what holds the memory of an HPROF: by default only up to AUTO_MEMORY_MAX_BYTES. */
+export type MemoryChoice = 'auto' | 'always' | 'never';
+
+/** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
+export interface IncidentPlan extends LoadPlan {
+  readonly memory?: MemoryChoice;
+}
+
+/**
+ * HPROF bytes (a gzip file counted at 2.5 times its size, what dumps inflate by) up to which the
+ * memory analysis runs by default: about 6 s of graph building on the second core, measured at
+ * 12 s per GB (bench/heap-bench.mjs). Bigger heaps get a note saying how to ask for it.
+ */
+export const AUTO_MEMORY_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Leak suspects retaining less than this get no path from a GC root in `analyze` (it costs a second
+ * pass over the file; the leak-suspect rule does not judge suspects this small by default, and
+ * `dumpsleuth memory --path` finds any path).
+ */
+export const SUSPECT_PATH_MIN_BYTES = 1024 * 1024;
+
+/** `started`: the memory analysis of this file, when the caller started it ahead of the load. */
+export async function loadAnyInput(path: string, plan: IncidentPlan, onProgress?: ProgressListener, started?: HeapMemoryWork): Promise<LoadedInput> {
   // Stdin may hold a heap dump, which needs random access: it is read from a copy, named `-`.
-  return (await readInputFile(path, (file) => loadFile(path, file, plan, onProgress))).value;
+  return (await readInputFile(path, (file) => loadFile(path, file, plan, onProgress, started))).value;
 }
 
 /** Loads `file`, naming it `name` in what it reports (they differ only for stdin's copy). */
-async function loadFile(name: string, file: string, plan: LoadPlan, onProgress?: ProgressListener): Promise<LoadedInput> {
+async function loadFile(name: string, file: string, plan: IncidentPlan, onProgress?: ProgressListener, started?: HeapMemoryWork): Promise<LoadedInput> {
   const heapKind = await detectHeapKind(file);
   if (heapKind === 'v8-heapsnapshot') {
     throw new InputError(`${name} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth histogram` for it');
   }
   if (heapKind !== undefined) {
-    const store = heapStoreNamed(await openHeap(file, plan, onProgress), file, name);
+    const memoryWork = heapKind === 'hprof' ? (started ?? startHeapMemory(file, name, plan)) : undefined;
+    let store: HeapStore;
+    try {
+      store = heapStoreNamed(await openHeap(file, plan, onProgress), file, name);
+    } catch (e) {
+      memoryWork?.running?.cancel();
+      throw e;
+    }
+    onProgress?.({ phase: 'memory', bytesRead: 0 });
+    const memory = memoryWork !== undefined ? await finishHeapMemory(memoryWork, name) : store.memory !== undefined ? { model: { input: name, summary: store.memory } } : undefined;
     const view = new HeapView(store);
     const stacks = threadDumpFromHeap(view, store, name);
     const summary: InputSummary = {
@@ -55,7 +91,7 @@ async function loadFile(name: string, file: string, plan: LoadPlan, onProgress?:
         ? { heap: { objects: store.histogram.totalInstances, shallowBytes: store.histogram.totalBytes, classes: store.histogram.rows.length } }
         : {}),
     };
-    return { kind: 'heap', heap: { path: name, view, summary, ...(stacks !== undefined ? { stacks } : {}) } };
+    return { kind: 'heap', heap: { path: name, view, summary, ...(stacks !== undefined ? { stacks } : {}), ...(memory !== undefined ? { memory } : {}) } };
   }
   try {
     return { kind: 'threads', input: await loadThreadInput(name, onProgress, plan.maxGunzipBytes, file) };
@@ -64,6 +100,32 @@ async function loadFile(name: string, file: string, plan: LoadPlan, onProgress?:
     const log = await readKnownLogLines(name, file, plan.maxGunzipBytes);
     if (log === undefined) throw e;
     return { kind: 'log', log };
+  }
+}
+
+export interface HeapMemoryWork {
+  readonly running?: RunningMemoryAnalysis;
+  readonly skipped?: string;
+}
+
+function startHeapMemory(file: string, name: string, plan: IncidentPlan): HeapMemoryWork | undefined {
+  const choice = plan.memory ?? 'auto';
+  if (choice === 'never') return undefined;
+  const size = statSync(file).size * (isGzipFile(file) ? 2.5 : 1);
+  if (choice === 'auto' && size > AUTO_MEMORY_MAX_BYTES) {
+    return { skipped: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\`` };
+  }
+  const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), ...(plan.inflateThreads !== undefined ? { inflateThreads: plan.inflateThreads } : {}) };
+  return { running: startMemoryAnalysis(file, { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed }) };
+}
+
+async function finishHeapMemory(work: HeapMemoryWork, name: string): Promise<HeapMemory> {
+  if (work.running === undefined) return { model: { input: name, skipped: work.skipped! } };
+  try {
+    const analysis = await work.running.done;
+    return { model: { input: name, summary: analysis.summary }, analysis };
+  } catch (e) {
+    return { model: { input: name, skipped: `the memory analysis failed: ${(e as Error).message}` } };
   }
 }
 
@@ -112,12 +174,28 @@ export interface IncidentLoadHooks {
  * Loads every file of an analysis (what collectInputs found) the same way for analyze, batch and the
  * UI: dumps, heap dumps and logs, with files in a directory that are none of these skipped.
  */
-export async function loadIncidentInputs(inputs: readonly InputPath[], plan: LoadPlan, hooks: IncidentLoadHooks = {}): Promise<IncidentInputs> {
+export async function loadIncidentInputs(inputs: readonly InputPath[], plan: IncidentPlan, hooks: IncidentLoadHooks = {}): Promise<IncidentInputs> {
   const out: IncidentInputs = { threads: [], heaps: [], logs: [] };
+  // The memory analysis of each HPROF starts first, so its graph pass runs on the other core while
+  // this thread reads the thread dumps, the heap's targeted load, and builds the model.
+  const early = new Map<string, HeapMemoryWork>();
+  for (const input of inputs) {
+    if (input.path === '-' || plan.memory === 'never') continue;
+    const work = (await detectHeapKind(input.path).catch(() => undefined)) === 'hprof' ? startHeapMemory(input.path, input.path, plan) : undefined;
+    if (work !== undefined) early.set(input.path, work);
+  }
+  try {
+    return await loadEach(inputs, plan, hooks, out, early);
+  } finally {
+    for (const w of early.values()) w.running?.cancel();
+  }
+}
+
+async function loadEach(inputs: readonly InputPath[], plan: IncidentPlan, hooks: IncidentLoadHooks, out: IncidentInputs, early: ReadonlyMap<string, HeapMemoryWork>): Promise<IncidentInputs> {
   for (const input of inputs) {
     let loaded: LoadedInput;
     try {
-      loaded = await loadAnyInput(input.path, plan, hooks.onProgress === undefined ? undefined : (event) => hooks.onProgress!(input.path, event));
+      loaded = await loadAnyInput(input.path, plan, hooks.onProgress === undefined ? undefined : (event) => hooks.onProgress!(input.path, event), early.get(input.path));
     } catch (e) {
       if (e instanceof InputError && input.fromDirectory) {
         hooks.onSkipped?.(input.path, e);
@@ -145,6 +223,6 @@ export async function loadIncidentInputs(inputs: readonly InputPath[], plan: Loa
 }
 
 /** The heap-loading plan of an analysis: the built-in roots, the config's counters, and limits. */
-export function analysisPlan(counters: readonly UserCounterSpec[], limits: Pick<LoadPlan, 'maxGunzipBytes' | 'inflateThreads'> = {}): LoadPlan {
+export function analysisPlan(counters: readonly UserCounterSpec[], limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory'> = {}): IncidentPlan {
   return { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counters)], ...limits };
 }

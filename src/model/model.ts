@@ -4,6 +4,7 @@
  */
 import type { LockRef, ThreadDump, JavaThreadState } from './thread-dump.js';
 import type { ThreadActivity } from './activity.js';
+import type { HeapMemoryModel } from './memory.js';
 
 export interface InputSummary {
   readonly path: string;
@@ -54,7 +55,16 @@ export interface ExecutorHeapState {
   readonly activeWorkers: number;
   readonly largestPoolSize: number | null;
   readonly completedTasks: number | null;
-  readonly queue: { readonly className: string; readonly size: number | null; readonly capacity: number | null; readonly complete: boolean };
+  readonly queue: {
+    readonly className: string;
+    readonly size: number | null;
+    readonly capacity: number | null;
+    readonly complete: boolean;
+    /** The queue object's dump id (hex), when it was loaded. */
+    readonly id?: string;
+    /** What the queue retains (its nodes and the tasks only it holds), when the memory analysis ran. */
+    readonly retainedBytes?: number;
+  };
   /** Names of the worker threads, as the heap's Thread objects say. */
   readonly workerThreadNames: string[];
 }
@@ -120,6 +130,14 @@ export interface ConnectionPoolModel {
   /** `heap` (numbers from the pool object) or `threads` (only stacks: no width, no counts). */
   readonly source: 'heap' | 'threads';
   readonly object: HeapObjectRef | null;
+  /** With the memory analysis: what the pool object retains, and what its queue of pending requests does. */
+  readonly retainedBytes?: number;
+  readonly pendingRetainedBytes?: number;
+  /**
+   * Threads the heap shows parked on a future or latch that a request of this pool reaches (by
+   * name): of a request still queued, or of one in flight.
+   */
+  readonly callersWaiting?: { readonly queued: readonly string[]; readonly inFlight: readonly string[] };
 }
 
 export interface ShutdownHookModel {
@@ -208,6 +226,8 @@ export interface Model {
   readonly connectionPools: ConnectionPoolModel[];
   readonly shutdown: ShutdownModel;
   readonly logEvents: LogEventModel[];
+  /** Per heap input: what holds its memory (the dominator tree's summary), or why it was not computed. */
+  readonly memory: HeapMemoryModel[];
   /** What a heap dump would add when none was given (threads-only runs), or why one could not be used. */
   readonly notes: string[];
 }

@@ -141,7 +141,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   for (const l of logs) summaries.push(l.summary);
   // Known log lines come from log files and from the lines around dumps in thread-dump files.
   const logEvents = [...logs.flatMap((l) => l.events), ...inputs.flatMap((i) => i.logEvents ?? [])];
-  const concurrency = reconstructConcurrency(dumps, executors, heaps, logEvents, others.userCounters ?? []);
+  const concurrency = reconstructConcurrency(dumps, executors, heaps, logEvents, others.userCounters ?? [], activity);
 
   return {
     inputs: summaries,
@@ -156,6 +156,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     connectionPools: concurrency.connectionPools,
     shutdown: concurrency.shutdown,
     logEvents,
+    memory: heaps.flatMap((h) => (h.memory !== undefined ? [h.memory.model] : [])),
     notes: [
       ...copyNotes,
       ...jvmNotes,
@@ -164,6 +165,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
           `no thread dump given: the threads are those recorded in the heap dump ${h.path} (stacks from its HPROF traces, states from Thread.threadStatus, what parked threads wait for from Thread.parkBlocker); a heap dump has no lock lines, so monitor owners and waiters are unknown: jstack -l output of the same JVM adds them`,
       ),
       ...concurrency.notes,
+      ...heaps.flatMap((h) => (h.memory?.model.skipped !== undefined ? [`${h.path}: what holds its memory (dominator tree, leak suspects) was ${h.memory.model.skipped}`] : [])),
     ],
   };
 }

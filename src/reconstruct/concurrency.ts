@@ -8,11 +8,15 @@ import { sightingOfHeap } from './heap-identity.js';
 import { sightingOfDump, whyNotOneJvm } from '../threads/jvm-identity.js';
 import { dumpLabel } from '../threads/series.js';
 import type { HeapView } from '../heap/heap-view.js';
+import type { MemoryAnalysis } from '../heap/graph/heap-memory.js';
+import type { HeapMemoryModel } from '../model/memory.js';
 import { threadNameOf } from '../heap/heap-values.js';
 import { poolDisplayName, poolPattern } from '../threads/pool-naming.js';
 import type { ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
 import type { ConnectionPoolModel, CounterModel, ExecutorModel, LogEventModel, ShutdownModel, ThreadRef } from '../model/model.js';
 import { dubboCounters } from './dubbo-counters.js';
+import { HeapMemoryLinks } from './heap-memory-links.js';
+import type { ThreadActivity } from '../model/activity.js';
 import { heapExecutors } from './heap-executors.js';
 import { heapPools } from './heap-pools.js';
 import { handlingDubboRequest, insideServiceMethod, LEASE_WAITS, leaseWaitOf, shutdownHookKind } from './stack-signs.js';
@@ -23,6 +27,13 @@ export interface HeapInput {
   readonly view: HeapView;
   /** The threads the heap dump recorded, as a thread dump (used when no thread dump is given). */
   readonly stacks?: ThreadDumpFile;
+  /** What holds its memory: the summary, and the graph it came from when it was computed in this run. */
+  readonly memory?: HeapMemory;
+}
+
+export interface HeapMemory {
+  readonly model: HeapMemoryModel;
+  readonly analysis?: MemoryAnalysis;
 }
 
 export interface Concurrency {
@@ -43,6 +54,7 @@ export function reconstructConcurrency(
   heaps: readonly HeapInput[],
   logEvents: readonly LogEventModel[],
   userSpecs: readonly UserCounterSpec[],
+  activity: readonly (readonly ThreadActivity[])[] = [],
 ): Concurrency {
   const ref = (dump: number, thread: number): ThreadRef => ({ dump, thread, name: dumps[dump]!.threads[thread]!.name });
   const notes: string[] = [];
@@ -72,7 +84,19 @@ export function reconstructConcurrency(
       notes.push(`${heap.path}: its threads do not match the thread dumps' (another JVM?); heap and threads were not lined up`);
     }
 
-    for (const h of heapExecutors(heap.view, heap.path)) {
+    const links = heap.memory?.analysis !== undefined ? new HeapMemoryLinks(heap.memory.analysis, heap.view) : undefined;
+    // Threads that may wait for queued work: parked or waiting inside a task, in a dump of the heap's JVM.
+    const waitingInside = new Set<string>();
+    for (const di of sameJvm) {
+      dumps[di]!.threads.forEach((th, ti) => {
+        if (activity[di]?.[ti]?.activity === 'working' && (th.state === 'WAITING' || th.state === 'TIMED_WAITING')) waitingInside.add(th.name);
+      });
+    }
+    const found = heapExecutors(heap.view, heap.path);
+    const queueRetained = links?.retainedOf(found.flatMap((h) => (h.state.queue.id !== undefined ? [Number(h.state.queue.id)] : [])));
+    for (const found1 of found) {
+      const r = found1.state.queue.id !== undefined ? queueRetained?.get(Number(found1.state.queue.id)) : undefined;
+      const h = r === undefined ? found1 : { ...found1, state: { ...found1.state, queue: { ...found1.state.queue, retainedBytes: r } } };
       const workers = new Set(h.state.workerThreadNames);
       let joined = false;
       for (let k = 0; k < executors.length; k++) {
@@ -114,9 +138,25 @@ export function reconstructConcurrency(
       counters.push({ ...c, threadsInside, rejectionsLogged: rejections });
     }
 
-    for (const p of heapPools(heap.view, heap.path)) {
+    const heapPoolsFound = heapPools(heap.view, heap.path);
+    const poolIds = heapPoolsFound.flatMap((p) => [...(p.object !== null ? [Number(p.object.id)] : []), ...(p.pendingQueueId !== undefined ? [p.pendingQueueId] : [])]);
+    const poolRetained = links?.retainedOf(poolIds);
+    const callers = links?.threadsWaitingFor(heapPoolsFound.flatMap((p) => [p.pendingQueueId, p.inFlightId].filter((x): x is number => x !== undefined)), waitingInside);
+    for (const p of heapPoolsFound) {
       const all = waiters.get(p.kind) ?? [];
       let waitingThreads = sameJvm.map((di) => all.find((w) => w.dump === di) ?? { dump: di, threads: [] });
+      const queuedCallers = p.pendingQueueId !== undefined ? (callers?.get(p.pendingQueueId) ?? []) : [];
+      const inFlightCallers = p.inFlightId !== undefined ? (callers?.get(p.inFlightId) ?? []) : [];
+      const callersWaiting = [...queuedCallers, ...inFlightCallers];
+      if (callersWaiting.length > 0) {
+        // Callers parked on futures of queued calls wait for this pool as surely as lease waiters do.
+        const named = new Set(callersWaiting);
+        waitingThreads = waitingThreads.map((w) => {
+          const have = new Set(w.threads.map((t) => t.thread));
+          const more = dumps[w.dump]!.threads.flatMap((th, ti) => (named.has(th.name) && !have.has(ti) && activity[w.dump]?.[ti]?.activity === 'working' ? [ref(w.dump, ti)] : []));
+          return { dump: w.dump, threads: [...w.threads, ...more] };
+        });
+      }
       if (p.kind === 'semaphore') {
         // Many semaphores live in a JVM, and a compacting collector moves them between dumps: a waiter
         // belongs to the one whose queue (in the heap) names it, or whose sync it parks on.
@@ -125,8 +165,16 @@ export function reconstructConcurrency(
         const syncId = Number(p.object?.id);
         waitingThreads = waitingThreads.map((w) => ({ dump: w.dump, threads: w.threads.filter((t) => queued.has(t.name) || parksOn(dumps[t.dump]!.threads[t.thread]!, syncId)) }));
       }
-      const { waiterNames: _names, ...pool } = p;
-      pools.push({ ...pool, waitingThreads });
+      const { waiterNames: _names, pendingQueueId, inFlightId: _inFlight, ...pool } = p;
+      const retained = p.object !== null ? poolRetained?.get(Number(p.object.id)) : undefined;
+      const pendingRetained = pendingQueueId !== undefined ? poolRetained?.get(pendingQueueId) : undefined;
+      pools.push({
+        ...pool,
+        waitingThreads,
+        ...(retained !== undefined ? { retainedBytes: retained } : {}),
+        ...(pendingRetained !== undefined ? { pendingRetainedBytes: pendingRetained } : {}),
+        ...(callersWaiting.length > 0 ? { callersWaiting: { queued: [...queuedCallers].sort(), inFlight: [...inFlightCallers].sort() } } : {}),
+      });
     }
   }
 

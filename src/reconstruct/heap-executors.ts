@@ -69,10 +69,11 @@ const UNBOUNDED = 2147483647;
 
 function queueState(view: HeapView, q: HeapObject | undefined): ExecutorHeapState['queue'] {
   if (q === undefined) return { className: '(not loaded)', size: null, capacity: null, complete: false };
+  const id = hexId(q.id);
   const className = view.classNameOf(q);
   const cls = view.classOf(q);
   const is = (name: string) => cls !== undefined && view.isA(cls, name);
-  if (is('java.util.concurrent.SynchronousQueue')) return { className, size: 0, capacity: 0, complete: true };
+  if (is('java.util.concurrent.SynchronousQueue')) return { className, size: 0, capacity: 0, complete: true, id };
   let size: number | undefined;
   let capacity: number | undefined;
   if (is('java.util.concurrent.LinkedBlockingQueue') || is('java.util.concurrent.LinkedBlockingDeque')) {
@@ -85,5 +86,5 @@ function queueState(view: HeapView, q: HeapObject | undefined): ExecutorHeapStat
   } else {
     size = numberOf(view, view.field(q, 'size') ?? undefined) ?? sizeOf(view, q);
   }
-  return { className, size: size ?? null, capacity: capacity === undefined || capacity >= UNBOUNDED ? null : capacity, complete: size !== undefined };
+  return { className, size: size ?? null, capacity: capacity === undefined || capacity >= UNBOUNDED ? null : capacity, complete: size !== undefined, id };
 }

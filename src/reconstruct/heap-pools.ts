@@ -10,7 +10,13 @@ import type { HeapView } from '../heap/heap-view.js';
 import type { ConnectionPoolModel } from '../model/model.js';
 
 /** A pool as the heap shows it; `waiterNames` when the heap names the threads queued on it (AQS queues). */
-export type HeapPool = Omit<ConnectionPoolModel, 'waitingThreads'> & { readonly waiterNames?: readonly string[] };
+export type HeapPool = Omit<ConnectionPoolModel, 'waitingThreads'> & {
+  readonly waiterNames?: readonly string[];
+  /** The dump id of the collection holding its pending requests (OkHttp's readyAsyncCalls). */
+  readonly pendingQueueId?: number;
+  /** The dump id of the collection holding its requests in flight (OkHttp's runningAsyncCalls). */
+  readonly inFlightId?: number;
+};
 
 /** Names of the threads queued on an AQS (head is a dummy; JDK 14+ nodes hold `waiter`, older ones `thread`). */
 function queuedThreads(view: HeapView, sync: HeapObject | undefined): string[] {
@@ -33,6 +39,10 @@ function conditionWaiters(view: HeapView, condition: HeapObject | undefined): st
     names.push(threadNameOf(view, view.follow(node, 'waiter') ?? view.follow(node, 'thread')) ?? '?');
   }
   return names;
+}
+
+function idOf<K extends string>(v: HeapValue | undefined, key: K): Partial<Record<K, number>> {
+  return v !== null && v !== undefined && typeof v === 'object' && v.ref !== 0 ? ({ [key]: v.ref } as Partial<Record<K, number>>) : {};
 }
 
 export function heapPools(view: HeapView, input: string): HeapPool[] {
@@ -93,6 +103,8 @@ export function heapPools(view: HeapView, input: string): HeapPool[] {
       pending: size(d, 'readyAsyncCalls'),
       source: 'heap',
       object: ref(d),
+      ...idOf(view.field(d, 'readyAsyncCalls'), 'pendingQueueId'),
+      ...idOf(view.field(d, 'runningAsyncCalls'), 'inFlightId'),
     });
   }
 

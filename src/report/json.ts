@@ -6,6 +6,7 @@ import type { Report } from './report.js';
 import { REPORT_SCHEMA } from './report.js';
 import { SEVERITIES } from '../model/findings.js';
 import type { ThreadActivity } from '../model/activity.js';
+import { memorySummaryJson } from './memory-text.js';
 
 /** Names listed per verdict; the count says how many share it. */
 const NAMES_PER_VERDICT = 200;
@@ -115,6 +116,7 @@ export function renderJson(report: Report): string {
         })),
       },
       logEvents: m.logEvents,
+      memory: m.memory.map((h) => ({ input: h.input, ...(h.summary !== undefined ? memorySummaryJson(h.summary) : {}), ...(h.skipped !== undefined ? { skipped: h.skipped } : {}) })),
       notes: m.notes,
       threadGroups: m.threadGroups
         .filter((g) => g.count > 1)

@@ -3,22 +3,13 @@
  * retainers, the leak suspects, the classes by retained size) and as the `dumpsleuth.memory/1` JSON.
  * Draws what it is given; names from the dump are stripped of control sequences.
  */
-import type { MemorySummary, RetainedObject } from '../heap/graph/memory-summary.js';
+import type { MemorySummary, PathStep, RetainedObject } from '../model/memory.js';
 import type { RetainerNode } from '../heap/graph/retainer-tree.js';
 import { approximateBytes } from './heap-size-text.js';
 import { stripControl } from './sanitize.js';
 
 export const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
 
-
-/** One step of a path from a GC root: the object, and how the step before holds it. */
-export interface PathStep {
-  readonly object: RetainedObject;
-  /** The field, array index or static of the previous object that holds this one (absent for the root). */
-  readonly via?: string;
-  /** For the first step: the root record that holds it. */
-  readonly rootKind?: string;
-}
 
 export interface MemoryReport {
   readonly source: string;
@@ -59,8 +50,10 @@ export function renderMemoryText(r: MemoryReport): string {
     const who = x.kind === 'object' ? `one ${name(x.subject)} ${x.subject.id}` : `${count(x.instances)} instances of ${stripControl(x.className)}`;
     out.push(`  ${i + 1}. ${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${pct(x.retained, heap)} of the heap)`);
     const a = x.accumulation;
-    if (a.index !== x.subject.index) out.push(`     the memory accumulates in ${name(a)} ${a.id}: it retains ${approximateBytes(a.retained)} and directly dominates ${count(a.dominated)} objects`);
+    if (a.chainLinks !== undefined) out.push(`     the memory accumulates in ${name(a)} ${a.id}, the first of ${count(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}`);
+    else if (a.index !== x.subject.index) out.push(`     the memory accumulates in ${name(a)} ${a.id}: it retains ${approximateBytes(a.retained)} and directly dominates ${count(a.dominated)} objects`);
     else out.push(`     it directly dominates ${count(a.dominated)} objects, none of which holds most of it`);
+    if (x.path !== undefined && x.path.length > 0) out.push(`     kept by: ${x.path.map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}) ${name(st.object)}` : `${stripControl(st.via ?? '?')} -> ${name(st.object)}`)).join(' -> ')}`);
   });
   if (r.path !== undefined) {
     out.push('', `Shortest path from a GC root to ${stripControl(r.path.target)} (strong references only; weak, soft and phantom referents do not count)`);
@@ -79,11 +72,11 @@ export function renderMemoryText(r: MemoryReport): string {
 
 const objectJson = (o: RetainedObject) => ({ id: o.id, class: o.className, ...(o.describes !== undefined ? { describes: o.describes } : {}), shallow: o.shallow, retained: o.retained });
 
-export function renderMemoryJson(r: MemoryReport): string {
-  const s = r.summary;
-  const doc = {
-    schema: MEMORY_SCHEMA,
-    source: r.source,
+const stepJson = (st: PathStep) => ({ ...objectJson(st.object), ...(st.via !== undefined ? { via: st.via } : {}), ...(st.rootKind !== undefined ? { rootKind: st.rootKind } : {}) });
+
+/** The summary's part of `dumpsleuth.memory/1`, which the analysis report's `model.memory` repeats per heap input. */
+export function memorySummaryJson(s: MemorySummary) {
+  return {
     heap: {
       objects: s.objects,
       reachableObjects: s.reachableObjects,
@@ -102,9 +95,18 @@ export function renderMemoryJson(r: MemoryReport): string {
       retained: x.retained,
       share: Number(x.share.toFixed(4)),
       subject: objectJson(x.subject),
-      accumulation: { ...objectJson(x.accumulation), dominated: x.accumulation.dominated },
+      accumulation: { ...objectJson(x.accumulation), dominated: x.accumulation.dominated, ...(x.accumulation.chainLinks !== undefined ? { chainLinks: x.accumulation.chainLinks } : {}) },
+      ...(x.path !== undefined ? { path: x.path.map(stepJson) } : {}),
     })),
-    ...(r.path !== undefined ? { path: { target: r.path.target, steps: r.path.steps.map((st) => ({ ...objectJson(st.object), ...(st.via !== undefined ? { via: st.via } : {}), ...(st.rootKind !== undefined ? { rootKind: st.rootKind } : {}) })) } } : {}),
+  };
+}
+
+export function renderMemoryJson(r: MemoryReport): string {
+  const doc = {
+    schema: MEMORY_SCHEMA,
+    source: r.source,
+    ...memorySummaryJson(r.summary),
+    ...(r.path !== undefined ? { path: { target: r.path.target, steps: r.path.steps.map(stepJson) } } : {}),
     warnings: r.warnings,
   };
   return JSON.stringify(doc, null, 2) + '\n';

@@ -37,7 +37,10 @@ export const connectionPoolStarvation: Rule = {
       const message = p.kind === 'semaphore'
         ? `${plural(peak.count, 'thread waits', 'threads wait')} for a permit of ${p.name}, which has ${p.idle ?? '?'} left.`
         : p.kind === 'okhttp-dispatcher'
-        ? `${p.name}: ${p.leased} calls run at once to one host (maxRequestsPerHost ${width}) and ${plural(waiting, 'call waits', 'calls wait')} in its ready queue; their callers wait for them.`
+        ? `${p.name}: ${p.leased} calls run at once to one host (maxRequestsPerHost ${width}) and ${plural(p.pending ?? waiting, 'call waits', 'calls wait')} in its ready queue` +
+          (p.callersWaiting !== undefined
+            ? `; ${plural(p.callersWaiting.queued.length + p.callersWaiting.inFlight.length, 'thread is', 'threads are')} parked on a future or latch that one of its calls will complete (${p.callersWaiting.queued.length} queued, ${p.callersWaiting.inFlight.length} running; the heap links each thread to its call).`
+            : '; their callers wait for them.')
         : fromHeap
         ? `${p.name}: all ${p.leased} connections it may open${p.route ? ` to ${p.route}` : ''} are in use (width ${width}${p.maxTotal !== null ? `, max total ${p.maxTotal}` : ''}) and ${plural(waiting, 'request waits', 'requests wait')} for one` +
           (peak.count > 0 ? `; ${plural(peak.count, 'thread is', 'threads are')} parked waiting for a lease.` : '.')
@@ -56,11 +59,14 @@ export const connectionPoolStarvation: Rule = {
           pending: p.pending,
           waitingThreads: peak.count,
           waitingThreadsPerDump: p.waitingThreads.map((w) => w.threads.length),
+          callersWaitingOnQueuedCalls: p.callersWaiting?.queued.length ?? null,
+          callersWaitingOnRunningCalls: p.callersWaiting?.inFlight.length ?? null,
+          pendingRetainedBytes: p.pendingRetainedBytes ?? null,
           source: p.source,
         },
         evidence: [
           ...(p.object ? [{ kind: 'heap-object' as const, source: p.object.input, id: p.object.id, className: p.object.className, note: `leased ${p.leased ?? '?'} of ${width}, pending ${p.pending ?? '?'}` }] : []),
-          ...peak.threads.slice(0, 40).map((t) => threadEvidence(model, t, 'waiting for a lease')),
+          ...peak.threads.slice(0, 40).map((t) => threadEvidence(model, t, p.callersWaiting?.queued.includes(t.name) === true ? 'waiting for a queued call' : p.callersWaiting?.inFlight.includes(t.name) === true ? 'waiting for a running call' : 'waiting for a lease')),
         ],
         remedy: REMEDY_BY_KIND[p.kind],
       };

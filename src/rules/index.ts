@@ -9,6 +9,7 @@ import { limitSaturated } from './limit-saturated.js';
 import { queueBacklog } from './queue-backlog.js';
 import { connectionPoolStarvation } from './connection-pool-starvation.js';
 import { shutdownOrdering } from './shutdown-ordering.js';
+import { memoryLeakSuspect } from './memory-leak-suspect.js';
 
 export const RULES: readonly Rule[] = [
   activeCountLeak,
@@ -20,4 +21,5 @@ export const RULES: readonly Rule[] = [
   deadlock,
   lockContention,
   stuckThreads,
+  memoryLeakSuspect,
 ];

@@ -26,6 +26,8 @@ function explainedElsewhere(model: Model, dump: number): Set<number> {
       if (inHttpCall(th)) out.add(i);
     });
   }
+  // Threads waiting for a pool (parked for a lease, or on the future of a call queued in it) are that pool's finding's evidence.
+  for (const p of model.connectionPools) for (const w of p.waitingThreads) if (w.dump === dump) for (const r of w.threads) out.add(r.thread);
   for (const d of model.shutdown.dumps) {
     if (d.dump !== dump) continue;
     for (const h of d.hooks) out.add(h.thread.thread);

@@ -8,7 +8,7 @@
  */
 import type { ProgressListener } from '../../input/open.js';
 import { statSync } from 'node:fs';
-import { feedHprof, isGzipFile } from '../hprof/byte-source.js';
+import { feedHprof, isGzipFile, type FeedOptions } from '../hprof/byte-source.js';
 import { ClassMetadata } from '../hprof/class-metadata.js';
 import { basicTypeSize, primitiveArrayClassName, readIdAt, SUB } from '../hprof/format.js';
 import { truncationWarning } from '../hprof/hprof-warnings.js';
@@ -39,7 +39,7 @@ interface InstanceLayout {
   readonly referentOffset: number;
 }
 
-export async function hprofObjectGraph(path: string, onProgress?: ProgressListener): Promise<ObjectGraph> {
+export async function hprofObjectGraph(path: string, onProgress?: ProgressListener, feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {}): Promise<ObjectGraph> {
   const meta = new ClassMetadata();
   // Sized from the file (an object takes about 50 bytes of HPROF; references about one per 30 bytes), so the arrays
   // rarely grow; a gzip file inflates about 2.5 times.
@@ -175,7 +175,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       return false;
     },
   });
-  const fed = await feedHprof(path, parser, onProgress !== undefined ? { onProgress } : {});
+  const fed = await feedHprof(path, parser, onProgress !== undefined ? { ...feed, onProgress } : feed);
   if (parser.header === undefined) throw new HprofFormatError('the file ends before the HPROF header does');
   const warnings = parser.warningReport();
   if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));

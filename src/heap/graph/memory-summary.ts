@@ -8,49 +8,9 @@
  */
 import type { DominatorTree } from './dominators.js';
 import type { ObjectGraph } from './object-graph.js';
+import type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '../../model/memory.js';
 
-export interface RetainedObject {
-  readonly index: number;
-  readonly id: string;
-  readonly className: string;
-  readonly shallow: number;
-  readonly retained: number;
-  /** For a class object: the class it is (`org.acme.Cache`), whose statics it holds. */
-  readonly describes?: string;
-}
-
-export interface ClassRetained {
-  readonly className: string;
-  readonly instances: number;
-  readonly shallow: number;
-  readonly retained: number;
-}
-
-export interface LeakSuspect {
-  readonly kind: 'object' | 'class';
-  /** The object, or the biggest instance of the class. */
-  readonly subject: RetainedObject;
-  readonly className: string;
-  /** For a class: how many top-level instances, and what they retain together. */
-  readonly instances: number;
-  readonly retained: number;
-  readonly share: number;
-  /** Where the memory accumulates below the subject, with the objects it dominates directly. */
-  readonly accumulation: RetainedObject & { readonly dominated: number };
-}
-
-export interface MemorySummary {
-  readonly objects: number;
-  readonly reachableObjects: number;
-  readonly shallowBytes: number;
-  readonly retainedBytes: number;
-  readonly unreachable: { readonly objects: number; readonly bytes: number };
-  readonly roots: Readonly<Record<string, number>>;
-  readonly missingReferences: number;
-  readonly dominators: RetainedObject[];
-  readonly classes: ClassRetained[];
-  readonly suspects: LeakSuspect[];
-}
+export type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '../../model/memory.js';
 
 export interface SummaryOptions {
   readonly topDominators?: number;
@@ -134,16 +94,24 @@ export function classesByRetained(g: ObjectGraph, t: DominatorTree, lists: Domin
   return out.sort((a, b) => b.retained - a.retained || b.shallow - a.shallow || (a.className < b.className ? -1 : 1));
 }
 
-function accumulationPoint(g: ObjectGraph, t: DominatorTree, lists: DominatedLists, from: number, ratio: number): RetainedObject & { dominated: number } {
+/**
+ * MAT's accumulation point: follow the biggest dominated child while it keeps `ratio` of its
+ * parent's retained size. A linked structure (a queue's nodes, a list's entries) is walked no
+ * further than its first link: each link dominates the rest, and the 20,000th node is not where
+ * the memory is; the number of links is counted instead.
+ */
+function accumulationPoint(g: ObjectGraph, t: DominatorTree, lists: DominatedLists, from: number, ratio: number): LeakSuspect['accumulation'] {
+  const biggestChild = (v: number) => (lists.start[v]! < lists.start[v + 1]! ? lists.children[lists.start[v]!]! : -1);
   let v = from;
-  for (let depth = 0; depth < 1000; depth++) {
-    const first = lists.start[v]!;
-    if (first >= lists.start[v + 1]!) break;
-    const biggest = lists.children[first]!;
-    if (t.retained[biggest]! < t.retained[v]! * ratio) break;
+  for (let depth = 0; depth < 10_000; depth++) {
+    const biggest = biggestChild(v);
+    if (biggest < 0 || t.retained[biggest]! < t.retained[v]! * ratio) break;
+    if (g.classOf[biggest] === g.classOf[v]) break;
     v = biggest;
   }
-  return { ...objectAt(g, t, v), dominated: lists.start[v + 1]! - lists.start[v]! };
+  let links = 1;
+  for (let w = biggestChild(v); w >= 0 && g.classOf[w] === g.classOf[v] && links < 100_000_000; w = biggestChild(w)) links++;
+  return { ...objectAt(g, t, v), dominated: lists.start[v + 1]! - lists.start[v]!, ...(links > 1 ? { chainLinks: links } : {}) };
 }
 
 export function memorySummary(g: ObjectGraph, t: DominatorTree, options: SummaryOptions = {}, lists: DominatedLists = dominatedLists(g, t)): MemorySummary {

@@ -5,7 +5,7 @@
  * read from the dump in a second pass over just the objects of the path.
  */
 import { ClassMetadata } from '../hprof/class-metadata.js';
-import { feedHprof } from '../hprof/byte-source.js';
+import { feedHprof, type FeedOptions } from '../hprof/byte-source.js';
 import { basicTypeSize, readIdAt } from '../hprof/format.js';
 import { HprofParser } from '../hprof/parser.js';
 import type { ObjectGraph } from './object-graph.js';
@@ -39,13 +39,27 @@ export function shortestStrongPath(g: ObjectGraph, target: number): number[] | u
 }
 
 /**
- * How each step of a path holds the next object (`table`, `[12]`, `static INSTANCE`), read from
- * the dump again; one name per step but the last.
+ * How each step of each path holds the next object (`table`, `[12]`, `static INSTANCE`), read from
+ * the dump again in one pass for all the paths; per path, one name per step but the last.
  */
 export async function stepNames(file: string, g: ObjectGraph, path: readonly number[]): Promise<string[]> {
-  const next = new Map<number, number>(); // id of an object on the path -> id of the object after it
-  for (let k = 0; k + 1 < path.length; k++) next.set(g.ids[path[k]!]!, g.ids[path[k + 1]!]!);
-  const names = new Map<number, string>();
+  return (await stepNamesOfPaths(file, g, [path]))[0]!;
+}
+
+export async function stepNamesOfPaths(file: string, g: ObjectGraph, paths: ReadonlyArray<readonly number[]>, feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {}): Promise<string[][]> {
+  // id of an object on a path -> ids of the objects after it (two paths may leave one object by different references)
+  const next = new Map<number, number[]>();
+  for (const path of paths) {
+    for (let k = 0; k + 1 < path.length; k++) {
+      const from = g.ids[path[k]!]!;
+      const to = g.ids[path[k + 1]!]!;
+      const list = next.get(from);
+      if (list === undefined) next.set(from, [to]);
+      else if (!list.includes(to)) list.push(to);
+    }
+  }
+  const names = new Map<string, string>(); // `${from} ${to}` -> how `from` holds `to`
+  const key = (from: number, to: number) => `${from} ${to}`;
   const meta = new ClassMetadata();
   let idSize = 8;
   const readId = (data: Buffer, at: number): number => readIdAt(data, at, idSize);
@@ -56,34 +70,45 @@ export async function stepNames(file: string, g: ObjectGraph, path: readonly num
     },
     classDump: (c) => {
       meta.classDumps.set(c.id, c);
-      const want = next.get(c.id);
-      if (want === undefined) return;
-      const s = c.statics.find((x) => x.value === want);
-      names.set(c.id, s !== undefined ? `static ${meta.fieldName(s.nameId)}` : c.superId === want ? 'superclass' : c.loaderId === want ? 'class loader' : 'a reference of the class');
+      for (const want of next.get(c.id) ?? []) {
+        const s = c.statics.find((x) => x.value === want);
+        names.set(key(c.id, want), s !== undefined ? `static ${meta.fieldName(s.nameId)}` : c.superId === want ? 'superclass' : c.loaderId === want ? 'class loader' : 'a reference of the class');
+      }
     },
     instanceHeader: (id) => next.has(id),
     instanceData: (id, classId, data) => {
-      const want = next.get(id)!;
-      if (want === classId) return void names.set(id, 'its class');
-      let offset = 0;
-      for (let c = meta.classDumps.get(classId); c !== undefined; c = meta.classDumps.get(c.superId)) {
-        for (const f of c.fields) {
-          if ((f.type === 2 || f.type === 1) && readId(data, offset) === want) return void names.set(id, meta.fieldName(f.nameId));
-          offset += basicTypeSize(f.type, idSize);
+      for (const want of next.get(id)!) {
+        if (want === classId) {
+          names.set(key(id, want), 'its class');
+          continue;
+        }
+        let offset = 0;
+        search: for (let c = meta.classDumps.get(classId); c !== undefined; c = meta.classDumps.get(c.superId)) {
+          for (const f of c.fields) {
+            if ((f.type === 2 || f.type === 1) && readId(data, offset) === want) {
+              names.set(key(id, want), meta.fieldName(f.nameId));
+              break search;
+            }
+            offset += basicTypeSize(f.type, idSize);
+          }
         }
       }
     },
     objectArrayHeader: (id) => next.has(id),
     objectArrayData: (id, _classId, elements) => {
-      const k = elements.indexOf(next.get(id)!);
-      names.set(id, k >= 0 ? `[${k}]` : 'its class');
+      for (const want of next.get(id)!) {
+        const k = elements.indexOf(want);
+        names.set(key(id, want), k >= 0 ? `[${k}]` : 'its class');
+      }
     },
   });
-  await feedHprof(file, parser);
-  return path.slice(0, -1).map((v) => {
-    const known = names.get(g.ids[v]!);
-    if (known !== undefined) return known;
-    // A thread holds its locals through its stack frames, which the graph adds as its edges.
-    return g.rootKindOf.get(v) === 'thread' ? 'a local variable of its stack' : '(a reference)';
-  });
+  await feedHprof(file, parser, feed);
+  return paths.map((path) =>
+    path.slice(0, -1).map((v, k) => {
+      const known = names.get(key(g.ids[v]!, g.ids[path[k + 1]!]!));
+      if (known !== undefined) return known;
+      // A thread holds its locals through its stack frames, which the graph adds as its edges.
+      return g.rootKindOf.get(v) === 'thread' ? 'a local variable of its stack' : '(a reference)';
+    }),
+  );
 }

@@ -1,0 +1,11 @@
+/** Runs the memory analysis of one HPROF file in a worker thread, while the main thread loads the rest of the incident. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { analyseMemory, analysisBuffers, type MemoryAnalysisOptions } from './heap-memory.js';
+
+const { file, options } = workerData as { file: string; options: Omit<MemoryAnalysisOptions, 'onProgress'> };
+try {
+  const analysis = await analyseMemory(file, options);
+  parentPort!.postMessage({ analysis }, analysisBuffers(analysis));
+} catch (e) {
+  parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) });
+}

@@ -1,0 +1,30 @@
+/**
+ * Starts the memory analysis of an HPROF file beside other work: in a worker thread when running
+ * from the build (the graph pass and the targeted load then use both cores), in this thread under
+ * the test runner (which cannot start a worker from TypeScript sources).
+ */
+import { Worker } from 'node:worker_threads';
+import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from './heap-memory.js';
+
+export interface RunningMemoryAnalysis {
+  readonly done: Promise<MemoryAnalysis>;
+  /** Stops the work when its result is no longer wanted (the heap dump failed to load). */
+  cancel(): void;
+}
+
+export function startMemoryAnalysis(file: string, options: Omit<MemoryAnalysisOptions, 'onProgress'>): RunningMemoryAnalysis {
+  if (import.meta.url.endsWith('.ts')) return { done: analyseMemory(file, options), cancel: () => undefined };
+  const worker = new Worker(new URL('./memory-worker.js', import.meta.url), { workerData: { file, options } });
+  const done = new Promise<MemoryAnalysis>((resolve, reject) => {
+    worker.once('message', (m: { analysis?: MemoryAnalysis; error?: string }) => {
+      void worker.terminate();
+      if (m.analysis !== undefined) resolve(m.analysis);
+      else reject(new Error(m.error ?? 'the memory analysis stopped'));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`the memory analysis stopped (exit ${code})`));
+    });
+  });
+  return { done, cancel: () => void worker.terminate() };
+}

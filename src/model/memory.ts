@@ -1,0 +1,71 @@
+/**
+ * What holds the memory of a heap dump, as plain data: the figures of its dominator tree that
+ * reports, rules and extracts carry (heap/graph/ computes them; nothing here needs the graph).
+ */
+
+export interface RetainedObject {
+  /** The object's index in the graph it came from (meaningless once serialised). */
+  readonly index: number;
+  readonly id: string;
+  readonly className: string;
+  readonly shallow: number;
+  readonly retained: number;
+  /** For a class object: the class it is (`org.acme.Cache`), whose statics it holds. */
+  readonly describes?: string;
+}
+
+export interface ClassRetained {
+  readonly className: string;
+  readonly instances: number;
+  readonly shallow: number;
+  readonly retained: number;
+}
+
+/** One step of a path from a GC root: the object, and how the step before holds it. */
+export interface PathStep {
+  readonly object: RetainedObject;
+  /** The field, array index or static of the previous object that holds this one (absent for the root). */
+  readonly via?: string;
+  /** For the first step: the root record that holds it. */
+  readonly rootKind?: string;
+}
+
+export interface LeakSuspect {
+  readonly kind: 'object' | 'class';
+  /** The object, or the biggest instance of the class. */
+  readonly subject: RetainedObject;
+  readonly className: string;
+  /** For a class: how many top-level instances, and what they retain together. */
+  readonly instances: number;
+  readonly retained: number;
+  readonly share: number;
+  /** Where the memory accumulates below the subject, with the objects it dominates directly. */
+  readonly accumulation: RetainedObject & {
+    readonly dominated: number;
+    /** When it is the first link of a linked structure (a queue's nodes): how many links follow, each dominating the next. */
+    readonly chainLinks?: number;
+  };
+  /** The shortest strong path from a GC root to the accumulation point, when it was looked up (empty: none). */
+  readonly path?: readonly PathStep[];
+}
+
+export interface MemorySummary {
+  readonly objects: number;
+  readonly reachableObjects: number;
+  readonly shallowBytes: number;
+  readonly retainedBytes: number;
+  readonly unreachable: { readonly objects: number; readonly bytes: number };
+  readonly roots: Readonly<Record<string, number>>;
+  readonly missingReferences: number;
+  readonly dominators: RetainedObject[];
+  readonly classes: ClassRetained[];
+  readonly suspects: LeakSuspect[];
+}
+
+/** A heap input's memory, as the analysis of an incident carries it. */
+export interface HeapMemoryModel {
+  readonly input: string;
+  /** Absent when the memory analysis was not run; `skipped` then says why. */
+  readonly summary?: MemorySummary;
+  readonly skipped?: string;
+}
