@@ -3,6 +3,7 @@
  * ticket attachment. Findings first, then pools, counters, locks and thread groups with collapsible
  * stacks, and a small inline chart of thread states per dump. Every string from a dump is escaped.
  */
+import { memorySections, type MemorySection } from './memory-section.js';
 import type { Evidence, Finding } from '../model/findings.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
@@ -18,6 +19,7 @@ export function esc(s: string): string {
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1f2328}
 h1{font-size:1.4rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #d0d7de}
+svg.retainers{max-width:60rem;font-size:12px}svg.retainers .bar{fill:#8250df}svg.retainers text{fill:#1f2328}
 .finding{border:1px solid #d0d7de;border-left-width:6px;border-radius:6px;padding:.6rem 1rem;margin:1rem 0}
 .critical{border-left-color:#8b0000}.error{border-left-color:#cf222e}.warning{border-left-color:#bf8700}.info{border-left-color:#0969da}
 .input-warning{color:#9a6700}
@@ -94,6 +96,32 @@ function statesChart(report: Report): string {
   return `<svg role="img" aria-label="thread states per dump" width="${width + 140}" height="${m.dumps.length * rowH + 24}" xmlns="http://www.w3.org/2000/svg">${bars.join('')}${legend}</svg>`;
 }
 
+/** A heap dump's Memory section: the totals, a bar chart of the biggest retainers (inline SVG, no script), the suspects, the classes. */
+function memoryBlock(sec: MemorySection): string {
+  const out = [`<h2>Memory of ${esc(sec.input)}</h2>`, `<p>${esc(sec.headline)}</p>`];
+  if (sec.retainers.length > 0) {
+    const rowHeight = 22;
+    const labelWidth = 420;
+    const barWidth = 360;
+    const height = sec.retainers.length * rowHeight + 4;
+    const bars = sec.retainers.map((r, k) => {
+      const y = k * rowHeight + 2;
+      const w = Math.max(1, Math.round(r.share * barWidth));
+      const label = `${r.name} ${r.id}`;
+      const shown = label.length > 60 ? `${label.slice(0, 59)}…` : label;
+      return `<g><title>${esc(`${label}: ${r.retainedText} (${r.shareText})`)}</title><text x="${labelWidth - 6}" y="${y + 15}" text-anchor="end">${esc(shown)}</text><rect x="${labelWidth}" y="${y + 3}" width="${w}" height="${rowHeight - 6}" class="bar"></rect><text x="${labelWidth + w + 6}" y="${y + 15}">${esc(`${r.retainedText} · ${r.shareText}`)}</text></g>`;
+    });
+    out.push(`<svg class="retainers" role="img" aria-label="biggest retainers by retained size" viewBox="0 0 ${labelWidth + barWidth + 160} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">${bars.join('')}</svg>`);
+  }
+  if (sec.suspects.length > 0) out.push(`<ul>${sec.suspects.map((x) => `<li><strong>10% or more</strong>: ${esc(x)}</li>`).join('')}</ul>`);
+  if (sec.classes.length > 0) {
+    out.push('<table><tr><th>class</th><th>instances</th><th>retained</th><th>share</th></tr>');
+    for (const c of sec.classes) out.push(`<tr><td>${esc(c.className)}</td><td>${c.instances.toLocaleString('en-US')}</td><td>${esc(c.retainedText)}</td><td>${esc(c.shareText)}</td></tr>`);
+    out.push('</table>');
+  }
+  return out.join('\n');
+}
+
 export function renderHtml(report: Report): string {
   const m = report.model;
   const out: string[] = [
@@ -131,6 +159,7 @@ export function renderHtml(report: Report): string {
     for (const l of m.locks.contended.slice(0, 100)) out.push(`<li>${esc(`${l.lock.className} <${l.lock.id}>`)} (dump ${l.dump}): owner ${l.owner ? `<code>${esc(l.owner.name)}</code>` : '?'}, ${l.waiters.length} waiting</li>`);
     out.push('</ul>');
   }
+  for (const sec of memorySections(m.memory)) out.push(memoryBlock(sec));
   const groups = m.threadGroups.slice(0, 50);
   if (groups.length > 0) {
     out.push('<h2>Thread groups</h2>');

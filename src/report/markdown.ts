@@ -4,6 +4,7 @@
  * under the 65,536 characters trackers accept by cutting evidence, with a note saying what was cut,
  * never by dropping a finding. Every string from a dump is escaped: it cannot add markup.
  */
+import { memorySections } from './memory-section.js';
 import type { Evidence, Finding } from '../model/findings.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
@@ -87,6 +88,14 @@ function body(report: Report, evidenceLimit: number): string {
     out.push('#### Counters', '', '| counter | active | limit | threads inside |', '| --- | --- | --- | --- |');
     for (const c of m.counters) out.push(`| ${mdText(c.name)} | ${c.active} | ${c.limit ?? ''} | ${c.threadsInside.map((t) => t.count).join(' / ') || '?'} |`);
     out.push('');
+  }
+  for (const sec of memorySections(m.memory)) {
+    out.push(`#### Memory of ${mdText(sec.input)}`, '', mdText(sec.headline), '');
+    if (sec.retainers.length > 0) {
+      out.push('| retained | share | biggest retainer | id |', '| ---: | ---: | --- | --- |', ...sec.retainers.map((r) => `| ${r.retainedText} | ${r.shareText} | ${mdText(r.name)} | \`${r.id}\` |`), '');
+    }
+    for (const x of sec.suspects) out.push(`- 10% or more: ${mdText(x)}`);
+    if (sec.suspects.length > 0) out.push('');
   }
   out.push('<details><summary>Inputs</summary>', '');
   for (const i of m.inputs) out.push(`- ${mdText(i.path)}: ${mdText(i.kind)} ${mdText(i.format)}, ${i.dumps} dump(s), ${i.threads} threads${i.heap !== undefined ? `, ${heapSizeText(i.heap)}` : ''}${i.unparsedLines > 0 ? `, ${i.unparsedLines} unparsed lines` : ''}${i.warnings.length > 0 ? ` (warnings: ${i.warnings.map(mdText).join('; ')})` : ''}`);

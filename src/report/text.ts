@@ -2,6 +2,8 @@
  * `--format text`: findings first (what to act on), then what was read. Colours come from the
  * chalk instance handed in, so the caller decides (NO_COLOR, FORCE_COLOR, --no-color).
  */
+import { memorySections } from './memory-section.js';
+import { approximateBytes } from '../model/bytes.js';
 import type { ChalkInstance } from 'chalk';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
@@ -60,7 +62,8 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
     out.push('', chalk.bold('Thread pools'));
     for (const e of busiest) {
       const where = e.dump >= 0 ? `#${e.dump} ` : 'heap ';
-      const q = e.heap ? `; queue ${e.heap.queue.size ?? '?'}${e.heap.queue.capacity !== null ? `/${e.heap.queue.capacity}` : ''} (${e.heap.queue.className.replace(/^.*\./, '')}), max ${e.heap.maximumPoolSize ?? '?'}` : '';
+      const held = e.heap?.queue.retainedBytes !== undefined && (e.heap.queue.size ?? 0) > 0 ? ` holding ${approximateBytes(e.heap.queue.retainedBytes)}` : '';
+      const q = e.heap ? `; queue ${e.heap.queue.size ?? '?'}${e.heap.queue.capacity !== null ? `/${e.heap.queue.capacity}` : ''} (${e.heap.queue.className.replace(/^.*\./, '')})${held}, max ${e.heap.maximumPoolSize ?? '?'}` : '';
       out.push(`  ${where}${stripControl(e.name)}: ${e.workers} workers, ${e.busy} busy, ${e.idle} idle${q}`);
     }
   }
@@ -78,6 +81,11 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
       const numbers = p.source === 'heap' ? `width ${p.width ?? '?'}, leased ${p.leased ?? '?'}, pending ${p.pending ?? '?'}` : 'from stacks only';
       out.push(`  ${stripControl(p.name)}: ${numbers}, ${waiting} threads waiting`);
     }
+  }
+  for (const sec of memorySections(m.memory)) {
+    out.push('', chalk.bold(`Memory of ${stripControl(sec.input)}`), `  ${stripControl(sec.headline)}`);
+    if (sec.retainers.length > 0) out.push('  biggest retainers:', ...sec.retainers.slice(0, 5).map((r) => `    ${r.retainedText.padStart(10)}  ${r.shareText.padStart(6)}  ${stripControl(r.name)} ${r.id}`));
+    for (const x of sec.suspects) out.push(`  10% or more: ${stripControl(x)}`);
   }
   for (const n of m.notes) out.push('', chalk.dim(`note: ${stripControl(n)}`));
   out.push('', summaryLine(report.findings, chalk));
