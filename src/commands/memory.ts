@@ -3,9 +3,8 @@
  * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
  */
 import { InputError, UsageError } from '../errors.js';
-import { dominatorTree } from '../heap/graph/dominators.js';
-import { hprofObjectGraph } from '../heap/graph/hprof-graph.js';
-import { dominatedLists, memorySummary, objectAt } from '../heap/graph/memory-summary.js';
+import { analyseMemory } from '../heap/graph/heap-memory.js';
+import { objectAt } from '../heap/graph/memory-summary.js';
 import { indexOfId } from '../heap/graph/object-graph.js';
 import { shortestStrongPath, stepNames } from '../heap/graph/root-path.js';
 import { retainerTree } from '../heap/graph/retainer-tree.js';
@@ -35,7 +34,7 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
   const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
-  const { value: graph, file } = await readInputFile(path, async (f) => {
+  const { value: analysis, file } = await readInputFile(path, async (f) => {
     const kind = await heapInputKind(f);
     if (kind !== 'hprof') {
       throw new InputError(
@@ -44,16 +43,13 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
       );
     }
     try {
-      return await hprofObjectGraph(f, (e) => progress.update(`reading ${path}`, e));
+      return await analyseMemory(f, { onProgress: (e) => progress.update(e.phase === 'dominators' ? 'dominator tree' : `reading ${path}`, e), topDominators: Math.max(opts.top, 20), suspectPaths: true });
     } catch (e) {
       if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump (plain or gzip)');
       throw e;
     }
   });
-  progress.update('dominator tree', { phase: 'dominators', bytesRead: 0 });
-  const tree = dominatorTree(graph);
-  const lists = dominatedLists(graph, tree);
-  const summary = memorySummary(graph, tree, { topDominators: Math.max(opts.top, 20) }, lists);
+  const { graph, tree, lists, summary } = analysis;
   let rootPath: MemoryReport['path'];
   if (opts.path !== undefined) {
     const target = indexOfId(graph, Number(opts.path));

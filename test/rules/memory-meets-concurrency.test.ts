@@ -1,0 +1,112 @@
+/**
+ * Memory meets concurrency, on the real-JVM incidents of fixtures/generate-memory-incidents.sh
+ * (each truth.json says what the program set up) and on the older incidents as controls: retained
+ * bytes of queues, callers parked on futures linked to the OkHttp Dispatcher through the heap, and
+ * the memory-leak-suspect rule with its path from a GC root.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { collectInputs } from '../../src/input/collect-inputs.js';
+import { analysisPlan, loadIncidentInputs } from '../../src/input/load-incident.js';
+import { buildModel } from '../../src/reconstruct/build-model.js';
+import { resolveConfig } from '../../src/engine/config.js';
+import { runRules } from '../../src/engine/run-rules.js';
+import { RULES } from '../../src/rules/index.js';
+import type { Finding } from '../../src/model/findings.js';
+
+const truthOf = (incident: string) => JSON.parse(readFileSync(join(INCIDENTS, incident, 'truth.json'), 'utf8')).facts as Record<string, number>;
+const rulesOf = (fs: readonly Finding[], rule: string) => fs.filter((f) => f.rule === rule);
+
+describe('callers parked on futures of queued OkHttp calls', { timeout: 60_000 }, () => {
+  test('each waiting provider thread is linked to the Dispatcher, split as the program set it up', async () => {
+    const truth = truthOf('okhttp-callers-waiting');
+    const { model, findings } = await analyseIncident(join(INCIDENTS, 'okhttp-callers-waiting'));
+    const dispatcher = model.connectionPools.find((p) => p.kind === 'okhttp-dispatcher')!;
+    expect(dispatcher.pending).toBe(truth['readyCalls']);
+    expect(dispatcher.callersWaiting!.queued).toHaveLength(truth['readyCalls']!);
+    expect(dispatcher.callersWaiting!.inFlight).toHaveLength(truth['runningCalls']!);
+    // Only the provider's threads wait for calls: no idle worker of another pool is linked.
+    const linked = [...dispatcher.callersWaiting!.queued, ...dispatcher.callersWaiting!.inFlight];
+    expect(new Set(linked).size).toBe(truth['providerThreads']);
+    expect(linked.every((n) => n.startsWith('DubboServerHandler-127.0.0.1:20880-thread-'))).toBe(true);
+    // Futures and latches alike.
+    expect(truth['callersWaitingOnFuture']! + truth['callersWaitingOnLatch']!).toBe(linked.length);
+    const pool = rulesOf(findings, 'connection-pool-starvation')[0]!;
+    expect(pool.message).toContain(`${truth['providerThreads']} threads are parked on a future or latch`);
+    const saturated = rulesOf(findings, 'executor-saturated').find((f) => f.subject.startsWith('DubboServerHandler'))!;
+    expect(saturated.causedBy).toContain(pool.id);
+    // The waiting callers are the pool finding's evidence, not stuck threads of their own.
+    expect(rulesOf(findings, 'stuck-threads').filter((f) => /StockQuery/.test(f.subject))).toEqual([]);
+  });
+
+  test('control: callers that only enqueue and return are not linked', async () => {
+    const { model } = await analyseIncident(join(INCIDENTS, 'okhttp-dispatcher-queue'));
+    const dispatcher = model.connectionPools.find((p) => p.kind === 'okhttp-dispatcher')!;
+    expect(dispatcher.pending).toBeGreaterThan(0);
+    expect(dispatcher.callersWaiting).toBeUndefined();
+    expect(dispatcher.pendingRetainedBytes).toBeGreaterThan(0);
+  });
+});
+
+describe('a queue backlog that fills the heap', { timeout: 60_000 }, () => {
+  test('the queue carries what it retains, and the leak suspect says it is that backlog', async () => {
+    const truth = truthOf('queue-backlog-memory');
+    const { model, findings } = await analyseIncident(join(INCIDENTS, 'queue-backlog-memory'));
+    const pool = model.executors.find((e) => e.name === 'report-render' && e.heap !== undefined)!;
+    expect(pool.heap!.queue.size).toBe(truth['queued']);
+    // Each queued task holds its byte[1024] (1,040 bytes with its header) and more: the queue retains at least that.
+    expect(pool.heap!.queue.retainedBytes).toBeGreaterThanOrEqual(truth['queued']! * (truth['documentBytes']! + 16));
+    const [suspect] = rulesOf(findings, 'memory-leak-suspect');
+    expect(suspect).toBeDefined();
+    expect(suspect!.facts['accumulationClass']).toBe('java.util.concurrent.LinkedBlockingQueue$Node');
+    expect(suspect!.facts['accumulationChainLinks']).toBeGreaterThanOrEqual(truth['queued']!);
+    expect(suspect!.facts['holderKind']).toBe('a queue');
+    expect(suspect!.message).toContain('This is the queue of executor "report-render"');
+    expect(suspect!.causedBy).toEqual(['queue-backlog:report-render']);
+    expect(findings.map((f) => f.id)).toContain('queue-backlog:report-render');
+  });
+});
+
+describe('memory-leak-suspect', { timeout: 60_000 }, () => {
+  test('a static map that nothing empties: where it accumulates, and the static field that keeps it', async () => {
+    const truth = truthOf('session-cache-leak');
+    const { findings } = await analyseIncident(join(INCIDENTS, 'session-cache-leak'));
+    const suspects = rulesOf(findings, 'memory-leak-suspect');
+    expect(suspects).toHaveLength(1);
+    const s = suspects[0]!;
+    expect(s.facts['accumulationClass']).toBe('java.util.concurrent.ConcurrentHashMap$Node[]');
+    expect(s.facts['holderKind']).toBe('a map');
+    expect(s.facts['retainedBytes']).toBeGreaterThan(truth['sessions']! * truth['attributeBytes']!);
+    expect(s.message).toContain('class com.example.session.SessionCacheLeak$SessionRegistry -> static SESSIONS_BY_ID -> java.util.concurrent.ConcurrentHashMap');
+    expect(s.severity).toBe('error');
+    // The idle request threads are fine: nothing else is wrong with this JVM.
+    expect(findings.filter((f) => f.rule !== 'memory-leak-suspect')).toEqual([]);
+  });
+
+  test('controls: small heaps whose 10% shares are the JDK\'s own (certificates, suffix lists) make no finding', async () => {
+    for (const incident of ['healthy-light-load', 'http-pool-starvation', 'okhttp-dispatcher-queue']) {
+      const { model, findings } = await analyseIncident(join(INCIDENTS, incident));
+      expect(model.memory[0]!.summary!.suspects.length, incident).toBeGreaterThan(0);
+      expect(rulesOf(findings, 'memory-leak-suspect'), incident).toEqual([]);
+    }
+  });
+
+  test('the retained fixture: below the default size nothing; with the size lowered, the listener list', async () => {
+    const { model } = await analyseIncident('fixtures/heap/retained');
+    expect(rulesOf(runRules(model, RULES, resolveConfig(RULES, {}, 'test')), 'memory-leak-suspect')).toEqual([]);
+    const lowered = runRules(model, RULES, resolveConfig(RULES, { rules: { 'memory-leak-suspect': ['warning', { minRetainedMB: 0.5 }] } }, 'test'));
+    const [s] = rulesOf(lowered, 'memory-leak-suspect');
+    expect(s!.facts['accumulationClass']).toBe('java.lang.Object[]');
+    expect(s!.facts['accumulationDominated']).toBe(2000);
+    expect((s!.facts['pathFromGcRoot'] as string[]).some((step) => step.startsWith('static LISTENERS -> java.util.ArrayList 0x'))).toBe(true);
+  });
+
+  test('--no-memory: no memory analysis, no note', async () => {
+    const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([join(INCIDENTS, 'session-cache-leak')]), analysisPlan([], { memory: 'never' }));
+    const model = buildModel(threads, { heaps, logs });
+    expect(model.memory).toEqual([]);
+    expect(model.notes.some((n) => /holds its memory/.test(n))).toBe(false);
+  });
+});
