@@ -83,13 +83,19 @@ async function child(mode, file) {
     const lists = dominatedLists(graph, tree);
     const summary = memorySummary(graph, tree, {}, lists);
     const summarySeconds = done();
+    // The memory command's last pass: each suspect's path from a GC root, with the field names read again from the file.
+    done = phase();
+    const { shortestStrongPath, stepNamesOfPaths } = await import(join(root, 'dist/heap/graph/root-path.js'));
+    const paths = summary.suspects.map((s) => shortestStrongPath(graph, s.accumulation.index) ?? []).filter((p) => p.length > 1);
+    if (paths.length > 0) await stepNamesOfPaths(file, graph, paths);
+    const pathSeconds = done();
     done = phase();
     const text = renderMemoryText({ source: file, summary, tree: retainerTree(graph, tree, lists, { top: 10, children: 3, depth: 3 }), warnings: graph.warnings });
     const reportSeconds = done();
     extra.objects = graph.objects;
     extra.edges = graph.edges.length;
     extra.graphBytesPerObject = graphBytes(graph) / graph.objects;
-    extra.phases = { graph: graphSeconds, dominators: dominatorSeconds, retainedAndSummary: summarySeconds, report: reportSeconds };
+    extra.phases = { graph: graphSeconds, dominators: dominatorSeconds, retainedAndSummary: summarySeconds, suspectPaths: pathSeconds, report: reportSeconds };
     extra.suspects = summary.suspects.length;
     extra.reportChars = text.length;
   } else if (mode === 'targeted') {
@@ -163,7 +169,7 @@ async function main() {
   const p = memory.phases;
   console.log(
     `  ${memory.objects} objects, ${memory.edges} references; graph arrays ${memory.graphBytesPerObject.toFixed(1)} bytes per object; ` +
-      `phases: parse + graph ${p.graph.toFixed(2)} s, dominators ${p.dominators.toFixed(2)} s, retained + summary ${p.retainedAndSummary.toFixed(2)} s, report ${p.report.toFixed(2)} s; ` +
+      `phases: parse + graph ${p.graph.toFixed(2)} s, dominators ${p.dominators.toFixed(2)} s, retained + summary ${p.retainedAndSummary.toFixed(2)} s, suspect paths ${p.suspectPaths.toFixed(2)} s, report ${p.report.toFixed(2)} s; ` +
       `${(memory.seconds / histogram.seconds).toFixed(1)}x the histogram; ${memory.suspects} suspects`,
   );
   const gunzip = measure('gunzip', gz);

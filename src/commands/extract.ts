@@ -4,7 +4,9 @@
  */
 import { UsageError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
-import { heapStoreNamed, openHeap } from '../heap/open-heap.js';
+import { heapInputKind, heapStoreNamed, openHeap } from '../heap/open-heap.js';
+import { startMemoryAnalysis } from '../heap/graph/run-memory.js';
+import { AUTO_MEMORY_MAX_BYTES, heapBytesEstimate, SUSPECT_PATH_MIN_BYTES } from '../input/load-incident.js';
 import { readInputFile } from '../input/stdin.js';
 import { writeHeapSnapshotFile } from '../heap/json/snapshot-writer.js';
 import { stripControl } from '../report/sanitize.js';
@@ -22,7 +24,17 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
   if (opts.output === '-' || opts.output.length === 0) throw new UsageError('extract needs an output file', 'for example -o incident.json.gz');
   await checkOutputPath(opts.output);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
-  const { value, file } = await readInputFile(path, (f) => openHeap(f, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e)));
+  const { value, file } = await readInputFile(path, async (f) => {
+    // What holds the memory travels with the snapshot (an HPROF of up to 512 MB, as analyze does by default).
+    const memory = (await heapInputKind(f)) === 'hprof' && heapBytesEstimate(f) <= AUTO_MEMORY_MAX_BYTES ? startMemoryAnalysis(f, { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15 }) : undefined;
+    try {
+      const loaded = await openHeap(f, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e));
+      const summary = await memory?.done.then((a) => a.summary).catch(() => undefined);
+      return summary !== undefined ? { ...loaded, memory: summary } : loaded;
+    } finally {
+      memory?.cancel();
+    }
+  });
   const store = heapStoreNamed(value, file, path);
   progress.clear();
   const gzip = opts.gzip ?? opts.output.endsWith('.gz');

@@ -108,10 +108,15 @@ export interface HeapMemoryWork {
   readonly skipped?: string;
 }
 
+/** The HPROF bytes a file holds, a gzip one estimated at 2.5 times its size. */
+export function heapBytesEstimate(file: string): number {
+  return statSync(file).size * (isGzipFile(file) ? 2.5 : 1);
+}
+
 function startHeapMemory(file: string, name: string, plan: IncidentPlan): HeapMemoryWork | undefined {
   const choice = plan.memory ?? 'auto';
   if (choice === 'never') return undefined;
-  const size = statSync(file).size * (isGzipFile(file) ? 2.5 : 1);
+  const size = heapBytesEstimate(file);
   if (choice === 'auto' && size > AUTO_MEMORY_MAX_BYTES) {
     return { skipped: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\`` };
   }

@@ -110,3 +110,19 @@ describe('memory-leak-suspect', { timeout: 60_000 }, () => {
     expect(model.notes.some((n) => /holds its memory/.test(n))).toBe(false);
   });
 });
+
+describe('an extract carries the memory summary', { timeout: 60_000 }, () => {
+  test('the snapshot of the session leak still yields the leak suspect, without the HPROF', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { extractCommand } = await import('../../src/commands/extract.js');
+    const out = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-extract-')), 'incident.json.gz');
+    const sink = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
+    expect(await extractCommand(join(INCIDENTS, 'session-cache-leak', 'heap.hprof.gz'), { output: out, progress: false }, { stdout: sink, stderr: sink, env: {}, version: 'test' })).toBe(0);
+    const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([out, join(INCIDENTS, 'session-cache-leak', 'dump-3.txt')]), analysisPlan([]));
+    const model = buildModel(threads, { heaps, logs });
+    expect(model.memory[0]!.summary!.suspects[0]!.accumulation.className).toBe('java.util.concurrent.ConcurrentHashMap$Node[]');
+    const [s] = rulesOf(runRules(model, RULES, resolveConfig(RULES, {}, 'test')), 'memory-leak-suspect');
+    expect(s!.message).toContain('static SESSIONS_BY_ID');
+  });
+});

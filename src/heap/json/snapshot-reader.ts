@@ -9,6 +9,7 @@ import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
 import type { BasicType, HeapClass, HeapObject, HeapStore, HeapValue } from '../heap-model.js';
 import type { Histogram } from '../histogram.js';
+import type { MemorySummary } from '../../model/memory.js';
 import { openInput } from '../../input/open.js';
 import { InputError } from '../../errors.js';
 import { decodeValue, HEAP_SNAPSHOT_FORMAT } from './snapshot-format.js';
@@ -90,7 +91,35 @@ export async function readHeapSnapshot(path: string, maxGunzipBytes?: number): P
     completeClasses: new Set(strings(h['completeClasses'])),
     threads,
     histogram,
+    ...memoryFrom(h['memory']),
     warnings: [...strings(h['warnings']), ...warnings],
+  };
+}
+
+/**
+ * The memory summary an extract carries, taken only when its shape is right (the file is input:
+ * the renderers must not get wrong types); lists keep the entries that are well formed.
+ */
+function memoryFrom(v: Json | undefined): { memory?: MemorySummary } {
+  if (v === null || v === undefined || typeof v !== 'object' || Array.isArray(v)) return {};
+  const isNum = (x: Json | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
+  const isObj = (x: Json | undefined): x is JsonObject => x !== null && x !== undefined && typeof x === 'object' && !Array.isArray(x);
+  const retained = (x: Json | undefined): x is JsonObject => isObj(x) && typeof x['id'] === 'string' && typeof x['className'] === 'string' && isNum(x['shallow']) && isNum(x['retained']);
+  if (!['objects', 'reachableObjects', 'shallowBytes', 'retainedBytes', 'missingReferences'].every((k) => isNum(v[k])) || !isObj(v['unreachable']) || !isObj(v['roots'])) return {};
+  const list = (x: Json | undefined) => (Array.isArray(x) ? x : []);
+  const suspects = list(v['suspects']).filter((x): x is JsonObject => isObj(x) && (x['kind'] === 'object' || x['kind'] === 'class') && typeof x['className'] === 'string' && isNum(x['retained']) && isNum(x['share']) && isNum(x['instances']) && retained(x['subject']) && retained(x['accumulation']) && isNum((x['accumulation'] as JsonObject)['dominated']) && (x['path'] === undefined || (Array.isArray(x['path']) && x['path'].every((st) => isObj(st) && retained(st['object'])))));
+  const classes = list(v['classes']).filter((x): x is JsonObject => isObj(x) && typeof x['className'] === 'string' && isNum(x['instances']) && isNum(x['shallow']) && isNum(x['retained']));
+  const roots = Object.fromEntries(Object.entries(v['roots'] as JsonObject).filter(([, n]) => isNum(n))) as Record<string, number>;
+  const u = v['unreachable'] as JsonObject;
+  return {
+    memory: {
+      ...(v as unknown as MemorySummary),
+      unreachable: { objects: isNum(u['objects']) ? u['objects'] : 0, bytes: isNum(u['bytes']) ? u['bytes'] : 0 },
+      roots,
+      dominators: list(v['dominators']).filter(retained) as unknown as MemorySummary['dominators'],
+      classes: classes as unknown as MemorySummary['classes'],
+      suspects: suspects as unknown as MemorySummary['suspects'],
+    },
   };
 }
 

@@ -41,6 +41,8 @@ export async function writeHeapSnapshot(store: HeapStore, out: Writable, meta: S
     completeClasses: [...store.completeClasses].sort(),
     threads: store.threads,
     warnings: store.warnings,
+    // What holds the memory, computed from the HPROF, so an attached snapshot still shows it.
+    ...(store.memory !== undefined ? { memory: store.memory } : {}),
   };
   await write(`{"format":${JSON.stringify(HEAP_SNAPSHOT_FORMAT)},\n"header":${JSON.stringify(header)},\n"histogram":${JSON.stringify(store.histogram ?? null)},\n"classes":[`);
   let first = true;

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+/**
+ * What the memory analysis adds to `analyze`: every bundled incident with a heap dump (and any
+ * HPROF given as an argument), run as the built command from a cold start with `--no-memory` (the
+ * analysis as it was before the dominator tree joined it) and with the default (the memory
+ * analysis on a worker thread beside the load), alternately, median of BENCH_RUNS (5). Prints both
+ * wall times, the ratio, and peak RSS.
+ *
+ *   node bench/memory-cost-bench.mjs [heap or incident dir...]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const cli = join(root, 'dist/cli.js');
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+const incidents = join(root, 'fixtures/incidents');
+const targets = process.argv.length > 2
+  ? process.argv.slice(2)
+  : readdirSync(incidents).filter((d) => existsSync(join(incidents, d, 'heap.hprof.gz'))).map((d) => join(incidents, d));
+
+function once(target, extra) {
+  const p = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, cli, 'analyze', '--no-progress', '--fail-on', 'never', ...extra, target], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const [seconds, kb] = p.stderr.trim().split('\n').pop().split(' ').map(Number);
+  if (p.status !== 0) throw new Error(`${target}: exit ${p.status}\n${p.stderr}`);
+  return { seconds, rssMb: kb / 1024 };
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+console.log(`analyze --no-memory vs analyze (memory analysis on), cold start, median of ${runs}, node ${process.version}`);
+let worst = 0;
+for (const target of targets) {
+  const without = [];
+  const withMemory = [];
+  for (let r = 0; r < runs; r++) {
+    without.push(once(target, ['--no-memory']));
+    withMemory.push(once(target, []));
+  }
+  const a = median(without.map((x) => x.seconds));
+  const b = median(withMemory.map((x) => x.seconds));
+  worst = Math.max(worst, b / a);
+  const heap = statSync(target).isDirectory() ? join(target, 'heap.hprof.gz') : target;
+  console.log(
+    `${target.replace(root + '/', '').padEnd(52)} heap ${(statSync(heap).size / 1048576).toFixed(1).padStart(6)} MB  ` +
+      `${a.toFixed(2)} s -> ${b.toFixed(2)} s  ${(b / a).toFixed(2)}x  peak RSS ${median(without.map((x) => x.rssMb)).toFixed(0)} -> ${median(withMemory.map((x) => x.rssMb)).toFixed(0)} MB`,
+  );
+}
+console.log(`worst ratio: ${worst.toFixed(2)}x`);
