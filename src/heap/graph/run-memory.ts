@@ -13,6 +13,14 @@ export interface RunningMemoryAnalysis {
 }
 
 export function startMemoryAnalysis(file: string, options: Omit<MemoryAnalysisOptions, 'onProgress'>): RunningMemoryAnalysis {
+  const running = start(file, options);
+  // Nobody awaits the result when the heap dump fails to load (its error is the one reported), or
+  // when it is cancelled: its failure then must not surface as an unhandled rejection.
+  running.done.catch(() => undefined);
+  return running;
+}
+
+function start(file: string, options: Omit<MemoryAnalysisOptions, 'onProgress'>): RunningMemoryAnalysis {
   if (import.meta.url.endsWith('.ts')) return { done: analyseMemory(file, options), cancel: () => undefined };
   const worker = new Worker(new URL('./memory-worker.js', import.meta.url), { workerData: { file, options } });
   const done = new Promise<MemoryAnalysis>((resolve, reject) => {
