@@ -15,6 +15,8 @@ import { InputError } from '../../src/errors.js';
 
 const schema = JSON.parse(readFileSync('docs/report.schema.json', 'utf8'));
 const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
+// model.memory takes its fields from the memory schema, by reference.
+ajv.addSchema(JSON.parse(readFileSync('docs/memory.schema.json', 'utf8')));
 const validate = ajv.compile(schema);
 const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
 
@@ -43,6 +45,11 @@ describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
     expect(validate({ ...doc, findings: [{ ...doc.findings[0], severity: 'fatal' }] })).toBe(false);
     expect(validate({ ...doc, findings: [{ ...doc.findings[0], evidence: [{ kind: 'thread', thread: 'x' }] }] })).toBe(false);
     expect(validate({ ...doc, summary: { ...doc.summary, error: -1 } })).toBe(false);
+    // The memory fields are checked through the memory schema they refer to.
+    const memory = doc.model.memory[0];
+    expect(memory.suspects).toBeDefined();
+    expect(validate({ ...doc, model: { ...doc.model, memory: [{ ...memory, dominators: [{ id: 'zz', class: 'x', shallow: 1, retained: 1 }] }] } })).toBe(false);
+    expect(validate({ ...doc, model: { ...doc.model, memory: [{ ...memory, heap: { ...memory.heap, objects: 'many' } }] } })).toBe(false);
   });
 
   for (const incident of readdirSync(INCIDENTS).filter((d) => statSync(join(INCIDENTS, d)).isDirectory())) {
