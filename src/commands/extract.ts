@@ -5,8 +5,7 @@
 import { UsageError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
 import { heapInputKind, heapStoreNamed, openHeap } from '../heap/open-heap.js';
-import { startMemoryAnalysis } from '../heap/graph/run-memory.js';
-import { AUTO_MEMORY_MAX_BYTES, heapBytesEstimate, SUSPECT_PATH_MIN_BYTES } from '../input/load-incident.js';
+import { finishHeapMemory, startHeapMemory } from '../input/heap-memory-work.js';
 import { readInputFile } from '../input/stdin.js';
 import { writeHeapSnapshotFile } from '../heap/json/snapshot-writer.js';
 import { stripControl } from '../report/sanitize.js';
@@ -25,14 +24,14 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
   await checkOutputPath(opts.output);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   const { value, file } = await readInputFile(path, async (f) => {
-    // What holds the memory travels with the snapshot (an HPROF of up to 512 MB, as analyze does by default).
-    const memory = (await heapInputKind(f)) === 'hprof' && heapBytesEstimate(f) <= AUTO_MEMORY_MAX_BYTES ? startMemoryAnalysis(f, { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15 }) : undefined;
+    // What holds the memory travels with the snapshot, computed as analyze does by default.
+    const memory = (await heapInputKind(f)) === 'hprof' ? startHeapMemory(f, path, ANALYSIS_PLAN) : undefined;
     try {
       const loaded = await openHeap(f, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e));
-      const summary = await memory?.done.then((a) => a.summary).catch(() => undefined);
+      const summary = memory !== undefined ? (await finishHeapMemory(memory, path)).model.summary : undefined;
       return summary !== undefined ? { ...loaded, memory: summary } : loaded;
     } finally {
-      memory?.cancel();
+      memory?.running?.cancel();
     }
   });
   const store = heapStoreNamed(value, file, path);

@@ -4,9 +4,6 @@
  */
 import { InputError, UsageError } from '../errors.js';
 import { analyseMemory } from '../heap/graph/heap-memory.js';
-import { objectAt } from '../heap/graph/memory-summary.js';
-import { indexOfId } from '../heap/graph/object-graph.js';
-import { shortestStrongPath, stepNames } from '../heap/graph/root-path.js';
 import { retainerTree } from '../heap/graph/retainer-tree.js';
 import { heapInputKind } from '../heap/open-heap.js';
 import { HprofFormatError } from '../heap/hprof/parser.js';
@@ -43,28 +40,20 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
       );
     }
     try {
-      return await analyseMemory(f, { onProgress: (e) => progress.update(e.phase === 'dominators' ? 'dominator tree' : `reading ${path}`, e), topDominators: Math.max(opts.top, 20), suspectPaths: true });
+      return await analyseMemory(f, {
+        onProgress: (e) => progress.update(e.phase === 'dominators' ? 'dominator tree' : `reading ${path}`, e),
+        topDominators: Math.max(opts.top, 20),
+        suspectPaths: true,
+        ...(opts.path !== undefined ? { pathToId: Number(opts.path) } : {}),
+      });
     } catch (e) {
       if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump (plain or gzip)');
       throw e;
     }
   });
-  const { graph, tree, lists, summary } = analysis;
-  let rootPath: MemoryReport['path'];
-  if (opts.path !== undefined) {
-    const target = indexOfId(graph, Number(opts.path));
-    if (target < 0) throw new InputError(`${stripControl(opts.path)} is no object of ${path}`, 'give an id the memory report lists (ids are the dump\'s addresses)');
-    const steps = shortestStrongPath(graph, target) ?? [];
-    const via = steps.length > 1 ? await stepNames(file, graph, steps) : [];
-    rootPath = {
-      target: `0x${graph.ids[target]!.toString(16)}`,
-      steps: steps.map((v, k) => ({
-        object: objectAt(graph, tree, v),
-        ...(k > 0 ? { via: via[k - 1]! } : {}),
-        ...(k === 0 && graph.rootKindOf.get(v) !== undefined ? { rootKind: graph.rootKindOf.get(v)! } : {}),
-      })),
-    };
-  }
+  const { graph, tree, lists, summary, pathTo } = analysis;
+  if (pathTo === null) throw new InputError(`${stripControl(opts.path!)} is no object of ${path}`, 'give an id the memory report lists (ids are the dump\'s addresses)');
+  const rootPath: MemoryReport['path'] = pathTo !== undefined ? { target: `0x${Number(opts.path).toString(16)}`, steps: pathTo } : undefined;
   progress.clear();
   const report: MemoryReport = {
     source: path,

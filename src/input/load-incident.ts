@@ -9,61 +9,47 @@ import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
 import { HeapView } from '../heap/heap-view.js';
 import { threadDumpFromHeap } from '../heap/heap-threads.js';
 import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
-import { detectHeapKind, heapStoreNamed, openHeap } from '../heap/open-heap.js';
+import { detectHeapKind, heapStoreNamed, openHeap, type HeapInputKind } from '../heap/open-heap.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import type { InputSummary, LogEventModel } from '../model/model.js';
-import type { HeapInput, HeapMemory } from '../reconstruct/concurrency.js';
+import type { HeapInput } from '../reconstruct/concurrency.js';
 import type { HeapStore } from '../heap/heap-model.js';
-import { isGzipFile } from '../heap/hprof/byte-source.js';
-import { startMemoryAnalysis, type RunningMemoryAnalysis } from '../heap/graph/run-memory.js';
-import { statSync } from 'node:fs';
+import { finishHeapMemory, startHeapMemory, type HeapMemoryWork, type MemoryChoice } from './heap-memory-work.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { forEachLine, openInput, TruncatedInputError, type ProgressEvent, type ProgressListener } from './open.js';
 import { loadThreadInput, type LoadedThreadInput } from './load.js';
 import { readInputFile } from './stdin.js';
 import { filesOfSeveralJvms } from './one-jvm.js';
 
-export type LoadedInput =
-  | { readonly kind: 'threads'; readonly input: LoadedThreadInput }
-  | { readonly kind: 'heap'; readonly heap: HeapInput & { readonly summary: InputSummary } }
-  | { readonly kind: 'log'; readonly log: { readonly summary: InputSummary; readonly events: LogEventModel[] } };
-
-/** Whether `analyze` computes what holds the memory of an HPROF: by default only up to AUTO_MEMORY_MAX_BYTES. */
-export type MemoryChoice = 'auto' | 'always' | 'never';
-
 /** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
 export interface IncidentPlan extends LoadPlan {
   readonly memory?: MemoryChoice;
 }
 
-/**
- * HPROF bytes (a gzip file counted at 2.5 times its size, what dumps inflate by) up to which the
- * memory analysis runs by default: about 6 s of graph building on the second core, measured at
- * 12 s per GB (bench/heap-bench.mjs). Bigger heaps get a note saying how to ask for it.
- */
-export const AUTO_MEMORY_MAX_BYTES = 512 * 1024 * 1024;
+export type LoadedInput =
+  | { readonly kind: 'threads'; readonly input: LoadedThreadInput }
+  | { readonly kind: 'heap'; readonly heap: HeapInput & { readonly summary: InputSummary } }
+  | { readonly kind: 'log'; readonly log: { readonly summary: InputSummary; readonly events: LogEventModel[] } };
 
-/**
- * Leak suspects retaining less than this get no path from a GC root in `analyze` (it costs a second
- * pass over the file; the leak-suspect rule does not judge suspects this small by default, and
- * `dumpsleuth memory --path` finds any path).
- */
-export const SUSPECT_PATH_MIN_BYTES = 1024 * 1024;
+/** What the caller found out about a file before loading it: its heap format, and its memory analysis when started. */
+export interface LoadAhead {
+  readonly heapKind: HeapInputKind | undefined;
+  readonly memory?: HeapMemoryWork;
+}
 
-/** `started`: the memory analysis of this file, when the caller started it ahead of the load. */
-export async function loadAnyInput(path: string, plan: IncidentPlan, onProgress?: ProgressListener, started?: HeapMemoryWork): Promise<LoadedInput> {
+export async function loadAnyInput(path: string, plan: IncidentPlan, onProgress?: ProgressListener, ahead?: LoadAhead): Promise<LoadedInput> {
   // Stdin may hold a heap dump, which needs random access: it is read from a copy, named `-`.
-  return (await readInputFile(path, (file) => loadFile(path, file, plan, onProgress, started))).value;
+  return (await readInputFile(path, (file) => loadFile(path, file, plan, onProgress, ahead))).value;
 }
 
 /** Loads `file`, naming it `name` in what it reports (they differ only for stdin's copy). */
-async function loadFile(name: string, file: string, plan: IncidentPlan, onProgress?: ProgressListener, started?: HeapMemoryWork): Promise<LoadedInput> {
-  const heapKind = await detectHeapKind(file);
+async function loadFile(name: string, file: string, plan: IncidentPlan, onProgress?: ProgressListener, ahead?: LoadAhead): Promise<LoadedInput> {
+  const heapKind = ahead !== undefined ? ahead.heapKind : await detectHeapKind(file);
   if (heapKind === 'v8-heapsnapshot') {
     throw new InputError(`${name} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth histogram` for it');
   }
   if (heapKind !== undefined) {
-    const memoryWork = heapKind === 'hprof' ? (started ?? startHeapMemory(file, name, plan)) : undefined;
+    const memoryWork = heapKind === 'hprof' ? (ahead?.memory ?? startHeapMemory(file, name, plan)) : undefined;
     let store: HeapStore;
     try {
       store = heapStoreNamed(await openHeap(file, plan, onProgress), file, name);
@@ -100,37 +86,6 @@ async function loadFile(name: string, file: string, plan: IncidentPlan, onProgre
     const log = await readKnownLogLines(name, file, plan.maxGunzipBytes);
     if (log === undefined) throw e;
     return { kind: 'log', log };
-  }
-}
-
-export interface HeapMemoryWork {
-  readonly running?: RunningMemoryAnalysis;
-  readonly skipped?: string;
-}
-
-/** The HPROF bytes a file holds, a gzip one estimated at 2.5 times its size. */
-export function heapBytesEstimate(file: string): number {
-  return statSync(file).size * (isGzipFile(file) ? 2.5 : 1);
-}
-
-function startHeapMemory(file: string, name: string, plan: IncidentPlan): HeapMemoryWork | undefined {
-  const choice = plan.memory ?? 'auto';
-  if (choice === 'never') return undefined;
-  const size = heapBytesEstimate(file);
-  if (choice === 'auto' && size > AUTO_MEMORY_MAX_BYTES) {
-    return { skipped: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\`` };
-  }
-  const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), ...(plan.inflateThreads !== undefined ? { inflateThreads: plan.inflateThreads } : {}) };
-  return { running: startMemoryAnalysis(file, { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed }) };
-}
-
-async function finishHeapMemory(work: HeapMemoryWork, name: string): Promise<HeapMemory> {
-  if (work.running === undefined) return { model: { input: name, skipped: work.skipped! } };
-  try {
-    const analysis = await work.running.done;
-    return { model: { input: name, summary: analysis.summary }, analysis };
-  } catch (e) {
-    return { model: { input: name, skipped: `the memory analysis failed: ${(e as Error).message}` } };
   }
 }
 
@@ -183,20 +138,27 @@ export async function loadIncidentInputs(inputs: readonly InputPath[], plan: Inc
   const out: IncidentInputs = { threads: [], heaps: [], logs: [] };
   // The memory analysis of each HPROF starts first, so its graph pass runs on the other core while
   // this thread reads the thread dumps, the heap's targeted load, and builds the model.
-  const early = new Map<string, HeapMemoryWork>();
+  // Each file's format is found once, here; a file that cannot be read is left to the load, which says why.
+  const early = new Map<string, LoadAhead>();
   for (const input of inputs) {
     if (input.path === '-' || plan.memory === 'never') continue;
-    const work = (await detectHeapKind(input.path).catch(() => undefined)) === 'hprof' ? startHeapMemory(input.path, input.path, plan) : undefined;
-    if (work !== undefined) early.set(input.path, work);
+    let heapKind: HeapInputKind | undefined;
+    try {
+      heapKind = await detectHeapKind(input.path);
+    } catch {
+      continue;
+    }
+    const memory = heapKind === 'hprof' ? startHeapMemory(input.path, input.path, plan) : undefined;
+    early.set(input.path, { heapKind, ...(memory !== undefined ? { memory } : {}) });
   }
   try {
     return await loadEach(inputs, plan, hooks, out, early);
   } finally {
-    for (const w of early.values()) w.running?.cancel();
+    for (const a of early.values()) a.memory?.running?.cancel();
   }
 }
 
-async function loadEach(inputs: readonly InputPath[], plan: IncidentPlan, hooks: IncidentLoadHooks, out: IncidentInputs, early: ReadonlyMap<string, HeapMemoryWork>): Promise<IncidentInputs> {
+async function loadEach(inputs: readonly InputPath[], plan: IncidentPlan, hooks: IncidentLoadHooks, out: IncidentInputs, early: ReadonlyMap<string, LoadAhead>): Promise<IncidentInputs> {
   for (const input of inputs) {
     let loaded: LoadedInput;
     try {

@@ -69,3 +69,11 @@ export interface HeapMemoryModel {
   readonly summary?: MemorySummary;
   readonly skipped?: string;
 }
+
+/**
+ * How every output names a retained object: a class object as the class it is (`class
+ * org.acme.Cache`, whose statics it holds), any other by its class, with its id when asked.
+ */
+export function retainedObjectName(o: RetainedObject, withId = false): string {
+  return o.describes !== undefined ? `class ${o.describes}` : withId ? `${o.className} ${o.id}` : o.className;
+}

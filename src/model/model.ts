@@ -135,7 +135,8 @@ export interface ConnectionPoolModel {
   readonly pendingRetainedBytes?: number;
   /**
    * Threads the heap shows parked on a future or latch that a request of this pool reaches (by
-   * name): of a request still queued, or of one in flight.
+   * name): of a request still queued (these are in waitingThreads too), or of one in flight (like
+   * a lease holder, it waits for the downstream, not for the pool).
    */
   readonly callersWaiting?: { readonly queued: readonly string[]; readonly inFlight: readonly string[] };
 }

@@ -85,18 +85,18 @@ export function reconstructConcurrency(
     }
 
     const links = heap.memory?.analysis !== undefined ? new HeapMemoryLinks(heap.memory.analysis, heap.view) : undefined;
-    // Threads that may wait for queued work: parked or waiting inside a task, in a dump of the heap's JVM.
-    const waitingInside = new Set<string>();
-    for (const di of sameJvm) {
-      dumps[di]!.threads.forEach((th, ti) => {
-        if (activity[di]?.[ti]?.activity === 'working' && (th.state === 'WAITING' || th.state === 'TIMED_WAITING')) waitingInside.add(th.name);
-      });
-    }
-    const found = heapExecutors(heap.view, heap.path);
-    const queueRetained = links?.retainedOf(found.flatMap((h) => (h.state.queue.id !== undefined ? [Number(h.state.queue.id)] : [])));
-    for (const found1 of found) {
-      const r = found1.state.queue.id !== undefined ? queueRetained?.get(Number(found1.state.queue.id)) : undefined;
-      const h = r === undefined ? found1 : { ...found1, state: { ...found1.state, queue: { ...found1.state.queue, retainedBytes: r } } };
+    const heapExecutorsFound = heapExecutors(heap.view, heap.path);
+    const heapPoolsFound = heapPools(heap.view, heap.path);
+    // What each queue and pool retains, looked up together (one scan of the graph's ids).
+    const retained = links?.retainedOf([
+      ...heapExecutorsFound.flatMap((h) => (h.state.queue.id !== undefined ? [Number(h.state.queue.id)] : [])),
+      ...heapPoolsFound.flatMap((p) => [...(p.object !== null ? [Number(p.object.id)] : []), ...(p.pendingQueueId !== undefined ? [p.pendingQueueId] : [])]),
+    ]);
+    const retainedOf = (id: number | string | undefined) => (id === undefined ? undefined : retained?.get(Number(id)));
+
+    for (const found of heapExecutorsFound) {
+      const queueBytes = retainedOf(found.state.queue.id);
+      const h = queueBytes === undefined ? found : { ...found, state: { ...found.state, queue: { ...found.state.queue, retainedBytes: queueBytes } } };
       const workers = new Set(h.state.workerThreadNames);
       let joined = false;
       for (let k = 0; k < executors.length; k++) {
@@ -138,19 +138,19 @@ export function reconstructConcurrency(
       counters.push({ ...c, threadsInside, rejectionsLogged: rejections });
     }
 
-    const heapPoolsFound = heapPools(heap.view, heap.path);
-    const poolIds = heapPoolsFound.flatMap((p) => [...(p.object !== null ? [Number(p.object.id)] : []), ...(p.pendingQueueId !== undefined ? [p.pendingQueueId] : [])]);
-    const poolRetained = links?.retainedOf(poolIds);
-    const callers = links?.threadsWaitingFor(heapPoolsFound.flatMap((p) => [p.pendingQueueId, p.inFlightId].filter((x): x is number => x !== undefined)), waitingInside);
+    const callers = links?.threadsWaitingFor(
+      heapPoolsFound.flatMap((p) => [p.pendingQueueId, p.inFlightId].filter((x): x is number => x !== undefined)),
+      waitingInsideTasks(dumps, sameJvm, activity),
+    );
     for (const p of heapPoolsFound) {
       const all = waiters.get(p.kind) ?? [];
       let waitingThreads = sameJvm.map((di) => all.find((w) => w.dump === di) ?? { dump: di, threads: [] });
       const queuedCallers = p.pendingQueueId !== undefined ? (callers?.get(p.pendingQueueId) ?? []) : [];
       const inFlightCallers = p.inFlightId !== undefined ? (callers?.get(p.inFlightId) ?? []) : [];
-      const callersWaiting = [...queuedCallers, ...inFlightCallers];
-      if (callersWaiting.length > 0) {
-        // Callers parked on futures of queued calls wait for this pool as surely as lease waiters do.
-        const named = new Set(callersWaiting);
+      if (queuedCallers.length > 0) {
+        // Callers parked on futures of queued calls wait for this pool as surely as lease waiters do;
+        // callers of calls in flight are like lease holders: they wait for the downstream.
+        const named = new Set(queuedCallers);
         waitingThreads = waitingThreads.map((w) => {
           const have = new Set(w.threads.map((t) => t.thread));
           const more = dumps[w.dump]!.threads.flatMap((th, ti) => (named.has(th.name) && !have.has(ti) && activity[w.dump]?.[ti]?.activity === 'working' ? [ref(w.dump, ti)] : []));
@@ -166,14 +166,14 @@ export function reconstructConcurrency(
         waitingThreads = waitingThreads.map((w) => ({ dump: w.dump, threads: w.threads.filter((t) => queued.has(t.name) || parksOn(dumps[t.dump]!.threads[t.thread]!, syncId)) }));
       }
       const { waiterNames: _names, pendingQueueId, inFlightId: _inFlight, ...pool } = p;
-      const retained = p.object !== null ? poolRetained?.get(Number(p.object.id)) : undefined;
-      const pendingRetained = pendingQueueId !== undefined ? poolRetained?.get(pendingQueueId) : undefined;
+      const poolBytes = retainedOf(p.object?.id);
+      const pendingBytes = retainedOf(pendingQueueId);
       pools.push({
         ...pool,
         waitingThreads,
-        ...(retained !== undefined ? { retainedBytes: retained } : {}),
-        ...(pendingRetained !== undefined ? { pendingRetainedBytes: pendingRetained } : {}),
-        ...(callersWaiting.length > 0 ? { callersWaiting: { queued: [...queuedCallers].sort(), inFlight: [...inFlightCallers].sort() } } : {}),
+        ...(poolBytes !== undefined ? { retainedBytes: poolBytes } : {}),
+        ...(pendingBytes !== undefined ? { pendingRetainedBytes: pendingBytes } : {}),
+        ...(queuedCallers.length + inFlightCallers.length > 0 ? { callersWaiting: { queued: [...queuedCallers].sort(), inFlight: [...inFlightCallers].sort() } } : {}),
       });
     }
   }
@@ -190,6 +190,17 @@ export function reconstructConcurrency(
     notes.push('no heap dump given: counters (Dubbo RpcStatus), executor queues and connection-pool widths come from a heap dump of the same JVM (jmap -dump:live,format=b,file=heap.hprof <pid>)');
   }
   return { executors, counters, connectionPools: pools, shutdown: shutdownOf(dumps, ref), notes };
+}
+
+/** Names of the threads parked or waiting inside a task in the dumps of the heap's JVM: those that may wait for queued work. */
+function waitingInsideTasks(dumps: readonly ThreadDump[], sameJvm: readonly number[], activity: readonly (readonly ThreadActivity[])[]): Set<string> {
+  const out = new Set<string>();
+  for (const di of sameJvm) {
+    dumps[di]!.threads.forEach((th, ti) => {
+      if (activity[di]?.[ti]?.activity === 'working' && (th.state === 'WAITING' || th.state === 'TIMED_WAITING')) out.add(th.name);
+    });
+  }
+  return out;
 }
 
 function insideCounter(th: ThreadDump['threads'][number], c: Omit<CounterModel, 'threadsInside' | 'rejectionsLogged'> & { insideFrame?: string }): boolean {

@@ -31,11 +31,6 @@ export class HeapMemoryLinks {
     return out;
   }
 
-  /** Heap share of some bytes: what the reachable heap retains in total. */
-  get heapBytes(): number {
-    return this.memory.summary.retainedBytes;
-  }
-
   /**
    * Names of the threads parked on a blocker that one of `queueIds` (objects holding pending work)
    * reaches, by queue. Threads are never walked through: each is the waiter, not the way.

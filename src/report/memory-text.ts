@@ -3,7 +3,7 @@
  * retainers, the leak suspects, the classes by retained size) and as the `dumpsleuth.memory/1` JSON.
  * Draws what it is given; names from the dump are stripped of control sequences.
  */
-import type { MemorySummary, PathStep, RetainedObject } from '../model/memory.js';
+import { retainedObjectName, type MemorySummary, type PathStep, type RetainedObject } from '../model/memory.js';
 import type { RetainerNode } from '../heap/graph/retainer-tree.js';
 import { approximateBytes } from './heap-size-text.js';
 import { stripControl } from './sanitize.js';
@@ -22,7 +22,7 @@ export interface MemoryReport {
 
 const count = (n: number) => n.toLocaleString('en-US');
 const pct = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '-');
-const name = (o: RetainedObject) => stripControl(o.describes !== undefined ? `${o.className} (${o.describes})` : o.className);
+const name = (o: RetainedObject) => stripControl(retainedObjectName(o));
 
 export function renderMemoryText(r: MemoryReport): string {
   const s = r.summary;

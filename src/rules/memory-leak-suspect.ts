@@ -1,5 +1,5 @@
 import type { Evidence } from '../model/findings.js';
-import type { LeakSuspect, MemorySummary, PathStep, RetainedObject } from '../model/memory.js';
+import { retainedObjectName, type LeakSuspect, type MemorySummary, type PathStep, type RetainedObject } from '../model/memory.js';
 import type { Model } from '../model/model.js';
 import { approximateBytes } from '../model/bytes.js';
 import type { Rule } from './rule.js';
@@ -30,7 +30,7 @@ function holderKind(s: LeakSuspect): (typeof HOLDER_KINDS)[number] | undefined {
   return undefined;
 }
 
-const objectName = (o: RetainedObject) => (o.describes !== undefined ? `class ${o.describes}` : `${o.className} ${o.id}`);
+const objectName = (o: RetainedObject) => retainedObjectName(o, true);
 
 function pathText(path: readonly PathStep[]): string[] {
   return path.map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}): ${objectName(st.object)}` : `${st.via ?? '?'} -> ${objectName(st.object)}`));

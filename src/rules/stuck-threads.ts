@@ -1,4 +1,5 @@
 import type { Evidence } from '../model/findings.js';
+import { isStarved } from './pool-evidence.js';
 import type { Rule } from './rule.js';
 import { activityFrame, isSleeping } from '../threads/thread-activity.js';
 import type { Model, SeriesThreadModel } from '../model/model.js';
@@ -26,8 +27,14 @@ function explainedElsewhere(model: Model, dump: number): Set<number> {
       if (inHttpCall(th)) out.add(i);
     });
   }
-  // Threads waiting for a pool (parked for a lease, or on the future of a call queued in it) are that pool's finding's evidence.
-  for (const p of model.connectionPools) for (const w of p.waitingThreads) if (w.dump === dump) for (const r of w.threads) out.add(r.thread);
+  // While a pool starves, the threads waiting for it (parked for a lease, or on the future of a call
+  // queued in it) and the callers of its calls in flight are that finding's evidence.
+  for (const p of model.connectionPools) {
+    if (!isStarved(p, 2)) continue;
+    for (const w of p.waitingThreads) if (w.dump === dump) for (const r of w.threads) out.add(r.thread);
+    const inFlight = new Set(p.callersWaiting?.inFlight ?? []);
+    if (inFlight.size > 0) model.dumps[dump]!.threads.forEach((th, i) => inFlight.has(th.name) && out.add(i));
+  }
   for (const d of model.shutdown.dumps) {
     if (d.dump !== dump) continue;
     for (const h of d.hooks) out.add(h.thread.thread);

@@ -94,6 +94,8 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
     const none = JSON.parse(runCli(['memory', '-f', 'json', '--path', `0x${g.ids[softly]!.toString(16)}`, HEAP]).stdout);
     expect(none.path.steps).toEqual([]);
     expect(runCli(['memory', '--path', 'nope', HEAP]).code).toBe(2);
+    const missing = runCli(['memory', '--path', '0x8', HEAP]);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringMatching(/^error: 0x8 is no object of /)]);
   });
 
   test('the array dropped before the dump is unreachable, left out and counted', () => {

@@ -126,3 +126,17 @@ describe('an extract carries the memory summary', { timeout: 60_000 }, () => {
     expect(s!.message).toContain('static SESSIONS_BY_ID');
   });
 });
+
+describe('callers of calls in flight', { timeout: 60_000 }, () => {
+  test('are not counted as waiting for the pool: they wait for the downstream, like lease holders', async () => {
+    const truth = truthOf('okhttp-callers-waiting');
+    const { model, findings } = await analyseIncident(join(INCIDENTS, 'okhttp-callers-waiting'));
+    const dispatcher = model.connectionPools.find((p) => p.kind === 'okhttp-dispatcher')!;
+    const inFlight = new Set(dispatcher.callersWaiting!.inFlight);
+    for (const w of dispatcher.waitingThreads) {
+      expect(w.threads).toHaveLength(truth['readyCalls']!);
+      expect(w.threads.filter((t) => inFlight.has(t.name))).toEqual([]);
+    }
+    expect(rulesOf(findings, 'connection-pool-starvation')[0]!.facts['waitingThreads']).toBe(truth['readyCalls']);
+  });
+});

@@ -5,19 +5,22 @@
  * only when there is a suspect, for the field names on the path).
  */
 import type { ProgressListener } from '../../input/open.js';
-import type { MemorySummary } from '../../model/memory.js';
+import type { MemorySummary, PathStep } from '../../model/memory.js';
 import type { FeedOptions } from '../hprof/byte-source.js';
 import { dominatorTree, type DominatorTree } from './dominators.js';
 import { hprofObjectGraph } from './hprof-graph.js';
 import { dominatedLists, memorySummary, objectAt, type DominatedLists, type SummaryOptions } from './memory-summary.js';
 import type { ObjectGraph } from './object-graph.js';
 import { shortestStrongPath, stepNamesOfPaths } from './root-path.js';
+import { indexesOfIds } from './graph-queries.js';
 
 export interface MemoryAnalysis {
   readonly graph: ObjectGraph;
   readonly tree: DominatorTree;
   readonly lists: DominatedLists;
   readonly summary: MemorySummary;
+  /** With `pathToId`: the path from a GC root to that object (empty: no strong path), null when the dump has no such object. */
+  readonly pathTo?: PathStep[] | null;
 }
 
 export interface MemoryAnalysisOptions extends SummaryOptions {
@@ -27,6 +30,8 @@ export interface MemoryAnalysisOptions extends SummaryOptions {
   readonly suspectPaths?: boolean;
   /** Only for suspects retaining at least this many bytes (default: all). */
   readonly suspectPathMinBytes?: number;
+  /** Also the path from a GC root to the object with this dump id (`memory --path`), in the same pass. */
+  readonly pathToId?: number;
 }
 
 export async function analyseMemory(file: string, options: MemoryAnalysisOptions = {}): Promise<MemoryAnalysis> {
@@ -34,30 +39,39 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
   options.onProgress?.({ phase: 'dominators', bytesRead: 0 });
   const tree = dominatorTree(graph);
   const lists = dominatedLists(graph, tree);
-  let summary = memorySummary(graph, tree, options, lists);
-  const wanted = (s: MemorySummary['suspects'][number]) => s.retained >= (options.suspectPathMinBytes ?? 0);
-  if (options.suspectPaths === true && summary.suspects.some(wanted)) {
-    const paths = summary.suspects.map((s) => (wanted(s) ? (shortestStrongPath(graph, s.accumulation.index) ?? []) : []));
-    const names = await stepNamesOfPaths(file, graph, paths.filter((p) => p.length > 1), options.feed ?? {});
-    let named = 0;
-    summary = {
-      ...summary,
-      suspects: summary.suspects.map((s, k) => {
-        const path = paths[k]!;
-        if (!wanted(s)) return s;
-        const via = path.length > 1 ? names[named++]! : [];
-        return {
-          ...s,
-          path: path.map((v, i) => ({
-            object: objectAt(graph, tree, v),
-            ...(i > 0 ? { via: via[i - 1]! } : {}),
-            ...(i === 0 && graph.rootKindOf.get(v) !== undefined ? { rootKind: graph.rootKindOf.get(v)! } : {}),
-          })),
-        };
-      }),
-    };
-  }
-  return { graph, tree, lists, summary };
+  const summary = memorySummary(graph, tree, options, lists);
+  const wanted = (s: MemorySummary['suspects'][number]) => options.suspectPaths === true && s.retained >= (options.suspectPathMinBytes ?? 0);
+  // The user's --path target, if it is an object of the dump, shares the suspects' pass for names.
+  const target = options.pathToId !== undefined ? indexesOfIds(graph, [options.pathToId]).get(options.pathToId) : undefined;
+  const targets = [...summary.suspects.filter(wanted).map((s) => s.accumulation.index), ...(target !== undefined ? [target] : [])];
+  const paths = targets.length > 0 ? await pathsFromGcRoots(file, graph, tree, targets, options.feed ?? {}) : [];
+  let k = 0;
+  return {
+    graph,
+    tree,
+    lists,
+    summary: { ...summary, suspects: summary.suspects.map((s) => (wanted(s) ? { ...s, path: paths[k++]! } : s)) },
+    ...(options.pathToId !== undefined ? { pathTo: target !== undefined ? paths[k]! : null } : {}),
+  };
+}
+
+/**
+ * The shortest strong path from a GC root to each target, as steps a report shows (empty when no
+ * strong path reaches it), with the field names of all the paths read in one more pass.
+ */
+async function pathsFromGcRoots(file: string, graph: ObjectGraph, tree: DominatorTree, targets: readonly number[], feed: NonNullable<MemoryAnalysisOptions['feed']>): Promise<PathStep[][]> {
+  const paths = targets.map((v) => shortestStrongPath(graph, v) ?? []);
+  const long = paths.filter((p) => p.length > 1);
+  const names = long.length > 0 ? await stepNamesOfPaths(file, graph, long, feed) : [];
+  let named = 0;
+  return paths.map((path) => {
+    const via = path.length > 1 ? names[named++]! : [];
+    return path.map((v, i) => ({
+      object: objectAt(graph, tree, v),
+      ...(i > 0 ? { via: via[i - 1]! } : {}),
+      ...(i === 0 && graph.rootKindOf.get(v) !== undefined ? { rootKind: graph.rootKindOf.get(v)! } : {}),
+    }));
+  });
 }
 
 /** The buffers of an analysis, to move it out of a worker without a copy. */

@@ -34,8 +34,3 @@ export interface ObjectGraph {
 export function graphBytes(g: ObjectGraph): number {
   return g.ids.byteLength + g.classOf.byteLength + g.shallow.byteLength + g.edgeStart.byteLength + g.edges.byteLength + g.roots.byteLength;
 }
-
-/** The index of the object with dump id `id`, or -1 (a linear search: for a user's `--path 0x...`, not for loops). */
-export function indexOfId(g: ObjectGraph, id: number): number {
-  return g.ids.indexOf(id);
-}

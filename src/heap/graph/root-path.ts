@@ -42,10 +42,6 @@ export function shortestStrongPath(g: ObjectGraph, target: number): number[] | u
  * How each step of each path holds the next object (`table`, `[12]`, `static INSTANCE`), read from
  * the dump again in one pass for all the paths; per path, one name per step but the last.
  */
-export async function stepNames(file: string, g: ObjectGraph, path: readonly number[]): Promise<string[]> {
-  return (await stepNamesOfPaths(file, g, [path]))[0]!;
-}
-
 export async function stepNamesOfPaths(file: string, g: ObjectGraph, paths: ReadonlyArray<readonly number[]>, feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {}): Promise<string[][]> {
   // id of an object on a path -> ids of the objects after it (two paths may leave one object by different references)
   const next = new Map<number, number[]>();

@@ -1,0 +1,58 @@
+/**
+ * The memory analysis of an incident's HPROF inputs, as the loading of an incident runs it: whether
+ * to run it (by default only up to a size), started on a worker ahead of the load, and finished
+ * into what the model carries (the summary, or why there is none).
+ */
+import { statSync } from 'node:fs';
+import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
+import { isGzipFile } from '../heap/hprof/byte-source.js';
+import { startMemoryAnalysis, type RunningMemoryAnalysis } from '../heap/graph/run-memory.js';
+import type { HeapMemory } from '../reconstruct/concurrency.js';
+
+/** Whether `analyze` computes what holds the memory of an HPROF: by default only up to AUTO_MEMORY_MAX_BYTES. */
+export type MemoryChoice = 'auto' | 'always' | 'never';
+
+/**
+ * HPROF bytes (a gzip file counted at 2.5 times its size, what dumps inflate by) up to which the
+ * memory analysis runs by default: about 6 s of graph building on the second core, measured at
+ * 12 s per GB (bench/heap-bench.mjs). Bigger heaps get a note saying how to ask for it.
+ */
+export const AUTO_MEMORY_MAX_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Leak suspects retaining less than this get no path from a GC root in `analyze` (it costs a second
+ * pass over the file; the leak-suspect rule does not judge suspects this small by default, and
+ * `dumpsleuth memory --path` finds any path).
+ */
+export const SUSPECT_PATH_MIN_BYTES = 1024 * 1024;
+
+export interface HeapMemoryWork {
+  readonly running?: RunningMemoryAnalysis;
+  readonly skipped?: string;
+}
+
+/** The HPROF bytes a file holds, a gzip one estimated at 2.5 times its size. */
+function heapBytesEstimate(file: string): number {
+  return statSync(file).size * (isGzipFile(file) ? 2.5 : 1);
+}
+
+export function startHeapMemory(file: string, name: string, plan: Pick<LoadPlan, 'maxGunzipBytes' | 'inflateThreads'> & { readonly memory?: MemoryChoice }): HeapMemoryWork | undefined {
+  const choice = plan.memory ?? 'auto';
+  if (choice === 'never') return undefined;
+  const size = heapBytesEstimate(file);
+  if (choice === 'auto' && size > AUTO_MEMORY_MAX_BYTES) {
+    return { skipped: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\`` };
+  }
+  const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), ...(plan.inflateThreads !== undefined ? { inflateThreads: plan.inflateThreads } : {}) };
+  return { running: startMemoryAnalysis(file, { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed }) };
+}
+
+export async function finishHeapMemory(work: HeapMemoryWork, name: string): Promise<HeapMemory> {
+  if (work.running === undefined) return { model: { input: name, skipped: work.skipped! } };
+  try {
+    const analysis = await work.running.done;
+    return { model: { input: name, summary: analysis.summary }, analysis };
+  } catch (e) {
+    return { model: { input: name, skipped: `the memory analysis failed: ${(e as Error).message}` } };
+  }
+}
