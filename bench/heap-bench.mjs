@@ -14,8 +14,9 @@
  *
  *   node bench/heap-bench.mjs            (BENCH_RECORDS=3000000 by default; BENCH_REBUILD=1 to remake the dump)
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { makeBigHeap } from './big-heap.mjs';
+import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +24,6 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const out = join(here, 'out');
-const JAVA_HOME = process.env.JAVA_HOME ?? '/usr/lib/jvm/java-17-openjdk-amd64';
 
 async function child(mode, file) {
   const t0 = process.hrtime.bigint();
@@ -108,36 +108,13 @@ async function child(mode, file) {
   process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, ...extra }));
 }
 
-async function makeDump(plain, gz) {
-  const records = Number(process.env.BENCH_RECORDS ?? 3_000_000);
-  const classes = join(out, 'bigheap-classes');
-  mkdirSync(classes, { recursive: true });
-  execFileSync(join(JAVA_HOME, 'bin/javac'), ['-d', classes, join(here, 'java/BigHeap.java')], { stdio: 'inherit' });
-  const jvm = spawn(join(JAVA_HOME, 'bin/java'), ['-Xms4g', '-Xmx4g', '-XX:+UseParallelGC', '-cp', classes, 'BigHeap', String(records)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  try {
-    await new Promise((resolve, reject) => {
-      let seen = '';
-      jvm.stdout.on('data', (d) => {
-        seen += d;
-        if (seen.includes('READY')) resolve();
-      });
-      jvm.on('exit', (code) => reject(new Error(`BigHeap exited with ${code} before READY`)));
-    });
-    for (const f of [plain, gz]) rmSync(f, { force: true });
-    execFileSync(join(JAVA_HOME, 'bin/jmap'), [`-dump:live,format=b,file=${plain}`, String(jvm.pid)], { stdio: 'inherit' });
-    execFileSync(join(JAVA_HOME, 'bin/jmap'), [`-dump:live,format=b,gz=1,file=${gz}`, String(jvm.pid)], { stdio: 'inherit' });
-  } finally {
-    jvm.kill('SIGKILL');
-  }
-}
-
 async function main() {
   const [, , flag, childMode, childFile] = process.argv;
   if (flag === '--child') return child(childMode, childFile);
   mkdirSync(out, { recursive: true });
   const plain = join(out, 'big.hprof');
   const gz = join(out, 'big.hprof.gz');
-  if (process.env.BENCH_REBUILD || !existsSync(plain) || !existsSync(gz)) await makeDump(plain, gz);
+  if (process.env.BENCH_REBUILD || !existsSync(plain) || !existsSync(gz)) await makeBigHeap({ records: Number(process.env.BENCH_RECORDS ?? 3_000_000), plain, gz });
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   const measure = (mode, file) => {
     const results = [];

@@ -3,13 +3,15 @@
  * What the memory analysis adds to `analyze`: every bundled incident with a heap dump (and any
  * HPROF given as an argument), run as the built command from a cold start with `--no-memory` (the
  * analysis as it was before the dominator tree joined it) and with the default (the memory
- * analysis on a worker thread beside the load), alternately, median of BENCH_RUNS (5). Prints both
- * wall times, the ratio, and peak RSS.
+ * analysis on a worker thread beside the load), alternately, median of BENCH_RUNS (5), and a heap
+ * dump of about 120 MB made once by bench/java/BigHeap.java (85,000 records, cached in bench/out/).
+ * Prints both wall times, the ratio, and peak RSS.
  *
  *   node bench/memory-cost-bench.mjs [heap or incident dir...]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { makeBigHeap } from './big-heap.mjs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,9 +19,11 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist/cli.js');
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 const incidents = join(root, 'fixtures/incidents');
+const mid = join(root, 'bench/out/mid-85000.hprof');
+if (process.argv.length <= 2 && !existsSync(mid)) await makeBigHeap({ records: 85_000, plain: mid });
 const targets = process.argv.length > 2
   ? process.argv.slice(2)
-  : readdirSync(incidents).filter((d) => existsSync(join(incidents, d, 'heap.hprof.gz'))).map((d) => join(incidents, d));
+  : [...readdirSync(incidents).filter((d) => existsSync(join(incidents, d, 'heap.hprof.gz'))).map((d) => join(incidents, d)), mid];
 
 function once(target, extra) {
   const p = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, cli, 'analyze', '--no-progress', '--fail-on', 'never', ...extra, target], { encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -42,6 +46,7 @@ for (const target of targets) {
   const b = median(withMemory.map((x) => x.seconds));
   worst = Math.max(worst, b / a);
   const heap = statSync(target).isDirectory() ? join(target, 'heap.hprof.gz') : target;
+  if (target === mid) console.log('(the next line: BigHeap with 85,000 records)');
   console.log(
     `${target.replace(root + '/', '').padEnd(52)} heap ${(statSync(heap).size / 1048576).toFixed(1).padStart(6)} MB  ` +
       `${a.toFixed(2)} s -> ${b.toFixed(2)} s  ${(b / a).toFixed(2)}x  peak RSS ${median(without.map((x) => x.rssMb)).toFixed(0)} -> ${median(withMemory.map((x) => x.rssMb)).toFixed(0)} MB`,
