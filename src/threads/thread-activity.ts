@@ -320,7 +320,9 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
     locks.lastVerdict = verdict;
     return verdict;
   }
-  const key = th.stackTruncated ? `${th.state}!` : th.state;
+  // Whether the thread waits on an object is part of the key: a verdict given to a thread with no
+  // wait object (it never read one) must not reach threads whose wait object would decide theirs.
+  const key = th.stackTruncated || locks.waitObject !== undefined ? `${th.state}${th.stackTruncated ? '!' : ''}${locks.waitObject !== undefined ? '@' : ''}` : th.state;
   const known = memo?.get(key);
   if (known !== undefined) return known;
   const verdict = classifyShape(th, s, locks, byName);

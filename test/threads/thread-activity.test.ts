@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { JavaThreadState, ThreadEntry } from '../../src/model/thread-dump.js';
 import { newThreadEntry } from '../../src/threads/dump-builder.js';
 import { parseFrameText } from '../../src/threads/frame-text.js';
-import { classifyThread } from '../../src/threads/thread-activity.js';
+import { classifyDump, classifyThread } from '../../src/threads/thread-activity.js';
+import { buildLockGraph } from '../../src/threads/lock-graph.js';
 
 const isIdle = (th: ThreadEntry): boolean => classifyThread(th).activity === 'idle';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
@@ -65,5 +66,36 @@ describe('the time line jstack prints first', () => {
     const file = parse(['12:00:00.001 INFO starting', ...dump]);
     expect(file.dumps[0]!.timestamp).toBe('2026-11-30 13:12:26');
     expect(file.outsideLines).toBe(1);
+  });
+});
+
+describe('verdicts shared by stack never cross what the wait object says', () => {
+  // A hand-written dump (a format edge case: jstack writes no `- waiting on` line when the monitor
+  // is not known): one thread of a stack with no wait object, then four with a shared, unowned one.
+  const worker = (n: number, waitLine: boolean) => [
+    `"worker-${n}" #${10 + n} prio=5 os_prio=0 cpu=1.00ms elapsed=10.00s tid=0x00007f000000${n}000 nid=0x${(100 + n).toString(16)} in Object.wait()  [0x00007f0000001000]`,
+    '   java.lang.Thread.State: WAITING (on object monitor)',
+    '\tat java.lang.Object.wait(java.base@17.0.15/Native Method)',
+    ...(waitLine ? ['\t- waiting on <0x00000000f0001000> (a com.acme.JobQueue)'] : []),
+    '\tat java.lang.Object.wait(java.base@17.0.15/Object.java:338)',
+    '\tat com.acme.JobQueue.next(JobQueue.java:40)',
+    // Application frames down to its own run method: no known loop, no task boundary the stack shows.
+    ...['Orders.load', 'Orders.sync', 'Sync.batch', 'Sync.step', 'Sync.tick', 'Sync.loop'].map((m, k) => `\tat com.acme.${m}(${m.split('.')[0]}.java:${k + 1})`),
+    '\tat com.acme.Sync.run(Sync.java:9)',
+    '\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:833)',
+    '',
+  ];
+  const dumpOf = (lines: string[]) => {
+    const p = new TextDumpParser('t.txt');
+    p.pushText(['2026-11-30 13:12:26', 'Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode, sharing):', '', ...lines].join('\n') + '\n');
+    return p.finish().dumps[0]!;
+  };
+  const verdictsOf = (dump: ReturnType<typeof dumpOf>) => classifyDump(dump, buildLockGraph(dump)).map((v) => `${v.activity}/${v.basis}`);
+
+  it('four workers on one unowned queue are judged by it, whether or not a thread without the line came first', () => {
+    const alone = verdictsOf(dumpOf([1, 2, 3, 4].flatMap((n) => worker(n, true))));
+    expect(alone).toEqual(Array(4).fill('idle/wait-object'));
+    const after = verdictsOf(dumpOf([...worker(0, false), ...[1, 2, 3, 4].flatMap((n) => worker(n, true))]));
+    expect(after.slice(1)).toEqual(alone);
   });
 });
