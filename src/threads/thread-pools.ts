@@ -41,8 +41,7 @@ function runMethodOf(frames: ReadonlyArray<{ readonly className: string; readonl
 
 export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActivity[]): ThreadPoolObservation[] {
   // Threads by worker loop and by name with its worker number as `*` (`pool-3-thread-*`): one string
-  // per thread. What a name says about its pool is read once per pattern, and patterns that name one
-  // pool (WebLogic's `[ACTIVE]` and `[STANDBY]` threads of one queue) are merged.
+  // per thread. What a name says about its pool is read once per pattern.
   const byLoop = new Map<string, Map<string, number[]>>();
   const stems = new Map<string, number[]>();
   dump.threads.forEach((th, i) => {
@@ -62,23 +61,26 @@ export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActiv
     else members.push(i);
   });
   const groups: Array<{ name: string; loop: string; members: number[]; real: boolean }> = [];
-  for (const [loop, byPattern] of byLoop) {
+  // Patterns that name one pool are merged (WebLogic's `[ACTIVE]` and `[STANDBY]` threads of one
+  // queue; JEUS's `...-w09 [container1-223]`, whose pattern keeps the worker's own number).
+  const mergedByName = (byPattern: ReadonlyMap<string, number[]>): Map<string, number[]> => {
     const byName = new Map<string, number[]>();
     for (const members of byPattern.values()) {
       const first = dump.threads[members[0]!]!.name;
       const name = poolNameOf(first) ?? first;
       const merged = byName.get(name);
-      if (merged === undefined) byName.set(name, members);
+      if (merged === undefined) byName.set(name, [...members]);
       else merged.push(...members);
     }
-    for (const [name, members] of byName) groups.push({ name, loop, members: members.sort((a, b) => a - b), real: true });
-  }
+    for (const members of byName.values()) members.sort((a, b) => a - b);
+    return byName;
+  };
+  for (const [loop, byPattern] of byLoop) for (const [name, members] of mergedByName(byPattern)) groups.push({ name, loop, members, real: true });
   // Look-alike threads with no known loop: a pool only when they share one run method and at least
   // one of them waits there for work (a take from a queue or a condition, not a nap), which a
   // one-thread-per-instance design does not show.
-  for (const members of stems.values()) {
+  for (const [name, members] of mergedByName(stems)) {
     if (members.length < 2) continue;
-    const name = poolNameOf(dump.threads[members[0]!]!.name)!;
     if (name === 'Thread') continue; // the JDK's default names (Thread-0, Thread-1, ...) say nothing
     const run = runMethodOf(dump.threads[members[0]!]!.frames);
     if (run === null || !members.every((i) => runMethodOf(dump.threads[i]!.frames) === run)) continue;

@@ -5,6 +5,7 @@ import { newThreadEntry } from '../../src/threads/dump-builder.js';
 import { parseFrameText } from '../../src/threads/frame-text.js';
 import { classifyDump, classifyThread } from '../../src/threads/thread-activity.js';
 import { buildLockGraph } from '../../src/threads/lock-graph.js';
+import { findThreadPools } from '../../src/threads/thread-pools.js';
 
 const isIdle = (th: ThreadEntry): boolean => classifyThread(th).activity === 'idle';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
@@ -97,5 +98,30 @@ describe('verdicts shared by stack never cross what the wait object says', () =>
     expect(alone).toEqual(Array(4).fill('idle/wait-object'));
     const after = verdictsOf(dumpOf([...worker(0, false), ...[1, 2, 3, 4].flatMap((n) => worker(n, true))]));
     expect(after.slice(1)).toEqual(alone);
+  });
+});
+
+describe('look-alike threads whose names carry two numbers', () => {
+  // Hand-written (a naming edge case): `app-w09 [container1-223]`, the worker number and a container
+  // counter, so no two names share the pattern that replaces the last number only.
+  const worker = (n: number) => [
+    `"app-w${n} [container1-${200 + n}]" #${10 + n} prio=5 os_prio=0 tid=0x00007f000000${n}000 nid=0x${(100 + n).toString(16)} waiting on condition  [0x00007f0000001000]`,
+    '   java.lang.Thread.State: WAITING (parking)',
+    '\tat jdk.internal.misc.Unsafe.park(java.base@17.0.15/Native Method)',
+    '\t- parking to wait for  <0x00000000f0002000> (a java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject)',
+    '\tat java.util.concurrent.locks.LockSupport.park(java.base@17.0.15/LockSupport.java:341)',
+    '\tat java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject.await(java.base@17.0.15/AbstractQueuedSynchronizer.java:1623)',
+    '\tat java.util.concurrent.LinkedBlockingQueue.take(java.base@17.0.15/LinkedBlockingQueue.java:435)',
+    '\tat com.acme.Dispatcher.loop(Dispatcher.java:30)',
+    '\tat com.acme.Dispatcher.run(Dispatcher.java:12)',
+    '\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:833)',
+    '',
+  ];
+  it('are one pool, named by what the names share', () => {
+    const p = new TextDumpParser('t.txt');
+    p.pushText(['Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode, sharing):', '', ...[1, 2, 3].flatMap(worker)].join('\n') + '\n');
+    const dump = p.finish().dumps[0]!;
+    const pools = findThreadPools(dump, classifyDump(dump, buildLockGraph(dump)));
+    expect(pools.map((x) => [x.name, x.threads.length, x.real])).toEqual([['app', 3, true]]);
   });
 });
