@@ -3,6 +3,7 @@
  * must match a `must` or an `allowed` entry of its rule, every `must` needs `min_findings` matches.
  * Shared by the labels test and scripts/score-labels.ts (which prints the figures for a closing note).
  */
+import { UserError } from '../../src/errors.js';
 import { join } from 'node:path';
 import type { Finding } from '../../src/model/findings.js';
 import { analyse, CORPUS } from '../helpers.js';
@@ -103,7 +104,9 @@ export function totals(scores: readonly CaseScore[]): Totals {
 export async function findingsOfCase(c: LabelCase): Promise<Finding[]> {
   try {
     return (await analyse(c.files.map((f) => join(CORPUS, f)))).findings;
-  } catch {
-    return [];
+  } catch (e) {
+    // Only a refusal with a reason for the user counts as "no findings"; a crash must fail the labels.
+    if (e instanceof UserError) return [];
+    throw e;
   }
 }
