@@ -23,7 +23,7 @@ const FORMAT_BY_EXTENSION: Readonly<Record<string, string>> = {
 };
 
 /** The format an output file's extension implies, among those a command writes; undefined when it implies none. */
-export function formatOfPath(path: string, formats: readonly string[]): string | undefined {
+function formatOfPath(path: string, formats: readonly string[]): string | undefined {
   const f = FORMAT_BY_EXTENSION[extname(path.replace(/\.gz$/i, '')).toLowerCase()];
   return f !== undefined && formats.includes(f) ? f : undefined;
 }
@@ -79,7 +79,7 @@ export async function checkOutputPath(path: string): Promise<void> {
 }
 
 /** A temporary name next to `path`, in the same folder so the final rename stays on one file system. */
-export function temporaryNameFor(path: string): string {
+function temporaryNameFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.part`);
 }
 

@@ -17,14 +17,14 @@ export type MemoryChoice = 'auto' | 'always' | 'never';
  * memory analysis runs by default: about 6 s of graph building on the second core, measured at
  * 12 s per GB (bench/heap-bench.mjs). Bigger heaps get a note saying how to ask for it.
  */
-export const AUTO_MEMORY_MAX_BYTES = 512 * 1024 * 1024;
+const AUTO_MEMORY_MAX_BYTES = 512 * 1024 * 1024;
 
 /**
  * Leak suspects retaining less than this get no path from a GC root in `analyze` (it costs a second
  * pass over the file; the leak-suspect rule does not judge suspects this small by default, and
  * `dumpsleuth memory --path` finds any path).
  */
-export const SUSPECT_PATH_MIN_BYTES = 1024 * 1024;
+const SUSPECT_PATH_MIN_BYTES = 1024 * 1024;
 
 export interface HeapMemoryWork {
   readonly running?: RunningMemoryAnalysis;

@@ -17,7 +17,7 @@ export interface SpooledStdin {
 let spooled: Promise<SpooledStdin> | undefined;
 
 /** Copies stdin to a temporary file, once per process (stdin can be read only once). */
-export function spoolStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<SpooledStdin> {
+function spoolStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<SpooledStdin> {
   spooled ??= copyToTemporaryFile(stdin);
   return spooled;
 }
@@ -43,10 +43,9 @@ async function copyToTemporaryFile(stdin: NodeJS.ReadableStream): Promise<Spoole
 }
 
 /** Errors about the temporary copy name it as the user did: `-`. */
-export function asStdinError(e: unknown, file: string): unknown {
+function asStdinError(e: unknown, file: string): unknown {
   if (e instanceof UserError && e.message.includes(file)) {
-    const renamed = new (e.constructor as new (message: string, remedy: string) => UserError)(e.message.split(file).join('-'), e.remedy);
-    return renamed;
+    return new (e.constructor as new (message: string, remedy: string) => UserError)(renamed(e.message, file, '-'), e.remedy);
   }
   return e;
 }

@@ -170,7 +170,6 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   };
 }
 
-/** The series of dumps of one JVM, each thread matched across them, with where it stayed and the CPU it used. */
 /** `dump 1 of a.txt`, `dumps 2, 3 of a.txt`, `3 dumps (a.txt, b.txt)`. */
 function describeDumps(dumps: readonly ThreadDump[], group: readonly number[]): string {
   if (group.length === 1) return dumpLabel(dumps[group[0]!]!);
@@ -179,6 +178,7 @@ function describeDumps(dumps: readonly ThreadDump[], group: readonly number[]): 
   return `${group.length} dumps (${files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more files`})`;
 }
 
+/** The series of dumps of one JVM, each thread matched across them, with where it stayed and the CPU it used. */
 function buildSeries(dumps: ThreadDump[], jvms: readonly number[][]): SeriesModel[] {
   return seriesOfJvms(dumps, jvms).map((group) => {
     const s = matchSeries(dumps, group);

@@ -37,7 +37,7 @@ export interface SightedThread {
  * is the same thread. (From the JDK's sources: java.lang.ref.Reference and Finalizer start their
  * threads in static initialisers, the VM its own at boot; JRockit and J9 keep the Java ones.)
  */
-export const LIFETIME_THREADS: ReadonlyArray<{ readonly name: string; readonly why: string }> = [
+const LIFETIME_THREADS: ReadonlyArray<{ readonly name: string; readonly why: string }> = [
   { name: 'Reference Handler', why: 'java.lang.ref.Reference starts it at boot; it never ends' },
   { name: 'Finalizer', why: 'java.lang.ref.Finalizer starts it at boot; it never ends' },
   { name: 'Signal Dispatcher', why: 'the VM starts it at boot to deliver signals (kill -3)' },
@@ -51,7 +51,7 @@ const LIFETIME_NAMES = new Set(LIFETIME_THREADS.map((t) => t.name));
 const FORMAT_VENDOR: Readonly<Record<string, string>> = { hotspot: 'HotSpot', jrockit: 'JRockit', 'ibm-javacore': 'IBM/OpenJ9 J9' };
 
 /** Start times further apart than this are two JVMs: timestamps have a one-second grain, and a big dump takes a while to print. */
-export const START_TOLERANCE_MS = 120_000;
+const START_TOLERANCE_MS = 120_000;
 
 export function sightingOfDump(d: ThreadDump, label: string): JvmSighting {
   const threads = new Map<string, SightedThread>();
@@ -80,7 +80,7 @@ export function sightingOfDump(d: ThreadDump, label: string): JvmSighting {
 }
 
 /** `0x00007f1c2c0b8800` as a number; undefined for placeholders (VisualVM's `0x0`) and non-hex text. */
-export function addressOf(text: string | undefined): bigint | undefined {
+function addressOf(text: string | undefined): bigint | undefined {
   if (text === undefined || !/^0x[0-9a-fA-F]+$/.test(text)) return undefined;
   const v = BigInt(text);
   return v === 0n ? undefined : v;
