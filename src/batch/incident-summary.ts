@@ -32,8 +32,8 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
   const failed = (error: string): IncidentLine => ({ path, status: 'error', error, inputs: 0, counts: NO_COUNTS, highest: null, findings: [], seconds: seconds() });
   try {
     const { rules: config, counters: specs } = await loadConfigFile(RULES, configPath);
-    // Heaps inflate on this thread: batch's workers already keep every core busy.
-    const plan = analysisPlan(specs, { inflateThreads: 0, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) });
+    // Heaps inflate, and their memory analysis runs, on this thread: batch's workers already keep every core busy.
+    const plan = analysisPlan(specs, { inflateThreads: 0, memoryOnThisThread: true, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) });
     // Inside an incident directory, a file that is not a dump is skipped, as analyze does.
     const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([path]), plan);
     if (threads.length === 0 && heaps.length === 0) throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');

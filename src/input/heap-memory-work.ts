@@ -36,7 +36,14 @@ function heapBytesEstimate(file: string): number {
   return statSync(file).size * (isGzipFile(file) ? 2.5 : 1);
 }
 
-export function startHeapMemory(file: string, name: string, plan: Pick<LoadPlan, 'maxGunzipBytes' | 'inflateThreads'> & { readonly memory?: MemoryChoice }): HeapMemoryWork | undefined {
+/** What the memory analysis of an incident's heap dumps follows in its plan. */
+export interface MemoryPlan extends Pick<LoadPlan, 'maxGunzipBytes' | 'inflateThreads'> {
+  readonly memory?: MemoryChoice;
+  /** Run it on the loading thread rather than a worker of its own (batch). */
+  readonly memoryOnThisThread?: boolean;
+}
+
+export function startHeapMemory(file: string, name: string, plan: MemoryPlan): HeapMemoryWork | undefined {
   const choice = plan.memory ?? 'auto';
   if (choice === 'never') return undefined;
   const size = heapBytesEstimate(file);
@@ -44,7 +51,7 @@ export function startHeapMemory(file: string, name: string, plan: Pick<LoadPlan,
     return { skipped: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\`` };
   }
   const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), ...(plan.inflateThreads !== undefined ? { inflateThreads: plan.inflateThreads } : {}) };
-  return { running: startMemoryAnalysis(file, { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed }) };
+  return { running: startMemoryAnalysis(file, { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed }, plan.memoryOnThisThread === true) };
 }
 
 export async function finishHeapMemory(work: HeapMemoryWork, name: string): Promise<HeapMemory> {

@@ -14,7 +14,7 @@ import { KnownLineCollector } from '../logs/known-lines.js';
 import type { InputSummary, LogEventModel } from '../model/model.js';
 import type { HeapInput } from '../reconstruct/concurrency.js';
 import type { HeapStore } from '../heap/heap-model.js';
-import { finishHeapMemory, startHeapMemory, type HeapMemoryWork, type MemoryChoice } from './heap-memory-work.js';
+import { finishHeapMemory, startHeapMemory, type HeapMemoryWork, type MemoryPlan } from './heap-memory-work.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { forEachLine, openInput, TruncatedInputError, type ProgressEvent, type ProgressListener } from './open.js';
 import { loadThreadInput, type LoadedThreadInput } from './load.js';
@@ -22,9 +22,7 @@ import { readInputFile } from './stdin.js';
 import { filesOfSeveralJvms } from './one-jvm.js';
 
 /** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
-export interface IncidentPlan extends LoadPlan {
-  readonly memory?: MemoryChoice;
-}
+export interface IncidentPlan extends LoadPlan, MemoryPlan {}
 
 export type LoadedInput =
   | { readonly kind: 'threads'; readonly input: LoadedThreadInput }
@@ -190,6 +188,6 @@ async function loadEach(inputs: readonly InputPath[], plan: IncidentPlan, hooks:
 }
 
 /** The heap-loading plan of an analysis: the built-in roots, the config's counters, and limits. */
-export function analysisPlan(counters: readonly UserCounterSpec[], limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory'> = {}): IncidentPlan {
+export function analysisPlan(counters: readonly UserCounterSpec[], limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread'> = {}): IncidentPlan {
   return { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counters)], ...limits };
 }

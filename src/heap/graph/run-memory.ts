@@ -12,16 +12,17 @@ export interface RunningMemoryAnalysis {
   cancel(): void;
 }
 
-export function startMemoryAnalysis(file: string, options: Omit<MemoryAnalysisOptions, 'onProgress'>): RunningMemoryAnalysis {
-  const running = start(file, options);
+/** `onThisThread`: no worker of its own (batch's workers already keep every core busy). */
+export function startMemoryAnalysis(file: string, options: Omit<MemoryAnalysisOptions, 'onProgress'>, onThisThread = false): RunningMemoryAnalysis {
+  const running = start(file, options, onThisThread);
   // Nobody awaits the result when the heap dump fails to load (its error is the one reported), or
   // when it is cancelled: its failure then must not surface as an unhandled rejection.
   running.done.catch(() => undefined);
   return running;
 }
 
-function start(file: string, options: Omit<MemoryAnalysisOptions, 'onProgress'>): RunningMemoryAnalysis {
-  if (import.meta.url.endsWith('.ts')) return { done: analyseMemory(file, options), cancel: () => undefined };
+function start(file: string, options: Omit<MemoryAnalysisOptions, 'onProgress'>, onThisThread: boolean): RunningMemoryAnalysis {
+  if (onThisThread || import.meta.url.endsWith('.ts')) return { done: analyseMemory(file, options), cancel: () => undefined };
   const worker = new Worker(new URL('./memory-worker.js', import.meta.url), { workerData: { file, options } });
   const done = new Promise<MemoryAnalysis>((resolve, reject) => {
     worker.once('message', (m: { analysis?: MemoryAnalysis; error?: string }) => {
