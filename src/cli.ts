@@ -93,10 +93,13 @@ async function main(argv: string[]): Promise<number> {
     .option('-c, --config <file>', 'JSON config with rule severities, options and counters')
     .option('--color', 'force colours')
     .option('--no-color', 'no colours')
-    .action(async (paths: string[], o: { config?: string; color?: boolean }) => {
+    .option('--memory', 'compute what holds the memory of every HPROF (the Memory screen), however big (default: up to 512 MB)')
+    .option('--no-memory', 'skip the memory analysis of heap dumps')
+    .action(async (paths: string[], o: { config?: string; color?: boolean; memory?: boolean }) => {
       // Ink loads only here: it costs about a second.
       const { runUi } = await import('./ui/run.js');
-      exitCode = await runUi(paths, { ...(o.config !== undefined ? { config: o.config } : {}), ...(o.color !== undefined ? { color: o.color } : {}) }, process.env);
+      const memory = o.memory === undefined ? 'auto' : o.memory ? 'always' : 'never';
+      exitCode = await runUi(paths, { ...(o.config !== undefined ? { config: o.config } : {}), ...(o.color !== undefined ? { color: o.color } : {}), memory }, process.env);
     });
   program
     .command('histogram')

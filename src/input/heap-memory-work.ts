@@ -41,7 +41,15 @@ export interface MemoryPlan extends Pick<LoadPlan, 'maxGunzipBytes' | 'inflateTh
   readonly memory?: MemoryChoice;
   /** Run it on the loading thread rather than a worker of its own (batch). */
   readonly memoryOnThisThread?: boolean;
+  /** Also the top of the dominator tree with each node's path from a GC root (the UI's Memory screen). */
+  readonly retainerTree?: boolean;
 }
+
+/**
+ * The part of the dominator tree the UI shows: 25 top-level dominators and, six levels down, up to
+ * 8 children each that retain at least 0.1 % of the heap (a few hundred nodes; each costs one path).
+ */
+const UI_RETAINER_TREE = { top: 25, children: 8, depth: 6, minShare: 0.001 } as const;
 
 export function startHeapMemory(file: string, name: string, plan: MemoryPlan): HeapMemoryWork | undefined {
   const choice = plan.memory ?? 'auto';
@@ -51,14 +59,15 @@ export function startHeapMemory(file: string, name: string, plan: MemoryPlan): H
     return { skipped: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\`` };
   }
   const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), ...(plan.inflateThreads !== undefined ? { inflateThreads: plan.inflateThreads } : {}) };
-  return { running: startMemoryAnalysis(file, { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed }, plan.memoryOnThisThread === true) };
+  const options = { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed, ...(plan.retainerTree === true ? { retainers: UI_RETAINER_TREE } : {}) };
+  return { running: startMemoryAnalysis(file, options, plan.memoryOnThisThread === true) };
 }
 
 export async function finishHeapMemory(work: HeapMemoryWork, name: string): Promise<HeapMemory> {
   if (work.running === undefined) return { model: { input: name, skipped: work.skipped! } };
   try {
     const analysis = await work.running.done;
-    return { model: { input: name, summary: analysis.summary }, analysis };
+    return { model: { input: name, summary: analysis.summary, ...(analysis.retainers !== undefined ? { tree: analysis.retainers } : {}) }, analysis };
   } catch (e) {
     return { model: { input: name, skipped: `the memory analysis failed: ${(e as Error).message}` } };
   }

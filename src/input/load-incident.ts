@@ -188,6 +188,6 @@ async function loadEach(inputs: readonly InputPath[], plan: IncidentPlan, hooks:
 }
 
 /** The heap-loading plan of an analysis: the built-in roots, the config's counters, and limits. */
-export function analysisPlan(counters: readonly UserCounterSpec[], limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread'> = {}): IncidentPlan {
+export function analysisPlan(counters: readonly UserCounterSpec[], limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree'> = {}): IncidentPlan {
   return { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counters)], ...limits };
 }

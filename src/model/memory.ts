@@ -62,11 +62,23 @@ export interface MemorySummary {
   readonly suspects: LeakSuspect[];
 }
 
+/** A node of the top of the dominator tree: the object, and the ones it dominates, biggest first. */
+export interface RetainerNode {
+  readonly object: RetainedObject;
+  readonly children: RetainerNode[];
+  /** Objects it dominates that the tree leaves out, and what they retain. */
+  readonly more: { readonly objects: number; readonly bytes: number };
+  /** The shortest strong path from a GC root to it, when it was looked up (empty: none). */
+  readonly path?: readonly PathStep[];
+}
+
 /** A heap input's memory, as the analysis of an incident carries it. */
 export interface HeapMemoryModel {
   readonly input: string;
   /** Absent when the memory analysis was not run; `skipped` then says why. */
   readonly summary?: MemorySummary;
+  /** The top of the dominator tree with each node's path from a GC root, when it was asked for (the UI's Memory screen). */
+  readonly tree?: RetainerNode[];
   readonly skipped?: string;
 }
 

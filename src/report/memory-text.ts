@@ -4,7 +4,7 @@
  * Draws what it is given; names from the dump are stripped of control sequences.
  */
 import { retainedObjectName, type MemorySummary, type PathStep, type RetainedObject } from '../model/memory.js';
-import type { RetainerNode } from '../heap/graph/retainer-tree.js';
+import type { RetainerNode } from '../model/memory.js';
 import { approximateBytes } from './heap-size-text.js';
 import { stripControl } from './sanitize.js';
 

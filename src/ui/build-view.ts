@@ -10,6 +10,7 @@ import { activityFrame } from '../threads/thread-activity.js';
 import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './view-data.js';
 import { heapSizeText } from '../report/heap-size-text.js';
 import { sourceAt } from '../report/source-location.js';
+import { memoryRowKey, memoryScreen } from './memory-screen.js';
 
 /** Dump text made safe for one terminal line (stripControl already turns breaks and tabs into spaces). */
 const clean = stripControl;
@@ -25,7 +26,10 @@ function threadLink(ref: ThreadRef): UiDetailLine {
   return { text: `  → "${clean(ref.name)}" (dump #${ref.dump})`, link: { screen: 'threads', key: threadKey(ref.dump, ref.thread) } };
 }
 
-function evidenceLine(e: Evidence): UiDetailLine {
+/** Where a heap object of a finding's evidence sits on the Memory screen, when it has a row there. */
+type MemoryRowOf = (source: string, id: string) => string | undefined;
+
+function evidenceLine(e: Evidence, memoryRowOf: MemoryRowOf): UiDetailLine {
   const note = e.note ? ` (${clean(e.note)})` : '';
   switch (e.kind) {
     case 'thread':
@@ -34,14 +38,16 @@ function evidenceLine(e: Evidence): UiDetailLine {
       return { text: `  lock <${clean(e.lock)}> ${clean(e.className)}${note}`, tone: 'dim' };
     case 'jvm-report':
       return { text: `  JVM deadlock report ${clean(e.source)}:${e.line}${note}`, tone: 'dim' };
-    case 'heap-object':
-      return { text: `  heap object ${clean(e.id)} ${clean(e.className)}${note}`, tone: 'dim' };
+    case 'heap-object': {
+      const row = memoryRowOf(e.source, e.id);
+      return { text: `  ${row !== undefined ? '→ ' : ''}heap object ${clean(e.id)} ${clean(e.className)}${note}`, ...(row !== undefined ? { link: { screen: 'memory', key: row } } : { tone: 'dim' }) };
+    }
     case 'log':
       return { text: `  log ${clean(e.source)}:${e.line}: ${clean(e.text).slice(0, 200)}${note}`, tone: 'dim' };
   }
 }
 
-function findingRow(f: Finding): UiRow {
+function findingRow(f: Finding, memoryRowOf: MemoryRowOf): UiRow {
   const facts = Object.entries(f.facts).filter(([, v]) => v !== null && (typeof v !== 'object' || (Array.isArray(v) && v.length <= 8)));
   const detail: UiDetailLine[] = [
     { text: `${f.severity.toUpperCase()} ${f.rule}: ${clean(f.subject)}`, tone: f.severity },
@@ -51,7 +57,7 @@ function findingRow(f: Finding): UiRow {
     ...facts.map(([k, v]) => ({ text: `  ${k}: ${clean(Array.isArray(v) ? v.join(', ') : String(v))}` })),
     { text: '' },
     { text: 'evidence', tone: 'title' },
-    ...f.evidence.map(evidenceLine),
+    ...f.evidence.map((e) => evidenceLine(e, memoryRowOf)),
   ];
   if (f.causedBy.length > 0) {
     detail.push({ text: '' }, { text: 'caused by', tone: 'title' });
@@ -264,9 +270,16 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
 
 export function buildUiData(model: Model, findings: readonly Finding[], title: string): UiData {
   const stuck = new Set(findings.filter((f) => f.rule === 'stuck-threads').flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'thread' ? [e.thread] : []))));
-  const findingsScreen: UiScreen = { id: 'findings', title: 'Findings', rows: findings.map(findingRow), empty: 'No findings.' };
+  const memory = memoryScreen(model.memory, findings);
+  const memoryKeys = new Set(memory.rows.map((r) => r.key));
+  const memoryRowOf: MemoryRowOf = (source, id) => {
+    const heap = model.memory.findIndex((m) => m.input === source);
+    const key = memoryRowKey(heap, id);
+    return heap >= 0 && memoryKeys.has(key) ? key : undefined;
+  };
+  const findingsScreen: UiScreen = { id: 'findings', title: 'Findings', rows: findings.map((f) => findingRow(f, memoryRowOf)), empty: 'No findings.' };
   return {
     title: clean(title),
-    screens: [overviewScreen(model, findings), findingsScreen, threadsScreen(model), executorsScreen(model), countersScreen(model), locksScreen(model), seriesScreen(model, stuck)],
+    screens: [overviewScreen(model, findings), findingsScreen, threadsScreen(model), executorsScreen(model), countersScreen(model), locksScreen(model), seriesScreen(model, stuck), memory],
   };
 }

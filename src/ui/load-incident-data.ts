@@ -11,6 +11,7 @@ import { analysisPlan, loadIncidentInputs, skippedNote } from '../input/load-inc
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
 import { collectInputs } from '../input/collect-inputs.js';
+import type { MemoryChoice } from '../input/heap-memory-work.js';
 import { buildUiData } from './build-view.js';
 import type { UiData } from './view-data.js';
 
@@ -19,10 +20,20 @@ export interface LoadProgress {
   readonly event: ProgressEvent;
 }
 
-export async function loadIncidentData(paths: readonly string[], configPath: string | undefined, onProgress: (p: LoadProgress) => void): Promise<{ data: UiData; notes: string[] }> {
-  const { rules: config, counters: counterSpecs, source: configSource } = await loadConfigFile(RULES, configPath);
+/** What the UI is asked to load: plain data, so it crosses to the worker thread as it is. */
+export interface UiLoadRequest {
+  readonly paths: readonly string[];
+  readonly config?: string;
+  readonly memory: MemoryChoice;
+}
+
+export async function loadIncidentData(request: UiLoadRequest, onProgress: (p: LoadProgress) => void): Promise<{ data: UiData; notes: string[] }> {
+  const { paths } = request;
+  const { rules: config, counters: counterSpecs, source: configSource } = await loadConfigFile(RULES, request.config);
   const notes: string[] = configSource?.chosen === 'working-directory' ? [configNote(configSource)] : [];
-  const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([...paths]), analysisPlan(counterSpecs), {
+  // The Memory screen shows the top of the dominator tree with each node's path from a GC root.
+  const plan = analysisPlan(counterSpecs, { memory: request.memory, retainerTree: true });
+  const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([...paths]), plan, {
     onProgress: (file, event) => onProgress({ file, event }),
     onSkipped: (path, e) => notes.push(skippedNote(path, e)),
   });

@@ -1,10 +1,10 @@
 /** The worker thread behind `ui`: loads and analyses, posting progress, then the screens or the error. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { errorText, loadIncidentData } from './load-incident-data.js';
+import { errorText, loadIncidentData, type UiLoadRequest } from './load-incident-data.js';
 
-const { paths, config } = workerData as { paths: string[]; config: string | undefined };
+const request = workerData as UiLoadRequest;
 let last = 0;
-loadIncidentData(paths, config, (p) => {
+loadIncidentData(request, (p) => {
   const now = Date.now();
   if (now - last < 50) return;
   last = now;

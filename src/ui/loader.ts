@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { errorText, loadIncidentData } from './load-incident-data.js';
+import { errorText, loadIncidentData, type UiLoadRequest } from './load-incident-data.js';
 import type { UiData } from './view-data.js';
 
 export type WorkerMessage =
@@ -21,7 +21,7 @@ export interface Loader {
   terminate(): Promise<unknown>;
 }
 
-export function startLoading(paths: string[], config: string | undefined): Loader {
+export function startLoading(request: UiLoadRequest): Loader {
   const events = new EventEmitter();
   let final: WorkerMessage | undefined;
   const emit = (m: WorkerMessage) => {
@@ -30,14 +30,14 @@ export function startLoading(paths: string[], config: string | undefined): Loade
   };
   let terminate: () => Promise<unknown> = async () => undefined;
   if (!import.meta.url.endsWith('.ts')) {
-    const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: { paths, config } });
+    const worker = new Worker(new URL('./load-worker.js', import.meta.url), { workerData: request });
     worker.on('message', emit);
     // A worker that dies is a bug to report, not a hang or a stack trace on the screen.
     worker.on('error', (e) => emit({ type: 'crash', message: e.stack ?? String(e) }));
     terminate = () => worker.terminate();
   } else {
     setImmediate(() => {
-      loadIncidentData(paths, config, (p) => emit({ type: 'progress', file: p.file, bytesRead: p.event.bytesRead, totalBytes: p.event.totalBytes ?? null })).then(
+      loadIncidentData(request, (p) => emit({ type: 'progress', file: p.file, bytesRead: p.event.bytesRead, totalBytes: p.event.totalBytes ?? null })).then(
         (r) => emit({ type: 'done', data: r.data, notes: r.notes }),
         (e: unknown) => {
           const user = errorText(e);

@@ -5,6 +5,7 @@
  */
 import chalk, { Chalk } from 'chalk';
 import { UsageError, UserError } from '../errors.js';
+import type { MemoryChoice } from '../input/heap-memory-work.js';
 import { startLoading } from './loader.js';
 
 const ENTER_ALT_SCREEN = '\u001b[?1049h\u001b[H';
@@ -13,6 +14,7 @@ const LEAVE_ALT_SCREEN = '\u001b[?1049l';
 export interface UiOptions {
   readonly config?: string;
   readonly color?: boolean;
+  readonly memory?: MemoryChoice;
 }
 
 export async function runUi(paths: string[], options: UiOptions, env: NodeJS.ProcessEnv): Promise<number> {
@@ -22,7 +24,7 @@ export async function runUi(paths: string[], options: UiOptions, env: NodeJS.Pro
   // Ink colours through the shared chalk; NO_COLOR (which chalk ignores) is applied here, once.
   const level = options.color !== undefined ? (options.color ? 1 : 0) : env['NO_COLOR'] ? 0 : new Chalk().level;
   chalk.level = level as 0 | 1 | 2 | 3;
-  const loader = startLoading(paths, options.config);
+  const loader = startLoading({ paths, ...(options.config !== undefined ? { config: options.config } : {}), memory: options.memory ?? 'auto' });
   process.stdout.write(ENTER_ALT_SCREEN);
   const restore = () => process.stdout.write(LEAVE_ALT_SCREEN);
   const onSignal = () => {

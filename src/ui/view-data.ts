@@ -4,7 +4,7 @@
  * so the UI only draws, and the data can cross from the worker thread that builds it.
  */
 
-export type ScreenId = 'overview' | 'findings' | 'threads' | 'executors' | 'counters' | 'locks' | 'series';
+export type ScreenId = 'overview' | 'findings' | 'threads' | 'executors' | 'counters' | 'locks' | 'series' | 'memory';
 
 export type Tone = 'critical' | 'error' | 'warning' | 'info' | 'dim' | 'alert' | 'ok' | 'title';
 
@@ -27,6 +27,18 @@ export interface UiRow {
   /** Lower-case text `/` searches: names and frames. */
   readonly search: string;
   readonly detail: readonly UiDetailLine[];
+  /** A row of a tree (the dominator tree): it shows only while its parent is expanded, unless a search is on. */
+  readonly tree?: UiTreePlace;
+}
+
+export interface UiTreePlace {
+  readonly depth: number;
+  /** The key of the parent row; absent at the top level. */
+  readonly parent?: string;
+  /** Rows directly under it. */
+  readonly children: number;
+  /** Expanded when the screen first shows. */
+  readonly open?: boolean;
 }
 
 export interface UiScreen {

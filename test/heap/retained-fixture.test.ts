@@ -6,7 +6,9 @@
 import { describe, expect, test } from 'vitest';
 import { dominatorTree } from '../../src/heap/graph/dominators.js';
 import { hprofObjectGraph } from '../../src/heap/graph/hprof-graph.js';
-import { memorySummary } from '../../src/heap/graph/memory-summary.js';
+import { dominatedLists, memorySummary } from '../../src/heap/graph/memory-summary.js';
+import { analyseMemory } from '../../src/heap/graph/heap-memory.js';
+import type { RetainerNode } from '../../src/model/memory.js';
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
 import { readFileSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -96,6 +98,38 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
     expect(runCli(['memory', '--path', 'nope', HEAP]).code).toBe(2);
     const missing = runCli(['memory', '--path', '0x8', HEAP]);
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringMatching(/^error: 0x8 is no object of /)]);
+  });
+
+  test('the top of the dominator tree: each node retains its shallow size plus its children and the rest it dominates; each has its path', async () => {
+    const a = await analyseMemory(HEAP, { retainers: { top: 8, children: 4, depth: 7, minShare: 0.001 } });
+    const lists = dominatedLists(g, t);
+    const nodes: RetainerNode[] = [];
+    const walk = (list: readonly RetainerNode[]) => list.forEach((n) => (nodes.push(n), walk(n.children)));
+    walk(a.retainers!);
+    expect(nodes.length).toBeGreaterThan(8);
+    const heap = t.retained[t.root]!;
+    for (const n of nodes) {
+      const v = n.object.index;
+      const below = n.children.reduce((sum, c) => sum + c.object.retained, 0) + n.more.bytes;
+      expect(n.object.retained).toBe(g.shallow[v]! + below);
+      expect(n.children.length + n.more.objects).toBe(lists.start[v + 1]! - lists.start[v]!);
+      for (const c of n.children) expect(c.object.retained).toBeGreaterThanOrEqual(heap * 0.001);
+      // The path ends at the node, and each step is an edge of the graph; only what a weak, soft or
+      // phantom reference holds has none.
+      const path = n.path!;
+      if (path.length === 0) {
+        expect([...g.referents.values()]).toContain(v);
+        continue;
+      }
+      expect(path.at(-1)!.object.id).toBe(n.object.id);
+      for (let k = 1; k < path.length; k++) {
+        const from = path[k - 1]!.object.index;
+        expect([...g.edges.subarray(g.edgeStart[from]!, g.edgeStart[from + 1]!)]).toContain(path[k]!.object.index);
+      }
+    }
+    // The listener list's array, by construction under the registry's static field, has the path --path prints.
+    const list = nodes.find((n) => n.object.className === 'java.lang.Object[]' && n.more.objects + n.children.length === 2000)!;
+    expect(list.path!.slice(-2).map((x) => x.via)).toEqual(['static LISTENERS', 'elementData']);
   });
 
   test('the array dropped before the dump is unreachable, left out and counted', () => {

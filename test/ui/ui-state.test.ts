@@ -1,7 +1,7 @@
 /** The UI's reducer, keymap and window maths, without Ink. */
 import { describe, expect, it } from 'vitest';
 import { commandFor, keyNames } from '../../src/ui/keys.js';
-import { layoutFor, wrap } from '../../src/ui/state/layout.js';
+import { layoutFor, tabLabels, wrap } from '../../src/ui/state/layout.js';
 import { currentRow, initialState, reduce, visibleRows, type UiState } from '../../src/ui/state/ui-state.js';
 import { scrollThumb, windowOffset } from '../../src/ui/state/window.js';
 import type { UiData, UiRow } from '../../src/ui/view-data.js';
@@ -40,6 +40,13 @@ describe('window maths', () => {
     expect(layoutFor(undefined, undefined).width).toBe(100);
     expect(wrap('aaa bbb ccc', 7)).toEqual(['aaa bbb', '    ccc']);
     expect(wrap('x'.repeat(10), 4)).toEqual(['xxxx', 'xxxx', 'xx']);
+  });
+  it('drops the tabs\' counts that do not fit, the findings\' last', () => {
+    const tabs = [{ title: 'Findings', count: 12 }, { title: 'Threads', count: 20_000 }, { title: 'Memory' }];
+    const findings = (i: number) => i === 0;
+    expect(tabLabels(tabs, 80, findings)).toEqual(['1 Findings (12)', '2 Threads (20000)', '3 Memory']);
+    expect(tabLabels(tabs, 40, findings)).toEqual(['1 Findings (12)', '2 Threads', '3 Memory']);
+    expect(tabLabels(tabs, 20, findings)).toEqual(['1 Findings', '2 Threads', '3 Memory']);
   });
 });
 
@@ -132,6 +139,58 @@ describe('reducer', () => {
     let s = press(d, start, 'G');
     s = reduce(d, s, { type: 'resize', listHeight: 4 });
     expect(s.positions[1]).toMatchObject({ cursor: 19_999, offset: 19_996 });
+  });
+});
+
+describe('tree rows (the Memory screen)', () => {
+  // root ─ a ─ a1
+  //      └ b        top-2 (a leaf); root starts expanded, a does not.
+  const treeRow = (key: string, depth: number, children: number, parent?: string, open?: boolean): UiRow => ({
+    ...row(key, key),
+    tree: { depth, children, ...(parent !== undefined ? { parent } : {}), ...(open ? { open } : {}) },
+  });
+  const d: UiData = {
+    title: 't',
+    screens: [
+      { id: 'findings', title: 'Findings', empty: '', rows: [row('f1', 'leak', [{ text: '→ a1', link: { screen: 'memory', key: 'a1' } }])] },
+      { id: 'memory', title: 'Memory', empty: '', rows: [row('head', 'heap'), treeRow('root', 0, 2, undefined, true), treeRow('a', 1, 1, 'root'), treeRow('a1', 2, 0, 'a'), treeRow('b', 1, 0, 'root'), treeRow('top-2', 0, 0)] },
+    ],
+  };
+  const keys = (s: UiState) => visibleRows(d.screens[1]!.rows, s.positions[1]!.query, s.positions[1]!.expanded).map((r) => r.key);
+  const start = press(d, initialState(d, 10), '2');
+
+  it('shows the rows whose parents are expanded, starting from the rows marked open', () => {
+    expect(keys(start)).toEqual(['head', 'root', 'a', 'b', 'top-2']);
+  });
+
+  it('+ expands, - collapses, and - on a row that is not expanded climbs to its parent and collapses it', () => {
+    let s = press(d, start, 'j', 'j', '+');
+    expect(keys(s)).toEqual(['head', 'root', 'a', 'a1', 'b', 'top-2']);
+    s = press(d, s, 'j');
+    expect(currentRow(d, s)?.key).toBe('a1');
+    s = press(d, s, '-');
+    expect(currentRow(d, s)?.key).toBe('a');
+    expect(keys(s)).toEqual(['head', 'root', 'a', 'b', 'top-2']);
+    s = press(d, s, '-');
+    expect(currentRow(d, s)?.key).toBe('root');
+    expect(keys(s)).toEqual(['head', 'root', 'top-2']);
+    // A leaf at the top and a row outside the tree have nothing to do.
+    expect(press(d, s, 'j', '+').positions[1]!.expanded).toBe(press(d, s, 'j').positions[1]!.expanded);
+    expect(press(d, s, 'k', '-')).toEqual(press(d, s, 'k'));
+  });
+
+  it('a search shows matching rows wherever they sit in the tree', () => {
+    const s = press(d, start, '/', 'a', '1', 'enter');
+    expect(currentRow(d, s)?.key).toBe('a1');
+  });
+
+  it('following a link to a collapsed row expands its parents', () => {
+    const collapsed = press(d, start, 'j', '-', '1');
+    expect(keys(collapsed)).toEqual(['head', 'root', 'top-2']);
+    const s = press(d, collapsed, 'enter', 'enter');
+    expect(s.screen).toBe(1);
+    expect(currentRow(d, s)?.key).toBe('a1');
+    expect(keys(s)).toEqual(['head', 'root', 'a', 'a1', 'b', 'top-2']);
   });
 });
 

@@ -5,13 +5,14 @@
  * only when there is a suspect, for the field names on the path).
  */
 import type { ProgressListener } from '../../input/open.js';
-import type { MemorySummary, PathStep } from '../../model/memory.js';
+import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
 import type { FeedOptions } from '../hprof/byte-source.js';
 import { dominatorTree, type DominatorTree } from './dominators.js';
 import { hprofObjectGraph } from './hprof-graph.js';
 import { dominatedLists, memorySummary, objectAt, type DominatedLists, type SummaryOptions } from './memory-summary.js';
 import type { ObjectGraph } from './object-graph.js';
-import { shortestStrongPath, stepNamesOfPaths } from './root-path.js';
+import { shortestStrongPaths, stepNamesOfPaths } from './root-path.js';
+import { retainerTree, treeIndexes, withPaths, type RetainerTreeShape } from './retainer-tree.js';
 import { indexesOfIds } from './graph-queries.js';
 
 export interface MemoryAnalysis {
@@ -21,6 +22,8 @@ export interface MemoryAnalysis {
   readonly summary: MemorySummary;
   /** With `pathToId`: the path from a GC root to that object (empty: no strong path), null when the dump has no such object. */
   readonly pathTo?: PathStep[] | null;
+  /** With `retainers`: the top of the dominator tree, each node with its path from a GC root. */
+  readonly retainers?: RetainerNode[];
 }
 
 export interface MemoryAnalysisOptions extends SummaryOptions {
@@ -32,6 +35,8 @@ export interface MemoryAnalysisOptions extends SummaryOptions {
   readonly suspectPathMinBytes?: number;
   /** Also the path from a GC root to the object with this dump id (`memory --path`), in the same pass. */
   readonly pathToId?: number;
+  /** Also the top of the dominator tree of this shape, each node with its path from a GC root (same pass). */
+  readonly retainers?: RetainerTreeShape;
 }
 
 export async function analyseMemory(file: string, options: MemoryAnalysisOptions = {}): Promise<MemoryAnalysis> {
@@ -41,17 +46,23 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
   const lists = dominatedLists(graph, tree);
   const summary = memorySummary(graph, tree, options, lists);
   const wanted = (s: MemorySummary['suspects'][number]) => options.suspectPaths === true && s.retained >= (options.suspectPathMinBytes ?? 0);
-  // The user's --path target, if it is an object of the dump, shares the suspects' pass for names.
+  // The user's --path target, if it is an object of the dump, and the tree's nodes share the suspects' pass for names.
   const target = options.pathToId !== undefined ? indexesOfIds(graph, [options.pathToId]).get(options.pathToId) : undefined;
-  const targets = [...summary.suspects.filter(wanted).map((s) => s.accumulation.index), ...(target !== undefined ? [target] : [])];
+  const top = options.retainers !== undefined ? retainerTree(graph, tree, lists, options.retainers) : undefined;
+  const suspectTargets = summary.suspects.filter(wanted).map((s) => s.accumulation.index);
+  const treeTargets = top !== undefined ? treeIndexes(top) : [];
+  const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets];
   const paths = targets.length > 0 ? await pathsFromGcRoots(file, graph, tree, targets, options.feed ?? {}) : [];
   let k = 0;
+  const suspects = summary.suspects.map((s) => (wanted(s) ? { ...s, path: paths[k++]! } : s));
+  const pathTo = options.pathToId !== undefined ? (target !== undefined ? paths[k++]! : null) : undefined;
   return {
     graph,
     tree,
     lists,
-    summary: { ...summary, suspects: summary.suspects.map((s) => (wanted(s) ? { ...s, path: paths[k++]! } : s)) },
-    ...(options.pathToId !== undefined ? { pathTo: target !== undefined ? paths[k]! : null } : {}),
+    summary: { ...summary, suspects },
+    ...(pathTo !== undefined ? { pathTo } : {}),
+    ...(top !== undefined ? { retainers: withPaths(top, paths.slice(k)) } : {}),
   };
 }
 
@@ -60,7 +71,7 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
  * strong path reaches it), with the field names of all the paths read in one more pass.
  */
 async function pathsFromGcRoots(file: string, graph: ObjectGraph, tree: DominatorTree, targets: readonly number[], feed: NonNullable<MemoryAnalysisOptions['feed']>): Promise<PathStep[][]> {
-  const paths = targets.map((v) => shortestStrongPath(graph, v) ?? []);
+  const paths = shortestStrongPaths(graph, targets).map((p) => p ?? []);
   const long = paths.filter((p) => p.length > 1);
   const names = long.length > 0 ? await stepNamesOfPaths(file, graph, long, feed) : [];
   let named = 0;

@@ -10,8 +10,11 @@ import { basicTypeSize, readIdAt } from '../hprof/format.js';
 import { HprofParser } from '../hprof/parser.js';
 import type { ObjectGraph } from './object-graph.js';
 
-/** Object indexes from a GC root to `target`, or undefined when no strong path reaches it. */
-export function shortestStrongPath(g: ObjectGraph, target: number): number[] | undefined {
+/**
+ * Object indexes from a GC root to each target (undefined when no strong path reaches it), from
+ * one breadth-first walk that stops once every target is reached.
+ */
+export function shortestStrongPaths(g: ObjectGraph, targets: readonly number[]): Array<number[] | undefined> {
   const n = g.objects;
   const parent = new Int32Array(n).fill(-2); // -2 unseen, -1 a root
   const queue = new Int32Array(n);
@@ -22,7 +25,9 @@ export function shortestStrongPath(g: ObjectGraph, target: number): number[] | u
     parent[r] = -1;
     queue[tail++] = r;
   }
-  while (head < tail && parent[target] === -2) {
+  const wanted = new Set(targets);
+  for (const t of wanted) if (parent[t] !== -2) wanted.delete(t);
+  while (head < tail && wanted.size > 0) {
     const v = queue[head++]!;
     const weakTarget = g.referents.get(v);
     for (let e = g.edgeStart[v]!; e < g.edgeStart[v + 1]!; e++) {
@@ -30,12 +35,15 @@ export function shortestStrongPath(g: ObjectGraph, target: number): number[] | u
       if (parent[w] !== -2 || w === weakTarget) continue;
       parent[w] = v;
       queue[tail++] = w;
+      wanted.delete(w);
     }
   }
-  if (parent[target] === -2) return undefined;
-  const path: number[] = [];
-  for (let v = target; v !== -1; v = parent[v]!) path.push(v);
-  return path.reverse();
+  return targets.map((target) => {
+    if (parent[target] === -2) return undefined;
+    const path: number[] = [];
+    for (let v = target; v !== -1; v = parent[v]!) path.push(v);
+    return path.reverse();
+  });
 }
 
 /**

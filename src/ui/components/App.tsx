@@ -6,7 +6,7 @@ import { Box, Text, useApp, useInput, useStdout } from 'ink';
 import { useEffect, useReducer, useState } from 'react';
 import { keyNames } from '../keys.js';
 import { currentRows, initialState, reduce, type UiAction, type UiState } from '../state/ui-state.js';
-import { fit, layoutFor } from '../state/layout.js';
+import { fit, layoutFor, tabLabels } from '../state/layout.js';
 import type { UiData } from '../view-data.js';
 import { DetailPane } from './DetailPane.js';
 import { HelpOverlay } from './HelpOverlay.js';
@@ -45,7 +45,9 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
   const rows = currentRows(data, state);
   const pos = state.positions[state.screen]!;
   const row = rows[pos.cursor];
-  const tabs = data.screens.map((s, i) => `${i + 1} ${s.title}${s.rows.length > 0 && s.id !== 'overview' ? ` (${s.rows.length})` : ''}`);
+  // The overview and the memory screen count no rows worth a number (their rows are of many kinds).
+  const specs = data.screens.map((s) => ({ title: s.title, ...(s.rows.length > 0 && s.id !== 'overview' && s.id !== 'memory' ? { count: s.rows.length } : {}) }));
+  const tabs = tabLabels(specs, layout.width - 1, (i) => data.screens[i]!.id === 'findings');
   // The tabs first; the title gets what room is left on the line.
   const tabsWidth = tabs.reduce((n, t) => n + t.length + 2, 0);
   const title = fit(data.title, Math.max(0, layout.width - tabsWidth - 3)) + (layout.width - tabsWidth > 6 ? '  ' : '');
@@ -67,7 +69,7 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
         <HelpOverlay height={layout.listHeight + layout.detailHeight + 1} />
       ) : (
         <>
-          <ListView rows={rows} cursor={pos.cursor} offset={pos.offset} height={layout.listHeight} width={layout.width} focused={state.focus === 'list'} empty={screen.empty} />
+          <ListView rows={rows} cursor={pos.cursor} offset={pos.offset} height={layout.listHeight} width={layout.width} focused={state.focus === 'list'} empty={screen.empty} expanded={pos.expanded} />
           <Text dimColor>{'─'.repeat(layout.width - 1)}</Text>
           <DetailPane lines={row?.detail ?? []} height={layout.detailHeight} width={layout.width} selectedLink={state.focus === 'detail' ? state.detailLink : -1} />
         </>

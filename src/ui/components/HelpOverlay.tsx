@@ -3,9 +3,12 @@ import { Box, Text } from 'ink';
 import { KEYMAP } from '../keys.js';
 
 export function HelpOverlay({ height }: { readonly height: number }) {
-  const lines = KEYMAP.filter((b) => !/^screen\.\d+$/.test(b.command) || b.command === 'screen.0').map((b) =>
-    /^screen\.\d+$/.test(b.command) ? '  1-7               jump to a screen' : `  ${b.keys.join(', ').padEnd(18)}${b.help}`,
-  );
+  const isJump = (b: (typeof KEYMAP)[number]) => /^screen\.\d+$/.test(b.command);
+  const shown = KEYMAP.filter((b) => !isJump(b) || b.command === 'screen.0');
+  const keysOf = (b: (typeof KEYMAP)[number]) => (isJump(b) ? `1-${KEYMAP.filter(isJump).length}` : b.keys.join(', '));
+  // The widest key list sets the column, so no help text runs into its keys.
+  const column = Math.max(...shown.map((b) => keysOf(b).length)) + 2;
+  const lines = shown.map((b) => `  ${keysOf(b).padEnd(column)}${isJump(b) ? 'jump to a screen' : b.help}`);
   return (
     <Box flexDirection="column" height={height} borderStyle="round" paddingX={1}>
       <Text bold>Keys</Text>

@@ -13,9 +13,18 @@ export interface ListViewProps {
   readonly width: number;
   readonly focused: boolean;
   readonly empty: string;
+  /** Tree rows shown expanded (their marker is ▾). */
+  readonly expanded?: ReadonlySet<string>;
 }
 
-export function ListView({ rows, cursor, offset, height, width, focused, empty }: ListViewProps) {
+/** A tree row's indentation and marker: ▸ collapsed, ▾ expanded, blank for a leaf. */
+function treePrefix(row: UiRow, expanded: ReadonlySet<string> | undefined): string {
+  if (row.tree === undefined) return '';
+  const marker = row.tree.children === 0 ? ' ' : expanded?.has(row.key) ? '▾' : '▸';
+  return `${'  '.repeat(row.tree.depth)}${marker} `;
+}
+
+export function ListView({ rows, cursor, offset, height, width, focused, empty, expanded }: ListViewProps) {
   if (rows.length === 0) {
     return (
       <Box height={height}>
@@ -30,7 +39,7 @@ export function ListView({ rows, cursor, offset, height, width, focused, empty }
       {shown.map((row, i) => {
         const selected = offset + i === cursor;
         const bar = thumb === null ? ' ' : i >= thumb.start && i < thumb.start + thumb.size ? '┃' : '│';
-        const text = fit(`${selected ? '›' : ' '} ${row.text}`, width - 2);
+        const text = fit(`${selected ? '›' : ' '} ${treePrefix(row, expanded)}${row.text}`, width - 2);
         return (
           <Box key={row.key}>
             <Text {...toneProps(row.tone)} inverse={selected && focused} wrap="truncate-end">

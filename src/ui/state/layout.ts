@@ -34,3 +34,24 @@ export function wrap(text: string, width: number): string[] {
   out.push(rest);
   return out;
 }
+
+export interface TabSpec {
+  readonly title: string;
+  /** Rows counted in the tab (`Threads (60)`), when it has a count. */
+  readonly count?: number;
+}
+
+/**
+ * The tab labels that fit the width, each `N Title (count)`: with every count when they fit, else
+ * with the findings' count only (the one number a user looks for first), else with no count.
+ */
+export function tabLabels(tabs: readonly TabSpec[], width: number, keepCount: (i: number) => boolean): string[] {
+  const label = (t: TabSpec, i: number, counts: 'all' | 'kept' | 'none') =>
+    `${i + 1} ${t.title}${t.count !== undefined && (counts === 'all' || (counts === 'kept' && keepCount(i))) ? ` (${t.count})` : ''}`;
+  const widthOf = (labels: string[]) => labels.reduce((n, l) => n + l.length + 2, 0);
+  for (const counts of ['all', 'kept'] as const) {
+    const labels = tabs.map((t, i) => label(t, i, counts));
+    if (widthOf(labels) <= width) return labels;
+  }
+  return tabs.map((t, i) => label(t, i, 'none'));
+}

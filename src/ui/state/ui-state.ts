@@ -10,6 +10,8 @@ export interface ScreenPosition {
   readonly cursor: number;
   readonly offset: number;
   readonly query: string;
+  /** Keys of the tree rows shown expanded (screens without a tree leave it empty). */
+  readonly expanded: ReadonlySet<string>;
 }
 
 export interface UiState {
@@ -37,7 +39,7 @@ export type UiAction =
 export function initialState(data: UiData, listHeight: number): UiState {
   return {
     screen: 0,
-    positions: data.screens.map(() => ({ cursor: 0, offset: 0, query: '' })),
+    positions: data.screens.map((screen) => ({ cursor: 0, offset: 0, query: '', expanded: new Set(screen.rows.filter((r) => r.tree?.open === true).map((r) => r.key)) })),
     focus: 'list',
     detailLink: 0,
     mode: 'normal',
@@ -49,22 +51,36 @@ export function initialState(data: UiData, listHeight: number): UiState {
 }
 
 // Filtering 20k rows per key press is cheap, but not every frame: remember the last answer per row list.
-const filterCache = new WeakMap<readonly UiRow[], { query: string; rows: readonly UiRow[] }>();
+const filterCache = new WeakMap<readonly UiRow[], { query: string; expanded: ReadonlySet<string> | undefined; rows: readonly UiRow[] }>();
 
-/** The rows of a screen that match its search. */
-export function visibleRows(rows: readonly UiRow[], query: string): readonly UiRow[] {
-  if (query.length === 0) return rows;
+/**
+ * The rows of a screen that show: those that match its search; with no search, the rows of a tree
+ * whose parents are all expanded (rows outside a tree always show).
+ */
+export function visibleRows(rows: readonly UiRow[], query: string, expanded?: ReadonlySet<string>): readonly UiRow[] {
   const cached = filterCache.get(rows);
-  if (cached !== undefined && cached.query === query) return cached.rows;
-  const q = query.toLowerCase();
-  const out = rows.filter((r) => r.search.includes(q));
-  filterCache.set(rows, { query, rows: out });
+  if (cached !== undefined && cached.query === query && cached.expanded === expanded) return cached.rows;
+  let out: readonly UiRow[];
+  if (query.length > 0) {
+    const q = query.toLowerCase();
+    out = rows.filter((r) => r.search.includes(q));
+  } else if (expanded !== undefined && rows.some((r) => r.tree?.parent !== undefined)) {
+    const shown = new Set<string>();
+    out = rows.filter((r) => {
+      const parent = r.tree?.parent;
+      const show = parent === undefined || (shown.has(parent) && expanded.has(parent));
+      if (show) shown.add(r.key);
+      return show;
+    });
+  } else out = rows;
+  filterCache.set(rows, { query, expanded, rows: out });
   return out;
 }
 
 export function currentRows(data: UiData, s: UiState): readonly UiRow[] {
   const screen = data.screens[s.screen];
-  return screen === undefined ? [] : visibleRows(screen.rows, s.positions[s.screen]!.query);
+  const pos = s.positions[s.screen]!;
+  return screen === undefined ? [] : visibleRows(screen.rows, pos.query, pos.expanded);
 }
 
 export function currentRow(data: UiData, s: UiState): UiRow | undefined {
@@ -117,9 +133,34 @@ function command(data: UiData, s: UiState, c: Command): UiState {
       return detailLinks(currentRow(data, s)).length > 0 ? { ...s, focus: 'detail', detailLink: 0 } : s;
     case 'back':
       return goBack(data, s);
+    case 'tree.expand':
+    case 'tree.collapse':
+      return treeCommand(data, s, c);
     default:
       return s;
   }
+}
+
+/**
+ * `+` expands the selected tree row; `-` collapses it, or, on a row that is not expanded, goes to its
+ * parent and collapses that (as file trees do), so `-` pressed again and again climbs to the top.
+ */
+function treeCommand(data: UiData, s: UiState, c: 'tree.expand' | 'tree.collapse'): UiState {
+  const row = currentRow(data, s);
+  const pos = s.positions[s.screen]!;
+  if (row?.tree === undefined) return s;
+  const expanded = new Set(pos.expanded);
+  let target = row.key;
+  if (c === 'tree.expand') {
+    if (row.tree.children === 0 || expanded.has(row.key)) return s;
+    expanded.add(row.key);
+  } else if (row.tree.children > 0 && expanded.has(row.key)) expanded.delete(row.key);
+  else if (row.tree.parent !== undefined) {
+    target = row.tree.parent;
+    expanded.delete(target);
+  } else return s;
+  const next = { ...s, positions: replace(s.positions, s.screen, { ...pos, expanded }) };
+  return withCursor(data, next, currentRows(data, next).findIndex((r) => r.key === target));
 }
 
 function detailCommand(data: UiData, s: UiState, c: Command): UiState {
@@ -147,7 +188,7 @@ function detailCommand(data: UiData, s: UiState, c: Command): UiState {
 function searchCommand(data: UiData, s: UiState, c: Command): UiState {
   if (c === 'open') {
     // Enter keeps the filter and puts the cursor on the first match.
-    const positions = replace(s.positions, s.screen, { cursor: 0, offset: 0, query: s.typing });
+    const positions = replace(s.positions, s.screen, { ...s.positions[s.screen]!, cursor: 0, offset: 0, query: s.typing });
     return { ...s, mode: 'normal', focus: 'list', positions };
   }
   if (c === 'back') {
@@ -185,28 +226,39 @@ function switchScreen(data: UiData, s: UiState, c: Command): UiState {
   return { ...s, screen: target, focus: 'list', detailLink: 0 };
 }
 
-/** Jumps to the row a link names, clearing that screen's search if the row is filtered out. */
+/**
+ * Jumps to the row a link names, clearing that screen's search if the row is filtered out, and
+ * expanding its parents if it sits in a collapsed part of a tree.
+ */
 export function follow(data: UiData, s: UiState, link: UiLink): UiState {
   const target = data.screens.findIndex((x) => x.id === link.screen);
   if (target < 0) return s;
   const here = currentRow(data, s);
   const history = here ? [...s.history, { screen: s.screen, key: here.key }] : s.history;
+  const all = data.screens[target]!.rows;
   let positions = s.positions;
-  let rows = visibleRows(data.screens[target]!.rows, positions[target]!.query);
-  let index = rows.findIndex((r) => r.key === link.key);
+  const shown = () => visibleRows(all, positions[target]!.query, positions[target]!.expanded);
+  let index = shown().findIndex((r) => r.key === link.key);
   if (index < 0) {
-    positions = replace(positions, target, { ...positions[target]!, query: '' });
-    rows = data.screens[target]!.rows;
-    index = rows.findIndex((r) => r.key === link.key);
+    positions = replace(positions, target, { ...positions[target]!, query: '', expanded: withAncestors(all, positions[target]!.expanded, link.key) });
+    index = shown().findIndex((r) => r.key === link.key);
   }
   if (index < 0) return s;
   return withCursor(data, { ...s, screen: target, positions, focus: 'list', detailLink: 0, history }, index);
 }
 
+/** `expanded` with every tree parent of the row `key` added (the same set when it has none to add). */
+function withAncestors(rows: readonly UiRow[], expanded: ReadonlySet<string>, key: string): ReadonlySet<string> {
+  const byKey = new Map(rows.map((r) => [r.key, r]));
+  const out = new Set(expanded);
+  for (let p = byKey.get(key)?.tree?.parent; p !== undefined; p = byKey.get(p)?.tree?.parent) out.add(p);
+  return out.size === expanded.size ? expanded : out;
+}
+
 function goBack(data: UiData, s: UiState): UiState {
   const last = s.history[s.history.length - 1];
   if (last === undefined) return s;
-  const rows = visibleRows(data.screens[last.screen]!.rows, s.positions[last.screen]!.query);
+  const rows = visibleRows(data.screens[last.screen]!.rows, s.positions[last.screen]!.query, s.positions[last.screen]!.expanded);
   const index = Math.max(0, rows.findIndex((r) => r.key === last.key));
   return withCursor(data, { ...s, screen: last.screen, focus: 'detail', history: s.history.slice(0, -1) }, index);
 }
