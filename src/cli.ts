@@ -114,8 +114,8 @@ async function main(argv: string[]): Promise<number> {
     });
   program
     .command('memory')
-    .description('what holds the memory of an HPROF heap dump: dominator tree, retained sizes, leak suspects, classes by retained size')
-    .argument('<heap>', 'HPROF heap dump (plain or gzip), or - for stdin')
+    .description('what holds the memory of a heap dump (HPROF or V8 .heapsnapshot): dominator tree, retained sizes, leak suspects, classes by retained size')
+    .argument('<heap>', 'HPROF heap dump or V8 .heapsnapshot (plain or gzip), or - for stdin')
     .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json']))
     .option('-o, --output <file>', 'write to a file instead of stdout (.json chooses json)')
     .option('--top <n>', 'top-level dominators to show', '10')

@@ -1,10 +1,11 @@
 /**
- * `dumpsleuth memory <heap>`: what holds the memory of an HPROF heap dump: the dominator tree's
+ * `dumpsleuth memory <heap>`: what holds the memory of a heap dump (HPROF, or a V8 .heapsnapshot): the dominator tree's
  * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
  */
 import { InputError, UsageError } from '../errors.js';
 import { analyseMemory } from '../heap/graph/heap-memory.js';
 import { retainerTree } from '../heap/graph/retainer-tree.js';
+import { idText, parseObjectId } from '../heap/graph/object-graph.js';
 import { heapInputKind } from '../heap/open-heap.js';
 import { HprofFormatError } from '../heap/hprof/parser.js';
 import { readInputFile, renamed } from '../input/stdin.js';
@@ -26,17 +27,18 @@ export interface MemoryOptions {
 
 export async function memoryCommand(path: string, opts: MemoryOptions, io: CommandIo): Promise<number> {
   if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json') throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
-  if (opts.path !== undefined && !/^0x[0-9a-fA-F]+$|^\d+$/.test(opts.path)) throw new UsageError(`--path ${stripControl(opts.path)} is not an object id`, 'give the id as the report prints it, such as --path 0xf0054ee8');
+  const pathId = opts.path !== undefined ? parseObjectId(opts.path) : undefined;
+  if (opts.path !== undefined && pathId === undefined) throw new UsageError(`--path ${stripControl(opts.path)} is not an object id`, 'give the id as the report prints it, such as --path 0xf0054ee8 (HPROF) or --path @1234 (V8)');
   if (opts.output !== undefined) await checkOutputPath(opts.output);
   const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   const { value: analysis, file } = await readInputFile(path, async (f) => {
     const kind = await heapInputKind(f);
-    if (kind !== 'hprof') {
+    if (kind === 'dumpsleuth-heap') {
       throw new InputError(
-        `${f} is ${kind === 'v8-heapsnapshot' ? 'a V8 .heapsnapshot' : 'a dumpsleuth heap snapshot (it holds only the objects the analyses need)'}: memory reads the whole graph of an HPROF heap dump`,
-        'run it on the HPROF the snapshot came from (jmap -dump, jcmd GC.heap_dump)',
+        `${f} is a dumpsleuth heap snapshot: it holds only the objects the analyses need (and, from an HPROF, its memory summary), not the whole graph`,
+        'run it on the HPROF the snapshot came from (jmap -dump, jcmd GC.heap_dump), or analyze the snapshot for the summary it carries',
       );
     }
     try {
@@ -44,16 +46,16 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
         onProgress: (e) => progress.update(e.phase === 'dominators' ? 'dominator tree' : `reading ${path}`, e),
         topDominators: Math.max(opts.top, 20),
         suspectPaths: true,
-        ...(opts.path !== undefined ? { pathToId: Number(opts.path) } : {}),
+        ...(pathId !== undefined ? { pathToId: pathId } : {}),
       });
     } catch (e) {
-      if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump (plain or gzip)');
+      if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump or a V8 .heapsnapshot (plain or gzip)');
       throw e;
     }
   });
   const { graph, tree, lists, summary, pathTo } = analysis;
   if (pathTo === null) throw new InputError(`${stripControl(opts.path!)} is no object of ${path}`, 'give an id the memory report lists (ids are the dump\'s addresses)');
-  const rootPath: MemoryReport['path'] = pathTo !== undefined ? { target: `0x${Number(opts.path).toString(16)}`, steps: pathTo } : undefined;
+  const rootPath: MemoryReport['path'] = pathTo !== undefined ? { target: idText(graph, pathId!), steps: pathTo } : undefined;
   progress.clear();
   const report: MemoryReport = {
     source: path,

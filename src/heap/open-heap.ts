@@ -93,7 +93,7 @@ export function heapStoreNamed(store: HeapStore, file: string, name: string): He
 /** The objects the analyses need, from an HPROF or an extract. */
 export async function openHeap(path: string, plan: LoadPlan, onProgress?: ProgressListener): Promise<HeapStore> {
   const kind = await heapInputKind(path);
-  if (kind === 'v8-heapsnapshot') throw new InputError(`${path} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth histogram` for it');
+  if (kind === 'v8-heapsnapshot') throw new InputError(`${path} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth memory` (what holds its memory) or `dumpsleuth histogram` for it');
   if (kind === 'dumpsleuth-heap') return readHeapSnapshot(path, plan.maxGunzipBytes);
   return withHprofErrors(path, () => loadHprof(path, plan, onProgress));
 }

@@ -44,7 +44,7 @@ export async function loadAnyInput(path: string, plan: IncidentPlan, onProgress?
 async function loadFile(name: string, file: string, plan: IncidentPlan, onProgress?: ProgressListener, ahead?: LoadAhead): Promise<LoadedInput> {
   const heapKind = ahead !== undefined ? ahead.heapKind : await detectHeapKind(file);
   if (heapKind === 'v8-heapsnapshot') {
-    throw new InputError(`${name} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth histogram` for it');
+    throw new InputError(`${name} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth memory` (what holds its memory) or `dumpsleuth histogram` for it');
   }
   if (heapKind !== undefined) {
     const memoryWork = heapKind === 'hprof' ? (ahead?.memory ?? startHeapMemory(file, name, plan)) : undefined;

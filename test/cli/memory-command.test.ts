@@ -30,11 +30,14 @@ describe('dumpsleuth memory', { timeout: 60_000 }, () => {
     expect(doc.warnings).toEqual([]);
   });
 
-  test('a V8 snapshot, an extract, or text: exit 2 with one line', () => {
+  test('a malformed V8 snapshot, an extract, or text: exit 2 with one line', () => {
+    // Hand-written: a V8 header without the fields a snapshot has (a format edge case).
     writeFileSync(join(dir, 'x.heapsnapshot'), '{"snapshot":{"meta":{}}}');
     writeFileSync(join(dir, 'notes.txt'), 'hello\n');
+    expect(runCli(['extract', '-o', join(dir, 'extract.json'), 'fixtures/heap/jdk17/heap.hprof.gz']).code).toBe(0);
     for (const [file, message] of [
-      ['x.heapsnapshot', /is a V8 \.heapsnapshot: memory reads the whole graph of an HPROF heap dump/],
+      ['extract.json', /extract\.json is a dumpsleuth heap snapshot: it holds only the objects the analyses need/],
+      ['x.heapsnapshot', /x\.heapsnapshot: the `snapshot` header has no `meta\.node_fields` list/],
       ['notes.txt', /is not a heap dump: it looks like a text file/],
     ] as const) {
       const r = runCli(['memory', join(dir, file)]);

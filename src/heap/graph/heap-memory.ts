@@ -1,8 +1,8 @@
 /**
- * The memory analysis of one HPROF file, start to end: the object graph in one pass, the dominator
- * tree, the summary (biggest retainers, classes by retained size, leak suspects) and, for each
- * suspect, the shortest strong path from a GC root to where its memory accumulates (a second pass,
- * only when there is a suspect, for the field names on the path).
+ * The memory analysis of one heap dump (HPROF, or a V8 .heapsnapshot), start to end: the object
+ * graph in one pass, the dominator tree, the summary (biggest retainers, classes by retained size,
+ * leak suspects) and, for each suspect, the shortest strong path from a GC root to where its memory
+ * accumulates (for an HPROF a second pass, only when there is a path to name, reads the field names).
  */
 import type { ProgressListener } from '../../input/open.js';
 import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
@@ -12,6 +12,8 @@ import { hprofObjectGraph } from './hprof-graph.js';
 import { dominatedLists, memorySummary, objectAt, type DominatedLists, type SummaryOptions } from './memory-summary.js';
 import type { ObjectGraph } from './object-graph.js';
 import { shortestStrongPaths, stepNamesOfPaths } from './root-path.js';
+import { v8ObjectGraph, type NamedObjectGraph } from './v8-graph.js';
+import { heapInputKind } from '../open-heap.js';
 import { retainerTree, treeIndexes, withPaths, type RetainerTreeShape } from './retainer-tree.js';
 import { indexesOfIds } from './graph-queries.js';
 
@@ -39,8 +41,17 @@ export interface MemoryAnalysisOptions extends SummaryOptions {
   readonly retainers?: RetainerTreeShape;
 }
 
+/** The object graph of a heap dump, with what names its paths' steps. */
+async function namedGraph(file: string, options: MemoryAnalysisOptions): Promise<NamedObjectGraph> {
+  if ((await heapInputKind(file)) === 'v8-heapsnapshot') return v8ObjectGraph(file, options.onProgress);
+  const feed = options.feed ?? {};
+  const graph = await hprofObjectGraph(file, options.onProgress, feed);
+  return { graph, stepNames: (paths) => stepNamesOfPaths(file, graph, paths, feed) };
+}
+
 export async function analyseMemory(file: string, options: MemoryAnalysisOptions = {}): Promise<MemoryAnalysis> {
-  const graph = await hprofObjectGraph(file, options.onProgress, options.feed ?? {});
+  const named = await namedGraph(file, options);
+  const graph = named.graph;
   options.onProgress?.({ phase: 'dominators', bytesRead: 0 });
   const tree = dominatorTree(graph);
   const lists = dominatedLists(graph, tree);
@@ -52,7 +63,7 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
   const suspectTargets = summary.suspects.filter(wanted).map((s) => s.accumulation.index);
   const treeTargets = top !== undefined ? treeIndexes(top) : [];
   const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets];
-  const paths = targets.length > 0 ? await pathsFromGcRoots(file, graph, tree, targets, options.feed ?? {}) : [];
+  const paths = targets.length > 0 ? await pathsFromGcRoots(named, tree, targets) : [];
   let k = 0;
   const suspects = summary.suspects.map((s) => (wanted(s) ? { ...s, path: paths[k++]! } : s));
   const pathTo = options.pathToId !== undefined ? (target !== undefined ? paths[k++]! : null) : undefined;
@@ -70,10 +81,11 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
  * The shortest strong path from a GC root to each target, as steps a report shows (empty when no
  * strong path reaches it), with the field names of all the paths read in one more pass.
  */
-async function pathsFromGcRoots(file: string, graph: ObjectGraph, tree: DominatorTree, targets: readonly number[], feed: NonNullable<MemoryAnalysisOptions['feed']>): Promise<PathStep[][]> {
+async function pathsFromGcRoots(source: NamedObjectGraph, tree: DominatorTree, targets: readonly number[]): Promise<PathStep[][]> {
+  const graph = source.graph;
   const paths = shortestStrongPaths(graph, targets).map((p) => p ?? []);
   const long = paths.filter((p) => p.length > 1);
-  const names = long.length > 0 ? await stepNamesOfPaths(file, graph, long, feed) : [];
+  const names = long.length > 0 ? await source.stepNames(long) : [];
   let named = 0;
   return paths.map((path) => {
     const via = path.length > 1 ? names[named++]! : [];

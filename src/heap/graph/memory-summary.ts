@@ -7,7 +7,7 @@
  * parent's retained size).
  */
 import type { DominatorTree } from './dominators.js';
-import type { ObjectGraph } from './object-graph.js';
+import { idText, type ObjectGraph } from './object-graph.js';
 import type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '../../model/memory.js';
 
 export type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '../../model/memory.js';
@@ -46,7 +46,7 @@ export function objectAt(g: ObjectGraph, t: DominatorTree, index: number): Retai
   const describes = g.classObjectNames.get(index);
   return {
     index,
-    id: `0x${g.ids[index]!.toString(16)}`,
+    id: idText(g, g.ids[index]!),
     className: g.classNames[g.classOf[index]!]!,
     shallow: g.shallow[index]!,
     retained: t.retained[index]!,
@@ -114,6 +114,9 @@ function accumulationPoint(g: ObjectGraph, t: DominatorTree, lists: DominatedLis
   return { ...objectAt(g, t, v), dominated: lists.start[v + 1]! - lists.start[v]!, ...(links > 1 ? { chainLinks: links } : {}) };
 }
 
+/** V8 node groups that are the program's code rather than its data (DevTools' names for them). */
+const PROGRAM_CODE_CLASSES = new Set(['(code)', '(closure)', '(object shape)', '(compiled code)', '(system)']);
+
 export function memorySummary(g: ObjectGraph, t: DominatorTree, options: SummaryOptions = {}, lists: DominatedLists = dominatedLists(g, t)): MemorySummary {
   const heap = t.retained[t.root]!;
   const share = options.suspectShare ?? 0.1;
@@ -128,12 +131,13 @@ export function memorySummary(g: ObjectGraph, t: DominatorTree, options: Summary
     const subject = objectAt(g, t, v);
     suspects.push({ kind: 'object', subject, className: subject.className, instances: 1, retained: subject.retained, share: subject.retained / heap, accumulation: accumulationPoint(g, t, lists, v, ratio) });
   }
-  // Group suspects: the other top-level dominators, by class. Class objects are not grouped: the
-  // classes of a program together are its code, not a leak (one class whose statics hold a share
-  // of the heap is a single suspect above).
+  // Group suspects: the other top-level dominators, by class. Class objects are not grouped, nor are
+  // a JavaScript heap's compiled code, functions and object shapes: the classes (or functions) of a
+  // program together are its code, not a leak (one that holds a share of the heap through its
+  // statics or closure is a single suspect above).
   const byClass = new Map<number, { count: number; retained: number; biggest: number }>();
   for (const v of top) {
-    if (single.has(v) || g.classObjectNames.has(v)) continue;
+    if (single.has(v) || g.classObjectNames.has(v) || PROGRAM_CODE_CLASSES.has(g.classNames[g.classOf[v]!]!)) continue;
     const c = g.classOf[v]!;
     const e = byClass.get(c);
     if (e === undefined) byClass.set(c, { count: 1, retained: t.retained[v]!, biggest: v });

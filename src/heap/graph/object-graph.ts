@@ -28,6 +28,20 @@ export interface ObjectGraph {
   readonly referents: ReadonlyMap<number, number>;
   /** The kind of root record that holds each GC-root object (the first, when several do). */
   readonly rootKindOf: ReadonlyMap<number, string>;
+  /** How the dump's tools write an id: an HPROF's address in hex (`0x7ff01234`, the default), a V8 node id as DevTools does (`@1234`). */
+  readonly idNotation?: 'address' | 'node-id';
+}
+
+/** An object's id as the dump's own tools write it. */
+export function idText(g: Pick<ObjectGraph, 'idNotation'>, id: number): string {
+  return g.idNotation === 'node-id' ? `@${id}` : `0x${id.toString(16)}`;
+}
+
+/** An id as a user types it (`0x7ff01234`, `@1234`, or decimal), or undefined when it is none. */
+export function parseObjectId(text: string): number | undefined {
+  if (/^0x[0-9a-f]+$/i.test(text)) return Number.parseInt(text.slice(2), 16);
+  if (/^@?\d+$/.test(text)) return Number(text.replace('@', ''));
+  return undefined;
 }
 
 /** Bytes the graph's arrays take, for the figures the memory command prints. */

@@ -12,6 +12,7 @@
  * told from a complete one.
  */
 import { InputError } from '../../errors.js';
+import { GrowableFloat64 } from '../graph/growable.js';
 
 /** One group of nodes: by type alone, or by (type, name) for the types whose name is a class name. */
 export interface V8NodeGroup {
@@ -26,9 +27,21 @@ export interface V8NodeGroup {
   readonly selfBytes: number;
 }
 
+/** With `collectGraph`: every number of `nodes` and `edges` and every string, for the object graph. */
+export interface V8RawGraph {
+  readonly nodes: Float64Array;
+  readonly edges: Float64Array;
+  readonly edgeFields: readonly string[];
+  readonly edgeTypes: readonly string[];
+  /** The `strings` table by index (each cut at 64 KiB); shorter than the nodes expect when the file is cut. */
+  readonly strings: ReadonlyMap<number, string>;
+}
+
 export interface V8SnapshotSummary {
   readonly nodeFields: readonly string[];
   readonly nodeTypes: readonly string[];
+  /** With `collectGraph`. */
+  readonly graph?: V8RawGraph;
   /** `snapshot.node_count` from the header, when present. */
   readonly declaredNodeCount: number | undefined;
   readonly nodesRead: number;
@@ -41,6 +54,42 @@ export interface V8SnapshotScannerOptions {
   readonly source: string;
   /** How offsets are described: plain files count file bytes, gzip input counts decompressed bytes. */
   readonly offsetLabel?: string;
+  /** Also keep every node field, every edge and every string (the memory analysis); the histogram needs none of them. */
+  readonly collectGraph?: boolean;
+}
+
+/**
+ * Every number of a JSON number array, appended in order; a number may be cut by a chunk boundary,
+ * so the digits read so far carry over. The scanner has checked the bytes' shape (or checks it).
+ */
+class NumberCollector {
+  readonly values = new GrowableFloat64(1 << 16);
+  private value = 0;
+  private inNumber = false;
+  /** Digits of [from, to) of `buf`; any other byte ends a number. */
+  take(buf: Uint8Array, from: number, to: number): void {
+    let value = this.value;
+    let inNumber = this.inNumber;
+    const values = this.values;
+    for (let i = from; i < to; i++) {
+      const digit = buf[i]! - 48;
+      if (digit >>> 0 <= 9) {
+        value = inNumber ? value * 10 + digit : digit;
+        inNumber = true;
+      } else if (inNumber) {
+        values.push(value);
+        inNumber = false;
+      }
+    }
+    this.value = value;
+    this.inNumber = inNumber;
+  }
+  /** The array has ended: the last number is complete. */
+  end(): Float64Array {
+    if (this.inNumber) this.values.push(this.value);
+    this.inNumber = false;
+    return this.values.view();
+  }
 }
 
 /**
@@ -246,6 +295,8 @@ interface HeaderMeta {
   readonly nodeFields: string[];
   readonly nodeTypes: string[];
   readonly declaredNodeCount: number | undefined;
+  readonly edgeFields: string[];
+  readonly edgeTypes: string[];
 }
 
 export class V8SnapshotScanner {
@@ -284,9 +335,18 @@ export class V8SnapshotScanner {
   private stringsStarted = false;
   private stringsDone = false;
 
+  /** With `collectGraph`: the numbers of `nodes` and `edges`, and then every string is needed. */
+  private readonly nodeNumbers: NumberCollector | undefined;
+  private readonly edgeNumbers: NumberCollector | undefined;
+  private edgesDone = false;
+
   constructor(options: V8SnapshotScannerOptions) {
     this.source = options.source;
     this.offsetLabel = options.offsetLabel ?? 'byte';
+    if (options.collectGraph === true) {
+      this.nodeNumbers = new NumberCollector();
+      this.edgeNumbers = new NumberCollector();
+    }
   }
 
   /**
@@ -304,11 +364,13 @@ export class V8SnapshotScanner {
         // Edges are half the file and nothing here needs them: one native search for the `]`. Their
         // content is not checked; a stray `]` inside would surface as an error after it.
         const close = chunk.indexOf(CLOSE_BRACKET, i);
+        this.edgeNumbers?.take(chunk, i, close < 0 ? n : close);
         if (close < 0) {
           i = n;
         } else {
           i = close + 1;
           this.state = S_AFTER_VALUE;
+          this.edgesDone = true;
         }
       } else if (state === S_IN_STRING) {
         i = this.continueString(chunk, i);
@@ -397,9 +459,22 @@ export class V8SnapshotScanner {
     if (this.nodesDone && declared !== undefined && declared !== scan.nodes) {
       warnings.push(`the header declares ${declared} nodes but the \`nodes\` array holds ${scan.nodes}`);
     }
+    const graph: V8RawGraph | undefined =
+      this.nodeNumbers !== undefined
+        ? {
+            // A cut file leaves a node or an edge half read: only whole ones count.
+            nodes: wholeRecords(this.nodeNumbers.end(), this.meta.nodeFields.length),
+            edges: wholeRecords(this.edgeNumbers!.end(), Math.max(1, this.meta.edgeFields.length)),
+            edgeFields: this.meta.edgeFields,
+            edgeTypes: this.meta.edgeTypes,
+            strings: this.names,
+          }
+        : undefined;
+    if (graph !== undefined && this.nodesDone && !this.edgesDone) warnings.push(`${ended} inside \`edges\`: the references after the first ${graph.edges.length / Math.max(1, this.meta.edgeFields.length)} are missing`);
     return {
       nodeFields: this.meta.nodeFields,
       nodeTypes: types,
+      ...(graph !== undefined ? { graph } : {}),
       declaredNodeCount: declared,
       nodesRead: scan.nodes,
       groups,
@@ -654,7 +729,14 @@ export class V8SnapshotScanner {
       this.fail('the `snapshot` header has no list of node type names in `meta.node_types`', this.headerAt);
     }
     const count = (header as { node_count?: unknown }).node_count;
+    // The edges' layout matters only to the memory analysis, which checks it.
+    const edgeMeta = meta as { edge_fields?: unknown; edge_types?: unknown };
+    const edgeFields = Array.isArray(edgeMeta.edge_fields) && edgeMeta.edge_fields.every((f) => typeof f === 'string') ? (edgeMeta.edge_fields as string[]) : [];
+    const edgeTypesAll = Array.isArray(edgeMeta.edge_types) ? edgeMeta.edge_types[edgeFields.indexOf('type')] : undefined;
+    const edgeTypes = Array.isArray(edgeTypesAll) && edgeTypesAll.every((t) => typeof t === 'string') ? (edgeTypesAll as string[]) : [];
     return {
+      edgeFields,
+      edgeTypes,
       nodeFields: nodeFields as string[],
       nodeTypes: typeNames as string[],
       declaredNodeCount: typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? count : undefined,
@@ -699,6 +781,7 @@ export class V8SnapshotScanner {
   private continueNodes(chunk: Uint8Array, from: number): number {
     const scan = this.nodeScan!;
     const stop = scanNodes(chunk, from, scan);
+    this.nodeNumbers?.take(chunk, from, stop);
     if (scan.badAt >= 0) {
       const at = this.base + scan.badAt;
       this.unexpected(chunk[scan.badAt]!, `inside \`nodes\` (node ${scan.nodes}, field ${scan.field})`, at);
@@ -724,7 +807,7 @@ export class V8SnapshotScanner {
   /** Finds the closing quote of the current string in `strings`, keeping its bytes if its name is needed. */
   private continueString(chunk: Uint8Array, from: number): number {
     const n = chunk.length;
-    const needed = this.neededIndexes[this.neededCursor] === this.stringIndex;
+    const needed = this.nodeNumbers !== undefined || this.neededIndexes[this.neededCursor] === this.stringIndex;
     let searchFrom = from;
     for (;;) {
       const quote = chunk.indexOf(QUOTE, searchFrom);
@@ -763,6 +846,11 @@ export class V8SnapshotScanner {
     this.namePieces.push(Buffer.from(chunk.subarray(from, from + take)));
     this.nameBytes += take;
   }
+}
+
+/** The numbers of whole records only (a cut file can end inside one). */
+function wholeRecords(values: Float64Array, fields: number): Float64Array {
+  return values.subarray(0, values.length - (values.length % fields));
 }
 
 function describeByte(c: number): string {

@@ -34,6 +34,14 @@ const SIZE_MODEL = "V8's own self_size of each node, summed per group (recorded 
  *   // h.rows[0] → { className: '(string)', instances: 61234, shallowBytes: 3912448 }
  */
 export async function readV8HeapSnapshotHistogram(path: string, options: V8HeapSnapshotReadOptions = {}): Promise<Histogram> {
+  return toHistogram(path, await scanV8HeapSnapshot(path, options));
+}
+
+/**
+ * Streams a V8 heap snapshot, plain or gzip, through the scanner: the per-group counts and, with
+ * `collectGraph`, every node, edge and string (the memory analysis's object graph).
+ */
+export async function scanV8HeapSnapshot(path: string, options: V8HeapSnapshotReadOptions & { readonly collectGraph?: boolean } = {}): Promise<V8SnapshotSummary> {
   const fd = openForReading(path);
   try {
     const stats = fstatSync(fd);
@@ -41,11 +49,8 @@ export async function readV8HeapSnapshotHistogram(path: string, options: V8HeapS
     const totalBytes = stats.isFile() ? stats.size : undefined;
     const magic = Buffer.alloc(2);
     const gzip = readSync(fd, magic, 0, 2, 0) === 2 && magic[0] === 0x1f && magic[1] === 0x8b;
-    const scanner = new V8SnapshotScanner({ source: path, offsetLabel: gzip ? 'decompressed byte' : 'byte' });
-    const summary = gzip
-      ? await scanGzip(path, scanner, totalBytes, options.onProgress)
-      : await scanPlain(fd, scanner, totalBytes, options.onProgress);
-    return toHistogram(path, summary);
+    const scanner = new V8SnapshotScanner({ source: path, offsetLabel: gzip ? 'decompressed byte' : 'byte', collectGraph: options.collectGraph === true });
+    return gzip ? await scanGzip(path, scanner, totalBytes, options.onProgress) : await scanPlain(fd, scanner, totalBytes, options.onProgress);
   } finally {
     closeSync(fd);
   }
@@ -119,7 +124,7 @@ async function scanGzip(
 }
 
 /** The histogram row name of a group. Distinct groups can share a name (e.g. an `object` and a `native` `Foo`); their rows are merged. */
-function groupClassName(group: V8NodeGroup): string {
+export function groupClassName(group: Pick<V8NodeGroup, 'typeName' | 'nameIndex' | 'name'>): string {
   if (group.typeName === undefined) return '(unknown node type)';
   const type = group.typeName;
   if (group.nameIndex < 0) return `(${type})`;
