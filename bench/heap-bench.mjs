@@ -85,8 +85,8 @@ async function child(mode, file) {
     const summarySeconds = done();
     // The memory command's last pass: each suspect's path from a GC root, with the field names read again from the file.
     done = phase();
-    const { shortestStrongPath, stepNamesOfPaths } = await import(join(root, 'dist/heap/graph/root-path.js'));
-    const paths = summary.suspects.map((s) => shortestStrongPath(graph, s.accumulation.index) ?? []).filter((p) => p.length > 1);
+    const { shortestStrongPaths, stepNamesOfPaths } = await import(join(root, 'dist/heap/graph/root-path.js'));
+    const paths = shortestStrongPaths(graph, summary.suspects.map((s) => s.accumulation.index)).filter((p) => p !== undefined && p.length > 1);
     if (paths.length > 0) await stepNamesOfPaths(file, graph, paths);
     const pathSeconds = done();
     done = phase();

@@ -12,7 +12,6 @@
  * told from a complete one.
  */
 import { InputError } from '../../errors.js';
-import { GrowableFloat64 } from '../graph/growable.js';
 
 /** One group of nodes: by type alone, or by (type, name) for the types whose name is a class name. */
 export interface V8NodeGroup {
@@ -63,32 +62,60 @@ export interface V8SnapshotScannerOptions {
  * so the digits read so far carry over. The scanner has checked the bytes' shape (or checks it).
  */
 class NumberCollector {
-  readonly values = new GrowableFloat64(1 << 16);
+  private data: Float64Array;
+  private length = 0;
   private value = 0;
   private inNumber = false;
+  constructor(capacity = 1 << 16) {
+    this.data = new Float64Array(Math.max(16, capacity));
+  }
+  /**
+   * Room for about this many numbers (the header's declared counts), so the array rarely grows; at
+   * most 256 MB ahead, since the header is the input's word, not a fact.
+   */
+  reserve(capacity: number): void {
+    this.grow(Math.min(capacity, 1 << 25));
+  }
+  /** The numbers so far. */
+  view(): Float64Array {
+    return this.data.subarray(0, this.length);
+  }
   /** Digits of [from, to) of `buf`; any other byte ends a number. */
   take(buf: Uint8Array, from: number, to: number): void {
     let value = this.value;
     let inNumber = this.inNumber;
-    const values = this.values;
+    let data = this.data;
+    let length = this.length;
     for (let i = from; i < to; i++) {
       const digit = buf[i]! - 48;
       if (digit >>> 0 <= 9) {
         value = inNumber ? value * 10 + digit : digit;
         inNumber = true;
       } else if (inNumber) {
-        values.push(value);
+        if (length === data.length) data = this.grow(length * 2);
+        data[length++] = value;
         inNumber = false;
       }
     }
     this.value = value;
     this.inNumber = inNumber;
+    this.length = length;
   }
   /** The array has ended: the last number is complete. */
   end(): Float64Array {
-    if (this.inNumber) this.values.push(this.value);
+    if (this.inNumber) {
+      if (this.length === this.data.length) this.grow(this.length * 2);
+      this.data[this.length++] = this.value;
+    }
     this.inNumber = false;
-    return this.values.view();
+    return this.view();
+  }
+  private grow(capacity: number): Float64Array {
+    if (capacity <= this.data.length) return this.data;
+    const bigger = new Float64Array(capacity);
+    bigger.set(this.data.subarray(0, this.length));
+    this.data = bigger;
+    return bigger;
   }
 }
 
@@ -295,6 +322,7 @@ interface HeaderMeta {
   readonly nodeFields: string[];
   readonly nodeTypes: string[];
   readonly declaredNodeCount: number | undefined;
+  readonly declaredEdgeCount: number | undefined;
   readonly edgeFields: string[];
   readonly edgeTypes: string[];
 }
@@ -339,6 +367,8 @@ export class V8SnapshotScanner {
   private readonly nodeNumbers: NumberCollector | undefined;
   private readonly edgeNumbers: NumberCollector | undefined;
   private edgesDone = false;
+  /** With `collectGraph`: 1 for each string a node's class name or an edge's name needs (set when `strings` starts). */
+  private neededStrings: Uint8Array | undefined;
 
   constructor(options: V8SnapshotScannerOptions) {
     this.source = options.source;
@@ -607,16 +637,19 @@ export class V8SnapshotScanner {
     if (key === 'nodes') {
       if (this.meta === undefined) this.fail('`nodes` comes before the `snapshot` header that describes it', at);
       this.nodeScan = this.makeNodeScan(this.meta);
+      this.nodeNumbers?.reserve((this.meta.declaredNodeCount ?? 0) * this.meta.nodeFields.length);
       this.state = S_NODES_OPEN;
       return i;
     }
     if (key === 'edges') {
+      if (this.meta !== undefined) this.edgeNumbers?.reserve((this.meta.declaredEdgeCount ?? 0) * this.meta.edgeFields.length);
       this.state = S_EDGES_OPEN;
       return i;
     }
     if (key === 'strings') {
       if (this.nodeScan === undefined || !this.nodesDone) this.fail('`strings` comes before `nodes`, which is not a V8 layout', at);
       this.stringsStarted = true;
+      if (this.nodeNumbers !== undefined) this.neededStrings = this.stringsTheGraphNeeds();
       this.state = S_STRINGS_OPEN;
       return i;
     }
@@ -729,6 +762,7 @@ export class V8SnapshotScanner {
       this.fail('the `snapshot` header has no list of node type names in `meta.node_types`', this.headerAt);
     }
     const count = (header as { node_count?: unknown }).node_count;
+    const edgeCount = (header as { edge_count?: unknown }).edge_count;
     // The edges' layout matters only to the memory analysis, which checks it.
     const edgeMeta = meta as { edge_fields?: unknown; edge_types?: unknown };
     const edgeFields = Array.isArray(edgeMeta.edge_fields) && edgeMeta.edge_fields.every((f) => typeof f === 'string') ? (edgeMeta.edge_fields as string[]) : [];
@@ -737,6 +771,7 @@ export class V8SnapshotScanner {
     return {
       edgeFields,
       edgeTypes,
+      declaredEdgeCount: typeof edgeCount === 'number' && Number.isSafeInteger(edgeCount) && edgeCount >= 0 ? edgeCount : undefined,
       nodeFields: nodeFields as string[],
       nodeTypes: typeNames as string[],
       declaredNodeCount: typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? count : undefined,
@@ -797,6 +832,36 @@ export class V8SnapshotScanner {
     return stop + 1;
   }
 
+  /**
+   * The strings the object graph reads: the names of the nodes grouped by name (class names) and of
+   * synthetic nodes (root kinds), and the names of edges that have one (properties, variables);
+   * a string's own content (most of the table) is not needed.
+   */
+  private stringsTheGraphNeeds(): Uint8Array {
+    const meta = this.meta!;
+    const nodes = this.nodeNumbers!.view();
+    const edges = this.edgeNumbers!.view();
+    const nf = meta.nodeFields.length;
+    const typeF = meta.nodeFields.indexOf('type');
+    const nameF = meta.nodeFields.indexOf('name');
+    const named = new Uint8Array(meta.nodeTypes.length + 1);
+    meta.nodeTypes.forEach((t, k) => (named[k] = TYPES_GROUPED_BY_NAME.has(t) || t === 'synthetic' ? 1 : 0));
+    const ef = Math.max(1, meta.edgeFields.length);
+    const eTypeF = meta.edgeFields.indexOf('type');
+    const eNameF = meta.edgeFields.indexOf('name_or_index');
+    // Element and hidden edges carry an index, not a string.
+    const indexed = new Set(['element', 'hidden']);
+    const namedEdge = meta.edgeTypes.map((t) => (indexed.has(t) ? 0 : 1));
+    let max = 0;
+    for (let k = nameF; k < nodes.length; k += nf) max = Math.max(max, nodes[k]!);
+    if (eNameF >= 0) for (let k = eNameF; k < edges.length; k += ef) max = Math.max(max, edges[k]!);
+    // A string index past 64 M is not a name a snapshot has (the file would be far bigger); it stays unread.
+    const needed = new Uint8Array(Math.min(max + 1, 1 << 26));
+    for (let k = 0; k + nf <= nodes.length; k += nf) if (named[Math.min(nodes[k + typeF]!, meta.nodeTypes.length)] === 1) needed[nodes[k + nameF]!] = 1;
+    if (eTypeF >= 0 && eNameF >= 0) for (let k = 0; k + ef <= edges.length; k += ef) if (namedEdge[edges[k + eTypeF]!] === 1) needed[edges[k + eNameF]!] = 1;
+    return needed;
+  }
+
   private startString(): void {
     this.state = S_IN_STRING;
     this.namePieces = [];
@@ -807,7 +872,7 @@ export class V8SnapshotScanner {
   /** Finds the closing quote of the current string in `strings`, keeping its bytes if its name is needed. */
   private continueString(chunk: Uint8Array, from: number): number {
     const n = chunk.length;
-    const needed = this.nodeNumbers !== undefined || this.neededIndexes[this.neededCursor] === this.stringIndex;
+    const needed = this.neededStrings !== undefined ? this.neededStrings[this.stringIndex] === 1 : this.neededIndexes[this.neededCursor] === this.stringIndex;
     let searchFrom = from;
     for (;;) {
       const quote = chunk.indexOf(QUOTE, searchFrom);
@@ -831,7 +896,7 @@ export class V8SnapshotScanner {
         this.keepNamePiece(chunk, from, quote);
         this.names.set(this.stringIndex, decodeJsonStringBody(Buffer.concat(this.namePieces)));
         this.namePieces = [];
-        this.neededCursor++;
+        if (this.neededStrings === undefined) this.neededCursor++;
       }
       this.stringIndex++;
       this.state = S_STRINGS_BETWEEN;
