@@ -43,6 +43,7 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
     }
     try {
       return await analyseMemory(f, {
+        format: kind,
         onProgress: (e) => progress.update(e.phase === 'dominators' ? 'dominator tree' : `reading ${path}`, e),
         topDominators: Math.max(opts.top, 20),
         suspectPaths: true,

@@ -58,7 +58,9 @@ export function startHeapMemory(file: string, name: string, plan: MemoryPlan): H
   if (choice === 'auto' && size > AUTO_MEMORY_MAX_BYTES) {
     return { skipped: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\`` };
   }
-  const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), ...(plan.inflateThreads !== undefined ? { inflateThreads: plan.inflateThreads } : {}) };
+  // One thread inflates for it: the graph pass reads slower than one thread inflates, and the load
+  // beside it already keeps the other core busy.
+  const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), inflateThreads: 0 };
   const options = { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed, ...(plan.retainerTree === true ? { retainers: UI_RETAINER_TREE } : {}) };
   return { running: startMemoryAnalysis(file, options, plan.memoryOnThisThread === true) };
 }

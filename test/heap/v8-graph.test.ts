@@ -88,7 +88,7 @@ describe('the object graph of a V8 heap snapshot', { timeout: 60_000 }, () => {
   }
 
   test('the 1,234 markers the program held in one global array are all retained by that array, and its path names the global property', async () => {
-    const a = await analyseMemory(FIXTURE, {});
+    const a = await analyseMemory(FIXTURE, { format: 'v8-heapsnapshot' });
     const g = a.graph;
     const markers: number[] = [];
     for (let v = 0; v < g.objects; v++) if (g.classNames[g.classOf[v]!] === 'DumpsleuthMarker') markers.push(v);

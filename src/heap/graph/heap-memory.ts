@@ -13,7 +13,6 @@ import { dominatedLists, memorySummary, objectAt, type DominatedLists, type Summ
 import type { ObjectGraph } from './object-graph.js';
 import { shortestStrongPaths, stepNamesOfPaths } from './root-path.js';
 import { v8ObjectGraph, type NamedObjectGraph } from './v8-graph.js';
-import { heapInputKind } from '../open-heap.js';
 import { retainerTree, treeIndexes, withPaths, type RetainerTreeShape } from './retainer-tree.js';
 import { indexesOfIds } from './graph-queries.js';
 
@@ -37,13 +36,15 @@ export interface MemoryAnalysisOptions extends SummaryOptions {
   readonly suspectPathMinBytes?: number;
   /** Also the path from a GC root to the object with this dump id (`memory --path`), in the same pass. */
   readonly pathToId?: number;
+  /** What the file is (the caller has sniffed it): an HPROF by default. */
+  readonly format?: 'hprof' | 'v8-heapsnapshot';
   /** Also the top of the dominator tree of this shape, each node with its path from a GC root (same pass). */
   readonly retainers?: RetainerTreeShape;
 }
 
 /** The object graph of a heap dump, with what names its paths' steps. */
 async function namedGraph(file: string, options: MemoryAnalysisOptions): Promise<NamedObjectGraph> {
-  if ((await heapInputKind(file)) === 'v8-heapsnapshot') return v8ObjectGraph(file, options.onProgress);
+  if (options.format === 'v8-heapsnapshot') return v8ObjectGraph(file, options.onProgress);
   const feed = options.feed ?? {};
   const graph = await hprofObjectGraph(file, options.onProgress, feed);
   return { graph, stepNames: (paths) => stepNamesOfPaths(file, graph, paths, feed) };
