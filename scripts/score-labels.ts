@@ -6,7 +6,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPUS } from '../test/helpers.js';
-import { findingsOfCase, scoreCase, totals, type CaseScore, type LabelCase } from '../test/corpus/labels-scoring.js';
+import { findingsOfCase, scoreCase, totals, type CaseScore, type LabelCase, withSupplement } from '../test/corpus/labels-scoring.js';
 
 const labelsPath = join(CORPUS, 'LABELS.json');
 if (!existsSync(labelsPath)) {
@@ -14,7 +14,7 @@ if (!existsSync(labelsPath)) {
   process.exit(2);
 }
 const verbose = process.argv.includes('--verbose');
-const cases = JSON.parse(readFileSync(labelsPath, 'utf8')) as LabelCase[];
+const cases = withSupplement(JSON.parse(readFileSync(labelsPath, 'utf8')) as LabelCase[], 'test/corpus/labels-supplement.json');
 const scores: CaseScore[] = [];
 for (const c of cases) {
   const s = scoreCase(c, await findingsOfCase(c));

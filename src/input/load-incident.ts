@@ -11,7 +11,8 @@ import { threadDumpFromHeap } from '../heap/heap-threads.js';
 import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { detectHeapKind, heapStoreNamed, openHeap, type HeapInputKind } from '../heap/open-heap.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
-import type { InputSummary, LogEventModel } from '../model/model.js';
+import { TopThreadsCollector } from '../logs/top-threads.js';
+import type { CpuSampleModel, InputSummary, LogEventModel } from '../model/model.js';
 import type { HeapInput } from '../reconstruct/concurrency.js';
 import type { HeapStore } from '../heap/heap-model.js';
 import { finishHeapMemory, startHeapMemory, type HeapMemoryWork, type MemoryPlan } from './heap-memory-work.js';
@@ -27,7 +28,7 @@ export interface IncidentPlan extends LoadPlan, MemoryPlan {}
 export type LoadedInput =
   | { readonly kind: 'threads'; readonly input: LoadedThreadInput }
   | { readonly kind: 'heap'; readonly heap: HeapInput & { readonly summary: InputSummary } }
-  | { readonly kind: 'log'; readonly log: { readonly summary: InputSummary; readonly events: LogEventModel[] } };
+  | { readonly kind: 'log'; readonly log: LoadedLog };
 
 /** What the caller found out about a file before loading it: its heap format, and its memory analysis when started. */
 export interface LoadAhead {
@@ -88,22 +89,36 @@ async function loadFile(name: string, file: string, plan: IncidentPlan, onProgre
 }
 
 /** A log file's known lines; undefined when it has none (then it is not a log dumpsleuth can use). */
-async function readKnownLogLines(path: string, file: string, maxGunzipBytes: number | undefined): Promise<{ summary: InputSummary; events: LogEventModel[] } | undefined> {
+async function readKnownLogLines(path: string, file: string, maxGunzipBytes: number | undefined): Promise<LoadedLog | undefined> {
   const opened = await openInput(path, undefined, maxGunzipBytes, file);
   const collector = new KnownLineCollector(path);
+  const top = new TopThreadsCollector(path);
   let lineNo = 0;
   const warnings: string[] = [];
   try {
-    await forEachLine(opened.text(), (line) => collector.push(line, ++lineNo));
+    await forEachLine(opened.text(), (line) => {
+      collector.push(line, ++lineNo);
+      top.push(line, lineNo);
+    });
   } catch (e) {
     if (!(e instanceof TruncatedInputError)) throw e;
     warnings.push(e.message);
   }
-  if (collector.matched === 0) return undefined;
+  const cpuSamples = top.finish();
+  if (collector.matched === 0 && cpuSamples.length === 0) return undefined;
+  const format = collector.matched === 0 ? 'top -H' : cpuSamples.length === 0 ? 'log' : 'log+top -H';
   return {
-    summary: { path, kind: 'log', format: 'log', gzip: opened.gzip, encoding: opened.encoding, dumps: 0, threads: 0, unparsedLines: 0, outsideLines: lineNo - collector.matched, warnings },
+    summary: { path, kind: 'log', format, gzip: opened.gzip, encoding: opened.encoding, dumps: 0, threads: 0, unparsedLines: 0, outsideLines: lineNo - collector.matched - top.matched, warnings },
     events: collector.events(),
+    cpuSamples,
   };
+}
+
+/** A log's known lines and `top -H` samples. */
+export interface LoadedLog {
+  readonly summary: InputSummary;
+  readonly events: LogEventModel[];
+  readonly cpuSamples: CpuSampleModel[];
 }
 
 /** The files of one analysis, loaded and sorted by kind. */

@@ -166,6 +166,27 @@ export interface LogEventModel {
   readonly method?: string;
 }
 
+/** One frame of `top -H` output: the CPU each thread (by native id) used, as top measured it. */
+export interface CpuSampleModel {
+  readonly source: string;
+  /** Line of the frame's `top -` header (or of its column header). */
+  readonly line: number;
+  /** The clock time top printed (`01:13:20`), when it did. */
+  readonly takenAt?: string;
+  readonly threads: Array<{
+    /** The PID as dumps write a native id: `0x3c05`. */
+    readonly nativeId: string;
+    readonly pid: number;
+    /** Share of one core over top's interval, in percent. */
+    readonly cpuPercent: number;
+    /** CPU time the thread has used since it started (TIME+). */
+    readonly cpuSeconds?: number;
+    /** The thread's name as top shows it (cut at 15 characters by Linux). */
+    readonly command: string;
+    readonly line: number;
+  }>;
+}
+
 export interface LockModel {
   readonly dump: number;
   readonly lock: LockRef;
@@ -227,6 +248,8 @@ export interface Model {
   readonly connectionPools: ConnectionPoolModel[];
   readonly shutdown: ShutdownModel;
   readonly logEvents: LogEventModel[];
+  /** Per-thread CPU samples from `top -H` inputs, in the order given. */
+  readonly cpuSamples: CpuSampleModel[];
   /** Per heap input: what holds its memory (the dominator tree's summary), or why it was not computed. */
   readonly memory: HeapMemoryModel[];
   /** What a heap dump would add when none was given (threads-only runs), or why one could not be used. */

@@ -1,6 +1,6 @@
 /** Builds the Model from parsed thread-dump files: the analyses of src/threads/, put together. */
 import type { StackFrame, ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
-import type { DeadlockModel, ExecutorModel, InputSummary, LockModel, LogEventModel, Model, SeriesModel, StackGroupModel, ThreadRef } from '../model/model.js';
+import type { DeadlockModel, ExecutorModel, InputSummary, CpuSampleModel, LockModel, LogEventModel, Model, SeriesModel, StackGroupModel, ThreadRef } from '../model/model.js';
 import { reconstructConcurrency, type HeapInput } from './concurrency.js';
 import type { UserCounterSpec } from './user-counters.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
@@ -27,7 +27,7 @@ function sameFrames(a: readonly StackFrame[], b: readonly StackFrame[]): boolean
 /** Heap dumps and logs of the same incident, and what the config declares. */
 export interface OtherInputs {
   readonly heaps?: ReadonlyArray<HeapInput & { readonly summary: InputSummary }>;
-  readonly logs?: ReadonlyArray<{ readonly summary: InputSummary; readonly events: LogEventModel[] }>;
+  readonly logs?: ReadonlyArray<{ readonly summary: InputSummary; readonly events: LogEventModel[]; readonly cpuSamples?: readonly CpuSampleModel[] }>;
   readonly userCounters?: readonly UserCounterSpec[];
 }
 
@@ -156,6 +156,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     connectionPools: concurrency.connectionPools,
     shutdown: concurrency.shutdown,
     logEvents,
+    cpuSamples: logs.flatMap((l) => l.cpuSamples ?? []),
     memory: heaps.flatMap((h) => (h.memory !== undefined ? [h.memory.model] : [])),
     notes: [
       ...copyNotes,

@@ -10,6 +10,7 @@ import { queueBacklog } from './queue-backlog.js';
 import { connectionPoolStarvation } from './connection-pool-starvation.js';
 import { shutdownOrdering } from './shutdown-ordering.js';
 import { memoryLeakSuspect } from './memory-leak-suspect.js';
+import { cpuHotThreads } from './cpu-hot-threads.js';
 
 export const RULES: readonly Rule[] = [
   activeCountLeak,
@@ -21,5 +22,6 @@ export const RULES: readonly Rule[] = [
   deadlock,
   lockContention,
   stuckThreads,
+  cpuHotThreads,
   memoryLeakSuspect,
 ];

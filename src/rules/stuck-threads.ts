@@ -104,6 +104,8 @@ export const stuckThreads: Rule = {
         const sameExactly = members.every((m) => m.sameStack);
         // Blocked threads wait behind a contended lock or a deadlock: that finding is their cause.
         const causedBy = new Set<string>();
+        // A runaway's CPU is the cpu-hot-threads finding (a link to one that was not made is dropped).
+        if (runaway) for (const m of members) causedBy.add(findingId('cpu-hot-threads', m.name));
         for (const m of members) {
           const lock = waits.lockOf(lastOf(m));
           if (lock === undefined) continue;

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CORPUS } from '../helpers.js';
-import { findingsOfCase, scoreCase, totals, type CaseScore, type LabelCase } from './labels-scoring.js';
+import { findingsOfCase, scoreCase, totals, withSupplement, type CaseScore, type LabelCase } from './labels-scoring.js';
 
 const LABELS = join(CORPUS, 'LABELS.json');
 const available = existsSync(LABELS);
@@ -17,7 +17,7 @@ if (!available) {
 }
 
 describe.runIf(available)('corpus labels (LABELS.md rubric)', () => {
-  const cases = available ? (JSON.parse(readFileSync(LABELS, 'utf8')) as LabelCase[]) : [];
+  const cases = available ? withSupplement(JSON.parse(readFileSync(LABELS, 'utf8')) as LabelCase[], 'test/corpus/labels-supplement.json') : [];
   const scores: CaseScore[] = [];
   afterAll(() => {
     const t = totals(scores);

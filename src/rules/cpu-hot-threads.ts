@@ -1,0 +1,185 @@
+/**
+ * Threads that burn CPU. The idea: a thread is hot when the CPU time it used is a large share of the
+ * wall-clock time it was watched, whatever its stack says (a RUNNABLE thread in a socket read uses
+ * none; a thread in a loop uses a core). The measures, best first: the `cpu=` and `elapsed=` of its
+ * header across a series (JDK 11+: both are the thread's own, so no dump timestamps are needed),
+ * and `top -H` samples given beside the dumps (matched by native id); one dump alone only hints,
+ * from the thread's whole life. Threads waiting for work and the JVM's own are left out.
+ */
+import type { Evidence } from '../model/findings.js';
+import type { CpuSampleModel, Model, ThreadRef } from '../model/model.js';
+import type { ThreadEntry } from '../model/thread-dump.js';
+import { activityFrame } from '../threads/thread-activity.js';
+import { poolNameOf } from '../threads/pool-naming.js';
+import { plural } from './evidence.js';
+import { threadEvidence } from './evidence.js';
+import type { FindingDraft, Rule } from './rule.js';
+
+/** One way the thread's CPU was measured. */
+interface Measure {
+  readonly share: number;
+  readonly how: 'series' | 'top' | 'lifetime';
+  readonly text: string;
+  readonly evidence: Evidence[];
+}
+
+interface HotThread {
+  readonly name: string;
+  /** Where it was seen, each dump once, oldest first. */
+  readonly refs: ThreadRef[];
+  readonly measures: Measure[];
+}
+
+const pct = (share: number) => `${Math.round(share * 100)} %`;
+
+/** The threads of all dumps by name, with their refs in dump order. */
+function threadsByName(model: Model): Map<string, ThreadRef[]> {
+  const out = new Map<string, ThreadRef[]>();
+  model.dumps.forEach((d, dump) =>
+    d.threads.forEach((th, thread) => {
+      const list = out.get(th.name) ?? [];
+      list.push({ dump, thread, name: th.name });
+      out.set(th.name, list);
+    }),
+  );
+  return out;
+}
+
+/** Across the dumps it is in: CPU used over its own elapsed time (or the dumps' span). */
+function seriesMeasure(model: Model, refs: readonly ThreadRef[]): Measure | undefined {
+  const timed = refs.filter((r) => model.dumps[r.dump]!.threads[r.thread]!.cpuMs !== undefined);
+  if (timed.length < 2) return undefined;
+  const first = model.dumps[timed[0]!.dump]!.threads[timed[0]!.thread]!;
+  const last = model.dumps[timed[timed.length - 1]!.dump]!.threads[timed[timed.length - 1]!.thread]!;
+  const cpuSeconds = (last.cpuMs! - first.cpuMs!) / 1000;
+  let wall = first.elapsedS !== undefined && last.elapsedS !== undefined ? last.elapsedS - first.elapsedS : undefined;
+  if (wall === undefined) {
+    const span = model.series.find((s) => s.dumps.includes(timed[0]!.dump) && s.dumps.includes(timed[timed.length - 1]!.dump))?.spanSeconds;
+    wall = span ?? undefined;
+  }
+  // A thread restarted under the same name (its CPU went down) is two threads, not one measure.
+  if (wall === undefined || wall < 0.5 || cpuSeconds < 0) return undefined;
+  const share = cpuSeconds / wall;
+  return {
+    share,
+    how: 'series',
+    text: `${cpuSeconds.toFixed(1)} s of CPU in ${wall.toFixed(1)} s between dumps #${timed[0]!.dump} and #${timed[timed.length - 1]!.dump} (cpu= and elapsed= of its header): ${pct(share)} of a core`,
+    evidence: [],
+  };
+}
+
+/** Its rows in the `top -H` samples, by native id: the median share of a core. */
+function topMeasure(samples: readonly CpuSampleModel[], nativeIds: ReadonlySet<string>): Measure | undefined {
+  const rows = samples.flatMap((s) => s.threads.filter((t) => nativeIds.has(t.nativeId)).map((t) => ({ sample: s, row: t })));
+  if (rows.length === 0) return undefined;
+  const sorted = rows.map((r) => r.row.cpuPercent).sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]! / 100;
+  const pid = rows[0]!.row.pid;
+  return {
+    share: median,
+    how: 'top',
+    text: `top -H: ${rows.map((r) => `${r.row.cpuPercent} %`).join(', ')} (PID ${pid} = nid 0x${pid.toString(16)}, ${rows.length === 1 ? 'one sample' : `median of ${rows.length} samples`})`,
+    evidence: rows.slice(0, 5).map((r) => ({ kind: 'log' as const, source: r.sample.source, line: r.row.line, text: `PID ${r.row.pid} ${r.row.cpuPercent} %CPU TIME+ ${r.row.cpuSeconds ?? '?'} s ${r.row.command}`, note: r.sample.takenAt !== undefined ? `at ${r.sample.takenAt}` : 'top -H' })),
+  };
+}
+
+/** One dump: CPU over the thread's whole life, a hint only (a thread busy at start may be idle now). */
+function lifetimeMeasure(th: ThreadEntry, minSeconds: number): Measure | undefined {
+  if (th.cpuMs === undefined || th.elapsedS === undefined || th.elapsedS < minSeconds) return undefined;
+  const share = th.cpuMs / 1000 / th.elapsedS;
+  return { share, how: 'lifetime', text: `cpu=${(th.cpuMs / 1000).toFixed(0)} s over its ${th.elapsedS.toFixed(0)} s of life (one dump: an average, not a rate)`, evidence: [] };
+}
+
+/** The frames every sample of the thread shares, from the bottom of its stack: the method it is inside throughout. */
+function sharedFrame(model: Model, refs: readonly ThreadRef[]): string | undefined {
+  const stacks = refs.map((r) => model.dumps[r.dump]!.threads[r.thread]!.frames);
+  if (stacks.length < 2 || stacks.some((f) => f.length === 0)) return undefined;
+  let common = 0;
+  for (;;) {
+    const at = (f: (typeof stacks)[number]) => f[f.length - 1 - common]?.qualified;
+    const here = at(stacks[0]!);
+    if (here === undefined || !stacks.every((f) => at(f) === here)) break;
+    common++;
+  }
+  if (common === 0) return undefined;
+  const f = stacks[0]!;
+  return f[f.length - common]!.qualified;
+}
+
+export const cpuHotThreads: Rule = {
+  meta: {
+    id: 'cpu-hot-threads',
+    defaultSeverity: 'warning',
+    title: 'Threads burning CPU',
+    description:
+      'Threads whose CPU time is a large share of the time they were watched: from cpu= and elapsed= across a series of dumps (JDK 11+), or from top -H output given beside the dumps (PID = nid); one dump alone gives a hint (info) from the thread\'s whole life. Threads waiting for work and the JVM\'s own threads are left out.',
+    remedy: 'Look at where the hot thread runs in every dump: a loop that does not end (a bad loop condition, a regular expression that backtracks, a retry without a pause) is fixed in that code; a thread that is merely busy needs a limit or more cores.',
+    options: {
+      minCoreShare: { default: 0.5, description: 'Share of one core a thread must use to be reported.' },
+      errorCoreShare: { default: 0.9, description: 'Share of one core, measured over a series or by top, that makes it an error.' },
+      minLifetimeSeconds: { default: 60, description: 'With a single dump: how long a thread must have lived for its lifetime average to be a hint.' },
+    },
+  },
+  check({ model, options }) {
+    const minShare = Number(options['minCoreShare']);
+    const errorShare = Number(options['errorCoreShare']);
+    const minLife = Number(options['minLifetimeSeconds']);
+    const hot: HotThread[] = [];
+    for (const [name, refs] of threadsByName(model)) {
+      // Waiting for work in every dump, or the JVM's own (JIT, GC): not a runaway of the application.
+      const activities = refs.map((r) => model.activity[r.dump]![r.thread]!.activity);
+      if (activities.every((a) => a === 'idle' || a === 'housekeeping')) continue;
+      const nativeIds = new Set(refs.flatMap((r) => model.dumps[r.dump]!.threads[r.thread]!.nativeId ?? []));
+      const measured = [seriesMeasure(model, refs), topMeasure(model.cpuSamples, nativeIds)].filter((m): m is Measure => m !== undefined);
+      const last = refs[refs.length - 1]!;
+      const measures = measured.length > 0 ? measured : [lifetimeMeasure(model.dumps[last.dump]!.threads[last.thread]!, minLife)].filter((m): m is Measure => m !== undefined);
+      if (measures.some((m) => m.share >= minShare)) hot.push({ name, refs, measures });
+    }
+    // Hot workers of one pool are one finding (four workers of pool-4 spinning are one problem).
+    const groups = new Map<string, HotThread[]>();
+    for (const h of hot) {
+      const key = poolNameOf(h.name) ?? h.name;
+      groups.set(key, [...(groups.get(key) ?? []), h]);
+    }
+    return [...groups].map(([pool, members]): FindingDraft => {
+      const lead = members.reduce((a, b) => (Math.max(...b.measures.map((m) => m.share)) > Math.max(...a.measures.map((m) => m.share)) ? b : a));
+      const shareOf = (h: HotThread) => Math.max(...h.measures.map((m) => m.share));
+      const total = members.reduce((n, h) => n + shareOf(h), 0);
+      const share = shareOf(lead);
+      const last = lead.refs[lead.refs.length - 1]!;
+      const th = model.dumps[last.dump]!.threads[last.thread]!;
+      const hintOnly = members.every((h) => h.measures.every((m) => m.how === 'lifetime'));
+      const inside = sharedFrame(model, lead.refs);
+      const states = [...new Set(lead.refs.map((r) => model.dumps[r.dump]!.threads[r.thread]!.state))];
+      const where = activityFrame(th);
+      const who =
+        members.length === 1
+          ? `"${lead.name}" ${hintOnly ? 'has used' : 'uses'} ${pct(share)} of a core`
+          : `${plural(members.length, 'thread')} of ${pool} ${hintOnly ? 'have used' : 'use'} ${total.toFixed(1)} cores together (${members.map((h) => `"${h.name}" ${pct(shareOf(h))}`).join(', ')})`;
+      return {
+        subject: members.length === 1 ? lead.name : pool,
+        ...(hintOnly ? { severity: 'info' as const } : share >= errorShare ? { severity: 'error' as const } : {}),
+        message:
+          `${who}: ${members.length > 1 ? `"${lead.name}": ` : ''}${lead.measures.map((m) => m.text).join('; ')}. ` +
+          `It is ${states.join(', then ')} in ${where}${inside !== undefined && inside !== where ? `, inside ${inside} in all ${lead.refs.length} dumps` : ''}.` +
+          (hintOnly ? ' One dump gives only its lifetime average: take a few dumps a few seconds apart (or top -H beside one) to see whether it burns CPU now.' : ''),
+        facts: {
+          threads: members.map((h) => h.name),
+          threadCount: members.length,
+          coreShare: Number(share.toFixed(3)),
+          coresTogether: Number(total.toFixed(3)),
+          measuredBy: [...new Set(members.flatMap((h) => h.measures.map((m) => m.how)))],
+          measures: lead.measures.map((m) => m.text),
+          states,
+          frame: where,
+          sharedFrame: inside ?? null,
+          nativeId: th.nativeId ?? null,
+          dumps: lead.refs.map((r) => r.dump),
+        },
+        evidence: members.flatMap((h) => [threadEvidence(model, h.refs[h.refs.length - 1]!), ...h.measures.flatMap((m) => m.evidence)]).slice(0, 60),
+        // A core burned weighs like ten threads held.
+        impact: Math.round(10 * total),
+      };
+    });
+  },
+};

@@ -1,0 +1,104 @@
+/**
+ * cpu-hot-threads on a real JVM's runaway (fixtures/generate-runtime-incidents.sh: one thread spins
+ * in a loop; six RUNNABLE socket readers, a batch thread at about 10 % of a core and an idle pool
+ * look like it and are fine), measured from cpu=/elapsed= across the series, from the `top -H`
+ * files alone, and from one dump; and silent on every other fixture incident.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { defaultConfig, resolveConfig } from '../../src/engine/config.js';
+import { runRules } from '../../src/engine/run-rules.js';
+import { TopThreadsCollector } from '../../src/logs/top-threads.js';
+import { RULES } from '../../src/rules/index.js';
+import { analyseIncident, CORPUS, INCIDENTS } from '../helpers.js';
+
+const DIR = join(INCIDENTS, 'cpu-runaway');
+const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { hot: string; readerPrefix: string; socketReaders: number; batch: string; idlePool: string } };
+const scratch = mkdtempSync(join(tmpdir(), 'dumpsleuth-cpu-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const cpuFindings = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'cpu-hot-threads') as Array<{ rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown> }>;
+
+/** The named thread's header and state lines in a dump, to check the controls look like the runaway. */
+function stateOf(dump: string, name: string): string {
+  const text = readFileSync(join(DIR, dump), 'utf8');
+  const at = text.indexOf(`"${name}"`);
+  return text.slice(at, text.indexOf('\n', text.indexOf('\n', at) + 1));
+}
+
+describe('cpu-hot-threads', { timeout: 60_000 }, () => {
+  test('the runaway is found, by its cpu= across the series and by top -H, and none of its look-alikes', async () => {
+    // The controls are what a RUNNABLE-means-busy reading would report: readers RUNNABLE in a socket read.
+    expect(stateOf('dump-3.txt', `${truth.facts.readerPrefix}1`)).toMatch(/RUNNABLE/);
+    const { findings } = await analyseIncident(DIR);
+    const cpu = cpuFindings(findings);
+    expect(cpu.map((f) => f.subject)).toEqual([truth.facts.hot]);
+    expect(cpu[0]!.severity).toBe('error');
+    expect(cpu[0]!.facts['measuredBy']).toEqual(['series', 'top']);
+    expect(cpu[0]!.facts['coreShare'] as number).toBeGreaterThan(0.9);
+    expect(cpu[0]!.message).toContain('RangeQuery.intersect');
+    // The stuck-threads finding of the same thread points at it as its cause.
+    expect(findings.find((f) => f.rule === 'stuck-threads' && f.message.includes(truth.facts.hot))?.causedBy).toContain(`cpu-hot-threads:${truth.facts.hot}`);
+  });
+
+  test('without cpu= in the headers (a JDK 8 dump), the top -H files alone find it', async () => {
+    // Derived from the fixture: the same dumps with the JDK 11+ cpu= and elapsed= words removed.
+    const dir = join(scratch, 'jdk8-like');
+    mkdirSync(dir);
+    for (const f of readdirSync(DIR).filter((n) => /^(dump|top)-\d\.txt$/.test(n))) {
+      const text = readFileSync(join(DIR, f), 'utf8');
+      writeFileSync(join(dir, f), f.startsWith('dump') ? text.replace(/ cpu=[\d.]+ms elapsed=[\d.]+s/g, '') : text);
+    }
+    const cpu = cpuFindings((await analyseIncident(dir)).findings);
+    expect(cpu.map((f) => [f.subject, f.facts['measuredBy']])).toEqual([[truth.facts.hot, ['top']]]);
+    // And with neither, there is nothing to measure: no finding.
+    for (const f of readdirSync(dir).filter((n) => n.startsWith('top'))) rmSync(join(dir, f));
+    expect(cpuFindings((await analyseIncident(dir)).findings)).toEqual([]);
+  });
+
+  test('one dump gives a hint at most (info), from the thread\'s lifetime', async () => {
+    const { model } = await analyseIncident(DIR, { threadsOnly: true });
+    const one = { ...model, dumps: [model.dumps[2]!], activity: [model.activity[2]!], series: [], cpuSamples: [] };
+    const config = defaultConfig(RULES);
+    const quick = resolveConfig(RULES, { rules: { 'cpu-hot-threads': { options: { minLifetimeSeconds: 1 } } } }, 'test');
+    const cpu = cpuFindings(runRules(one, RULES, quick));
+    expect(cpu.map((f) => [f.subject, f.severity, f.facts['measuredBy']])).toEqual([[truth.facts.hot, 'info', ['lifetime']]]);
+    // By default a thread must have lived a minute for its average to mean anything.
+    expect(cpuFindings(runRules(one, RULES, config))).toEqual([]);
+  });
+
+  test('silent on every other fixture incident', async () => {
+    for (const name of readdirSync(INCIDENTS).filter((n) => n !== 'cpu-runaway')) {
+      const cpu = cpuFindings((await analyseIncident(join(INCIDENTS, name))).findings);
+      expect(cpu.map((f) => `${name}: ${f.subject} ${f.message}`)).toEqual([]);
+    }
+  });
+});
+
+describe('top -H output', () => {
+  test('the fixture\'s frames: one sample each, PIDs as native ids, TIME+ in seconds', () => {
+    const c = new TopThreadsCollector('top-1.txt');
+    readFileSync(join(DIR, 'top-1.txt'), 'utf8').split('\n').forEach((l, i) => c.push(l, i + 1));
+    const [sample, ...rest] = c.finish();
+    expect(rest).toEqual([]);
+    expect(sample!.takenAt).toMatch(/^\d\d:\d\d:\d\d$/);
+    const dump = readFileSync(join(DIR, 'dump-1.txt'), 'utf8');
+    const nid = /"CHANGE_HISTORY-indexQueue:thread-1".* nid=(0x[0-9a-f]+)/.exec(dump)![1];
+    const hot = sample!.threads.find((t) => t.nativeId === nid)!;
+    expect(hot.command).toMatch(/^CHANGE_HI/);
+    expect(hot.cpuPercent).toBeGreaterThan(50);
+    expect(hot.cpuSeconds).toBeGreaterThan(0);
+  });
+
+  const watson = join(CORPUS, 'drauf__watson', 'CPU-USAGE-DUMP-1.txt');
+  test.runIf(existsSync(watson))('a production top -H (Jira, 482 threads): TIME+ past an hour', () => {
+    const c = new TopThreadsCollector('watson');
+    readFileSync(watson, 'utf8').split('\n').forEach((l, i) => c.push(l, i + 1));
+    const [sample] = c.finish();
+    expect(sample!.threads.length).toBeGreaterThan(400);
+    expect(sample!.threads[0]).toMatchObject({ pid: 15365, nativeId: '0x3c05', cpuPercent: 99.9, cpuSeconds: 144 * 60 + 51.95 });
+  });
+  if (!existsSync(watson)) test.skip(`${watson} (needs ../shared)`, () => undefined);
+});
