@@ -76,6 +76,15 @@ export async function analyseIncident(dir: string, options: { threadsOnly?: bool
   return { model, findings: runRules(model, RULES, defaultConfig(RULES)) };
 }
 
+/** Files analysed as `analyze <files...>` loads them: thread dumps, heap dumps and logs, one JVM. */
+export async function analyseFiles(files: string[]): Promise<{ model: Model; findings: Finding[] }> {
+  const { collectInputs } = await import('../src/input/collect-inputs.js');
+  const { analysisPlan, loadIncidentInputs } = await import('../src/input/load-incident.js');
+  const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs(files), analysisPlan([]));
+  const model = buildModel(threads, { heaps, logs });
+  return { model, findings: runRules(model, RULES, defaultConfig(RULES)) };
+}
+
 /** Runs the CLI from source (src/cli.ts through tsx), without colour. */
 export function runCli(args: string[], input?: Buffer | string): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', ...(input !== undefined ? { input } : {}) });

@@ -36,7 +36,7 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
     const plan = analysisPlan(specs, { inflateThreads: 0, memoryOnThisThread: true, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) });
     // Inside an incident directory, a file that is not a dump is skipped, as analyze does.
     const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([path]), plan);
-    if (threads.length === 0 && heaps.length === 0) throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
+    if (threads.length === 0 && heaps.length === 0 && logs.length === 0) throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
     const model = buildModel(threads, { heaps, logs, userCounters: specs });
     const findings = runRules(model, RULES, config);
     const counts = { ...NO_COUNTS };

@@ -69,7 +69,8 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
     },
   });
   progress.clear();
-  if (threads.length === 0 && heaps.length === 0) {
+  // A log alone is enough when it holds known lines (a server's hung-thread reports, top -H samples).
+  if (threads.length === 0 && heaps.length === 0 && logs.length === 0) {
     if (failed === 0) io.stderr.write('error: no thread dump or heap dump found in the given paths\n');
     return 2;
   }

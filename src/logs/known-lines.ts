@@ -1,16 +1,28 @@
 /**
  * The few log lines worth reading next to the dumps: Dubbo's own messages when its pool is exhausted,
- * when the `executes` limit rejects a call, and when the `actives` limit times a caller out. Their
- * texts are the same from Dubbo 2.5 to 3.3 (java-internals.md, 1.3 and 1.4). Pure: lines in, events out.
+ * when the `executes` limit rejects a call, and when the `actives` limit times a caller out (their
+ * texts are the same from Dubbo 2.5 to 3.3, java-internals.md 1.3 and 1.4); and the hung-thread
+ * reports of application servers' own monitors, with the stack they log under them and the line
+ * that says a reported thread recovered. Pure: lines in, events out.
  */
 import type { LogEventModel } from '../model/model.js';
 
 interface KnownLine {
   readonly kind: LogEventModel['kind'];
+  /** Where the line comes from, for the reader of this table. */
+  readonly source?: string;
   readonly pattern: RegExp;
   readonly facts: (m: RegExpExecArray) => Record<string, number | string>;
   readonly subject?: (m: RegExpExecArray) => { service: string; method: string };
+  /** The thread the line is about (hung-thread reports and recoveries). */
+  readonly thread?: (m: RegExpExecArray) => string;
+  /** The `at ...` lines that follow are the thread's stack. */
+  readonly stackFollows?: boolean;
 }
+
+const millis = (text: string) => Number(text.replace(/[,.\s]/g, ''));
+/** WebLogic names a thread `[STUCK] ExecuteThread: '12' for queue: '...'`; the state in brackets changes, the rest is its name. */
+const weblogicThread = (m: RegExpExecArray) => `ExecuteThread: '${m[1]}' for queue: '${m[2]}'`;
 
 const serviceOfUrl = (url: string): string => {
   const path = /^[a-z][\w+.-]*:\/\/[^/]*\/([^?]*)/.exec(url)?.[1] ?? url;
@@ -48,11 +60,78 @@ export const KNOWN_LINES: readonly KnownLine[] = [
   },
 ];
 
+/** Application servers' hung-thread monitors (docs/thread-activity.md; the texts of their message catalogues). */
+const HUNG_THREAD_LINES: readonly KnownLine[] = [
+  {
+    kind: 'hung-thread-reported',
+    source: 'WebSphere traditional ThreadMonitor, WSVR0605W',
+    pattern: /WSVR0605W: Thread "(.+?)" \((\w+)\) has been active for (\d+) milliseconds and may be hung\.\s+There is\/are (\d+) thread\(s\) in total in the server that may be hung/,
+    facts: (m) => ({ server: 'WebSphere', activeMs: Number(m[3]), hungInServer: Number(m[4]), code: 'WSVR0605W' }),
+    thread: (m) => m[1]!,
+    stackFollows: true,
+  },
+  {
+    kind: 'hung-thread-recovered',
+    source: 'WebSphere traditional ThreadMonitor, WSVR0606W',
+    pattern: /WSVR0606W: Thread "(.+?)" \((\w+)\) was previously reported to be hung but has completed\.\s+It was active for approximately (\d+) milliseconds/,
+    facts: (m) => ({ server: 'WebSphere', activeMs: Number(m[3]), code: 'WSVR0606W' }),
+    thread: (m) => m[1]!,
+  },
+  {
+    kind: 'server-pool-full',
+    source: 'WebSphere traditional, WSVR0652W',
+    pattern: /WSVR0652W: The size of thread pool "(.+?)" has reached 100 percent of its maximum/,
+    facts: (m) => ({ server: 'WebSphere', pool: m[1]!, code: 'WSVR0652W' }),
+    thread: (m) => `pool ${m[1]}`,
+  },
+  {
+    kind: 'hung-thread-reported',
+    source: 'WebLogic, BEA-000337 [STUCK]',
+    pattern: /BEA-000337.*?ExecuteThread: '(\d+)' for queue: '(.+?)' has been busy for "(\d+)" seconds working on the request "(.*?)", which is more than the configured time \(StuckThreadMaxTime\) of "(\d+)" seconds/,
+    facts: (m) => ({ server: 'WebLogic', activeMs: Number(m[3]) * 1000, request: m[4]!.slice(0, 300), thresholdSeconds: Number(m[5]), code: 'BEA-000337' }),
+    thread: weblogicThread,
+    stackFollows: true,
+  },
+  {
+    kind: 'hung-thread-recovered',
+    source: 'WebLogic, BEA-000339 unstuck',
+    pattern: /BEA-000339.*?ExecuteThread: '(\d+)' for queue: '(.+?)' has become "unstuck"/,
+    facts: () => ({ server: 'WebLogic', code: 'BEA-000339' }),
+    thread: weblogicThread,
+  },
+  {
+    kind: 'hung-thread-reported',
+    source: 'Tomcat StuckThreadDetectionValve (notifyStuckThreadDetected)',
+    pattern: /Thread \[(.+?)\] \(id=\[(\d+)\]\) has been active for \[([\d,. ]+)\] milliseconds \(since \[(.+?)\]\) to serve the same request for \[(.*?)\] and may be stuck \(configured threshold for this StuckThreadDetectionValve is \[(\d+)\] seconds\)/,
+    facts: (m) => ({ server: 'Tomcat', activeMs: millis(m[3]!), request: m[5]!.slice(0, 300), thresholdSeconds: Number(m[6]), code: 'StuckThreadDetectionValve' }),
+    thread: (m) => m[1]!,
+    stackFollows: true,
+  },
+  {
+    kind: 'hung-thread-recovered',
+    source: 'Tomcat StuckThreadDetectionValve (notifyStuckThreadCompleted)',
+    pattern: /Thread \[(.+?)\] \(id=\[(\d+)\]\) was previously reported to be stuck but has completed\. It was active for approximately \[([\d,. ]+)\] milliseconds/,
+    facts: (m) => ({ server: 'Tomcat', activeMs: millis(m[3]!), code: 'StuckThreadDetectionValve' }),
+    thread: (m) => m[1]!,
+  },
+];
+
+/** Every known line: Dubbo's, then the servers'. */
+const ALL_LINES: readonly KnownLine[] = [...KNOWN_LINES, ...HUNG_THREAD_LINES];
+
+/** A stack line a server logs under its report: `at pkg.Class.method(File.java:12)`, module prefix optional. */
+const STACK_LINE = /^\s+at\s+(?:[^\s(]*\/)?([\w.$<>]+)\(/;
+/** How many frames of a logged stack are kept. */
+const LOGGED_FRAMES = 12;
+
 const EXCEPTION_HEADER = /^\s*(?:Caused by: )?[\w.$]+(?:Exception|Error)(?::|\s*$)/;
 
 /** Collects known lines as they stream by; `events()` groups them per kind (and per method for rejections). */
 export class KnownLineCollector {
-  private readonly byKey = new Map<string, { kind: LogEventModel['kind']; count: number; first: LogEventModel['first']; last: LogEventModel['last']; facts: Record<string, number | string>; subject?: { service: string; method: string } }>();
+  private readonly byKey = new Map<
+    string,
+    { kind: LogEventModel['kind']; count: number; first: LogEventModel['first']; last: LogEventModel['last']; facts: Record<string, number | string>; subject?: { service: string; method: string }; thread?: string; frames?: string[] }
+  >();
   matched = 0;
 
   constructor(private readonly source: string) {}
@@ -61,10 +140,22 @@ export class KnownLineCollector {
   private lastMessage = '';
   private lastLine = -10;
 
+  /** The report whose stack the next `at` lines are, while they come. */
+  private stackOf: { key: string; frames: string[] } | undefined;
+
   push(line: string, lineNo: number): void {
+    if (this.stackOf !== undefined) {
+      const frame = STACK_LINE.exec(line);
+      // The report's own stack runs on (`java.lang.Throwable` may head it); anything else ends it.
+      if (frame !== null) {
+        if (this.stackOf.frames.length < LOGGED_FRAMES) this.stackOf.frames.push(frame[1]!);
+        return;
+      }
+      if (!/^java\.lang\.Throwable\s*$/.test(line.trim())) this.stackOf = undefined;
+    }
     // Cheap gate: every known line contains one of these words.
-    if (!line.includes('EXHAUSTED') && !line.includes('Failed to invoke') && !line.includes('concurrent invoke timeout')) return;
-    for (const k of KNOWN_LINES) {
+    if (!line.includes('EXHAUSTED') && !line.includes('Failed to invoke') && !line.includes('concurrent invoke timeout') && !line.includes('WSVR06') && !line.includes('BEA-00033') && !line.includes('StuckThreadDetectionValve') && !line.includes('reported to be stuck')) return;
+    for (const k of ALL_LINES) {
       const m = k.pattern.exec(line);
       if (!m) continue;
       // `com.x.RpcException: <message>` opening the stack trace of the record just logged is the same event.
@@ -73,7 +164,8 @@ export class KnownLineCollector {
       this.lastLine = lineNo;
       if (repeat) return;
       const subject = k.subject?.(m);
-      const key = subject ? `${k.kind} ${subject.service}#${subject.method}` : k.kind;
+      const thread = k.thread?.(m);
+      const key = subject ? `${k.kind} ${subject.service}#${subject.method}` : thread !== undefined ? `${k.kind} ${thread}` : k.kind;
       const at = { source: this.source, line: lineNo, text: line.trim().slice(0, 500) };
       const e = this.byKey.get(key);
       if (e) {
@@ -81,7 +173,13 @@ export class KnownLineCollector {
         e.last = at;
         e.facts = k.facts(m);
       } else {
-        this.byKey.set(key, { kind: k.kind, count: 1, first: at, last: at, facts: k.facts(m), ...(subject ? { subject } : {}) });
+        this.byKey.set(key, { kind: k.kind, count: 1, first: at, last: at, facts: k.facts(m), ...(subject ? { subject } : {}), ...(thread !== undefined ? { thread } : {}) });
+      }
+      // The stack under a report is the last report's.
+      if (k.stackFollows === true) {
+        const frames: string[] = [];
+        this.byKey.get(key)!.frames = frames;
+        this.stackOf = { key, frames };
       }
       this.matched++;
       return;
@@ -96,6 +194,8 @@ export class KnownLineCollector {
       last: e.last,
       facts: e.facts,
       ...(e.subject ? { service: e.subject.service, method: e.subject.method } : {}),
+      ...(e.thread !== undefined ? { thread: e.thread } : {}),
+      ...(e.frames !== undefined ? { frames: e.frames } : {}),
     }));
   }
 }

@@ -155,7 +155,7 @@ export interface ShutdownModel {
 
 /** Known high-signal log lines, counted per kind. */
 export interface LogEventModel {
-  readonly kind: 'dubbo-pool-exhausted' | 'dubbo-executes-rejected' | 'dubbo-actives-timeout';
+  readonly kind: 'dubbo-pool-exhausted' | 'dubbo-executes-rejected' | 'dubbo-actives-timeout' | 'hung-thread-reported' | 'hung-thread-recovered' | 'server-pool-full';
   readonly count: number;
   readonly first: { readonly source: string; readonly line: number; readonly text: string };
   readonly last: { readonly source: string; readonly line: number; readonly text: string };
@@ -164,6 +164,10 @@ export interface LogEventModel {
   /** For rejections: the method and service they name. */
   readonly service?: string;
   readonly method?: string;
+  /** For a hung-thread report: the thread it names, as the server writes it. */
+  readonly thread?: string;
+  /** For a hung-thread report: the stack the server logged under it (the last report's), top first. */
+  readonly frames?: readonly string[];
 }
 
 /** One frame of `top -H` output: the CPU each thread (by native id) used, as top measured it. */

@@ -11,6 +11,7 @@ import { connectionPoolStarvation } from './connection-pool-starvation.js';
 import { shutdownOrdering } from './shutdown-ordering.js';
 import { memoryLeakSuspect } from './memory-leak-suspect.js';
 import { cpuHotThreads } from './cpu-hot-threads.js';
+import { hungThreadsReported } from './hung-threads-reported.js';
 
 export const RULES: readonly Rule[] = [
   activeCountLeak,
@@ -21,6 +22,7 @@ export const RULES: readonly Rule[] = [
   shutdownOrdering,
   deadlock,
   lockContention,
+  hungThreadsReported,
   stuckThreads,
   cpuHotThreads,
   memoryLeakSuspect,

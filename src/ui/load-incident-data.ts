@@ -37,7 +37,7 @@ export async function loadIncidentData(request: UiLoadRequest, onProgress: (p: L
     onProgress: (file, event) => onProgress({ file, event }),
     onSkipped: (path, e) => notes.push(skippedNote(path, e)),
   });
-  if (threads.length === 0 && heaps.length === 0) throw new InputError('no thread dump or heap dump found in the given paths', 'pass jstack output, a heap dump, or a directory holding them');
+  if (threads.length === 0 && heaps.length === 0 && logs.length === 0) throw new InputError('no thread dump or heap dump found in the given paths', 'pass jstack output, a heap dump, or a directory holding them');
   const model = buildModel(threads, { heaps, logs, userCounters: counterSpecs });
   const findings = runRules(model, RULES, config);
   return { data: buildUiData(model, findings, paths.length === 1 ? paths[0]! : `${paths.length} paths`), notes };

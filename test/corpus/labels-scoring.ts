@@ -7,7 +7,7 @@ import { UserError } from '../../src/errors.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../../src/model/findings.js';
-import { analyse, CORPUS } from '../helpers.js';
+import { analyseFiles, CORPUS } from '../helpers.js';
 
 export interface LabelEntry {
   readonly rule: string;
@@ -122,10 +122,10 @@ export function withSupplement(cases: readonly LabelCase[], supplementPath: stri
   });
 }
 
-/** A case's files analysed together, as `analyze` would; a refused input gives no findings (the labels score that too). */
+/** A case's files analysed together, as `analyze` would (logs too); a refused input gives no findings (the labels score that too). */
 export async function findingsOfCase(c: LabelCase): Promise<Finding[]> {
   try {
-    return (await analyse(c.files.map((f) => join(CORPUS, f)))).findings;
+    return (await analyseFiles(c.files.map((f) => join(CORPUS, f)))).findings;
   } catch (e) {
     // Only a refusal with a reason for the user counts as "no findings"; a crash must fail the labels.
     if (e instanceof UserError) return [];
