@@ -12,6 +12,7 @@ import { shutdownOrdering } from './shutdown-ordering.js';
 import { memoryLeakSuspect } from './memory-leak-suspect.js';
 import { cpuHotThreads } from './cpu-hot-threads.js';
 import { hungThreadsReported } from './hung-threads-reported.js';
+import { ioThreadBlocked } from './io-thread-blocked.js';
 
 export const RULES: readonly Rule[] = [
   activeCountLeak,
@@ -22,6 +23,7 @@ export const RULES: readonly Rule[] = [
   shutdownOrdering,
   deadlock,
   lockContention,
+  ioThreadBlocked,
   hungThreadsReported,
   stuckThreads,
   cpuHotThreads,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandIncidentPaths } from '../../src/batch/expand-paths.js';
 import { incidentsOf } from '../../src/commands/batch.js';
-import { analyse, CORPUS, corpusAvailable } from '../helpers.js';
+import { analyseFiles, CORPUS, corpusAvailable } from '../helpers.js';
 import { InputError } from '../../src/errors.js';
 import { severityRank } from '../../src/model/findings.js';
 
@@ -95,7 +95,7 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     const expected = new Map<string, { ok: boolean; highest: number }>();
     for (const f of files) {
       try {
-        const { findings } = await analyse([f]);
+        const { findings } = await analyseFiles([f]);
         expected.set(f, { ok: true, highest: findings.length === 0 ? -1 : Math.max(...findings.map((x) => severityRank(x.severity))) });
       } catch (e) {
         if (!(e instanceof InputError)) throw e;

@@ -1,0 +1,45 @@
+/**
+ * io-thread-blocked on a real JVM running Debian's Netty 4 (fixtures/generate-runtime-incidents.sh):
+ * a provider that runs its service on the event loops (Dubbo's dispatcher=direct), three loops held
+ * by a lock and a future in application code; the control is a second server whose loops hand the
+ * work to an executor and sit in their selector. Also: one dump is enough for a waiting loop, and
+ * nothing on the other fixture incidents.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { analyseFiles, analyseIncident, INCIDENTS } from '../helpers.js';
+
+const DIR = join(INCIDENTS, 'netty-blocked-event-loops');
+const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { blockedLoops: number; loopPrefix: string; onLock: number; onFuture: number; service: string; healthyLoops: string } };
+type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown> };
+const ioFindings = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'io-thread-blocked') as Found[];
+
+describe('io-thread-blocked', { timeout: 60_000 }, () => {
+  test('the provider\'s held event loops, in the service\'s code, and not the healthy server\'s loops', async () => {
+    const found = ioFindings((await analyseIncident(DIR)).findings);
+    expect(found).toHaveLength(1);
+    const f = found[0]!;
+    expect(f.subject.startsWith(truth.facts.loopPrefix)).toBe(true);
+    expect(f.facts['held']).toBe(truth.facts.blockedLoops);
+    expect(f.facts['applicationCode']).toEqual([truth.facts.service]);
+    expect(f.message.match(/BLOCKED on a monitor/g)).toHaveLength(truth.facts.onLock);
+    expect(f.message.match(/WAITING \(parking\)/g)).toHaveLength(truth.facts.onFuture);
+    expect(f.message).not.toContain(truth.facts.healthyLoops);
+    // Every loop the provider started is held: the provider is frozen.
+    expect(f.severity).toBe('error');
+    expect(f.facts['dumpsHeld']).toEqual([3, 3, 3]);
+  });
+
+  test('one dump is enough for a loop that waits', async () => {
+    const [f] = ioFindings((await analyseFiles([join(DIR, 'dump-2.txt')])).findings);
+    expect(f!.facts['held']).toBe(truth.facts.blockedLoops);
+    expect(f!.facts['dumpsHeld']).toEqual([1, 1, 1]);
+  });
+
+  test('silent on every other fixture incident (their Netty loops, where they have any, are in their selector)', async () => {
+    for (const name of readdirSync(INCIDENTS).filter((n) => n !== 'netty-blocked-event-loops')) {
+      expect(ioFindings((await analyseIncident(join(INCIDENTS, name))).findings).map((f) => `${name}: ${f.subject}`)).toEqual([]);
+    }
+  });
+});
