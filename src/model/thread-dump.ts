@@ -51,6 +51,8 @@ export interface LockRef {
 export type FrameLockKind =
   | 'locked'
   | 'waiting-on'
+  /** Waiting for the class another thread initialises (JDK 17+ `waiting on the Class initialization monitor for X`); the lock names the class, with no id. */
+  | 'waiting-class-init'
   | 'waiting-to-lock'
   | 'waiting-to-relock'
   | 'parking'

@@ -13,6 +13,7 @@ import { memoryLeakSuspect } from './memory-leak-suspect.js';
 import { cpuHotThreads } from './cpu-hot-threads.js';
 import { hungThreadsReported } from './hung-threads-reported.js';
 import { ioThreadBlocked } from './io-thread-blocked.js';
+import { classInitWait } from './class-init-wait.js';
 
 export const RULES: readonly Rule[] = [
   activeCountLeak,
@@ -23,6 +24,7 @@ export const RULES: readonly Rule[] = [
   shutdownOrdering,
   deadlock,
   lockContention,
+  classInitWait,
   ioThreadBlocked,
   hungThreadsReported,
   stuckThreads,

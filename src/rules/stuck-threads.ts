@@ -104,8 +104,13 @@ export const stuckThreads: Rule = {
         const sameExactly = members.every((m) => m.sameStack);
         // Blocked threads wait behind a contended lock or a deadlock: that finding is their cause.
         const causedBy = new Set<string>();
-        // A runaway's CPU is the cpu-hot-threads finding (a link to one that was not made is dropped).
+        // A runaway's CPU is the cpu-hot-threads finding; a wait for a class's initialisation is the
+        // class-init-wait finding of that class (a link to a finding that was not made is dropped).
         if (runaway) for (const m of members) causedBy.add(findingId('cpu-hot-threads', m.name));
+        for (const m of members) {
+          const cls = model.dumps[lastDump]!.threads[lastOf(m)]!.locks.find((l) => l.kind === 'waiting-class-init')?.lock?.className;
+          if (cls) causedBy.add(findingId('class-init-wait', cls));
+        }
         for (const m of members) {
           const lock = waits.lockOf(lastOf(m));
           if (lock === undefined) continue;

@@ -89,6 +89,8 @@ const LOCK_PREFIXES: ReadonlyArray<readonly [string, FrameLockKind]> = [
   ['Locked ', 'locked'],
   ['waiting to lock ', 'waiting-to-lock'],
   ['waiting to re-lock in wait() ', 'waiting-to-relock'],
+  // JDK 17+: a thread waiting for another thread to finish initialising a class (before `waiting on `, which it starts with).
+  ['waiting on the Class initialization monitor for ', 'waiting-class-init'],
   ['waiting on ', 'waiting-on'],
   ['parking to wait for ', 'parking'],
   ['eliminated ', 'eliminated'],

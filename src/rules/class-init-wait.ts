@@ -1,0 +1,122 @@
+/**
+ * Threads waiting for another thread's class initialisation. The idea: a thread that touches a class
+ * being initialised waits for the thread running that class's static initialiser (`<clinit>` in its
+ * stack; JDK 17+ dumps say `waiting on the Class initialization monitor for X`); when that thread
+ * itself waits for a class the first one initialises, neither can finish: a deadlock the JVM's
+ * detector does not report (no monitor is owned). Otherwise every caller waits as long as the
+ * initialiser takes.
+ */
+import type { Evidence } from '../model/findings.js';
+import type { ThreadRef } from '../model/model.js';
+import type { ThreadEntry } from '../model/thread-dump.js';
+import { activityFrame } from '../threads/thread-activity.js';
+import { plural, threadEvidence } from './evidence.js';
+import type { FindingDraft, Rule } from './rule.js';
+
+/** The class a thread waits to see initialised, if it does. */
+function classAwaited(th: ThreadEntry): string | undefined {
+  return th.locks.find((l) => l.kind === 'waiting-class-init')?.lock?.className || undefined;
+}
+
+/** What the initialiser does, in words: its state and where it is inside the static initialiser. */
+function doing(th: ThreadEntry, cls: string): string {
+  const awaited = classAwaited(th);
+  if (awaited !== undefined) return `waits for ${awaited}'s initialisation, in ${cls}.<clinit>`;
+  const where = activityFrame(th);
+  const inside = where === `${cls}.<clinit>` ? '' : `, inside ${cls}.<clinit>`;
+  return `is ${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${where}${inside}`;
+}
+
+export const classInitWait: Rule = {
+  meta: {
+    id: 'class-init-wait',
+    defaultSeverity: 'warning',
+    title: "Threads waiting for a class's initialisation",
+    description:
+      "Threads waiting for the class another thread is initialising (its <clinit> in that thread's stack; JDK 17+ dumps print `waiting on the Class initialization monitor`): the initialiser, what it does, and the waiters; a cycle of them (A's initialiser needs B while B's needs A) is a deadlock the JVM does not report (critical).",
+    remedy:
+      "A static initialiser must not wait for other threads, remote services or classes that may be initialising at the same time: move slow work (configuration fetches, connections) out of static blocks into lazily initialised holders with timeouts, and break cycles between classes' static initialisers by initialising them from one place, in one order.",
+    options: {},
+  },
+  check({ model }) {
+    const last = model.dumps.length - 1;
+    if (last < 0) return [];
+    const threads = model.dumps[last]!.threads;
+    // The thread running each class's static initialiser (the outermost, if nested), by class name.
+    const initialiserOf = new Map<string, number>();
+    threads.forEach((th, i) => {
+      for (const f of th.frames) if (f.method === '<clinit>' && !initialiserOf.has(f.className)) initialiserOf.set(f.className, i);
+    });
+    const waitsFor = new Map<number, string>();
+    threads.forEach((th, i) => {
+      const cls = classAwaited(th);
+      if (cls !== undefined) waitsFor.set(i, cls);
+    });
+    if (waitsFor.size === 0) return [];
+    const ref = (i: number): ThreadRef => ({ dump: last, thread: i, name: threads[i]!.name });
+    // How many dumps a thread (by name) waited for this class in.
+    const dumpsWaiting = (i: number, cls: string) => model.dumps.filter((d) => d.threads.some((o) => o.name === threads[i]!.name && classAwaited(o) === cls)).length;
+
+    // Cycles: follow waiter -> initialiser of the class it waits for, while that one waits too.
+    const inCycle = new Set<number>();
+    const drafts: FindingDraft[] = [];
+    for (const start of waitsFor.keys()) {
+      if (inCycle.has(start)) continue;
+      const path: number[] = [];
+      let at: number | undefined = start;
+      while (at !== undefined && !path.includes(at)) {
+        path.push(at);
+        const cls = waitsFor.get(at);
+        at = cls !== undefined ? initialiserOf.get(cls) : undefined;
+      }
+      if (at === undefined || at !== start) continue;
+      for (const t of path) inCycle.add(t);
+      const classes = path.map((t) => waitsFor.get(t)!);
+      const steps = path.map((t, k) => `"${threads[t]!.name}" initialises ${waitsFor.get(path[(k + path.length - 1) % path.length]!)} and waits for ${classes[k]}`);
+      drafts.push({
+        subject: `class initialisation cycle: ${[...classes].sort().join(', ')}`,
+        severity: 'critical',
+        message:
+          `A deadlock in class initialisation, which the JVM does not report (no monitor is owned): ${steps.join('; ')}. ` +
+          `Neither class will ever be initialised; every thread that touches one of them will wait too.`,
+        facts: { classes, threads: path.map((t) => threads[t]!.name), dumpsWaiting: path.map((t) => dumpsWaiting(t, waitsFor.get(t)!)) },
+        evidence: path.map((t) => threadEvidence(model, ref(t), `waits for ${waitsFor.get(t)}`)),
+        impact: path.length * 5,
+      });
+    }
+
+    // The other waits, by the class waited for.
+    const byClass = new Map<string, number[]>();
+    for (const [t, cls] of waitsFor) if (!inCycle.has(t)) byClass.set(cls, [...(byClass.get(cls) ?? []), t]);
+    for (const [cls, waiters] of byClass) {
+      const init = initialiserOf.get(cls);
+      const cycleBehind = init !== undefined && inCycle.has(init);
+      const evidence: Evidence[] = [
+        ...(init !== undefined ? [threadEvidence(model, ref(init), `the initialiser: ${doing(threads[init]!, cls)}`)] : []),
+        ...waiters.slice(0, 50).map((t) => threadEvidence(model, ref(t), `waits for ${cls}`)),
+      ];
+      const longest = Math.max(...waiters.map((t) => dumpsWaiting(t, cls)));
+      drafts.push({
+        subject: cls,
+        ...(cycleBehind ? { severity: 'critical' as const } : {}),
+        message:
+          `${plural(waiters.length, 'thread waits', 'threads wait')} for ${cls} to be initialised (${waiters.slice(0, 5).map((t) => `"${threads[t]!.name}"`).join(', ')}${waiters.length > 5 ? ', ...' : ''})` +
+          (init !== undefined
+            ? `, which "${threads[init]!.name}" is initialising; it ${doing(threads[init]!, cls)}${cycleBehind ? ', in a class initialisation deadlock: they will wait forever' : ''}.`
+            : ': no thread of the dump runs its static initialiser (it may have just finished, or failed).') +
+          (longest > 1 ? ` Seen waiting in ${longest} of ${model.dumps.length} dumps.` : ''),
+        facts: {
+          class: cls,
+          initialiser: init !== undefined ? threads[init]!.name : null,
+          initialiserDoing: init !== undefined ? doing(threads[init]!, cls) : null,
+          waiters: waiters.map((t) => threads[t]!.name),
+          waiterCount: waiters.length,
+          dumpsWaiting: longest,
+        },
+        evidence,
+        impact: waiters.length * 2,
+      });
+    }
+    return drafts;
+  },
+};

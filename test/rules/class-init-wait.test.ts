@@ -1,0 +1,51 @@
+/**
+ * class-init-wait on a real JVM (fixtures/generate-runtime-incidents.sh, dumped by JDK 17 and by
+ * JDK 25): a cycle of two static initialisers, which the JVM's deadlock detector does not report,
+ * and three request threads behind a static initialiser that waits for a configuration server;
+ * the class whose slow initialiser finished is the control. Nothing on the other fixture incidents.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { analyseIncident, INCIDENTS } from '../helpers.js';
+
+type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown>; evidence: Array<{ kind: string; thread?: string }> };
+const initFindings = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'class-init-wait') as Found[];
+
+describe('class-init-wait', { timeout: 60_000 }, () => {
+  for (const name of ['class-init-waits', 'class-init-waits-jdk25']) {
+    const dir = join(INCIDENTS, name);
+    const truth = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as { jdk: string; facts: { cycle: string[]; cycleClasses: string[]; slowClass: string; initialiser: string; waiters: number; waiterPrefix: string; control: string } };
+    test(`${name} (${truth.jdk}): the cycle as a deadlock, the slow initialiser with its waiters, not the control`, async () => {
+      const { findings } = await analyseIncident(dir);
+      const found = initFindings(findings);
+      const cycle = found.find((f) => f.subject.startsWith('class initialisation cycle'))!;
+      expect(cycle.severity).toBe('critical');
+      expect([...(cycle.facts['threads'] as string[])].sort()).toEqual([...truth.facts.cycle].sort());
+      expect([...(cycle.facts['classes'] as string[])].sort()).toEqual([...truth.facts.cycleClasses].sort());
+      // The JVM reports no deadlock here; the deadlock rule (monitors and locks) has none either.
+      expect(findings.filter((f) => f.rule === 'deadlock')).toEqual([]);
+      const slow = found.find((f) => f.subject === truth.facts.slowClass)!;
+      expect(slow.severity).toBe('warning');
+      expect(slow.facts['initialiser']).toBe(truth.facts.initialiser);
+      expect(slow.facts['waiterCount']).toBe(truth.facts.waiters);
+      expect((slow.facts['waiters'] as string[]).every((w) => w.startsWith(truth.facts.waiterPrefix))).toBe(true);
+      expect(found).toHaveLength(2);
+      expect(JSON.stringify(found)).not.toContain(truth.facts.control);
+    });
+  }
+
+  test('the waiters are blocked (on another thread), though the dump says RUNNABLE', async () => {
+    const { model } = await analyseIncident(join(INCIDENTS, 'class-init-waits'));
+    const last = model.dumps.length - 1;
+    const waiter = model.dumps[last]!.threads.findIndex((t) => t.name === 'http-nio-8080-exec-1');
+    expect(model.dumps[last]!.threads[waiter]!.state).toBe('RUNNABLE');
+    expect(model.activity[last]![waiter]).toMatchObject({ activity: 'blocked', reason: expect.stringMatching(/RemoteConfig to be initialised/) });
+  });
+
+  test('silent on every other fixture incident', async () => {
+    for (const name of readdirSync(INCIDENTS).filter((n) => !n.startsWith('class-init-waits'))) {
+      expect(initFindings((await analyseIncident(join(INCIDENTS, name))).findings).map((f) => `${name}: ${f.subject}`)).toEqual([]);
+    }
+  });
+});
