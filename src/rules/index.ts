@@ -14,6 +14,7 @@ import { cpuHotThreads } from './cpu-hot-threads.js';
 import { hungThreadsReported } from './hung-threads-reported.js';
 import { ioThreadBlocked } from './io-thread-blocked.js';
 import { classInitWait } from './class-init-wait.js';
+import { loggingContention } from './logging-contention.js';
 
 export const RULES: readonly Rule[] = [
   activeCountLeak,
@@ -25,6 +26,7 @@ export const RULES: readonly Rule[] = [
   deadlock,
   lockContention,
   classInitWait,
+  loggingContention,
   ioThreadBlocked,
   hungThreadsReported,
   stuckThreads,

@@ -6,6 +6,7 @@ import type { Model, SeriesThreadModel } from '../model/model.js';
 import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
 import { plural, threadEvidence } from './evidence.js';
 import { findingId } from './rule.js';
+import { loggingWaitSubject } from './logging-contention.js';
 import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaits } from './held-up.js';
 
 /** A thread that used at least this share of a core between the first and last dump ran, it did not wait. */
@@ -108,8 +109,12 @@ export const stuckThreads: Rule = {
         // class-init-wait finding of that class (a link to a finding that was not made is dropped).
         if (runaway) for (const m of members) causedBy.add(findingId('cpu-hot-threads', m.name));
         for (const m of members) {
-          const cls = model.dumps[lastDump]!.threads[lastOf(m)]!.locks.find((l) => l.kind === 'waiting-class-init')?.lock?.className;
+          const th = model.dumps[lastDump]!.threads[lastOf(m)]!;
+          const cls = th.locks.find((l) => l.kind === 'waiting-class-init')?.lock?.className;
           if (cls) causedBy.add(findingId('class-init-wait', cls));
+          // Held inside a log call: the logging-contention finding of that appender.
+          const logging = loggingWaitSubject(th);
+          if (logging !== undefined) causedBy.add(findingId('logging-contention', logging));
         }
         for (const m of members) {
           const lock = waits.lockOf(lastOf(m));

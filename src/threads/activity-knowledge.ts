@@ -223,6 +223,14 @@ export const WAIT_FRAMES: readonly FrameRow[] = [
   R('TibjmsxLinkTcp$LinkReader.run', 'next-message', 'a TIBCO EMS link reader waiting for messages', 'TL-AM'),
 
   // --- pressure: waits that hold work up (a warning when they last)
+  // A producer parked for room in a full queue is held by back-pressure: its consumer does not keep up.
+  // (Many producers share the queue's notFull condition, which alone would read as a work queue's consumers.)
+  R('java.util.concurrent.ArrayBlockingQueue.put', 'pressure', 'waits for room in a full ArrayBlockingQueue (its consumer does not keep up)', 'jdk'),
+  R('java.util.concurrent.ArrayBlockingQueue.offer', 'pressure', 'waits (with a timeout) for room in a full ArrayBlockingQueue', 'jdk'),
+  R('java.util.concurrent.LinkedBlockingQueue.put', 'pressure', 'waits for room in a full LinkedBlockingQueue (its consumer does not keep up)', 'jdk'),
+  R('java.util.concurrent.LinkedBlockingQueue.offer', 'pressure', 'waits (with a timeout) for room in a full LinkedBlockingQueue', 'jdk'),
+  R('java.util.concurrent.LinkedBlockingDeque.putLast', 'pressure', 'waits for room in a full LinkedBlockingDeque', 'jdk'),
+  R('java.util.concurrent.LinkedBlockingDeque.offerLast', 'pressure', 'waits (with a timeout) for room in a full LinkedBlockingDeque', 'jdk'),
   R('hikari.util.ConcurrentBag.borrow', 'pressure', 'waits for a HikariCP connection', 'stack-signs'),
   R('druid.pool.DruidDataSource.takeLast', 'pressure', 'waits for a Druid connection', 'stack-signs'),
   R('druid.pool.DruidDataSource.pollLast', 'pressure', 'waits for a Druid connection', 'stack-signs'),

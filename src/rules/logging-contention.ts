@@ -1,0 +1,144 @@
+/**
+ * Threads held by logging. The idea: a log call should cost microseconds; threads caught waiting
+ * inside one (for an appender's lock, or on an asynchronous appender's full queue) are held by the
+ * logging framework, and the thread that holds the lock (or the appender's worker) says why: a
+ * write to a disk or a log collector that does not keep up. Which frames are the frameworks'
+ * appenders is data (below, with the framework and what waiting there means).
+ */
+import type { Evidence } from '../model/findings.js';
+import type { ThreadRef } from '../model/model.js';
+import type { ThreadEntry } from '../model/thread-dump.js';
+import { activityFrame } from '../threads/thread-activity.js';
+import { plural, threadEvidence } from './evidence.js';
+import { lockSubject, lockWaits } from './held-up.js';
+import { findingId, type FindingDraft, type Rule } from './rule.js';
+
+interface LoggingFrame {
+  /** A frame's qualified name starts with this. */
+  readonly prefix: string;
+  readonly framework: string;
+  /** What a thread waiting here waits for. */
+  readonly waitsFor: string;
+  /** A full queue of an asynchronous appender (else a lock). */
+  readonly queue?: boolean;
+}
+
+/** The appenders' frames where a logging thread waits, by framework (their sources: the frameworks' appender classes). */
+const LOGGING_FRAMES: readonly LoggingFrame[] = [
+  { prefix: 'ch.qos.logback.core.AsyncAppenderBase.put', framework: 'logback', waitsFor: "an AsyncAppender's full queue (neverBlock=false)", queue: true },
+  { prefix: 'ch.qos.logback.core.OutputStreamAppender.', framework: 'logback', waitsFor: "an OutputStreamAppender's lock (file, console and socket appenders write under it)" },
+  { prefix: 'ch.qos.logback.core.AppenderBase.doAppend', framework: 'logback', waitsFor: "a synchronized appender's monitor (AppenderBase.doAppend)" },
+  { prefix: 'org.apache.log4j.AsyncAppender.append', framework: 'log4j 1', waitsFor: "an AsyncAppender's full buffer (blocking=true)", queue: true },
+  { prefix: 'org.apache.log4j.AppenderSkeleton.doAppend', framework: 'log4j 1', waitsFor: "an appender's monitor (AppenderSkeleton.doAppend is synchronized)" },
+  { prefix: 'org.apache.log4j.Category.callAppenders', framework: 'log4j 1', waitsFor: "a logger's monitor (Category.callAppenders is synchronized per logger)" },
+  { prefix: 'org.apache.logging.log4j.core.appender.AsyncAppender.', framework: 'log4j 2', waitsFor: "an AsyncAppender's full queue (blocking=true)", queue: true },
+  { prefix: 'com.lmax.disruptor.MultiProducerSequencer.next', framework: 'log4j 2 async loggers', waitsFor: "the async loggers' full ring buffer (the default queue-full policy waits)", queue: true },
+  { prefix: 'org.apache.logging.log4j.core.appender.OutputStreamManager.', framework: 'log4j 2', waitsFor: "an OutputStreamManager's monitor (file and console appenders write under it)" },
+  { prefix: 'org.apache.logging.log4j.core.appender.AbstractOutputStreamAppender.', framework: 'log4j 2', waitsFor: "an output stream appender's lock" },
+  { prefix: 'java.util.logging.StreamHandler.publish', framework: 'java.util.logging', waitsFor: "a StreamHandler's monitor (publish is synchronized)" },
+  { prefix: 'java.util.logging.FileHandler.publish', framework: 'java.util.logging', waitsFor: "a FileHandler's monitor (publish is synchronized)" },
+  { prefix: 'java.util.logging.ConsoleHandler.publish', framework: 'java.util.logging', waitsFor: "a ConsoleHandler's monitor (publish is synchronized)" },
+];
+
+/** The threads that drain asynchronous appenders, by a frame of their loop. */
+const ASYNC_WORKER_FRAMES = ['ch.qos.logback.core.AsyncAppenderBase$Worker.run', 'org.apache.log4j.AsyncAppender$Dispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncAppenderEventDispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncThread.run', 'com.lmax.disruptor.BatchEventProcessor.run'];
+
+const JDK = /^(?:java|javax|jdk|sun)\./;
+
+/** Where a waiting thread waits inside a log call: the appender frame, with only the JDK's frames above it. */
+function loggingWait(th: ThreadEntry): LoggingFrame | undefined {
+  if (th.state === 'RUNNABLE' || th.state === 'NEW' || th.state === 'TERMINATED') return undefined;
+  for (const f of th.frames) {
+    const row = LOGGING_FRAMES.find((r) => f.qualified.startsWith(r.prefix));
+    if (row !== undefined) return row;
+    if (!JDK.test(f.qualified)) return undefined;
+  }
+  return undefined;
+}
+
+/** The subject of the logging-contention finding a thread waiting inside a log call belongs to, if it waits there. */
+export function loggingWaitSubject(th: ThreadEntry): string | undefined {
+  const row = loggingWait(th);
+  return row === undefined ? undefined : subjectOf(row);
+}
+
+const subjectOf = (row: LoggingFrame) => `${row.framework} ${row.prefix.replace(/\.$/, '')}`;
+
+/** A thread's write, in words, when its top frames are one (the destination that does not keep up). */
+function writing(th: ThreadEntry): string | undefined {
+  const top = th.frames.slice(0, 12).map((f) => f.qualified);
+  if (top.some((f) => /Socket(?:Dispatcher|OutputStream)\.(?:write|socketWrite)|NioSocketImpl\.(?:write|implWrite)/.test(f))) return 'writing to a socket (a log collector or syslog that does not read fast enough)';
+  if (top.some((f) => /FileOutputStream\.write|FileDispatcherImpl\.write|FileChannelImpl\.write/.test(f))) return 'writing to a file (a slow or full disk, or stdout piped to a reader that does not read)';
+  return undefined;
+}
+
+function describe(th: ThreadEntry): string {
+  return writing(th) ?? `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${activityFrame(th)}`;
+}
+
+export const loggingContention: Rule = {
+  meta: {
+    id: 'logging-contention',
+    defaultSeverity: 'warning',
+    title: 'Threads held by logging',
+    description:
+      "Threads waiting inside a log call: for an appender's lock (logback, log4j 1 and 2, java.util.logging handlers) or on an asynchronous appender's full queue, with the thread that holds the lock (or drains the queue) and what it does (a write to a disk or a socket that does not keep up). Error from 10 threads.",
+    remedy:
+      "Find what the appender waits for (the holder's write: a slow disk, a log collector, stdout piped to nothing); log less at that level, put the slow destination behind an asynchronous appender that drops rather than blocks (logback neverBlock=true, log4j 2 a discarding queue-full policy), and never log synchronously to a network destination from request threads.",
+    options: {
+      minThreads: { default: 3, description: 'Threads that must wait in logging for a finding.' },
+      errorThreads: { default: 10, description: 'Threads waiting in logging that make it an error.' },
+    },
+  },
+  check({ model, options }) {
+    const min = Number(options['minThreads']);
+    const errorAt = Number(options['errorThreads']);
+    const last = model.dumps.length - 1;
+    if (last < 0) return [];
+    const threads = model.dumps[last]!.threads;
+    const groups = new Map<LoggingFrame, number[]>();
+    threads.forEach((th, i) => {
+      if (model.activity[last]![i]!.activity === 'idle') return;
+      const row = loggingWait(th);
+      if (row !== undefined) groups.set(row, [...(groups.get(row) ?? []), i]);
+    });
+    const waits = lockWaits(model, last);
+    const ref = (i: number): ThreadRef => ({ dump: last, thread: i, name: threads[i]!.name });
+    const drafts: FindingDraft[] = [];
+    for (const [row, waiters] of groups) {
+      if (waiters.length < min) continue;
+      // Who they wait for: the lock's owner, or, for a full queue, the appender's worker.
+      const locks = [...new Set(waiters.map((w) => waits.lockOf(w)).filter((l) => l !== undefined))];
+      const owners = [...new Set(locks.flatMap((l) => (l.owner !== null ? [l.owner.thread] : [])))];
+      const workers = row.queue === true ? threads.flatMap((th, i) => (th.frames.some((f) => ASYNC_WORKER_FRAMES.includes(f.qualified)) ? [i] : [])) : [];
+      const holders = [...owners, ...workers];
+      const held = holders.map((h) => `"${threads[h]!.name}" ${row.queue === true ? 'drains the queue and is' : 'holds it and is'} ${describe(threads[h]!)}`);
+      const evidence: Evidence[] = [
+        ...holders.map((h) => threadEvidence(model, ref(h), row.queue === true ? `the appender's worker: ${describe(threads[h]!)}` : `holds the lock: ${describe(threads[h]!)}`)),
+        ...waiters.slice(0, 50).map((w) => threadEvidence(model, ref(w), `waits for ${row.waitsFor}`)),
+      ];
+      const callers = [...new Set(waiters.map((w) => threads[w]!.frames.find((f) => !JDK.test(f.qualified) && !f.qualified.startsWith(row.prefix.split('.').slice(0, 3).join('.')))?.qualified).filter((f) => f !== undefined))];
+      drafts.push({
+        subject: subjectOf(row),
+        ...(waiters.length >= errorAt ? { severity: 'error' as const } : {}),
+        message:
+          `${plural(waiters.length, 'thread waits', 'threads wait')} inside a log call for ${row.waitsFor} (${row.framework}): ${waiters.slice(0, 5).map((w) => `"${threads[w]!.name}"`).join(', ')}${waiters.length > 5 ? ', ...' : ''}. ` +
+          (held.length > 0 ? `${held.join('; ')}.` : 'No thread of the dump is named as what they wait for.'),
+        facts: {
+          framework: row.framework,
+          appenderFrame: row.prefix.replace(/\.$/, ''),
+          asyncQueueFull: row.queue === true,
+          waiters: waiters.map((w) => threads[w]!.name),
+          waiterCount: waiters.length,
+          holders: holders.map((h) => threads[h]!.name),
+          holderDoing: holders.map((h) => describe(threads[h]!)),
+          loggedFrom: callers.slice(0, 10),
+        },
+        evidence,
+        causedBy: locks.map((l) => findingId('lock-contention', lockSubject(l))),
+        impact: waiters.length * 2,
+      });
+    }
+    return drafts;
+  },
+};
