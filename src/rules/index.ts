@@ -15,6 +15,7 @@ import { hungThreadsReported } from './hung-threads-reported.js';
 import { ioThreadBlocked } from './io-thread-blocked.js';
 import { classInitWait } from './class-init-wait.js';
 import { loggingContention } from './logging-contention.js';
+import { threadLeak } from './thread-leak.js';
 
 export const RULES: readonly Rule[] = [
   activeCountLeak,
@@ -27,6 +28,7 @@ export const RULES: readonly Rule[] = [
   lockContention,
   classInitWait,
   loggingContention,
+  threadLeak,
   ioThreadBlocked,
   hungThreadsReported,
   stuckThreads,

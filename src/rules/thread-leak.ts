@@ -1,0 +1,128 @@
+/**
+ * Threads that pile up. The idea: threads are created by pools and timers that should live as long
+ * as the application; when each call creates its own executor (or Timer, or HTTP client) and never
+ * shuts it down, the dump holds many instances of one naming scheme, each with a thread or two
+ * waiting for work that will never come, and a series shows their count growing. Which names carry
+ * an instance number is data (the factories that write them, below); a pool that grew to its size
+ * and stays there is not a leak.
+ */
+import type { Model, ThreadRef } from '../model/model.js';
+import { plural, threadEvidence } from './evidence.js';
+import type { FindingDraft, Rule } from './rule.js';
+
+interface InstanceNaming {
+  /** The name, with the instance number in group 1. */
+  readonly pattern: RegExp;
+  /** The scheme as users read it, `#` for numbers. */
+  readonly scheme: string;
+  /** What one instance is, and what creates it. */
+  readonly instance: string;
+  readonly remedy: string;
+}
+
+/** Thread names with an instance number, by the factory that writes them (the JDK's, Netty's). */
+const INSTANCE_NAMINGS: readonly InstanceNaming[] = [
+  { pattern: /^pool-(\d+)-thread-\d+$/, scheme: 'pool-#-thread-#', instance: 'an executor of Executors.newFixedThreadPool/newCachedThreadPool (the default thread factory numbers each pool)', remedy: 'create the executor once and share it, or shut it down (try-with-resources on JDK 19+, or shutdown() in a finally)' },
+  { pattern: /^Timer-(\d+)$/, scheme: 'Timer-#', instance: 'a java.util.Timer (each has its own thread)', remedy: 'share one Timer or ScheduledExecutorService, or cancel() each Timer when done' },
+  { pattern: /^ForkJoinPool-(\d+)-worker-\d+$/, scheme: 'ForkJoinPool-#-worker-#', instance: 'a new ForkJoinPool', remedy: 'create the ForkJoinPool once and share it, or shut it down' },
+  { pattern: /^HttpClient-(\d+)-(?:SelectorManager|Worker-\d+)$/, scheme: 'HttpClient-#-SelectorManager', instance: 'a java.net.http.HttpClient (each has a selector thread)', remedy: 'build one HttpClient and share it (it is thread-safe), or close it (JDK 21+)' },
+  { pattern: /^(?:nioEventLoopGroup|epollEventLoopGroup|defaultEventLoopGroup)-(\d+)-\d+$/, scheme: 'nioEventLoopGroup-#-#', instance: 'a Netty EventLoopGroup', remedy: 'share the EventLoopGroup, or shutdownGracefully() it when its channels close' },
+  { pattern: /^OkHttp ConnectionPool(?: \((\d+)\))?$/, scheme: 'OkHttp ConnectionPool', instance: 'an OkHttpClient built per call (each has its own connection pool)', remedy: 'build one OkHttpClient and derive the others from it with newBuilder()' },
+];
+
+interface Instances {
+  readonly naming: InstanceNaming;
+  /** Instance number -> its threads in the dump. */
+  readonly byInstance: Map<number, number[]>;
+}
+
+function instancesIn(model: Model, dump: number): Instances[] {
+  const out = new Map<InstanceNaming, Map<number, number[]>>();
+  model.dumps[dump]!.threads.forEach((th, i) => {
+    for (const naming of INSTANCE_NAMINGS) {
+      const m = naming.pattern.exec(th.name);
+      if (m === null) continue;
+      const n = m[1] !== undefined ? Number(m[1]) : i; // OkHttp's pools carry no number: each thread is one
+      const map = out.get(naming) ?? new Map<number, number[]>();
+      map.set(n, [...(map.get(n) ?? []), i]);
+      out.set(naming, map);
+      break;
+    }
+  });
+  return [...out].map(([naming, byInstance]) => ({ naming, byInstance }));
+}
+
+export const threadLeak: Rule = {
+  meta: {
+    id: 'thread-leak',
+    defaultSeverity: 'warning',
+    title: 'Threads piling up',
+    description:
+      'Executors, Timers, HTTP clients or event-loop groups created per call and never shut down: many instances of one naming scheme (pool-#-thread-#, Timer-#, HttpClient-#-SelectorManager, ...), most of their threads waiting for work, and across a series the count growing; or a series whose thread count grows in every dump. A pool that grew to its size and stays is not a leak.',
+    remedy: 'Find where the instances are created (the code that builds an executor, Timer or client per request) and share one, or shut each down when done.',
+    options: {
+      minInstances: { default: 100, description: 'Instances of one naming scheme in one dump that make a leak by themselves (an application may well have 20 pools of its own).' },
+      minNewInstances: { default: 10, description: 'Instances a series must gain, growing in every dump, to make a leak with fewer instances.' },
+      minGrowth: { default: 50, description: 'Threads a series must gain, growing in every dump, to report the growth alone.' },
+    },
+  },
+  check({ model, options }) {
+    const minInstances = Number(options['minInstances']);
+    const minNew = Number(options['minNewInstances']);
+    const minGrowth = Number(options['minGrowth']);
+    const last = model.dumps.length - 1;
+    if (last < 0) return [];
+    const drafts: FindingDraft[] = [];
+    const series = model.series.find((s) => s.dumps.includes(last));
+    const counts = series?.dumps.map((d) => model.dumps[d]!.threads.length) ?? [model.dumps[last]!.threads.length];
+    const reported = new Set<number>();
+    for (const inst of instancesIn(model, last)) {
+      const instances = inst.byInstance.size;
+      const perSeries = series?.dumps.map((d) => instancesIn(model, d).find((x) => x.naming === inst.naming)?.byInstance.size ?? 0);
+      const growing = perSeries !== undefined && perSeries.length > 1 && perSeries.every((n, k) => k === 0 || n > perSeries[k - 1]!);
+      const gained = growing ? perSeries![perSeries!.length - 1]! - perSeries![0]! : 0;
+      if (instances < minInstances && gained < minNew) continue;
+      const threads = [...inst.byInstance.values()].flat();
+      const idle = threads.filter((t) => model.activity[last]![t]!.activity === 'idle').length;
+      // A leak's threads wait for work that never comes; busy ones are a real load of many pools.
+      if (idle < threads.length / 2) continue;
+      const numbers = [...inst.byInstance.keys()];
+      const highest = Math.max(...numbers);
+      const seconds = series?.spanSeconds ?? null;
+      for (const t of threads) reported.add(t);
+      drafts.push({
+        subject: inst.naming.scheme,
+        ...(instances >= minInstances * 5 ? { severity: 'error' as const } : {}),
+        message:
+          `${instances.toLocaleString('en-US')} instances of ${inst.naming.scheme} (${inst.naming.instance}) hold ${plural(threads.length, 'thread')}, ${idle} of them waiting for work` +
+          (highest > instances ? `; the numbers reach ${highest.toLocaleString('en-US')}, so more were created than are left` : '') +
+          (growing ? `; their count grew in every dump: ${perSeries!.join(' → ')}${seconds !== null ? ` in ${seconds.toFixed(0)} s` : ''}` : '') +
+          `. Instances created per call and never shut down: ${inst.naming.remedy}.`,
+        facts: {
+          scheme: inst.naming.scheme,
+          instances,
+          threads: threads.length,
+          idleThreads: idle,
+          highestNumber: highest,
+          instancesPerDump: perSeries ?? [instances],
+          growing,
+        },
+        evidence: threads.slice(0, 20).map((t) => threadEvidence(model, { dump: last, thread: t, name: model.dumps[last]!.threads[t]!.name } as ThreadRef)),
+        remedy: `Find where ${inst.naming.instance.replace(/ \(.*\)$/, '')} is created per call and ${inst.naming.remedy}.`,
+        impact: Math.round(threads.length / 10),
+      });
+    }
+    // Growth alone: the thread count rising in every dump of a series, by enough to matter.
+    const grew = counts.length > 2 && counts.every((n, k) => k === 0 || n > counts[k - 1]!) && counts[counts.length - 1]! - counts[0]! >= minGrowth;
+    if (grew && drafts.length === 0) {
+      drafts.push({
+        subject: 'thread count',
+        message: `The JVM's thread count grew in every dump: ${counts.join(' → ')}${series?.spanSeconds != null ? ` in ${series.spanSeconds.toFixed(0)} s` : ''}. Compare the dumps' thread names to find what creates them.`,
+        facts: { threadsPerDump: counts, growth: counts[counts.length - 1]! - counts[0]! },
+        evidence: [],
+        impact: Math.round((counts[counts.length - 1]! - counts[0]!) / 10),
+      });
+    }
+    return drafts;
+  },
+};

@@ -1,0 +1,45 @@
+/**
+ * thread-leak on a real JVM (fixtures/generate-runtime-incidents.sh): an executor created per request
+ * and never shut down, and a Timer every fifth request; a shared pool and a pool at its maximum are
+ * the controls. Across the series the instances grow; one dump alone is judged by a higher bar.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { resolveConfig } from '../../src/engine/config.js';
+import { runRules } from '../../src/engine/run-rules.js';
+import { RULES } from '../../src/rules/index.js';
+import { analyseFiles, analyseIncident, INCIDENTS } from '../helpers.js';
+
+const DIR = join(INCIDENTS, 'thread-leak');
+const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { leakPattern: string; threadsPerPool: number; timerPattern: string; fullPool: string } };
+type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown> };
+const leaks = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'thread-leak') as Found[];
+
+describe('thread-leak', { timeout: 60_000 }, () => {
+  test('the per-request executors and timers, growing in every dump; not the pool at its maximum', async () => {
+    const found = leaks((await analyseIncident(DIR)).findings);
+    expect(found.map((f) => f.subject).sort()).toEqual([truth.facts.leakPattern, truth.facts.timerPattern].sort());
+    const pools = found.find((f) => f.subject === truth.facts.leakPattern)!;
+    expect(pools.facts['growing']).toBe(true);
+    const perDump = pools.facts['instancesPerDump'] as number[];
+    expect(perDump[2]! - perDump[0]!).toBeGreaterThanOrEqual(10);
+    // Each leaked pool keeps its two threads, all waiting for work; the shared pool adds its 8.
+    expect(pools.facts['threads']).toBe((perDump[2]! - 1) * truth.facts.threadsPerPool + 8);
+    expect(pools.facts['idleThreads']).toBe(pools.facts['threads']);
+    expect(JSON.stringify(found)).not.toContain(truth.facts.fullPool);
+  });
+
+  test('one dump alone: not by default (an application may have dozens of pools), yes with a lower bar', async () => {
+    const { model } = await analyseFiles([join(DIR, 'dump-3.txt')]);
+    expect(leaks(runRules(model, RULES, resolveConfig(RULES, {}, 'test')))).toEqual([]);
+    const lower = leaks(runRules(model, RULES, resolveConfig(RULES, { rules: { 'thread-leak': { options: { minInstances: 20 } } } }, 'test')));
+    expect(lower.map((f) => f.subject)).toEqual([truth.facts.leakPattern]);
+  });
+
+  test('silent on every other fixture incident', async () => {
+    for (const name of readdirSync(INCIDENTS).filter((n) => n !== 'thread-leak')) {
+      expect(leaks((await analyseIncident(join(INCIDENTS, name))).findings).map((f) => `${name}: ${f.subject}`)).toEqual([]);
+    }
+  });
+});
