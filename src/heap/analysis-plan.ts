@@ -40,5 +40,7 @@ export const ANALYSIS_PLAN: LoadPlan = {
     { className: 'org.apache.dubbo.rpc.RpcStatus', depth: 8 },
     // The JVM's registered shutdown hooks (an IdentityHashMap of threads).
     { className: 'java.lang.ApplicationShutdownHooks', depth: 4 },
+    // The finalizer queue and its length (finalizer-backlog): the queue object alone, not its nodes.
+    { className: 'java.lang.ref.Finalizer', depth: 1 },
   ],
 };

@@ -191,6 +191,14 @@ export interface CpuSampleModel {
   }>;
 }
 
+/** A heap dump's finalizer queue: objects whose finalize() waits for the Finalizer thread. */
+export interface FinalizerQueueModel {
+  readonly input: string;
+  readonly queueLength: number;
+  readonly queueId: string;
+  readonly className: string;
+}
+
 export interface LockModel {
   readonly dump: number;
   readonly lock: LockRef;
@@ -252,6 +260,8 @@ export interface Model {
   readonly connectionPools: ConnectionPoolModel[];
   readonly shutdown: ShutdownModel;
   readonly logEvents: LogEventModel[];
+  /** Per heap dump: the finalizer queue's length (java.lang.ref.Finalizer.queue). */
+  readonly finalizerQueues: FinalizerQueueModel[];
   /** Per-thread CPU samples from `top -H` inputs, in the order given. */
   readonly cpuSamples: CpuSampleModel[];
   /** Per heap input: what holds its memory (the dominator tree's summary), or why it was not computed. */

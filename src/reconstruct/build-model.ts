@@ -1,6 +1,7 @@
 /** Builds the Model from parsed thread-dump files: the analyses of src/threads/, put together. */
 import type { StackFrame, ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
 import type { DeadlockModel, ExecutorModel, InputSummary, CpuSampleModel, LockModel, LogEventModel, Model, SeriesModel, StackGroupModel, ThreadRef } from '../model/model.js';
+import { finalizerQueues } from './heap-finalizer.js';
 import { reconstructConcurrency, type HeapInput } from './concurrency.js';
 import type { UserCounterSpec } from './user-counters.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
@@ -157,6 +158,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     shutdown: concurrency.shutdown,
     logEvents,
     cpuSamples: logs.flatMap((l) => l.cpuSamples ?? []),
+    finalizerQueues: finalizerQueues(heaps),
     memory: heaps.flatMap((h) => (h.memory !== undefined ? [h.memory.model] : [])),
     notes: [
       ...copyNotes,

@@ -16,6 +16,7 @@ import { ioThreadBlocked } from './io-thread-blocked.js';
 import { classInitWait } from './class-init-wait.js';
 import { loggingContention } from './logging-contention.js';
 import { threadLeak } from './thread-leak.js';
+import { finalizerBacklog } from './finalizer-backlog.js';
 
 export const RULES: readonly Rule[] = [
   activeCountLeak,
@@ -29,6 +30,7 @@ export const RULES: readonly Rule[] = [
   classInitWait,
   loggingContention,
   threadLeak,
+  finalizerBacklog,
   ioThreadBlocked,
   hungThreadsReported,
   stuckThreads,
