@@ -88,6 +88,8 @@ export const executorSaturated: Rule = {
           causedBy.push(findingId('deadlock', deadlockSubject(d)));
         }
       }
+      // A ForkJoin pool whose workers block is the forkjoin-saturated finding of that pool (dropped when there is none).
+      if (e.name.startsWith('ForkJoinPool')) causedBy.push(findingId('forkjoin-saturated', e.name));
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
       const saturatedDumps = new Set(seen.map((x) => x.dump)).size;
       // Dubbo logs the pool's name (without the worker number) each time it rejects a task.

@@ -17,6 +17,7 @@ import { classInitWait } from './class-init-wait.js';
 import { loggingContention } from './logging-contention.js';
 import { threadLeak } from './thread-leak.js';
 import { finalizerBacklog } from './finalizer-backlog.js';
+import { forkjoinSaturated } from './forkjoin-saturated.js';
 
 export const RULES: readonly Rule[] = [
   activeCountLeak,
@@ -31,6 +32,7 @@ export const RULES: readonly Rule[] = [
   loggingContention,
   threadLeak,
   finalizerBacklog,
+  forkjoinSaturated,
   ioThreadBlocked,
   hungThreadsReported,
   stuckThreads,

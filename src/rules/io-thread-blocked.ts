@@ -10,12 +10,11 @@ import type { ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
 import { applicationFrameOf, eventLoopOf, type EventLoopKind } from '../threads/event-loops.js';
 import { poolNameOf } from '../threads/pool-naming.js';
+import { inBlockingIo } from '../threads/blocking-calls.js';
 import { plural, threadEvidence } from './evidence.js';
 import { lockSubject, lockWaits } from './held-up.js';
 import { findingId, type FindingDraft, type Rule } from './rule.js';
 
-/** A RUNNABLE top frame that is in fact a wait: a blocking read or write of a socket or file. */
-const BLOCKING_IO = /(?:socketRead0|SocketDispatcher\.read0|NioSocketImpl\.(?:park|timedRead|read)|FileDispatcherImpl\.(?:read0|write0|pread0)|SocketInputStream\.read)$/;
 
 interface HeldLoop {
   readonly ref: ThreadRef;
@@ -35,7 +34,7 @@ function heldIn(th: ThreadEntry, loop: EventLoopKind): { appFrame: string | unde
     if (appFrame === undefined) return undefined;
     return { appFrame, doing: `${th.state} (${th.stateDetail ?? 'waiting'}) in ${top} under ${appFrame}` };
   }
-  if (th.state === 'RUNNABLE' && appFrame !== undefined && BLOCKING_IO.test(top)) return { appFrame, doing: `in a blocking read (${top}) under ${appFrame}` };
+  if (th.state === 'RUNNABLE' && appFrame !== undefined && inBlockingIo(th)) return { appFrame, doing: `in a blocking read (${top}) under ${appFrame}` };
   if (th.state === 'RUNNABLE' && appFrame !== undefined) return { appFrame, doing: `RUNNABLE in ${appFrame}` };
   return undefined;
 }
@@ -66,7 +65,7 @@ export const ioThreadBlocked: Rule = {
       const h = heldIn(th, loop);
       if (h === undefined) return;
       // Running (not waiting) counts only when it ran the same application code in an earlier dump too.
-      if (th.state === 'RUNNABLE' && !BLOCKING_IO.test(th.frames[0]?.qualified ?? '')) {
+      if (th.state === 'RUNNABLE' && !inBlockingIo(th)) {
         const before = model.dumps.slice(0, last).some((d) => d.threads.some((o) => o.name === th.name && heldIn(o, loop)?.appFrame === h.appFrame));
         if (!before) return;
       }

@@ -1,0 +1,97 @@
+/**
+ * A ForkJoin pool whose workers block. The idea: a ForkJoin pool (the JVM-wide common pool above
+ * all) has about one worker per core and is meant for computing; when every worker is busy and
+ * some of them block inside their tasks (a socket read, a sleep, a lock, a future), the pool's CPU
+ * sits unused while everything else that shares it (parallel streams, CompletableFuture.*Async
+ * without an executor) waits. A pool busy computing is doing its job.
+ */
+import type { Evidence } from '../model/findings.js';
+import type { ThreadEntry } from '../model/thread-dump.js';
+import { inBlockingIo } from '../threads/blocking-calls.js';
+import { poolNameOf } from '../threads/pool-naming.js';
+import { plural, threadEvidence } from './evidence.js';
+import type { FindingDraft, Rule } from './rule.js';
+
+const WORKER_LOOP = 'java.util.concurrent.ForkJoinWorkerThread.run';
+const JDK = /^(?:java|javax|jdk|sun)\./;
+
+/** The pool a worker belongs to, by the names the JDK gives them. */
+function poolOf(th: ThreadEntry): string {
+  if (/^ForkJoinPool\.commonPool-worker-\d+$/.test(th.name)) return 'ForkJoinPool.commonPool';
+  const m = /^(ForkJoinPool-\d+)-worker-\d+$/.exec(th.name);
+  return m !== null ? m[1]! : (poolNameOf(th.name) ?? th.name);
+}
+
+/** How a worker blocks inside its task, in words, or undefined when it computes. */
+function blockedHow(th: ThreadEntry): string | undefined {
+  const app = th.frames.find((f) => !JDK.test(f.qualified))?.qualified;
+  const under = app !== undefined ? ` under ${app}` : '';
+  if (th.state === 'RUNNABLE') return inBlockingIo(th) ? `in a blocking read or write (${th.frames[0]!.qualified})${under}` : undefined;
+  if (th.state === 'BLOCKED') return `BLOCKED on a monitor${under}`;
+  if (th.state === 'WAITING' || th.state === 'TIMED_WAITING') return `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${th.frames[0]?.qualified ?? '?'}${under}`;
+  return undefined;
+}
+
+export const forkjoinSaturated: Rule = {
+  meta: {
+    id: 'forkjoin-saturated',
+    defaultSeverity: 'warning',
+    title: 'ForkJoin pool blocked',
+    description:
+      'Every worker of a ForkJoin pool (the common pool above all) is busy and at least half of them block inside their tasks (a socket read, a sleep, a lock, a future): blocking calls in parallel streams or in CompletableFuture.*Async without an executor; everything else sharing the pool waits. Error when every worker blocks. A pool busy computing is not reported.',
+    remedy:
+      'Run blocking calls on an executor of their own (pass it to supplyAsync/runAsync; do not use parallel streams for I/O); for the common pool, -Djava.util.concurrent.ForkJoinPool.common.parallelism only hides it. Find what the blocked workers wait for.',
+    options: {},
+  },
+  check({ model }) {
+    const last = model.dumps.length - 1;
+    if (last < 0) return [];
+    const threads = model.dumps[last]!.threads;
+    const pools = new Map<string, number[]>();
+    threads.forEach((th, i) => {
+      if (th.frames[th.frames.length - 1]?.qualified !== WORKER_LOOP && !th.frames.some((f) => f.qualified === WORKER_LOOP)) return;
+      const p = poolOf(th);
+      pools.set(p, [...(pools.get(p) ?? []), i]);
+    });
+    const drafts: FindingDraft[] = [];
+    for (const [pool, workers] of pools) {
+      const busy = workers.filter((w) => model.activity[last]![w]!.activity !== 'idle');
+      if (busy.length < workers.length) continue;
+      const blocked = workers.flatMap((w) => {
+        const how = blockedHow(threads[w]!);
+        return how !== undefined ? [{ w, how }] : [];
+      });
+      if (blocked.length === 0 || blocked.length * 2 < workers.length) continue;
+      // Callers outside the pool waiting for its tasks (a parallel stream's caller, a join, a get).
+      const callers = threads.flatMap((th, i) =>
+        !workers.includes(i) && th.frames.slice(0, 12).some((f) => /^java\.util\.concurrent\.(?:ForkJoinTask\.(?:join|get|awaitDone|invoke)|CompletableFuture\.(?:get|join|waitingGet))$/.test(f.qualified)) && th.frames.some((f) => /ForkJoin|CompletableFuture/.test(f.className)) ? [i] : [],
+      );
+      const evidence: Evidence[] = [
+        ...blocked.map(({ w, how }) => threadEvidence(model, { dump: last, thread: w, name: threads[w]!.name }, how)),
+        ...callers.slice(0, 10).map((c) => threadEvidence(model, { dump: last, thread: c, name: threads[c]!.name }, 'waits for the pool')),
+      ];
+      const hows = new Map<string, number>();
+      for (const b of blocked) hows.set(b.how, (hows.get(b.how) ?? 0) + 1);
+      drafts.push({
+        subject: pool,
+        ...(blocked.length === workers.length ? { severity: 'error' as const } : {}),
+        message:
+          `All ${plural(workers.length, 'worker')} of ${pool === 'ForkJoinPool.commonPool' ? 'the ForkJoin common pool' : pool} are busy and ${blocked.length} of them block inside their tasks: ` +
+          `${[...hows].map(([how, n]) => `${n} ${how}`).join('; ')}.` +
+          (callers.length > 0 ? ` ${plural(callers.length, 'thread waits', 'threads wait')} for the pool (${callers.slice(0, 3).map((c) => `"${threads[c]!.name}"`).join(', ')}).` : '') +
+          (pool === 'ForkJoinPool.commonPool' ? ' Everything that uses the common pool (parallel streams, CompletableFuture.*Async without an executor) waits meanwhile.' : ''),
+        facts: {
+          pool,
+          workers: workers.length,
+          busy: busy.length,
+          blocked: blocked.length,
+          blockedHow: [...hows.keys()],
+          callers: callers.map((c) => threads[c]!.name),
+        },
+        evidence,
+        impact: blocked.length * 2 + callers.length,
+      });
+    }
+    return drafts;
+  },
+};

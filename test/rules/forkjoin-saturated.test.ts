@@ -1,0 +1,36 @@
+/**
+ * forkjoin-saturated on a real JVM (fixtures/generate-runtime-incidents.sh): remote calls in a
+ * parallel stream and in supplyAsync without an executor block every common-pool worker; a
+ * ForkJoinPool busy computing is the control. Nothing on the other fixture incidents.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { analyseIncident, INCIDENTS } from '../helpers.js';
+
+const DIR = join(INCIDENTS, 'forkjoin-common-pool-blocked');
+const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { pool: string; parallelism: number; blockedIn: string; control: string } };
+type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown>; causedBy: string[] };
+const fj = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'forkjoin-saturated') as Found[];
+
+describe('forkjoin-saturated', { timeout: 60_000 }, () => {
+  test('the common pool\'s blocked workers, what they block in, its caller; not the computing pool', async () => {
+    const { findings } = await analyseIncident(DIR);
+    const found = fj(findings);
+    expect(found.map((f) => f.subject)).toEqual([truth.facts.pool]);
+    const f = found[0]!;
+    expect(f.severity).toBe('error');
+    expect(f.facts['workers']).toBe(truth.facts.parallelism);
+    expect(f.facts['blocked']).toBe(truth.facts.parallelism);
+    expect(f.message).toContain(truth.facts.blockedIn);
+    // The executor-saturated finding of the same pool points at it.
+    expect(findings.find((x) => x.rule === 'executor-saturated' && x.subject === truth.facts.pool)?.causedBy).toContain(`forkjoin-saturated:${truth.facts.pool}`);
+    expect(JSON.stringify(found)).not.toContain(truth.facts.control);
+  });
+
+  test('silent on every other fixture incident', async () => {
+    for (const name of readdirSync(INCIDENTS).filter((n) => n !== 'forkjoin-common-pool-blocked')) {
+      expect(fj((await analyseIncident(join(INCIDENTS, name))).findings).map((f) => `${name}: ${f.subject}`)).toEqual([]);
+    }
+  });
+});
