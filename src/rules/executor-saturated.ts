@@ -1,5 +1,6 @@
 import type { ExecutorModel } from '../model/model.js';
 import type { Rule } from './rule.js';
+import { isCarrier } from './virtual-thread-pinning.js';
 import { findingId } from './rule.js';
 import { plural, threadEvidence } from './evidence.js';
 import { isStarved, poolSubject, starvingPoolsOf } from './pool-evidence.js';
@@ -90,6 +91,8 @@ export const executorSaturated: Rule = {
       }
       // A ForkJoin pool whose workers block is the forkjoin-saturated finding of that pool (dropped when there is none).
       if (e.name.startsWith('ForkJoinPool')) causedBy.push(findingId('forkjoin-saturated', e.name));
+      // Carriers of the virtual-thread scheduler held by pinned virtual threads.
+      if (e.busyThreads.some((t) => isCarrier(model.dumps[t.dump]!.threads[t.thread]!))) causedBy.push(findingId('virtual-thread-pinning', 'virtual thread scheduler'));
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
       const saturatedDumps = new Set(seen.map((x) => x.dump)).size;
       // Dubbo logs the pool's name (without the worker number) each time it rejects a task.

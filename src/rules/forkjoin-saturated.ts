@@ -11,6 +11,7 @@ import { inBlockingIo } from '../threads/blocking-calls.js';
 import { poolNameOf } from '../threads/pool-naming.js';
 import { plural, threadEvidence } from './evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
+import { isCarrier } from './virtual-thread-pinning.js';
 
 const WORKER_LOOP = 'java.util.concurrent.ForkJoinWorkerThread.run';
 const JDK = /^(?:java|javax|jdk|sun)\./;
@@ -50,6 +51,8 @@ export const forkjoinSaturated: Rule = {
     const pools = new Map<string, number[]>();
     threads.forEach((th, i) => {
       if (th.frames[th.frames.length - 1]?.qualified !== WORKER_LOOP && !th.frames.some((f) => f.qualified === WORKER_LOOP)) return;
+      // The virtual-thread scheduler's carriers are virtual-thread-pinning's to judge.
+      if (isCarrier(th)) return;
       const p = poolOf(th);
       pools.set(p, [...(pools.get(p) ?? []), i]);
     });

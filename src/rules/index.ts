@@ -18,6 +18,7 @@ import { loggingContention } from './logging-contention.js';
 import { threadLeak } from './thread-leak.js';
 import { finalizerBacklog } from './finalizer-backlog.js';
 import { forkjoinSaturated } from './forkjoin-saturated.js';
+import { virtualThreadPinning } from './virtual-thread-pinning.js';
 
 export const RULES: readonly Rule[] = [
   activeCountLeak,
@@ -33,6 +34,7 @@ export const RULES: readonly Rule[] = [
   threadLeak,
   finalizerBacklog,
   forkjoinSaturated,
+  virtualThreadPinning,
   ioThreadBlocked,
   hungThreadsReported,
   stuckThreads,

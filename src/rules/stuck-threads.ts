@@ -7,6 +7,7 @@ import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
 import { plural, threadEvidence } from './evidence.js';
 import { findingId } from './rule.js';
 import { loggingWaitSubject } from './logging-contention.js';
+import { isCarrier } from './virtual-thread-pinning.js';
 import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaits } from './held-up.js';
 
 /** A thread that used at least this share of a core between the first and last dump ran, it did not wait. */
@@ -115,6 +116,7 @@ export const stuckThreads: Rule = {
           // Held inside a log call: the logging-contention finding of that appender.
           const logging = loggingWaitSubject(th);
           if (logging !== undefined) causedBy.add(findingId('logging-contention', logging));
+          if (isCarrier(th)) causedBy.add(findingId('virtual-thread-pinning', 'virtual thread scheduler'));
         }
         for (const m of members) {
           const lock = waits.lockOf(lastOf(m));

@@ -91,9 +91,23 @@ function addressOf(text: string | undefined): bigint | undefined {
  * Thread ids: one thread whose ids disagree, with none that agree, or two that disagree, is enough
  * (one disagreement among many agreements would be a parsing accident, not another JVM).
  */
+/**
+ * Whether two banners name one JVM build. Formats word it differently: jstack prints `OpenJDK 64-Bit
+ * Server VM (25.0.3+9-LTS mixed mode, sharing)`, a JSON dump `25.0.3+9-LTS`; the same version
+ * string in both is the same build.
+ */
+function sameJvmBuild(a: string, b: string): boolean {
+  if (a === b) return true;
+  // The version opens the last parenthesis of a banner (`... VM (25.181-b13 mixed mode)`), or is the whole text.
+  const version = (s: string) => /^\d+(?:\.\d+)*(?:[+_-][\w.]+)*/.exec(s.slice(s.lastIndexOf('(') + 1).trim())?.[0];
+  const va = version(a);
+  const vb = version(b);
+  return va !== undefined && va === vb;
+}
+
 export function whyNotOneJvm(a: JvmSighting, b: JvmSighting): string | undefined {
   if (a.vendor !== undefined && b.vendor !== undefined && a.vendor !== b.vendor) return `${a.label} is a ${a.vendor} dump, ${b.label} a ${b.vendor} one`;
-  if (a.jvm !== undefined && b.jvm !== undefined && a.jvm !== b.jvm) return `${a.label} was printed by ${a.jvm}, ${b.label} by ${b.jvm}`;
+  if (a.jvm !== undefined && b.jvm !== undefined && !sameJvmBuild(a.jvm, b.jvm)) return `${a.label} was printed by ${a.jvm}, ${b.label} by ${b.jvm}`;
   if (a.startMs !== undefined && b.startMs !== undefined && Math.abs(a.startMs - b.startMs) > START_TOLERANCE_MS) {
     return `the JVM of ${a.label} started at ${clock(a.startMs)}, that of ${b.label} at ${clock(b.startMs)} (each dump's time minus its oldest thread's elapsed=)`;
   }

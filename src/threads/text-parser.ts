@@ -53,6 +53,8 @@ export class TextDumpParser {
   private readonly stacks = new StackInterner();
   /** The current thread, when its frames array is already the shared one (StackInterner). */
   private stackInterned: ThreadEntry | null = null;
+  /** JDK 25 prints a carrier's frames, then `Mounted virtual thread #N` and the virtual thread's: where those begin. */
+  private mountedAt: number | undefined;
   /**
    * The current thread, when its arrays are shared (copy before adding): with a ThreadBodies record,
    * or the empty ones every thread starts with (most threads then get a record's arrays).
@@ -194,6 +196,7 @@ export class TextDumpParser {
       this.outsideLines === before.outside &&
       this.dumps.length === before.dumps;
     if (clean) {
+      this.mountFirst(th);
       th.frames = this.stacks.intern(th.frames);
       this.stackInterned = th;
       this.bodies.add(text, {
@@ -491,10 +494,13 @@ export class TextDumpParser {
       th.stackTruncated = true;
       return true;
     }
-    // JDK 21 prints `Carrying virtual thread #N`, JDK 25 `Mounted virtual thread #N`.
-    const carried = /^(?:Carrying|Mounted) virtual thread #(\d+)/.exec(t);
+    // JDK 21 prints `Carrying virtual thread #N` over one stack, the virtual thread's frames on top;
+    // JDK 25 prints `Carrying ...`, the carrier's frames, then `Mounted virtual thread #N` and the
+    // virtual thread's frames, which are put back on top (mountFirst) so both read the same.
+    const carried = /^(Carrying|Mounted) virtual thread #(\d+)/.exec(t);
     if (carried) {
-      th.carriedVirtualThread = carried[1]!;
+      th.carriedVirtualThread = carried[2]!;
+      if (carried[1] === 'Mounted' && th.frames.length > 0) this.mountedAt = th.frames.length;
       return true;
     }
     // Compiler threads: `No compile task`, `Compiling: 123 ...`.
@@ -654,11 +660,24 @@ export class TextDumpParser {
     return { id: detach(lock.id), className: this.sharedTexts.intern(lock.className) };
   }
 
+  /** A JDK 25 carrier's stack as JDK 21 prints it: the mounted virtual thread's frames first, then the carrier's. */
+  private mountFirst(th: ThreadEntry): void {
+    const k = this.mountedAt;
+    this.mountedAt = undefined;
+    if (k === undefined || k >= th.frames.length) return;
+    const mounted = th.frames.length - k;
+    th.frames = [...th.frames.slice(k), ...th.frames.slice(0, k)];
+    th.locks = th.locks.map((l) => ({ ...l, frameIndex: l.frameIndex >= k ? l.frameIndex - k : l.frameIndex + mounted }));
+  }
+
   private endThread(): void {
     const th = this.thread;
     if (th === null) return;
     // Its stack is complete: threads with the same frames share one array from here on.
-    if (th !== this.stackInterned) th.frames = this.stacks.intern(th.frames);
+    if (th !== this.stackInterned) {
+      this.mountFirst(th);
+      th.frames = this.stacks.intern(th.frames);
+    }
     this.stackInterned = null;
     if (th.state === 'UNKNOWN' && th.headerState) th.state = stateFromHotspotWords(th.headerState) ?? 'UNKNOWN';
     this.thread = null;

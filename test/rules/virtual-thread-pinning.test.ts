@@ -1,0 +1,50 @@
+/**
+ * virtual-thread-pinning on a real JDK 25 JVM (fixtures/generate-runtime-incidents.sh): two virtual
+ * threads park inside class initialisers, where they cannot unmount, pinning both carriers of a
+ * scheduler of two; 50 virtual threads wait for a carrier. From the text dumps (JDK 25 prints the
+ * mounted virtual thread's frames apart; they are read back on top of the carrier's) and from the
+ * JSON dump (which lists the waiting virtual threads). Nothing on the other fixture incidents.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { analyseFiles, analyseIncident, INCIDENTS } from '../helpers.js';
+
+const DIR = join(INCIDENTS, 'virtual-thread-pinning');
+const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { carriers: number; pinnedIn: string[]; waitingVirtualThreads: number } };
+type Found = { rule: string; severity: string; message: string; facts: Record<string, unknown> };
+const pinning = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'virtual-thread-pinning') as Found[];
+
+describe('virtual-thread-pinning', { timeout: 60_000 }, () => {
+  test('from the JSON dump: both carriers pinned by class initialisers, the 50 waiting for a carrier', async () => {
+    const [f, ...rest] = pinning((await analyseFiles([join(DIR, 'threads.json')])).findings);
+    expect(rest).toEqual([]);
+    expect(f!.severity).toBe('error');
+    expect(f!.facts).toMatchObject({ pinned: truth.facts.carriers, carriers: truth.facts.carriers, pinnedCarriers: truth.facts.carriers, waitingForCarrier: truth.facts.waitingVirtualThreads });
+    for (const where of truth.facts.pinnedIn) expect(f!.message).toContain(where);
+  });
+
+  test('from the JDK 25 text dumps: the carriers carry the pinned virtual threads\' frames on top', async () => {
+    const { model, findings } = await analyseFiles([join(DIR, 'dump-1.txt')]);
+    const carrier = model.dumps[0]!.threads.find((t) => t.carriedVirtualThread !== undefined)!;
+    expect(carrier.frames[0]!.qualified).toBe('jdk.internal.misc.Unsafe.park');
+    expect(carrier.frames.at(-1)!.qualified).toBe('java.util.concurrent.ForkJoinWorkerThread.run');
+    const [f] = pinning(findings);
+    expect(f!.facts).toMatchObject({ pinned: truth.facts.carriers, pinnedCarriers: truth.facts.carriers, waitingForCarrier: 0 });
+    expect(f!.severity).toBe('error');
+  });
+
+  test('the whole incident (text and JSON of one JVM) gives one finding, and the scheduler\'s pool points at it', async () => {
+    const { findings } = await analyseIncident(DIR);
+    expect(pinning(findings)).toHaveLength(1);
+    expect(findings.filter((x) => x.rule === 'forkjoin-saturated')).toEqual([]);
+    const pool = findings.find((x) => x.rule === 'executor-saturated');
+    if (pool !== undefined) expect(pool.causedBy).toContain('virtual-thread-pinning:virtual thread scheduler');
+  });
+
+  test('silent on every other fixture incident', async () => {
+    for (const name of readdirSync(INCIDENTS).filter((n) => n !== 'virtual-thread-pinning')) {
+      expect(pinning((await analyseIncident(join(INCIDENTS, name))).findings).map(() => name)).toEqual([]);
+    }
+  });
+});
