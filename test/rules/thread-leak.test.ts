@@ -34,7 +34,9 @@ describe('thread-leak', { timeout: 60_000 }, () => {
     const { model } = await analyseFiles([join(DIR, 'dump-3.txt')]);
     expect(leaks(runRules(model, RULES, resolveConfig(RULES, {}, 'test')))).toEqual([]);
     const lower = leaks(runRules(model, RULES, resolveConfig(RULES, { rules: { 'thread-leak': { options: { minInstances: 20 } } } }, 'test')));
-    expect(lower.map((f) => f.subject)).toEqual([truth.facts.leakPattern]);
+    // The executors certainly (two threads a pool, ten pools a second); the timers when there are 20 by then.
+    expect(lower.map((f) => f.subject)).toContain(truth.facts.leakPattern);
+    expect(lower.every((f) => [truth.facts.leakPattern, truth.facts.timerPattern].includes(f.subject))).toBe(true);
   });
 
   test('silent on every other fixture incident', async () => {
