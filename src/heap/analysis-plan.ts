@@ -32,6 +32,10 @@ export const ANALYSIS_PLAN: LoadPlan = {
     { className: 'com.alibaba.druid.pool.DruidDataSource', depth: 2 },
     { className: 'org.apache.commons.pool2.impl.GenericObjectPool', depth: 4 },
     { className: 'java.util.concurrent.Semaphore', depth: 3 },
+    // Asynchronous log appenders and their queues (logging-contention): logback, log4j 2, log4j 1.
+    { className: 'ch.qos.logback.core.AsyncAppenderBase', depth: 3 },
+    { className: 'org.apache.logging.log4j.core.appender.AsyncAppender', depth: 3 },
+    { className: 'org.apache.log4j.AsyncAppender', depth: 2 },
     // Shutdown: the application context's state.
     { className: 'org.springframework.context.support.AbstractApplicationContext', depth: 2 },
   ],

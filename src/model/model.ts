@@ -191,6 +191,17 @@ export interface CpuSampleModel {
   }>;
 }
 
+/** An asynchronous log appender found in a heap dump, with its queue's fill. */
+export interface AsyncAppenderModel {
+  readonly input: string;
+  readonly framework: string;
+  readonly className: string;
+  readonly id: string;
+  readonly name: string | null;
+  readonly queueSize: number | null;
+  readonly capacity: number | null;
+}
+
 /** A heap dump's finalizer queue: objects whose finalize() waits for the Finalizer thread. */
 export interface FinalizerQueueModel {
   readonly input: string;
@@ -260,6 +271,8 @@ export interface Model {
   readonly connectionPools: ConnectionPoolModel[];
   readonly shutdown: ShutdownModel;
   readonly logEvents: LogEventModel[];
+  /** Asynchronous log appenders of the heap dumps, with their queues. */
+  readonly asyncAppenders: AsyncAppenderModel[];
   /** Per heap dump: the finalizer queue's length (java.lang.ref.Finalizer.queue). */
   readonly finalizerQueues: FinalizerQueueModel[];
   /** Per-thread CPU samples from `top -H` inputs, in the order given. */

@@ -2,6 +2,7 @@
 import type { StackFrame, ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
 import type { DeadlockModel, ExecutorModel, InputSummary, CpuSampleModel, LockModel, LogEventModel, Model, SeriesModel, StackGroupModel, ThreadRef } from '../model/model.js';
 import { finalizerQueues } from './heap-finalizer.js';
+import { asyncAppenders } from './heap-appenders.js';
 import { reconstructConcurrency, type HeapInput } from './concurrency.js';
 import type { UserCounterSpec } from './user-counters.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
@@ -159,6 +160,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     logEvents,
     cpuSamples: logs.flatMap((l) => l.cpuSamples ?? []),
     finalizerQueues: finalizerQueues(heaps),
+    asyncAppenders: asyncAppenders(heaps),
     memory: heaps.flatMap((h) => (h.memory !== undefined ? [h.memory.model] : [])),
     notes: [
       ...copyNotes,

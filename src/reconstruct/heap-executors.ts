@@ -67,7 +67,7 @@ function readExecutor(view: HeapView, tpe: HeapObject, input: string): HeapExecu
 
 const UNBOUNDED = 2147483647;
 
-function queueState(view: HeapView, q: HeapObject | undefined): ExecutorHeapState['queue'] {
+export function queueState(view: HeapView, q: HeapObject | undefined): ExecutorHeapState['queue'] {
   if (q === undefined) return { className: '(not loaded)', size: null, capacity: null, complete: false };
   const id = hexId(q.id);
   const className = view.classNameOf(q);

@@ -118,6 +118,7 @@ export function renderJson(report: Report): string {
       logEvents: m.logEvents,
       cpuSamples: m.cpuSamples,
       finalizerQueues: m.finalizerQueues,
+      asyncAppenders: m.asyncAppenders,
       memory: m.memory.map((h) => ({ input: h.input, ...(h.summary !== undefined ? memorySummaryJson(h.summary) : {}), ...(h.skipped !== undefined ? { skipped: h.skipped } : {}) })),
       notes: m.notes,
       threadGroups: m.threadGroups

@@ -117,13 +117,22 @@ export const loggingContention: Rule = {
         ...holders.map((h) => threadEvidence(model, ref(h), row.queue === true ? `the appender's worker: ${describe(threads[h]!)}` : `holds the lock: ${describe(threads[h]!)}`)),
         ...waiters.slice(0, 50).map((w) => threadEvidence(model, ref(w), `waits for ${row.waitsFor}`)),
       ];
+      // With a heap dump: the asynchronous appenders' queues, full ones first.
+      const queues = row.queue === true ? model.asyncAppenders.filter((a) => a.framework === row.framework || row.framework.startsWith(a.framework)) : [];
+      const full = queues.filter((q) => q.capacity !== null && q.queueSize !== null && q.queueSize >= q.capacity);
+      const queueText =
+        queues.length === 0
+          ? ''
+          : ` In the heap: ${(full.length > 0 ? full : queues).map((q) => `${q.name !== null ? `"${q.name}" ` : ''}${q.className} holds ${q.queueSize ?? '?'} of ${q.capacity ?? '?'} events`).join('; ')}.`;
+      for (const q of full.length > 0 ? full : queues) evidence.push({ kind: 'heap-object', source: q.input, id: q.id, className: q.className, note: `queue ${q.queueSize ?? '?'} of ${q.capacity ?? '?'}` });
       const callers = [...new Set(waiters.map((w) => threads[w]!.frames.find((f) => !JDK.test(f.qualified) && !f.qualified.startsWith(row.prefix.split('.').slice(0, 3).join('.')))?.qualified).filter((f) => f !== undefined))];
       drafts.push({
         subject: subjectOf(row),
         ...(waiters.length >= errorAt ? { severity: 'error' as const } : {}),
         message:
           `${plural(waiters.length, 'thread waits', 'threads wait')} inside a log call for ${row.waitsFor} (${row.framework}): ${waiters.slice(0, 5).map((w) => `"${threads[w]!.name}"`).join(', ')}${waiters.length > 5 ? ', ...' : ''}. ` +
-          (held.length > 0 ? `${held.join('; ')}.` : 'No thread of the dump is named as what they wait for.'),
+          (held.length > 0 ? `${held.join('; ')}.` : 'No thread of the dump is named as what they wait for.') +
+          queueText,
         facts: {
           framework: row.framework,
           appenderFrame: row.prefix.replace(/\.$/, ''),
@@ -133,6 +142,7 @@ export const loggingContention: Rule = {
           holders: holders.map((h) => threads[h]!.name),
           holderDoing: holders.map((h) => describe(threads[h]!)),
           loggedFrom: callers.slice(0, 10),
+          queues: (full.length > 0 ? full : queues).map((q) => `${q.name ?? q.className}: ${q.queueSize ?? '?'}/${q.capacity ?? '?'}`),
         },
         evidence,
         causedBy: locks.map((l) => findingId('lock-contention', lockSubject(l))),

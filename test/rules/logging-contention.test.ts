@@ -3,7 +3,8 @@
  * request threads waiting for an appender's lock whose holder is stuck writing to a log collector
  * that stopped reading, and reporters parked on an AsyncAppender's full queue behind a worker stuck
  * the same way; two threads that log to a fast appender are the control. Producers parked on a
- * full queue count as working (held by back-pressure), not as a queue's idle consumers.
+ * full queue count as working (held by back-pressure), not as a queue's idle consumers. The heap
+ * dump taken after the thread dumps gives the queue's fill.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { describe, expect, test } from 'vitest';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 
 const DIR = join(INCIDENTS, 'logging-contention');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { syncAppender: string; syncThreads: number; syncPrefix: string; asyncAppender: string; asyncThreads: number; asyncPrefix: string; control: string } };
+const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { syncAppender: string; syncThreads: number; syncPrefix: string; asyncAppender: string; asyncThreads: number; asyncQueueCapacity: number; asyncAppenderName: string; asyncPrefix: string; control: string } };
 type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown>; causedBy: string[] };
 const logFindings = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'logging-contention') as Found[];
 
@@ -30,12 +31,20 @@ describe('logging-contention', { timeout: 60_000 }, () => {
     expect(queue.facts['asyncQueueFull']).toBe(true);
     expect(queue.facts['waiterCount']).toBe(truth.facts.asyncThreads);
     expect(queue.facts['holderDoing']).toEqual([expect.stringMatching(/^writing to a socket/)]);
+    // The heap dump taken with the thread dumps says how full the queue is: full.
+    expect(queue.facts['queues']).toEqual([`${truth.facts.asyncAppenderName}: ${truth.facts.asyncQueueCapacity}/${truth.facts.asyncQueueCapacity}`]);
     expect(found).toHaveLength(2);
     expect(JSON.stringify(found)).not.toContain(`"${truth.facts.control}`);
     // The producers on the full queue are held (working), not consumers waiting for work.
     const last = model.dumps.length - 1;
     const producer = model.dumps[last]!.threads.findIndex((t) => t.name.startsWith(truth.facts.asyncPrefix));
     expect(model.activity[last]![producer]).toMatchObject({ activity: 'working', reason: expect.stringMatching(/room in a full ArrayBlockingQueue/) });
+  });
+
+  test('from the thread dumps alone: the same two findings, without the queue\'s fill', async () => {
+    const found = logFindings((await analyseIncident(DIR, { threadsOnly: true })).findings);
+    expect(found).toHaveLength(2);
+    expect(found.find((f) => f.facts['asyncQueueFull'] === true)!.facts['queues']).toEqual([]);
   });
 
   test('silent on every other fixture incident', async () => {
