@@ -107,11 +107,30 @@ async function readKnownLogLines(path: string, file: string, maxGunzipBytes: num
   const cpuSamples = top.finish();
   if (collector.matched === 0 && cpuSamples.length === 0) return undefined;
   const format = collector.matched === 0 ? 'top -H' : cpuSamples.length === 0 ? 'log' : 'log+top -H';
+  const events = collector.events();
+  const found = [...foundInLog(events), ...(cpuSamples.length > 0 ? [`${cpuSamples.length} top -H sample${cpuSamples.length === 1 ? '' : 's'}`] : [])];
   return {
-    summary: { path, kind: 'log', format, gzip: opened.gzip, encoding: opened.encoding, dumps: 0, threads: 0, unparsedLines: 0, outsideLines: lineNo - collector.matched - top.matched, warnings },
-    events: collector.events(),
+    summary: { path, kind: 'log', format, gzip: opened.gzip, encoding: opened.encoding, dumps: 0, threads: 0, unparsedLines: 0, outsideLines: lineNo - collector.matched - top.matched, warnings, found },
+    events,
     cpuSamples,
   };
+}
+
+/** How a log's known lines are counted for the user, by kind. */
+const LOG_EVENT_WORDS: Readonly<Record<LogEventModel['kind'], readonly [string, string]>> = {
+  'dubbo-pool-exhausted': ['Dubbo pool-exhausted line', 'Dubbo pool-exhausted lines'],
+  'dubbo-executes-rejected': ['Dubbo executes rejection', 'Dubbo executes rejections'],
+  'dubbo-actives-timeout': ['Dubbo actives timeout', 'Dubbo actives timeouts'],
+  'hung-thread-reported': ['hung-thread report', 'hung-thread reports'],
+  'hung-thread-recovered': ['recovery of a reported thread', 'recoveries of reported threads'],
+  'server-pool-full': ['pool-full report', 'pool-full reports'],
+};
+
+/** What a log's events add up to, per kind: `40 Dubbo executes rejections`, `2 hung-thread reports`. */
+export function foundInLog(events: readonly LogEventModel[]): string[] {
+  const byKind = new Map<LogEventModel['kind'], number>();
+  for (const e of events) byKind.set(e.kind, (byKind.get(e.kind) ?? 0) + e.count);
+  return [...byKind].map(([kind, n]) => `${n.toLocaleString('en-US')} ${LOG_EVENT_WORDS[kind][n === 1 ? 0 : 1]}`);
 }
 
 /** A log's known lines and `top -H` samples. */

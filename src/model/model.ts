@@ -19,6 +19,8 @@ export interface InputSummary {
   readonly warnings: string[];
   /** A heap dump's size, from its class histogram (absent for thread dumps, logs and extracts without one). */
   readonly heap?: HeapSize;
+  /** For a log: what was found in it, counted (`2 hung-thread reports`, `3 top -H samples`). */
+  readonly found?: readonly string[];
 }
 
 export interface HeapSize {

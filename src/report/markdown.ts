@@ -8,7 +8,7 @@ import { memorySections } from './memory-section.js';
 import type { Evidence, Finding } from '../model/findings.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
-import { heapSizeText } from './heap-size-text.js';
+import { inputLineParts } from './input-line.js';
 import { sourceAt } from './source-location.js';
 
 export const MARKDOWN_LIMIT = 65_536;
@@ -98,7 +98,7 @@ function body(report: Report, evidenceLimit: number): string {
     if (sec.suspects.length > 0) out.push('');
   }
   out.push('<details><summary>Inputs</summary>', '');
-  for (const i of m.inputs) out.push(`- ${mdText(i.path)}: ${mdText(i.kind)} ${mdText(i.format)}, ${i.dumps} dump(s), ${i.threads} threads${i.heap !== undefined ? `, ${heapSizeText(i.heap)}` : ''}${i.unparsedLines > 0 ? `, ${i.unparsedLines} unparsed lines` : ''}${i.warnings.length > 0 ? ` (warnings: ${i.warnings.map(mdText).join('; ')})` : ''}`);
+  for (const i of m.inputs) out.push(`- ${mdText(i.path)}: ${mdText(i.kind)} ${mdText(i.format)}${inputLineParts(i).map((p) => `, ${mdText(p.text)}`).join('')}${i.warnings.length > 0 ? ` (warnings: ${i.warnings.map(mdText).join('; ')})` : ''}`);
   for (const n of m.notes) out.push(`- note: ${mdText(n)}`);
   out.push('', '</details>', '', `<sub>${mdText(`dumpsleuth ${report.tool.version}`)}</sub>`, '');
   return out.join('\n');

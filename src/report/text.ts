@@ -7,8 +7,8 @@ import { approximateBytes } from '../model/bytes.js';
 import type { ChalkInstance } from 'chalk';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
+import { inputLineParts } from './input-line.js';
 import { stripControl } from './sanitize.js';
-import { heapSizeText } from './heap-size-text.js';
 import { sourceAt } from './source-location.js';
 
 const MAX_EVIDENCE = 8;
@@ -34,12 +34,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   if (report.config !== undefined) out.push(chalk.dim(stripControl(configNote(report.config))));
   for (const i of m.inputs) {
     const extra = [i.gzip ? 'gzip' : '', i.encoding !== 'utf-8' ? i.encoding : ''].filter(Boolean).join(', ');
-    out.push(
-      `  ${stripControl(i.path)}: ${i.format}${extra ? ` (${extra})` : ''}, ${i.dumps} dump${i.dumps === 1 ? '' : 's'}, ${i.threads} threads` +
-        (i.heap !== undefined ? `, ${heapSizeText(i.heap)}` : '') +
-        (i.unparsedLines > 0 ? chalk.dim(`, ${i.unparsedLines} unparsed lines`) : '') +
-        (i.outsideLines > 0 ? chalk.dim(`, ${i.outsideLines} line${i.outsideLines === 1 ? '' : 's'} outside dumps`) : ''),
-    );
+    out.push(`  ${stripControl(i.path)}: ${i.format}${extra ? ` (${extra})` : ''}` + inputLineParts(i).map((p) => (p.dim === true ? chalk.dim(`, ${stripControl(p.text)}`) : `, ${stripControl(p.text)}`)).join(''));
     for (const w of i.warnings) out.push(chalk.yellow(`    warning: ${stripControl(w)}`));
   }
   out.push('');
