@@ -20,7 +20,8 @@ export function mdText(s: string): string {
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]#|~!])/g, '\\$1');
+    // `$` too: GitHub renders `$…$` as math.
+    .replace(/([\\`*_[\]#|~!$])/g, '\\$1');
 }
 
 const ICON: Record<Finding['severity'], string> = { critical: '🟥', error: '🔴', warning: '🟠', info: 'ℹ️' };

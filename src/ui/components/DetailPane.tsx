@@ -20,7 +20,8 @@ export function DetailPane({ lines, height, width, selectedLink }: DetailPanePro
     if (line.link) link++;
     const selected = line.link !== undefined && link === selectedLink;
     if (selected) selectedAt = pieces.length;
-    for (const text of wrap(line.text, width - 1)) pieces.push({ text, line, selected });
+    // The selected link is marked by a character as well as by its style: without colour (NO_COLOR) styles are not drawn.
+    wrap(line.text, width - 1).forEach((text, k) => pieces.push({ text: selected && k === 0 ? `›${text.slice(1)}` : text, line, selected }));
   }
   const start = selectedAt >= height ? selectedAt - Math.floor(height / 2) : 0;
   return (
