@@ -87,12 +87,21 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   return out.join('\n') + '\n';
 }
 
+/** Items of a list fact shown in text (the rest are counted). */
+const MAX_LIST_ITEMS = 8;
+
 function renderFinding(f: Finding, sev: (s: Severity) => string, chalk: ChalkInstance): string[] {
   const lines = [`${sev(f.severity)} ${chalk.bold(f.rule)}  ${stripControl(f.subject)}`, `  ${stripControl(f.message)}`];
   const facts = Object.entries(f.facts).filter(([, v]) => v !== null && typeof v !== 'object');
-  if (facts.length > 0) lines.push(chalk.dim(`  facts: ${facts.slice(0, 10).map(([k, v]) => `${k}=${stripControl(String(v))}`).join('  ')}`));
+  if (facts.length > 0) lines.push(chalk.dim(`  facts: ${facts.map(([k, v]) => `${k}=${stripControl(String(v))}`).join('  ')}`));
+  // Lists say the most (who holds the connections, which threads wait): the first few, and how many more.
+  for (const [k, v] of Object.entries(f.facts)) {
+    if (!Array.isArray(v) || v.length === 0) continue;
+    const shown = v.slice(0, MAX_LIST_ITEMS).map((x) => stripControl(String(x)));
+    lines.push(chalk.dim(`  ${k}: ${shown.join(', ')}${v.length > shown.length ? `, … ${v.length - shown.length} more` : ''}`));
+  }
   for (const e of f.evidence.slice(0, MAX_EVIDENCE)) lines.push(chalk.dim(`    - ${evidenceText(e)}${e.note ? ` (${stripControl(e.note)})` : ''}`));
-  if (f.evidence.length > MAX_EVIDENCE) lines.push(chalk.dim(`    ... ${f.evidence.length - MAX_EVIDENCE} more`));
+  if (f.evidence.length > MAX_EVIDENCE) lines.push(chalk.dim(`    … ${f.evidence.length - MAX_EVIDENCE} more of ${f.evidence.length} evidence lines (every one in --format json, markdown or html)`));
   if (f.causedBy.length > 0) lines.push(`  caused by: ${f.causedBy.map(stripControl).join(', ')}`);
   lines.push(`  ${chalk.green('fix:')} ${f.remedy}`);
   return lines;
