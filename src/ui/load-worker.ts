@@ -6,9 +6,10 @@ const request = workerData as UiLoadRequest;
 let last = 0;
 loadIncidentData(request, (p) => {
   const now = Date.now();
-  if (now - last < 50) return;
+  // A new phase is always shown (it may be long: the memory analysis); bytes at most every 50 ms.
+  if (now - last < 50 && p.event.bytesRead > 0) return;
   last = now;
-  parentPort!.postMessage({ type: 'progress', file: p.file, bytesRead: p.event.bytesRead, totalBytes: p.event.totalBytes ?? null });
+  parentPort!.postMessage({ type: 'progress', file: p.file, phase: p.event.phase, bytesRead: p.event.bytesRead, totalBytes: p.event.totalBytes ?? null });
 }).then(
   (r) => parentPort!.postMessage({ type: 'done', data: r.data, notes: r.notes }),
   (e: unknown) => {

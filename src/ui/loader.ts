@@ -9,7 +9,7 @@ import { errorText, loadIncidentData, type UiLoadRequest } from './load-incident
 import type { UiData } from './view-data.js';
 
 export type WorkerMessage =
-  | { type: 'progress'; file: string; bytesRead: number; totalBytes: number | null }
+  | { type: 'progress'; file: string; phase: string; bytesRead: number; totalBytes: number | null }
   | { type: 'done'; data: UiData; notes: string[] }
   | { type: 'error'; message: string; remedy: string }
   | { type: 'crash'; message: string };
@@ -37,7 +37,7 @@ export function startLoading(request: UiLoadRequest): Loader {
     terminate = () => worker.terminate();
   } else {
     setImmediate(() => {
-      loadIncidentData(request, (p) => emit({ type: 'progress', file: p.file, bytesRead: p.event.bytesRead, totalBytes: p.event.totalBytes ?? null })).then(
+      loadIncidentData(request, (p) => emit({ type: 'progress', file: p.file, phase: p.event.phase, bytesRead: p.event.bytesRead, totalBytes: p.event.totalBytes ?? null })).then(
         (r) => emit({ type: 'done', data: r.data, notes: r.notes }),
         (e: unknown) => {
           const user = errorText(e);

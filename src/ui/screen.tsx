@@ -1,17 +1,35 @@
 /** The Ink side of `ui`: a progress screen while the loader works, then the App; resolves with the exit code. */
-import { Box, render, Text } from 'ink';
+import { Box, render, Text, useInput } from 'ink';
 import { useEffect, useState } from 'react';
 import { stripControl } from '../report/sanitize.js';
 import { App } from './components/App.js';
 import type { UiData } from './view-data.js';
 import type { Loader, WorkerMessage } from './loader.js';
 
-function Loading({ worker, onDone }: { readonly worker: Loader; readonly onDone: (m: WorkerMessage) => void }) {
-  const [progress, setProgress] = useState<{ file: string; pct: string; mb: string }>({ file: 'starting', pct: '', mb: '' });
+/** What each loading phase is doing, in words (phases without a word show as reading). */
+const PHASE_WORDS: Readonly<Record<string, string>> = {
+  memory: 'what holds the memory of',
+  dominators: 'the dominator tree of',
+};
+
+function Loading({ worker, onDone, onQuit }: { readonly worker: Loader; readonly onDone: (m: WorkerMessage) => void; readonly onQuit: (code: number) => void }) {
+  const [progress, setProgress] = useState<{ file: string; doing: string; pct: string; mb: string }>({ file: 'starting', doing: 'reading', pct: '', mb: '' });
+  // Quitting does not wait for the load: q or Esc end at once (0), Ctrl-C as an interrupt (130).
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') onQuit(130);
+    else if (input === 'q' || key.escape) onQuit(0);
+  });
   useEffect(() => {
     const onMessage = (m: WorkerMessage) => {
       if (m.type === 'progress') {
-        setProgress({ file: stripControl(m.file), pct: m.totalBytes ? `${Math.min(100, Math.round((100 * m.bytesRead) / m.totalBytes))}%` : '', mb: `${(m.bytesRead / 1048576).toFixed(1)} MB` });
+        const doing = PHASE_WORDS[m.phase] ?? 'reading';
+        const measured = doing === 'reading' && m.bytesRead > 0;
+        setProgress({
+          file: stripControl(m.file),
+          doing,
+          pct: measured && m.totalBytes ? `${Math.min(100, Math.round((100 * m.bytesRead) / m.totalBytes))}%` : '',
+          mb: measured ? `${(m.bytesRead / 1048576).toFixed(1)} MB` : '',
+        });
       } else onDone(m);
     };
     worker.on('message', onMessage);
@@ -25,21 +43,23 @@ function Loading({ worker, onDone }: { readonly worker: Loader; readonly onDone:
     <Box flexDirection="column">
       <Text bold>dumpsleuth</Text>
       <Text>
-        reading {progress.file} {progress.mb} {progress.pct}
+        {progress.doing} {progress.file} {progress.mb} {progress.pct}
       </Text>
       <Text>{'█'.repeat(filled) + '░'.repeat(width - filled)}</Text>
+      <Text dimColor>q quits</Text>
     </Box>
   );
 }
 
-function Root({ worker, onExit }: { readonly worker: Loader; readonly onExit: (code: number, message?: string) => void }) {
+/** The whole UI: the loading screen until the data comes, then the App. */
+export function Root({ worker, onExit }: { readonly worker: Loader; readonly onExit: (code: number, message?: string) => void }) {
   const [data, setData] = useState<UiData | undefined>(undefined);
   const onDone = (m: WorkerMessage) => {
     if (m.type === 'done') setData(m.data);
     else if (m.type === 'error') onExit(2, `error: ${m.message}\n  ${m.remedy}`);
     else if (m.type === 'crash') onExit(70, `internal error (a bug in dumpsleuth, please report it): ${m.message}`);
   };
-  return data === undefined ? <Loading worker={worker} onDone={onDone} /> : <App data={data} onQuit={() => onExit(0)} />;
+  return data === undefined ? <Loading worker={worker} onDone={onDone} onQuit={(code) => onExit(code)} /> : <App data={data} onQuit={() => onExit(0)} />;
 }
 
 /** Renders until the user quits or loading fails; returns the exit code and what to print after. */

@@ -1,0 +1,46 @@
+/**
+ * The loading screen answers keys at once: q and Esc quit (0) and Ctrl-C interrupts (130) without
+ * waiting for a load that may take a minute; phases other than reading are named. A loader that
+ * never finishes stands in for a big input.
+ */
+import { EventEmitter } from 'node:events';
+import { render } from 'ink-testing-library';
+import { describe, expect, test } from 'vitest';
+import type { Loader, WorkerMessage } from '../../src/ui/loader.js';
+import { Root } from '../../src/ui/screen.js';
+
+const tick = () => new Promise((r) => setImmediate(() => setTimeout(r, 0)));
+
+function endlessLoader(): Loader & { say(m: WorkerMessage): void } {
+  const events = new EventEmitter();
+  return { on: (e, f) => events.on(e, f), off: (e, f) => events.off(e, f), terminate: async () => undefined, say: (m) => events.emit('message', m) };
+}
+
+describe('the loading screen', () => {
+  for (const [key, code] of [['q', 0], ['\u001b', 0], ['\u0003', 130]] as const) {
+    test(`${JSON.stringify(key)} ends it with ${code}, while the load goes on`, async () => {
+      const exits: number[] = [];
+      const loader = endlessLoader();
+      const ui = render(<Root worker={loader} onExit={(c) => exits.push(c)} />);
+      await tick();
+      loader.say({ type: 'progress', file: 'big.hprof', phase: 'read', bytesRead: 64 << 20, totalBytes: 128 << 20 });
+      await tick();
+      expect(ui.lastFrame()).toMatch(/reading big\.hprof 64\.0 MB 50%/);
+      ui.stdin.write(key);
+      await tick();
+      await tick();
+      ui.unmount();
+      expect(exits).toEqual([code]);
+    });
+  }
+
+  test('a phase other than reading is named', async () => {
+    const loader = endlessLoader();
+    const ui = render(<Root worker={loader} onExit={() => undefined} />);
+    await tick();
+    loader.say({ type: 'progress', file: 'big.hprof', phase: 'memory', bytesRead: 0, totalBytes: null });
+    await tick();
+    expect(ui.lastFrame()).toMatch(/what holds the memory of big\.hprof/);
+    ui.unmount();
+  });
+});
