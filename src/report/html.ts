@@ -3,6 +3,7 @@
  * ticket attachment. Findings first, then pools, counters, locks and thread groups with collapsible
  * stacks, and a small inline chart of thread states per dump. Every string from a dump is escaped.
  */
+import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { memorySections, type MemorySection } from './memory-section.js';
 import type { Evidence, Finding } from '../model/findings.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
@@ -138,9 +139,11 @@ export function renderHtml(report: Report): string {
     report.findings.length === 0 ? '<p>No findings.</p>' : report.findings.map(findingBlock).join('\n'),
   ];
   if (m.dumps.length > 0) out.push('<h2>Thread states per dump</h2>', statesChart(report));
-  if (m.executors.length > 0 || m.connectionPools.length > 0) {
-    out.push('<h2>Pools</h2><table><tr><th>pool</th><th>dump</th><th>workers</th><th>busy</th><th>idle</th><th>queue</th></tr>');
-    for (const e of m.executors) out.push(`<tr><td>${esc(e.name)}</td><td>${e.dump >= 0 ? e.dump : 'heap'}</td><td>${e.workers}</td><td>${e.busy}</td><td>${e.idle}</td><td>${e.heap ? esc(`${e.heap.queue.size ?? '?'} / ${e.heap.queue.capacity ?? 'unbounded'}`) : ''}</td></tr>`);
+  const pools = poolRows(m.executors);
+  if (pools.length > 0 || m.connectionPools.length > 0) {
+    out.push('<h2>Pools</h2><table><tr><th>pool</th><th>dumps</th><th>workers</th><th>busy</th><th>queue</th></tr>');
+    for (const p of pools.slice(0, POOL_ROWS)) out.push(`<tr><td>${esc(p.name)}</td><td>${esc(dumpsText(p.dumps))}</td><td>${esc(acrossDumps(p.workers))}</td><td>${esc(acrossDumps(p.busy))}</td><td>${p.queue !== undefined ? esc(p.queue) : ''}</td></tr>`);
+    if (pools.length > POOL_ROWS) out.push(`<tr><td colspan="5">… ${pools.length - POOL_ROWS} more pools (every one in the JSON report)</td></tr>`);
     out.push('</table>');
     if (m.connectionPools.length > 0) {
       out.push('<table><tr><th>connection pool</th><th>width</th><th>leased</th><th>idle</th><th>pending</th><th>threads waiting</th></tr>');

@@ -9,6 +9,7 @@ import type { Evidence, Finding } from '../model/findings.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 import { inputLineParts } from './input-line.js';
+import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { sourceAt } from './source-location.js';
 
 export const MARKDOWN_LIMIT = 65_536;
@@ -69,16 +70,13 @@ function body(report: Report, evidenceLimit: number): string {
   const counts = (['critical', 'error', 'warning', 'info'] as const).map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
   out.push(report.findings.length === 0 ? 'No findings.' : `**${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}:** ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}`, '');
   for (const f of report.findings) out.push(findingSection(f, evidenceLimit));
-  const pools = m.executors.filter((e) => e.heap !== undefined || e.busy >= e.workers);
+  const pools = poolRows(m.executors);
   if (pools.length > 0 || m.connectionPools.length > 0) {
-    out.push('#### Pools', '', '| pool | dump | workers | busy | queue | width | leased | waiting |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
-    const seen = new Set<string>();
-    for (const e of pools) {
-      const key = `${e.name} ${e.dump}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push(`| ${mdText(e.name)} | ${e.dump >= 0 ? e.dump : 'heap'} | ${e.workers} | ${e.busy} | ${e.heap ? `${e.heap.queue.size ?? '?'}${e.heap.queue.capacity !== null ? `/${e.heap.queue.capacity}` : ''}` : ''} |  |  |  |`);
+    out.push('#### Pools', '', '| pool | dumps | workers | busy | queue | width | leased | waiting |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
+    for (const p of pools.slice(0, POOL_ROWS)) {
+      out.push(`| ${mdText(p.name)} | ${dumpsText(p.dumps)} | ${acrossDumps(p.workers)} | ${acrossDumps(p.busy)} | ${p.queue !== undefined ? mdText(p.queue) : ''} |  |  |  |`);
     }
+    if (pools.length > POOL_ROWS) out.push(`| … ${pools.length - POOL_ROWS} more pools |  |  |  |  |  |  |  |`);
     for (const p of m.connectionPools) {
       const waiting = Math.max(0, ...p.waitingThreads.map((w) => w.threads.length));
       out.push(`| ${mdText(p.name)} |  |  |  |  | ${p.width ?? '?'} | ${p.leased ?? '?'} | ${Math.max(waiting, p.pending ?? 0)} |`);

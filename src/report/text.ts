@@ -3,11 +3,11 @@
  * chalk instance handed in, so the caller decides (NO_COLOR, FORCE_COLOR, --no-color).
  */
 import { memorySections } from './memory-section.js';
-import { approximateBytes } from '../model/bytes.js';
 import type { ChalkInstance } from 'chalk';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { inputLineParts } from './input-line.js';
+import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { stripControl } from './sanitize.js';
 import { sourceAt } from './source-location.js';
 
@@ -52,15 +52,14 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
       .join(', ');
     out.push(`  #${i} ${stripControl(d.timestampIso ?? d.timestamp ?? '(no timestamp)')}  ${d.threads.length} threads: ${states}${chalk.dim(`  [${stripControl(sourceAt(d.source, d.startLine))}]`)}`);
   });
-  const busiest = m.executors.filter((e) => e.namedLikePool).slice(0, 10);
-  if (busiest.length > 0) {
+  const pools = poolRows(m.executors);
+  if (pools.length > 0) {
     out.push('', chalk.bold('Thread pools'));
-    for (const e of busiest) {
-      const where = e.dump >= 0 ? `#${e.dump} ` : 'heap ';
-      const held = e.heap?.queue.retainedBytes !== undefined && (e.heap.queue.size ?? 0) > 0 ? ` holding ${approximateBytes(e.heap.queue.retainedBytes)}` : '';
-      const q = e.heap ? `; queue ${e.heap.queue.size ?? '?'}${e.heap.queue.capacity !== null ? `/${e.heap.queue.capacity}` : ''} (${e.heap.queue.className.replace(/^.*\./, '')})${held}, max ${e.heap.maximumPoolSize ?? '?'}` : '';
-      out.push(`  ${where}${stripControl(e.name)}: ${e.workers} workers, ${e.busy} busy, ${e.idle} idle${q}`);
+    for (const p of pools.slice(0, POOL_ROWS)) {
+      const saturated = p.dumps.length > 1 && p.saturatedIn > 0 ? `, all busy in ${p.saturatedIn} of ${p.dumps.length} dumps` : '';
+      out.push(`  ${dumpsText(p.dumps).padEnd(7)} ${stripControl(p.name)}: ${acrossDumps(p.workers)} workers, ${acrossDumps(p.busy)} busy${saturated}${p.queue !== undefined ? `; ${stripControl(p.queue)}` : ''}`);
     }
+    if (pools.length > POOL_ROWS) out.push(chalk.dim(`  … ${pools.length - POOL_ROWS} more pools (every one in --format json)`));
   }
   if (m.counters.length > 0) {
     out.push('', chalk.bold('Counters'));
