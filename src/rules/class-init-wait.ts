@@ -54,8 +54,12 @@ export const classInitWait: Rule = {
     });
     if (waitsFor.size === 0) return [];
     const ref = (i: number): ThreadRef => ({ dump: last, thread: i, name: threads[i]!.name });
-    // How many dumps a thread (by name) waited for this class in.
-    const dumpsWaiting = (i: number, cls: string) => model.dumps.filter((d) => d.threads.some((o) => o.name === threads[i]!.name && classAwaited(o) === cls)).length;
+    // How many dumps a thread (by name) waited for this class in: each dump's waits read once.
+    const waitsByDump = model.dumps.map((d) => new Map(d.threads.flatMap((o) => {
+      const cls = classAwaited(o);
+      return cls !== undefined ? [[o.name, cls] as const] : [];
+    })));
+    const dumpsWaiting = (i: number, cls: string) => waitsByDump.filter((w) => w.get(threads[i]!.name) === cls).length;
 
     // Cycles: follow waiter -> initialiser of the class it waits for, while that one waits too.
     const inCycle = new Set<number>();

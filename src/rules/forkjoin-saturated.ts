@@ -8,13 +8,13 @@
 import type { Evidence } from '../model/findings.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
 import { inBlockingIo } from '../threads/blocking-calls.js';
+import { isJdkClass } from '../threads/thread-activity.js';
 import { poolNameOf } from '../threads/pool-naming.js';
 import { plural, threadEvidence } from './evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
 import { isCarrier } from './virtual-thread-pinning.js';
 
 const WORKER_LOOP = 'java.util.concurrent.ForkJoinWorkerThread.run';
-const JDK = /^(?:java|javax|jdk|sun)\./;
 
 /** The pool a worker belongs to, by the names the JDK gives them. */
 function poolOf(th: ThreadEntry): string {
@@ -25,7 +25,7 @@ function poolOf(th: ThreadEntry): string {
 
 /** How a worker blocks inside its task, in words, or undefined when it computes. */
 function blockedHow(th: ThreadEntry): string | undefined {
-  const app = th.frames.find((f) => !JDK.test(f.qualified))?.qualified;
+  const app = th.frames.find((f) => !isJdkClass(f.qualified))?.qualified;
   const under = app !== undefined ? ` under ${app}` : '';
   if (th.state === 'RUNNABLE') return inBlockingIo(th) ? `in a blocking read or write (${th.frames[0]!.qualified})${under}` : undefined;
   if (th.state === 'BLOCKED') return `BLOCKED on a monitor${under}`;

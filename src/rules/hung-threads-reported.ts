@@ -8,11 +8,10 @@
 import type { Evidence } from '../model/findings.js';
 import type { LogEventModel, Model, ThreadRef } from '../model/model.js';
 import { poolNameOf } from '../threads/pool-naming.js';
+import { isJdkClass } from '../threads/thread-activity.js';
 import { plural, threadEvidence } from './evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
 
-/** Frames of the JDK itself: the first frame past them is the code that made the call (a driver, the application). */
-const JDK_FRAME = /^(?:java|javax|jdk|sun|com\.sun)\./;
 
 /** A report is resolved when the same log says the thread recovered after it. */
 function recovered(report: LogEventModel, recoveries: readonly LogEventModel[]): boolean {
@@ -33,7 +32,7 @@ function threadsNamed(model: Model, name: string): ThreadRef[] {
 /** What the logged stack runs: its top frame and, when that is the JDK's, the first caller that is not. */
 function whatItRuns(frames: readonly string[] | undefined): string | undefined {
   if (frames === undefined || frames.length === 0) return undefined;
-  const caller = frames.find((f) => !JDK_FRAME.test(f));
+  const caller = frames.find((f) => !isJdkClass(f));
   return caller !== undefined && caller !== frames[0] ? `${frames[0]} (called from ${caller})` : frames[0];
 }
 

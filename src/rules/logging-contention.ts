@@ -8,7 +8,7 @@
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
-import { activityFrame } from '../threads/thread-activity.js';
+import { activityFrame, isJdkClass } from '../threads/thread-activity.js';
 import { plural, threadEvidence } from './evidence.js';
 import { lockSubject, lockWaits } from './held-up.js';
 import { findingId, type FindingDraft, type Rule } from './rule.js';
@@ -43,7 +43,6 @@ const LOGGING_FRAMES: readonly LoggingFrame[] = [
 /** The threads that drain asynchronous appenders, by a frame of their loop. */
 const ASYNC_WORKER_FRAMES = ['ch.qos.logback.core.AsyncAppenderBase$Worker.run', 'org.apache.log4j.AsyncAppender$Dispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncAppenderEventDispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncThread.run', 'com.lmax.disruptor.BatchEventProcessor.run'];
 
-const JDK = /^(?:java|javax|jdk|sun)\./;
 
 /** Where a waiting thread waits inside a log call: the appender frame, with only the JDK's frames above it. */
 function loggingWait(th: ThreadEntry): LoggingFrame | undefined {
@@ -51,7 +50,7 @@ function loggingWait(th: ThreadEntry): LoggingFrame | undefined {
   for (const f of th.frames) {
     const row = LOGGING_FRAMES.find((r) => f.qualified.startsWith(r.prefix));
     if (row !== undefined) return row;
-    if (!JDK.test(f.qualified)) return undefined;
+    if (!isJdkClass(f.qualified)) return undefined;
   }
   return undefined;
 }
@@ -125,7 +124,7 @@ export const loggingContention: Rule = {
           ? ''
           : ` In the heap: ${(full.length > 0 ? full : queues).map((q) => `${q.name !== null ? `"${q.name}" ` : ''}${q.className} holds ${q.queueSize ?? '?'} of ${q.capacity ?? '?'} events`).join('; ')}.`;
       for (const q of full.length > 0 ? full : queues) evidence.push({ kind: 'heap-object', source: q.input, id: q.id, className: q.className, note: `queue ${q.queueSize ?? '?'} of ${q.capacity ?? '?'}` });
-      const callers = [...new Set(waiters.map((w) => threads[w]!.frames.find((f) => !JDK.test(f.qualified) && !f.qualified.startsWith(row.prefix.split('.').slice(0, 3).join('.')))?.qualified).filter((f) => f !== undefined))];
+      const callers = [...new Set(waiters.map((w) => threads[w]!.frames.find((f) => !isJdkClass(f.qualified) && !f.qualified.startsWith(row.prefix.split('.').slice(0, 3).join('.')))?.qualified).filter((f) => f !== undefined))];
       drafts.push({
         subject: subjectOf(row),
         ...(waiters.length >= errorAt ? { severity: 'error' as const } : {}),

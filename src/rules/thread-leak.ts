@@ -76,9 +76,11 @@ export const threadLeak: Rule = {
     const series = model.series.find((s) => s.dumps.includes(last));
     const counts = series?.dumps.map((d) => model.dumps[d]!.threads.length) ?? [model.dumps[last]!.threads.length];
     const reported = new Set<number>();
-    for (const inst of instancesIn(model, last)) {
+    // Each dump's instances, read once (not once per naming scheme).
+    const perDump = new Map((series?.dumps ?? [last]).map((d) => [d, instancesIn(model, d)]));
+    for (const inst of perDump.get(last) ?? instancesIn(model, last)) {
       const instances = inst.byInstance.size;
-      const perSeries = series?.dumps.map((d) => instancesIn(model, d).find((x) => x.naming === inst.naming)?.byInstance.size ?? 0);
+      const perSeries = series?.dumps.map((d) => perDump.get(d)!.find((x) => x.naming === inst.naming)?.byInstance.size ?? 0);
       const growing = perSeries !== undefined && perSeries.length > 1 && perSeries.every((n, k) => k === 0 || n > perSeries[k - 1]!);
       const gained = growing ? perSeries![perSeries!.length - 1]! - perSeries![0]! : 0;
       if (instances < minInstances && gained < minNew) continue;

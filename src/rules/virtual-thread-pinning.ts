@@ -54,7 +54,8 @@ export const virtualThreadPinning: Rule = {
     const last = model.dumps.length - 1;
     if (last < 0) return [];
     // The JSON dump of the same moment lists virtual threads that text dumps leave out: prefer the dump that has most.
-    const dumpIndex = model.dumps.reduce((best, d, i) => (d.threads.filter((t) => t.virtual).length > model.dumps[best]!.threads.filter((t) => t.virtual).length ? i : best), last);
+    const virtualCounts = model.dumps.map((d) => d.threads.filter((t) => t.virtual).length);
+    const dumpIndex = virtualCounts.reduce((best, n, i) => (n > virtualCounts[best]! ? i : best), last);
     const threads = model.dumps[dumpIndex]!.threads;
     const pinned = threads.flatMap((th, i) => (th.frames.some((f) => f.qualified === PARKED_ON_CARRIER) ? [i] : []));
     if (pinned.length === 0) return [];

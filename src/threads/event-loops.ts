@@ -4,6 +4,7 @@
  * apart as the application's. One row per loop, with where it comes from.
  */
 import type { ThreadEntry } from '../model/thread-dump.js';
+import { isJdkFrame } from './thread-activity.js';
 
 export interface EventLoopKind {
   /** The loop's run method, as dumps print it. */
@@ -37,13 +38,12 @@ export function eventLoopOf(th: ThreadEntry): EventLoopKind | undefined {
   return undefined;
 }
 
-const JDK = /^(?:java|javax|jdk|sun|com\.sun)\./;
 
 /** The top-most frame above the loop that is neither the JDK's nor the loop's own: the application's code it runs. */
 export function applicationFrameOf(th: ThreadEntry, loop: EventLoopKind): string | undefined {
   for (const f of th.frames) {
     if (f.qualified === loop.frame) return undefined;
-    if (JDK.test(f.qualified) || loop.ownPackages.some((p) => f.qualified.startsWith(p))) continue;
+    if (isJdkFrame(f) || loop.ownPackages.some((p) => f.qualified.startsWith(p))) continue;
     return f.qualified;
   }
   return undefined;

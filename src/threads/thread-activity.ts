@@ -108,7 +108,11 @@ function knowledgeOf(f: StackFrame): FrameKnowledge {
 
 /** The JDK's own classes: never the application's loop or task. */
 export function isJdkFrame(f: StackFrame): boolean {
-  const c = f.className;
+  return isJdkClass(f.className);
+}
+
+/** Whether a class (or a `Class.method` name) is the JDK's own, by its package. */
+export function isJdkClass(c: string): boolean {
   return c.startsWith('java.') || c.startsWith('jdk.') || c.startsWith('sun.') || c.startsWith('javax.') || c.startsWith('jrockit.') || c.startsWith('com.ibm.oti.') || c.startsWith('com.sun.proxy.');
 }
 

@@ -38,8 +38,9 @@ describe('virtual-thread-pinning', { timeout: 60_000 }, () => {
     const { findings } = await analyseIncident(DIR);
     expect(pinning(findings)).toHaveLength(1);
     expect(findings.filter((x) => x.rule === 'forkjoin-saturated')).toEqual([]);
-    const pool = findings.find((x) => x.rule === 'executor-saturated');
-    if (pool !== undefined) expect(pool.causedBy).toContain('virtual-thread-pinning:virtual thread scheduler');
+    const pool = findings.find((x) => x.rule === 'executor-saturated')!;
+    expect(pool.subject).toMatch(/^ForkJoinPool-\d+$/);
+    expect(pool.causedBy).toContain('virtual-thread-pinning:virtual thread scheduler');
   });
 
   test('silent on every other fixture incident', async () => {
