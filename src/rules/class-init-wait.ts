@@ -42,17 +42,17 @@ export const classInitWait: Rule = {
     const last = model.dumps.length - 1;
     if (last < 0) return [];
     const threads = model.dumps[last]!.threads;
-    // The thread running each class's static initialiser (the outermost, if nested), by class name.
-    const initialiserOf = new Map<string, number>();
-    threads.forEach((th, i) => {
-      for (const f of th.frames) if (f.method === '<clinit>' && !initialiserOf.has(f.className)) initialiserOf.set(f.className, i);
-    });
     const waitsFor = new Map<number, string>();
     threads.forEach((th, i) => {
       const cls = classAwaited(th);
       if (cls !== undefined) waitsFor.set(i, cls);
     });
     if (waitsFor.size === 0) return [];
+    // The thread running each class's static initialiser (the outermost, if nested), by class name.
+    const initialiserOf = new Map<string, number>();
+    threads.forEach((th, i) => {
+      for (const f of th.frames) if (f.method === '<clinit>' && !initialiserOf.has(f.className)) initialiserOf.set(f.className, i);
+    });
     const ref = (i: number): ThreadRef => ({ dump: last, thread: i, name: threads[i]!.name });
     // How many dumps a thread (by name) waited for this class in: each dump's waits read once.
     const waitsByDump = model.dumps.map((d) => new Map(d.threads.flatMap((o) => {

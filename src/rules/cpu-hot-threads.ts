@@ -32,17 +32,42 @@ interface HotThread {
 
 const pct = (share: number) => `${Math.round(share * 100)} %`;
 
-/** The threads of all dumps by name, with their refs in dump order. */
-function threadsByName(model: Model): Map<string, ThreadRef[]> {
+/**
+ * The threads of all dumps by name, with their refs in dump order. One dump needs no map (a name is
+ * one thread there), and a map of 200,000 names costs more than every other step of this rule.
+ */
+function* threadsByName(model: Model, minShare: number, minLife: number): Generator<[string, ThreadRef[]]> {
+  if (model.dumps.length === 1) {
+    const threads = model.dumps[0]!.threads;
+    const activity = model.activity[0]!;
+    for (let thread = 0; thread < threads.length; thread++) {
+      // Most threads of a big dump wait for work or, with no top samples, have a lifetime average
+      // below the bar (the only measure one dump has): no refs are made for them.
+      if (model.cpuSamples.length === 0 && lifetimeMeasure(threads[thread]!, minLife, minShare) === undefined) continue;
+      const a = activity[thread]!.activity;
+      if (a === 'idle' || a === 'housekeeping') continue;
+      yield [threads[thread]!.name, [{ dump: 0, thread, name: threads[thread]!.name }]];
+    }
+    return;
+  }
   const out = new Map<string, ThreadRef[]>();
   model.dumps.forEach((d, dump) =>
     d.threads.forEach((th, thread) => {
-      const list = out.get(th.name) ?? [];
-      list.push({ dump, thread, name: th.name });
-      out.set(th.name, list);
+      const list = out.get(th.name);
+      if (list === undefined) out.set(th.name, [{ dump, thread, name: th.name }]);
+      else list.push({ dump, thread, name: th.name });
     }),
   );
-  return out;
+  yield* out;
+}
+
+/** Waiting for work in every dump, or the JVM's own (JIT, GC): not a runaway of the application. */
+function neverWorking(model: Model, refs: readonly ThreadRef[]): boolean {
+  for (const r of refs) {
+    const a = model.activity[r.dump]![r.thread]!.activity;
+    if (a !== 'idle' && a !== 'housekeeping') return false;
+  }
+  return true;
 }
 
 /** Across the dumps it is in: CPU used over its own elapsed time (or the dumps' span). */
@@ -84,9 +109,11 @@ function topMeasure(samples: readonly CpuSampleModel[], nativeIds: ReadonlySet<s
 }
 
 /** One dump: CPU over the thread's whole life, a hint only (a thread busy at start may be idle now). */
-function lifetimeMeasure(th: ThreadEntry, minSeconds: number): Measure | undefined {
+function lifetimeMeasure(th: ThreadEntry, minSeconds: number, minShare: number): Measure | undefined {
   if (th.cpuMs === undefined || th.elapsedS === undefined || th.elapsedS < minSeconds) return undefined;
   const share = th.cpuMs / 1000 / th.elapsedS;
+  // Below the bar it would be dropped anyway; most threads are, so no text is written for them.
+  if (share < minShare) return undefined;
   return { share, how: 'lifetime', text: `cpu=${(th.cpuMs / 1000).toFixed(0)} s over its ${th.elapsedS.toFixed(0)} s of life (one dump: an average, not a rate)`, evidence: [] };
 }
 
@@ -125,14 +152,12 @@ export const cpuHotThreads: Rule = {
     const errorShare = Number(options['errorCoreShare']);
     const minLife = Number(options['minLifetimeSeconds']);
     const hot: HotThread[] = [];
-    for (const [name, refs] of threadsByName(model)) {
-      // Waiting for work in every dump, or the JVM's own (JIT, GC): not a runaway of the application.
-      const activities = refs.map((r) => model.activity[r.dump]![r.thread]!.activity);
-      if (activities.every((a) => a === 'idle' || a === 'housekeeping')) continue;
-      const nativeIds = new Set(refs.flatMap((r) => model.dumps[r.dump]!.threads[r.thread]!.nativeId ?? []));
-      const measured = [seriesMeasure(model, refs), topMeasure(model.cpuSamples, nativeIds)].filter((m): m is Measure => m !== undefined);
+    for (const [name, refs] of threadsByName(model, minShare, minLife)) {
+      if (neverWorking(model, refs)) continue;
+      const top = model.cpuSamples.length === 0 ? undefined : topMeasure(model.cpuSamples, new Set(refs.flatMap((r) => model.dumps[r.dump]!.threads[r.thread]!.nativeId ?? [])));
+      const measured = [refs.length > 1 ? seriesMeasure(model, refs) : undefined, top].filter((m): m is Measure => m !== undefined);
       const last = refs[refs.length - 1]!;
-      const measures = measured.length > 0 ? measured : [lifetimeMeasure(model.dumps[last.dump]!.threads[last.thread]!, minLife)].filter((m): m is Measure => m !== undefined);
+      const measures = measured.length > 0 ? measured : [lifetimeMeasure(model.dumps[last.dump]!.threads[last.thread]!, minLife, minShare)].filter((m): m is Measure => m !== undefined);
       if (measures.some((m) => m.share >= minShare)) hot.push({ name, refs, measures });
     }
     // Hot workers of one pool are one finding (four workers of pool-4 spinning are one problem).

@@ -61,38 +61,41 @@ export const executorSaturated: Rule = {
     // built once: a big dump can have thousands of contended locks and of busy workers, and walking one
     // list per entry of the other took seconds when every thread waited on its own lock.
     const contended = model.locks.contended;
-    const queuedOn = new Map<number, Map<number, number>>();
+    // Thread index -> the lock's index, -1 for none: a typed array per dump, as every thread may wait.
+    const queuedOn = new Map<number, Int32Array>();
     contended.forEach((l, i) => {
       let byThread = queuedOn.get(l.dump);
-      if (byThread === undefined) queuedOn.set(l.dump, (byThread = new Map()));
-      for (const w of l.waiters) if (!byThread.has(w.thread)) byThread.set(w.thread, i);
+      if (byThread === undefined) queuedOn.set(l.dump, (byThread = new Int32Array(model.dumps[l.dump]!.threads.length).fill(-1)));
+      for (const w of l.waiters) if (byThread[w.thread] === -1) byThread[w.thread] = i;
     });
     return [...byName].flatMap(([name, seen]) => {
       const e = seen[seen.length - 1]!;
       const top = e.busyActivities[0];
       const causedBy: string[] = starvingPoolsOf(model, e, starved).map((p) => findingId('connection-pool-starvation', poolSubject(p)));
-      const busySet = new Set(e.busyThreads.map((b) => b.thread));
+
       // Busy workers queued on one lock: the contention is the cause.
       const busyQueued = new Map<number, number>();
       const byThread = queuedOn.get(e.dump);
       for (const b of e.busyThreads) {
-        const i = byThread?.get(b.thread);
-        if (i !== undefined) busyQueued.set(i, (busyQueued.get(i) ?? 0) + 1);
+        const i = byThread?.[b.thread] ?? -1;
+        if (i !== -1) busyQueued.set(i, (busyQueued.get(i) ?? 0) + 1);
       }
       for (const i of [...busyQueued.keys()].sort((a, b) => a - b)) {
         if (busyQueued.get(i)! * 2 < e.busy) continue;
         const l = contended[i]!;
         causedBy.push(findingId('lock-contention', lockSubject(l)));
       }
-      for (const d of model.locks.deadlocks) {
-        if (d.dump === e.dump && d.threads.some((t) => busySet.has(t.thread))) {
+      const deadlocks = model.locks.deadlocks.filter((d) => d.dump === e.dump);
+      const busySet = deadlocks.length > 0 ? new Set(e.busyThreads.map((b) => b.thread)) : undefined;
+      for (const d of deadlocks) {
+        if (d.threads.some((t) => busySet!.has(t.thread))) {
           causedBy.push(findingId('deadlock', deadlockSubject(d)));
         }
       }
       // A ForkJoin pool whose workers block is the forkjoin-saturated finding of that pool (dropped when there is none).
       if (e.name.startsWith('ForkJoinPool')) causedBy.push(findingId('forkjoin-saturated', e.name));
-      // Carriers of the virtual-thread scheduler held by pinned virtual threads.
-      if (e.busyThreads.some((t) => isCarrier(model.dumps[t.dump]!.threads[t.thread]!))) causedBy.push(findingId('virtual-thread-pinning', 'virtual thread scheduler'));
+      // Carriers of the virtual-thread scheduler (ForkJoinPool workers) held by pinned virtual threads.
+      if (e.loop === 'ForkJoinPool' && e.busyThreads.some((t) => isCarrier(model.dumps[t.dump]!.threads[t.thread]!))) causedBy.push(findingId('virtual-thread-pinning', 'virtual thread scheduler'));
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
       const saturatedDumps = new Set(seen.map((x) => x.dump)).size;
       // Dubbo logs the pool's name (without the worker number) each time it rejects a task.

@@ -8,6 +8,7 @@
 import type { Evidence } from '../model/findings.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
 import { inBlockingIo } from '../threads/blocking-calls.js';
+import { perStack } from '../threads/per-stack.js';
 import { isJdkClass } from '../threads/thread-activity.js';
 import { poolNameOf } from '../threads/pool-naming.js';
 import { plural, threadEvidence } from './evidence.js';
@@ -15,6 +16,8 @@ import type { FindingDraft, Rule } from './rule.js';
 import { isCarrier } from './virtual-thread-pinning.js';
 
 const WORKER_LOOP = 'java.util.concurrent.ForkJoinWorkerThread.run';
+
+const runsWorkerLoop = perStack((frames) => frames[frames.length - 1]?.qualified === WORKER_LOOP || frames.some((f) => f.qualified === WORKER_LOOP));
 
 /** The pool a worker belongs to, by the names the JDK gives them. */
 function poolOf(th: ThreadEntry): string {
@@ -50,11 +53,13 @@ export const forkjoinSaturated: Rule = {
     const threads = model.dumps[last]!.threads;
     const pools = new Map<string, number[]>();
     threads.forEach((th, i) => {
-      if (th.frames[th.frames.length - 1]?.qualified !== WORKER_LOOP && !th.frames.some((f) => f.qualified === WORKER_LOOP)) return;
+      if (!runsWorkerLoop(th.frames)) return;
       // The virtual-thread scheduler's carriers are virtual-thread-pinning's to judge.
       if (isCarrier(th)) return;
       const p = poolOf(th);
-      pools.set(p, [...(pools.get(p) ?? []), i]);
+      const list = pools.get(p);
+      if (list === undefined) pools.set(p, [i]);
+      else list.push(i);
     });
     const drafts: FindingDraft[] = [];
     for (const [pool, workers] of pools) {

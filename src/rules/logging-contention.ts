@@ -8,6 +8,7 @@
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
+import { perStack } from '../threads/per-stack.js';
 import { activityFrame, isJdkClass } from '../threads/thread-activity.js';
 import { plural, threadEvidence } from './evidence.js';
 import { lockSubject, lockWaits } from './held-up.js';
@@ -44,16 +45,23 @@ const LOGGING_FRAMES: readonly LoggingFrame[] = [
 const ASYNC_WORKER_FRAMES = ['ch.qos.logback.core.AsyncAppenderBase$Worker.run', 'org.apache.log4j.AsyncAppender$Dispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncAppenderEventDispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncThread.run', 'com.lmax.disruptor.BatchEventProcessor.run'];
 
 
+/** Any of the table's prefixes, as one test: most frames of most threads are tested and match none. */
+const ANY_LOGGING_FRAME = new RegExp(`^(?:${LOGGING_FRAMES.map((r) => r.prefix.replace(/[.$]/g, '\\$&')).join('|')})`);
+
 /** Where a waiting thread waits inside a log call: the appender frame, with only the JDK's frames above it. */
 function loggingWait(th: ThreadEntry): LoggingFrame | undefined {
   if (th.state === 'RUNNABLE' || th.state === 'NEW' || th.state === 'TERMINATED') return undefined;
-  for (const f of th.frames) {
-    const row = LOGGING_FRAMES.find((r) => f.qualified.startsWith(r.prefix));
+  return loggingFrameOnTop(th.frames);
+}
+
+const loggingFrameOnTop = perStack((frames): LoggingFrame | undefined => {
+  for (const f of frames) {
+    const row = ANY_LOGGING_FRAME.test(f.qualified) ? LOGGING_FRAMES.find((r) => f.qualified.startsWith(r.prefix)) : undefined;
     if (row !== undefined) return row;
     if (!isJdkClass(f.qualified)) return undefined;
   }
   return undefined;
-}
+});
 
 /** The subject of the logging-contention finding a thread waiting inside a log call belongs to, if it waits there. */
 export function loggingWaitSubject(th: ThreadEntry): string | undefined {
@@ -99,7 +107,10 @@ export const loggingContention: Rule = {
     threads.forEach((th, i) => {
       if (model.activity[last]![i]!.activity === 'idle') return;
       const row = loggingWait(th);
-      if (row !== undefined) groups.set(row, [...(groups.get(row) ?? []), i]);
+      if (row === undefined) return;
+      const list = groups.get(row);
+      if (list === undefined) groups.set(row, [i]);
+      else list.push(i);
     });
     const waits = lockWaits(model, last);
     const ref = (i: number): ThreadRef => ({ dump: last, thread: i, name: threads[i]!.name });

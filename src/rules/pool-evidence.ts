@@ -31,6 +31,7 @@ function executorThreadNames(model: Model, name: string): Set<string> {
 
 /** The starved pools that at least half of an executor's busy workers are waiting for. */
 export function starvingPoolsOf(model: Model, e: ExecutorModel, starved: readonly ConnectionPoolModel[]): ConnectionPoolModel[] {
+  if (starved.length === 0) return [];
   const names = executorThreadNames(model, e.name);
   if (names.size === 0 || e.busy === 0) return [];
   return starved.filter((p) => p.waitingThreads.some((w) => w.threads.filter((t) => names.has(t.name)).length * 2 >= Math.min(e.busy, names.size)));

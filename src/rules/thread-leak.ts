@@ -36,16 +36,22 @@ interface Instances {
   readonly byInstance: Map<number, number[]>;
 }
 
+/** All the schemes as one test, so the names of most threads (which match none) are read once. */
+const ANY_INSTANCE_NAMING = new RegExp(`^(?:${INSTANCE_NAMINGS.map((n) => n.pattern.source.replace(/^\^/, '')).join('|')})`);
+
 function instancesIn(model: Model, dump: number): Instances[] {
   const out = new Map<InstanceNaming, Map<number, number[]>>();
   model.dumps[dump]!.threads.forEach((th, i) => {
+    if (!ANY_INSTANCE_NAMING.test(th.name)) return;
     for (const naming of INSTANCE_NAMINGS) {
       const m = naming.pattern.exec(th.name);
       if (m === null) continue;
       const n = m[1] !== undefined ? Number(m[1]) : i; // OkHttp's pools carry no number: each thread is one
-      const map = out.get(naming) ?? new Map<number, number[]>();
-      map.set(n, [...(map.get(n) ?? []), i]);
-      out.set(naming, map);
+      let map = out.get(naming);
+      if (map === undefined) out.set(naming, (map = new Map<number, number[]>()));
+      const list = map.get(n);
+      if (list === undefined) map.set(n, [i]);
+      else list.push(i);
       break;
     }
   });

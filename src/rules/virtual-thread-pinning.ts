@@ -8,6 +8,7 @@
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
+import { perStack } from '../threads/per-stack.js';
 import { plural, threadEvidence } from './evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
 
@@ -34,9 +35,26 @@ function waitsIn(th: ThreadEntry): string {
   return f?.qualified ?? '?';
 }
 
+/**
+ * Whether a virtual thread (or the carrier showing it mounted) is parked on its carrier. The frame
+ * sits under the JDK's parking calls (Unsafe.park, LockSupport.park, VirtualThread.park...), so it is
+ * looked for near the top only: a big dump has 200,000 stacks to look through.
+ */
+function parkedOnCarrier(th: ThreadEntry): boolean {
+  return parkedOnCarrierStack(th.frames);
+}
+
+const parkedOnCarrierStack = perStack((frames) => {
+  const end = Math.min(frames.length, 16);
+  for (let i = 0; i < end; i++) if (frames[i]!.qualified === PARKED_ON_CARRIER) return true;
+  return false;
+});
+
+const runsContinuation = perStack((frames) => frames.some((f) => f.qualified === RUNS_CONTINUATION));
+
 /** Whether a thread is a carrier of the virtual-thread scheduler (it runs continuations). */
 export function isCarrier(th: ThreadEntry): boolean {
-  return !th.virtual && th.frames.some((f) => f.qualified === RUNS_CONTINUATION);
+  return !th.virtual && runsContinuation(th.frames);
 }
 
 export const virtualThreadPinning: Rule = {
@@ -57,7 +75,8 @@ export const virtualThreadPinning: Rule = {
     const virtualCounts = model.dumps.map((d) => d.threads.filter((t) => t.virtual).length);
     const dumpIndex = virtualCounts.reduce((best, n, i) => (n > virtualCounts[best]! ? i : best), last);
     const threads = model.dumps[dumpIndex]!.threads;
-    const pinned = threads.flatMap((th, i) => (th.frames.some((f) => f.qualified === PARKED_ON_CARRIER) ? [i] : []));
+    const pinned: number[] = [];
+    for (let i = 0; i < threads.length; i++) if (parkedOnCarrier(threads[i]!)) pinned.push(i);
     if (pinned.length === 0) return [];
     const carriers = threads.flatMap((th, i) => (isCarrier(th) ? [i] : []));
     // A virtual thread parked on its carrier is mounted: each holds one carrier (a text dump shows it

@@ -4,6 +4,7 @@
  * apart as the application's. One row per loop, with where it comes from.
  */
 import type { ThreadEntry } from '../model/thread-dump.js';
+import { perStack } from './per-stack.js';
 import { isJdkFrame } from './thread-activity.js';
 
 export interface EventLoopKind {
@@ -29,14 +30,26 @@ export const EVENT_LOOPS: readonly EventLoopKind[] = [
 
 const BY_FRAME = new Map(EVENT_LOOPS.map((k) => [k.frame, k]));
 
+/**
+ * How far up from the bottom of a stack a loop's run method can sit: below it are only the thread's
+ * start and the frameworks' thin wrappers (Thread.run, FastThreadLocalRunnable, ThreadExecutorMap).
+ * Searching no further keeps this cheap on the 200,000 threads of a big dump.
+ */
+const LOOP_DEPTH = 12;
+
 /** The loop a thread runs, when its stack holds one (searched from the bottom, where loops sit). */
 export function eventLoopOf(th: ThreadEntry): EventLoopKind | undefined {
-  for (let i = th.frames.length - 1; i >= 0; i--) {
-    const k = BY_FRAME.get(th.frames[i]!.qualified);
+  return loopOfStack(th.frames);
+}
+
+const loopOfStack = perStack((frames): EventLoopKind | undefined => {
+  const end = Math.max(0, frames.length - LOOP_DEPTH);
+  for (let i = frames.length - 1; i >= end; i--) {
+    const k = BY_FRAME.get(frames[i]!.qualified);
     if (k !== undefined) return k;
   }
   return undefined;
-}
+});
 
 
 /** The top-most frame above the loop that is neither the JDK's nor the loop's own: the application's code it runs. */
