@@ -14,6 +14,7 @@ import { poolNameOf } from '../threads/pool-naming.js';
 import { plural, threadEvidence } from './evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
 import { isCarrier } from './virtual-thread-pinning.js';
+import { threadsByStack } from './threads-by-stack.js';
 
 const WORKER_LOOP = 'java.util.concurrent.ForkJoinWorkerThread.run';
 
@@ -52,15 +53,15 @@ export const forkjoinSaturated: Rule = {
     if (last < 0) return [];
     const threads = model.dumps[last]!.threads;
     const pools = new Map<string, number[]>();
-    threads.forEach((th, i) => {
-      if (!runsWorkerLoop(th.frames)) return;
+    for (const i of threadsByStack(model, last, runsWorkerLoop)) {
+      const th = threads[i]!;
       // The virtual-thread scheduler's carriers are virtual-thread-pinning's to judge.
-      if (isCarrier(th)) return;
+      if (isCarrier(th)) continue;
       const p = poolOf(th);
       const list = pools.get(p);
       if (list === undefined) pools.set(p, [i]);
       else list.push(i);
-    });
+    }
     const drafts: FindingDraft[] = [];
     for (const [pool, workers] of pools) {
       const busy = workers.filter((w) => model.activity[last]![w]!.activity !== 'idle');

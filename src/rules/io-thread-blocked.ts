@@ -14,6 +14,7 @@ import { inBlockingIo } from '../threads/blocking-calls.js';
 import { plural, threadEvidence } from './evidence.js';
 import { lockSubject, lockWaits } from './held-up.js';
 import { findingId, type FindingDraft, type Rule } from './rule.js';
+import { threadsByStack } from './threads-by-stack.js';
 
 
 interface HeldLoop {
@@ -56,21 +57,21 @@ export const ioThreadBlocked: Rule = {
     const dump = model.dumps[last]!;
     const held: HeldLoop[] = [];
     const loopsByGroup = new Map<string, number>();
-    dump.threads.forEach((th, thread) => {
-      const loop = eventLoopOf(th);
-      if (loop === undefined) return;
+    for (const thread of threadsByStack(model, last, (frames) => eventLoopOf({ frames }) !== undefined)) {
+      const th = dump.threads[thread]!;
+      const loop = eventLoopOf(th)!;
       const group = poolNameOf(th.name) ?? th.name;
       loopsByGroup.set(group, (loopsByGroup.get(group) ?? 0) + 1);
-      if (model.activity[last]![thread]!.activity === 'idle') return;
+      if (model.activity[last]![thread]!.activity === 'idle') continue;
       const h = heldIn(th, loop);
-      if (h === undefined) return;
+      if (h === undefined) continue;
       // Running (not waiting) counts only when it ran the same application code in an earlier dump too.
       if (th.state === 'RUNNABLE' && !inBlockingIo(th)) {
         const before = model.dumps.slice(0, last).some((d) => d.threads.some((o) => o.name === th.name && heldIn(o, loop)?.appFrame === h.appFrame));
-        if (!before) return;
+        if (!before) continue;
       }
       held.push({ ref: { dump: last, thread, name: th.name }, th, loop, ...h });
-    });
+    }
     const waits = lockWaits(model, last);
     const groups = new Map<string, HeldLoop[]>();
     for (const h of held) {

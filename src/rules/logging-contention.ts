@@ -13,6 +13,7 @@ import { activityFrame, isJdkClass } from '../threads/thread-activity.js';
 import { plural, threadEvidence } from './evidence.js';
 import { lockSubject, lockWaits } from './held-up.js';
 import { findingId, type FindingDraft, type Rule } from './rule.js';
+import { threadsByStack } from './threads-by-stack.js';
 
 interface LoggingFrame {
   /** A frame's qualified name starts with this. */
@@ -49,7 +50,7 @@ const ASYNC_WORKER_FRAMES = ['ch.qos.logback.core.AsyncAppenderBase$Worker.run',
 const ANY_LOGGING_FRAME = new RegExp(`^(?:${LOGGING_FRAMES.map((r) => r.prefix.replace(/[.$]/g, '\\$&')).join('|')})`);
 
 /** Where a waiting thread waits inside a log call: the appender frame, with only the JDK's frames above it. */
-function loggingWait(th: ThreadEntry): LoggingFrame | undefined {
+function loggingWait(th: Pick<ThreadEntry, 'frames' | 'state'>): LoggingFrame | undefined {
   if (th.state === 'RUNNABLE' || th.state === 'NEW' || th.state === 'TERMINATED') return undefined;
   return loggingFrameOnTop(th.frames);
 }
@@ -104,14 +105,13 @@ export const loggingContention: Rule = {
     if (last < 0) return [];
     const threads = model.dumps[last]!.threads;
     const groups = new Map<LoggingFrame, number[]>();
-    threads.forEach((th, i) => {
-      if (model.activity[last]![i]!.activity === 'idle') return;
-      const row = loggingWait(th);
-      if (row === undefined) return;
+    for (const i of threadsByStack(model, last, (frames, state) => loggingWait({ frames, state }) !== undefined)) {
+      if (model.activity[last]![i]!.activity === 'idle') continue;
+      const row = loggingWait(threads[i]!)!;
       const list = groups.get(row);
       if (list === undefined) groups.set(row, [i]);
       else list.push(i);
-    });
+    }
     const waits = lockWaits(model, last);
     const ref = (i: number): ThreadRef => ({ dump: last, thread: i, name: threads[i]!.name });
     const drafts: FindingDraft[] = [];
@@ -120,7 +120,7 @@ export const loggingContention: Rule = {
       // Who they wait for: the lock's owner, or, for a full queue, the appender's worker.
       const locks = [...new Set(waiters.map((w) => waits.lockOf(w)).filter((l) => l !== undefined))];
       const owners = [...new Set(locks.flatMap((l) => (l.owner !== null ? [l.owner.thread] : [])))];
-      const workers = row.queue === true ? threads.flatMap((th, i) => (th.frames.some((f) => ASYNC_WORKER_FRAMES.includes(f.qualified)) ? [i] : [])) : [];
+      const workers = row.queue === true ? threadsByStack(model, last, (frames) => frames.some((f) => ASYNC_WORKER_FRAMES.includes(f.qualified))) : [];
       const holders = [...owners, ...workers];
       const held = holders.map((h) => `"${threads[h]!.name}" ${row.queue === true ? 'drains the queue and is' : 'holds it and is'} ${describe(threads[h]!)}`);
       const evidence: Evidence[] = [

@@ -11,6 +11,7 @@ import type { ThreadEntry } from '../model/thread-dump.js';
 import { perStack } from '../threads/per-stack.js';
 import { plural, threadEvidence } from './evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
+import { threadsByStack } from './threads-by-stack.js';
 
 const PARKED_ON_CARRIER = 'java.lang.VirtualThread.parkOnCarrierThread';
 const RUNS_CONTINUATION = 'java.lang.VirtualThread.runContinuation';
@@ -40,10 +41,6 @@ function waitsIn(th: ThreadEntry): string {
  * sits under the JDK's parking calls (Unsafe.park, LockSupport.park, VirtualThread.park...), so it is
  * looked for near the top only: a big dump has 200,000 stacks to look through.
  */
-function parkedOnCarrier(th: ThreadEntry): boolean {
-  return parkedOnCarrierStack(th.frames);
-}
-
 const parkedOnCarrierStack = perStack((frames) => {
   const end = Math.min(frames.length, 16);
   for (let i = 0; i < end; i++) if (frames[i]!.qualified === PARKED_ON_CARRIER) return true;
@@ -72,13 +69,16 @@ export const virtualThreadPinning: Rule = {
     const last = model.dumps.length - 1;
     if (last < 0) return [];
     // The JSON dump of the same moment lists virtual threads that text dumps leave out: prefer the dump that has most.
-    const virtualCounts = model.dumps.map((d) => d.threads.filter((t) => t.virtual).length);
+    const virtualCounts = model.dumps.map((d) => {
+      let n = 0;
+      for (const t of d.threads) if (t.virtual) n++;
+      return n;
+    });
     const dumpIndex = virtualCounts.reduce((best, n, i) => (n > virtualCounts[best]! ? i : best), last);
     const threads = model.dumps[dumpIndex]!.threads;
-    const pinned: number[] = [];
-    for (let i = 0; i < threads.length; i++) if (parkedOnCarrier(threads[i]!)) pinned.push(i);
+    const pinned = threadsByStack(model, dumpIndex, parkedOnCarrierStack);
     if (pinned.length === 0) return [];
-    const carriers = threads.flatMap((th, i) => (isCarrier(th) ? [i] : []));
+    const carriers = threadsByStack(model, dumpIndex, runsContinuation).filter((i) => !threads[i]!.virtual);
     // A virtual thread parked on its carrier is mounted: each holds one carrier (a text dump shows it
     // on the carrier itself, a JSON dump lists the two apart).
     const pinnedCarriers = carriers.length > 0 ? Math.min(carriers.length, pinned.length) : pinned.length;

@@ -38,7 +38,7 @@ const BY_FRAME = new Map(EVENT_LOOPS.map((k) => [k.frame, k]));
 const LOOP_DEPTH = 12;
 
 /** The loop a thread runs, when its stack holds one (searched from the bottom, where loops sit). */
-export function eventLoopOf(th: ThreadEntry): EventLoopKind | undefined {
+export function eventLoopOf(th: Pick<ThreadEntry, 'frames'>): EventLoopKind | undefined {
   return loopOfStack(th.frames);
 }
 
