@@ -26,6 +26,14 @@ const AUTO_MEMORY_MAX_BYTES = 512 * 1024 * 1024;
  */
 const SUSPECT_PATH_MIN_BYTES = 1024 * 1024;
 
+/**
+ * Heaps up to this size are analysed on the loading thread, interleaved with the load: a worker's
+ * start and its cold compiler (it compiles the HPROF scanner again) cost more than the second core
+ * saves on a small heap. Measured with bench/memory-cost-bench.mjs: on the fixture incidents' heaps
+ * of about 10 MB the worker made analyze 1.4 to 2.1 times slower, this thread 1.1 to 1.5 times.
+ */
+const OWN_THREAD_MAX_BYTES = 48 * 1024 * 1024;
+
 export interface HeapMemoryWork {
   readonly running?: RunningMemoryAnalysis;
   readonly skipped?: string;
@@ -62,7 +70,7 @@ export function startHeapMemory(file: string, name: string, plan: MemoryPlan): H
   // beside it already keeps the other core busy.
   const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), inflateThreads: 0 };
   const options = { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed, ...(plan.retainerTree === true ? { retainers: UI_RETAINER_TREE } : {}) };
-  return { running: startMemoryAnalysis(file, options, plan.memoryOnThisThread === true) };
+  return { running: startMemoryAnalysis(file, options, plan.memoryOnThisThread === true || size <= OWN_THREAD_MAX_BYTES) };
 }
 
 export async function finishHeapMemory(work: HeapMemoryWork, name: string): Promise<HeapMemory> {
