@@ -63,7 +63,7 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   const { incidents, skipped } = await incidentsOf(args);
   for (const p of skipped) io.stderr.write(`note: skipped ${stripControl(p)}: in a folder of incidents, a file that is not a dump is not an incident\n`);
   if (incidents.length === 0) throw new UsageError('no incident matched the given paths', 'pass incident directories, dump files, or globs such as "incidents/*"');
-  const showProgress = opts.progress && io.stderr.isTTY === true && !io.env['CI'];
+  const showProgress = batchProgressShown(opts.progress, io);
   const lines: Array<IncidentLine | undefined> = new Array(incidents.length);
   // A reader that went away (`| head -3`) has all it wants: no more incidents are started.
   let readerGone = false;
@@ -91,6 +91,15 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   const all = lines as IncidentLine[];
   if (all.some((l) => l.status === 'error')) return 2;
   return failsOn(opts.failOn, all.map((l) => l.highest)) ? 1 : 0;
+}
+
+/**
+ * Whether the `[3/18] path` line is drawn on stderr: for a person watching a terminal while the
+ * NDJSON goes to a file or a pipe. When stdout is the same terminal, the lines themselves show the
+ * progress, and a line redrawn under them would land in the middle of one.
+ */
+export function batchProgressShown(wanted: boolean, io: Pick<CommandIo, 'stdout' | 'stderr' | 'env'>): boolean {
+  return wanted && io.stderr.isTTY === true && io.stdout.isTTY !== true && !io.env['CI'];
 }
 
 /** Runs the incidents on `jobs` worker threads (in this thread when run from source, where workers cannot load TypeScript). */

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandIncidentPaths } from '../../src/batch/expand-paths.js';
-import { incidentsOf } from '../../src/commands/batch.js';
+import { batchProgressShown, incidentsOf } from '../../src/commands/batch.js';
+import { PassThrough } from 'node:stream';
 import { analyseFiles, CORPUS, corpusAvailable } from '../helpers.js';
 import { InputError } from '../../src/errors.js';
 import { severityRank } from '../../src/model/findings.js';
@@ -59,6 +60,18 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     const healthy = r.lines.find((l) => l.path.endsWith('healthy-light-load'));
     expect(healthy).toMatchObject({ status: 'ok', highest: null, findings: [] });
     expect(r.stderr).toMatch(/incident\s+status\s+critical\s+error\s+warning\s+info/);
+    // Seconds to the millisecond: no more than three decimals in any line.
+    for (const l of r.lines) expect(String(l.seconds)).toMatch(/^\d+(?:\.\d{1,3})?$/);
+  });
+
+  it('draws its progress line only for a terminal on stderr whose stdout goes elsewhere', () => {
+    const io = (stdout: boolean, stderr: boolean, env: NodeJS.ProcessEnv = {}) => ({ stdout: Object.assign(new PassThrough(), { isTTY: stdout }), stderr: Object.assign(new PassThrough(), { isTTY: stderr }) as unknown as NodeJS.WriteStream, env });
+    expect(batchProgressShown(true, io(false, true))).toBe(true);
+    // Both on one terminal: a redrawn line would land inside the NDJSON lines.
+    expect(batchProgressShown(true, io(true, true))).toBe(false);
+    expect(batchProgressShown(true, io(false, false))).toBe(false);
+    expect(batchProgressShown(true, io(false, true, { CI: 'true' }))).toBe(false);
+    expect(batchProgressShown(false, io(false, true))).toBe(false);
   });
 
   it('--fail-on decides over the whole batch; an unreadable incident is its own line and exit 2', () => {
