@@ -8,14 +8,16 @@ import { memorySections, type MemorySection } from './memory-section.js';
 import type { Evidence, Finding } from '../model/findings.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
-import { stripControl } from './sanitize.js';
+import { esc } from './html-escape.js';
+import { flameGraph } from './html-flame.js';
+import { seriesTimeline } from './html-timeline.js';
+import { seriesRows } from './series-rows.js';
+import { callTree } from '../threads/call-tree.js';
+import type { Model } from '../model/model.js';
 import { heapSizeText } from './heap-size-text.js';
 import { sourceAt } from './source-location.js';
 
-/** Text from a dump, inert in HTML (element content and quoted attributes). */
-export function esc(s: string): string {
-  return stripControl(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
+export { esc } from './html-escape.js';
 
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1f2328}
@@ -27,6 +29,8 @@ svg.retainers{max-width:60rem;font-size:12px}svg.retainers .bar{fill:#8250df}svg
 .sev{font-weight:700;text-transform:uppercase;font-size:.8rem;letter-spacing:.04em}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left;vertical-align:top}
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f6f8fa;padding:.5rem;overflow:auto}
+svg.flame,svg.timeline,svg.states{font:11px ui-monospace,SFMono-Regular,Menlo,monospace;display:block;margin:.5rem 0}svg.flame text{fill:#1f2328;pointer-events:none}svg.timeline .mark{fill:#cf222e;font-weight:700}
+table.summary{width:100%;table-layout:fixed}table.summary td{overflow-wrap:anywhere}table.summary th:nth-child(1){width:5.5rem}table.summary th:nth-child(2){width:10rem}table.summary th:nth-child(3){width:30%}table.summary td.sev{font-size:.75rem}td.critical{color:#8b0000}td.error{color:#cf222e}td.warning{color:#9a6700}td.info{color:#0969da}
 summary{cursor:pointer}.fix{background:#dafbe1;padding:.4rem .6rem;border-radius:4px}.muted{color:#57606a}
 `;
 
@@ -71,30 +75,77 @@ function findingBlock(f: Finding): string {
   ].join('\n');
 }
 
-/** Stacked bars: thread states per dump, so a series' drift shows at a glance. */
+/**
+ * Stacked bars: thread states per dump, so a series' drift shows at a glance. The labels get the
+ * room they need, and the legend lists only the states that occur, on a line of its own.
+ */
 function statesChart(report: Report): string {
   const m = report.model;
   if (m.dumps.length === 0) return '';
-  const states = Object.keys(STATE_COLOURS) as JavaThreadState[];
+  const used = (Object.keys(STATE_COLOURS) as JavaThreadState[]).filter((s) => m.stateSummaries.some((c) => c[s] > 0));
   const max = Math.max(1, ...m.dumps.map((d) => d.threads.length));
   const rowH = 22;
-  const width = 600;
+  const labels = m.dumps.map((d, i) => `#${i}${d.timestampIso !== undefined ? ` ${d.timestampIso.replace('T', ' ').slice(0, 19)}` : ''}`);
+  // 12px text: about 7 units a character.
+  const labelW = Math.max(...labels.map((l) => l.length)) * 7 + 10;
+  const barW = 600;
   const bars = m.dumps.map((d, i) => {
     const counts = m.stateSummaries[i]!;
-    let x = 140;
-    const parts = states
+    let x = labelW;
+    const parts = used
       .filter((s) => counts[s] > 0)
       .map((s) => {
-        const w = (counts[s] / max) * (width - 150);
+        const w = (counts[s] / max) * barW;
         const rect = `<rect x="${x.toFixed(1)}" y="${i * rowH + 2}" width="${w.toFixed(1)}" height="${rowH - 6}" fill="${STATE_COLOURS[s]}"><title>${esc(`${s}: ${counts[s]}`)}</title></rect>`;
         x += w;
         return rect;
       });
-    const label = `<text x="0" y="${i * rowH + 15}" font-size="12">${esc(`#${i} ${d.timestampIso ?? ''}`.slice(0, 24))}</text>`;
-    return label + parts.join('');
+    const total = `<text x="${(x + 6).toFixed(1)}" y="${i * rowH + 15}" font-size="11">${d.threads.length.toLocaleString('en-US')}</text>`;
+    return `<text x="0" y="${i * rowH + 15}" font-size="12">${esc(labels[i]!)}</text>${parts.join('')}${total}`;
   });
-  const legend = states.map((s, i) => `<rect x="${140 + i * 85}" y="${m.dumps.length * rowH + 6}" width="10" height="10" fill="${STATE_COLOURS[s]}"/><text x="${153 + i * 85}" y="${m.dumps.length * rowH + 15}" font-size="10">${s}</text>`).join('');
-  return `<svg role="img" aria-label="thread states per dump" width="${width + 140}" height="${m.dumps.length * rowH + 24}" xmlns="http://www.w3.org/2000/svg">${bars.join('')}${legend}</svg>`;
+  const legendY = m.dumps.length * rowH + 8;
+  let lx = labelW;
+  const legend = used.map((s) => {
+    const item = `<rect x="${lx}" y="${legendY}" width="10" height="10" fill="${STATE_COLOURS[s]}"/><text x="${lx + 14}" y="${legendY + 9}" font-size="11">${s}</text>`;
+    lx += 14 + s.length * 7 + 16;
+    return item;
+  });
+  const width = Math.max(labelW + barW + 60, lx);
+  const height = legendY + 16;
+  return `<svg class="states" role="img" aria-label="thread states per dump" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width}px" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">${bars.join('')}${legend.join('')}</svg>`;
+}
+
+/** Dumps drawn one by one under the series' graph. */
+const FLAME_DUMPS = 10;
+
+/**
+ * One graph of every thread (one dump), or of the series (a thread counted in each dump it is in)
+ * with each dump's own graph folded below it.
+ */
+function flameGraphs(m: Model): string {
+  const legend = `<p class="muted">Bottom: where threads start; top: where they are. Width: threads; colour: the state most of them are in (${(['RUNNABLE', 'BLOCKED', 'WAITING', 'TIMED_WAITING'] as const).map((s) => `<span style="color:${STATE_COLOURS[s]}">■</span> ${s}`).join(', ')}). Hover a frame for its counts.</p>`;
+  if (m.dumps.length === 1) return legend + flameGraph(callTree(m.dumps), STATE_COLOURS, `${m.dumps[0]!.threads.length.toLocaleString('en-US')} threads`);
+  const out = [legend, flameGraph(callTree(m.dumps), STATE_COLOURS, `${m.dumps.reduce((n, d) => n + d.threads.length, 0).toLocaleString('en-US')} thread samples in ${m.dumps.length} dumps`)];
+  m.dumps.slice(0, FLAME_DUMPS).forEach((d, i) => out.push(`<details><summary>dump #${i}${d.timestampIso !== undefined ? ` (${esc(d.timestampIso)})` : ''}: ${d.threads.length.toLocaleString('en-US')} threads</summary>${flameGraph(callTree([d]), STATE_COLOURS, `${d.threads.length.toLocaleString('en-US')} threads of dump #${i}`)}</details>`));
+  if (m.dumps.length > FLAME_DUMPS) out.push(`<p class="muted">… ${m.dumps.length - FLAME_DUMPS} more dumps, each in the series' graph above.</p>`);
+  return out.join('\n');
+}
+
+/** The findings at a glance, each linked to its block below. */
+function summaryTable(findings: readonly Finding[]): string {
+  const rows = findings.map((f) => {
+    const line = firstSentence(f.message);
+    return `<tr><td class="sev ${f.severity}">${esc(f.severity)}</td><td><code>${esc(f.rule)}</code></td><td><a href="#${esc(f.id)}">${esc(f.subject)}</a></td><td>${esc(line)}</td></tr>`;
+  });
+  return `<table class="summary"><tr><th>severity</th><th>rule</th><th>subject</th><th>what it says</th></tr>${rows.join('')}</table>`;
+}
+
+/** The message's first sentence, at most 160 characters (the block below has it all). */
+function firstSentence(message: string): string {
+  // A sentence ends at a full stop before a space and a capital (not in `java.lang.Object` or `1.5 s`).
+  const end = message.search(/\.(?=\s+[A-Z("]|$)/);
+  const first = end > 0 ? message.slice(0, end + 1) : message;
+  return first.length > 160 ? `${first.slice(0, 159)}…` : first;
 }
 
 /** A heap dump's Memory section: the totals, a bar chart of the biggest retainers (inline SVG, no script), the suspects, the classes. */
@@ -136,9 +187,12 @@ export function renderHtml(report: Report): string {
     `<p class="muted">${m.inputs.map((i) => esc(`${i.path} (${i.kind} ${i.format}${i.heap !== undefined ? `, ${heapSizeText(i.heap)}` : ''})`) + i.warnings.map((w) => `<br><span class="input-warning">warning: ${esc(w)}</span>`).join('')).join('<br>')}</p>`,
     ...m.notes.map((n) => `<p class="muted note">note: ${esc(n)}</p>`),
     `<h2>Findings (${report.findings.length})</h2>`,
-    report.findings.length === 0 ? '<p>No findings.</p>' : report.findings.map(findingBlock).join('\n'),
+    report.findings.length === 0 ? '<p>No findings.</p>' : `${summaryTable(report.findings)}\n${report.findings.map(findingBlock).join('\n')}`,
   ];
   if (m.dumps.length > 0) out.push('<h2>Thread states per dump</h2>', statesChart(report));
+  const rows = seriesRows(m, report.findings);
+  if (m.series.some((s) => s.dumps.length > 1)) out.push('<h2>Series timeline</h2>', seriesTimeline(m, rows, STATE_COLOURS));
+  if (m.dumps.length > 0) out.push('<h2>Stacks (flame graph)</h2>', flameGraphs(m));
   const pools = poolRows(m.executors);
   if (pools.length > 0 || m.connectionPools.length > 0) {
     out.push('<h2>Pools</h2><table><tr><th>pool</th><th>dumps</th><th>workers</th><th>busy</th><th>queue</th></tr>');

@@ -12,6 +12,7 @@ import { heapSizeText } from '../report/heap-size-text.js';
 import { sourceAt } from '../report/source-location.js';
 import { memoryRowKey, memoryScreen } from './memory-screen.js';
 import { inputLineParts } from '../report/input-line.js';
+import { seriesMarkText, seriesRows } from '../report/series-rows.js';
 
 /** Dump text made safe for one terminal line (stripControl already turns breaks and tabs into spaces). */
 const clean = stripControl;
@@ -207,16 +208,18 @@ function locksScreen(model: Model): UiScreen {
   return { id: 'locks', title: 'Locks', rows, empty: 'No lock has waiters.' };
 }
 
-function seriesScreen(model: Model, stuck: ReadonlySet<string>): UiScreen {
+/** Deadlocked and stuck threads first, marked; then those blocked in some dump, then those that changed (report/series-rows.ts). */
+function seriesScreen(model: Model, findings: readonly Finding[]): UiScreen {
   const rows: UiRow[] = [];
-  model.series.forEach((s, si) => {
-    for (const t of s.threads) {
+  for (const { series: si, thread: t, mark } of seriesRows(model, findings)) {
+    const s = model.series[si]!;
+    {
       const states = t.states.map((x) => (x === null ? '-' : x.slice(0, 4))).join(' ');
-      const isStuck = t.sameStack && stuck.has(t.name);
+      const marked = seriesMarkText(mark);
       rows.push({
         key: `series:${si}:${t.key}`,
-        text: `${clean(t.name).padEnd(48)} ${states}${isStuck ? '  STUCK' : t.sameStack ? '  same stack' : ''}`,
-        tone: isStuck ? 'warning' : undefined,
+        text: `${clean(t.name).padEnd(48)} ${states}${marked !== '' ? `  ${marked}` : t.sameStack ? '  same stack' : ''}`,
+        tone: mark === 'deadlocked' ? 'error' : mark === 'stuck' ? 'warning' : undefined,
         search: searchText(t.name),
         detail: [
           { text: clean(t.name), tone: 'title' },
@@ -227,7 +230,7 @@ function seriesScreen(model: Model, stuck: ReadonlySet<string>): UiScreen {
         ],
       });
     }
-  });
+  }
   return { id: 'series', title: 'Series', rows, empty: 'A series needs several thread dumps of one JVM.' };
 }
 
@@ -270,7 +273,6 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
 }
 
 export function buildUiData(model: Model, findings: readonly Finding[], title: string): UiData {
-  const stuck = new Set(findings.filter((f) => f.rule === 'stuck-threads').flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'thread' ? [e.thread] : []))));
   const memory = memoryScreen(model.memory, findings);
   const memoryKeys = new Set(memory.rows.map((r) => r.key));
   const memoryRowOf: MemoryRowOf = (source, id) => {
@@ -281,6 +283,6 @@ export function buildUiData(model: Model, findings: readonly Finding[], title: s
   const findingsScreen: UiScreen = { id: 'findings', title: 'Findings', rows: findings.map((f) => findingRow(f, memoryRowOf)), empty: 'No findings.' };
   return {
     title: clean(title),
-    screens: [overviewScreen(model, findings), findingsScreen, threadsScreen(model), executorsScreen(model), countersScreen(model), locksScreen(model), seriesScreen(model, stuck), memory],
+    screens: [overviewScreen(model, findings), findingsScreen, threadsScreen(model), executorsScreen(model), countersScreen(model), locksScreen(model), seriesScreen(model, findings), memory],
   };
 }

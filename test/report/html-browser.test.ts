@@ -3,7 +3,7 @@
  * visible, a stack opens on click, no console errors, and no request leaves the file.
  * Needs /usr/bin/chromium (`.ci/run` installs it); outside CI the test is skipped without it.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -60,6 +60,44 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
 
       expect(consoleErrors).toEqual([]);
       expect(requests.filter((u) => u !== fileUrl && !u.startsWith('data:'))).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('fits the page at 1400 and 800 px with JavaScript off: summary, timeline and flame graph drawn (screenshots kept in test-artifacts/)', async () => {
+    if (CHROMIUM === undefined) throw new Error('chromium is not installed (apt-get install chromium); CI must have it');
+    // A series with stuck threads: every picture of the report has something to draw.
+    const { model, findings } = await analyseIncident(join(INCIDENTS, 'tomcat-stuck-requests'));
+    const html = renderHtml({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings });
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-html-'));
+    const file = join(dir, 'report.html');
+    writeFileSync(file, html);
+    const artifacts = 'test-artifacts';
+    mkdirSync(artifacts, { recursive: true });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
+    try {
+      for (const width of [1400, 800]) {
+        const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
+        const page = await context.newPage();
+        await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+        // Nothing wider than the window: no sideways scrolling at either width.
+        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(scrollWidth).toBeLessThanOrEqual(width);
+        // The summary links each finding to its block.
+        const links = page.locator('table.summary a');
+        expect(await links.count()).toBe(findings.length);
+        for (const svg of ['svg.states', 'svg.timeline', 'svg.flame']) {
+          const box = await page.locator(svg).first().boundingBox();
+          expect(box, svg).not.toBeNull();
+          expect(box!.width).toBeGreaterThan(width / 3);
+          expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+        }
+        // The stuck threads lead the timeline, marked.
+        expect(await page.locator('svg.timeline .mark').count()).toBe(new Set(findings.filter((f) => f.rule === 'stuck-threads').flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'thread' ? [e.thread] : [])))).size);
+        await page.screenshot({ path: join(artifacts, `tomcat-stuck-requests-${width}.png`), fullPage: true });
+        await context.close();
+      }
     } finally {
       await browser.close();
     }

@@ -3,6 +3,7 @@
  * (names carrying HTML, Markdown and terminal escapes) that must stay inert in every format.
  */
 import { Chalk } from 'chalk';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
@@ -10,7 +11,7 @@ import { buildModel } from '../../src/reconstruct/build-model.js';
 import { RULES } from '../../src/rules/index.js';
 import { defaultConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
-import { renderHtml } from '../../src/report/html.js';
+import { esc, renderHtml } from '../../src/report/html.js';
 import { MARKDOWN_LIMIT, renderMarkdown } from '../../src/report/markdown.js';
 import { renderJson } from '../../src/report/json.js';
 import { renderText } from '../../src/report/text.js';
@@ -19,8 +20,11 @@ import { analyseIncident, INCIDENTS } from '../helpers.js';
 
 const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
 
-describe('markdown and html reports (golden)', { timeout: 60_000 }, () => {
-  for (const incident of ['http-pool-starvation', 'active-count-leak', 'shutdown-ordering']) {
+// Every fixture incident, so a change to any report shows in review as a diff of what users read.
+const ALL_INCIDENTS = readdirSync(INCIDENTS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+
+describe('text, markdown and html reports (golden)', { timeout: 60_000 }, () => {
+  for (const incident of ALL_INCIDENTS) {
     it(incident, async () => {
       const { model, findings } = await analyseIncident(join(INCIDENTS, incident));
       const report: Report = { tool, model, findings };
@@ -30,11 +34,12 @@ describe('markdown and html reports (golden)', { timeout: 60_000 }, () => {
       // Findings come first, each with its remedy.
       for (const f of findings) {
         expect(md).toContain(`· ${f.rule} ·`);
-        expect(html).toContain(`id="${f.id}"`);
+        expect(html).toContain(`id="${esc(f.id)}"`);
       }
-      expect(md.indexOf('### ')).toBeLessThan(md.indexOf('#### ') === -1 ? Infinity : md.indexOf('#### '));
+      if (findings.length > 0) expect(md.indexOf('### ')).toBeLessThan(md.indexOf('#### ') === -1 ? Infinity : md.indexOf('#### '));
       // Self-contained: no script, no remote resource.
       expect(html).not.toMatch(/<script|\bsrc=|<link\b|href="https?:|@import|url\(/);
+      await expect(renderText(report, new Chalk({ level: 0 }))).toMatchFileSnapshot(`../golden/reports/${incident}.txt`);
       await expect(md).toMatchFileSnapshot(`../golden/reports/${incident}.md`);
       await expect(html).toMatchFileSnapshot(`../golden/reports/${incident}.html`);
     });
