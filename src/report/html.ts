@@ -12,6 +12,7 @@ import { esc } from './html-escape.js';
 import { flameGraph } from './html-flame.js';
 import { seriesTimeline } from './html-timeline.js';
 import { seriesRows } from './series-rows.js';
+import { deadlockRows, groupRows, lockRows, ownersText } from './series-groups.js';
 import { callTree } from '../threads/call-tree.js';
 import type { Model } from '../model/model.js';
 import { heapSizeText } from './heap-size-text.js';
@@ -115,6 +116,13 @@ function statesChart(report: Report): string {
   return `<svg class="states" role="img" aria-label="thread states per dump" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width}px" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">${bars.join('')}${legend.join('')}</svg>`;
 }
 
+/** Rows per section; the rest are counted, and all are in the JSON report. */
+const LOCK_ROWS = 100;
+const GROUP_ROWS = 50;
+const GROUP_NAMES = 30;
+/** The model keeps a group's top 8 frames. */
+const STACK_FRAMES_SHOWN = 8;
+
 /** Dumps drawn one by one under the series' graph. */
 const FLAME_DUMPS = 10;
 
@@ -210,19 +218,24 @@ export function renderHtml(report: Report): string {
     for (const c of m.counters) out.push(`<tr><td>${esc(c.name)}</td><td>${c.active}</td><td>${c.limit ?? ''}</td><td>${c.threadsInside.map((t) => t.count).join(' / ') || '?'}</td></tr>`);
     out.push('</table>');
   }
-  if (m.locks.contended.length > 0 || m.locks.deadlocks.length > 0) {
+  const locks = lockRows(m);
+  const deadlocks = deadlockRows(m);
+  if (locks.length > 0 || deadlocks.length > 0) {
     out.push('<h2>Locks</h2><ul>');
-    for (const d of m.locks.deadlocks) out.push(`<li><strong>deadlock</strong> (dump ${d.dump}): ${d.threads.map((t) => `<code>${esc(t.name)}</code>`).join(' → ')}</li>`);
-    for (const l of m.locks.contended.slice(0, 100)) out.push(`<li>${esc(`${l.lock.className} <${l.lock.id}>`)} (dump ${l.dump}): owner ${l.owner ? `<code>${esc(l.owner.name)}</code>` : '?'}, ${l.waiters.length} waiting</li>`);
+    for (const d of deadlocks) out.push(`<li><strong>deadlock</strong> (${esc(dumpsText(d.dumps))}${d.confidence === 'possible' ? ', possible' : ''}): ${d.threads.map((t) => `<code>${esc(t)}</code>`).join(' → ')}</li>`);
+    for (const l of locks.slice(0, LOCK_ROWS)) out.push(`<li>${esc(l.lock)} (${esc(dumpsText(l.dumps))}): owner ${esc(ownersText(l.owners))}, ${esc(acrossDumps(l.waiting))} waiting</li>`);
+    if (locks.length > LOCK_ROWS) out.push(`<li class="muted">… ${locks.length - LOCK_ROWS} more contended locks (every one in the JSON report)</li>`);
     out.push('</ul>');
   }
   for (const sec of memorySections(m.memory)) out.push(memoryBlock(sec));
-  const groups = m.threadGroups.slice(0, 50);
+  const groups = groupRows(m);
   if (groups.length > 0) {
     out.push('<h2>Thread groups</h2>');
-    for (const g of groups) {
-      out.push(`<details><summary>${g.count} × ${esc(g.state)} ${esc(g.topFrames[0] ?? '(no stack)')} <span class="muted">(dump ${g.dump})</span></summary><pre>${g.topFrames.map((f) => `at ${esc(f)}`).join('\n')}</pre><p class="muted">${g.threads.slice(0, 30).map((t) => esc(t.name)).join(', ')}</p></details>`);
+    for (const g of groups.slice(0, GROUP_ROWS)) {
+      const names = g.threads.slice(0, GROUP_NAMES).map((t) => esc(t.name)).join(', ') + (g.threads.length > GROUP_NAMES ? ` <span class="muted">… and ${g.threads.length - GROUP_NAMES} more</span>` : '');
+      out.push(`<details><summary>${esc(acrossDumps(g.counts))} × ${esc(g.state)} ${esc(g.topFrames[0] ?? '(no stack)')} <span class="muted">(${esc(dumpsText(g.dumps))})</span></summary><pre>${g.topFrames.map((f) => `at ${esc(f)}`).join('\n')}${g.topFrames.length === STACK_FRAMES_SHOWN ? '\n<span class="muted">… the top 8 frames; the flame graph and the JSON report have the whole stack</span>' : ''}</pre><p class="muted">${names}</p></details>`);
     }
+    if (groups.length > GROUP_ROWS) out.push(`<p class="muted">… ${groups.length - GROUP_ROWS} more thread groups (every one in the JSON report)</p>`);
   }
   out.push(`<p class="muted">${esc(`dumpsleuth ${report.tool.version}`)}</p></body></html>`, '');
   return out.join('\n');

@@ -11,6 +11,12 @@ import { stripControl } from './sanitize.js';
 import { inputLineParts } from './input-line.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { sourceAt } from './source-location.js';
+import { deadlockRows, lockRows, ownersText } from './series-groups.js';
+import type { Model } from '../model/model.js';
+import type { StackFrame } from '../model/thread-dump.js';
+
+/** Contended locks listed; the rest are counted. */
+const LOCK_ROWS = 20;
 
 export const MARKDOWN_LIMIT = 65_536;
 
@@ -43,16 +49,60 @@ function evidenceLine(e: Evidence): string {
   }
 }
 
-function findingSection(f: Finding, evidenceLimit: number): string {
-  const lines = [`### ${ICON[f.severity]} ${f.severity.toUpperCase()} · ${f.rule} · ${mdText(f.subject)}`, '', mdText(f.message), ''];
+/** Stacks shown per finding, and frames per stack; the JSON and HTML reports have the rest. */
+const STACKS_PER_FINDING = 3;
+const FRAMES_PER_STACK = 12;
+
+/**
+ * The stacks of the threads a finding is about, each distinct stack once, as fenced code: a stack
+ * reads as code, and a fence keeps whatever a frame holds from becoming markup. The fence is longer
+ * than any run of backticks inside, so no line can close it.
+ */
+function stackBlocks(model: Model, f: Finding, limit: number): string[] {
+  const seen = new Set<StackFrame[]>();
+  const blocks: string[] = [];
+  let more = 0;
+  for (const e of f.evidence) {
+    if (e.kind !== 'thread') continue;
+    const th = model.dumps[e.dump]?.threads[e.index];
+    if (th === undefined || th.frames.length === 0 || seen.has(th.frames)) continue;
+    seen.add(th.frames);
+    if (blocks.length >= limit) {
+      more++;
+      continue;
+    }
+    const lines = [`"${th.name}" ${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''}`, ...th.frames.slice(0, FRAMES_PER_STACK).map((x) => `    at ${x.qualified}${x.location ? `(${x.location})` : ''}`)];
+    if (th.frames.length > FRAMES_PER_STACK) lines.push(`    … ${th.frames.length - FRAMES_PER_STACK} more frames`);
+    const text = lines.map((l) => stripControl(l)).join('\n');
+    const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+    blocks.push(`${fence}text\n${text}\n${fence}`);
+  }
+  if (more > 0 && blocks.length > 0) blocks.push(`_… ${more} more distinct stack${more === 1 ? '' : 's'} among its threads (all in the JSON and HTML reports)_`);
+  return blocks;
+}
+
+/** Each finding's anchor: trackers make their own of a heading's text, each differently, so it has one of its own. */
+const anchorOf = (anchors: ReadonlyMap<string, string>, id: string) => anchors.get(id);
+
+function findingSection(model: Model, f: Finding, evidenceLimit: number, anchors: ReadonlyMap<string, string>, byId: ReadonlyMap<string, Finding>): string {
+  const lines = [`<a name="${anchorOf(anchors, f.id)}"></a>`, '', `### ${ICON[f.severity]} ${f.severity.toUpperCase()} · ${f.rule} · ${mdText(f.subject)}`, '', mdText(f.message), ''];
   const facts = Object.entries(f.facts).filter(([, v]) => v !== null);
   if (facts.length > 0) {
     lines.push('| fact | value |', '| --- | --- |');
     for (const [k, v] of facts) lines.push(`| ${mdText(k)} | ${mdText(Array.isArray(v) ? v.join(', ') : String(v))} |`);
     lines.push('');
   }
-  if (f.causedBy.length > 0) lines.push(`**Caused by:** ${f.causedBy.map(mdText).join(', ')}`, '');
+  if (f.causedBy.length > 0) {
+    const causes = f.causedBy.map((c) => {
+      const cause = byId.get(c);
+      return cause !== undefined ? `[${mdText(`${cause.rule} · ${cause.subject}`)}](#${anchorOf(anchors, c)})` : mdText(c);
+    });
+    lines.push(`**Caused by:** ${causes.join(', ')}`, '');
+  }
   lines.push(`**What to do:** ${mdText(f.remedy)}`, '');
+  // Stacks are cut with the evidence when the report must shrink to fit.
+  const stacks = stackBlocks(model, f, evidenceLimit === Infinity ? STACKS_PER_FINDING : evidenceLimit >= 20 ? 2 : evidenceLimit >= 5 ? 1 : 0);
+  if (stacks.length > 0) lines.push('<details><summary>Stacks</summary>', '', ...stacks.flatMap((b) => [b, '']), '</details>', '');
   if (f.evidence.length > 0) {
     const shown = f.evidence.slice(0, evidenceLimit);
     lines.push(`<details><summary>Evidence (${f.evidence.length})</summary>`, '', ...shown.map(evidenceLine));
@@ -69,7 +119,9 @@ function body(report: Report, evidenceLimit: number): string {
   if (report.config !== undefined) out.push(`_${mdText(configNote(report.config))}_`, '');
   const counts = (['critical', 'error', 'warning', 'info'] as const).map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
   out.push(report.findings.length === 0 ? 'No findings.' : `**${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}:** ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}`, '');
-  for (const f of report.findings) out.push(findingSection(f, evidenceLimit));
+  const anchors = new Map(report.findings.map((f, k) => [f.id, `finding-${k + 1}`]));
+  const byId = new Map(report.findings.map((f) => [f.id, f]));
+  for (const f of report.findings) out.push(findingSection(m, f, evidenceLimit, anchors, byId));
   const pools = poolRows(m.executors);
   if (pools.length > 0 || m.connectionPools.length > 0) {
     out.push('#### Pools', '', '| pool | dumps | workers | busy | queue | width | leased | waiting |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
@@ -80,6 +132,19 @@ function body(report: Report, evidenceLimit: number): string {
     for (const p of m.connectionPools) {
       const waiting = Math.max(0, ...p.waitingThreads.map((w) => w.threads.length));
       out.push(`| ${mdText(p.name)} |  |  |  |  | ${p.width ?? '?'} | ${p.leased ?? '?'} | ${Math.max(waiting, p.pending ?? 0)} |`);
+    }
+    out.push('');
+  }
+  const locks = lockRows(m);
+  const deadlocks = deadlockRows(m);
+  if (locks.length > 0 || deadlocks.length > 0) {
+    out.push('#### Locks', '');
+    for (const d of deadlocks) out.push(`- **deadlock** (${dumpsText(d.dumps)}${d.confidence === 'possible' ? ', possible' : ''}): ${d.threads.map(mdText).join(' → ')}`);
+    if (locks.length > 0) {
+      if (deadlocks.length > 0) out.push('');
+      out.push('| lock | dumps | owner | waiting |', '| --- | --- | --- | --- |');
+      for (const l of locks.slice(0, LOCK_ROWS)) out.push(`| ${mdText(l.lock)} | ${dumpsText(l.dumps)} | ${mdText(ownersText(l.owners))} | ${acrossDumps(l.waiting)} |`);
+      if (locks.length > LOCK_ROWS) out.push(`| … ${locks.length - LOCK_ROWS} more contended locks |  |  |  |`);
     }
     out.push('');
   }

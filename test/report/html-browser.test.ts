@@ -82,8 +82,8 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
         const page = await context.newPage();
         await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
         // Nothing wider than the window: no sideways scrolling at either width.
-        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-        expect(scrollWidth).toBeLessThanOrEqual(width);
+        const scrollWidth = await page.evaluate("document.documentElement.scrollWidth");
+        expect(Number(scrollWidth)).toBeLessThanOrEqual(width);
         // The summary links each finding to its block.
         const links = page.locator('table.summary a');
         expect(await links.count()).toBe(findings.length);

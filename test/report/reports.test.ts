@@ -77,8 +77,13 @@ describe('a hostile dump', () => {
     expect(html).not.toMatch(/<script>|<img |<b>Lock/);
     expect(html).toContain('&lt;script&gt;');
     const md = renderMarkdown(report);
-    // Markup characters arrive backslash-escaped: no link, no emphasis, no tag.
-    expect(md).not.toMatch(/<script>|<img |(?<!\\)\]\(http:\/\/evil\)|(?<!\\)\*\*bold/);
+    // Stacks are fenced: inside a fence nothing is markup, and no line of it closes the fence.
+    const fences = [...md.matchAll(/^(`{3,})text\n([\s\S]*?)\n\1$/gm)];
+    expect(fences.length).toBeGreaterThan(0);
+    for (const [, fence, inside] of fences) expect(inside).not.toMatch(new RegExp(`^${fence}`, 'm'));
+    const outsideFences = md.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, '');
+    // Outside them, markup characters arrive backslash-escaped: no link, no emphasis, no tag.
+    expect(outsideFences).not.toMatch(/<script>|<img |(?<!\\)\]\(http:\/\/evil\)|(?<!\\)\*\*bold/);
     for (const out of [html, md, renderText(report, new Chalk({ level: 0 })), renderJson(report)]) {
       expect(out).not.toMatch(/\u001b|\u0007/);
     }
