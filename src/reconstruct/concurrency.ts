@@ -111,7 +111,12 @@ export function reconstructConcurrency(
       }
       if (!joined) {
         const pattern = h.state.workerThreadNames.length > 0 ? poolPattern(h.state.workerThreadNames[0]!) : null;
-        const name = pattern !== null ? poolDisplayName(pattern) || pattern : h.factoryPrefix?.replace(/[-_ ]*(?:thread[-_ ]*)?$/i, '') || `${h.state.object.className}@${h.state.object.id}`;
+        // Its name as its threads carry it: their pattern, the factory's name, the one worker's name, and only then its address.
+        const name =
+          (pattern !== null ? poolDisplayName(pattern) || pattern : undefined) ||
+          h.factoryPrefix?.replace(/%d/g, '').replace(/[-_ ]*(?:thread[-_ ]*)?$/i, '') ||
+          h.state.workerThreadNames[0] ||
+          `${h.state.object.className}@${h.state.object.id}`;
         executors.push({
           name,
           source: 'heap',

@@ -47,7 +47,7 @@ function readExecutor(view: HeapView, tpe: HeapObject, input: string): HeapExecu
   const queue = view.follow(tpe, 'workQueue');
   const completedDead = numberOf(view, view.field(tpe, 'completedTaskCount') ?? undefined);
   const factory = view.follow(tpe, 'threadFactory');
-  const factoryPrefix = textOf(view, view.field(factory, 'mPrefix') ?? view.field(factory, 'namePrefix') ?? view.field(factory, 'prefix') ?? undefined) ?? null;
+  const factoryPrefix = factoryNameOf(view, factory);
   return {
     factoryPrefix,
     state: {
@@ -63,6 +63,41 @@ function readExecutor(view: HeapView, tpe: HeapObject, input: string): HeapExecu
       workerThreadNames: names.sort(),
     },
   };
+}
+
+/**
+ * The String fields in which thread factories keep the name they give their threads, tried in order
+ * (a field the factory does not have is skipped). An executor with no worker alive is named by it.
+ */
+const FACTORY_NAME_FIELDS: ReadonlyArray<{ readonly field: string; readonly factories: string }> = [
+  { field: 'mPrefix', factories: "Dubbo's NamedThreadFactory / NamedInternalThreadFactory" },
+  { field: 'namePrefix', factories: "the JDK's Executors$DefaultThreadFactory (pool-N-thread-), Tomcat's TaskThreadFactory, HttpClient 5's DefaultThreadFactory" },
+  { field: 'threadNamePrefix', factories: "Spring's CustomizableThreadFactory (CustomizableThreadCreator)" },
+  { field: 'prefix', factories: "Netty's DefaultThreadFactory" },
+  { field: 'threadName', factories: "HikariCP's UtilityElf$DefaultThreadFactory (HikariPool-1 connection adder, ...)" },
+  { field: 'val$nameFormat', factories: "Guava's ThreadFactoryBuilder (the anonymous factory keeps its name format)" },
+  { field: 'name', factories: 'factories that keep one name for all their threads' },
+];
+
+/** A factory written as a lambda (`Util$$Lambda$18`, OkHttp's Util.threadFactory(name, daemon)) keeps its arguments as `arg$N` fields. */
+const LAMBDA_CLASS = /\$\$Lambda(?:\$|\/)/;
+
+function factoryNameOf(view: HeapView, factory: HeapObject | undefined): string | null {
+  if (factory === undefined) return null;
+  for (const { field } of FACTORY_NAME_FIELDS) {
+    const text = textOf(view, view.field(factory, field) ?? undefined);
+    if (text !== undefined && text.trim() !== '') return text;
+  }
+  // A lambda that captured exactly one String was given the threads' name (the only text it has).
+  if (factory.kind === 'instance' && LAMBDA_CLASS.test(view.classNameOf(factory))) {
+    const texts = view.fields(factory).flatMap((f) => {
+      const o = view.object(f.value);
+      const s = o !== undefined ? view.string(o) : undefined;
+      return s !== undefined && s.trim() !== '' ? [s] : [];
+    });
+    if (texts.length === 1) return texts[0]!;
+  }
+  return null;
 }
 
 const UNBOUNDED = 2147483647;

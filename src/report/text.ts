@@ -57,7 +57,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
     out.push('', chalk.bold('Thread pools'));
     for (const p of pools.slice(0, POOL_ROWS)) {
       const saturated = p.dumps.length > 1 && p.saturatedIn > 0 ? `, all busy in ${p.saturatedIn} of ${p.dumps.length} dumps` : '';
-      out.push(`  ${dumpsText(p.dumps).padEnd(7)} ${stripControl(p.name)}: ${acrossDumps(p.workers)} workers, ${acrossDumps(p.busy)} busy${saturated}${p.queue !== undefined ? `; ${stripControl(p.queue)}` : ''}`);
+      out.push(`  ${dumpsText(p.dumps).padEnd(7)} ${stripControl(p.name)}: ${acrossDumps(p.workers)} ${p.workers.every((w) => w === 1) ? 'worker' : 'workers'}, ${acrossDumps(p.busy)} busy${saturated}${p.queue !== undefined ? `; ${stripControl(p.queue)}` : ''}`);
     }
     if (pools.length > POOL_ROWS) out.push(chalk.dim(`  … ${pools.length - POOL_ROWS} more pools (every one in --format json)`));
   }
