@@ -2,8 +2,11 @@
 /**
  * UI benchmark:
  *   first frame: `dumpsleuth ui <incident>` started in tmux, until its first screen of results shows
- *                (Node start, Ink load, loading on the worker thread, first render);
- *   key to frame: with a 20k-thread dump loaded, the time from a key press (j, G, g, a search letter)
+ *                (Node start, Ink load, loading, first render);
+ *   big dump:    the same on a 155 MB dump of 200,000 threads, beside `dumpsleuth analyze` of the same
+ *                file in the same run (the UI's results should come within 1.3x of analyze's);
+ *   quit:        `q` pressed while that dump is still loading, until the process has exited;
+ *   key to frame: with a 35k-thread dump loaded, the time from a key press (j, G, g, a search letter)
  *                to the next frame, rendered in process through ink-testing-library.
  * Needs a build (npm run build) and tmux for the first part.
  */
@@ -17,7 +20,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 
 /** Seconds from start to the first frame (the progress screen, or the results if they come first) and to the results. */
-function firstFrame(incident) {
+function firstFrame(incident, timeout = 60) {
   const session = `dumpsleuth-bench-${process.pid}`;
   const t0 = process.hrtime.bigint();
   const since = () => Number(process.hrtime.bigint() - t0) / 1e9;
@@ -28,7 +31,7 @@ function firstFrame(incident) {
       const screen = execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
       if (first === undefined && /dumpsleuth|1 Overview/.test(screen)) first = since();
       if (/1 Overview/.test(screen)) return { first, results: since() };
-      if (since() > 60) throw new Error('no results within 60 s');
+      if (since() > timeout) throw new Error(`no results within ${timeout} s`);
       spawnSync('sleep', ['0.01']);
     }
   } finally {
@@ -47,7 +50,7 @@ async function keyToFrame(threads) {
   chalk.level = 0;
   const { loadIncidentData } = await import(join(root, 'dist/ui/load-incident-data.js'));
   const { App } = await import(join(root, 'dist/ui/components/App.js'));
-  const { data } = await loadIncidentData([file], undefined, () => {});
+  const { data } = await loadIncidentData({ paths: [file], memory: 'never' }, () => {});
   const ui = render(React.createElement(App, { data }));
   const tick = () => new Promise((r) => setImmediate(r));
   await tick();
@@ -74,6 +77,46 @@ console.log(
   `dumpsleuth ui fixtures/incidents/shutdown-ordering, cold start, median of 3: first frame ${median(runs.map((r) => r.first)).toFixed(2)} s, ` +
     `results on screen ${median(runs.map((r) => r.results)).toFixed(2)} s`,
 );
-const k = await keyToFrame(20_000);
+/** Seconds `dumpsleuth analyze` takes on the file, whole process. */
+function analyzeSeconds(file) {
+  const t0 = process.hrtime.bigint();
+  spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'analyze', '--no-progress', '--fail-on', 'never', file], { stdio: 'ignore' });
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+
+/** Milliseconds from `q`, pressed while the file is still loading, to the process's exit. */
+function quitWhileLoading(file) {
+  const session = `dumpsleuth-quit-${process.pid}`;
+  execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '130', '-y', '40', `node ${join(root, 'dist/cli.js')} ui ${file}; echo EXITED; sleep 5`]);
+  try {
+    for (;;) {
+      const screen = execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
+      if (/reading|reconstructing|running the rules|laying out/.test(screen)) break;
+      if (/1 Overview/.test(screen)) throw new Error('loaded before q could be pressed');
+      spawnSync('sleep', ['0.01']);
+    }
+    const t0 = process.hrtime.bigint();
+    execFileSync('tmux', ['send-keys', '-t', session, 'q']);
+    for (;;) {
+      const screen = execFileSync('tmux', ['capture-pane', '-p', '-t', session], { encoding: 'utf8' });
+      if (/EXITED/.test(screen)) return Number(process.hrtime.bigint() - t0) / 1e6;
+      spawnSync('sleep', ['0.005']);
+    }
+  } finally {
+    spawnSync('tmux', ['kill-session', '-t', session]);
+  }
+}
+
+const bigFile = join(here, 'out', 'threads-200000.txt');
+mkdirSync(join(here, 'out'), { recursive: true });
+await buildThreadDump(bigFile, 200_000);
+const analyzeRuns = [analyzeSeconds(bigFile), analyzeSeconds(bigFile), analyzeSeconds(bigFile)];
+const uiRuns = [firstFrame(bigFile, 120), firstFrame(bigFile, 120), firstFrame(bigFile, 120)].map((r) => r.results);
+const a = median(analyzeRuns);
+const u = median(uiRuns);
+console.log(`200,000 threads (155 MB), median of 3: analyze ${a.toFixed(2)} s, ui results on screen ${u.toFixed(2)} s (${(u / a).toFixed(2)}x)`);
+const quits = [quitWhileLoading(bigFile), quitWhileLoading(bigFile), quitWhileLoading(bigFile)];
+console.log(`q while loading that dump: exited after ${median(quits).toFixed(0)} ms (median of 3)`);
+const k = await keyToFrame(35_000);
 console.log(`key to frame with ${k.rows} thread rows (${'40'} key presses): median ${k.median.toFixed(1)} ms, p95 ${k.p95.toFixed(1)} ms, max ${k.max.toFixed(1)} ms`);
 process.exit(0);

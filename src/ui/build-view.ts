@@ -75,44 +75,146 @@ function findingRow(f: Finding, memoryRowOf: MemoryRowOf): UiRow {
   };
 }
 
-function stackLines(th: ThreadEntry): UiDetailLine[] {
+/** A thread's frames, shared by every thread of its stack group (their lock lines differ, so they are the thread's own). */
+function frameLines(th: ThreadEntry): UiDetailLine[] {
+  if (th.frames.length === 0) return [];
+  return [{ text: 'stack', tone: 'title' }, ...th.frames.map((f) => ({ text: `  at ${clean(f.qualified)}(${clean(f.location)})` }))];
+}
+
+/** What a thread holds and waits for, frame by frame: the part of its stack that is its own. */
+function lockLines(th: ThreadEntry): UiDetailLine[] {
   const lines: UiDetailLine[] = [];
-  th.frames.forEach((f, i) => {
-    lines.push({ text: `  at ${clean(f.qualified)}(${clean(f.location)})` });
-    for (const l of th.locks) if (l.frameIndex === i && l.lock) lines.push({ text: `     - ${l.kind} <${clean(l.lock.id)}> ${clean(l.lock.className)}`, tone: 'dim' });
-  });
-  if (th.ownableSynchronizers.length > 0) {
-    lines.push({ text: '  holds', tone: 'title' });
-    for (const s of th.ownableSynchronizers) lines.push({ text: `     <${clean(s.id)}> ${clean(s.className)}`, tone: 'dim' });
-  }
+  for (const l of th.locks) if (l.lock) lines.push({ text: `  ${l.kind} <${clean(l.lock.id)}> ${clean(l.lock.className)} at ${clean(th.frames[l.frameIndex]?.qualified ?? '?')}`, tone: 'dim' });
+  for (const s of th.ownableSynchronizers) lines.push({ text: `  holds <${clean(s.id)}> ${clean(s.className)}`, tone: 'dim' });
   return lines;
 }
 
-function threadsScreen(model: Model): UiScreen {
-  // Threads in their identical-stack groups, biggest group first, so a pool's 200 parked workers sit together.
-  const rows: UiRow[] = [];
-  const groups = [...model.threadGroups].sort((a, b) => b.count - a.count || a.dump - b.dump);
-  for (const g of groups) {
-    for (const ref of g.threads) {
-      const th = model.dumps[ref.dump]!.threads[ref.thread]!;
-      // What the thread is doing, not the JDK's parking machinery above it.
-      const top = th.frames.length > 0 ? activityFrame(th) : '(no stack)';
-      const verdict = model.activity[ref.dump]![ref.thread]!;
-      rows.push({
-        key: threadKey(ref.dump, ref.thread),
-        text: `#${ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)} ${verdict.activity.padEnd(12)} ×${String(g.count).padEnd(4)} ${clean(top)}`,
-        tone: th.state === 'BLOCKED' ? 'warning' : undefined,
-        search: searchText(`${th.name} ${th.state} ${verdict.activity} ${th.frames.map((f) => f.qualified).join(' ')}`),
-        detail: [
-          { text: `"${clean(th.name)}" ${th.state}${th.stateDetail ? ` (${clean(th.stateDetail)})` : ''}`, tone: 'title' },
-          // Why dumpsleuth calls it idle, working, blocked or housekeeping: the verdict every rule reads.
-          { text: `  ${verdict.activity}: ${clean(verdict.reason)}`, tone: verdict.activity === 'blocked' ? 'warning' : undefined },
-          { text: `  dump #${ref.dump} ${clean(sourceAt(model.dumps[ref.dump]!.source, th.line))}; ${g.count === 1 ? 'the only thread with this stack' : `${g.count} threads share this stack`}`, tone: 'dim' },
-          ...stackLines(th),
-        ],
-      });
-    }
+/** What a thread's row knows of its stack group. */
+interface StackGroupPlace {
+  /** The frame the group is doing its work in. */
+  readonly top: string;
+  readonly size: number;
+  /** The group's frames, one array for all its rows. */
+  readonly stack: readonly UiDetailLine[];
+}
+
+/**
+ * One thread's row, its text, search text and detail made when first read: a dump of 200,000
+ * threads shows a screenful of them and opens a few, and making all their strings up front took
+ * longer than the analysis (most of it in the garbage collector).
+ */
+class ThreadRow implements UiRow {
+  readonly key: string;
+  readonly tone: Tone | undefined;
+  readonly more: readonly UiDetailLine[];
+  readonly tree?: UiRow['tree'];
+  #text: string | undefined;
+  #search: string | undefined;
+
+  constructor(
+    private readonly model: Model,
+    private readonly ref: ThreadRef,
+    private readonly group: StackGroupPlace,
+    parent: string | undefined,
+  ) {
+    this.key = threadKey(ref.dump, ref.thread);
+    this.tone = this.thread.state === 'BLOCKED' ? 'warning' : undefined;
+    this.more = group.stack;
+    if (parent !== undefined) this.tree = { depth: 1, parent, children: 0 };
   }
+
+  private get thread(): ThreadEntry {
+    return this.model.dumps[this.ref.dump]!.threads[this.ref.thread]!;
+  }
+
+  private get verdict() {
+    return this.model.activity[this.ref.dump]![this.ref.thread]!;
+  }
+
+  get text(): string {
+    if (this.#text === undefined) {
+      const th = this.thread;
+      const head = `#${this.ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)}`;
+      // Under its group the stack is the group's; alone, the row says where it is.
+      this.#text = this.tree !== undefined ? `${head} ${this.verdict.activity}` : `${head} ${this.verdict.activity.padEnd(12)} ×1    ${clean(this.group.top)}`;
+    }
+    return this.#text;
+  }
+
+  get search(): string {
+    if (this.#search === undefined) {
+      const th = this.thread;
+      // A group's row is found by its frames; a thread under it by its name.
+      this.#search = searchText(`${th.name} ${th.state} ${this.verdict.activity}${this.tree === undefined ? ` ${th.frames.map((f) => f.qualified).join(' ')}` : ''}`);
+    }
+    return this.#search;
+  }
+
+  get detail(): readonly UiDetailLine[] {
+    const th = this.thread;
+    const verdict = this.verdict;
+    return [
+      { text: `"${clean(th.name)}" ${th.state}${th.stateDetail ? ` (${clean(th.stateDetail)})` : ''}`, tone: 'title' },
+      // Why dumpsleuth calls it idle, working, blocked or housekeeping: the verdict every rule reads.
+      { text: `  ${verdict.activity}: ${clean(verdict.reason)}`, ...(verdict.activity === 'blocked' ? { tone: 'warning' as Tone } : {}) },
+      { text: `  dump #${this.ref.dump} ${clean(sourceAt(this.model.dumps[this.ref.dump]!.source, th.line))}; ${this.group.size === 1 ? 'the only thread with this stack' : `one of ${this.group.size} threads with this stack`}`, tone: 'dim' },
+      ...lockLines(th),
+    ];
+  }
+}
+
+/**
+ * Threads grouped by identical stack (the same state and frames) across every dump, biggest group
+ * first: a pool's 200 parked workers are one row, expanded with `+` to its threads. A group of one
+ * is its thread's row. The group's row is what `/` finds by frame; its threads by name.
+ */
+function threadsScreen(model: Model): UiScreen {
+  interface Group {
+    readonly refs: ThreadRef[];
+    readonly dumps: Set<number>;
+  }
+  const groups = new Map<string, Group>();
+  for (const g of model.threadGroups) {
+    const first = model.dumps[g.dump]!.threads[g.threads[0]!.thread]!;
+    // Built once per group of a dump (a few hundred), not per thread.
+    const key = `${g.state}\n${first.frames.map((f) => f.qualified).join('\n')}`;
+    let group = groups.get(key);
+    if (group === undefined) groups.set(key, (group = { refs: [], dumps: new Set() }));
+    group.refs.push(...g.threads);
+    group.dumps.add(g.dump);
+  }
+  const ordered = [...groups.values()].sort((a, b) => b.refs.length - a.refs.length || a.refs[0]!.dump - b.refs[0]!.dump || a.refs[0]!.thread - b.refs[0]!.thread);
+  const rows: UiRow[] = [];
+  ordered.forEach((group, n) => {
+    const refs = [...group.refs].sort((a, b) => a.dump - b.dump || a.thread - b.thread);
+    const first = model.dumps[refs[0]!.dump]!.threads[refs[0]!.thread]!;
+    // What the thread is doing, not the JDK's parking machinery above it.
+    const top = first.frames.length > 0 ? activityFrame(first) : '(no stack)';
+    const stack = frameLines(first);
+    const dumps = [...group.dumps].sort((a, b) => a - b);
+    const threadRow = (ref: ThreadRef, parent: string | undefined): UiRow => new ThreadRow(model, ref, { top, size: refs.length, stack }, parent);
+    if (refs.length === 1) {
+      rows.push(threadRow(refs[0]!, undefined));
+      return;
+    }
+    const key = `stack:${n}`;
+    const verdict = model.activity[refs[0]!.dump]![refs[0]!.thread]!;
+    const where = dumps.length === 1 ? `dump #${dumps[0]}` : `${dumps.length} dumps`;
+    rows.push({
+      key,
+      text: `×${String(refs.length).padEnd(5)} ${first.state.padEnd(13)} ${verdict.activity.padEnd(12)} ${clean(top)}  (${where})`,
+      tone: first.state === 'BLOCKED' ? 'warning' : undefined,
+      search: searchText(`${first.state} ${verdict.activity} ${first.frames.map((f) => f.qualified).join(' ')}`),
+      detail: [
+        { text: `${refs.length} threads ${first.state} with one stack, in ${where}`, tone: 'title' },
+        { text: `  ${verdict.activity}: ${clean(verdict.reason)}`, tone: verdict.activity === 'blocked' ? 'warning' : undefined },
+        { text: '  + shows its threads', tone: 'dim' },
+      ],
+      more: stack,
+      tree: { depth: 0, children: refs.length },
+    });
+    for (const ref of refs) rows.push(threadRow(ref, key));
+  });
   return { id: 'threads', title: 'Threads', rows, empty: 'No thread dump was given.' };
 }
 

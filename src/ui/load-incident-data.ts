@@ -1,6 +1,6 @@
 /**
  * Everything `ui` shows, computed from the paths: the same loading, model and rules as `analyze`,
- * then the UI's screens. Runs in a worker thread so the terminal stays responsive on big inputs.
+ * then the UI's screens, each phase announced to the progress screen.
  */
 import { loadConfigFile } from '../engine/config.js';
 import { configNote } from '../report/report.js';
@@ -38,9 +38,18 @@ export async function loadIncidentData(request: UiLoadRequest, onProgress: (p: L
     onSkipped: (path, e) => notes.push(skippedNote(path, e)),
   });
   if (threads.length === 0 && heaps.length === 0 && logs.length === 0) throw new InputError('no thread dump or heap dump found in the given paths', 'pass jstack output, a heap dump, or a directory holding them');
+  const title = paths.length === 1 ? paths[0]! : `${paths.length} paths`;
+  // Each phase is named, and starts on a turn of the event loop of its own: the screen shows it, and keys are read.
+  const phase = async (name: string) => {
+    onProgress({ file: title, event: { phase: name, bytesRead: 0 } });
+    await new Promise((r) => setImmediate(r));
+  };
+  await phase('model');
   const model = buildModel(threads, { heaps, logs, userCounters: counterSpecs });
+  await phase('rules');
   const findings = runRules(model, RULES, config);
-  return { data: buildUiData(model, findings, paths.length === 1 ? paths[0]! : `${paths.length} paths`), notes };
+  await phase('screens');
+  return { data: buildUiData(model, findings, title), notes };
 }
 
 export function errorText(e: unknown): { message: string; remedy: string } | undefined {

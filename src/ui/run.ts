@@ -1,6 +1,6 @@
 /**
- * `dumpsleuth ui <paths...>`: full screen over the alternate buffer, loading on a worker thread with a
- * progress line, then the App. The terminal is restored on quit, on Ctrl-C and on errors. The loading
+ * `dumpsleuth ui <paths...>`: full screen over the alternate buffer, loading with a progress line
+ * naming each phase, then the App. The terminal is restored on quit, on Ctrl-C and on errors. The loading
  * starts first; Ink (about a second to import) loads meanwhile, and only for this command.
  */
 import chalk, { Chalk } from 'chalk';
@@ -45,8 +45,9 @@ export async function runUi(paths: string[], options: UiOptions, env: NodeJS.Pro
   } finally {
     restore();
     process.off('SIGTERM', onSignal);
-    await loader.terminate();
   }
   if (result.message !== undefined) process.stderr.write(result.message + '\n');
+  // Quit during loading: the analysis on this thread would run on to its end; nothing waits for it.
+  if (loader.busy()) process.exit(result.code);
   return result.code;
 }

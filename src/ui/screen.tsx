@@ -10,6 +10,9 @@ import type { Loader, WorkerMessage } from './loader.js';
 const PHASE_WORDS: Readonly<Record<string, string>> = {
   memory: 'what holds the memory of',
   dominators: 'the dominator tree of',
+  model: 'reconstructing pools, locks and series of',
+  rules: 'running the rules on',
+  screens: 'laying out the screens of',
 };
 
 function Loading({ worker, onDone, onQuit }: { readonly worker: Loader; readonly onDone: (m: WorkerMessage) => void; readonly onQuit: (code: number) => void }) {

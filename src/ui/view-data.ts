@@ -27,6 +27,12 @@ export interface UiRow {
   /** Lower-case text `/` searches: names and frames. */
   readonly search: string;
   readonly detail: readonly UiDetailLine[];
+  /**
+   * Lines drawn after `detail` that several rows share (the stack of an identical-stack group): one
+   * array for all of them, so 200,000 threads in a few hundred stacks cross from the worker as a few
+   * hundred stacks, not 200,000.
+   */
+  readonly more?: readonly UiDetailLine[];
   /** A row of a tree (the dominator tree): it shows only while its parent is expanded, unless a search is on. */
   readonly tree?: UiTreePlace;
 }
@@ -47,6 +53,11 @@ export interface UiScreen {
   readonly rows: readonly UiRow[];
   /** Shown when there are no rows. */
   readonly empty: string;
+}
+
+/** Everything the detail pane of a row shows. */
+export function detailOf(row: UiRow): readonly UiDetailLine[] {
+  return row.more === undefined ? row.detail : [...row.detail, ...row.more];
 }
 
 export interface UiData {

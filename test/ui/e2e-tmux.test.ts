@@ -51,7 +51,7 @@ describe.skipIf(!haveTmux && !process.env['CI'])('ui in a real terminal (tmux)',
       await waitFor(/Enter follows the link/);
       await keys('Enter');
       const thread = await waitFor(/"DubboServerHandler-127\.0\.0\.1:20880-thread-1" WAITING/);
-      expect(thread).toMatch(/› #2 DubboServerHandler-127\.0\.0\.1:20880-thread-1 /);
+      expect(thread).toMatch(/› +#2 DubboServerHandler-127\.0\.0\.1:20880-thread-1 /);
       expect(thread).toContain('ThreadPoolExecutor.getTask');
 
       await keys('/', 'e', 'v', 'i', 'c', 't', 'o', 'r', 'Enter');

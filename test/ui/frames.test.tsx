@@ -52,7 +52,8 @@ describe('UI frames (golden)', { timeout: 60_000 }, () => {
     const help = ui.lastFrame() ?? '';
     ui.unmount();
     // The first evidence line of the shutdown finding is the Dubbo hook's thread.
-    expect(followed).toMatch(/› #\d+ DubboShutdownHook/);
+    // A thread of a group of identical stacks: shown under its group, indented.
+    expect(followed).toMatch(/› +#\d+ DubboShutdownHook/);
     expect(followed).toContain('HeaderExchangeServer.close');
     expect(help).toContain('search names and frames');
     await expect(followed + '\n').toMatchFileSnapshot('../golden/ui/followed-evidence.txt');

@@ -8,12 +8,13 @@ import { render } from 'ink-testing-library';
 import { describe, expect, test } from 'vitest';
 import type { Loader, WorkerMessage } from '../../src/ui/loader.js';
 import { Root } from '../../src/ui/screen.js';
+import { loadIncidentData } from '../../src/ui/load-incident-data.js';
 
 const tick = () => new Promise((r) => setImmediate(() => setTimeout(r, 0)));
 
 function endlessLoader(): Loader & { say(m: WorkerMessage): void } {
   const events = new EventEmitter();
-  return { on: (e, f) => events.on(e, f), off: (e, f) => events.off(e, f), terminate: async () => undefined, say: (m) => events.emit('message', m) };
+  return { on: (e, f) => events.on(e, f), off: (e, f) => events.off(e, f), busy: () => true, say: (m) => events.emit('message', m) };
 }
 
 describe('the loading screen', () => {
@@ -42,5 +43,16 @@ describe('the loading screen', () => {
     await tick();
     expect(ui.lastFrame()).toMatch(/what holds the memory of big\.hprof/);
     ui.unmount();
+  });
+
+  test('the analysis names its phases after reading, each on a turn of the event loop of its own', async () => {
+    const phases: string[] = [];
+    let turns = 0;
+    const counting = setInterval(() => turns++, 0);
+    await loadIncidentData({ paths: ['fixtures/threads/deadlock/dump-1.txt'], memory: 'never' }, (p) => {
+      if (p.event.phase !== 'read') phases.push(`${p.event.phase}@${turns > 0 ? 'turn' : 'start'}`);
+    });
+    clearInterval(counting);
+    expect(phases.map((p) => p.split('@')[0])).toEqual(['model', 'rules', 'screens']);
   });
 });

@@ -7,7 +7,7 @@ import { useEffect, useReducer, useState } from 'react';
 import { keyNames } from '../keys.js';
 import { currentRows, initialState, reduce, type UiAction, type UiState } from '../state/ui-state.js';
 import { fit, layoutFor, tabLabels } from '../state/layout.js';
-import type { UiData } from '../view-data.js';
+import { detailOf, type UiData } from '../view-data.js';
 import { DetailPane } from './DetailPane.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { ListView } from './ListView.js';
@@ -71,7 +71,7 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
         <>
           <ListView rows={rows} cursor={pos.cursor} offset={pos.offset} height={layout.listHeight} width={layout.width} focused={state.focus === 'list'} empty={screen.empty} expanded={pos.expanded} />
           <Text dimColor>{'─'.repeat(layout.width - 1)}</Text>
-          <DetailPane lines={row?.detail ?? []} height={layout.detailHeight} width={layout.width} selectedLink={state.focus === 'detail' ? state.detailLink : -1} />
+          <DetailPane lines={row !== undefined ? detailOf(row) : []} height={layout.detailHeight} width={layout.width} selectedLink={state.focus === 'detail' ? state.detailLink : -1} />
         </>
       )}
       <Text dimColor>{fit(status, layout.width - 1)}</Text>

@@ -3,7 +3,7 @@
  * has the focus, search, help. Pure: commands in, state out; rows are looked up in the data given.
  */
 import { commandFor, type Command } from '../keys.js';
-import type { UiData, UiLink, UiRow } from '../view-data.js';
+import { detailOf, type UiData, type UiLink, type UiRow } from '../view-data.js';
 import { clamp, windowOffset } from './window.js';
 
 export interface ScreenPosition {
@@ -89,7 +89,7 @@ export function currentRow(data: UiData, s: UiState): UiRow | undefined {
 
 /** The links of the selected row's detail, in order. */
 export function detailLinks(row: UiRow | undefined): UiLink[] {
-  return row === undefined ? [] : row.detail.flatMap((l) => (l.link ? [l.link] : []));
+  return row === undefined ? [] : detailOf(row).flatMap((l) => (l.link ? [l.link] : []));
 }
 
 export function reduce(data: UiData, s: UiState, a: UiAction): UiState {
