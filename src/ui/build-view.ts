@@ -111,53 +111,55 @@ class ThreadRow implements UiRow {
   #text: string | undefined;
   #search: string | undefined;
 
-  constructor(
-    private readonly model: Model,
-    private readonly ref: ThreadRef,
-    private readonly group: StackGroupPlace,
-    parent: string | undefined,
-  ) {
+  readonly #model: Model;
+  readonly #ref: ThreadRef;
+  readonly #group: StackGroupPlace;
+
+  constructor(model: Model, ref: ThreadRef, group: StackGroupPlace, parent: string | undefined) {
+    this.#model = model;
+    this.#ref = ref;
+    this.#group = group;
     this.key = threadKey(ref.dump, ref.thread);
-    this.tone = this.thread.state === 'BLOCKED' ? 'warning' : undefined;
+    this.tone = this.#thread.state === 'BLOCKED' ? 'warning' : undefined;
     this.more = group.stack;
     if (parent !== undefined) this.tree = { depth: 1, parent, children: 0 };
   }
 
-  private get thread(): ThreadEntry {
-    return this.model.dumps[this.ref.dump]!.threads[this.ref.thread]!;
+  get #thread(): ThreadEntry {
+    return this.#model.dumps[this.#ref.dump]!.threads[this.#ref.thread]!;
   }
 
-  private get verdict() {
-    return this.model.activity[this.ref.dump]![this.ref.thread]!;
+  get #verdict() {
+    return this.#model.activity[this.#ref.dump]![this.#ref.thread]!;
   }
 
   get text(): string {
     if (this.#text === undefined) {
-      const th = this.thread;
-      const head = `#${this.ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)}`;
+      const th = this.#thread;
+      const head = `#${this.#ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)}`;
       // Under its group the stack is the group's; alone, the row says where it is.
-      this.#text = this.tree !== undefined ? `${head} ${this.verdict.activity}` : `${head} ${this.verdict.activity.padEnd(12)} ×1    ${clean(this.group.top)}`;
+      this.#text = this.tree !== undefined ? `${head} ${this.#verdict.activity}` : `${head} ${this.#verdict.activity.padEnd(12)} ×1    ${clean(this.#group.top)}`;
     }
     return this.#text;
   }
 
   get search(): string {
     if (this.#search === undefined) {
-      const th = this.thread;
+      const th = this.#thread;
       // A group's row is found by its frames; a thread under it by its name.
-      this.#search = searchText(`${th.name} ${th.state} ${this.verdict.activity}${this.tree === undefined ? ` ${th.frames.map((f) => f.qualified).join(' ')}` : ''}`);
+      this.#search = searchText(`${th.name} ${th.state} ${this.#verdict.activity}${this.tree === undefined ? ` ${th.frames.map((f) => f.qualified).join(' ')}` : ''}`);
     }
     return this.#search;
   }
 
   get detail(): readonly UiDetailLine[] {
-    const th = this.thread;
-    const verdict = this.verdict;
+    const th = this.#thread;
+    const verdict = this.#verdict;
     return [
       { text: `"${clean(th.name)}" ${th.state}${th.stateDetail ? ` (${clean(th.stateDetail)})` : ''}`, tone: 'title' },
       // Why dumpsleuth calls it idle, working, blocked or housekeeping: the verdict every rule reads.
       { text: `  ${verdict.activity}: ${clean(verdict.reason)}`, ...(verdict.activity === 'blocked' ? { tone: 'warning' as Tone } : {}) },
-      { text: `  dump #${this.ref.dump} ${clean(sourceAt(this.model.dumps[this.ref.dump]!.source, th.line))}; ${this.group.size === 1 ? 'the only thread with this stack' : `one of ${this.group.size} threads with this stack`}`, tone: 'dim' },
+      { text: `  dump #${this.#ref.dump} ${clean(sourceAt(this.#model.dumps[this.#ref.dump]!.source, th.line))}; ${this.#group.size === 1 ? 'the only thread with this stack' : `one of ${this.#group.size} threads with this stack`}`, tone: 'dim' },
       ...lockLines(th),
     ];
   }
@@ -199,7 +201,9 @@ function threadsScreen(model: Model): UiScreen {
     }
     const key = `stack:${n}`;
     const verdict = model.activity[refs[0]!.dump]![refs[0]!.thread]!;
-    const where = dumps.length === 1 ? `dump #${dumps[0]}` : `${dumps.length} dumps`;
+    // The same stack in several dumps: how many threads each dump has in it, when they agree.
+    const perDump = dumps.map((d) => refs.filter((r) => r.dump === d).length);
+    const where = dumps.length === 1 ? `dump #${dumps[0]}` : perDump.every((c) => c === perDump[0]) ? `${dumps.length} dumps, ${perDump[0]} in each` : `${dumps.length} dumps`;
     rows.push({
       key,
       text: `×${String(refs.length).padEnd(5)} ${first.state.padEnd(13)} ${verdict.activity.padEnd(12)} ${clean(top)}  (${where})`,
