@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { commandFor, keyNames } from '../../src/ui/keys.js';
 import { layoutFor, tabLabels, wrap } from '../../src/ui/state/layout.js';
-import { currentRow, initialState, reduce, visibleRows, type UiState } from '../../src/ui/state/ui-state.js';
+import { currentRow, currentRows, initialState, reduce, visibleRows, type UiState } from '../../src/ui/state/ui-state.js';
 import { scrollThumb, windowOffset } from '../../src/ui/state/window.js';
 import type { UiData, UiRow } from '../../src/ui/view-data.js';
 
@@ -46,7 +46,15 @@ describe('window maths', () => {
     const findings = (i: number) => i === 0;
     expect(tabLabels(tabs, 80, findings)).toEqual(['1 Findings (12)', '2 Threads (20000)', '3 Memory']);
     expect(tabLabels(tabs, 40, findings)).toEqual(['1 Findings (12)', '2 Threads', '3 Memory']);
-    expect(tabLabels(tabs, 20, findings)).toEqual(['1 Findings', '2 Threads', '3 Memory']);
+    expect(tabLabels(tabs, 36, findings)).toEqual(['1 Findings', '2 Threads', '3 Memory']);
+    // Narrower still: the selected tab keeps its title, the others their number (their key).
+    expect(tabLabels(tabs, 20, findings, 1)).toEqual(['1', '2 Threads', '3']);
+    // The UI's eight screens at 80 columns (the App gives the tabs all but 10 of them): all fit, each with its key.
+    const eight = ['Overview', 'Findings', 'Threads', 'Pools', 'Counters', 'Locks', 'Series', 'Memory'].map((title) => ({ title, count: 12 }));
+    const at80 = tabLabels(eight, 70, findings, 7);
+    expect(at80.reduce((n, l) => n + l.length + 2, 0)).toBeLessThanOrEqual(70);
+    expect(at80.map((l) => l.split(' ')[0])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    expect(at80[7]).toBe('8 Memory');
   });
 });
 
@@ -88,6 +96,16 @@ describe('reducer', () => {
     expect(currentRow(d, s)?.key).toBe('k1999');
     s = press(d, s, '/', 'escape');
     expect(s.positions[1]!.query).toBe('');
+  });
+
+  it('Esc in the list clears a kept filter, staying on the selected row', () => {
+    let s = press(d, start, '/', '1', '9', '9', '9', '9', 'enter');
+    expect(s.positions[1]!.query).toBe('19999');
+    expect(currentRow(d, s)?.key).toBe('k19999');
+    s = press(d, s, 'escape');
+    expect(s.positions[1]!.query).toBe('');
+    expect(currentRow(d, s)?.key).toBe('k19999');
+    expect(currentRows(d, s).length).toBe(20_000);
   });
 
   it('opens a detail, follows a link to its row, and comes back', () => {

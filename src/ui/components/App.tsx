@@ -47,7 +47,8 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
   const row = rows[pos.cursor];
   // The overview and the memory screen count no rows worth a number (their rows are of many kinds).
   const specs = data.screens.map((s) => ({ title: s.title, ...(s.rows.length > 0 && s.id !== 'overview' && s.id !== 'memory' ? { count: s.rows.length } : {}) }));
-  const tabs = tabLabels(specs, layout.width - 1, (i) => data.screens[i]!.id === 'findings');
+  // The title needs a few columns of its own ("shutdow…"), so the tabs get the rest.
+  const tabs = tabLabels(specs, layout.width - 10, (i) => data.screens[i]!.id === 'findings', state.screen);
   // The tabs first; the title gets what room is left on the line.
   const tabsWidth = tabs.reduce((n, t) => n + t.length + 2, 0);
   const title = fit(data.title, Math.max(0, layout.width - tabsWidth - 3)) + (layout.width - tabsWidth > 6 ? '  ' : '');

@@ -45,13 +45,14 @@ export interface TabSpec {
  * The tab labels that fit the width, each `N Title (count)`: with every count when they fit, else
  * with the findings' count only (the one number a user looks for first), else with no count.
  */
-export function tabLabels(tabs: readonly TabSpec[], width: number, keepCount: (i: number) => boolean): string[] {
+export function tabLabels(tabs: readonly TabSpec[], width: number, keepCount: (i: number) => boolean, selected = 0): string[] {
   const label = (t: TabSpec, i: number, counts: 'all' | 'kept' | 'none') =>
     `${i + 1} ${t.title}${t.count !== undefined && (counts === 'all' || (counts === 'kept' && keepCount(i))) ? ` (${t.count})` : ''}`;
   const widthOf = (labels: string[]) => labels.reduce((n, l) => n + l.length + 2, 0);
-  for (const counts of ['all', 'kept'] as const) {
+  for (const counts of ['all', 'kept', 'none'] as const) {
     const labels = tabs.map((t, i) => label(t, i, counts));
     if (widthOf(labels) <= width) return labels;
   }
-  return tabs.map((t, i) => label(t, i, 'none'));
+  // Still too wide (80 columns hold 8 titles only just not): the other tabs keep their number, which is their key.
+  return tabs.map((t, i) => (i === selected ? label(t, i, 'none') : String(i + 1)));
 }

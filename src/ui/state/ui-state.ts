@@ -132,7 +132,8 @@ function command(data: UiData, s: UiState, c: Command): UiState {
     case 'open':
       return detailLinks(currentRow(data, s)).length > 0 ? { ...s, focus: 'detail', detailLink: 0 } : s;
     case 'back':
-      return goBack(data, s);
+      // Esc first clears the screen's kept filter (keeping the selected row), then goes back.
+      return pos.query !== '' ? clearFilter(data, s) : goBack(data, s);
     case 'tree.expand':
     case 'tree.collapse':
       return treeCommand(data, s, c);
@@ -253,6 +254,13 @@ function withAncestors(rows: readonly UiRow[], expanded: ReadonlySet<string>, ke
   const out = new Set(expanded);
   for (let p = byKey.get(key)?.tree?.parent; p !== undefined; p = byKey.get(p)?.tree?.parent) out.add(p);
   return out.size === expanded.size ? expanded : out;
+}
+
+function clearFilter(data: UiData, s: UiState): UiState {
+  const selected = currentRow(data, s)?.key;
+  const pos = s.positions[s.screen]!;
+  const next = { ...s, positions: replace(s.positions, s.screen, { ...pos, query: '' }) };
+  return withCursor(data, next, Math.max(0, currentRows(data, next).findIndex((r) => r.key === selected)));
 }
 
 function goBack(data: UiData, s: UiState): UiState {
