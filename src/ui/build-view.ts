@@ -57,15 +57,14 @@ function findingRow(f: Finding, memoryRowOf: MemoryRowOf): UiRow {
     { text: '' },
     { text: 'facts', tone: 'title' },
     ...facts.map(([k, v]) => ({ text: `  ${k}: ${clean(Array.isArray(v) ? v.join(', ') : String(v))}` })),
-    { text: '' },
-    { text: 'evidence', tone: 'title' },
-    ...f.evidence.map((e) => evidenceLine(e, memoryRowOf)),
   ];
+  // The cause and the remedy before the evidence: a long evidence list must not push them out of sight.
   if (f.causedBy.length > 0) {
     detail.push({ text: '' }, { text: 'caused by', tone: 'title' });
     for (const c of f.causedBy) detail.push({ text: `  → ${clean(c)}`, link: { screen: 'findings', key: c } });
   }
   detail.push({ text: '' }, { text: 'what to do', tone: 'title' }, { text: clean(f.remedy), tone: 'ok' });
+  detail.push({ text: '' }, { text: 'evidence', tone: 'title' }, ...f.evidence.map((e) => evidenceLine(e, memoryRowOf)));
   return {
     key: f.id,
     text: `${f.severity.toUpperCase().padEnd(8)} ${f.rule.padEnd(27)} ${clean(f.subject)}`,
@@ -277,12 +276,19 @@ function countersScreen(model: Model): UiScreen {
         { text: `  ${c.kind}, ${c.identity ? clean(c.identity) : ''}` },
         { text: `  active ${c.active}, limit ${c.limit ?? 'none'}${c.limitSource ? ` (${clean(c.limitSource)})` : ''}, total ${c.total ?? '?'}, failed ${c.failed ?? '?'}` },
         { text: `  threads inside per dump: ${c.threadsInside.map((t) => t.count).join(', ') || 'no thread dump of this JVM'}; rejections in logs: ${c.rejectionsLogged}` },
-        { text: 'threads inside', tone: 'title' },
-        ...(busiest?.threads ?? []).slice(0, 200).map((t) => threadLink(t)),
+        // The threads of the dump with most inside; a heading only when there is one to list.
+        ...(busiest !== undefined && busiest.threads.length > 0 ? [{ text: `threads inside (dump #${busiest.dump})`, tone: 'title' as Tone }, ...busiest.threads.slice(0, 200).map((t) => threadLink(t))] : []),
+        ...(busiest !== undefined && busiest.threads.length > 200 ? [{ text: `  … ${busiest.threads.length - 200} more`, tone: 'dim' as Tone }] : []),
       ],
     };
   });
-  return { id: 'counters', title: 'Counters', rows, empty: 'No in-flight counter was found (they come from a heap dump).' };
+  const heapGiven = model.inputs.some((i) => i.kind === 'heap');
+  return {
+    id: 'counters',
+    title: 'Counters',
+    rows,
+    empty: heapGiven ? 'No in-flight counter was found in the heap dump (Dubbo RpcStatus, and the counters your config names).' : 'No in-flight counter was found (they come from a heap dump: give one beside the thread dumps).',
+  };
 }
 
 function locksScreen(model: Model): UiScreen {

@@ -24,13 +24,21 @@ export function DetailPane({ lines, height, width, selectedLink }: DetailPanePro
     wrap(line.text, width - 1).forEach((text, k) => pieces.push({ text: selected && k === 0 ? `›${text.slice(1)}` : text, line, selected }));
   }
   const start = selectedAt >= height ? selectedAt - Math.floor(height / 2) : 0;
+  // More below than fits: the last line says so, and how to see it (the pane scrolls with its links).
+  const below = pieces.length - (start + height);
+  const shown = below > 0 ? pieces.slice(start, start + height - 1) : pieces.slice(start, start + height);
   return (
     <Box flexDirection="column" height={height}>
-      {pieces.slice(start, start + height).map((p, i) => (
+      {shown.map((p, i) => (
         <Text key={i} {...toneProps(p.line.tone)} underline={p.line.link !== undefined && !p.selected} inverse={p.selected} wrap="truncate-end">
           {p.text}
         </Text>
       ))}
+      {below > 0 ? (
+        <Text dimColor wrap="truncate-end">
+          {`… ${below + 1} more lines${link >= 0 ? ' (Enter, then ↓, walks the links)' : ''}`}
+        </Text>
+      ) : null}
     </Box>
   );
 }
