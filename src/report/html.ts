@@ -9,13 +9,14 @@ import type { Evidence, Finding } from '../model/findings.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { esc } from './html-escape.js';
+import { inputKindText, inputLineParts } from './input-line.js';
+import { evidenceCutNote } from './evidence-cut.js';
 import { flameGraph } from './html-flame.js';
 import { seriesTimeline } from './html-timeline.js';
 import { seriesRows } from './series-rows.js';
 import { deadlockRows, groupRows, lockRows, ownersText } from './series-groups.js';
 import { callTree } from '../threads/call-tree.js';
 import type { Model } from '../model/model.js';
-import { heapSizeText } from './heap-size-text.js';
 import { sourceAt } from './source-location.js';
 
 export { esc } from './html-escape.js';
@@ -61,6 +62,14 @@ function evidenceItem(e: Evidence): string {
   }
 }
 
+/** Evidence lines drawn per finding; the JSON report has them all. */
+const HTML_EVIDENCE = 200;
+
+function cutNote(f: Finding): string {
+  const note = evidenceCutNote(f, Math.min(HTML_EVIDENCE, f.evidence.length), '(every one in the JSON report)');
+  return note === undefined ? '' : `<p class="muted">${esc(note)}</p>`;
+}
+
 function findingBlock(f: Finding): string {
   const facts = Object.entries(f.facts).filter(([, v]) => v !== null);
   return [
@@ -71,7 +80,7 @@ function findingBlock(f: Finding): string {
     facts.length > 0 ? `<table>${facts.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(Array.isArray(v) ? v.join(', ') : String(v))}</td></tr>`).join('')}</table>` : '',
     f.causedBy.length > 0 ? `<p>Caused by: ${f.causedBy.map((c) => `<a href="#${esc(c)}">${esc(c)}</a>`).join(', ')}</p>` : '',
     `<p class="fix"><strong>What to do:</strong> ${esc(f.remedy)}</p>`,
-    f.evidence.length > 0 ? `<details><summary>Evidence (${f.evidence.length})</summary><ul>${f.evidence.slice(0, 200).map(evidenceItem).join('')}</ul></details>` : '',
+    f.evidence.length > 0 ? `<details><summary>Evidence (${f.evidence.length})</summary><ul>${f.evidence.slice(0, HTML_EVIDENCE).map(evidenceItem).join('')}</ul>${cutNote(f)}</details>` : '',
     '</section>',
   ].join('\n');
 }
@@ -192,7 +201,7 @@ export function renderHtml(report: Report): string {
     `<h1>dumpsleuth report</h1>`,
     ...(report.redacted === true ? [`<p class="muted">${esc(REDACTED_NOTE)}</p>`] : []),
     ...(report.config !== undefined ? [`<p class="muted config">${esc(configNote(report.config))}</p>`] : []),
-    `<p class="muted">${m.inputs.map((i) => esc(`${i.path} (${i.kind} ${i.format}${i.heap !== undefined ? `, ${heapSizeText(i.heap)}` : ''})`) + i.warnings.map((w) => `<br><span class="input-warning">warning: ${esc(w)}</span>`).join('')).join('<br>')}</p>`,
+    `<p class="muted">${m.inputs.map((i) => esc(`${i.path}: ${inputKindText(i)}${inputLineParts(i).map((p) => `, ${p.text}`).join('')}`) + i.warnings.map((w) => `<br><span class="input-warning">warning: ${esc(w)}</span>`).join('')).join('<br>')}</p>`,
     ...m.notes.map((n) => `<p class="muted note">note: ${esc(n)}</p>`),
     `<h2>Findings (${report.findings.length})</h2>`,
     report.findings.length === 0 ? '<p>No findings.</p>' : `${summaryTable(report.findings)}\n${report.findings.map(findingBlock).join('\n')}`,

@@ -8,6 +8,13 @@ import { heapSizeText } from './heap-size-text.js';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
+/** What kind of input it is, in the words every format uses: `threads hotspot`, `heap hprof`, `log`, `top -H`. */
+export function inputKindText(i: InputSummary): string {
+  // A log's format is its kind already ("log log" said nothing twice).
+  if (i.kind === 'log') return i.format;
+  return `${i.kind} ${i.format}`;
+}
+
 /** The parts after the path: facts first, then what was left unread (`dim` parts). */
 export function inputLineParts(i: InputSummary): Array<{ readonly text: string; readonly dim?: boolean }> {
   const parts: Array<{ text: string; dim?: boolean }> = [];

@@ -8,7 +8,8 @@ import { memorySections } from './memory-section.js';
 import type { Evidence, Finding } from '../model/findings.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
-import { inputLineParts } from './input-line.js';
+import { inputKindText, inputLineParts } from './input-line.js';
+import { evidenceCutNote } from './evidence-cut.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { sourceAt } from './source-location.js';
 import { deadlockRows, lockRows, ownersText } from './series-groups.js';
@@ -106,7 +107,8 @@ function findingSection(model: Model, f: Finding, evidenceLimit: number, anchors
   if (f.evidence.length > 0) {
     const shown = f.evidence.slice(0, evidenceLimit);
     lines.push(`<details><summary>Evidence (${f.evidence.length})</summary>`, '', ...shown.map(evidenceLine));
-    if (shown.length < f.evidence.length) lines.push(`- … ${f.evidence.length - shown.length} more cut to keep the report under ${MARKDOWN_LIMIT} characters`);
+    const cut = evidenceCutNote(f, shown.length, `cut to keep the report under ${MARKDOWN_LIMIT} characters`);
+    if (cut !== undefined) lines.push(`- ${mdText(cut)}`);
     lines.push('', '</details>', '');
   }
   return lines.join('\n');
@@ -162,7 +164,7 @@ function body(report: Report, evidenceLimit: number): string {
     if (sec.suspects.length > 0) out.push('');
   }
   out.push('<details><summary>Inputs</summary>', '');
-  for (const i of m.inputs) out.push(`- ${mdText(i.path)}: ${mdText(i.kind)} ${mdText(i.format)}${inputLineParts(i).map((p) => `, ${mdText(p.text)}`).join('')}${i.warnings.length > 0 ? ` (warnings: ${i.warnings.map(mdText).join('; ')})` : ''}`);
+  for (const i of m.inputs) out.push(`- ${mdText(i.path)}: ${mdText(inputKindText(i))}${inputLineParts(i).map((p) => `, ${mdText(p.text)}`).join('')}${i.warnings.length > 0 ? ` (warnings: ${i.warnings.map(mdText).join('; ')})` : ''}`);
   for (const n of m.notes) out.push(`- note: ${mdText(n)}`);
   out.push('', '</details>', '', `<sub>${mdText(`dumpsleuth ${report.tool.version}`)}</sub>`, '');
   return out.join('\n');

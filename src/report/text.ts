@@ -6,7 +6,8 @@ import { memorySections } from './memory-section.js';
 import type { ChalkInstance } from 'chalk';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
-import { inputLineParts } from './input-line.js';
+import { inputKindText, inputLineParts } from './input-line.js';
+import { evidenceCutNote } from './evidence-cut.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { stripControl } from './sanitize.js';
 import { sourceAt } from './source-location.js';
@@ -34,7 +35,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   if (report.config !== undefined) out.push(chalk.dim(stripControl(configNote(report.config))));
   for (const i of m.inputs) {
     const extra = [i.gzip ? 'gzip' : '', i.encoding !== 'utf-8' ? i.encoding : ''].filter(Boolean).join(', ');
-    out.push(`  ${stripControl(i.path)}: ${i.format}${extra ? ` (${extra})` : ''}` + inputLineParts(i).map((p) => (p.dim === true ? chalk.dim(`, ${stripControl(p.text)}`) : `, ${stripControl(p.text)}`)).join(''));
+    out.push(`  ${stripControl(i.path)}: ${inputKindText(i)}${extra ? ` (${extra})` : ''}` + inputLineParts(i).map((p) => (p.dim === true ? chalk.dim(`, ${stripControl(p.text)}`) : `, ${stripControl(p.text)}`)).join(''));
     for (const w of i.warnings) out.push(chalk.yellow(`    warning: ${stripControl(w)}`));
   }
   out.push('');
@@ -82,7 +83,8 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
     for (const x of sec.suspects) out.push(`  10% or more: ${stripControl(x)}`);
   }
   for (const n of m.notes) out.push('', chalk.dim(`note: ${stripControl(n)}`));
-  out.push('', summaryLine(report.findings, chalk));
+  // A healthy report said "No findings." at the top; the count closes only a report that has some.
+  if (report.findings.length > 0) out.push('', summaryLine(report.findings, chalk));
   return out.join('\n') + '\n';
 }
 
@@ -100,7 +102,8 @@ function renderFinding(f: Finding, sev: (s: Severity) => string, chalk: ChalkIns
     lines.push(chalk.dim(`  ${k}: ${shown.join(', ')}${v.length > shown.length ? `, … ${v.length - shown.length} more` : ''}`));
   }
   for (const e of f.evidence.slice(0, MAX_EVIDENCE)) lines.push(chalk.dim(`    - ${evidenceText(e)}${e.note ? ` (${stripControl(e.note)})` : ''}`));
-  if (f.evidence.length > MAX_EVIDENCE) lines.push(chalk.dim(`    … ${f.evidence.length - MAX_EVIDENCE} more of ${f.evidence.length} evidence lines (every one in --format json, markdown or html)`));
+  const cut = evidenceCutNote(f, Math.min(MAX_EVIDENCE, f.evidence.length), '(every one in --format json, markdown or html)');
+  if (cut !== undefined) lines.push(chalk.dim(`    ${cut}`));
   if (f.causedBy.length > 0) lines.push(`  caused by: ${f.causedBy.map(stripControl).join(', ')}`);
   lines.push(`  ${chalk.green('fix:')} ${f.remedy}`);
   return lines;
@@ -123,6 +126,8 @@ function evidenceText(e: Evidence): string {
 
 function summaryLine(findings: readonly Finding[], chalk: ChalkInstance): string {
   const count = (s: Severity): number => findings.filter((f) => f.severity === s).length;
-  const parts = (['critical', 'error', 'warning', 'info'] as const).filter((s) => count(s) > 0).map((s) => `${count(s)} ${s}`);
-  return findings.length === 0 ? chalk.green('0 findings') : chalk.bold(`${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`);
+  // "2 errors, 1 warning"; critical and info read as they are.
+  const word = (s: Severity, n: number) => (n === 1 || s === 'critical' || s === 'info' ? s : `${s}s`);
+  const parts = (['critical', 'error', 'warning', 'info'] as const).filter((s) => count(s) > 0).map((s) => `${count(s)} ${word(s, count(s))}`);
+  return findings.length === 0 ? '' : chalk.bold(`${findings.length} finding${findings.length === 1 ? '' : 's'} (${parts.join(', ')})`);
 }

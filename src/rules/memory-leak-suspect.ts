@@ -4,6 +4,7 @@ import type { Model } from '../model/model.js';
 import { approximateBytes } from '../model/bytes.js';
 import type { Rule } from './rule.js';
 import { findingId } from './rule.js';
+import { plural } from './evidence.js';
 
 /**
  * What kind of holder the memory accumulates in, by the class of the accumulation point or of the
@@ -103,7 +104,7 @@ export const memoryLeakSuspect: Rule = {
           const held = path.length > 0 ? ` Kept by: ${keptBy(path)}.` : '';
           const evidence: Evidence[] = [
             { kind: 'heap-object', source: m.input, id: s.subject.id, className: s.subject.className, note: `retains ${approximateBytes(s.retained)} (${pct})` },
-            ...(a.id !== s.subject.id ? [{ kind: 'heap-object' as const, source: m.input, id: a.id, className: a.className, note: `accumulation point: retains ${approximateBytes(a.retained)}, ${a.dominated} objects directly` }] : []),
+            ...(a.id !== s.subject.id ? [{ kind: 'heap-object' as const, source: m.input, id: a.id, className: a.className, note: `accumulation point: retains ${approximateBytes(a.retained)}, ${plural(a.dominated, 'object')} directly` }] : []),
           ];
           return {
             subject: s.kind === 'object' ? `${s.className} ${s.subject.id}` : s.className,

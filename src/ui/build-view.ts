@@ -11,7 +11,7 @@ import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './vi
 import { heapSizeText } from '../report/heap-size-text.js';
 import { sourceAt } from '../report/source-location.js';
 import { memoryRowKey, memoryScreen } from './memory-screen.js';
-import { inputLineParts } from '../report/input-line.js';
+import { inputKindText, inputLineParts } from '../report/input-line.js';
 import { seriesMarkText, seriesRows } from '../report/series-rows.js';
 
 /** Dump text made safe for one terminal line (stripControl already turns breaks and tabs into spaces). */
@@ -351,7 +351,7 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
   for (const i of model.inputs) {
     rows.push({
       key: `input:${i.path}`,
-      text: `${clean(i.path)}: ${i.kind} ${i.format}${i.gzip ? ' (gzip)' : ''}${inputLineParts(i).map((p) => `, ${clean(p.text)}`).join('')}`,
+      text: `${clean(i.path)}: ${inputKindText(i)}${i.gzip ? ' (gzip)' : ''}${inputLineParts(i).map((p) => `, ${clean(p.text)}`).join('')}`,
       search: searchText(i.path),
       detail: [
         { text: clean(i.path), tone: 'title' },
