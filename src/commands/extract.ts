@@ -9,6 +9,7 @@ import { finishHeapMemory, startHeapMemory } from '../input/heap-memory-work.js'
 import { readInputFile } from '../input/stdin.js';
 import { writeHeapSnapshotFile } from '../heap/json/snapshot-writer.js';
 import { stripControl } from '../report/sanitize.js';
+import { heapSizeText } from '../report/heap-size-text.js';
 import type { CommandIo } from './analyze.js';
 import { progressLine } from './progress.js';
 import { checkOutputPath, writeFileWhole } from './output.js';
@@ -38,7 +39,9 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
   progress.clear();
   const gzip = opts.gzip ?? opts.output.endsWith('.gz');
   await writeFileWhole(opts.output, (temporary) => writeHeapSnapshotFile(store, temporary, { createdBy: `dumpsleuth ${io.version}`, plan: ANALYSIS_PLAN }, gzip));
-  io.stderr.write(`wrote ${stripControl(opts.output)}: ${store.classes.size} classes, ${store.objects.size} objects${gzip ? ' (gzip)' : ''}\n`);
+  // The dump's size in analyze's words (objects of the classes that have some), then what the snapshot keeps.
+  const size = store.histogram !== undefined ? `${heapSizeText({ objects: store.histogram.totalInstances, shallowBytes: store.histogram.totalBytes, classes: store.histogram.rows.length })}; ` : '';
+  io.stderr.write(`wrote ${stripControl(opts.output)}: ${size}the snapshot keeps ${store.classes.size.toLocaleString('en-US')} class definitions (every class loaded) and the ${store.objects.size.toLocaleString('en-US')} objects the analysis reads${gzip ? ' (gzip)' : ''}\n`);
   for (const w of store.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
   return 0;
 }

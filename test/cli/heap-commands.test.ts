@@ -89,7 +89,13 @@ describe('dumpsleuth extract', { timeout: 60_000 }, () => {
     const out = join(dir, 'pool.json.gz');
     const r = run(['extract', HEAP, '-o', out]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/wrote .*pool\.json\.gz: \d+ classes, \d+ objects \(gzip\)/);
+    // The dump's size as analyze words it, then what the snapshot keeps.
+    expect(r.stderr).toMatch(/wrote .*pool\.json\.gz: heap [\d,]+ objects of [\d,]+ classes, [\d.]+ \w+ shallow; the snapshot keeps [\d,]+ class definitions \(every class loaded\) and the [\d,]+ objects the analysis reads \(gzip\)/);
+    // The same objects and classes as analyze counts in the dump.
+    const analysed = JSON.parse(run(['analyze', '--format', 'json', '--fail-on', 'never', HEAP]).stdout);
+    const heap = analysed.inputs[0].heap;
+    const [, objects, classes] = /heap ([\d,]+) objects of ([\d,]+) classes/.exec(r.stderr)!.map((x) => x.replace(/,/g, ''));
+    expect([Number(objects), Number(classes)]).toEqual([heap.objects, heap.classes]);
     expect(statSync(out).size).toBeLessThan(statSync(HEAP).size);
     const doc = JSON.parse(gunzipSync(readFileSync(out)).toString('utf8'));
     expect(doc.format).toBe('dumpsleuth.heap/1');

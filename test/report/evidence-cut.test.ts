@@ -4,7 +4,7 @@ import { evidenceCutNote } from '../../src/report/evidence-cut.js';
 import type { Finding } from '../../src/model/findings.js';
 
 const thread = (i: number) => ({ kind: 'thread' as const, thread: `t-${i}`, index: i, dump: 0, source: 'd.txt', line: i });
-const finding = (evidence: number, facts: Record<string, unknown>): Finding => ({ id: 'x', rule: 'thread-leak', severity: 'warning', subject: 's', message: 'm', facts, evidence: Array.from({ length: evidence }, (_, i) => thread(i)), causedBy: [], remedy: 'r', impact: 1 }) as Finding;
+const finding = (evidence: number, facts: Record<string, unknown>): Finding => ({ id: 'x', rule: 'thread-leak', severity: 'warning', subject: 's', message: 'm', facts, evidence: Array.from({ length: evidence }, (_, i) => thread(i)), causedBy: [], remedy: 'r', impact: 1 }) as unknown as Finding;
 
 describe('evidenceCutNote', () => {
   it('says how many lines a format cuts, of how many', () => {
