@@ -5,7 +5,7 @@
 import { loadConfigFile } from '../engine/config.js';
 import { runRules } from '../engine/run-rules.js';
 import { InputError, UserError } from '../errors.js';
-import { analysisPlan, loadIncidentInputs } from '../input/load-incident.js';
+import { analysisPlan, loadIncidentInputs, nothingToAnalyse } from '../input/load-incident.js';
 import { SEVERITIES, type Severity } from '../model/findings.js';
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
@@ -37,7 +37,7 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
     const plan = analysisPlan(specs, { inflateThreads: 0, memoryOnThisThread: true, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) });
     // Inside an incident directory, a file that is not a dump is skipped, as analyze does.
     const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([path]), plan);
-    if (threads.length === 0 && heaps.length === 0 && logs.length === 0) throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
+    if (nothingToAnalyse({ threads, heaps, logs })) throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
     const model = buildModel(threads, { heaps, logs, userCounters: specs });
     const findings = runRules(model, RULES, config);
     const counts = { ...NO_COUNTS };

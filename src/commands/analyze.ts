@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
 import { loadConfigFile } from '../engine/config.js';
-import { analysisPlan, loadIncidentInputs, skippedNote } from '../input/load-incident.js';
+import { analysisPlan, loadIncidentInputs, nothingToAnalyse, skippedNote } from '../input/load-incident.js';
 import type { MemoryChoice } from '../input/heap-memory-work.js';
 import { checkFailOn, failsOn } from './fail-on.js';
 import { runRules } from '../engine/run-rules.js';
@@ -70,7 +70,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   });
   progress.clear();
   // A log alone is enough when it holds known lines (a server's hung-thread reports, top -H samples).
-  if (threads.length === 0 && heaps.length === 0 && logs.length === 0) {
+  if (nothingToAnalyse({ threads, heaps, logs })) {
     if (failed === 0) io.stderr.write('error: no thread dump or heap dump found in the given paths\n');
     return 2;
   }

@@ -3,6 +3,7 @@
  * thread dumps into ThreadDumpFiles, and logs into the known events they carry. A file that is none
  * of these is an error (or, inside a directory, a note).
  */
+import { looksLikeLogLine } from './sniff.js';
 import type { InputPath } from './collect-inputs.js';
 import { InputError, UserError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
@@ -36,13 +37,13 @@ export interface LoadAhead {
   readonly memory?: HeapMemoryWork;
 }
 
-export async function loadAnyInput(path: string, plan: IncidentPlan, onProgress?: ProgressListener, ahead?: LoadAhead): Promise<LoadedInput> {
+export async function loadAnyInput(path: string, plan: IncidentPlan, onProgress?: ProgressListener, ahead?: LoadAhead, inIncidentDirectory = false): Promise<LoadedInput> {
   // Stdin may hold a heap dump, which needs random access: it is read from a copy, named `-`.
-  return (await readInputFile(path, (file) => loadFile(path, file, plan, onProgress, ahead))).value;
+  return (await readInputFile(path, (file) => loadFile(path, file, plan, onProgress, ahead, inIncidentDirectory))).value;
 }
 
 /** Loads `file`, naming it `name` in what it reports (they differ only for stdin's copy). */
-async function loadFile(name: string, file: string, plan: IncidentPlan, onProgress?: ProgressListener, ahead?: LoadAhead): Promise<LoadedInput> {
+async function loadFile(name: string, file: string, plan: IncidentPlan, onProgress: ProgressListener | undefined, ahead: LoadAhead | undefined, inIncidentDirectory: boolean): Promise<LoadedInput> {
   const heapKind = ahead !== undefined ? ahead.heapKind : await detectHeapKind(file);
   if (heapKind === 'v8-heapsnapshot') {
     throw new InputError(`${name} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth memory` (what holds its memory) or `dumpsleuth histogram` for it');
@@ -82,21 +83,23 @@ async function loadFile(name: string, file: string, plan: IncidentPlan, onProgre
     return { kind: 'threads', input: await loadThreadInput(name, onProgress, plan.maxGunzipBytes, file) };
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    const log = await readKnownLogLines(name, file, plan.maxGunzipBytes);
+    const log = await readKnownLogLines(name, file, plan.maxGunzipBytes, inIncidentDirectory);
     if (log === undefined) throw e;
     return { kind: 'log', log };
   }
 }
 
 /** A log file's known lines; undefined when it has none (then it is not a log dumpsleuth can use). */
-async function readKnownLogLines(path: string, file: string, maxGunzipBytes: number | undefined): Promise<LoadedLog | undefined> {
+async function readKnownLogLines(path: string, file: string, maxGunzipBytes: number | undefined, acceptUnknown: boolean): Promise<LoadedLog | undefined> {
   const opened = await openInput(path, undefined, maxGunzipBytes, file);
   const collector = new KnownLineCollector(path);
   const top = new TopThreadsCollector(path);
   let lineNo = 0;
+  let firstLine: string | undefined;
   const warnings: string[] = [];
   try {
     await forEachLine(opened.text(), (line) => {
+      if (firstLine === undefined && line.trim() !== '') firstLine = line;
       collector.push(line, ++lineNo);
       top.push(line, lineNo);
     });
@@ -105,8 +108,11 @@ async function readKnownLogLines(path: string, file: string, maxGunzipBytes: num
     warnings.push(e.message);
   }
   const cpuSamples = top.finish();
-  if (collector.matched === 0 && cpuSamples.length === 0) return undefined;
-  const format = collector.matched === 0 ? 'top -H' : cpuSamples.length === 0 ? 'log' : 'log+top -H';
+  // An application log in an incident's directory with nothing dumpsleuth knows in it is still the
+  // incident's log: it was read, and the report says so ("read, nothing known in it"). Other text (a
+  // README), or such a log given by name alone, is not an input.
+  if (collector.matched === 0 && cpuSamples.length === 0 && (!acceptUnknown || firstLine === undefined || !looksLikeLogLine(firstLine))) return undefined;
+  const format = cpuSamples.length === 0 ? 'log' : collector.matched === 0 ? 'top -H' : 'log+top -H';
   const events = collector.events();
   const found = [...foundInLog(events), ...(cpuSamples.length > 0 ? [`${cpuSamples.length} top -H sample${cpuSamples.length === 1 ? '' : 's'}`] : [])];
   return {
@@ -145,6 +151,11 @@ export interface IncidentInputs {
   readonly threads: LoadedThreadInput[];
   readonly heaps: Array<Extract<LoadedInput, { kind: 'heap' }>['heap']>;
   readonly logs: Array<Extract<LoadedInput, { kind: 'log' }>['log']>;
+}
+
+/** No dump, and no log with anything known in it: nothing an analysis could say anything about. */
+export function nothingToAnalyse(inputs: IncidentInputs): boolean {
+  return inputs.threads.length === 0 && inputs.heaps.length === 0 && inputs.logs.every((l) => (l.summary.found ?? []).length === 0);
 }
 
 /** `skipped dir/README.md: it is text with no thread dump in it (...)`: the note for a file a directory held that is not an input. */
@@ -194,7 +205,7 @@ async function loadEach(inputs: readonly InputPath[], plan: IncidentPlan, hooks:
   for (const input of inputs) {
     let loaded: LoadedInput;
     try {
-      loaded = await loadAnyInput(input.path, plan, hooks.onProgress === undefined ? undefined : (event) => hooks.onProgress!(input.path, event), early.get(input.path));
+      loaded = await loadAnyInput(input.path, plan, hooks.onProgress === undefined ? undefined : (event) => hooks.onProgress!(input.path, event), early.get(input.path), input.fromDirectory === true);
     } catch (e) {
       if (e instanceof InputError && input.fromDirectory) {
         hooks.onSkipped?.(input.path, e);

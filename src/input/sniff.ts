@@ -47,6 +47,15 @@ function stripHttpHeaders(text: string): string {
   return m ? text.slice(m.index + m[0].length) : text;
 }
 
+/**
+ * Whether a line opens like an application log's line: a date, a bracketed date or level, a
+ * WebLogic `<2024/...`. A log line may start with `[` (WebSphere's `[10/1/24 12:00:00:000 UTC]`,
+ * `[INFO]`): dated lines are logs first.
+ */
+export function looksLikeLogLine(line: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}|^\[\d|^<\d{4}\/|^\[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\]/.test(line.trim());
+}
+
 /** One line saying what a non-dump looked like, for the error message. */
 export function describeText(headText: string): string {
   const lines = headText.split(/\r?\n/).filter((l) => l.trim().length > 0);
@@ -54,8 +63,7 @@ export function describeText(headText: string): string {
   if (lines.length === 0) return 'an empty file';
   if (/^top - \d/.test(first) || /^\s*PID\s+USER\s+PR/m.test(headText)) return '`top` output (per-thread CPU), not a thread dump';
   if (/^\s*num\s+#instances\s+#bytes\s+class name/m.test(headText)) return 'a class histogram (jmap -histo), not a thread dump';
-  // A log line may start with `[` (WebSphere's `[10/1/24 12:00:00:000 UTC]`, `[INFO]`): dated lines are logs first.
-  if (/^\d{4}-\d{2}-\d{2}|^\[\d|^<\d{4}\/|^\[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL)\]/.test(first)) return `a log file with no thread dump in it (first line: "${clip(first)}")`;
+  if (looksLikeLogLine(first)) return `a log file with no thread dump in it (first line: "${clip(first)}")`;
   if (/^\s*(?:\{\s*(?:"|\}|$)|\[\s*(?:[{["\]\d-]|$))/.test(first)) return 'JSON that is neither a jcmd nor a Spring Boot actuator thread dump';
   return `text with no thread dump in it (first line: "${clip(first)}")`;
 }

@@ -5,6 +5,9 @@
  * reports of application servers' own monitors, with the stack they log under them and the line
  * that says a reported thread recovered. Pure: lines in, events out.
  */
+
+/** Characters of a known line kept for quoting: the longest real lines (Dubbo's, with a provider URL) are about 900. */
+const MAX_KEPT_LINE = 4000;
 import type { LogEventModel } from '../model/model.js';
 
 interface KnownLine {
@@ -166,7 +169,8 @@ export class KnownLineCollector {
       const subject = k.subject?.(m);
       const thread = k.thread?.(m);
       const key = subject ? `${k.kind} ${subject.service}#${subject.method}` : thread !== undefined ? `${k.kind} ${thread}` : k.kind;
-      const at = { source: this.source, line: lineNo, text: line.trim().slice(0, 500) };
+      // Kept whole up to a bound (the cause sits at the end of long lines); each format shortens its quote.
+      const at = { source: this.source, line: lineNo, text: line.trim().slice(0, MAX_KEPT_LINE) };
       const e = this.byKey.get(key);
       if (e) {
         e.count++;

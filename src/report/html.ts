@@ -11,6 +11,7 @@ import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { esc } from './html-escape.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { evidenceCutNote } from './evidence-cut.js';
+import { quoteLogLine } from './log-quote.js';
 import { flameGraph } from './html-flame.js';
 import { seriesTimeline } from './html-timeline.js';
 import { seriesRows } from './series-rows.js';
@@ -58,7 +59,7 @@ function evidenceItem(e: Evidence): string {
     case 'heap-object':
       return `<li>heap object <code>${esc(e.id)}</code> ${esc(e.className)} in ${esc(e.source)}${note}</li>`;
     case 'log':
-      return `<li>${esc(e.source)}:${e.line}: <code>${esc(e.text.slice(0, 400))}</code>${note}</li>`;
+      return `<li>${esc(e.source)}:${e.line}: <code>${esc(quoteLogLine(e.text, 400))}</code>${note}</li>`;
   }
 }
 

@@ -10,6 +10,7 @@ import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { evidenceCutNote } from './evidence-cut.js';
+import { quoteLogLine } from './log-quote.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { sourceAt } from './source-location.js';
 import { deadlockRows, lockRows, ownersText } from './series-groups.js';
@@ -46,7 +47,7 @@ function evidenceLine(e: Evidence): string {
     case 'heap-object':
       return `- heap object ${mdText(e.id)} ${mdText(e.className)} in ${mdText(e.source)}${note}`;
     case 'log':
-      return `- ${mdText(e.source)}:${e.line}: ${mdText(e.text.slice(0, 300))}${note}`;
+      return `- ${mdText(e.source)}:${e.line}: ${mdText(quoteLogLine(e.text, 300))}${note}`;
   }
 }
 

@@ -8,6 +8,7 @@ import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { evidenceCutNote } from './evidence-cut.js';
+import { quoteLogLine } from './log-quote.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { stripControl } from './sanitize.js';
 import { sourceAt } from './source-location.js';
@@ -120,7 +121,7 @@ function evidenceText(e: Evidence): string {
     case 'heap-object':
       return `heap object ${e.id} ${stripControl(e.className)} in ${stripControl(e.source)}`;
     case 'log':
-      return `${stripControl(e.source)}:${e.line}: ${stripControl(e.text).slice(0, 160)}`;
+      return `${stripControl(e.source)}:${e.line}: ${stripControl(quoteLogLine(e.text, 200))}`;
   }
 }
 

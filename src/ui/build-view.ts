@@ -12,6 +12,7 @@ import { heapSizeText } from '../report/heap-size-text.js';
 import { sourceAt } from '../report/source-location.js';
 import { memoryRowKey, memoryScreen } from './memory-screen.js';
 import { inputKindText, inputLineParts } from '../report/input-line.js';
+import { quoteLogLine } from '../report/log-quote.js';
 import { seriesMarkText, seriesRows } from '../report/series-rows.js';
 
 /** Dump text made safe for one terminal line (stripControl already turns breaks and tabs into spaces). */
@@ -45,7 +46,7 @@ function evidenceLine(e: Evidence, memoryRowOf: MemoryRowOf): UiDetailLine {
       return { text: `  ${row !== undefined ? '→ ' : ''}heap object ${clean(e.id)} ${clean(e.className)}${note}`, ...(row !== undefined ? { link: { screen: 'memory', key: row } } : { tone: 'dim' }) };
     }
     case 'log':
-      return { text: `  log ${clean(e.source)}:${e.line}: ${clean(e.text).slice(0, 200)}${note}`, tone: 'dim' };
+      return { text: `  log ${clean(e.source)}:${e.line}: ${clean(quoteLogLine(e.text, 200))}${note}`, tone: 'dim' };
   }
 }
 

@@ -7,7 +7,7 @@ import { configNote } from '../report/report.js';
 import { runRules } from '../engine/run-rules.js';
 import { InputError, UserError } from '../errors.js';
 import type { ProgressEvent } from '../input/open.js';
-import { analysisPlan, loadIncidentInputs, skippedNote } from '../input/load-incident.js';
+import { analysisPlan, loadIncidentInputs, nothingToAnalyse, skippedNote } from '../input/load-incident.js';
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
 import { collectInputs } from '../input/collect-inputs.js';
@@ -37,7 +37,7 @@ export async function loadIncidentData(request: UiLoadRequest, onProgress: (p: L
     onProgress: (file, event) => onProgress({ file, event }),
     onSkipped: (path, e) => notes.push(skippedNote(path, e)),
   });
-  if (threads.length === 0 && heaps.length === 0 && logs.length === 0) throw new InputError('no thread dump or heap dump found in the given paths', 'pass jstack output, a heap dump, or a directory holding them');
+  if (nothingToAnalyse({ threads, heaps, logs })) throw new InputError('no thread dump or heap dump found in the given paths', 'pass jstack output, a heap dump, or a directory holding them');
   const title = paths.length === 1 ? paths[0]! : `${paths.length} paths`;
   // Each phase is named, and starts on a turn of the event loop of its own: the screen shows it, and keys are read.
   const phase = async (name: string) => {
