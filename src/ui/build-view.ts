@@ -11,6 +11,7 @@ import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './vi
 import { heapSizeText } from '../report/heap-size-text.js';
 import { sourceAt } from '../report/source-location.js';
 import { memoryRowKey, memoryScreen } from './memory-screen.js';
+import { callsScreen } from './calls-screen.js';
 import { inputKindText, inputLineParts } from '../report/input-line.js';
 import { quoteLogLine } from '../report/log-quote.js';
 import { seriesMarkText, seriesRows } from '../report/series-rows.js';
@@ -396,6 +397,6 @@ export function buildUiData(model: Model, findings: readonly Finding[], title: s
   const findingsScreen: UiScreen = { id: 'findings', title: 'Findings', rows: findings.map((f) => findingRow(f, memoryRowOf)), empty: 'No findings.' };
   return {
     title: clean(title),
-    screens: [overviewScreen(model, findings), findingsScreen, threadsScreen(model), executorsScreen(model), countersScreen(model), locksScreen(model), seriesScreen(model, findings), memory],
+    screens: [overviewScreen(model, findings), findingsScreen, threadsScreen(model), executorsScreen(model), countersScreen(model), locksScreen(model), seriesScreen(model, findings), memory, callsScreen(model)],
   };
 }

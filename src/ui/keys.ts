@@ -41,9 +41,9 @@ export const KEYMAP: readonly KeyBinding[] = [
   { keys: ['q'], command: 'quit', help: 'quit' },
   { keys: ['tab', 'right', 'l'], command: 'screen.next', help: 'next screen' },
   { keys: ['shift-tab', 'left', 'h'], command: 'screen.previous', help: 'previous screen' },
-  { keys: ['+', '='], command: 'tree.expand', help: 'expand the tree row (Memory screen)' },
+  { keys: ['+', '='], command: 'tree.expand', help: 'expand the tree row (Threads, Memory and Calls screens)' },
   { keys: ['-'], command: 'tree.collapse', help: 'collapse it, or go up to its parent' },
-  ...['1', '2', '3', '4', '5', '6', '7', '8'].map((n) => ({ keys: [n], command: `screen.${Number(n) - 1}` as Command, help: `screen ${n}` })),
+  ...['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((n) => ({ keys: [n], command: `screen.${Number(n) - 1}` as Command, help: `screen ${n}` })),
 ];
 
 const BY_KEY = new Map<string, Command>(KEYMAP.flatMap((b) => b.keys.map((k) => [k, b.command] as const)));

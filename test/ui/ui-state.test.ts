@@ -46,15 +46,17 @@ describe('window maths', () => {
     const findings = (i: number) => i === 0;
     expect(tabLabels(tabs, 80, findings)).toEqual(['1 Findings (12)', '2 Threads (20000)', '3 Memory']);
     expect(tabLabels(tabs, 40, findings)).toEqual(['1 Findings (12)', '2 Threads', '3 Memory']);
-    expect(tabLabels(tabs, 36, findings)).toEqual(['1 Findings', '2 Threads', '3 Memory']);
+    expect(tabLabels(tabs, 32, findings)).toEqual(['1 Findings', '2 Threads', '3 Memory']);
     // Narrower still: the selected tab keeps its title, the others their number (their key).
     expect(tabLabels(tabs, 20, findings, 1)).toEqual(['1', '2 Threads', '3']);
-    // The UI's eight screens at 80 columns (the App gives the tabs all but 10 of them): all fit, each with its key.
-    const eight = ['Overview', 'Findings', 'Threads', 'Pools', 'Counters', 'Locks', 'Series', 'Memory'].map((title) => ({ title, count: 12 }));
-    const at80 = tabLabels(eight, 70, findings, 7);
-    expect(at80.reduce((n, l) => n + l.length + 2, 0)).toBeLessThanOrEqual(70);
-    expect(at80.map((l) => l.split(' ')[0])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8']);
+    // The UI's nine screens at 80 columns (the App gives the tabs all but 10 of them): all fit, each with its key.
+    const nine = ['Overview', 'Findings', 'Threads', 'Pools', 'Counters', 'Locks', 'Series', 'Memory', 'Calls'].map((title) => ({ title, count: 12 }));
+    const at80 = tabLabels(nine, 70, findings, 7);
+    expect(at80.reduce((n, l) => n + l.length + 1, 1)).toBeLessThanOrEqual(70);
+    expect(at80.map((l) => l.split(' ')[0])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
     expect(at80[7]).toBe('8 Memory');
+    // At 100 columns every title shows.
+    expect(tabLabels(nine, 90, findings, 0).every((l) => l.includes(' '))).toBe(true);
   });
 });
 

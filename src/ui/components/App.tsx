@@ -45,12 +45,12 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
   const rows = currentRows(data, state);
   const pos = state.positions[state.screen]!;
   const row = rows[pos.cursor];
-  // The overview and the memory screen count no rows worth a number (their rows are of many kinds).
-  const specs = data.screens.map((s) => ({ title: s.title, ...(s.rows.length > 0 && s.id !== 'overview' && s.id !== 'memory' ? { count: s.rows.length } : {}) }));
+  // The overview, memory and calls screens count no rows worth a number (their rows are of many kinds).
+  const specs = data.screens.map((s) => ({ title: s.title, ...(s.rows.length > 0 && s.id !== 'overview' && s.id !== 'memory' && s.id !== 'calls' ? { count: s.rows.length } : {}) }));
   // The title needs a few columns of its own ("shutdow…"), so the tabs get the rest.
   const tabs = tabLabels(specs, layout.width - 10, (i) => data.screens[i]!.id === 'findings', state.screen);
   // The tabs first; the title gets what room is left on the line.
-  const tabsWidth = tabs.reduce((n, t) => n + t.length + 2, 0);
+  const tabsWidth = tabs.reduce((n, t) => n + t.length + 1, 1);
   const title = fit(data.title, Math.max(0, layout.width - tabsWidth - 3)) + (layout.width - tabsWidth > 6 ? '  ' : '');
   const status =
     state.mode === 'search'
@@ -62,7 +62,7 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
         <Text bold>{title}</Text>
         {tabs.map((t, i) => (
           <Text key={t} inverse={i === state.screen} bold={i === state.screen}>
-            {` ${t} `}
+            {i === state.screen ? ` ${t} ` : ` ${t}`}
           </Text>
         ))}
       </Text>

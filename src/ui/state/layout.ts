@@ -48,7 +48,8 @@ export interface TabSpec {
 export function tabLabels(tabs: readonly TabSpec[], width: number, keepCount: (i: number) => boolean, selected = 0): string[] {
   const label = (t: TabSpec, i: number, counts: 'all' | 'kept' | 'none') =>
     `${i + 1} ${t.title}${t.count !== undefined && (counts === 'all' || (counts === 'kept' && keepCount(i))) ? ` (${t.count})` : ''}`;
-  const widthOf = (labels: string[]) => labels.reduce((n, l) => n + l.length + 2, 0);
+  // Each tab is drawn with a space before it; the selected one with one after too.
+  const widthOf = (labels: string[]) => labels.reduce((n, l) => n + l.length + 1, 1);
   for (const counts of ['all', 'kept', 'none'] as const) {
     const labels = tabs.map((t, i) => label(t, i, counts));
     if (widthOf(labels) <= width) return labels;
