@@ -15,7 +15,7 @@ const sleep = (s) => spawnSync('sleep', [String(s)]);
 tmux('new-session', '-d', '-s', session, '-x', '110', '-y', '24', `cd ${root} && node dist/cli.js ui ${incident}; sleep 2`);
 try {
   for (let i = 0; i < 100 && !/1 Overview/.test(tmux('capture-pane', '-p', '-t', session)); i++) sleep(0.1);
-  for (const key of ['1', '2', '3', '4', '5', '6', '7']) {
+  for (const key of ['1', '2', '3', '4', '5', '6', '7', '9']) {
     tmux('send-keys', '-t', session, key);
     sleep(0.3);
     const screen = tmux('capture-pane', '-p', '-t', session).replace(/\s+$/gm, '').trimEnd();
