@@ -125,6 +125,24 @@ async function main(argv: string[]): Promise<number> {
       exitCode = await memoryCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), ...(o.path !== undefined ? { path: o.path } : {}), top: wholeNumber('--top', o.top, 1, 'for example --top 20'), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io());
     });
   program
+    .command('capture')
+    .description('take an incident from a live JVM (thread dumps with per-thread CPU, its identity, optionally a heap dump and log tails) into a directory, then analyse it')
+    .argument('<jvm>', 'the pid of a JVM, or a piece of its main class or jar (as jcmd -l lists it)')
+    .option('-n, --dumps <n>', 'thread dumps to take', '3')
+    .option('-i, --interval <seconds>', 'seconds between the dumps', '2')
+    .option('-o, --out <dir>', 'where the incident directory is made', '.')
+    .addOption(new Option('--heap [which]', 'also a heap dump after the thread dumps (it pauses the JVM): live objects (after a full GC) or all').choices(['live', 'all']).preset('live'))
+    .option('--log <path...>', 'application logs whose tail (up to 8 MB each) goes into the incident')
+    .option('--timeout <seconds>', 'seconds a JVM may take to answer one command', '30')
+    .option('--fail-on <severity|never>', 'exit 1 when the analysis finds this or worse', 'error')
+    .option('--no-analyze', 'only capture; analyse later with dumpsleuth analyze <dir>')
+    .action(async (target: string, o: { dumps: string; interval: string; out: string; heap?: 'live' | 'all'; log?: string[]; timeout: string; failOn: string; analyze: boolean }) => {
+      const interval = Number(o.interval);
+      if (!Number.isFinite(interval) || interval < 0) throw new UsageError(`--interval must be a number of seconds, got ${o.interval}`, 'for example --interval 2');
+      const { captureCommand } = await import('./commands/capture.js');
+      exitCode = await captureCommand(target, { dumps: wholeNumber('--dumps', o.dumps, 1, 'for example --dumps 3'), intervalSeconds: interval, out: o.out, ...(o.heap !== undefined ? { heap: o.heap } : {}), logs: o.log ?? [], analyze: o.analyze, timeoutSeconds: wholeNumber('--timeout', o.timeout, 1, 'for example --timeout 30'), failOn: o.failOn }, io());
+    });
+  program
     .command('extract')
     .description('write the objects the analyses need from a heap dump as a small JSON heap snapshot (for a ticket)')
     .argument('<heap>', 'HPROF heap dump (plain or gzip)')

@@ -4,6 +4,10 @@
  * of these is an error (or, inside a directory, a note).
  */
 import { looksLikeLogLine } from './sniff.js';
+import { basename } from 'node:path';
+
+/** The manifest `dumpsleuth capture` writes into an incident directory. */
+const CAPTURE_MANIFEST = 'capture.json';
 import type { InputPath } from './collect-inputs.js';
 import { InputError, UserError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
@@ -208,7 +212,8 @@ async function loadEach(inputs: readonly InputPath[], plan: IncidentPlan, hooks:
       loaded = await loadAnyInput(input.path, plan, hooks.onProgress === undefined ? undefined : (event) => hooks.onProgress!(input.path, event), early.get(input.path), input.fromDirectory === true);
     } catch (e) {
       if (e instanceof InputError && input.fromDirectory) {
-        hooks.onSkipped?.(input.path, e);
+        // A capture's own manifest (dumpsleuth capture) is part of the incident, not a stray file.
+        if (basename(input.path) !== CAPTURE_MANIFEST) hooks.onSkipped?.(input.path, e);
         continue;
       }
       if (e instanceof UserError && hooks.onFailed !== undefined) {

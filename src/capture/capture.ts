@@ -1,0 +1,233 @@
+/**
+ * Takes an incident from a live JVM into a directory that `analyze`, `ui` and `batch` read: a series
+ * of thread dumps (`jcmd <pid> Thread.print -l`, or `jstack -l`), beside each the threads' CPU from
+ * /proc, the JVM's identity, optionally a heap dump after the thread dumps (it pauses the JVM), and
+ * the tails of application logs. `capture.json` lists every step: what, when, with which tool, and
+ * what went wrong. A JVM that stops answering, or exits, leaves what was taken, with a warning.
+ */
+import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, join } from 'node:path';
+import { asTopFrame, procAvailable, readThreadCpu, type ThreadCpuReading } from './proc-cpu.js';
+import { runTool, type ToolRun } from './jvm-tools.js';
+import type { TargetJvm } from './find-jvm.js';
+import { createWriteStream } from 'node:fs';
+
+export interface CaptureOptions {
+  readonly dumps: number;
+  readonly intervalSeconds: number;
+  readonly outDir: string;
+  readonly heap?: 'live' | 'all';
+  readonly logs: readonly string[];
+  /** Seconds a tool may take before the JVM counts as not answering. */
+  readonly timeoutSeconds: number;
+  readonly jcmd?: string;
+  readonly jstack?: string;
+  /** Bytes of each log kept (its end). */
+  readonly logTailBytes?: number;
+  readonly onStep?: (what: string) => void;
+}
+
+export interface CaptureStep {
+  readonly what: string;
+  readonly file?: string;
+  readonly tool?: string;
+  readonly startedAt: string;
+  readonly seconds: number;
+  readonly ok: boolean;
+  readonly error?: string;
+}
+
+export interface CaptureManifest {
+  readonly schema: 'dumpsleuth.capture/1';
+  readonly host: string;
+  readonly pid: number;
+  readonly command: string;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly jvm: Readonly<Record<string, string>>;
+  readonly steps: CaptureStep[];
+  readonly warnings: string[];
+}
+
+/** System properties worth keeping for a diagnosis (the rest may hold secrets and says little). */
+const KEPT_PROPERTIES = ['java.version', 'java.vendor', 'java.vm.name', 'java.vm.version', 'java.home', 'java.runtime.version', 'os.name', 'os.arch', 'os.version', 'user.name', 'sun.java.command', 'file.encoding', 'java.io.tmpdir', 'jdk.virtualThreadScheduler.parallelism'];
+
+const DEFAULT_LOG_TAIL = 8 * 1024 * 1024;
+const FIRST_CPU_WINDOW_MS = 500;
+
+const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+/** Whether the process still runs: a zombie (exited, not yet reaped by its parent) does not. */
+const pidAlive = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    // No /proc (not Linux), or the process is gone.
+  }
+  try {
+    process.kill(pid, 0);
+    return !existsSync('/proc') || existsSync(`/proc/${pid}`);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** A tool's failure in one line: its timeout, its stderr's first line, or its exit code. */
+function failure(r: ToolRun): string | undefined {
+  if (r.timedOut) return `${basename(r.tool)} did not answer within its timeout (${r.seconds.toFixed(0)} s): the JVM may be hung in a safepoint or stopped; try again, or kill -3 <pid> (the dump goes to its stdout)`;
+  if (r.code !== 0) return `${basename(r.tool)} ${r.args.join(' ')} failed (exit ${r.code ?? '?'}): ${(r.stderr.trim() || r.stdout.trim()).split('\n')[0]?.slice(0, 300) ?? ''}`;
+  return undefined;
+}
+
+/** jcmd prints `<pid>:` before the dump; the dump itself starts on the next line. */
+function dumpText(r: ToolRun, pid: number): string {
+  return r.stdout.startsWith(`${pid}:\n`) ? r.stdout.slice(`${pid}:\n`.length) : r.stdout;
+}
+
+export async function captureIncident(target: TargetJvm, opts: CaptureOptions): Promise<{ dir: string; manifest: CaptureManifest }> {
+  const started = new Date();
+  const host = hostname().replace(/[^\w.-]/g, '_');
+  const dir = join(opts.outDir, `${host}-${target.pid}-${stamp(started)}`);
+  mkdirSync(dir, { recursive: true });
+  const steps: CaptureStep[] = [];
+  const warnings: string[] = [];
+  const timeout = opts.timeoutSeconds * 1000;
+  const step = async <T>(what: string, run: () => Promise<{ file?: string; tool?: string; error?: string; value?: T }>): Promise<T | undefined> => {
+    opts.onStep?.(what);
+    const at = new Date();
+    const t0 = process.hrtime.bigint();
+    let r: { file?: string; tool?: string; error?: string; value?: T };
+    try {
+      r = await run();
+    } catch (e) {
+      r = { error: (e as Error).message };
+    }
+    steps.push({ what, ...(r.file !== undefined ? { file: r.file } : {}), ...(r.tool !== undefined ? { tool: r.tool } : {}), startedAt: at.toISOString(), seconds: Number(process.hrtime.bigint() - t0) / 1e9, ok: r.error === undefined, ...(r.error !== undefined ? { error: r.error } : {}) });
+    if (r.error !== undefined) warnings.push(`${what}: ${r.error}`);
+    return r.value;
+  };
+  const jcmd = opts.jcmd;
+
+  // Who the JVM is: version, uptime, command line, flags and the properties a diagnosis reads. Each
+  // jcmd is a JVM of its own to start (about 0.4 s): they run together, after the dumps (while the
+  // dumps are taken they would take the CPU the threads' own CPU is measured against).
+  const jvm: Record<string, string> = {};
+  const identity = async (): Promise<void> => {
+    if (jcmd === undefined) return;
+    const keep = (cmd: string, text: string) => (cmd === 'VM.system_properties' ? text.split('\n').filter((l) => KEPT_PROPERTIES.includes(l.split('=')[0]!.trim())).join('\n') : text);
+    await Promise.all(
+      ['VM.version', 'VM.uptime', 'VM.command_line', 'VM.flags', 'VM.system_properties'].map((cmd) =>
+        step(`JVM identity: ${cmd}${cmd === 'VM.system_properties' ? ' (kept: the ones a diagnosis reads)' : ''}`, async () => {
+          const r = await runTool(jcmd, [String(target.pid), cmd], timeout);
+          const error = failure(r);
+          if (error === undefined) jvm[cmd] = keep(cmd, dumpText(r, target.pid).trim());
+          return { tool: `jcmd ${cmd}`, ...(error !== undefined ? { error } : {}) };
+        }),
+      ),
+    );
+  };
+
+  // The series: each dump with the threads' CPU since the reading before it.
+  const proc = procAvailable(target.pid);
+  if (!proc) warnings.push('no /proc here: the dumps carry no per-thread CPU of their own (their cpu= and elapsed= still measure it, JDK 11+); run top -H -b -n 1 -p <pid> beside them');
+  const ticks = await clockTicks();
+  // The first dump's CPU is measured over half a second before it, while nothing else runs.
+  let before: ThreadCpuReading | undefined = proc ? readThreadCpu(target.pid) : undefined;
+  if (before !== undefined) await sleep(FIRST_CPU_WINDOW_MS);
+  for (let i = 1; i <= opts.dumps; i++) {
+    const t0 = Date.now();
+    if (!pidAlive(target.pid)) {
+      warnings.push(`the JVM (pid ${target.pid}) exited before dump ${i} of ${opts.dumps}: what was taken is kept`);
+      break;
+    }
+    const file = `threads-${i}.txt`;
+    const ok = await step(`thread dump ${i} of ${opts.dumps}`, async () => {
+      let r = jcmd !== undefined ? await runTool(jcmd, [String(target.pid), 'Thread.print', '-l'], timeout) : undefined;
+      let error = r !== undefined ? failure(r) : 'no jcmd';
+      if (error !== undefined && opts.jstack !== undefined && !(r?.timedOut ?? false)) {
+        r = await runTool(opts.jstack, ['-l', String(target.pid)], timeout);
+        error = failure(r);
+      }
+      if (r === undefined || error !== undefined) return { ...(r !== undefined ? { tool: basename(r.tool) } : {}), error: error ?? 'no tool to take a thread dump (install a JDK: jcmd)' };
+      writeFileSync(join(dir, file), dumpText(r, target.pid));
+      return { file, tool: `${basename(r.tool)} ${r.args.slice(1).join(' ')}`.trim(), value: true };
+    });
+    if (ok !== true) {
+      if (!pidAlive(target.pid)) warnings.push(`the JVM (pid ${target.pid}) exited during the capture: what was taken is kept`);
+      break;
+    }
+    if (before !== undefined) {
+      const now = procAvailable(target.pid) ? readThreadCpu(target.pid) : undefined;
+      if (now !== undefined) {
+        const cpuFile = `cpu-${i}.txt`;
+        const reading = before;
+        await step(`per-thread CPU ${i} (/proc/${target.pid}/task)`, async () => {
+          writeFileSync(join(dir, cpuFile), asTopFrame(target.pid, reading, now, ticks));
+          return { file: cpuFile, tool: `/proc/${target.pid}/task/*/stat` };
+        });
+        before = now;
+      }
+    }
+    if (i < opts.dumps) await sleep(opts.intervalSeconds * 1000 - (Date.now() - t0));
+  }
+  if (pidAlive(target.pid)) await identity();
+
+  if (opts.heap !== undefined && jcmd !== undefined && pidAlive(target.pid)) await takeHeap(jcmd, target, dir, opts.heap, timeout, step, warnings);
+  for (const log of opts.logs) await step(`log ${log}`, async () => copyTail(log, join(dir, 'logs'), opts.logTailBytes ?? DEFAULT_LOG_TAIL));
+
+  const manifest: CaptureManifest = { schema: 'dumpsleuth.capture/1', host: hostname(), pid: target.pid, command: target.command, startedAt: started.toISOString(), finishedAt: new Date().toISOString(), jvm, steps, warnings };
+  writeFileSync(join(dir, 'capture.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return { dir, manifest };
+}
+
+/** Linux's USER_HZ (100 nearly everywhere), from getconf when it answers. */
+async function clockTicks(): Promise<number> {
+  const r = await runTool('getconf', ['CLK_TCK'], 2000);
+  const n = Number(r.stdout.trim());
+  return r.code === 0 && Number.isFinite(n) && n > 0 ? n : 100;
+}
+
+type StepFn = <T>(what: string, run: () => Promise<{ file?: string; tool?: string; error?: string; value?: T }>) => Promise<T | undefined>;
+
+/** The heap dump, after the thread dumps: it stops the JVM while it writes, so the user is told, and the disk is checked first. */
+async function takeHeap(jcmd: string, target: TargetJvm, dir: string, which: 'live' | 'all', timeout: number, step: StepFn, warnings: string[]): Promise<void> {
+  const help = await runTool(jcmd, [String(target.pid), 'help', 'GC.heap_dump'], timeout);
+  const gzip = /-gz\b/.test(help.stdout);
+  const file = gzip ? 'heap.hprof.gz' : 'heap.hprof';
+  // The heap in use bounds the dump's size (a gzip one is smaller still).
+  const used = await runTool(jcmd, [String(target.pid), 'GC.heap_info'], timeout);
+  const usedKb = [...used.stdout.matchAll(/used (\d+)K/g)].reduce((n, m) => n + Number(m[1]), 0);
+  try {
+    const fs = statfsSync(dir);
+    const free = fs.bavail * fs.bsize;
+    if (usedKb * 1024 > free) warnings.push(`the heap in use (about ${Math.round(usedKb / 1024)} MB) may not fit the ${Math.round(free / 1048576)} MB free where the capture is written`);
+  } catch {
+    // statfs is not everywhere; the dump says if it fails
+  }
+  warnings.push(`the heap dump paused the JVM while it was written${which === 'live' ? ' (and ran a full GC first: live objects only)' : ''}`);
+  await step(`heap dump (${which === 'live' ? 'live objects' : 'all objects'}${gzip ? ', gzip' : ''})`, async () => {
+    const args = [String(target.pid), 'GC.heap_dump', ...(which === 'all' ? ['-all'] : []), ...(gzip ? ['-gz=1'] : []), join(dir, file)];
+    // A heap dump of gigabytes takes minutes: its own, longer timeout.
+    const r = await runTool(jcmd, args, Math.max(timeout, 30 * 60_000));
+    const error = failure(r);
+    return { file, tool: `jcmd GC.heap_dump${which === 'all' ? ' -all' : ''}${gzip ? ' -gz=1' : ''}`, ...(error !== undefined ? { error } : {}) };
+  });
+}
+
+/** The end of a log, at most `max` bytes, into `logsDir` under its own name. */
+async function copyTail(path: string, logsDir: string, max: number): Promise<{ file?: string; error?: string }> {
+  mkdirSync(logsDir, { recursive: true });
+  const size = statSync(path).size;
+  const out = join(logsDir, basename(path));
+  if (size <= max) {
+    copyFileSync(path, out);
+  } else {
+    await new Promise<void>((resolve, reject) => {
+      const w = createWriteStream(out);
+      createReadStream(path, { start: size - max }).on('error', reject).pipe(w).on('finish', resolve).on('error', reject);
+    });
+  }
+  return { file: join('logs', basename(path)) };
+}

@@ -1,0 +1,50 @@
+/**
+ * `dumpsleuth capture <pid | name>`: takes an incident from a live JVM with the JDK's own tools into
+ * `<out>/<host>-<pid>-<time>/` (src/capture/), says what it took and what went wrong, then analyses
+ * the directory as `analyze` would, unless asked not to.
+ */
+import { UsageError } from '../errors.js';
+import { captureIncident } from '../capture/capture.js';
+import { resolveTarget } from '../capture/find-jvm.js';
+import { findTool } from '../capture/jvm-tools.js';
+import { stripControl } from '../report/sanitize.js';
+import { analyzeCommand, type CommandIo } from './analyze.js';
+
+export interface CaptureCommandOptions {
+  readonly dumps: number;
+  readonly intervalSeconds: number;
+  readonly out: string;
+  readonly heap?: 'live' | 'all';
+  readonly logs: readonly string[];
+  readonly analyze: boolean;
+  readonly timeoutSeconds: number;
+  readonly failOn: string;
+}
+
+export async function captureCommand(target: string, opts: CaptureCommandOptions, io: CommandIo): Promise<number> {
+  const jcmd = findTool('jcmd', io.env);
+  const jstack = findTool('jstack', io.env);
+  if (jcmd === undefined) {
+    throw new UsageError('jcmd is not on PATH, in $JAVA_HOME/bin or beside java', 'capture needs a JDK, not only a JRE, of the JVM\'s version or newer: apt-get install openjdk-17-jdk-headless (or the JDK of your vendor), or set JAVA_HOME');
+  }
+  const jvm = await resolveTarget(target, jcmd);
+  io.stderr.write(`capturing pid ${jvm.pid} (${stripControl(jvm.command.slice(0, 100))}): ${opts.dumps} thread dumps ${opts.intervalSeconds} s apart${opts.heap !== undefined ? `, then a heap dump (${opts.heap} objects; it pauses the JVM while it is written)` : ''}\n`);
+  const { dir, manifest } = await captureIncident(jvm, {
+    dumps: opts.dumps,
+    intervalSeconds: opts.intervalSeconds,
+    outDir: opts.out,
+    logs: opts.logs,
+    timeoutSeconds: opts.timeoutSeconds,
+    jcmd,
+    ...(jstack !== undefined ? { jstack } : {}),
+    ...(opts.heap !== undefined ? { heap: opts.heap } : {}),
+  });
+  const taken = manifest.steps.filter((s) => s.ok && s.file !== undefined).length;
+  io.stderr.write(`wrote ${stripControl(dir)}: ${taken} files and capture.json (${manifest.steps.length} steps)\n`);
+  for (const w of manifest.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
+  const dumpsTaken = manifest.steps.filter((s) => s.ok && s.what.startsWith('thread dump')).length;
+  if (dumpsTaken === 0) throw new UsageError(`no thread dump of pid ${jvm.pid} could be taken (capture.json in ${dir} says why)`, 'run as the JVM\'s user (sudo -u <user> dumpsleuth capture ...), inside its container, or with kill -3 <pid> as a last resort');
+  if (!opts.analyze) return 0;
+  io.stderr.write('\n');
+  return analyzeCommand([dir], { failOn: opts.failOn, progress: false }, io);
+}

@@ -1,0 +1,143 @@
+/**
+ * `dumpsleuth capture` on real JVMs the test starts (fixtures/programs/capture/CaptureTarget.java: a
+ * spinning thread, an idle pool of 4): the series and its per-thread CPU match what the program set
+ * up, the manifest lists every step, a JVM that exits half-way leaves a usable partial capture, and a
+ * pid that is not a JVM gives exit 2. Needs a JDK (javac, java, jcmd); skipped, saying so, without one.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findTool } from '../../src/capture/jvm-tools.js';
+
+const JDK = (['javac', 'java', 'jcmd'] as const).every((t) => findTool(t) !== undefined);
+const CLI = existsSync('dist/cli.js') ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
+if (!JDK) console.warn('test/capture: skipped, no JDK (javac, java, jcmd) on this machine');
+
+function cli(args: string[]) {
+  const r = spawnSync(process.execPath, [...CLI, ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
+  const classes = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-classes-'));
+  const running: ChildProcess[] = [];
+  /** Starts the target JVM with a name of its own (its main class's argument), resolving when it is ready. */
+  const startTarget = (lifeSeconds: number): Promise<ChildProcess> =>
+    new Promise((resolve, reject) => {
+      const p = spawn('java', ['-cp', classes, 'CaptureTarget', String(lifeSeconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      running.push(p);
+      p.stdout!.on('data', (d: Buffer) => {
+        if (d.toString().includes('ready')) resolve(p);
+      });
+      p.on('error', reject);
+    });
+
+  beforeAll(() => {
+    const r = spawnSync('javac', ['-d', classes, 'fixtures/programs/capture/CaptureTarget.java'], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`javac failed: ${r.stderr}`);
+  });
+  afterAll(() => {
+    for (const p of running) p.kill('SIGKILL');
+  });
+
+  it('takes a series with per-thread CPU for every dump, and analyse finds the spinning thread', async () => {
+    const jvm = await startTarget(60);
+    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const t0 = Date.now();
+    const r = cli(['capture', String(jvm.pid), '--dumps', '3', '--interval', '1', '-o', out, '--no-analyze']);
+    const seconds = (Date.now() - t0) / 1000;
+    expect(r.code, r.stderr).toBe(0);
+    const [dir] = readdirSync(out);
+    const files = readdirSync(join(out, dir!)).sort();
+    expect(files).toEqual(['capture.json', 'cpu-1.txt', 'cpu-2.txt', 'cpu-3.txt', 'threads-1.txt', 'threads-2.txt', 'threads-3.txt']);
+    // The manifest lists every step, each with its file or tool, and nothing failed.
+    const manifest = JSON.parse(readFileSync(join(out, dir!, 'capture.json'), 'utf8'));
+    expect(manifest).toMatchObject({ schema: 'dumpsleuth.capture/1', pid: jvm.pid, warnings: [] });
+    const whats = manifest.steps.map((s: { what: string }) => s.what);
+    for (const w of ['thread dump 1 of 3', 'thread dump 3 of 3', 'per-thread CPU 3 (/proc/' + jvm.pid + '/task)', 'JVM identity: VM.version', 'JVM identity: VM.flags']) expect(whats).toContain(w);
+    expect(manifest.steps.every((s: { ok: boolean }) => s.ok)).toBe(true);
+    expect(manifest.jvm['VM.command_line']).toContain('CaptureTarget');
+    // Twice the interval, plus the JDK tools' start (each jcmd is a JVM) and node's: a few seconds at most.
+    expect(seconds).toBeLessThan(2 * 1 + 6);
+    expect(r.stderr).toMatch(/^capturing pid \d+ \(CaptureTarget 60\): 3 thread dumps 1 s apart/);
+    // Each dump's CPU file holds the spinner's thread, by the nid its dump gives it.
+    for (const n of [1, 2, 3]) {
+      const dump = readFileSync(join(out, dir!, `threads-${n}.txt`), 'utf8');
+      const nid = /"hot-spinner" .*nid=(0x[0-9a-f]+)/.exec(dump)![1]!;
+      const cpu = readFileSync(join(out, dir!, `cpu-${n}.txt`), 'utf8');
+      const row = cpu.split('\n').find((l) => l.trim().startsWith(String(parseInt(nid, 16))))!;
+      expect(Number(row.trim().split(/\s+/)[2])).toBeGreaterThan(50);
+    }
+    // Analysed as the program's truth says: the spinner burns a core (measured by the /proc samples too), the pool waits for work.
+    const a = cli(['analyze', '--format', 'json', '--fail-on', 'never', join(out, dir!)]);
+    expect(a.stderr).not.toContain('capture.json');
+    const report = JSON.parse(a.stdout);
+    const hot = report.findings.find((f: { rule: string }) => f.rule === 'cpu-hot-threads');
+    expect(hot?.subject).toBe('hot-spinner');
+    expect(hot.facts.measuredBy).toContain('top');
+    expect(report.findings.filter((f: { rule: string }) => f.rule === 'executor-saturated')).toEqual([]);
+  });
+
+  it('keeps what it took when the JVM exits half-way, and says so', async () => {
+    const jvm = await startTarget(2);
+    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const r = cli(['capture', String(jvm.pid), '--dumps', '5', '--interval', '1', '-o', out, '--no-analyze']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: the JVM \(pid \d+\) exited (before dump \d of 5|during the capture): what was taken is kept/);
+    const [dir] = readdirSync(out);
+    const dumps = readdirSync(join(out, dir!)).filter((f) => f.startsWith('threads-'));
+    expect(dumps.length).toBeGreaterThan(0);
+    expect(dumps.length).toBeLessThan(5);
+    // What was taken is an incident analyze reads.
+    const a = cli(['analyze', '--format', 'json', '--fail-on', 'never', join(out, dir!)]);
+    expect(JSON.parse(a.stdout).dumps.length).toBe(dumps.length);
+  });
+
+  it('a heap dump after the thread dumps, with the pause said', async () => {
+    // A life of its own makes its command line unique among the test's JVMs: it is found by name.
+    await startTarget(61);
+    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const r = cli(['capture', 'CaptureTarget 61', '--dumps', '1', '--heap', '-o', out, '--no-analyze']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: the heap dump paused the JVM while it was written/);
+    const [dir] = readdirSync(out);
+    const heap = readdirSync(join(out, dir!)).find((f) => f.startsWith('heap.hprof'));
+    expect(heap).toBeDefined();
+    const a = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', '--no-memory', join(out, dir!)]).stdout);
+    expect(a.inputs.some((i: { kind: string }) => i.kind === 'heap')).toBe(true);
+  });
+
+  it('a JVM that does not answer is reported within the timeout, and what was taken is kept', async () => {
+    const jvm = await startTarget(62);
+    process.kill(jvm.pid!, 'SIGSTOP');
+    try {
+      const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+      const r = cli(['capture', String(jvm.pid), '--dumps', '1', '--timeout', '2', '-o', out]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/did not answer within its timeout/);
+      expect(r.stderr).toMatch(/error: no thread dump of pid \d+ could be taken \(capture\.json in .* says why\)/);
+      const [dir] = readdirSync(out);
+      const manifest = JSON.parse(readFileSync(join(out, dir!, 'capture.json'), 'utf8'));
+      expect(manifest.steps.find((s: { what: string }) => s.what === 'thread dump 1 of 1')).toMatchObject({ ok: false });
+    } finally {
+      process.kill(jvm.pid!, 'SIGCONT');
+    }
+  });
+
+  it('a pid that is not a JVM, or not running, is exit 2 with what to do', () => {
+    const sleeper = spawn('sleep', ['30']);
+    running.push(sleeper);
+    const notJvm = cli(['capture', String(sleeper.pid), '-o', tmpdir()]);
+    expect(notJvm.code).toBe(2);
+    expect(notJvm.stderr).toMatch(/^error: process \d+ is not a JVM this user can attach to/);
+    expect(notJvm.stderr).toMatch(/sudo -u/);
+    const gone = cli(['capture', '999999', '-o', tmpdir()]);
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toMatch(/^error: no process 999999 is running/);
+    const noName = cli(['capture', 'NoSuchMainClassAnywhere', '-o', tmpdir()]);
+    expect(noName.code).toBe(2);
+    expect(noName.stderr).toMatch(/^error: no JVM runs anything named "NoSuchMainClassAnywhere"/);
+  });
+});
