@@ -132,15 +132,16 @@ async function main(argv: string[]): Promise<number> {
     .option('-i, --interval <seconds>', 'seconds between the dumps', '2')
     .option('-o, --out <dir>', 'where the incident directory is made', '.')
     .addOption(new Option('--heap [which]', 'also a heap dump after the thread dumps (it pauses the JVM): live objects (after a full GC) or all').choices(['live', 'all']).preset('live'))
-    .option('--log <path...>', 'application logs whose tail (up to 8 MB each) goes into the incident')
+    .option('--log <path>', 'an application log whose tail (up to 8 MB) goes into the incident; repeat for more', (v: string, all: string[]) => [...all, v], [] as string[])
     .option('--timeout <seconds>', 'seconds a JVM may take to answer one command', '30')
     .option('--fail-on <severity|never>', 'exit 1 when the analysis finds this or worse', 'error')
+    .option('--dubbo-qos [port]', "also record a Dubbo provider's QoS console on localhost (ls, ps, count per service; port 22222 unless given)")
     .option('--no-analyze', 'only capture; analyse later with dumpsleuth analyze <dir>')
-    .action(async (target: string, o: { dumps: string; interval: string; out: string; heap?: 'live' | 'all'; log?: string[]; timeout: string; failOn: string; analyze: boolean }) => {
+    .action(async (target: string, o: { dumps: string; interval: string; out: string; heap?: 'live' | 'all'; log?: string[]; timeout: string; failOn: string; analyze: boolean; dubboQos?: string | boolean }) => {
       const interval = Number(o.interval);
       if (!Number.isFinite(interval) || interval < 0) throw new UsageError(`--interval must be a number of seconds, got ${o.interval}`, 'for example --interval 2');
       const { captureCommand } = await import('./commands/capture.js');
-      exitCode = await captureCommand(target, { dumps: wholeNumber('--dumps', o.dumps, 1, 'for example --dumps 3'), intervalSeconds: interval, out: o.out, ...(o.heap !== undefined ? { heap: o.heap } : {}), logs: o.log ?? [], analyze: o.analyze, timeoutSeconds: wholeNumber('--timeout', o.timeout, 1, 'for example --timeout 30'), failOn: o.failOn }, io());
+      exitCode = await captureCommand(target, { dumps: wholeNumber('--dumps', o.dumps, 1, 'for example --dumps 3'), intervalSeconds: interval, out: o.out, ...(o.heap !== undefined ? { heap: o.heap } : {}), logs: o.log ?? [], analyze: o.analyze, timeoutSeconds: wholeNumber('--timeout', o.timeout, 1, 'for example --timeout 30'), failOn: o.failOn, ...(o.dubboQos !== undefined ? { dubboQosPort: o.dubboQos === true ? 22222 : wholeNumber('--dubbo-qos', String(o.dubboQos), 1, 'for example --dubbo-qos 22222') } : {}) }, io());
     });
   program
     .command('extract')

@@ -11,6 +11,7 @@ import { basename, join } from 'node:path';
 import { asTopFrame, procAvailable, readThreadCpu, type ThreadCpuReading } from './proc-cpu.js';
 import { runTool, type ToolRun } from './jvm-tools.js';
 import type { TargetJvm } from './find-jvm.js';
+import { qosLog } from './dubbo-qos.js';
 import { createWriteStream } from 'node:fs';
 
 export interface CaptureOptions {
@@ -19,6 +20,8 @@ export interface CaptureOptions {
   readonly outDir: string;
   readonly heap?: 'live' | 'all';
   readonly logs: readonly string[];
+  /** The port of a Dubbo QoS console on localhost to record (`ls`, `ps`, `count`). */
+  readonly dubboQosPort?: number;
   /** Seconds a tool may take before the JVM counts as not answering. */
   readonly timeoutSeconds: number;
   readonly jcmd?: string;
@@ -176,6 +179,14 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
 
   if (opts.heap !== undefined && jcmd !== undefined && pidAlive(target.pid)) await takeHeap(jcmd, target, dir, opts.heap, timeout, step, warnings);
   for (const log of opts.logs) await step(`log ${log}`, async () => copyTail(log, join(dir, 'logs'), opts.logTailBytes ?? DEFAULT_LOG_TAIL));
+  if (opts.dubboQosPort !== undefined) {
+    const port = opts.dubboQosPort;
+    await step(`Dubbo QoS on 127.0.0.1:${port} (ls, ps, count)`, async () => {
+      mkdirSync(join(dir, 'logs'), { recursive: true });
+      writeFileSync(join(dir, 'logs', 'dubbo-qos.log'), await qosLog('127.0.0.1', port, timeout));
+      return { file: join('logs', 'dubbo-qos.log'), tool: `telnet 127.0.0.1:${port}` };
+    });
+  }
 
   const manifest: CaptureManifest = { schema: 'dumpsleuth.capture/1', host: hostname(), pid: target.pid, command: target.command, startedAt: started.toISOString(), finishedAt: new Date().toISOString(), jvm, steps, warnings };
   writeFileSync(join(dir, 'capture.json'), JSON.stringify(manifest, null, 2) + '\n');

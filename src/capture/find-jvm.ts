@@ -3,7 +3,7 @@
  * class, jar or arguments, matched against `jcmd -l`. A name that matches none, or several, is a
  * usage error that lists what runs.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { runTool } from './jvm-tools.js';
 
@@ -24,6 +24,15 @@ export async function listJvms(jcmd: string): Promise<TargetJvm[]> {
     .filter((j) => !/^(?:sun\.tools\.jcmd\.JCmd|jdk\.jcmd\/sun\.tools\.jcmd\.JCmd)\b/.test(j.command));
 }
 
+/** Whether the process has libjvm mapped (Linux, and readable: our own or root's view). */
+function loadsTheJvm(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/maps`, 'utf8').includes('/libjvm.so');
+  } catch {
+    return false;
+  }
+}
+
 const SAME_USER = 'the JDK attaches only to JVMs of the same user: run as that user (sudo -u <user> dumpsleuth capture ...), or inside its container (kubectl exec / docker exec)';
 
 export async function resolveTarget(target: string, jcmd: string): Promise<TargetJvm> {
@@ -33,6 +42,13 @@ export async function resolveTarget(target: string, jcmd: string): Promise<Targe
     if (!existsSync(`/proc/${pid}`) && process.platform === 'linux') throw new UsageError(`no process ${pid} is running`, 'give the pid of a running JVM (`jcmd -l` lists them)');
     const listed = jvms.find((j) => j.pid === pid);
     if (listed !== undefined) return listed;
+    // A JVM in a container, seen from the host, is not listed (its perf data sits in the container's
+    // /tmp) but may still answer an attach: ask it directly before saying no. Only a process that
+    // has the JVM loaded is asked: attaching sends SIGQUIT, which ends most other programs.
+    if (loadsTheJvm(pid)) {
+      const asked = await runTool(jcmd, [String(pid), 'VM.command_line'], 20_000);
+      if (asked.code === 0 && /java_command:/.test(asked.stdout)) return { pid, command: /java_command: (.*)/.exec(asked.stdout)![1]!.trim() };
+    }
     throw new UsageError(`process ${pid} is not a JVM this user can attach to (jcmd -l does not list it)`, SAME_USER);
   }
   const matches = jvms.filter((j) => j.command.includes(target));

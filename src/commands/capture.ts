@@ -19,6 +19,7 @@ export interface CaptureCommandOptions {
   readonly analyze: boolean;
   readonly timeoutSeconds: number;
   readonly failOn: string;
+  readonly dubboQosPort?: number;
 }
 
 export async function captureCommand(target: string, opts: CaptureCommandOptions, io: CommandIo): Promise<number> {
@@ -38,6 +39,7 @@ export async function captureCommand(target: string, opts: CaptureCommandOptions
     jcmd,
     ...(jstack !== undefined ? { jstack } : {}),
     ...(opts.heap !== undefined ? { heap: opts.heap } : {}),
+    ...(opts.dubboQosPort !== undefined ? { dubboQosPort: opts.dubboQosPort } : {}),
   });
   const taken = manifest.steps.filter((s) => s.ok && s.file !== undefined).length;
   io.stderr.write(`wrote ${stripControl(dir)}: ${taken} files and capture.json (${manifest.steps.length} steps)\n`);

@@ -5,7 +5,7 @@
  * pid that is not a JVM gives exit 2. Needs a JDK (javac, java, jcmd); skipped, saying so, without one.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,10 +99,15 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     // A life of its own makes its command line unique among the test's JVMs: it is found by name.
     await startTarget(61);
     const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
-    const r = cli(['capture', 'CaptureTarget 61', '--dumps', '1', '--heap', '-o', out, '--no-analyze']);
+    const log = join(out, 'app.log');
+    writeFileSync(log, '2026-12-01 10:00:00.000 INFO [main] started\n');
+    // Port 1: nothing listens there, so the QoS step fails and says so, and the capture goes on.
+    const r = cli(['capture', 'CaptureTarget 61', '--dumps', '1', '--heap', '--log', log, '--dubbo-qos', '1', '-o', join(out, 'incidents'), '--no-analyze']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/warning: the heap dump paused the JVM while it was written/);
-    const [dir] = readdirSync(out);
+    expect(r.stderr).toMatch(/warning: Dubbo QoS on 127\.0\.0\.1:1 \(ls, ps, count\): no Dubbo QoS console at 127\.0\.0\.1:1/);
+    const [dir] = readdirSync(join(out, 'incidents')).map((d) => join('incidents', d));
+    expect(readFileSync(join(out, dir!, 'logs', 'app.log'), 'utf8')).toContain('started');
     const heap = readdirSync(join(out, dir!)).find((f) => f.startsWith('heap.hprof'));
     expect(heap).toBeDefined();
     const a = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', '--no-memory', join(out, dir!)]).stdout);
@@ -133,6 +138,9 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     expect(notJvm.code).toBe(2);
     expect(notJvm.stderr).toMatch(/^error: process \d+ is not a JVM this user can attach to/);
     expect(notJvm.stderr).toMatch(/sudo -u/);
+    // It was not attached to: an attach sends SIGQUIT, which would have ended it.
+    expect(() => process.kill(sleeper.pid!, 0)).not.toThrow();
+    expect(readFileSync(`/proc/${sleeper.pid}/stat`, 'utf8')).not.toMatch(/\) Z /);
     const gone = cli(['capture', '999999', '-o', tmpdir()]);
     expect(gone.code).toBe(2);
     expect(gone.stderr).toMatch(/^error: no process 999999 is running/);
