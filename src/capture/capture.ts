@@ -114,23 +114,23 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
   const jcmd = opts.jcmd;
 
   // Who the JVM is: version, uptime, command line, flags and the properties a diagnosis reads. Each
-  // jcmd is a JVM of its own to start (about 0.4 s): they run together, after the dumps (while the
-  // dumps are taken they would take the CPU the threads' own CPU is measured against).
+  // jcmd is a JVM of its own to start (about 0.4 s): they run one at a time in the waits between the
+  // dumps, so they never take more than one core from the threads whose CPU is being measured.
   const jvm: Record<string, string> = {};
   const identity = async (): Promise<void> => {
     if (jcmd === undefined) return;
     const keep = (cmd: string, text: string) => (cmd === 'VM.system_properties' ? text.split('\n').filter((l) => KEPT_PROPERTIES.includes(l.split('=')[0]!.trim())).join('\n') : text);
-    await Promise.all(
-      ['VM.version', 'VM.uptime', 'VM.command_line', 'VM.flags', 'VM.system_properties'].map((cmd) =>
-        step(`JVM identity: ${cmd}${cmd === 'VM.system_properties' ? ' (kept: the ones a diagnosis reads)' : ''}`, async () => {
-          const r = await runTool(jcmd, [String(target.pid), cmd], timeout);
-          const error = failure(r);
-          if (error === undefined) jvm[cmd] = keep(cmd, dumpText(r, target.pid).trim());
-          return { tool: `jcmd ${cmd}`, ...(error !== undefined ? { error } : {}) };
-        }),
-      ),
-    );
+    for (const cmd of ['VM.version', 'VM.uptime', 'VM.command_line', 'VM.flags', 'VM.system_properties']) {
+      if (!pidAlive(target.pid)) return;
+      await step(`JVM identity: ${cmd}${cmd === 'VM.system_properties' ? ' (kept: the ones a diagnosis reads)' : ''}`, async () => {
+        const r = await runTool(jcmd, [String(target.pid), cmd], timeout);
+        const error = failure(r);
+        if (error === undefined) jvm[cmd] = keep(cmd, dumpText(r, target.pid).trim());
+        return { tool: `jcmd ${cmd}`, ...(error !== undefined ? { error } : {}) };
+      });
+    }
   };
+  let identityDone: Promise<void> | undefined;
 
   // The series: each dump with the threads' CPU since the reading before it.
   const proc = procAvailable(target.pid);
@@ -173,9 +173,10 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
         before = now;
       }
     }
+    identityDone ??= identity();
     if (i < opts.dumps) await sleep(opts.intervalSeconds * 1000 - (Date.now() - t0));
   }
-  if (pidAlive(target.pid)) await identity();
+  await (identityDone ?? identity());
 
   if (opts.heap !== undefined && jcmd !== undefined && pidAlive(target.pid)) await takeHeap(jcmd, target, dir, opts.heap, timeout, step, warnings);
   for (const log of opts.logs) await step(`log ${log}`, async () => copyTail(log, join(dir, 'logs'), opts.logTailBytes ?? DEFAULT_LOG_TAIL));

@@ -80,6 +80,33 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     expect(report.findings.filter((f: { rule: string }) => f.rule === 'executor-saturated')).toEqual([]);
   });
 
+  it('on the cpu-runaway incident program: the analysis of the capture says what the program\'s truth says', async () => {
+    const runawayClasses = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-runaway-'));
+    const c = spawnSync('javac', ['-d', runawayClasses, 'fixtures/programs/runtime-incidents/com/example/search/CpuRunaway.java'], { encoding: 'utf8' });
+    expect(c.status, c.stderr).toBe(0);
+    const truth = await new Promise<{ hot: string; readerPrefix: string; batch: string }>((resolve, reject) => {
+      const p = spawn('java', ['-cp', runawayClasses, 'com.example.search.CpuRunaway'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      running.push(p);
+      let out = '';
+      p.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /TRUTH (\{.*\})/.exec(out);
+        if (m !== null) resolve(JSON.parse(m[1]!));
+      });
+      p.on('error', reject);
+    });
+    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const r = cli(['capture', 'CpuRunaway', '-o', out, '--fail-on', 'never']);
+    expect(r.code, r.stderr).toBe(0);
+    const [dir] = readdirSync(out);
+    const report = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', join(out, dir!)]).stdout);
+    const hot = report.findings.filter((f: { rule: string }) => f.rule === 'cpu-hot-threads');
+    // The spinning thread, and only it: not the socket readers (RUNNABLE, no CPU), not the 10 % batch.
+    expect(hot.map((f: { subject: string }) => f.subject)).toEqual([truth.hot]);
+    expect(hot[0].facts.measuredBy).toEqual(expect.arrayContaining(['series', 'top']));
+    expect(JSON.stringify(report.findings)).not.toContain(truth.readerPrefix);
+  });
+
   it('keeps what it took when the JVM exits half-way, and says so', async () => {
     const jvm = await startTarget(2);
     const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
