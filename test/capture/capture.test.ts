@@ -139,6 +139,10 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     expect(heap).toBeDefined();
     const a = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', '--no-memory', join(out, dir!)]).stdout);
     expect(a.inputs.some((i: { kind: string }) => i.kind === 'heap')).toBe(true);
+    // The program's pool of 4 waiting workers, as the heap holds it: joined to its threads of the dump.
+    const pool = a.model.executors.find((e: { name: string }) => e.name === 'pool-1');
+    expect(pool).toMatchObject({ source: 'heap+threads', workers: 4, busy: 0 });
+    expect(pool.heap).toMatchObject({ poolSize: 4, maximumPoolSize: 4 });
   });
 
   it('a JVM that does not answer is reported within the timeout, and what was taken is kept', async () => {
@@ -156,6 +160,12 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     } finally {
       process.kill(jvm.pid!, 'SIGCONT');
     }
+  });
+
+  it('without a JDK it says what to install', () => {
+    const r = spawnSync(process.execPath, [...CLI, 'capture', '1'], { env: { PATH: '', NO_COLOR: '1' }, encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^error: jcmd is not on PATH, in \$JAVA_HOME\/bin or beside java\n  capture needs a JDK/);
   });
 
   it('a pid that is not a JVM, or not running, is exit 2 with what to do', () => {
