@@ -5,14 +5,13 @@
  * the tails of application logs. `capture.json` lists every step: what, when, with which tool, and
  * what went wrong. A JVM that stops answering, or exits, leaves what was taken, with a warning.
  */
-import { copyFileSync, createReadStream, existsSync, mkdirSync, readFileSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { asTopFrame, procAvailable, readThreadCpu, type ThreadCpuReading } from './proc-cpu.js';
 import { runTool, type ToolRun } from './jvm-tools.js';
 import type { TargetJvm } from './find-jvm.js';
 import { qosLog } from './dubbo-qos.js';
-import { createWriteStream } from 'node:fs';
 
 export interface CaptureOptions {
   readonly dumps: number;

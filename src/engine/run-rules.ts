@@ -1,5 +1,5 @@
 /** Runs the registry over the Model: severities resolved, ids assigned, causes linked, order fixed. */
-import { severityRank, type Finding } from '../model/findings.js';
+import { severityRank, threadsCounted, type Finding } from '../model/findings.js';
 import type { Model } from '../model/model.js';
 import { findingId, type Rule } from '../rules/rule.js';
 import type { ResolvedConfig } from './config.js';
@@ -62,11 +62,7 @@ export function runRules(model: Model, rules: readonly Rule[], config: ResolvedC
   );
 }
 
-/** The threads a finding names, when its rule says nothing of its impact. */
+/** The threads a finding counts, when its rule says nothing of its impact. */
 function defaultImpact(facts: Readonly<Record<string, unknown>>): number {
-  for (const k of ['threadCount', 'waiters', 'waitingThreads', 'workers', 'executingThreads']) {
-    const v = facts[k];
-    if (typeof v === 'number' && Number.isFinite(v)) return v;
-  }
-  return 1;
+  return threadsCounted(facts) ?? 1;
 }

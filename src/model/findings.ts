@@ -31,3 +31,15 @@ export interface Finding {
   /** Orders findings of one severity, biggest first (threads held up, CPU burned); see rules/rule.ts. */
   readonly impact: number;
 }
+
+/** The facts in which rules count the threads a finding is about, the most telling first. */
+const THREAD_COUNT_FACTS = ['threadCount', 'threads', 'waiters', 'waitingThreads', 'workers', 'executingThreads'] as const;
+
+/** How many threads a finding's rule says it is about, when its facts say (a list fact is not a count). */
+export function threadsCounted(facts: Readonly<Record<string, unknown>>): number | undefined {
+  for (const k of THREAD_COUNT_FACTS) {
+    const v = facts[k];
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+  }
+  return undefined;
+}

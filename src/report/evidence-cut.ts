@@ -3,21 +3,12 @@
  * when the finding counts more threads than its evidence names (a rule cites the first 20 of 156
  * leaked threads), that too, so "… 12 more" is never read as "12 more threads".
  */
-import type { Finding } from '../model/findings.js';
-
-/** The threads a finding counts, from its facts (the rules' own count), if it says. */
-function threadsCounted(f: Finding): number | undefined {
-  for (const k of ['threadCount', 'threads', 'waiters', 'workers']) {
-    const v = f.facts[k];
-    if (typeof v === 'number' && Number.isFinite(v)) return v;
-  }
-  return undefined;
-}
+import { threadsCounted, type Finding } from '../model/findings.js';
 
 /** The note under a finding's evidence when `shown` of its lines are drawn; undefined when nothing is left out. */
 export function evidenceCutNote(f: Finding, shown: number, where: string): string | undefined {
   const named = f.evidence.filter((e) => e.kind === 'thread').length;
-  const counted = threadsCounted(f);
+  const counted = threadsCounted(f.facts);
   const parts: string[] = [];
   if (shown < f.evidence.length) parts.push(`${f.evidence.length - shown} more of ${f.evidence.length} evidence lines ${where}`);
   if (counted !== undefined && counted > named && named > 0) parts.push(`the finding counts ${counted.toLocaleString('en-US')} threads; its evidence names ${named} of them`);

@@ -5,13 +5,9 @@
  * (an SVG title) gives the full frame and the count per state. Frames too narrow to see are left out,
  * and the graph says how many.
  */
-import { mainState, type CallTreeNode } from '../threads/call-tree.js';
+import { mainState, statesByCount, type CallTreeNode } from '../threads/call-tree.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { esc } from './html-escape.js';
-
-export interface FlameColours {
-  readonly [state: string]: string;
-}
 
 /** Drawing units across (the SVG scales to the page); a frame narrower than MIN_WIDTH units is not drawn. */
 const WIDTH = 1200;
@@ -29,12 +25,7 @@ function shortFrame(frame: string): string {
   return cls >= 0 ? frame.slice(cls + 1) : frame;
 }
 
-function stateText(n: CallTreeNode): string {
-  return Object.entries(n.states)
-    .sort((a, b) => b[1]! - a[1]!)
-    .map(([s, c]) => `${s} ${c}`)
-    .join(', ');
-}
+const stateText = (n: CallTreeNode) => statesByCount(n).map(([s, c]) => `${s} ${c}`).join(', ');
 
 export function flameGraph(root: CallTreeNode, colours: Readonly<Record<JavaThreadState, string>>, what: string): string {
   if (root.count === 0) return '';

@@ -38,7 +38,11 @@ export function seriesTimeline(model: Model, rows: readonly SeriesRow[], colours
     const span = s.spanSeconds !== null ? ` over ${s.spanSeconds.toFixed(0)} s` : '';
     out.push(`<h3>Series of ${s.dumps.length} dumps${esc(span)}: ${s.threads.length.toLocaleString('en-US')} threads</h3>`);
     out.push(`<svg class="timeline" role="img" aria-label="thread states across the series" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width}px" preserveAspectRatio="xMinYMin meet">${cells.join('')}</svg>`);
-    if (mine.length > shown.length) out.push(`<p class="muted">… ${(mine.length - shown.length).toLocaleString('en-US')} more threads, most in one state throughout (every thread in the JSON report).</p>`);
+    if (mine.length > shown.length) {
+      const cut = mine.slice(shown.length);
+      const steady = cut.filter((r) => r.mark === 'steady').length;
+      out.push(`<p class="muted">… ${cut.length.toLocaleString('en-US')} more threads, ${steady.toLocaleString('en-US')} of them in one state throughout (every thread in the JSON report).</p>`);
+    }
   });
   return out.join('\n');
 }

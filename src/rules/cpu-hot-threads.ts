@@ -33,10 +33,11 @@ interface HotThread {
 const pct = (share: number) => `${Math.round(share * 100)} %`;
 
 /**
- * The threads of all dumps by name, with their refs in dump order. One dump needs no map (a name is
- * one thread there), and a map of 200,000 names costs more than every other step of this rule.
+ * The threads that may be hot, by name, with their refs in dump order. One dump needs no map (a
+ * name is one thread there; a map of 200,000 names cost more than every other step of this rule),
+ * and there only threads that pass the one measure a single dump has are yielded.
  */
-function* threadsByName(model: Model, minShare: number, minLife: number): Generator<[string, ThreadRef[]]> {
+function* candidatesByName(model: Model, minShare: number, minLife: number): Generator<[string, ThreadRef[]]> {
   if (model.dumps.length === 1) {
     const threads = model.dumps[0]!.threads;
     const activity = model.activity[0]!;
@@ -152,7 +153,7 @@ export const cpuHotThreads: Rule = {
     const errorShare = Number(options['errorCoreShare']);
     const minLife = Number(options['minLifetimeSeconds']);
     const hot: HotThread[] = [];
-    for (const [name, refs] of threadsByName(model, minShare, minLife)) {
+    for (const [name, refs] of candidatesByName(model, minShare, minLife)) {
       if (neverWorking(model, refs)) continue;
       const top = model.cpuSamples.length === 0 ? undefined : topMeasure(model.cpuSamples, new Set(refs.flatMap((r) => model.dumps[r.dump]!.threads[r.thread]!.nativeId ?? [])));
       const measured = [refs.length > 1 ? seriesMeasure(model, refs) : undefined, top].filter((m): m is Measure => m !== undefined);

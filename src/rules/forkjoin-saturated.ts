@@ -6,9 +6,8 @@
  * without an executor) waits. A pool busy computing is doing its job.
  */
 import type { Evidence } from '../model/findings.js';
-import type { ThreadEntry } from '../model/thread-dump.js';
+import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { inBlockingIo } from '../threads/blocking-calls.js';
-import { perStack } from '../threads/per-stack.js';
 import { isJdkClass } from '../threads/thread-activity.js';
 import { poolNameOf } from '../threads/pool-naming.js';
 import { plural, threadEvidence } from './evidence.js';
@@ -18,7 +17,8 @@ import { threadsByStack } from './threads-by-stack.js';
 
 const WORKER_LOOP = 'java.util.concurrent.ForkJoinWorkerThread.run';
 
-const runsWorkerLoop = perStack((frames) => frames[frames.length - 1]?.qualified === WORKER_LOOP || frames.some((f) => f.qualified === WORKER_LOOP));
+/** Asked once per group of identical stacks (threadsByStack). */
+const runsWorkerLoop = (frames: readonly StackFrame[]) => frames.some((f) => f.qualified === WORKER_LOOP);
 
 /** The pool a worker belongs to, by the names the JDK gives them. */
 function poolOf(th: ThreadEntry): string {

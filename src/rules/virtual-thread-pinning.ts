@@ -7,7 +7,7 @@
  */
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
-import type { ThreadEntry } from '../model/thread-dump.js';
+import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { perStack } from '../threads/per-stack.js';
 import { plural, threadEvidence } from './evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
@@ -39,14 +39,15 @@ function waitsIn(th: ThreadEntry): string {
 /**
  * Whether a virtual thread (or the carrier showing it mounted) is parked on its carrier. The frame
  * sits under the JDK's parking calls (Unsafe.park, LockSupport.park, VirtualThread.park...), so it is
- * looked for near the top only: a big dump has 200,000 stacks to look through.
+ * looked for near the top only. Asked once per group of identical stacks (threadsByStack).
  */
-const parkedOnCarrierStack = perStack((frames) => {
+function parkedOnCarrierStack(frames: readonly StackFrame[]): boolean {
   const end = Math.min(frames.length, 16);
   for (let i = 0; i < end; i++) if (frames[i]!.qualified === PARKED_ON_CARRIER) return true;
   return false;
-});
+}
 
+// Also asked per thread (isCarrier, by other rules): kept per shared stack.
 const runsContinuation = perStack((frames) => frames.some((f) => f.qualified === RUNS_CONTINUATION));
 
 /** Whether a thread is a carrier of the virtual-thread scheduler (it runs continuations). */

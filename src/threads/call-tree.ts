@@ -70,6 +70,11 @@ function sortTree(root: CallTreeNode): void {
   }
 }
 
+/** A node's threads by state, most first (what its tooltip or row says of it). */
+export function statesByCount(n: CallTreeNode): Array<[JavaThreadState, number]> {
+  return (Object.entries(n.states) as Array<[JavaThreadState, number]>).sort((a, b) => b[1] - a[1]);
+}
+
 /** The state most of a node's threads are in (ties: the order of `STATE_ORDER`). */
 export function mainState(n: CallTreeNode): JavaThreadState {
   let best: JavaThreadState = 'UNKNOWN';

@@ -7,7 +7,7 @@
 import type { Model } from '../model/model.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { stripControl } from '../report/sanitize.js';
-import { callTree, mainState, type CallTreeNode } from '../threads/call-tree.js';
+import { callTree, mainState, statesByCount, type CallTreeNode } from '../threads/call-tree.js';
 import type { Tone, UiDetailLine, UiRow, UiScreen } from './view-data.js';
 
 /** Nodes drawn; callers narrower than MIN_SHARE of all threads are counted in one row per parent. */
@@ -18,12 +18,7 @@ const OPEN_DEPTH = 3;
 
 const STATE_SHORT: Readonly<Record<JavaThreadState, string>> = { RUNNABLE: 'run', BLOCKED: 'blocked', WAITING: 'wait', TIMED_WAITING: 'timed', NEW: 'new', TERMINATED: 'ended', UNKNOWN: '?' };
 
-function statesText(n: CallTreeNode): string {
-  return Object.entries(n.states)
-    .sort((a, b) => b[1]! - a[1]!)
-    .map(([s, c]) => `${STATE_SHORT[s as JavaThreadState]} ${c}`)
-    .join(', ');
-}
+const statesText = (n: CallTreeNode) => statesByCount(n).map(([s, c]) => `${STATE_SHORT[s]} ${c}`).join(', ');
 
 const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(n * 1000 < of ? 2 : 1)}%`;
 

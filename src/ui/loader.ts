@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import { errorText, loadIncidentData, type UiLoadRequest } from './load-incident-data.js';
 import type { UiData } from './view-data.js';
 
-export type WorkerMessage =
+export type LoadMessage =
   | { type: 'progress'; file: string; phase: string; bytesRead: number; totalBytes: number | null }
   | { type: 'done'; data: UiData; notes: string[] }
   | { type: 'error'; message: string; remedy: string }
@@ -18,16 +18,16 @@ export type WorkerMessage =
 
 /** Where the data comes from, and what it said so far (the final message is kept for late listeners). */
 export interface Loader {
-  on(event: 'message', f: (m: WorkerMessage) => void): unknown;
-  off(event: 'message', f: (m: WorkerMessage) => void): unknown;
+  on(event: 'message', f: (m: LoadMessage) => void): unknown;
+  off(event: 'message', f: (m: LoadMessage) => void): unknown;
   /** Whether the analysis is still running (quitting then must not wait for it). */
   busy(): boolean;
 }
 
 export function startLoading(request: UiLoadRequest): Loader {
   const events = new EventEmitter();
-  let final: WorkerMessage | undefined;
-  const emit = (m: WorkerMessage) => {
+  let final: LoadMessage | undefined;
+  const emit = (m: LoadMessage) => {
     if (m.type !== 'progress') final = m;
     events.emit('message', m);
   };

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { stripControl } from '../report/sanitize.js';
 import { App } from './components/App.js';
 import type { UiData } from './view-data.js';
-import type { Loader, WorkerMessage } from './loader.js';
+import type { Loader, LoadMessage } from './loader.js';
 
 /** What each loading phase is doing, in words (phases without a word show as reading). */
 const PHASE_WORDS: Readonly<Record<string, string>> = {
@@ -15,7 +15,7 @@ const PHASE_WORDS: Readonly<Record<string, string>> = {
   screens: 'laying out the screens of',
 };
 
-function Loading({ worker, onDone, onQuit }: { readonly worker: Loader; readonly onDone: (m: WorkerMessage) => void; readonly onQuit: (code: number) => void }) {
+function Loading({ loader, onDone, onQuit }: { readonly loader: Loader; readonly onDone: (m: LoadMessage) => void; readonly onQuit: (code: number) => void }) {
   const [progress, setProgress] = useState<{ file: string; doing: string; pct: string; mb: string }>({ file: 'starting', doing: 'reading', pct: '', mb: '' });
   // Quitting does not wait for the load: q or Esc end at once (0), Ctrl-C as an interrupt (130).
   useInput((input, key) => {
@@ -23,7 +23,7 @@ function Loading({ worker, onDone, onQuit }: { readonly worker: Loader; readonly
     else if (input === 'q' || key.escape) onQuit(0);
   });
   useEffect(() => {
-    const onMessage = (m: WorkerMessage) => {
+    const onMessage = (m: LoadMessage) => {
       if (m.type === 'progress') {
         const doing = PHASE_WORDS[m.phase] ?? 'reading';
         const measured = doing === 'reading' && m.bytesRead > 0;
@@ -35,11 +35,11 @@ function Loading({ worker, onDone, onQuit }: { readonly worker: Loader; readonly
         });
       } else onDone(m);
     };
-    worker.on('message', onMessage);
+    loader.on('message', onMessage);
     return () => {
-      worker.off('message', onMessage);
+      loader.off('message', onMessage);
     };
-  }, [worker, onDone]);
+  }, [loader, onDone]);
   const width = 30;
   const filled = progress.pct ? Math.round((Number(progress.pct.slice(0, -1)) / 100) * width) : 0;
   return (
@@ -55,14 +55,14 @@ function Loading({ worker, onDone, onQuit }: { readonly worker: Loader; readonly
 }
 
 /** The whole UI: the loading screen until the data comes, then the App. */
-export function Root({ worker, onExit }: { readonly worker: Loader; readonly onExit: (code: number, message?: string) => void }) {
+export function Root({ loader, onExit }: { readonly loader: Loader; readonly onExit: (code: number, message?: string) => void }) {
   const [data, setData] = useState<UiData | undefined>(undefined);
-  const onDone = (m: WorkerMessage) => {
+  const onDone = (m: LoadMessage) => {
     if (m.type === 'done') setData(m.data);
     else if (m.type === 'error') onExit(2, `error: ${m.message}\n  ${m.remedy}`);
     else if (m.type === 'crash') onExit(70, `internal error (a bug in dumpsleuth, please report it): ${m.message}`);
   };
-  return data === undefined ? <Loading worker={worker} onDone={onDone} onQuit={(code) => onExit(code)} /> : <App data={data} onQuit={() => onExit(0)} />;
+  return data === undefined ? <Loading loader={loader} onDone={onDone} onQuit={(code) => onExit(code)} /> : <App data={data} onQuit={() => onExit(0)} />;
 }
 
 /** Renders until the user quits or loading fails; returns the exit code and what to print after. */
@@ -70,7 +70,7 @@ export async function showUi(loader: Loader): Promise<{ code: number; message?: 
   let result: { code: number; message?: string } = { code: 0 };
   const app = render(
     <Root
-      worker={loader}
+      loader={loader}
       onExit={(code, message) => {
         result = message === undefined ? { code } : { code, message };
         app.unmount();

@@ -6,13 +6,13 @@
 import { EventEmitter } from 'node:events';
 import { render } from 'ink-testing-library';
 import { describe, expect, test } from 'vitest';
-import type { Loader, WorkerMessage } from '../../src/ui/loader.js';
+import type { Loader, LoadMessage } from '../../src/ui/loader.js';
 import { Root } from '../../src/ui/screen.js';
 import { loadIncidentData } from '../../src/ui/load-incident-data.js';
 
 const tick = () => new Promise((r) => setImmediate(() => setTimeout(r, 0)));
 
-function endlessLoader(): Loader & { say(m: WorkerMessage): void } {
+function endlessLoader(): Loader & { say(m: LoadMessage): void } {
   const events = new EventEmitter();
   return { on: (e, f) => events.on(e, f), off: (e, f) => events.off(e, f), busy: () => true, say: (m) => events.emit('message', m) };
 }
@@ -22,7 +22,7 @@ describe('the loading screen', () => {
     test(`${JSON.stringify(key)} ends it with ${code}, while the load goes on`, async () => {
       const exits: number[] = [];
       const loader = endlessLoader();
-      const ui = render(<Root worker={loader} onExit={(c) => exits.push(c)} />);
+      const ui = render(<Root loader={loader} onExit={(c) => exits.push(c)} />);
       await tick();
       loader.say({ type: 'progress', file: 'big.hprof', phase: 'read', bytesRead: 64 << 20, totalBytes: 128 << 20 });
       await tick();
@@ -37,7 +37,7 @@ describe('the loading screen', () => {
 
   test('a phase other than reading is named', async () => {
     const loader = endlessLoader();
-    const ui = render(<Root worker={loader} onExit={() => undefined} />);
+    const ui = render(<Root loader={loader} onExit={() => undefined} />);
     await tick();
     loader.say({ type: 'progress', file: 'big.hprof', phase: 'memory', bytesRead: 0, totalBytes: null });
     await tick();
