@@ -115,6 +115,14 @@ const uiRuns = [firstFrame(bigFile, 120), firstFrame(bigFile, 120), firstFrame(b
 const a = median(analyzeRuns);
 const u = median(uiRuns);
 console.log(`200,000 threads (155 MB), median of 3: analyze ${a.toFixed(2)} s, ui results on screen ${u.toFixed(2)} s (${(u / a).toFixed(2)}x)`);
+// Where the UI's time goes: its loading alone (no Ink), and importing Ink, each in a process of its own.
+const childSeconds = (code) => {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code, bigFile], { cwd: root, encoding: 'utf8' });
+  return Number(r.stdout.trim());
+};
+const loadAlone = median([0, 1, 2].map(() => childSeconds(`const t = performance.now(); const { loadIncidentData } = await import('./dist/ui/load-incident-data.js'); await loadIncidentData({ paths: [process.argv[1]], memory: 'auto' }, () => {}); console.log((performance.now() - t) / 1000);`)));
+const ink = median([0, 1, 2].map(() => childSeconds(`const t = performance.now(); await import('ink'); await import('react'); console.log((performance.now() - t) / 1000);`)));
+console.log(`  of which (each alone, median of 3): the UI's loading and screens without Ink ${loadAlone.toFixed(2)} s, importing Ink ${ink.toFixed(2)} s`);
 const quits = [quitWhileLoading(bigFile), quitWhileLoading(bigFile), quitWhileLoading(bigFile)];
 console.log(`q while loading that dump: exited after ${median(quits).toFixed(0)} ms (median of 3)`);
 const k = await keyToFrame(35_000);
