@@ -62,6 +62,16 @@ describe('series timeline', () => {
     const svg = seriesTimeline(model, rows, COLOURS);
     const drawn = Math.min(TIMELINE_ROWS, model.series[0]!.threads.length);
     expect(svg.match(/text-anchor="end"/g)?.length).toBe(drawn);
-    if (model.series[0]!.threads.length > TIMELINE_ROWS) expect(svg).toContain(`${model.series[0]!.threads.length - TIMELINE_ROWS} more threads`);
+  });
+
+  it('cuts a long series at its first rows, and counts what it leaves out', async () => {
+    // The thread-leak incident's series has hundreds of threads (the leaked executors' workers).
+    const { model, findings } = await analyseIncident(join(INCIDENTS, 'thread-leak'));
+    const rows = seriesRows(model, findings);
+    expect(rows.length).toBeGreaterThan(TIMELINE_ROWS);
+    const svg = seriesTimeline(model, rows, COLOURS);
+    expect(svg.match(/text-anchor="end"/g)?.length).toBe(TIMELINE_ROWS);
+    const cut = rows.slice(TIMELINE_ROWS);
+    expect(svg).toContain(`… ${cut.length} more threads, ${cut.filter((r) => r.mark === 'steady').length} of them in one state throughout`);
   });
 });

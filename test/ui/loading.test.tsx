@@ -46,13 +46,22 @@ describe('the loading screen', () => {
   });
 
   test('the analysis names its phases after reading, each on a turn of the event loop of its own', async () => {
-    const phases: string[] = [];
+    const phases: Array<[string, number]> = [];
+    // A chain of setImmediate callbacks runs once per turn of the event loop: its count tells turns apart.
     let turns = 0;
-    const counting = setInterval(() => turns++, 0);
+    let counting = true;
+    const tick = () => {
+      turns++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
     await loadIncidentData({ paths: ['fixtures/threads/deadlock/dump-1.txt'], memory: 'never' }, (p) => {
-      if (p.event.phase !== 'read') phases.push(`${p.event.phase}@${turns > 0 ? 'turn' : 'start'}`);
+      if (p.event.phase !== 'read') phases.push([p.event.phase, turns]);
     });
-    clearInterval(counting);
-    expect(phases.map((p) => p.split('@')[0])).toEqual(['model', 'rules', 'screens']);
+    counting = false;
+    expect(phases.map(([name]) => name)).toEqual(['model', 'rules', 'screens']);
+    // Each phase was announced on a later turn than the one before: the screen had a turn to draw it.
+    expect(phases[1]![1]).toBeGreaterThan(phases[0]![1]);
+    expect(phases[2]![1]).toBeGreaterThan(phases[1]![1]);
   });
 });
