@@ -16,7 +16,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const classes = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-bench-'));
 const javac = spawnSync('javac', ['-d', classes, join(root, 'fixtures/programs/capture/CaptureTarget.java')], { encoding: 'utf8' });
 if (javac.status !== 0) throw new Error(`javac: ${javac.stderr || javac.error}`);
-const jvm = spawn('java', ['-cp', classes, 'CaptureTarget', '120'], { stdio: ['ignore', 'pipe', 'inherit'] });
+// In a directory of its own: an attach leaves `.attach_pid<pid>` in the JVM's working directory.
+const jvm = spawn('java', ['-cp', classes, 'CaptureTarget', '120'], { cwd: classes, stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise((resolve) => jvm.stdout.on('data', (d) => d.toString().includes('ready') && resolve()));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const spans = [];

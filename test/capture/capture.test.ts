@@ -37,7 +37,8 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
   /** Starts the target JVM with a name of its own (its main class's argument), resolving when it is ready. */
   const startTarget = (lifeSeconds: number): Promise<ChildProcess> =>
     new Promise((resolve, reject) => {
-      const p = spawn('java', ['-cp', classes, 'CaptureTarget', String(lifeSeconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      // In a directory of its own: an attach leaves `.attach_pid<pid>` in the JVM's working directory.
+      const p = spawn('java', ['-cp', classes, 'CaptureTarget', String(lifeSeconds)], { cwd: classes, stdio: ['ignore', 'pipe', 'inherit'] });
       running.push(p);
       p.stdout!.on('data', (d: Buffer) => {
         if (d.toString().includes('ready')) resolve(p);
@@ -94,7 +95,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     const c = spawnSync('javac', ['-d', runawayClasses, 'fixtures/programs/runtime-incidents/com/example/search/CpuRunaway.java'], { encoding: 'utf8' });
     expect(c.status, c.stderr).toBe(0);
     const truth = await new Promise<{ hot: string; readerPrefix: string; batch: string }>((resolve, reject) => {
-      const p = spawn('java', ['-cp', runawayClasses, 'com.example.search.CpuRunaway'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const p = spawn('java', ['-cp', runawayClasses, 'com.example.search.CpuRunaway'], { cwd: runawayClasses, stdio: ['ignore', 'pipe', 'inherit'] });
       running.push(p);
       let out = '';
       p.stdout!.on('data', (d: Buffer) => {
