@@ -8,9 +8,10 @@
  */
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
-import type { ThreadEntry } from '../model/thread-dump.js';
+import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { activityFrame } from '../threads/thread-activity.js';
 import { plural, threadEvidence } from './evidence.js';
+import { threadsByStack } from './threads-by-stack.js';
 import type { FindingDraft, Rule } from './rule.js';
 
 /** The class a thread waits to see initialised, if it does. */
@@ -49,10 +50,13 @@ export const classInitWait: Rule = {
     });
     if (waitsFor.size === 0) return [];
     // The thread running each class's static initialiser (the outermost, if nested), by class name.
+    // Read once per group of identical stacks (threadsByStack), not per thread: only the awaited classes matter.
+    const awaited = new Set(waitsFor.values());
     const initialiserOf = new Map<string, number>();
-    threads.forEach((th, i) => {
-      for (const f of th.frames) if (f.method === '<clinit>' && !initialiserOf.has(f.className)) initialiserOf.set(f.className, i);
-    });
+    const runsInitialiser = (frames: readonly StackFrame[]) => frames.some((f) => f.method === '<clinit>' && awaited.has(f.className));
+    for (const i of threadsByStack(model, last, runsInitialiser)) {
+      for (const f of threads[i]!.frames) if (f.method === '<clinit>' && !initialiserOf.has(f.className)) initialiserOf.set(f.className, i);
+    }
     const ref = (i: number): ThreadRef => ({ dump: last, thread: i, name: threads[i]!.name });
     // How many dumps a thread (by name) waited for this class in: each dump's waits read once.
     const waitsByDump = model.dumps.map((d) => new Map(d.threads.flatMap((o) => {

@@ -220,10 +220,11 @@ function activityFrameOf(frames: readonly StackFrame[]): string {
  * from the top, not the whole shape: a thread whose stack is its own pays a few frames.
  */
 export function activityFrame(th: ThreadEntry): string {
-  return activityFrameOfStack(th.frames);
+  return activityFrameOfFrames(th.frames);
 }
 
-const activityFrameOfStack = perStack(activityFrameOf);
+/** activityFrame of a stack, for callers that hold the frames array rather than the thread. */
+export const activityFrameOfFrames = perStack(activityFrameOf);
 
 /**
  * The kind of pool whose worker loop this thread runs (`ThreadPoolExecutor`, `WebLogic work

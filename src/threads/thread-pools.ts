@@ -7,8 +7,8 @@
  * method, with at least one of them waiting there for work.
  */
 import type { ThreadActivity } from '../model/activity.js';
-import type { ThreadDump } from '../model/thread-dump.js';
-import { activityFrame, poolLoopOf } from './thread-activity.js';
+import type { StackFrame, ThreadDump } from '../model/thread-dump.js';
+import { activityFrameOfFrames, poolLoopOf } from './thread-activity.js';
 import { poolNameOf, poolPattern } from './pool-naming.js';
 
 export interface ThreadPoolObservation {
@@ -65,14 +65,20 @@ export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActiv
   // queue; JEUS's `...-w09 [container1-223]`, whose pattern keeps the worker's own number).
   const mergedByName = (byPattern: ReadonlyMap<string, number[]>): Map<string, number[]> => {
     const byName = new Map<string, number[]>();
+    // Members are in thread order within a pattern; only names that merged several need sorting.
+    const mergedNames = new Set<string>();
     for (const members of byPattern.values()) {
       const first = dump.threads[members[0]!]!.name;
       const name = poolNameOf(first) ?? first;
       const merged = byName.get(name);
-      if (merged === undefined) byName.set(name, [...members]);
-      else merged.push(...members);
+      if (merged === undefined) byName.set(name, members);
+      else {
+        if (!mergedNames.has(name)) byName.set(name, [...merged, ...members]);
+        else for (const m of members) merged.push(m);
+        mergedNames.add(name);
+      }
     }
-    for (const members of byName.values()) members.sort((a, b) => a - b);
+    for (const name of mergedNames) byName.get(name)!.sort((a, b) => a - b);
     return byName;
   };
   for (const [loop, byPattern] of byLoop) for (const [name, members] of mergedByName(byPattern)) groups.push({ name, loop, members, real: true });
@@ -105,10 +111,16 @@ export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActiv
 
 /** The busy threads' activities, most common first: `{frame, count}`. */
 export function busyActivities(dump: ThreadDump, busy: number[]): Array<{ frame: string; count: number }> {
-  const counts = new Map<string, number>();
+  // Counted by stack first: the busy workers of a big pool mostly share one frames array.
+  const byStack = new Map<readonly StackFrame[], number>();
   for (const i of busy) {
-    const f = activityFrame(dump.threads[i]!);
-    counts.set(f, (counts.get(f) ?? 0) + 1);
+    const frames = dump.threads[i]!.frames;
+    byStack.set(frames, (byStack.get(frames) ?? 0) + 1);
+  }
+  const counts = new Map<string, number>();
+  for (const [frames, n] of byStack) {
+    const f = activityFrameOfFrames(frames);
+    counts.set(f, (counts.get(f) ?? 0) + n);
   }
   return [...counts].map(([frame, count]) => ({ frame, count })).sort((a, b) => b.count - a.count || a.frame.localeCompare(b.frame));
 }

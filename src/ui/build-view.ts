@@ -105,10 +105,10 @@ interface StackGroupPlace {
  * longer than the analysis (most of it in the garbage collector).
  */
 class ThreadRow implements UiRow {
-  readonly key: string;
-  readonly tone: Tone | undefined;
   readonly more: readonly UiDetailLine[];
+  /** Under a group: one object shared by the group's rows (they all say the same). */
   readonly tree?: UiRow['tree'];
+  #key: string | undefined;
   #text: string | undefined;
   #search: string | undefined;
 
@@ -116,14 +116,20 @@ class ThreadRow implements UiRow {
   readonly #ref: ThreadRef;
   readonly #group: StackGroupPlace;
 
-  constructor(model: Model, ref: ThreadRef, group: StackGroupPlace, parent: string | undefined) {
+  constructor(model: Model, ref: ThreadRef, group: StackGroupPlace, tree: UiRow['tree'] | undefined) {
     this.#model = model;
     this.#ref = ref;
     this.#group = group;
-    this.key = threadKey(ref.dump, ref.thread);
-    this.tone = this.#thread.state === 'BLOCKED' ? 'warning' : undefined;
     this.more = group.stack;
-    if (parent !== undefined) this.tree = { depth: 1, parent, children: 0 };
+    if (tree !== undefined) this.tree = tree;
+  }
+
+  get key(): string {
+    return (this.#key ??= threadKey(this.#ref.dump, this.#ref.thread));
+  }
+
+  get tone(): Tone | undefined {
+    return this.#thread.state === 'BLOCKED' ? 'warning' : undefined;
   }
 
   get #thread(): ThreadEntry {
@@ -189,13 +195,16 @@ function threadsScreen(model: Model): UiScreen {
   const ordered = [...groups.values()].sort((a, b) => b.refs.length - a.refs.length || a.refs[0]!.dump - b.refs[0]!.dump || a.refs[0]!.thread - b.refs[0]!.thread);
   const rows: UiRow[] = [];
   ordered.forEach((group, n) => {
-    const refs = [...group.refs].sort((a, b) => a.dump - b.dump || a.thread - b.thread);
+    // In dump and thread order already, unless stacks that differ only in lines were merged.
+    const inOrder = group.refs.every((r, i) => i === 0 || r.dump > group.refs[i - 1]!.dump || (r.dump === group.refs[i - 1]!.dump && r.thread > group.refs[i - 1]!.thread));
+    const refs = inOrder ? group.refs : [...group.refs].sort((a, b) => a.dump - b.dump || a.thread - b.thread);
     const first = model.dumps[refs[0]!.dump]!.threads[refs[0]!.thread]!;
     // What the thread is doing, not the JDK's parking machinery above it.
     const top = first.frames.length > 0 ? activityFrame(first) : '(no stack)';
     const stack = frameLines(first);
     const dumps = [...group.dumps].sort((a, b) => a - b);
-    const threadRow = (ref: ThreadRef, parent: string | undefined): UiRow => new ThreadRow(model, ref, { top, size: refs.length, stack }, parent);
+    const place: StackGroupPlace = { top, size: refs.length, stack };
+    const threadRow = (ref: ThreadRef, tree: UiRow['tree'] | undefined): UiRow => new ThreadRow(model, ref, place, tree);
     if (refs.length === 1) {
       rows.push(threadRow(refs[0]!, undefined));
       return;
@@ -218,7 +227,8 @@ function threadsScreen(model: Model): UiScreen {
       more: stack,
       tree: { depth: 0, children: refs.length },
     });
-    for (const ref of refs) rows.push(threadRow(ref, key));
+    const underGroup: UiRow['tree'] = { depth: 1, parent: key, children: 0 };
+    for (const ref of refs) rows.push(threadRow(ref, underGroup));
   });
   return { id: 'threads', title: 'Threads', rows, empty: 'No thread dump was given.' };
 }
@@ -305,11 +315,15 @@ function locksScreen(model: Model): UiScreen {
     });
   });
   model.locks.contended.forEach((l, i) => {
+    // Every waiter's name, made when a search first reads it (a contended lock may have 40,000 waiters).
+    let search: string | undefined;
     rows.push({
       key: `lock:${i}`,
       text: `#${l.dump} ${clean(l.lock.className)} <${clean(l.lock.id)}> owner ${l.owner ? `"${clean(l.owner.name)}"` : '?'} ← ${l.waiters.length} waiting`,
       tone: l.waiters.length >= 5 ? 'warning' : undefined,
-      search: searchText(`${l.lock.className} ${l.owner?.name ?? ''} ${l.waiters.map((w) => w.name).join(' ')}`),
+      get search() {
+        return (search ??= searchText(`${l.lock.className} ${l.owner?.name ?? ''} ${l.waiters.map((w) => w.name).join(' ')}`));
+      },
       detail: [
         { text: `${clean(l.lock.className)} <${clean(l.lock.id)}>`, tone: 'title' },
         { text: 'owner', tone: 'title' },
