@@ -16,7 +16,9 @@ import type { FindingDraft, Rule } from './rule.js';
 
 /** The class a thread waits to see initialised, if it does. */
 function classAwaited(th: ThreadEntry): string | undefined {
-  return th.locks.find((l) => l.kind === 'waiting-class-init')?.lock?.className || undefined;
+  // A loop, not find(): it runs for every thread of every dump, and most have no lock line at all.
+  for (const l of th.locks) if (l.kind === 'waiting-class-init') return l.lock?.className || undefined;
+  return undefined;
 }
 
 /** What the initialiser does, in words: its state and where it is inside the static initialiser. */
@@ -59,10 +61,14 @@ export const classInitWait: Rule = {
     }
     const ref = (i: number): ThreadRef => ({ dump: last, thread: i, name: threads[i]!.name });
     // How many dumps a thread (by name) waited for this class in: each dump's waits read once.
-    const waitsByDump = model.dumps.map((d) => new Map(d.threads.flatMap((o) => {
-      const cls = classAwaited(o);
-      return cls !== undefined ? [[o.name, cls] as const] : [];
-    })));
+    const waitsByDump = model.dumps.map((d) => {
+      const waits = new Map<string, string>();
+      for (const o of d.threads) {
+        const cls = classAwaited(o);
+        if (cls !== undefined) waits.set(o.name, cls);
+      }
+      return waits;
+    });
     const dumpsWaiting = (i: number, cls: string) => waitsByDump.filter((w) => w.get(threads[i]!.name) === cls).length;
 
     // Cycles: follow waiter -> initialiser of the class it waits for, while that one waits too.

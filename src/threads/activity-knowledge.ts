@@ -455,4 +455,4 @@ export const WORK_WAIT_METHODS: ReadonlyArray<{ readonly method: RegExp; readonl
 ];
 
 /** Threads named like a program's main thread: waiting shallowly there is waiting for shutdown. */
-export const MAIN_THREAD_NAMES = /^(main|Main Thread|DestroyJavaVM)$/;
+export const MAIN_THREAD_NAMES: readonly string[] = ['main', 'Main Thread', 'DestroyJavaVM'];

@@ -29,6 +29,8 @@ export interface LockGraph {
   readonly waitsFor: Array<number | null>;
   /** For each thread, what it waits for (see thread-waits.ts), computed once for every analysis of the dump. */
   readonly waits: Array<ThreadWait | null>;
+  /** For each thread, the node of the lock it waits for (null when none, or the lock has no id). */
+  readonly waitNodes: Array<LockNode | null>;
   readonly cycles: DeadlockCycle[];
 }
 
@@ -73,10 +75,12 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
     return o !== undefined && o !== i ? o : null;
   };
   const waits = threads.map((th) => waitOf(th));
+  const waitNodes: Array<LockNode | null> = new Array<LockNode | null>(threads.length).fill(null);
   const waitsFor: Array<number | null> = waits.map((w, i) => {
     if (!w) return null;
     if (w.lock.id.length === 0) return w.kind === 'object-wait' ? null : namedOwner(i);
     const n = node(w.lock);
+    waitNodes[i] = n;
     n.waiters.push({ thread: i, kind: w.kind });
     if (w.kind === 'object-wait') return null;
     n.owner ??= namedOwner(i);
@@ -87,28 +91,31 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
   const reported = new Set<string>();
   for (const r of dump.jvmDeadlocks) for (const e of r.entries) reported.add(e.thread);
   const marked = cycles.map((c) => ({ ...c, reportedByJvm: c.threads.every((t) => reported.has(threads[t]!.name)) }));
-  return { locks, waitsFor, waits, cycles: marked };
+  return { locks, waitsFor, waits, waitNodes, cycles: marked };
 }
 
 /** Every thread waits for at most one other, so cycles are found by walking the pointers. */
 function findCycles(next: Array<number | null>, lockOf: Array<LockRef | null>): DeadlockCycle[] {
   const color = new Uint8Array(next.length); // 0 new, 1 on current path, 2 done
   const cycles: DeadlockCycle[] = [];
+  // One path buffer for every walk: most walks are one thread long, and an array per walk (200,000 of
+  // them) cost more than the walks. A walk visits each thread once, so the buffer never overflows.
+  const path = new Int32Array(next.length);
   for (let start = 0; start < next.length; start++) {
     if (color[start] !== 0) continue;
-    const path: number[] = [];
+    let length = 0;
     let cur: number | null = start;
     while (cur !== null && color[cur] === 0) {
       color[cur] = 1;
-      path.push(cur);
+      path[length++] = cur;
       cur = next[cur] ?? null;
     }
     if (cur !== null && color[cur] === 1) {
-      const from = path.indexOf(cur);
-      const members = path.slice(from);
+      const from = path.subarray(0, length).indexOf(cur);
+      const members = Array.from(path.subarray(from, length));
       cycles.push({ threads: members, locks: members.map((t) => lockOf[t]).filter((l): l is LockRef => l !== null), confidence: 'certain', reportedByJvm: false });
     }
-    for (const p of path) color[p] = 2;
+    for (let k = 0; k < length; k++) color[path[k]!] = 2;
   }
   return cycles;
 }

@@ -43,13 +43,26 @@ export const POOL_NAMING: readonly PoolNamingRow[] = [
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-/** The name with its last number replaced by `*`, or null when it has no number. */
-export function poolPattern(threadName: string): string | null {
-  let end = threadName.length;
-  while (end > 0 && !isDigit(threadName.charCodeAt(end - 1))) end--;
-  if (end === 0) return null;
+/** Where the name's last number starts; its end is workerNumberEnd. -1 when the name has no number. */
+export function workerNumberStart(threadName: string, end: number = workerNumberEnd(threadName)): number {
+  if (end === 0) return -1;
   let start = end - 1;
   while (start > 0 && isDigit(threadName.charCodeAt(start - 1))) start--;
+  return start;
+}
+
+/** The end of the name's last number (0 when it has none). */
+export function workerNumberEnd(threadName: string): number {
+  let end = threadName.length;
+  while (end > 0 && !isDigit(threadName.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+/** The name with its last number replaced by `*`, or null when it has no number. */
+export function poolPattern(threadName: string): string | null {
+  const end = workerNumberEnd(threadName);
+  const start = workerNumberStart(threadName, end);
+  if (start < 0) return null;
   return threadName.slice(0, start) + '*' + threadName.slice(end);
 }
 

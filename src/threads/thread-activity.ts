@@ -316,7 +316,7 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
   const byName = s.rootClass === undefined ? housekeepingByName(th.name) : undefined;
   // A thread blocked on a lock is judged by its stack and the lock and owner alone (the threads of
   // a contention share all three); the main thread's name matters only when it waits for nothing.
-  const plain = byName === undefined && (locks.acquiring !== undefined || !MAIN_THREAD_NAMES.test(th.name));
+  const plain = byName === undefined && (locks.acquiring !== undefined || !isMainThreadName(th.name));
   // The shape of a shared stack is itself kept per stack, so it carries the stack's verdicts.
   const memo = plain && isSharedStack(frames) ? (s.verdicts ??= new Map()) : undefined;
   if (locks instanceof AcquiringContext && memo !== undefined) {
@@ -347,8 +347,20 @@ function fromWaitObject(v: ThreadActivity): ThreadActivity {
   return v;
 }
 
+/** The housekeeping names as one test: most threads' names match none, and are then read once, not once per row. */
+const ANY_HOUSEKEEPING_NAME = new RegExp(HOUSEKEEPING_NAMES.map((h) => `(?:${h.name.source})`).join('|'));
+
 function housekeepingByName(name: string): (typeof HOUSEKEEPING_NAMES)[number] | undefined {
+  if (!ANY_HOUSEKEEPING_NAME.test(name)) return undefined;
   return HOUSEKEEPING_NAMES.find((h) => h.name.test(name));
+}
+
+const MAIN_NAMES = new Set(MAIN_THREAD_NAMES);
+const MAIN_NAME_LENGTHS = new Set(MAIN_THREAD_NAMES.map((n) => n.length));
+
+/** A length first: most names are not one of the few, and are told apart without hashing them. */
+function isMainThreadName(name: string): boolean {
+  return MAIN_NAME_LENGTHS.has(name.length) && MAIN_NAMES.has(name);
 }
 
 function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named: (typeof HOUSEKEEPING_NAMES)[number] | undefined): ThreadActivity {
@@ -364,7 +376,7 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
     return { activity: 'blocked', basis: 'lock', reason: `waits to acquire ${locks.acquiring.lock}${owner}`, frame: s.activityFrame };
   }
   const waiting = th.state === 'WAITING' || th.state === 'TIMED_WAITING';
-  if (MAIN_THREAD_NAMES.test(th.name) && waiting && s.request === undefined && appFrames(frames) <= 3) {
+  if (isMainThreadName(th.name) && waiting && s.request === undefined && appFrames(frames) <= 3) {
     return idle('shutdown-wait', `the program's main thread waiting for the life of the JVM (${s.activityFrame})`, s.activityFrame);
   }
   if (d !== undefined) {
@@ -466,7 +478,7 @@ function lockContext(dump: ThreadDump, graph: LockGraph, acquiring: Map<LockNode
   const w = graph.waits[i] ?? null;
   if (w === null) return th.state === 'BLOCKED' ? BLOCKED_ON_UNKNOWN : NO_LOCKS;
   if (w.kind === 'object-wait') return waitingOnObject;
-  const node = w.lock.id.length > 0 ? graph.locks.get(w.lock.id) : undefined;
+  const node = graph.waitNodes[i] ?? undefined;
   const ownerIndex = graph.waitsFor[i];
   const owner = ownerIndex !== null && ownerIndex !== undefined ? dump.threads[ownerIndex]!.name : (th.lockOwnerName ?? null);
   const shared = node !== undefined && node.owner === (ownerIndex ?? null);
@@ -484,7 +496,7 @@ const BLOCKED_ON_UNKNOWN: LockContext = { acquiring: { lock: 'a monitor', owner:
 function waitObjectOf(graph: LockGraph, signalWaiters: Map<LockNode, number>, i: number): WaitObject | undefined {
   const w = graph.waits[i];
   if (w === null || w === undefined || w.kind !== 'object-wait') return undefined;
-  const node = w.lock.id.length > 0 ? graph.locks.get(w.lock.id) : undefined;
+  const node = graph.waitNodes[i] ?? undefined;
   if (node === undefined) return { className: w.lock.className, sharedWaiters: 1, owned: false };
   let waiting = signalWaiters.get(node);
   if (waiting === undefined) {

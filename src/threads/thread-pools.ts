@@ -9,7 +9,7 @@
 import type { ThreadActivity } from '../model/activity.js';
 import type { StackFrame, ThreadDump } from '../model/thread-dump.js';
 import { activityFrameOfFrames, poolLoopOf } from './thread-activity.js';
-import { poolNameOf, poolPattern } from './pool-naming.js';
+import { poolNameOf, workerNumberEnd, workerNumberStart } from './pool-naming.js';
 
 export interface ThreadPoolObservation {
   /** Pool name as people say it (`DubboServerHandler-10.0.0.1:20880`, `weblogic.kernel.Default`). */
@@ -39,35 +39,63 @@ function runMethodOf(frames: ReadonlyArray<{ readonly className: string; readonl
   return null;
 }
 
-export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActivity[]): ThreadPoolObservation[] {
-  // Threads by worker loop and by name with its worker number as `*` (`pool-3-thread-*`): one string
-  // per thread. What a name says about its pool is read once per pattern.
-  const byLoop = new Map<string, Map<string, number[]>>();
-  const stems = new Map<string, number[]>();
-  dump.threads.forEach((th, i) => {
-    // Housekeeping threads (a JDK process reaper's pool) are nobody's capacity.
-    if (th.frames.length === 0 || th.virtual || activity[i]!.activity === 'housekeeping') return;
-    const loop = poolLoopOf(th);
-    const pattern = poolPattern(th.name);
-    let byPattern: Map<string, number[]> | undefined;
-    if (loop !== undefined) {
-      byPattern = byLoop.get(loop);
-      if (byPattern === undefined) byLoop.set(loop, (byPattern = new Map()));
-    } else if (pattern !== null) byPattern = stems;
-    if (byPattern === undefined) return;
-    const key = pattern ?? th.name;
-    const members = byPattern.get(key);
-    if (members === undefined) byPattern.set(key, [i]);
+/**
+ * Threads by the pattern of their names, the worker number as `*` (`pool-3-thread-*`), keyed by the
+ * text before the number and the text after it: a pattern string built per thread and hashed as a
+ * key cost more than the rest of finding pools. A name with no number is a group of its own.
+ */
+class ByNamePattern {
+  readonly #byPrefix = new Map<string, Map<string, number[]>>();
+
+  /** Adds thread `i`; false (and nothing added) when the name has no number and `orAlone` is false. */
+  add(name: string, i: number, orAlone: boolean): boolean {
+    const end = workerNumberEnd(name);
+    const start = workerNumberStart(name, end);
+    if (start < 0 && !orAlone) return false;
+    // A suffix holds no digit, so NO_NUMBER never meets a real one.
+    const prefix = start < 0 ? name : name.slice(0, start);
+    const suffix = start < 0 ? NO_NUMBER : end === name.length ? '' : name.slice(end);
+    let bySuffix = this.#byPrefix.get(prefix);
+    if (bySuffix === undefined) this.#byPrefix.set(prefix, (bySuffix = new Map()));
+    const members = bySuffix.get(suffix);
+    if (members === undefined) bySuffix.set(suffix, [i]);
     else members.push(i);
-  });
+    return true;
+  }
+
+  *groups(): Iterable<number[]> {
+    for (const bySuffix of this.#byPrefix.values()) yield* bySuffix.values();
+  }
+}
+
+const NO_NUMBER = '0';
+
+export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActivity[]): ThreadPoolObservation[] {
+  // Threads by worker loop and by name pattern. What a name says about its pool is read once per pattern.
+  const byLoop = new Map<string, ByNamePattern>();
+  const stems = new ByNamePattern();
+  const threads = dump.threads;
+  for (let i = 0; i < threads.length; i++) {
+    const th = threads[i]!;
+    // Housekeeping threads (a JDK process reaper's pool) are nobody's capacity.
+    if (th.frames.length === 0 || th.virtual || activity[i]!.activity === 'housekeeping') continue;
+    const loop = poolLoopOf(th);
+    if (loop === undefined) {
+      stems.add(th.name, i, false);
+      continue;
+    }
+    let byPattern = byLoop.get(loop);
+    if (byPattern === undefined) byLoop.set(loop, (byPattern = new ByNamePattern()));
+    byPattern.add(th.name, i, true);
+  }
   const groups: Array<{ name: string; loop: string; members: number[]; real: boolean }> = [];
   // Patterns that name one pool are merged (WebLogic's `[ACTIVE]` and `[STANDBY]` threads of one
   // queue; JEUS's `...-w09 [container1-223]`, whose pattern keeps the worker's own number).
-  const mergedByName = (byPattern: ReadonlyMap<string, number[]>): Map<string, number[]> => {
+  const mergedByName = (byPattern: ByNamePattern): Map<string, number[]> => {
     const byName = new Map<string, number[]>();
     // Members are in thread order within a pattern; only names that merged several need sorting.
     const mergedNames = new Set<string>();
-    for (const members of byPattern.values()) {
+    for (const members of byPattern.groups()) {
       const first = dump.threads[members[0]!]!.name;
       const name = poolNameOf(first) ?? first;
       const merged = byName.get(name);

@@ -70,15 +70,24 @@ export function heldLocks(th: ThreadEntry): readonly LockRef[] {
   const ownable = th.ownableSynchronizers;
   // Most threads hold nothing; and a thread holds a handful of locks, so arrays beat sets here.
   if (ownable.length === 0 && !locks.some((l) => l.kind === 'locked')) return NOTHING_HELD;
-  const released: string[] = [];
-  for (const l of locks) if (l.kind === 'waiting-on' && l.lock && l.lock.id) released.push(l.lock.id);
   const held: LockRef[] = [];
-  const isHeld = (id: string) => held.some((h) => h.id === id);
   for (const l of locks) {
     if (l.kind !== 'locked' || !l.lock || !l.lock.id) continue;
-    if (released.includes(l.lock.id) || isHeld(l.lock.id)) continue;
+    const id = l.lock.id;
+    if (isReleased(locks, id) || isIn(held, id)) continue;
     held.push(l.lock);
   }
-  for (const s of ownable) if (s.id && !isHeld(s.id)) held.push(s);
+  for (const s of ownable) if (s.id && !isIn(held, s.id)) held.push(s);
   return held;
+}
+
+/** Whether the thread waits on monitor `id` (Object.wait released it). */
+function isReleased(locks: ThreadEntry['locks'], id: string): boolean {
+  for (const l of locks) if (l.kind === 'waiting-on' && l.lock !== null && l.lock.id === id) return true;
+  return false;
+}
+
+function isIn(held: readonly LockRef[], id: string): boolean {
+  for (const h of held) if (h.id === id) return true;
+  return false;
 }

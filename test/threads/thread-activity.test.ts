@@ -6,6 +6,7 @@ import { parseFrameText } from '../../src/threads/frame-text.js';
 import { classifyDump, classifyThread } from '../../src/threads/thread-activity.js';
 import { buildLockGraph } from '../../src/threads/lock-graph.js';
 import { findThreadPools } from '../../src/threads/thread-pools.js';
+import { HOUSEKEEPING_NAMES, MAIN_THREAD_NAMES } from '../../src/threads/activity-knowledge.js';
 
 const isIdle = (th: ThreadEntry): boolean => classifyThread(th).activity === 'idle';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
@@ -123,5 +124,35 @@ describe('look-alike threads whose names carry two numbers', () => {
     const dump = p.finish().dumps[0]!;
     const pools = findThreadPools(dump, classifyDump(dump, buildLockGraph(dump)));
     expect(pools.map((x) => [x.name, x.threads.length, x.real])).toEqual([['app', 3, true]]);
+  });
+});
+
+describe('names that say what a thread is', () => {
+  const named = (name: string, state: JavaThreadState = 'RUNNABLE') => {
+    const th = newThreadEntry(name, 1);
+    th.state = state;
+    return classifyThread(th);
+  };
+
+  it('reads every row of the housekeeping table, through the one combined test', () => {
+    // The table's patterns are joined into one regex, which would drop any flag a row had.
+    for (const h of HOUSEKEEPING_NAMES) expect(h.name.flags).toBe('');
+    for (const name of ['Signal Dispatcher', 'C2 CompilerThread0', 'G1 Conc#0', 'Monitor Ctrl-Break', '[JRockit] GC Main', 'process reaper (pid 12)']) {
+      expect(named(name).activity, name).toBe('housekeeping');
+    }
+    // Near misses stay what their stack says (no frames, not virtual: the JVM's own by default, but not by name).
+    expect(named('Signal Dispatcher 2').basis).not.toBe('thread-name');
+    expect(named('xmain').basis).not.toBe('thread-name');
+  });
+
+  it('knows a main thread by its exact name only', () => {
+    const main = (name: string) => {
+      const th = newThreadEntry(name, 1);
+      th.state = 'WAITING';
+      th.frames.push(parseFrameText('java.lang.Object.wait(Native Method)'), parseFrameText('java.lang.Thread.join(Thread.java:1300)'), parseFrameText('App.main(App.java:10)'));
+      return classifyThread(th);
+    };
+    for (const name of MAIN_THREAD_NAMES) expect(main(name).basis, name).toBe('shutdown-wait');
+    for (const name of ['mainx', 'Main', 'Main Threads', 'DestroyJavaVM ']) expect(main(name).basis, name).not.toBe('shutdown-wait');
   });
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { findNameEnd, parseAnyHotspotTail, parseAnyThreadHeader, parseHotspotTail, parseThreadHeader, scanCommonHotspotHeader, toHex } from '../../src/threads/thread-header.js';
 import { threadDumpTextFiles } from '../helpers.js';
@@ -102,6 +103,22 @@ describe('scanCommonHotspotHeader', () => {
     '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 waiting on condition  [0x]',
     '"a" #1 prio=5 os_prio=0 tid=0x1 nid=0x2  runnable',
   ];
+  // The scanner reads cpu= and elapsed= in place (digits over a power of ten), where the general
+  // parser calls Number on the text: any run of digits and dots must give the same number.
+  test('cpu= and elapsed= read as Number reads them, for any digits and dots', () => {
+    const decimal = fc.stringMatching(/^[0-9.]{1,20}$/);
+    fc.assert(
+      fc.property(decimal, decimal, fc.integer({ min: 0, max: 99 }), (cpu, elapsed, prio) => {
+        const line = `"t" #7 prio=${prio} os_prio=0 cpu=${cpu}ms elapsed=${elapsed}s tid=0x7f00AB nid=0x1f runnable`;
+        const fast = scanCommonHotspotHeader(line);
+        expect(fast).not.toBeNull();
+        expect(fast).toEqual(parseAnyThreadHeader(line));
+        expect(Object.is(fast!.cpuMs, Number(cpu))).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   test('format edges: the same answer, or none', () => {
     expect(scannedAlike(edges)).toBeGreaterThanOrEqual(5);
     expect(scanCommonHotspotHeader(edges[1]!)).toBeNull();
