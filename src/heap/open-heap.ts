@@ -11,7 +11,7 @@ import { sniff } from '../input/sniff.js';
 import type { HeapStore } from './heap-model.js';
 import type { Histogram } from './histogram.js';
 import { hprofHistogram } from './hprof/hprof-histogram.js';
-import { loadHprof, type LoadPlan } from './hprof/hprof-loader.js';
+import { loadHprof, type LoadHooks, type LoadPlan } from './hprof/hprof-loader.js';
 import { HprofFormatError } from './hprof/parser.js';
 import { readHeapSnapshot } from './json/snapshot-reader.js';
 import { readV8HeapSnapshotHistogram } from './v8/v8-snapshot.js';
@@ -91,11 +91,12 @@ export function heapStoreNamed(store: HeapStore, file: string, name: string): He
 }
 
 /** The objects the analyses need, from an HPROF or an extract. */
-export async function openHeap(path: string, plan: LoadPlan, onProgress?: ProgressListener): Promise<HeapStore> {
+/** `hooks`: see loadHprof (an extract has no pass or file to share, and is not asked). */
+export async function openHeap(path: string, plan: LoadPlan, onProgress?: ProgressListener, hooks?: LoadHooks): Promise<HeapStore> {
   const kind = await heapInputKind(path);
   if (kind === 'v8-heapsnapshot') throw new InputError(`${path} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth memory` (what holds its memory) or `dumpsleuth histogram` for it');
   if (kind === 'dumpsleuth-heap') return readHeapSnapshot(path, plan.maxGunzipBytes);
-  return withHprofErrors(path, () => loadHprof(path, plan, onProgress));
+  return withHprofErrors(path, () => loadHprof(path, plan, onProgress, hooks));
 }
 
 export async function heapHistogram(path: string, onProgress?: ProgressListener): Promise<Histogram> {

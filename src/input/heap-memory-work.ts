@@ -7,6 +7,8 @@ import { statSync } from 'node:fs';
 import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { isGzipFile } from '../heap/hprof/byte-source.js';
 import { startMemoryAnalysis, type RunningMemoryAnalysis } from '../heap/graph/run-memory.js';
+import type { MemoryAnalysisOptions } from '../heap/graph/heap-memory.js';
+import type { LoadHooks } from '../heap/hprof/hprof-loader.js';
 import type { HeapMemory } from '../reconstruct/concurrency.js';
 
 /** Whether `analyze` computes what holds the memory of an HPROF: by default only up to AUTO_MEMORY_MAX_BYTES. */
@@ -27,16 +29,53 @@ const AUTO_MEMORY_MAX_BYTES = 512 * 1024 * 1024;
 const SUSPECT_PATH_MIN_BYTES = 1024 * 1024;
 
 /**
- * Heaps up to this size are analysed on the loading thread, interleaved with the load: a worker's
- * start and its cold compiler (it compiles the HPROF scanner again) cost more than the second core
- * saves on a small heap. Measured with bench/memory-cost-bench.mjs: on the fixture incidents' heaps
- * of about 10 MB the worker made analyze 1.4 to 2.1 times slower, this thread 1.1 to 1.5 times.
+ * Heaps up to this size are analysed on the loading thread, after the load, on the file the loader
+ * read (DeferredMemoryAnalysis): a worker's start and its cold compiler (it compiles the HPROF
+ * scanner again) cost more than the second core saves on a small heap. Measured with
+ * bench/memory-cost-bench.mjs: on the fixture incidents' heaps of about 10 MB the worker made
+ * analyze 1.4 to 2.1 times slower than this thread.
  */
 const OWN_THREAD_MAX_BYTES = 48 * 1024 * 1024;
 
 export interface HeapMemoryWork {
+  /** Started ahead, on a worker of its own, beside the load. */
   readonly running?: RunningMemoryAnalysis;
+  /** On this thread, after the load: see DeferredMemoryAnalysis. */
+  readonly deferred?: DeferredMemoryAnalysis;
   readonly skipped?: string;
+}
+
+/**
+ * The memory analysis of a small heap, on the loading thread, once the heap is loaded (loadHooks):
+ * on the plain file the loader read and indexed (its plain copy of a gzip dump), so the graph pass
+ * inflates nothing again and the names of the paths' steps are read from a few blocks rather than in
+ * one more pass over the dump. Run on the file itself when the load was never asked (an extract) or
+ * had no such file to offer.
+ */
+export class DeferredMemoryAnalysis {
+  #running: RunningMemoryAnalysis | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly options: Omit<MemoryAnalysisOptions, 'onProgress' | 'indexed'>,
+  ) {}
+
+  /** What the heap loader is given to run this analysis (`onAnalysis`: told when it starts). */
+  loadHooks(onAnalysis?: () => void): LoadHooks {
+    return {
+      whileOpen: async (indexed) => {
+        onAnalysis?.();
+        this.#running ??= startMemoryAnalysis(this.file, indexed !== undefined ? { ...this.options, indexed } : this.options, true);
+        // Its failure is reported by finishHeapMemory, not by the load.
+        await this.#running.done.catch(() => undefined);
+      },
+    };
+  }
+
+  /** The analysis: the one run with the load, else one started now on the file itself. */
+  get running(): RunningMemoryAnalysis {
+    return (this.#running ??= startMemoryAnalysis(this.file, this.options, true));
+  }
 }
 
 /** The HPROF bytes a file holds, a gzip one estimated at 2.5 times its size. */
@@ -70,13 +109,15 @@ export function startHeapMemory(file: string, name: string, plan: MemoryPlan): H
   // beside it already keeps the other core busy.
   const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), inflateThreads: 0 };
   const options = { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed, ...(plan.retainerTree === true ? { retainers: UI_RETAINER_TREE } : {}) };
-  return { running: startMemoryAnalysis(file, options, plan.memoryOnThisThread === true || size <= OWN_THREAD_MAX_BYTES) };
+  if (plan.memoryOnThisThread === true || size <= OWN_THREAD_MAX_BYTES) return { deferred: new DeferredMemoryAnalysis(file, options) };
+  return { running: startMemoryAnalysis(file, options) };
 }
 
 export async function finishHeapMemory(work: HeapMemoryWork, name: string): Promise<HeapMemory> {
-  if (work.running === undefined) return { model: { input: name, skipped: work.skipped! } };
+  const running = work.running ?? work.deferred?.running;
+  if (running === undefined) return { model: { input: name, skipped: work.skipped! } };
   try {
-    const analysis = await work.running.done;
+    const analysis = await running.done;
     return { model: { input: name, summary: analysis.summary, ...(analysis.retainers !== undefined ? { tree: analysis.retainers } : {}) }, analysis };
   } catch (e) {
     return { model: { input: name, skipped: `the memory analysis failed: ${(e as Error).message}` } };

@@ -21,10 +21,17 @@ export interface SummaryOptions {
   readonly bigDropRatio?: number;
 }
 
-/** The dominator tree's children lists, in CSR form, each list largest retained first. */
+/**
+ * The dominator tree's children lists, in CSR form. A list is put largest retained first when it is
+ * first read in order (sortedChildren): the summary and the UI read a few hundred of the lists, and
+ * sorting all of them (the virtual root's alone may hold 100,000 objects) took longer than building
+ * the tree. Plain typed arrays, so the lists cross from a worker as they are.
+ */
 export interface DominatedLists {
   readonly start: Int32Array;
   readonly children: Int32Array;
+  /** 1 for each node whose list is sorted (lists of one or none are). */
+  readonly sorted: Uint8Array;
 }
 
 export function dominatedLists(g: ObjectGraph, t: DominatorTree): DominatedLists {
@@ -35,11 +42,17 @@ export function dominatedLists(g: ObjectGraph, t: DominatorTree): DominatedLists
   const cursor = start.slice();
   const children = new Int32Array(start[n + 1]!);
   for (let v = 0; v < n; v++) if (t.idom[v]! >= 0) children[cursor[t.idom[v]!]!++] = v;
-  for (let p = 0; p <= n; p++) {
-    const list = children.subarray(start[p]!, start[p + 1]!);
-    if (list.length > 1) list.sort((a, b) => t.retained[b]! - t.retained[a]!);
+  return { start, children, sorted: new Uint8Array(n + 1) };
+}
+
+/** The objects `p` dominates directly, largest retained first (equal sizes in object order). */
+export function sortedChildren(lists: DominatedLists, t: DominatorTree, p: number): Int32Array {
+  const list = lists.children.subarray(lists.start[p]!, lists.start[p + 1]!);
+  if (lists.sorted[p] === 0) {
+    if (list.length > 1) list.sort((a, b) => t.retained[b]! - t.retained[a]! || a - b);
+    lists.sorted[p] = 1;
   }
-  return { start, children };
+  return list;
 }
 
 export function objectAt(g: ObjectGraph, t: DominatorTree, index: number): RetainedObject {
@@ -101,7 +114,10 @@ export function classesByRetained(g: ObjectGraph, t: DominatorTree, lists: Domin
  * the memory is; the number of links is counted instead.
  */
 function accumulationPoint(g: ObjectGraph, t: DominatorTree, lists: DominatedLists, from: number, ratio: number): LeakSuspect['accumulation'] {
-  const biggestChild = (v: number) => (lists.start[v]! < lists.start[v + 1]! ? lists.children[lists.start[v]!]! : -1);
+  const biggestChild = (v: number) => {
+    const list = sortedChildren(lists, t, v);
+    return list.length > 0 ? list[0]! : -1;
+  };
   let v = from;
   for (let depth = 0; depth < 10_000; depth++) {
     const biggest = biggestChild(v);
@@ -121,7 +137,7 @@ export function memorySummary(g: ObjectGraph, t: DominatorTree, options: Summary
   const heap = t.retained[t.root]!;
   const share = options.suspectShare ?? 0.1;
   const ratio = options.bigDropRatio ?? 0.7;
-  const top = lists.children.subarray(lists.start[t.root]!, lists.start[t.root + 1]!);
+  const top = sortedChildren(lists, t, t.root);
   const dominators = [...top.subarray(0, options.topDominators ?? 20)].map((v) => objectAt(g, t, v));
   const suspects: LeakSuspect[] = [];
   const single = new Set<number>();

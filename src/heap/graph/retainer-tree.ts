@@ -1,6 +1,6 @@
 /** The top of the dominator tree, for reports and the UI: the biggest top-level dominators and, under each, the biggest it dominates. */
 import type { DominatorTree } from './dominators.js';
-import { objectAt, type DominatedLists } from './memory-summary.js';
+import { objectAt, sortedChildren, type DominatedLists } from './memory-summary.js';
 import type { ObjectGraph } from './object-graph.js';
 import type { RetainerNode } from '../../model/memory.js';
 
@@ -20,6 +20,7 @@ export interface RetainerTreeShape {
 export function retainerTree(g: ObjectGraph, t: DominatorTree, lists: DominatedLists, options: RetainerTreeShape): RetainerNode[] {
   const minBytes = (options.minShare ?? 0) * t.retained[t.root]!;
   const build = (parent: number, limit: number, depth: number): RetainerNode[] => {
+    sortedChildren(lists, t, parent);
     const from = lists.start[parent]!;
     const to = lists.start[parent + 1]!;
     const nodes: RetainerNode[] = [];

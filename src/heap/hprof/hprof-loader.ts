@@ -18,7 +18,7 @@ import { ClassMetadata } from './class-metadata.js';
 import { BASIC_TYPES, basicTypeSize, SUB } from './format.js';
 import { HistogramTally } from './hprof-histogram.js';
 import { truncationWarning } from './hprof-warnings.js';
-import { ObjectIndex } from './object-index.js';
+import { ObjectIndex, type IndexedHprof } from './object-index.js';
 import { StackTraceCollector } from './stack-traces.js';
 import { HprofFormatError, HprofParser, readValue, type HprofHeader, type HprofVisitor } from './parser.js';
 
@@ -65,13 +65,30 @@ interface Loaded {
   budget: number;
 }
 
-export async function loadHprof(path: string, plan: LoadPlan, onProgress?: ProgressListener): Promise<HeapStore> {
+/** What else may ride on a load: see loadHprof. */
+export interface LoadHooks {
+  /**
+   * Runs after the load and before the plain copy of a gzip dump is removed, with the plain file and
+   * the loader's index of it (undefined when there is none to offer: the copy was dropped, the index
+   * is unusable, or the dump is cut short), so other readers of the same dump need neither inflate it
+   * again nor pass over all of it.
+   */
+  readonly whileOpen?: (file: IndexedHprof | undefined) => Promise<void>;
+}
+
+export async function loadHprof(path: string, plan: LoadPlan, onProgress?: ProgressListener, hooks: LoadHooks = {}): Promise<HeapStore> {
   const first = new FirstPass(plan);
   // A gzip file cannot seek: the first pass keeps a plain copy (when not too big) so later reads can.
   const copy = isGzipFile(path) ? new PlainCopy() : undefined;
   try {
     const fed0 = await feedHprof(path, first.parser, { ...feedOptions(plan, onProgress), ...(copy ? { tee: (chunk: Buffer) => copy.write(chunk) } : {}) });
-    return await finishLoad(path, plan, first, fed0, fed0.gzip ? copy?.finish() : path, onProgress);
+    const seekable = fed0.gzip ? copy?.finish() : path;
+    const store = await finishLoad(path, plan, first, fed0, seekable, onProgress);
+    if (hooks.whileOpen !== undefined) {
+      const usable = seekable !== undefined && first.header !== undefined && fed0.truncatedAt === undefined && first.index.usable;
+      await hooks.whileOpen(usable ? { path: seekable, header: first.header!, index: first.index, meta: first.closure.meta } : undefined);
+    }
+    return store;
   } finally {
     copy?.remove();
   }

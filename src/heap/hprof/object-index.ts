@@ -4,9 +4,23 @@
  * a few runs with parallel dumps), so a wanted id is found by a binary search and a read of one small
  * block, instead of another pass over the whole file. Memory: 24 bytes per N objects.
  */
+import type { ClassMetadata } from './class-metadata.js';
+import type { HprofHeader } from './parser.js';
+
 export const INDEX_EVERY = 256;
 /** More ascending runs than this and a lookup would read too many blocks: passes are used instead. */
 const MAX_RUNS = 8;
+
+/**
+ * A plain HPROF file as the heap loader leaves it after its load: the file (its plain copy of a gzip
+ * dump), where its objects are, and its class metadata, so later readers can read single objects.
+ */
+export interface IndexedHprof {
+  readonly path: string;
+  readonly header: HprofHeader;
+  readonly index: ObjectIndex;
+  readonly meta: ClassMetadata;
+}
 
 export interface IndexBlock {
   readonly offset: number;

@@ -234,7 +234,7 @@ export class HprofParser {
         const n = dv.getUint32(base + p + 5 + 2 * idSize);
         used = head + n;
         if (used > this.segmentLeft) return this.corruptSegment(p, 'an instance runs past the end of its segment');
-        if (v.instanceHeader !== undefined && v.instanceHeader(id, classId, n) && v.instanceData !== undefined) {
+        if ((this.asks(p) ? (this.answer = v.instanceHeader !== undefined && v.instanceHeader(id, classId, n)) : this.answer) && v.instanceData !== undefined) {
           if (avail < used) return this.needBytes(used);
           v.instanceData(id, classId, buf.subarray(p + head, p + used));
         }
@@ -248,7 +248,7 @@ export class HprofParser {
         const classId = readId(dv, base + p + 9 + idSize, idSize);
         used = head + n * idSize;
         if (used > this.segmentLeft) return this.corruptSegment(p, 'an object array runs past the end of its segment');
-        if (v.objectArrayHeader !== undefined && v.objectArrayHeader(id, classId, n) && v.objectArrayData !== undefined) {
+        if ((this.asks(p) ? (this.answer = v.objectArrayHeader !== undefined && v.objectArrayHeader(id, classId, n)) : this.answer) && v.objectArrayData !== undefined) {
           if (used > MAX_DELIVERED_BODY) {
             this.warn(`object array 0x${id.toString(16)} (${n} elements) is too large to load; skipped`);
           } else {
@@ -270,7 +270,7 @@ export class HprofParser {
         if (size === 0 || type === 2 || type === 1) return this.corruptSegment(p, `a primitive array has element type ${type}`);
         used = head + n * size;
         if (used > this.segmentLeft) return this.corruptSegment(p, 'a primitive array runs past the end of its segment');
-        if (v.primitiveArrayHeader !== undefined && v.primitiveArrayHeader(id, type, n) && v.primitiveArrayData !== undefined) {
+        if ((this.asks(p) ? (this.answer = v.primitiveArrayHeader !== undefined && v.primitiveArrayHeader(id, type, n)) : this.answer) && v.primitiveArrayData !== undefined) {
           if (used > MAX_DELIVERED_BODY) {
             this.warn(`primitive array 0x${id.toString(16)} (${n} elements) is too large to load; skipped`);
           } else {
@@ -349,6 +349,22 @@ export class HprofParser {
 
   /** Stream offset of buf[0] during the current push, for messages that name where things are. */
   private pushBase = 0;
+
+  /**
+   * A header callback is asked once per record: when the body it asked for is not all in the
+   * buffer yet, the record is read again on the next push, and the answer given is kept for it
+   * (a visitor that counts or indexes in its header callback would otherwise count the record twice).
+   */
+  private askedAt = -1;
+  private answer = false;
+
+  /** Whether the header of the record at `p` is still to be asked (and marks it asked). */
+  private asks(p: number): boolean {
+    const at = this.pushBase + p;
+    if (at === this.askedAt) return false;
+    this.askedAt = at;
+    return true;
+  }
   private offsetOf(p: number): number {
     return this.pushBase + p;
   }

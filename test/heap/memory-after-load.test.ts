@@ -1,0 +1,110 @@
+/**
+ * A small heap's memory analysis runs after the heap load, on the file the loader read and indexed
+ * (its plain copy of a gzip dump): the graph from the plain file, the steps' names from the blocks of
+ * the paths' objects. It must say exactly what the analysis of the dump itself says; the loader must
+ * offer no file when it has none to offer (a dump cut short); and the copy must be gone afterwards.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, test } from 'vitest';
+import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
+import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from '../../src/heap/graph/heap-memory.js';
+import { stepNamesFromIndexedFile, stepNamesOfPaths, shortestStrongPaths } from '../../src/heap/graph/root-path.js';
+import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
+import type { IndexedHprof } from '../../src/heap/hprof/object-index.js';
+import { loadAnyInput, type LoadedInput } from '../../src/input/load-incident.js';
+import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/input/heap-memory-work.js';
+
+/** A heap whose suspect, paths and tree are known by construction (fixtures/programs, see retained-fixture.test.ts). */
+const RETAINED = 'fixtures/heap/retained/heap.hprof.gz';
+/** An incident heap with a leak suspect big enough for analyze to name its path. */
+const SESSION_LEAK = 'fixtures/incidents/session-cache-leak/heap.hprof.gz';
+
+const OPTIONS: MemoryAnalysisOptions = { suspectPaths: true, topDominators: 10, topClasses: 15, retainers: { top: 8, children: 4, depth: 5, minShare: 0.001 } };
+
+/** What a report shows of an analysis (the summary and the tree with its paths), without the graph's arrays. */
+const shown = (a: MemoryAnalysis) => ({ summary: a.summary, retainers: a.retainers });
+
+/** The analysis run as analyze runs it for a small heap: inside the loader's whileOpen, on what it offers. */
+async function analyseWhileLoaded(file: string): Promise<{ analysis: MemoryAnalysis; offered: IndexedHprof | undefined }> {
+  let analysis: MemoryAnalysis | undefined;
+  let offered: IndexedHprof | undefined;
+  await loadHprof(file, ANALYSIS_PLAN, undefined, {
+    whileOpen: async (indexed) => {
+      offered = indexed;
+      analysis = await analyseMemory(file, indexed !== undefined ? { ...OPTIONS, indexed } : OPTIONS);
+    },
+  });
+  return { analysis: analysis!, offered };
+}
+
+describe('the memory analysis on the loader\'s indexed file', { timeout: 60_000 }, () => {
+  for (const file of [RETAINED, SESSION_LEAK]) {
+    test(`${file}: the same summary, tree and named paths as the analysis of the dump itself; the plain copy removed after`, async () => {
+      const { analysis, offered } = await analyseWhileLoaded(file);
+      expect(offered).toBeDefined();
+      expect(offered!.path).not.toBe(file);
+      expect(offered!.path.endsWith('.hprof')).toBe(true);
+      expect(existsSync(offered!.path)).toBe(false);
+      const direct = await analyseMemory(file, OPTIONS);
+      expect(shown(analysis)).toEqual(shown(direct));
+      // The named steps are there to compare: at least one suspect path of several steps.
+      const named = direct.summary.suspects.flatMap((s) => s.path ?? []).filter((step) => step.via !== undefined);
+      expect(named.length).toBeGreaterThan(0);
+    });
+  }
+
+  test('a plain dump is offered as itself, and the names read from its blocks are those of a full pass', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-plain-'));
+    const plain = join(dir, 'heap.hprof');
+    writeFileSync(plain, gunzipSync(readFileSync(RETAINED)));
+    let offered: IndexedHprof | undefined;
+    await loadHprof(plain, ANALYSIS_PLAN, undefined, {
+      whileOpen: async (indexed) => {
+        offered = indexed;
+        const a = await analyseMemory(plain, OPTIONS);
+        const paths = shortestStrongPaths(a.graph, [...Array(200).keys()].map((k) => (k * 7919) % a.graph.objects)).filter((p): p is number[] => p !== undefined && p.length > 1);
+        expect(paths.length).toBeGreaterThan(10);
+        expect(stepNamesFromIndexedFile(indexed!, a.graph, paths)).toEqual(await stepNamesOfPaths(plain, a.graph, paths));
+      },
+    });
+    expect(offered?.path).toBe(plain);
+    expect(existsSync(plain)).toBe(true);
+  });
+
+  test('a dump cut short offers no file: its analysis reads the dump itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cut-'));
+    const cut = join(dir, 'heap.hprof');
+    const bytes = gunzipSync(readFileSync(RETAINED));
+    writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.8)));
+    let called = false;
+    let offered: IndexedHprof | undefined = {} as IndexedHprof;
+    await loadHprof(cut, ANALYSIS_PLAN, undefined, {
+      whileOpen: async (indexed) => {
+        called = true;
+        offered = indexed;
+      },
+    });
+    expect(called).toBe(true);
+    expect(offered).toBeUndefined();
+  });
+
+  test('an analysis that fails while the heap is open does not fail the load: it is reported as not computed', async () => {
+    // A V8 snapshot's reader given an HPROF: the analysis throws.
+    const work = new DeferredMemoryAnalysis(SESSION_LEAK, { format: 'v8-heapsnapshot' });
+    const store = await loadHprof(SESSION_LEAK, ANALYSIS_PLAN, undefined, work.loadHooks());
+    expect(store.histogram).toEqual((await loadHprof(SESSION_LEAK, ANALYSIS_PLAN)).histogram);
+    const memory = await finishHeapMemory({ deferred: work }, 'heap.hprof.gz');
+    expect(memory.model.summary).toBeUndefined();
+    expect(memory.model.skipped).toMatch(/^the memory analysis failed: /);
+  });
+
+  test('analyze\'s loading gives the heap input the same memory summary as the analysis of the dump', async () => {
+    const loaded = (await loadAnyInput(SESSION_LEAK, ANALYSIS_PLAN)) as Extract<LoadedInput, { kind: 'heap' }>;
+    const direct = await analyseMemory(SESSION_LEAK, { suspectPaths: true, suspectPathMinBytes: 1024 * 1024, topDominators: 10, topClasses: 15 });
+    expect(loaded.heap.memory?.model.summary).toEqual(direct.summary);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * The HPROF parser over a dump cut into small pushes, as a gzip stream delivers it: every header
+ * callback is asked once per record, even when the body it asked for only arrives on a later push
+ * (a visitor that counts or indexes in its header callbacks once counted such records twice), and
+ * every visitor sees what it sees when the dump comes in one piece.
+ */
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, test } from 'vitest';
+import { HprofParser, type HprofVisitor } from '../../src/heap/hprof/parser.js';
+
+const DUMP = gunzipSync(readFileSync('fixtures/incidents/session-cache-leak/heap.hprof.gz'));
+
+/** What a visitor that asks for every body is told: header calls per kind and the bodies delivered. */
+function tally(chunk: number): Record<string, number> {
+  const seen: Record<string, number> = { instanceHeader: 0, instanceData: 0, objectArrayHeader: 0, objectArrayData: 0, primitiveArrayHeader: 0, primitiveArrayData: 0, bodyBytes: 0 };
+  const visitor: HprofVisitor = {
+    instanceHeader: () => (seen['instanceHeader']!++, true),
+    instanceData: (_id, _c, data) => {
+      seen['instanceData']!++;
+      seen['bodyBytes']! += data.length;
+    },
+    objectArrayHeader: () => (seen['objectArrayHeader']!++, true),
+    objectArrayData: (_id, _c, elements) => {
+      seen['objectArrayData']!++;
+      seen['bodyBytes']! += elements.length;
+    },
+    primitiveArrayHeader: () => (seen['primitiveArrayHeader']!++, true),
+    primitiveArrayData: (_id, _t, data) => {
+      seen['primitiveArrayData']!++;
+      seen['bodyBytes']! += data.length;
+    },
+  };
+  const parser = new HprofParser(visitor);
+  // The feed's contract: what the parser did not consume is given again with more bytes after it,
+  // and a push may consume past its end (a body skipped unread), which the next bytes then skip.
+  let pending = Buffer.alloc(0);
+  let at = 0;
+  while (at < DUMP.length && !parser.ended) {
+    const buf = Buffer.concat([pending, DUMP.subarray(at, at + chunk)]);
+    at += chunk;
+    const used = parser.push(buf, 0, buf.length);
+    if (used > buf.length) {
+      at += used - buf.length;
+      pending = Buffer.alloc(0);
+    } else pending = buf.subarray(used);
+  }
+  return seen;
+}
+
+describe('the HPROF parser over small pushes', () => {
+  const whole = tally(DUMP.length);
+  test('the dump in one push: headers asked once, bodies delivered for each', () => {
+    expect(whole['instanceHeader']).toBeGreaterThan(100_000);
+    expect(whole['instanceData']).toBe(whole['instanceHeader']);
+    expect(whole['primitiveArrayData']).toBe(whole['primitiveArrayHeader']);
+  });
+  for (const chunk of [4093, 65_521]) {
+    test(`in pushes of ${chunk} bytes: every header asked once, and the same bodies`, () => {
+      expect(tally(chunk)).toEqual(whole);
+    });
+  }
+});
