@@ -4,10 +4,14 @@
  * (a visitor that counts or indexes in its header callbacks once counted such records twice), and
  * every visitor sees what it sees when the dump comes in one piece.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { HprofParser, type HprofVisitor } from '../../src/heap/hprof/parser.js';
+import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
+import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
+import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 
 const DUMP = gunzipSync(readFileSync('fixtures/incidents/session-cache-leak/heap.hprof.gz'));
 
@@ -60,4 +64,20 @@ describe('the HPROF parser over small pushes', () => {
       expect(tally(chunk)).toEqual(whole);
     });
   }
+});
+
+describe("the heap loader's histogram", { timeout: 120_000 }, () => {
+  // The loader asks for some bodies in its header callbacks (the objects it loads) and counts every
+  // object there; over a gzip stream such a record at a chunk's end was counted twice.
+  const heaps = readdirSync('fixtures/incidents')
+    .map((d) => join('fixtures/incidents', d, 'heap.hprof.gz'))
+    .filter((f) => existsSync(f));
+  test(`is the histogram command's on all ${heaps.length} fixture incident heaps`, async () => {
+    expect(heaps.length).toBeGreaterThan(10);
+    for (const heap of heaps) {
+      const loaded = (await loadHprof(heap, ANALYSIS_PLAN)).histogram!;
+      const alone = await hprofHistogram(heap);
+      expect([heap, loaded.totalInstances, loaded.totalBytes]).toEqual([heap, alone.totalInstances, alone.totalBytes]);
+    }
+  });
 });
