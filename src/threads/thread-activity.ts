@@ -347,8 +347,12 @@ function fromWaitObject(v: ThreadActivity): ThreadActivity {
   return v;
 }
 
-/** The housekeeping names as one test: most threads' names match none, and are then read once, not once per row. */
-const ANY_HOUSEKEEPING_NAME = new RegExp(HOUSEKEEPING_NAMES.map((h) => `(?:${h.name.source})`).join('|'));
+/**
+ * The housekeeping names as one test: most threads' names match none, and are then read once, not
+ * once per row. Anchored once, outside the alternation: with each row's own `^` inside it, the regex
+ * engine tried the alternatives at every position of the name.
+ */
+const ANY_HOUSEKEEPING_NAME = new RegExp(`^(?:${HOUSEKEEPING_NAMES.map((h) => `(?:${h.name.source.replace(/^\^/, '')})`).join('|')})`);
 
 function housekeepingByName(name: string): (typeof HOUSEKEEPING_NAMES)[number] | undefined {
   if (!ANY_HOUSEKEEPING_NAME.test(name)) return undefined;
@@ -463,7 +467,8 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
   for (const node of graph.locks.values()) {
     const owner = node.owner;
     if (owner === null || out[owner]!.activity !== 'idle') continue;
-    const blocked = node.waiters.filter((w) => w.thread !== owner && out[w.thread]!.activity === 'blocked').length;
+    let blocked = 0;
+    for (const w of node.waiters) if (w.thread !== owner && out[w.thread]!.activity === 'blocked') blocked++;
     if (blocked === 0) continue;
     const was = out[owner]!;
     out[owner] = working('holds-lock', `holds ${node.lock.className}${node.lock.id ? ` <${node.lock.id}>` : ''} that ${blocked} blocked thread${blocked === 1 ? ' waits' : 's wait'} for; itself, it ${was.reason}`, was.frame);

@@ -135,8 +135,12 @@ describe('names that say what a thread is', () => {
   };
 
   it('reads every row of the housekeeping table, through the one combined test', () => {
-    // The table's patterns are joined into one regex, which would drop any flag a row had.
-    for (const h of HOUSEKEEPING_NAMES) expect(h.name.flags).toBe('');
+    // The table's patterns are joined into one regex, anchored once: it would drop any flag a row
+    // had, and anchor a row that was not.
+    for (const h of HOUSEKEEPING_NAMES) {
+      expect(h.name.flags).toBe('');
+      expect(h.name.source.startsWith('^')).toBe(true);
+    }
     for (const name of ['Signal Dispatcher', 'C2 CompilerThread0', 'G1 Conc#0', 'Monitor Ctrl-Break', '[JRockit] GC Main', 'process reaper (pid 12)']) {
       expect(named(name).activity, name).toBe('housekeeping');
     }
