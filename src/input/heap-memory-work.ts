@@ -1,14 +1,14 @@
 /**
  * The memory analysis of an incident's HPROF inputs, as the loading of an incident runs it: whether
- * to run it (by default only up to a size), started on a worker ahead of the load, and finished
- * into what the model carries (the summary, or why there is none).
+ * to run it (by default only up to a size), where (a big heap on a worker, started ahead of the load;
+ * a small one on the loading thread, once the heap is loaded), and finished into what the model
+ * carries (the summary, or why there is none).
  */
 import { statSync } from 'node:fs';
-import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
+import type { LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { isGzipFile } from '../heap/hprof/byte-source.js';
 import { startMemoryAnalysis, type RunningMemoryAnalysis } from '../heap/graph/run-memory.js';
 import type { MemoryAnalysisOptions } from '../heap/graph/heap-memory.js';
-import type { LoadHooks } from '../heap/hprof/hprof-loader.js';
 import type { HeapMemory } from '../reconstruct/concurrency.js';
 
 /** Whether `analyze` computes what holds the memory of an HPROF: by default only up to AUTO_MEMORY_MAX_BYTES. */
@@ -22,9 +22,9 @@ export type MemoryChoice = 'auto' | 'always' | 'never';
 const AUTO_MEMORY_MAX_BYTES = 512 * 1024 * 1024;
 
 /**
- * Leak suspects retaining less than this get no path from a GC root in `analyze` (it costs a second
- * pass over the file; the leak-suspect rule does not judge suspects this small by default, and
- * `dumpsleuth memory --path` finds any path).
+ * Leak suspects retaining less than this get no path from a GC root in `analyze` (on a big heap the
+ * names of the steps cost one more pass over the file; the leak-suspect rule does not judge suspects
+ * this small by default, and `dumpsleuth memory --path` finds any path).
  */
 const SUSPECT_PATH_MIN_BYTES = 1024 * 1024;
 

@@ -2,7 +2,8 @@
  * The shortest path from the GC roots to an object, through strong references only: the referent
  * of a weak, soft, phantom or finalizer reference does not count, as MAT's default "Path to GC
  * roots" excludes them. Breadth-first over the graph's edges; the field names of each step are
- * read from the dump in a second pass over just the objects of the path.
+ * read from the dump again, for just the objects of the paths: in one more pass, or, from a file
+ * the heap loader indexed, from the blocks that hold them.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { ClassMetadata } from '../hprof/class-metadata.js';
