@@ -55,7 +55,7 @@ async function namedGraph(file: string, options: MemoryAnalysisOptions): Promise
   const indexed = options.indexed;
   const feed = options.feed ?? {};
   // A plain copy the loader made of a gzip dump reads faster than the dump, and holds the same records.
-  const graph = await hprofObjectGraph(indexed?.path ?? file, options.onProgress, indexed !== undefined ? {} : feed);
+  const graph = indexed !== undefined ? await hprofObjectGraph(indexed.path, options.onProgress, {}, indexed.meta) : await hprofObjectGraph(file, options.onProgress, feed);
   if (indexed !== undefined) return { graph, stepNames: async (paths) => stepNamesFromIndexedFile(indexed, graph, paths) };
   return { graph, stepNames: (paths) => stepNamesOfPaths(file, graph, paths, feed) };
 }

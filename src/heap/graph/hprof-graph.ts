@@ -39,8 +39,13 @@ interface InstanceLayout {
   readonly referentOffset: number;
 }
 
-export async function hprofObjectGraph(path: string, onProgress?: ProgressListener, feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {}): Promise<ObjectGraph> {
-  const meta = new ClassMetadata();
+/**
+ * `knownMeta`: the dump's class metadata, already read (the heap loader's, for the file it indexed):
+ * its names are not decoded again, a fixed cost of every pass (a JVM's thousands of classes and their
+ * field names) that weighs most on a small heap.
+ */
+export async function hprofObjectGraph(path: string, onProgress?: ProgressListener, feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {}, knownMeta?: ClassMetadata): Promise<ObjectGraph> {
+  const meta = knownMeta ?? new ClassMetadata();
   // Sized from the file (an object takes about 50 bytes of HPROF; references about one per 30 bytes), so the arrays
   // rarely grow; a gzip file inflates about 2.5 times.
   const stored = statSync(path).size * (isGzipFile(path) ? 2.5 : 1);
@@ -128,12 +133,12 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   const threadObjectBySerial = new Map<number, number>();
 
   const parser = new HprofParser({
-    ...meta.visitor(),
+    ...(knownMeta === undefined ? meta.visitor() : {}),
     header: (h) => {
       idSize = h.idSize;
     },
     classDump: (c) => {
-      meta.classDumps.set(c.id, c);
+      if (knownMeta === undefined) meta.classDumps.set(c.id, c);
       classObjects.push(c);
       addObject(c.id, CLASS_OBJECT_KEY, 0); // sized after the pass, as the histogram sizes java.lang.Class
       ref(c.superId);
