@@ -28,7 +28,7 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
     // What holds the memory travels with the snapshot, computed as analyze does by default.
     const memory = (await heapInputKind(f)) === 'hprof' ? startHeapMemory(f, path, ANALYSIS_PLAN) : undefined;
     try {
-      const loaded = await openHeap(f, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e));
+      const loaded = await openHeap(f, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e), memory?.deferred?.loadHooks());
       const summary = memory !== undefined ? (await finishHeapMemory(memory, path)).model.summary : undefined;
       return summary !== undefined ? { ...loaded, memory: summary } : loaded;
     } finally {

@@ -90,8 +90,7 @@ export function heapStoreNamed(store: HeapStore, file: string, name: string): He
   return { ...store, source: { ...store.source, path: name }, warnings: store.warnings.map(rename) };
 }
 
-/** The objects the analyses need, from an HPROF or an extract. */
-/** `hooks`: see loadHprof (an extract has no pass or file to share, and is not asked). */
+/** The objects the analyses need, from an HPROF or an extract. `hooks`: see loadHprof (an extract's snapshot has no file to share, and is not asked). */
 export async function openHeap(path: string, plan: LoadPlan, onProgress?: ProgressListener, hooks?: LoadHooks): Promise<HeapStore> {
   const kind = await heapInputKind(path);
   if (kind === 'v8-heapsnapshot') throw new InputError(`${path} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth memory` (what holds its memory) or `dumpsleuth histogram` for it');

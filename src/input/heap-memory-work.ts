@@ -46,7 +46,7 @@ export interface HeapMemoryWork {
 }
 
 /**
- * The memory analysis of a small heap, on the loading thread, once the heap is loaded (loadHooks):
+ * The memory analysis of a heap analysed on the loading thread (a small one; in batch, any), once the heap is loaded (loadHooks):
  * on the plain file the loader read and indexed (its plain copy of a gzip dump), so the graph pass
  * inflates nothing again and the names of the paths' steps are read from a few blocks rather than in
  * one more pass over the dump. Run on the file itself when the load was never asked (an extract) or

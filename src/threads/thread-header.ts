@@ -124,9 +124,9 @@ function commonHotspotHeader(name: string, text: string, from: number): ThreadHe
   const daemon = text.startsWith('daemon ', p);
   if (daemon) p += 7;
   p += 5; // prio=
-  let priority = 0;
-  for (let c = text.charCodeAt(p); c >= 48 && c <= 57; c = text.charCodeAt(++p)) priority = priority * 10 + (c - 48);
-  p++;
+  const prioEnd = text.indexOf(' ', p);
+  const priority = decimalAt(text, p, prioEnd);
+  p = prioEnd + 1;
   if (text.startsWith('os_prio=', p)) p = text.indexOf(' ', p) + 1;
   let cpuMs: number | undefined;
   if (text.startsWith('cpu=', p)) {

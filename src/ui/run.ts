@@ -25,7 +25,8 @@ async function importScreen(): Promise<typeof import('./screen.js')> {
   try {
     return await import('./screen.bundle.js');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || !String((e as Error).message).includes('screen.bundle')) throw e;
+    // Only the bundle itself missing (its `url` is the one asked for), not something it imports.
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || (e as { url?: string }).url !== new URL('./screen.bundle.js', import.meta.url).href) throw e;
     return await import('./screen.js');
   }
 }

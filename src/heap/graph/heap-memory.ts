@@ -90,7 +90,8 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
 
 /**
  * The shortest strong path from a GC root to each target, as steps a report shows (empty when no
- * strong path reaches it), with the field names of all the paths read in one more pass.
+ * strong path reaches it), with the field names of all the paths read in one more pass (or, from a
+ * file the loader indexed, from the blocks of the paths' objects).
  */
 async function pathsFromGcRoots(source: NamedObjectGraph, tree: DominatorTree, targets: readonly number[]): Promise<PathStep[][]> {
   const graph = source.graph;

@@ -77,21 +77,26 @@ export interface LoadHooks {
 }
 
 export async function loadHprof(path: string, plan: LoadPlan, onProgress?: ProgressListener, hooks: LoadHooks = {}): Promise<HeapStore> {
-  const first = new FirstPass(plan);
   // A gzip file cannot seek: the first pass keeps a plain copy (when not too big) so later reads can.
   const copy = isGzipFile(path) ? new PlainCopy() : undefined;
   try {
-    const fed0 = await feedHprof(path, first.parser, { ...feedOptions(plan, onProgress), ...(copy ? { tee: (chunk: Buffer) => copy.write(chunk) } : {}) });
-    const seekable = fed0.gzip ? copy?.finish() : path;
-    const store = await finishLoad(path, plan, first, fed0, seekable, onProgress);
-    if (hooks.whileOpen !== undefined) {
-      const usable = seekable !== undefined && first.header !== undefined && fed0.truncatedAt === undefined && first.index.usable;
-      await hooks.whileOpen(usable ? { path: seekable, header: first.header!, index: first.index, meta: first.closure.meta } : undefined);
-    }
+    const { store, indexed } = await load(path, plan, copy, onProgress);
+    // The pass's loaded objects (their raw bytes) are no longer reachable from here while whileOpen runs.
+    if (hooks.whileOpen !== undefined) await hooks.whileOpen(indexed);
     return store;
   } finally {
     copy?.remove();
   }
+}
+
+/** The store, and what the loader can offer other readers of the file (see LoadHooks.whileOpen). */
+async function load(path: string, plan: LoadPlan, copy: PlainCopy | undefined, onProgress: ProgressListener | undefined): Promise<{ store: HeapStore; indexed: IndexedHprof | undefined }> {
+  const first = new FirstPass(plan);
+  const fed0 = await feedHprof(path, first.parser, { ...feedOptions(plan, onProgress), ...(copy ? { tee: (chunk: Buffer) => copy.write(chunk) } : {}) });
+  const seekable = fed0.gzip ? copy?.finish() : path;
+  const store = await finishLoad(path, plan, first, fed0, seekable, onProgress);
+  const usable = seekable !== undefined && first.header !== undefined && fed0.truncatedAt === undefined && first.index.usable;
+  return { store, indexed: usable ? { path: seekable, header: first.header!, index: first.index, meta: first.closure.meta } : undefined };
 }
 
 /** The first pass: class metadata, the histogram, thread roots, the index, and root objects with their forward references. */

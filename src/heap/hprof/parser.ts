@@ -345,6 +345,8 @@ export class HprofParser {
     this.state = State.Records;
     this.offset = offset;
     this.segmentLeft = segmentLeft;
+    // Another place in the file: no record there has been asked about.
+    this.askedAt = -1;
   }
 
   /** Stream offset of buf[0] during the current push, for messages that name where things are. */
