@@ -4,22 +4,17 @@
  * the directory as `analyze` would, unless asked not to.
  */
 import { UsageError } from '../errors.js';
-import { captureIncident } from '../capture/capture.js';
+import { captureIncident, type CaptureOptions } from '../capture/capture.js';
 import { resolveTarget } from '../capture/find-jvm.js';
 import { findTool } from '../capture/jvm-tools.js';
 import { stripControl } from '../report/sanitize.js';
 import { analyzeCommand, type CommandIo } from './analyze.js';
 
-export interface CaptureCommandOptions {
-  readonly dumps: number;
-  readonly intervalSeconds: number;
+/** What the capture takes (CaptureOptions, as the command line says it), and what the command does after. */
+export interface CaptureCommandOptions extends Pick<CaptureOptions, 'dumps' | 'intervalSeconds' | 'heap' | 'logs' | 'timeoutSeconds' | 'dubboQosPort'> {
   readonly out: string;
-  readonly heap?: 'live' | 'all';
-  readonly logs: readonly string[];
   readonly analyze: boolean;
-  readonly timeoutSeconds: number;
   readonly failOn: string;
-  readonly dubboQosPort?: number;
 }
 
 export async function captureCommand(target: string, opts: CaptureCommandOptions, io: CommandIo): Promise<number> {
@@ -30,19 +25,10 @@ export async function captureCommand(target: string, opts: CaptureCommandOptions
   }
   const jvm = await resolveTarget(target, jcmd);
   io.stderr.write(`capturing pid ${jvm.pid} (${stripControl(jvm.command.slice(0, 100))}): ${opts.dumps} thread dumps ${opts.intervalSeconds} s apart${opts.heap !== undefined ? `, then a heap dump (${opts.heap} objects; it pauses the JVM while it is written)` : ''}\n`);
-  const { dir, manifest } = await captureIncident(jvm, {
-    dumps: opts.dumps,
-    intervalSeconds: opts.intervalSeconds,
-    outDir: opts.out,
-    logs: opts.logs,
-    timeoutSeconds: opts.timeoutSeconds,
-    jcmd,
-    ...(jstack !== undefined ? { jstack } : {}),
-    ...(opts.heap !== undefined ? { heap: opts.heap } : {}),
-    ...(opts.dubboQosPort !== undefined ? { dubboQosPort: opts.dubboQosPort } : {}),
-  });
-  const taken = manifest.steps.filter((s) => s.ok && s.file !== undefined).length;
-  io.stderr.write(`wrote ${stripControl(dir)}: ${taken} files and capture.json (${manifest.steps.length} steps)\n`);
+  const { out, analyze: _analyze, failOn: _failOn, ...taken } = opts;
+  const { dir, manifest } = await captureIncident(jvm, { ...taken, outDir: out, jcmd, ...(jstack !== undefined ? { jstack } : {}) });
+  const files = manifest.steps.filter((s) => s.ok && s.file !== undefined).length;
+  io.stderr.write(`wrote ${stripControl(dir)}: ${files} files and capture.json (${manifest.steps.length} steps)\n`);
   for (const w of manifest.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
   const dumpsTaken = manifest.steps.filter((s) => s.ok && s.what.startsWith('thread dump')).length;
   if (dumpsTaken === 0) throw new UsageError(`no thread dump of pid ${jvm.pid} could be taken (capture.json in ${dir} says why)`, 'run as the JVM\'s user (sudo -u <user> dumpsleuth capture ...), inside its container, or with kill -3 <pid> as a last resort');

@@ -5,6 +5,7 @@
  * keep Ink's development mode off whatever DEV says. Needs a build; without one it says it skipped.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
 const bundlePath = new URL('../../dist/ui/screen.bundle.js', import.meta.url);
@@ -18,7 +19,7 @@ describe.skipIf(!built)('the UI bundle', () => {
 
   it('loads only chalk and Node built-ins from outside itself', () => {
     expect(loaded.length).toBeGreaterThan(0);
-    const outside = [...new Set(loaded.filter((m) => !m.startsWith('node:') && !isBuiltin(m)))];
+    const outside = [...new Set(loaded.filter((m) => !m.startsWith('node:') && !builtinModules.includes(m)))];
     expect(outside).toEqual(['chalk']);
   });
 
@@ -36,6 +37,3 @@ describe.skipIf(!built)('the UI bundle', () => {
   });
 });
 
-function isBuiltin(m: string): boolean {
-  return ['assert', 'buffer', 'child_process', 'events', 'fs', 'module', 'os', 'process', 'stream', 'tty', 'util'].includes(m);
-}

@@ -5,7 +5,8 @@
  * read from the dump again, for just the objects of the paths: in one more pass, or, from a file
  * the heap loader indexed, from the blocks that hold them.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
+import { parseIndexedBlock } from '../hprof/indexed-block.js';
 import { ClassMetadata } from '../hprof/class-metadata.js';
 import { feedHprof, type FeedOptions } from '../hprof/byte-source.js';
 import { basicTypeSize, readIdAt } from '../hprof/format.js';
@@ -85,15 +86,7 @@ export function stepNamesFromIndexedFile(heap: IndexedHprof, g: ObjectGraph, pat
   const fd = openSync(heap.path, 'r');
   try {
     const size = fstatSync(fd).size;
-    for (const b of blocks) {
-      const block = heap.index.block(b);
-      const end = Math.min(block.end ?? size, size);
-      const buf = Buffer.allocUnsafe(Math.max(0, end - block.offset));
-      const n = readSync(fd, buf, 0, buf.length, block.offset);
-      const parser = new HprofParser(visitor);
-      parser.resumeAt(heap.header, block.offset, block.segmentLeft);
-      parser.push(buf, 0, n);
-    }
+    for (const b of blocks) parseIndexedBlock(fd, size, heap.header, heap.index.block(b), visitor);
   } finally {
     closeSync(fd);
   }

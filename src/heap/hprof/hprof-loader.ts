@@ -9,7 +9,7 @@
  *           seek, further passes. Each object read again expands the same way.
  * Nothing else is kept, so memory follows what is loaded, not the size of the dump.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { ProgressListener } from '../../input/open.js';
 import type { HeapObject, HeapStore, HeapValue } from '../heap-model.js';
 import { feedHprof, isGzipFile, type FeedOptions, type FeedSummary } from './byte-source.js';
@@ -19,6 +19,7 @@ import { BASIC_TYPES, basicTypeSize, SUB } from './format.js';
 import { HistogramTally } from './hprof-histogram.js';
 import { truncationWarning } from './hprof-warnings.js';
 import { ObjectIndex, type IndexedHprof } from './object-index.js';
+import { parseIndexedBlock } from './indexed-block.js';
 import { StackTraceCollector } from './stack-traces.js';
 import { HprofFormatError, HprofParser, readValue, type HprofHeader, type HprofVisitor } from './parser.js';
 
@@ -404,13 +405,7 @@ function sweepIndexedBlocks(path: string, header: HprofHeader, index: ObjectInde
     for (let b = queue.pop(); b !== undefined; b = queue.pop()) {
       // Blocks behind this point wait for the next sweep.
       if (b <= last) continue;
-      const block = index.block(b);
-      const end = Math.min(block.end ?? size, size);
-      const buf = Buffer.allocUnsafe(end - block.offset);
-      const n = readSync(fd, buf, 0, buf.length, block.offset);
-      const parser = new HprofParser(visitor);
-      parser.resumeAt(header, block.offset, block.segmentLeft);
-      parser.push(buf, 0, n);
+      parseIndexedBlock(fd, size, header, index.block(b), visitor);
       last = b;
       readBlocks.add(b);
       if (closure.full) break;
