@@ -70,6 +70,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   const contended: LockModel[] = [];
   const deadlocks: DeadlockModel[] = [];
   const threadGroups: StackGroupModel[] = [];
+  const stateSummaries: Model['stateSummaries'] = [];
   const graphs = dumps.map(buildLockGraph);
   const activity: ThreadActivity[][] = dumps.map((dump, di) => classifyDump(dump, graphs[di]!));
   // The same capture given twice is counted once, and said so.
@@ -105,9 +106,10 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         busyActivities: busyActivities(dump, pool.busy),
       });
     }
-    for (const node of graph.locks.values()) {
+    for (const node of graph.locks) {
+      // Most locks are a condition its waiters wait on for a signal: no array made for those.
+      if (!node.waiters.some((w) => w.kind !== 'object-wait')) continue;
       const waiters = node.waiters.filter((w) => w.kind !== 'object-wait');
-      if (waiters.length === 0) continue;
       contended.push({
         dump: di,
         lock: node.lock,
@@ -125,7 +127,9 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
       };
       deadlocks.push(c.note !== undefined ? { ...d, note: c.note } : d);
     }
-    for (const g of groupIdenticalStacks(dump)) {
+    const stackGroups = groupIdenticalStacks(dump);
+    stateSummaries.push(stateSummary(stackGroups));
+    for (const g of stackGroups) {
       threadGroups.push({
         dump: di,
         state: g.state,
@@ -148,7 +152,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   return {
     inputs: summaries,
     dumps,
-    stateSummaries: dumps.map(stateSummary),
+    stateSummaries,
     activity,
     threadGroups,
     executors: concurrency.executors,

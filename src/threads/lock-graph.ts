@@ -5,8 +5,11 @@
  */
 import type { LockRef, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
 import { heldLocks, waitOf, type ThreadWait, type WaitKind } from './thread-waits.js';
+import { IdIndex } from './id-index.js';
 
 export interface LockNode {
+  /** Its place in LockGraph.locks, so analyses keep what they learn of a lock in arrays, not maps. */
+  readonly index: number;
   readonly lock: LockRef;
   /** Index into dump.threads of the owner, when known. */
   owner: number | null;
@@ -24,7 +27,8 @@ export interface DeadlockCycle {
 }
 
 export interface LockGraph {
-  readonly locks: Map<string, LockNode>;
+  /** Every lock the dump names, in the order first seen. */
+  readonly locks: readonly LockNode[];
   /** For each thread, the thread it waits for (null when none or unknown). */
   readonly waitsFor: Array<number | null>;
   /** For each thread, what it waits for (see thread-waits.ts), computed once for every analysis of the dump. */
@@ -39,22 +43,21 @@ const WRITE_LOCK_FRAME = /ReentrantReadWriteLock\$WriteLock\.(?:lock|lockInterru
 
 export function buildLockGraph(dump: ThreadDump): LockGraph {
   const threads = dump.threads;
-  const locks = new Map<string, LockNode>();
+  const locks: LockNode[] = [];
+  const ids = new IdIndex();
   const node = (l: LockRef): LockNode => {
-    const k = l.id;
-    let n = locks.get(k);
-    if (!n) {
-      n = { lock: l, owner: null, waiters: [] };
-      locks.set(k, n);
-    }
+    const k = ids.add(l.id);
+    if (k < locks.length) return locks[k]!;
+    const n: LockNode = { index: k, lock: l, owner: null, waiters: [] };
+    locks.push(n);
     return n;
   };
-  threads.forEach((th, i) => {
-    for (const l of heldLocks(th)) {
+  for (let i = 0; i < threads.length; i++) {
+    for (const l of heldLocks(threads[i]!)) {
       const n = node(l);
       if (n.owner === null) n.owner = i;
     }
-  });
+  }
   // Some formats name the owner (by Java id or name) instead of listing what it holds. The indexes are
   // built when the first such thread asks: HotSpot text dumps name no owners, and 100k names cost.
   let owners: { readonly byName: Map<string, number>; readonly byJavaId: Map<string, number> } | undefined;
@@ -87,7 +90,7 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
     return n.owner !== i ? n.owner : null;
   });
   const cycles = findCycles(waitsFor, waits.map((w) => w?.lock ?? null));
-  cycles.push(...inferReadLockCycles(threads, waits, waitsFor, locks, cycles));
+  cycles.push(...inferReadLockCycles(threads, waits, waitsFor, waitNodes, cycles));
   const reported = new Set<string>();
   for (const r of dump.jvmDeadlocks) for (const e of r.entries) reported.add(e.thread);
   const marked = cycles.map((c) => ({ ...c, reportedByJvm: c.threads.every((t) => reported.has(threads[t]!.name)) }));
@@ -129,7 +132,7 @@ function inferReadLockCycles(
   threads: ThreadEntry[],
   waits: Array<ReturnType<typeof waitOf>>,
   waitsFor: Array<number | null>,
-  locks: Map<string, LockNode>,
+  waitNodes: Array<LockNode | null>,
   known: DeadlockCycle[],
 ): DeadlockCycle[] {
   const inKnown = new Set(known.flatMap((c) => c.threads));
@@ -145,7 +148,7 @@ function inferReadLockCycles(
   });
   waits.forEach((w, writer) => {
     if (!w || w.kind !== 'parking' || !RW_SYNC.test(w.lock.className)) return;
-    if ((locks.get(w.lock.id)?.owner ?? null) !== null) return;
+    if ((waitNodes[writer]?.owner ?? null) !== null) return;
     if (!threads[writer]!.frames.slice(0, 12).some((f) => WRITE_LOCK_FRAME.test(f.qualified))) return;
     if (inKnown.has(writer)) return;
     const reached = new Set<number>([writer]);

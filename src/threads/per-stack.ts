@@ -9,28 +9,37 @@
  */
 import type { StackFrame } from '../model/thread-dump.js';
 
-const sharedStacks = new WeakSet<readonly StackFrame[]>();
+/**
+ * The answers kept for each shared frames array, one slot per question (perStack call): one lookup
+ * tells whether the array is shared and finds its answers (a WeakSet beside a WeakMap per question
+ * cost two lookups per question per thread).
+ */
+const answersByStack = new WeakMap<readonly StackFrame[], unknown[]>();
+/** Slots not answered yet (an answer may itself be undefined). */
+const NOT_ASKED: unique symbol = Symbol('not asked');
+/** Questions made so far: each perStack call takes the next slot. */
+let questions = 0;
 
 /** Marks a frames array that several threads hold, so answers about it are kept. */
 export function markSharedStack(frames: readonly StackFrame[]): void {
-  sharedStacks.add(frames);
+  if (!answersByStack.has(frames)) answersByStack.set(frames, []);
 }
 
 /** Whether several threads hold this frames array (answers about it are worth keeping). */
 export function isSharedStack(frames: readonly StackFrame[]): boolean {
-  return sharedStacks.has(frames);
+  return answersByStack.has(frames);
 }
 
 export function perStack<T>(compute: (frames: readonly StackFrame[]) => T): (frames: readonly StackFrame[]) => T {
-  // Weak, so the stacks of a finished analysis are not kept by the cache.
-  const answers = new WeakMap<readonly StackFrame[], { readonly value: T }>();
+  const slot = questions++;
   return (frames) => {
-    if (!sharedStacks.has(frames)) return compute(frames);
-    let answer = answers.get(frames);
-    if (answer === undefined) {
-      answer = { value: compute(frames) };
-      answers.set(frames, answer);
-    }
-    return answer.value;
+    // Weak, so the stacks of a finished analysis are not kept by the cache.
+    const answers = answersByStack.get(frames);
+    if (answers === undefined) return compute(frames);
+    if (slot < answers.length && answers[slot] !== NOT_ASKED) return answers[slot] as T;
+    const value = compute(frames);
+    while (answers.length < slot) answers.push(NOT_ASKED);
+    answers[slot] = value;
+    return value;
   };
 }

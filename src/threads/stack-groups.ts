@@ -42,8 +42,9 @@ export function groupIdenticalStacks(dump: ThreadDump): StackGroup[] {
   return groups.sort((a, b) => b.threads.length - a.threads.length || a.threads[0]! - b.threads[0]!);
 }
 
-export function stateSummary(dump: ThreadDump): Record<JavaThreadState, number> {
+/** Threads per state, from the dump's stack groups (every thread is in one): a few hundred additions, not one per thread. */
+export function stateSummary(groups: readonly StackGroup[]): Record<JavaThreadState, number> {
   const s: Record<JavaThreadState, number> = { NEW: 0, RUNNABLE: 0, BLOCKED: 0, WAITING: 0, TIMED_WAITING: 0, TERMINATED: 0, UNKNOWN: 0 };
-  for (const th of dump.threads) s[th.state]++;
+  for (const g of groups) s[g.state] += g.threads.length;
   return s;
 }

@@ -22,7 +22,7 @@ import {
   WORK_WAIT_METHODS,
   type FrameRow,
 } from './activity-knowledge.js';
-import type { LockGraph, LockNode } from './lock-graph.js';
+import type { LockGraph } from './lock-graph.js';
 import { isSharedStack, perStack } from './per-stack.js';
 
 /** Application frames a thread's own loop may have between its run method and its wait. */
@@ -308,7 +308,7 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
   }
   const s = stackShape(frames);
   // Waiting for the class another thread initialises: blocked on that thread, whatever its state says (RUNNABLE).
-  const classInit = th.locks.find((l) => l.kind === 'waiting-class-init');
+  const classInit = th.locks.length === 0 ? undefined : th.locks.find((l) => l.kind === 'waiting-class-init');
   if (classInit !== undefined) return { activity: 'blocked', basis: 'lock', reason: `waits for ${classInit.lock?.className ?? 'a class'} to be initialised by another thread`, frame: s.activityFrame };
   // Threads that share a stack and a state get one verdict object when neither their locks nor their
   // names say more (most of a big pool): no allocation, no walk per thread.
@@ -451,8 +451,8 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
   const out: ThreadActivity[] = new Array(threads.length);
   // Threads waiting on each object, counted once per lock when first asked (a pool's 100k workers
   // may share one condition; a dump of 200k threads may have 200k locks nobody asks about).
-  const signalWaiters = new Map<LockNode, number>();
-  const acquiring = new Map<LockNode, LockContext>();
+  const signalWaiters = new Int32Array(graph.locks.length).fill(-1);
+  const acquiring = new Array<LockContext | undefined>(graph.locks.length);
   // One context for every thread that waits on an object: its wait object is looked up, for the
   // thread being classified, only when the verdict needs it (most such threads wait in their loop).
   let current = 0;
@@ -464,7 +464,7 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
   }
   // A thread that holds a lock others are blocked on is holding up work, whatever it waits for
   // itself (ThreadLogic's "waiting for event while blocking others"): never idle.
-  for (const node of graph.locks.values()) {
+  for (const node of graph.locks) {
     const owner = node.owner;
     if (owner === null || out[owner]!.activity !== 'idle') continue;
     let blocked = 0;
@@ -477,7 +477,7 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
 }
 
 /** `acquiring` keeps one context per lock that has its owner: the waiters of one contended lock share it. */
-function lockContext(dump: ThreadDump, graph: LockGraph, acquiring: Map<LockNode, LockContext>, waitingOnObject: LockContext, i: number): LockContext {
+function lockContext(dump: ThreadDump, graph: LockGraph, acquiring: Array<LockContext | undefined>, waitingOnObject: LockContext, i: number): LockContext {
   const th = dump.threads[i]!;
   if (th.locks.length === 0 && th.state !== 'BLOCKED') return NO_LOCKS;
   const w = graph.waits[i] ?? null;
@@ -487,27 +487,27 @@ function lockContext(dump: ThreadDump, graph: LockGraph, acquiring: Map<LockNode
   const ownerIndex = graph.waitsFor[i];
   const owner = ownerIndex !== null && ownerIndex !== undefined ? dump.threads[ownerIndex]!.name : (th.lockOwnerName ?? null);
   const shared = node !== undefined && node.owner === (ownerIndex ?? null);
-  const known = shared ? acquiring.get(node) : undefined;
+  const known = shared ? acquiring[node.index] : undefined;
   if (known !== undefined) return known;
   const lock = `${w.lock.className}${w.lock.id ? ` <${w.lock.id}>` : ''}`;
   const context = new AcquiringContext({ lock, owner });
-  if (shared) acquiring.set(node, context);
+  if (shared) acquiring[node.index] = context;
   return context;
 }
 
 const BLOCKED_ON_UNKNOWN: LockContext = { acquiring: { lock: 'a monitor', owner: null } };
 
-/** The object thread `i` waits on for a signal, from the lock graph. `signalWaiters` keeps the counts made. */
-function waitObjectOf(graph: LockGraph, signalWaiters: Map<LockNode, number>, i: number): WaitObject | undefined {
+/** The object thread `i` waits on for a signal, from the lock graph. `signalWaiters` keeps the counts made, by lock (-1: not counted yet). */
+function waitObjectOf(graph: LockGraph, signalWaiters: Int32Array, i: number): WaitObject | undefined {
   const w = graph.waits[i];
   if (w === null || w === undefined || w.kind !== 'object-wait') return undefined;
   const node = graph.waitNodes[i] ?? undefined;
   if (node === undefined) return { className: w.lock.className, sharedWaiters: 1, owned: false };
-  let waiting = signalWaiters.get(node);
-  if (waiting === undefined) {
+  let waiting = signalWaiters[node.index]!;
+  if (waiting < 0) {
     waiting = 0;
     for (const x of node.waiters) if (x.kind === 'object-wait') waiting++;
-    signalWaiters.set(node, waiting);
+    signalWaiters[node.index] = waiting;
   }
   const owner = node.owner;
   return { className: w.lock.className, sharedWaiters: Math.max(1, waiting), owned: owner !== null && owner !== i };

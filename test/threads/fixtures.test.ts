@@ -121,7 +121,7 @@ test('ThreadInfo (Dubbo_JStack.log): truncated stacks, owners from the header', 
   expect(dump.threads.filter((th) => th.stackTruncated).length).toBe(t.files['Dubbo_JStack.log'].truncatedStacks);
   const graph = buildLockGraph(dump);
   for (const want of t.contention) {
-    const node = [...graph.locks.values()].find((n) => n.owner !== null && dump.threads[n.owner]!.name === want.owner);
+    const node = graph.locks.find((n) => n.owner !== null && dump.threads[n.owner]!.name === want.owner);
     expect(node, want.owner).toBeDefined();
     expect(node!.waiters.length).toBe(want.waiters);
   }

@@ -24,6 +24,18 @@ describe('perStack', () => {
     expect(calls).toBe(4);
   });
 
+  it('keeps the answers of several questions about one array apart, whichever is asked first', () => {
+    const first = perStack((frames) => `first of ${frames.length}`);
+    const second = perStack((frames) => frames.length * 10);
+    const third = perStack((frames) => frames[0]!.method);
+    const frames: StackFrame[] = [park, getTask, work];
+    markSharedStack(frames);
+    expect(third(frames)).toBe('park');
+    expect(first(frames)).toBe('first of 3');
+    expect(second(frames)).toBe(30);
+    expect([first(frames), second(frames), third(frames)]).toEqual(['first of 3', 30, 'park']);
+  });
+
   it('keeps undefined answers too', () => {
     let calls = 0;
     const none = perStack(() => (calls++, undefined));
