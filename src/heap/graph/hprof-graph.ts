@@ -14,7 +14,7 @@ import { basicTypeSize, primitiveArrayClassName, readIdAt, SUB } from '../hprof/
 import { truncationWarning } from '../hprof/hprof-warnings.js';
 import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof/hprof-histogram.js';
 import { IdSlots } from '../hprof/id-slots.js';
-import { HprofFormatError, HprofParser, type ClassDumpRecord } from '../hprof/parser.js';
+import { HprofFormatError, HprofParser, readId as readIdIn, type ClassDumpRecord } from '../hprof/parser.js';
 import { Growable, GrowableFloat64, GrowableInt32 } from './growable.js';
 import type { ObjectGraph } from './object-graph.js';
 
@@ -150,19 +150,19 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       if (subTag === SUB.ROOT_THREAD_OBJ) threadObjectBySerial.set(threadSerial, id);
     },
     instanceHeader: () => true,
-    instanceData: (id, classId, data) => {
+    instanceFields: (id, classId, view, at, length) => {
       const key = keyForClassId(classId);
       const layout = layoutOf(classId, key);
       addObject(id, key, layout?.size ?? 0);
       ref(classId);
       if (layout === undefined) {
-        late.push({ index: ids.length - 1, classId, data: Buffer.from(data) });
+        late.push({ index: ids.length - 1, classId, data: Buffer.from(new Uint8Array(view.buffer, view.byteOffset + at, length)) }); // a copy: the buffer is reused
         return;
       }
       const offsets = layout.refOffsets;
-      for (let i = 0; i < offsets.length; i++) ref(readId(data, offsets[i]!));
+      for (let i = 0; i < offsets.length; i++) ref(readIdIn(view, at + offsets[i]!, idSize));
       if (layout.referentOffset >= 0) {
-        const referent = readId(data, layout.referentOffset);
+        const referent = readIdIn(view, at + layout.referentOffset, idSize);
         if (referent !== 0) {
           referenceObjects.push(ids.length - 1);
           referentIds.push(referent);
@@ -170,10 +170,10 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       }
     },
     objectArrayHeader: () => true,
-    objectArrayData: (id, classId, elements) => {
-      addObject(id, keyForClassId(classId), objectArrayShallowSize(elements.length));
+    objectArrayElements: (id, classId, view, at, length) => {
+      addObject(id, keyForClassId(classId), objectArrayShallowSize(length));
       ref(classId);
-      for (let i = 0; i < elements.length; i++) ref(elements[i]!);
+      for (let i = 0, o = at; i < length; i++, o += idSize) ref(readIdIn(view, o, idSize));
     },
     primitiveArrayHeader: (id, type, length) => {
       addObject(id, primitiveKey(type), primitiveArrayShallowSize(type, length));
