@@ -36,12 +36,19 @@ export interface DominatedLists {
 
 export function dominatedLists(g: ObjectGraph, t: DominatorTree): DominatedLists {
   const n = g.objects;
+  const idom = t.idom;
   const start = new Int32Array(n + 2);
-  for (let v = 0; v < n; v++) if (t.idom[v]! >= 0) start[t.idom[v]! + 1]!++;
+  for (let v = 0; v < n; v++) {
+    const d = idom[v]!;
+    if (d >= 0) start[d + 1]!++;
+  }
   for (let k = 1; k < start.length; k++) start[k]! += start[k - 1]!;
   const cursor = start.slice();
   const children = new Int32Array(start[n + 1]!);
-  for (let v = 0; v < n; v++) if (t.idom[v]! >= 0) children[cursor[t.idom[v]!]!++] = v;
+  for (let v = 0; v < n; v++) {
+    const d = idom[v]!;
+    if (d >= 0) children[cursor[d]!++] = v;
+  }
   return { start, children, sorted: new Uint8Array(n + 1) };
 }
 
@@ -72,39 +79,51 @@ export function classesByRetained(g: ObjectGraph, t: DominatorTree, lists: Domin
   const k = g.classNames.length;
   const instances = new Float64Array(k);
   const shallow = new Float64Array(k);
-  const retained = new Float64Array(k);
+  const classOf = g.classOf;
+  const objectShallow = g.shallow;
   for (let v = 0; v < g.objects; v++) {
-    instances[g.classOf[v]!]!++;
-    shallow[g.classOf[v]!]! += g.shallow[v]!;
+    const c = classOf[v]!;
+    instances[c]!++;
+    shallow[c]! += objectShallow[v]!;
   }
-  // Depth-first over the dominator tree, counting each class's instances on the current path.
-  const onPath = new Int32Array(k);
-  const stack = new Int32Array(g.objects + 1);
-  const next = new Int32Array(g.objects + 1); // next child cursor per stack slot
-  let sp = 0;
-  stack[0] = t.root;
-  next[0] = lists.start[t.root]!;
-  sp = 1;
-  while (sp > 0) {
-    const v = stack[sp - 1]!;
-    const c = next[sp - 1]!;
-    if (c >= lists.start[v + 1]!) {
-      sp--;
-      if (v !== t.root) onPath[g.classOf[v]!]!--;
-      continue;
-    }
-    next[sp - 1] = c + 1;
-    const w = lists.children[c]!;
-    const cls = g.classOf[w]!;
-    if (onPath[cls] === 0) retained[cls]! += t.retained[w]!;
-    onPath[cls]!++;
-    stack[sp] = w;
-    next[sp] = lists.start[w]!;
-    sp++;
-  }
+  const retained = topLevelRetained(k, classOf, t.retained, t.root, lists);
   const out: ClassRetained[] = [];
   for (let c = 0; c < k; c++) if (instances[c]! > 0) out.push({ className: g.classNames[c]!, instances: instances[c]!, shallow: shallow[c]!, retained: retained[c]! });
   return out.sort((a, b) => b.retained - a.retained || b.shallow - a.shallow || (a.className < b.className ? -1 : 1));
+}
+
+/**
+ * Per class, what its top-level instances retain (those with no instance of the class above them):
+ * depth-first over the dominator tree, counting each class's instances on the current path. A
+ * function of its own, over locals: see dominatorTree.
+ */
+function topLevelRetained(classes: number, classOf: Int32Array, objectRetained: Float64Array, root: number, lists: DominatedLists): Float64Array {
+  const retained = new Float64Array(classes);
+  const { start, children } = lists;
+  const onPath = new Int32Array(classes);
+  const stack = new Int32Array(root + 1);
+  const next = new Int32Array(root + 1); // next child cursor per stack slot
+  stack[0] = root;
+  next[0] = start[root]!;
+  let sp = 1;
+  while (sp > 0) {
+    const v = stack[sp - 1]!;
+    const c = next[sp - 1]!;
+    if (c >= start[v + 1]!) {
+      sp--;
+      if (v !== root) onPath[classOf[v]!]!--;
+      continue;
+    }
+    next[sp - 1] = c + 1;
+    const w = children[c]!;
+    const cls = classOf[w]!;
+    if (onPath[cls] === 0) retained[cls]! += objectRetained[w]!;
+    onPath[cls]!++;
+    stack[sp] = w;
+    next[sp] = start[w]!;
+    sp++;
+  }
+  return retained;
 }
 
 /**
