@@ -15,7 +15,7 @@ import { truncationWarning } from '../hprof/hprof-warnings.js';
 import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof/hprof-histogram.js';
 import { IdSlots } from '../hprof/id-slots.js';
 import { HprofFormatError, HprofParser, readId as readIdIn, type ClassDumpRecord } from '../hprof/parser.js';
-import { Growable, GrowableFloat64, GrowableInt32 } from './growable.js';
+import { Growable } from './growable.js';
 import type { ObjectGraph } from './object-graph.js';
 
 /** MAT's names for the root kinds, in the words the memory report uses. */
@@ -50,10 +50,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   // rarely grow; a gzip file inflates about 2.5 times.
   const stored = statSync(path).size * (isGzipFile(path) ? 2.5 : 1);
   const objectGuess = Math.max(1 << 12, Math.min(1 << 27, Math.ceil(stored / 48)));
-  const ids = new GrowableFloat64(objectGuess);
-  const classKeys = new GrowableInt32(objectGuess); // per object: a class key, named after the pass
-  const shallow = new GrowableFloat64(objectGuess);
-  const edgeStart = new GrowableInt32(objectGuess);
+  const objects = new ObjectColumns(objectGuess);
   const targets = new RefStore(Math.max(1 << 12, Math.min(1 << 28, Math.ceil(stored / 28)))); // referenced ids, resolved to indexes after the pass
   const classKeyOf = new Map<string, number>();
   const classKeyNames: string[] = [];
@@ -113,10 +110,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   const readId = (data: Buffer, at: number): number => readIdAt(data, at, idSize);
 
   const addObject = (id: number, key: number, size: number): void => {
-    ids.push(id);
-    classKeys.push(key);
-    shallow.push(size);
-    edgeStart.push(targets.length);
+    objects.add(id, key, size, targets.length);
   };
   const ref = (id: number) => {
     if (id !== 0) targets.push(id);
@@ -156,7 +150,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       addObject(id, key, layout?.size ?? 0);
       ref(classId);
       if (layout === undefined) {
-        late.push({ index: ids.length - 1, classId, data: Buffer.from(new Uint8Array(view.buffer, view.byteOffset + at, length)) }); // a copy: the buffer is reused
+        late.push({ index: objects.length - 1, classId, data: Buffer.from(new Uint8Array(view.buffer, view.byteOffset + at, length)) }); // a copy: the buffer is reused
         return;
       }
       const offsets = layout.refOffsets;
@@ -164,7 +158,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       if (layout.referentOffset >= 0) {
         const referent = readIdIn(view, at + layout.referentOffset, idSize);
         if (referent !== 0) {
-          referenceObjects.push(ids.length - 1);
+          referenceObjects.push(objects.length - 1);
           referentIds.push(referent);
         }
       }
@@ -185,10 +179,9 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   const warnings = parser.warningReport();
   if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
 
-  const n = ids.length;
-  edgeStart.push(targets.length);
-  const slotOfId = idIndex(ids.view());
-  const shallowSizes = shallow.view();
+  const n = objects.length;
+  const { ids, classKeys, shallow: shallowSizes, edgeStart } = objects.finish(targets.length);
+  const slotOfId = idIndex(ids);
   // Classes are sized as the histogram sizes java.lang.Class instances.
   const classObjectSize = classObjectShallowSize(meta, parser.header.idSize);
   const classObjectNames = new Map<number, string>();
@@ -229,23 +222,47 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       else list.push(target);
     } else rootObjects.push(target);
   }
-  const starts = edgeStart.view();
-  let missing = 0;
-  // Each object's own edges are resolved in place (an index takes the 4 bytes its id/8 took), then
-  // moved right, from the last object back, to make room for what is added to some objects: the
-  // references of late instances and each thread's locals.
-  const { idAt, into: buf } = targets.resolution();
-  const resolvedStart = new Int32Array(n + 1);
-  let w = 0;
-  for (let i = 0; i < n; i++) {
-    resolvedStart[i] = w;
-    for (let e = starts[i]!; e < starts[i + 1]!; e++) {
-      const t = slotOfId.get(idAt(e));
-      if (t < 0) missing++;
-      else buf[w++] = t;
-    }
+  const { edgeStart: outStart, edges: edgesOut, missing } = resolveEdges(n, edgeStart, targets, slotOfId, lateEdges, localsOf);
+  if (rootObjects.length === 0 && n > 0) {
+    // No root records (a dump cut before them, or a tool that writes none): as MAT does for such
+    // dumps, the objects nothing references stand for the roots.
+    const referenced = new Uint8Array(n);
+    for (let e = 0; e < edgesOut.length; e++) referenced[edgesOut[e]!] = 1;
+    for (let v = 0; v < n; v++) if (referenced[v] === 0) rootObjects.push(v);
+    rootKinds['unreferenced'] = rootObjects.length;
+    warnings.push(`the dump holds no GC root records: the ${rootObjects.length} objects nothing references were taken as the roots, as MAT does for such dumps; retained sizes are approximate`);
   }
-  resolvedStart[n] = w;
+  return {
+    objects: n,
+    // Views of the arrays filled (their spare room is not worth a copy of a few hundred MB).
+    ids,
+    classOf: classKeys,
+    classNames: classKeyNames,
+    shallow: shallowSizes,
+    edgeStart: outStart,
+    edges: edgesOut,
+    roots: Int32Array.from(new Set(rootObjects)),
+    rootKinds,
+    missingReferences: missing,
+    warnings,
+    classObjectNames,
+    referents: referentsOf(referenceObjects, referentIds, slotOfId),
+    rootKindOf,
+  };
+}
+
+/**
+ * The edges as object indexes, in CSR form: each object's own references resolved in place (an index
+ * takes the 4 bytes its id/8 took), then moved right, from the last object back, to make room for
+ * what is added to some objects (the references of late instances and each thread's locals).
+ * References to ids not in the dump are counted and left out. Functions of their own, for V8 (see
+ * dominatorTree).
+ */
+function resolveEdges(n: number, starts: Int32Array, targets: RefStore, slotOfId: IdIndex, lateEdges: Map<number, number[]>, localsOf: Map<number, number[]>): { edgeStart: Int32Array; edges: Int32Array; missing: number } {
+  const { idAt, into } = targets.resolution();
+  const resolvedStart = new Int32Array(n + 1);
+  let missing = resolveOwnEdges(n, starts, idAt, slotOfId, into, resolvedStart);
+  const w = resolvedStart[n]!;
   const extras = new Map<number, number[]>();
   let extraCount = 0;
   for (const [i, lateIds] of lateEdges) {
@@ -262,48 +279,50 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
     extras.set(thread, [...(extras.get(thread) ?? []), ...locals]);
     extraCount += locals.length;
   }
-  let edgeArray = buf;
-  if (edgeArray.length < w + extraCount) {
+  let edges = into;
+  if (edges.length < w + extraCount) {
     const bigger = new Int32Array(w + extraCount);
-    bigger.set(edgeArray.subarray(0, w));
-    edgeArray = bigger;
+    bigger.set(edges.subarray(0, w));
+    edges = bigger;
   }
+  const edgeStart = spreadEdges(n, resolvedStart, edges, w + extraCount, extras);
+  return { edgeStart, edges: edges.subarray(0, w + extraCount), missing };
+}
+
+/** Resolves each object's references into `into`, from its start; `resolvedStart` gets where each object's begin. Returns the ids not found. */
+function resolveOwnEdges(n: number, starts: Int32Array, idAt: (e: number) => number, slotOfId: IdIndex, into: Int32Array, resolvedStart: Int32Array): number {
+  let missing = 0;
+  let w = 0;
+  for (let i = 0; i < n; i++) {
+    resolvedStart[i] = w;
+    for (let e = starts[i]!, end = starts[i + 1]!; e < end; e++) {
+      const t = slotOfId.get(idAt(e));
+      if (t < 0) missing++;
+      else into[w++] = t;
+    }
+  }
+  resolvedStart[n] = w;
+  return missing;
+}
+
+/** Moves each object's resolved edges right, adding its extras after them; returns where each object's edges start. */
+function spreadEdges(n: number, resolvedStart: Int32Array, edges: Int32Array, total: number, extras: Map<number, number[]>): Int32Array {
   const outStart = new Int32Array(n + 1);
-  let end = w + extraCount;
+  // The objects with extras, last first: met in that order, with no lookup per object.
+  const owners = [...extras.keys()].sort((a, b) => b - a);
+  let nextOwner = 0;
+  let end = total;
   outStart[n] = end;
   for (let i = n - 1; i >= 0; i--) {
-    const ex = extras.get(i);
-    if (ex !== undefined) for (let k = ex.length - 1; k >= 0; k--) edgeArray[--end] = ex[k]!;
-    for (let e = resolvedStart[i + 1]! - 1; e >= resolvedStart[i]!; e--) edgeArray[--end] = edgeArray[e]!;
+    if (nextOwner < owners.length && owners[nextOwner] === i) {
+      const ex = extras.get(i)!;
+      for (let k = ex.length - 1; k >= 0; k--) edges[--end] = ex[k]!;
+      nextOwner++;
+    }
+    for (let e = resolvedStart[i + 1]! - 1; e >= resolvedStart[i]!; e--) edges[--end] = edges[e]!;
     outStart[i] = end;
   }
-  const edgesOut = edgeArray.subarray(0, w + extraCount);
-  if (rootObjects.length === 0 && n > 0) {
-    // No root records (a dump cut before them, or a tool that writes none): as MAT does for such
-    // dumps, the objects nothing references stand for the roots.
-    const referenced = new Uint8Array(n);
-    for (let e = 0; e < edgesOut.length; e++) referenced[edgesOut[e]!] = 1;
-    for (let v = 0; v < n; v++) if (referenced[v] === 0) rootObjects.push(v);
-    rootKinds['unreferenced'] = rootObjects.length;
-    warnings.push(`the dump holds no GC root records: the ${rootObjects.length} objects nothing references were taken as the roots, as MAT does for such dumps; retained sizes are approximate`);
-  }
-  return {
-    objects: n,
-    // Views of the arrays filled (their spare room is not worth a copy of a few hundred MB).
-    ids: ids.view(),
-    classOf: classKeys.view(),
-    classNames: classKeyNames,
-    shallow: shallowSizes,
-    edgeStart: outStart,
-    edges: edgesOut,
-    roots: Int32Array.from(new Set(rootObjects)),
-    rootKinds,
-    missingReferences: missing,
-    warnings,
-    classObjectNames,
-    referents: referentsOf(referenceObjects, referentIds, slotOfId),
-    rootKindOf,
-  };
+  return outStart;
 }
 
 /** Finds the object index of a dump id. */
@@ -377,27 +396,85 @@ function idIndex(ids: Float64Array): IdIndex {
 }
 
 /**
+ * The pass's columns, one entry per object in the order met: its id, class key (named after the
+ * pass), shallow size and first edge; grown together, so adding an object is one capacity check.
+ */
+class ObjectColumns {
+  ids: Float64Array;
+  classKeys: Int32Array;
+  shallow: Float64Array;
+  edgeStart: Int32Array;
+  length = 0;
+  constructor(capacity: number) {
+    this.ids = new Float64Array(capacity);
+    this.classKeys = new Int32Array(capacity);
+    this.shallow = new Float64Array(capacity);
+    this.edgeStart = new Int32Array(capacity + 1);
+  }
+  add(id: number, classKey: number, shallow: number, firstEdge: number): void {
+    const k = this.length;
+    if (k === this.ids.length) this.grow();
+    this.ids[k] = id;
+    this.classKeys[k] = classKey;
+    this.shallow[k] = shallow;
+    this.edgeStart[k] = firstEdge;
+    this.length = k + 1;
+  }
+  /** The filled parts (views, not copies), `edgeStart` closed by the edge count. */
+  finish(edgeCount: number): { ids: Float64Array; classKeys: Int32Array; shallow: Float64Array; edgeStart: Int32Array } {
+    const n = this.length;
+    this.edgeStart[n] = edgeCount;
+    return { ids: this.ids.subarray(0, n), classKeys: this.classKeys.subarray(0, n), shallow: this.shallow.subarray(0, n), edgeStart: this.edgeStart.subarray(0, n + 1) };
+  }
+  private grow(): void {
+    const size = this.ids.length * 2;
+    const ids = new Float64Array(size);
+    ids.set(this.ids);
+    this.ids = ids;
+    const classKeys = new Int32Array(size);
+    classKeys.set(this.classKeys);
+    this.classKeys = classKeys;
+    const shallow = new Float64Array(size);
+    shallow.set(this.shallow);
+    this.shallow = shallow;
+    const edgeStart = new Int32Array(size + 1);
+    edgeStart.set(this.edgeStart);
+    this.edgeStart = edgeStart;
+  }
+}
+
+/**
  * The referenced ids of the pass, in the order met: as id/8 in 32 bits while the ids allow it (a
  * heap with compressed oops lies below 32 GB, its ids 8-byte aligned), else as doubles.
  */
 class RefStore {
-  private compact: Growable<Uint32Array> | undefined;
+  /** id/8 per reference while every id fits (undefined once one did not). */
+  private words: Uint32Array | undefined;
+  private count = 0;
   private wide: Growable<Float64Array> | undefined;
   constructor(capacity: number) {
-    this.compact = new Growable((n) => new Uint32Array(n), capacity);
+    this.words = new Uint32Array(capacity);
   }
   get length(): number {
-    return this.compact !== undefined ? this.compact.length : this.wide!.length;
+    return this.words !== undefined ? this.count : this.wide!.length;
   }
   push(id: number): void {
-    if (this.compact !== undefined) {
+    const words = this.words;
+    if (words !== undefined) {
       const w = id / 8;
-      if (w < 4294967296 && Math.floor(w) === w) return this.compact.push(w);
+      if (w < 4294967296 && Math.floor(w) === w) {
+        if (this.count === words.length) {
+          const bigger = new Uint32Array(words.length * 2);
+          bigger.set(words);
+          this.words = bigger;
+          bigger[this.count++] = w;
+        } else words[this.count++] = w;
+        return;
+      }
       // An id that does not fit: every id so far is widened once, and the rest stored as doubles.
-      const words = this.compact.view();
-      this.wide = new Growable((n) => new Float64Array(n), Math.max(1024, words.length * 2));
-      for (let i = 0; i < words.length; i++) this.wide.push(words[i]! * 8);
-      this.compact = undefined;
+      this.wide = new Growable((n) => new Float64Array(n), Math.max(1024, this.count * 2));
+      for (let i = 0; i < this.count; i++) this.wide.push(words[i]! * 8);
+      this.words = undefined;
     }
     this.wide!.push(id);
   }
@@ -406,9 +483,9 @@ class RefStore {
    * (entry e is read before anything at or past e is written), else a new array.
    */
   resolution(): { readonly idAt: (e: number) => number; readonly into: Int32Array } {
-    if (this.compact !== undefined) {
-      const words = this.compact.view();
-      return { idAt: (e) => words[e]! * 8, into: new Int32Array(words.buffer, words.byteOffset, words.buffer.byteLength / 4) };
+    if (this.words !== undefined) {
+      const words = this.words;
+      return { idAt: (e) => words[e]! * 8, into: new Int32Array(words.buffer, words.byteOffset, words.length) };
     }
     const ids = this.wide!.view();
     return { idAt: (e) => ids[e]!, into: new Int32Array(ids.length) };
