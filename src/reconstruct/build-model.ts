@@ -66,6 +66,13 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   // cited by its pool, its stack group and the lock it waits for).
   const refs: ThreadRef[][] = dumps.map((d, dump) => d.threads.map((th, thread) => ({ dump, thread, name: th.name })));
   const ref = (dump: number, thread: number): ThreadRef => refs[dump]![thread]!;
+  // A pool's or a stack group's threads, as refs (up to the whole dump: a loop, not a map with a closure).
+  const refsOf = (dump: number, threads: readonly number[]): ThreadRef[] => {
+    const ofDump = refs[dump]!;
+    const out = new Array<ThreadRef>(threads.length);
+    for (let k = 0; k < threads.length; k++) out[k] = ofDump[threads[k]!]!;
+    return out;
+  };
   const executors: ExecutorModel[] = [];
   const contended: LockModel[] = [];
   const deadlocks: DeadlockModel[] = [];
@@ -101,8 +108,8 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         workers: pool.threads.length,
         busy: pool.busy.length,
         idle: pool.idle.length,
-        busyThreads: pool.busy.map((t) => ref(di, t)),
-        idleThreads: pool.idle.map((t) => ref(di, t)),
+        busyThreads: refsOf(di, pool.busy),
+        idleThreads: refsOf(di, pool.idle),
         busyActivities: busyActivities(dump, pool.busy),
       });
     }
@@ -120,7 +127,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     for (const c of graph.cycles) {
       const d: DeadlockModel = {
         dump: di,
-        threads: c.threads.map((t) => ref(di, t)),
+        threads: refsOf(di, c.threads),
         locks: c.locks,
         confidence: c.confidence,
         reportedByJvm: c.reportedByJvm,
@@ -136,7 +143,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         count: g.threads.length,
         topFrames: g.frames.slice(0, 8).map((f) => f.qualified),
         activity: verdicts[g.threads[0]!]!,
-        threads: g.threads.map((t) => ref(di, t)),
+        threads: refsOf(di, g.threads),
       });
     }
   });
