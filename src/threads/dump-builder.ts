@@ -95,6 +95,18 @@ export function detach(s: string): string {
 }
 
 /**
+ * detach for many strings at once (none holding a newline): joined into one new string and cut apart
+ * again, each comes back a slice of that string alone. One copy made instead of three objects per
+ * string, and strings kept side by side: a pass over 200,000 thread names then reads one string in
+ * order rather than 200,000 scattered copies.
+ */
+export function detachAll(texts: readonly string[]): string[] {
+  const parts = texts.join('\n').split('\n');
+  // A newline inside one of them would shift every later one: copied one by one instead.
+  return parts.length === texts.length ? parts : texts.map(detach);
+}
+
+/**
  * Compares the threads parsed with the count the dump declares (see ThreadDump.declaredThreads).
  * Returns a warning when they differ: threads were lost (a cut file, lines dumpsleuth could not read)
  * or the declaration covers other threads than thought.

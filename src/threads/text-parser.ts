@@ -17,7 +17,7 @@ import type {
   LockRef,
 } from '../model/thread-dump.js';
 import { javaStateNamed, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
-import { detach, FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, StringInterner, threadCountMismatch } from './dump-builder.js';
+import { detach, detachAll, FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, StringInterner, threadCountMismatch } from './dump-builder.js';
 import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader } from './thread-header.js';
 
 import { parseDumpTimestamp } from './timestamps.js';
@@ -43,6 +43,8 @@ const NO_FRAMES = Object.freeze([]) as unknown as StackFrame[];
 const NO_LOCKS = Object.freeze([]) as unknown as FrameLock[];
 const NO_SYNCHRONIZERS = Object.freeze([]) as unknown as LockRef[];
 
+const MAX_TEXTS_TO_KEEP = 4096;
+
 export class TextDumpParser {
   private readonly source: string;
   private readonly dumps: ThreadDump[] = [];
@@ -66,6 +68,8 @@ export class TextDumpParser {
   private lastFrameLine: RawFrameLine | undefined;
   /** The start of a line whose end is in the next chunk. */
   private carry = '';
+  /** Threads whose name and address are still slices of the text they were read from (see keepTexts), at most MAX_TEXTS_TO_KEEP. */
+  private readonly textsToKeep: ThreadEntry[] = [];
   private readonly warnings: string[] = [];
   private lineNo = 0;
   private outsideLines = 0;
@@ -122,6 +126,30 @@ export class TextDumpParser {
       start = this.pushLineAt(chunk, start, nl);
     }
     if (start < length) this.carry = chunk.slice(start);
+    this.keepTexts();
+  }
+
+  /**
+   * Cuts the names and addresses of the threads read since the last call loose from the text they
+   * were sliced from, all in one copy (detachAll): a header's fields come from one line, so none
+   * holds a newline.
+   */
+  private keepTexts(): void {
+    const threads = this.textsToKeep;
+    if (threads.length === 0) return;
+    const texts: string[] = [];
+    for (const th of threads) {
+      texts.push(th.name);
+      if (th.address !== undefined) texts.push(th.address);
+    }
+    const kept = detachAll(texts);
+    let k = 0;
+    for (const th of threads) {
+      // The entry is this parser's own until finish() hands it over.
+      (th as { name: string }).name = kept[k++]!;
+      if (th.address !== undefined) th.address = kept[k++]!;
+    }
+    threads.length = 0;
   }
 
   /** Takes the line from `start` to the newline at `nl`; returns where the next line to read starts. */
@@ -637,7 +665,10 @@ export class TextDumpParser {
    * detach); the ones that repeat across threads are shared.
    */
   private entryFromHeader(h: ThreadHeader): ThreadEntry {
-    const th = newThreadEntry(detach(h.name), this.lineNo, NO_FRAMES, NO_LOCKS, NO_SYNCHRONIZERS);
+    // The name and address stay slices of the chunk until the chunk is done (keepTexts).
+    const th = newThreadEntry(h.name, this.lineNo, NO_FRAMES, NO_LOCKS, NO_SYNCHRONIZERS);
+    // Fed line by line (push), no chunk end comes: kept every few thousand threads, so the text stays bounded.
+    if (this.textsToKeep.push(th) >= MAX_TEXTS_TO_KEEP) this.keepTexts();
     this.sharedBodyThread = th;
     th.daemon = h.daemon;
     th.virtual = h.virtual;
@@ -645,7 +676,7 @@ export class TextDumpParser {
     if (h.state !== undefined) th.state = h.state;
     if (h.javaId !== undefined) th.javaId = detach(h.javaId);
     if (h.nativeId !== undefined) th.nativeId = detach(h.nativeId);
-    if (h.address !== undefined) th.address = detach(h.address);
+    if (h.address !== undefined) th.address = h.address;
     if (h.priority !== undefined) th.priority = h.priority;
     if (h.cpuMs !== undefined) th.cpuMs = h.cpuMs;
     if (h.elapsedS !== undefined) th.elapsedS = h.elapsedS;
@@ -793,6 +824,7 @@ export class TextDumpParser {
       this.carry = '';
       this.push(last);
     }
+    this.keepTexts();
     this.closeDump();
     this.dropDumpsWithoutEvidence();
     // A banner with no thread after it (hand-trimmed files) is noted, not reported as a dump,
