@@ -1,9 +1,10 @@
 /**
- * The object graph finds dump ids through a hash table on small heaps and a sorted, bucketed index on
- * big ones (see idIndex): both must give every id its object and -1 for ids not in the dump.
+ * The object graph finds dump ids through a hash table on small heaps (of id/8 words when every id
+ * is one, else of the ids) and a sorted, bucketed index on big ones (see idIndex): each must give
+ * every id its object and -1 for ids not in the dump.
  */
 import { describe, expect, it } from 'vitest';
-import { idIndex } from '../../src/heap/graph/hprof-graph.js';
+import { idIndex, WordIndex } from '../../src/heap/graph/hprof-graph.js';
 
 function random(seed: number): () => number {
   let s = seed >>> 0;
@@ -11,12 +12,12 @@ function random(seed: number): () => number {
 }
 
 /** Ids as HotSpot writes them: class objects first, then instances in a few ascending runs, 8-byte aligned. */
-function heapIds(n: number, seed: number): Float64Array {
+function heapIds(n: number, seed: number, base = 0x7f0000000): Float64Array {
   const next = random(seed);
   const ids = new Float64Array(n);
-  let at = 0x7f0000000;
+  let at = base;
   for (let i = 0; i < n; i++) {
-    if (i % 5000 === 0) at = 0x7f0000000 + Math.floor(next() * 2 ** 24) * 8; // a new run somewhere else
+    if (i % 5000 === 0) at = base + Math.floor(next() * 2 ** 24) * 8; // a new run somewhere else
     at += 8 * (2 + Math.floor(next() * 6));
     ids[i] = at;
   }
@@ -25,8 +26,10 @@ function heapIds(n: number, seed: number): Float64Array {
 
 describe('idIndex', () => {
   it('finds every object and nothing else, hashed and sorted alike', () => {
-    for (const seed of [1, 2]) {
-      const ids = heapIds(30_000, seed);
+    // Below 32 GB (words), and above it (ids as doubles).
+    for (const [seed, base] of [[1, 0x7f0000000], [2, 0x7f0000000], [3, 2 ** 40]] as const) {
+      const ids = heapIds(30_000, seed, base);
+      expect(idIndex(ids) instanceof WordIndex).toBe(base < 2 ** 35);
       const first = new Map<number, number>();
       ids.forEach((id, i) => first.has(id) || first.set(id, i));
       const hashed = idIndex(ids);
@@ -36,7 +39,7 @@ describe('idIndex', () => {
         // The sorted index finds one of an id's objects (ids written twice are damaged dumps).
         expect(ids[sorted.get(id)], `seed ${seed} id ${id}`).toBe(id);
       }
-      for (const missing of [0, 8, ids[0]! + 4, 2 ** 37]) {
+      for (const missing of [0, 8, ids[0]! + 4, ids[0]! + 2 ** 36, 2 ** 37, 2 ** 45]) {
         if (first.has(missing)) continue;
         expect(hashed.get(missing)).toBe(-1);
         expect(sorted.get(missing)).toBe(-1);

@@ -259,9 +259,9 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
  * dominatorTree).
  */
 function resolveEdges(n: number, starts: Int32Array, targets: RefStore, slotOfId: IdIndex, lateEdges: Map<number, number[]>, localsOf: Map<number, number[]>): { edgeStart: Int32Array; edges: Int32Array; missing: number } {
-  const { idAt, into } = targets.resolution();
+  const { idAt, into, words } = targets.resolution();
   const resolvedStart = new Int32Array(n + 1);
-  let missing = resolveOwnEdges(n, starts, idAt, slotOfId, into, resolvedStart);
+  let missing = words !== undefined && slotOfId instanceof WordIndex ? resolveOwnWords(n, starts, words, slotOfId, into, resolvedStart) : resolveOwnEdges(n, starts, idAt, slotOfId, into, resolvedStart);
   const w = resolvedStart[n]!;
   const extras = new Map<number, number[]>();
   let extraCount = 0;
@@ -305,6 +305,22 @@ function resolveOwnEdges(n: number, starts: Int32Array, idAt: (e: number) => num
   return missing;
 }
 
+/** resolveOwnEdges for references kept as words and a WordIndex: no id made of each. */
+function resolveOwnWords(n: number, starts: Int32Array, words: Uint32Array, index: WordIndex, into: Int32Array, resolvedStart: Int32Array): number {
+  let missing = 0;
+  let w = 0;
+  for (let i = 0; i < n; i++) {
+    resolvedStart[i] = w;
+    for (let e = starts[i]!, end = starts[i + 1]!; e < end; e++) {
+      const t = index.getWord(words[e]!);
+      if (t < 0) missing++;
+      else into[w++] = t;
+    }
+  }
+  resolvedStart[n] = w;
+  return missing;
+}
+
 /** Moves each object's resolved edges right, adding its extras after them; returns where each object's edges start. */
 function spreadEdges(n: number, resolvedStart: Int32Array, edges: Int32Array, total: number, extras: Map<number, number[]>): Int32Array {
   const outStart = new Int32Array(n + 1);
@@ -323,6 +339,60 @@ function spreadEdges(n: number, resolvedStart: Int32Array, edges: Int32Array, to
     outStart[i] = end;
   }
   return outStart;
+}
+
+/**
+ * The hash table of a heap whose ids are all 8-byte aligned below 32 GB (compressed oops: nearly every
+ * HotSpot heap), keyed by id/8 as a 32-bit word: one multiply and a probe of typed arrays per lookup,
+ * and the references, kept as the same words (RefStore), are resolved without a double in between.
+ */
+export class WordIndex implements IdIndex {
+  private constructor(
+    private readonly keys: Uint32Array,
+    private readonly values: Int32Array,
+    private readonly shift: number,
+  ) {}
+
+  /** The index of these ids, or undefined when one of them is not such a word. */
+  static of(ids: Float64Array): WordIndex | undefined {
+    let bits = 4;
+    while (1 << bits < ids.length * 2) bits++;
+    const index = new WordIndex(new Uint32Array(1 << bits), new Int32Array(1 << bits).fill(-1), 32 - bits);
+    for (let i = 0; i < ids.length; i++) {
+      const w = ids[i]! / 8;
+      if (w >= 4294967296 || Math.floor(w) !== w) return undefined;
+      index.add(w, i);
+    }
+    return index;
+  }
+
+  /** Keeps the first object of a word (an id written twice is a damaged dump). */
+  private add(word: number, value: number): void {
+    const mask = this.values.length - 1;
+    let at = Math.imul(word, 0x9e3779b1) >>> this.shift;
+    while (this.values[at] !== -1) {
+      if (this.keys[at] === word) return;
+      at = (at + 1) & mask;
+    }
+    this.keys[at] = word;
+    this.values[at] = value;
+  }
+
+  get(id: number): number {
+    const w = id / 8;
+    return w >= 4294967296 || Math.floor(w) !== w ? -1 : this.getWord(w);
+  }
+
+  /** The object of id/8 = `word`, or -1. */
+  getWord(word: number): number {
+    const mask = this.values.length - 1;
+    let at = Math.imul(word, 0x9e3779b1) >>> this.shift;
+    for (;;) {
+      const v = this.values[at]!;
+      if (v === -1 || this.keys[at] === word) return v;
+      at = (at + 1) & mask;
+    }
+  }
 }
 
 /** Objects up to which the graph finds ids through a hash table (at most 96 MB of table); beyond, the sorted index (about 16 bytes per object). */
@@ -347,6 +417,10 @@ export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECT
   const n = ids.length;
   let max = 0;
   if (n > hashedMax) for (let i = 0; i < n; i++) if (ids[i]! > max) max = ids[i]!;
+  if (n <= hashedMax) {
+    const words = WordIndex.of(ids);
+    if (words !== undefined) return words;
+  }
   if (n <= hashedMax || n >= 1 << 26 || max >= 2 ** 38) {
     const slots = new IdSlots(n);
     // An id written twice (a damaged dump) finds its first object.
@@ -489,10 +563,10 @@ class RefStore {
    * The ids, and where their resolved indexes go: the same 4-byte slots when ids are kept in 32 bits
    * (entry e is read before anything at or past e is written), else a new array.
    */
-  resolution(): { readonly idAt: (e: number) => number; readonly into: Int32Array } {
+  resolution(): { readonly idAt: (e: number) => number; readonly into: Int32Array; readonly words?: Uint32Array } {
     if (this.words !== undefined) {
       const words = this.words;
-      return { idAt: (e) => words[e]! * 8, into: new Int32Array(words.buffer, words.byteOffset, words.length) };
+      return { idAt: (e) => words[e]! * 8, into: new Int32Array(words.buffer, words.byteOffset, words.length), words };
     }
     const ids = this.wide!.view();
     return { idAt: (e) => ids[e]!, into: new Int32Array(ids.length) };
