@@ -34,7 +34,7 @@ function graphOf(n: number, edges: Array<[number, number]>, roots: number[], siz
     missingReferences: 0,
     warnings: [],
     classObjectNames: new Map(),
-    referents: new Map(),
+    referents: { references: new Int32Array(0), referents: new Int32Array(0) },
     rootKindOf: new Map(),
   };
 }

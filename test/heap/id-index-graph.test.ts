@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { idIndex, WordIndex } from '../../src/heap/graph/hprof-graph.js';
+import { referentOf } from '../../src/heap/graph/object-graph.js';
 
 function random(seed: number): () => number {
   let s = seed >>> 0;
@@ -45,5 +46,14 @@ describe('idIndex', () => {
         expect(sorted.get(missing)).toBe(-1);
       }
     }
+  });
+});
+
+describe('referentOf', () => {
+  it('finds the referent of each reference object, and -1 for other objects', () => {
+    const r = { references: Int32Array.from([3, 8, 9, 40]), referents: Int32Array.from([100, 7, 0, 41]) };
+    expect([3, 8, 9, 40].map((v) => referentOf(r, v))).toEqual([100, 7, 0, 41]);
+    expect([0, 4, 10, 41, -1].map((v) => referentOf(r, v))).toEqual([-1, -1, -1, -1, -1]);
+    expect(referentOf({ references: new Int32Array(0), referents: new Int32Array(0) }, 0)).toBe(-1);
   });
 });

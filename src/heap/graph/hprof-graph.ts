@@ -16,7 +16,7 @@ import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, pr
 import { IdSlots } from '../hprof/id-slots.js';
 import { HprofFormatError, HprofParser, readId as readIdIn, type ClassDumpRecord } from '../hprof/parser.js';
 import { Growable } from './growable.js';
-import type { ObjectGraph } from './object-graph.js';
+import type { ObjectGraph, Referents } from './object-graph.js';
 
 /** MAT's names for the root kinds, in the words the memory report uses. */
 export const ROOT_KIND_NAMES: Readonly<Record<number, string>> = {
@@ -246,6 +246,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
     missingReferences: missing,
     warnings,
     classObjectNames,
+    // Objects are added in index order, so the reference objects are ascending.
     referents: referentsOf(referenceObjects, referentIds, slotOfId),
     rootKindOf,
   };
@@ -573,12 +574,16 @@ class RefStore {
   }
 }
 
-/** Each reference object's referent, by object index (referents not in the dump are left out). */
-function referentsOf(references: readonly number[], referentIds: readonly number[], index: IdIndex): Map<number, number> {
-  const out = new Map<number, number>();
-  references.forEach((r, k) => {
-    const t = index.get(referentIds[k]!);
-    if (t >= 0) out.set(r, t);
-  });
-  return out;
+/** Each reference object's referent (referents not in the dump are left out); `references` ascend. */
+function referentsOf(references: readonly number[], referentIds: readonly number[], index: IdIndex): Referents {
+  const from = new Int32Array(references.length);
+  const to = new Int32Array(references.length);
+  let k = 0;
+  for (let r = 0; r < references.length; r++) {
+    const t = index.get(referentIds[r]!);
+    if (t < 0) continue;
+    from[k] = references[r]!;
+    to[k++] = t;
+  }
+  return { references: from.subarray(0, k), referents: to.subarray(0, k) };
 }

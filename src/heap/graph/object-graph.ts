@@ -4,6 +4,31 @@
  * (`edges[edgeStart[i] .. edgeStart[i+1])`); the GC roots as the objects a virtual root points to.
  * No JavaScript object per heap object.
  */
+/**
+ * The reference objects (ascending object indexes) and, at the same positions, their referents:
+ * typed arrays, so a graph crosses from a worker as it is, and no Map entry per reference (a heap
+ * with a finalizer backlog holds hundreds of thousands).
+ */
+export interface Referents {
+  readonly references: Int32Array;
+  readonly referents: Int32Array;
+}
+
+/** The referent of a reference object, or -1 when it is none (or its referent is not in the dump). */
+export function referentOf(r: Referents, reference: number): number {
+  const refs = r.references;
+  let lo = 0;
+  let hi = refs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = refs[mid]!;
+    if (v < reference) lo = mid + 1;
+    else if (v > reference) hi = mid - 1;
+    else return r.referents[mid]!;
+  }
+  return -1;
+}
+
 export interface ObjectGraph {
   readonly objects: number;
   /** The dump's id (address) of each object. */
@@ -25,7 +50,7 @@ export interface ObjectGraph {
   /** For class objects (java.lang.Class): the class each one is, by object index. */
   readonly classObjectNames: ReadonlyMap<number, string>;
   /** java.lang.ref.Reference objects (weak, soft, phantom, finalizer) and their referents, by object index. */
-  readonly referents: ReadonlyMap<number, number>;
+  readonly referents: Referents;
   /** The kind of root record that holds each GC-root object (the first, when several do). */
   readonly rootKindOf: ReadonlyMap<number, string>;
   /** How the dump's tools write an id: an HPROF's address in hex (`0x7ff01234`, the default), a V8 node id as DevTools does (`@1234`). */

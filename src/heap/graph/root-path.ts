@@ -12,7 +12,7 @@ import { feedHprof, type FeedOptions } from '../hprof/byte-source.js';
 import { basicTypeSize, readIdAt } from '../hprof/format.js';
 import type { IndexedHprof } from '../hprof/object-index.js';
 import { HprofParser, type ClassDumpRecord, type HprofVisitor } from '../hprof/parser.js';
-import type { ObjectGraph } from './object-graph.js';
+import { referentOf, type ObjectGraph } from './object-graph.js';
 
 /**
  * Object indexes from a GC root to each target (undefined when no strong path reaches it), from
@@ -33,7 +33,7 @@ export function shortestStrongPaths(g: ObjectGraph, targets: readonly number[]):
   for (const t of wanted) if (parent[t] !== -2) wanted.delete(t);
   while (head < tail && wanted.size > 0) {
     const v = queue[head++]!;
-    const weakTarget = g.referents.get(v);
+    const weakTarget = referentOf(g.referents, v);
     for (let e = g.edgeStart[v]!; e < g.edgeStart[v + 1]!; e++) {
       const w = g.edges[e]!;
       if (parent[w] !== -2 || w === weakTarget) continue;

@@ -141,7 +141,7 @@ export async function v8ObjectGraph(path: string, onProgress?: ProgressListener)
     warnings: summary.warnings,
     classObjectNames: new Map(),
     // Weak edges are left out of the graph, so no referent needs skipping on a strong path.
-    referents: new Map(),
+    referents: { references: new Int32Array(0), referents: new Int32Array(0) },
     rootKindOf,
     idNotation: 'node-id',
   };
