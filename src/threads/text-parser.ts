@@ -667,8 +667,6 @@ export class TextDumpParser {
   private entryFromHeader(h: ThreadHeader): ThreadEntry {
     // The name and address stay slices of the chunk until the chunk is done (keepTexts).
     const th = newThreadEntry(h.name, this.lineNo, NO_FRAMES, NO_LOCKS, NO_SYNCHRONIZERS);
-    // Fed line by line (push), no chunk end comes: kept every few thousand threads, so the text stays bounded.
-    if (this.textsToKeep.push(th) >= MAX_TEXTS_TO_KEEP) this.keepTexts();
     this.sharedBodyThread = th;
     th.daemon = h.daemon;
     th.virtual = h.virtual;
@@ -683,7 +681,10 @@ export class TextDumpParser {
     if (h.headerState !== undefined) th.headerState = this.sharedTexts.intern(h.headerState);
     if (h.stateDetail !== undefined) th.stateDetail = this.sharedTexts.intern(h.stateDetail);
     if (h.lockOwnerName !== undefined) th.lockOwnerName = detach(h.lockOwnerName);
-    if (h.lockOwnerId !== undefined) th.lockOwnerId = h.lockOwnerId;
+    if (h.lockOwnerId !== undefined) th.lockOwnerId = detach(h.lockOwnerId);
+    // Once every field is set. Fed line by line (push), no chunk end comes: kept every few thousand
+    // threads, so the text held stays bounded.
+    if (this.textsToKeep.push(th) >= MAX_TEXTS_TO_KEEP) this.keepTexts();
     return th;
   }
 
