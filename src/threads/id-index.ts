@@ -18,18 +18,6 @@ export class IdIndex {
   readonly #others = new Map<string, number>();
   #count = 0;
 
-  /** How many ids have been added. */
-  get size(): number {
-    return this.#count;
-  }
-
-  /** The number of `id`, or -1 when it was never added. */
-  find(id: string): number {
-    const value = addressValue(id);
-    if (value < 0) return this.#others.get(id) ?? EMPTY;
-    return this.#slots[this.#probe(value)]!;
-  }
-
   /** The number of `id`, adding it (as the next number) when new. */
   add(id: string): number {
     const value = addressValue(id);

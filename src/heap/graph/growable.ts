@@ -22,3 +22,15 @@ export class Growable<A extends NumberArray> {
     return this.data.subarray(0, this.length) as A;
   }
 }
+
+export class GrowableInt32 extends Growable<Int32Array> {
+  constructor(capacity = 1024) {
+    super((n) => new Int32Array(n), capacity);
+  }
+}
+
+export class GrowableFloat64 extends Growable<Float64Array> {
+  constructor(capacity = 1024) {
+    super((n) => new Float64Array(n), capacity);
+  }
+}

@@ -15,7 +15,7 @@ import { truncationWarning } from '../hprof/hprof-warnings.js';
 import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof/hprof-histogram.js';
 import { IdSlots } from '../hprof/id-slots.js';
 import { HprofFormatError, HprofParser, readId as readIdIn, type ClassDumpRecord } from '../hprof/parser.js';
-import { Growable } from './growable.js';
+import { Growable, GrowableFloat64, GrowableInt32 } from './growable.js';
 import type { ObjectGraph, Referents } from './object-graph.js';
 
 /** MAT's names for the root kinds, in the words the memory report uses. */
@@ -50,7 +50,10 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   // rarely grow; a gzip file inflates about 2.5 times.
   const stored = statSync(path).size * (isGzipFile(path) ? 2.5 : 1);
   const objectGuess = Math.max(1 << 12, Math.min(1 << 27, Math.ceil(stored / 48)));
-  const objects = new ObjectColumns(objectGuess);
+  const ids = new GrowableFloat64(objectGuess);
+  const classKeys = new GrowableInt32(objectGuess); // per object: a class key, named after the pass
+  const shallow = new GrowableFloat64(objectGuess);
+  const edgeStart = new GrowableInt32(objectGuess);
   const targets = new RefStore(Math.max(1 << 12, Math.min(1 << 28, Math.ceil(stored / 28)))); // referenced ids, resolved to indexes after the pass
   const classKeyOf = new Map<string, number>();
   const classKeyNames: string[] = [];
@@ -110,7 +113,10 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   const readId = (data: Buffer, at: number): number => readIdAt(data, at, idSize);
 
   const addObject = (id: number, key: number, size: number): void => {
-    objects.add(id, key, size, targets.length);
+    ids.push(id);
+    classKeys.push(key);
+    shallow.push(size);
+    edgeStart.push(targets.length);
   };
   const ref = (id: number) => {
     if (id !== 0) targets.push(id);
@@ -150,7 +156,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       addObject(id, key, layout?.size ?? 0);
       ref(classId);
       if (layout === undefined) {
-        late.push({ index: objects.length - 1, classId, data: Buffer.from(new Uint8Array(view.buffer, view.byteOffset + at, length)) }); // a copy: the buffer is reused
+        late.push({ index: ids.length - 1, classId, data: Buffer.from(new Uint8Array(view.buffer, view.byteOffset + at, length)) }); // a copy: the buffer is reused
         return;
       }
       const offsets = layout.refOffsets;
@@ -158,7 +164,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       if (layout.referentOffset >= 0) {
         const referent = readIdIn(view, at + layout.referentOffset, idSize);
         if (referent !== 0) {
-          referenceObjects.push(objects.length - 1);
+          referenceObjects.push(ids.length - 1);
           referentIds.push(referent);
         }
       }
@@ -179,9 +185,10 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   const warnings = parser.warningReport();
   if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
 
-  const n = objects.length;
-  const { ids, classKeys, shallow: shallowSizes, edgeStart } = objects.finish(targets.length);
-  const slotOfId = idIndex(ids);
+  const n = ids.length;
+  edgeStart.push(targets.length);
+  const slotOfId = idIndex(ids.view());
+  const shallowSizes = shallow.view();
   // Classes are sized as the histogram sizes java.lang.Class instances.
   const classObjectSize = classObjectShallowSize(meta, parser.header.idSize);
   const classObjectNames = new Map<number, string>();
@@ -222,7 +229,7 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       else list.push(target);
     } else rootObjects.push(target);
   }
-  const { edgeStart: outStart, edges: edgesOut, missing } = resolveEdges(n, edgeStart, targets, slotOfId, lateEdges, localsOf);
+  const { edgeStart: outStart, edges: edgesOut, missing } = resolveEdges(n, edgeStart.view(), targets, slotOfId, lateEdges, localsOf);
   if (rootObjects.length === 0 && n > 0) {
     // No root records (a dump cut before them, or a tool that writes none): as MAT does for such
     // dumps, the objects nothing references stand for the roots.
@@ -235,8 +242,8 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   return {
     objects: n,
     // Views of the arrays filled (their spare room is not worth a copy of a few hundred MB).
-    ids,
-    classOf: classKeys,
+    ids: ids.view(),
+    classOf: classKeys.view(),
     classNames: classKeyNames,
     shallow: shallowSizes,
     edgeStart: outStart,
@@ -260,9 +267,9 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
  * dominatorTree).
  */
 function resolveEdges(n: number, starts: Int32Array, targets: RefStore, slotOfId: IdIndex, lateEdges: Map<number, number[]>, localsOf: Map<number, number[]>): { edgeStart: Int32Array; edges: Int32Array; missing: number } {
-  const { idAt, into, words } = targets.resolution();
+  const { idAt, into } = targets.resolution();
   const resolvedStart = new Int32Array(n + 1);
-  let missing = words !== undefined && slotOfId instanceof WordIndex ? resolveOwnWords(n, starts, words, slotOfId, into, resolvedStart) : resolveOwnEdges(n, starts, idAt, slotOfId, into, resolvedStart);
+  let missing = resolveOwnEdges(n, starts, idAt, slotOfId, into, resolvedStart);
   const w = resolvedStart[n]!;
   const extras = new Map<number, number[]>();
   let extraCount = 0;
@@ -306,22 +313,6 @@ function resolveOwnEdges(n: number, starts: Int32Array, idAt: (e: number) => num
   return missing;
 }
 
-/** resolveOwnEdges for references kept as words and a WordIndex: no id made of each. */
-function resolveOwnWords(n: number, starts: Int32Array, words: Uint32Array, index: WordIndex, into: Int32Array, resolvedStart: Int32Array): number {
-  let missing = 0;
-  let w = 0;
-  for (let i = 0; i < n; i++) {
-    resolvedStart[i] = w;
-    for (let e = starts[i]!, end = starts[i + 1]!; e < end; e++) {
-      const t = index.getWord(words[e]!);
-      if (t < 0) missing++;
-      else into[w++] = t;
-    }
-  }
-  resolvedStart[n] = w;
-  return missing;
-}
-
 /** Moves each object's resolved edges right, adding its extras after them; returns where each object's edges start. */
 function spreadEdges(n: number, resolvedStart: Int32Array, edges: Int32Array, total: number, extras: Map<number, number[]>): Int32Array {
   const outStart = new Int32Array(n + 1);
@@ -340,60 +331,6 @@ function spreadEdges(n: number, resolvedStart: Int32Array, edges: Int32Array, to
     outStart[i] = end;
   }
   return outStart;
-}
-
-/**
- * The hash table of a heap whose ids are all 8-byte aligned below 32 GB (compressed oops: nearly every
- * HotSpot heap), keyed by id/8 as a 32-bit word: one multiply and a probe of typed arrays per lookup,
- * and the references, kept as the same words (RefStore), are resolved without a double in between.
- */
-export class WordIndex implements IdIndex {
-  private constructor(
-    private readonly keys: Uint32Array,
-    private readonly values: Int32Array,
-    private readonly shift: number,
-  ) {}
-
-  /** The index of these ids, or undefined when one of them is not such a word. */
-  static of(ids: Float64Array): WordIndex | undefined {
-    let bits = 4;
-    while (1 << bits < ids.length * 2) bits++;
-    const index = new WordIndex(new Uint32Array(1 << bits), new Int32Array(1 << bits).fill(-1), 32 - bits);
-    for (let i = 0; i < ids.length; i++) {
-      const w = ids[i]! / 8;
-      if (w >= 4294967296 || Math.floor(w) !== w) return undefined;
-      index.add(w, i);
-    }
-    return index;
-  }
-
-  /** Keeps the first object of a word (an id written twice is a damaged dump). */
-  private add(word: number, value: number): void {
-    const mask = this.values.length - 1;
-    let at = Math.imul(word, 0x9e3779b1) >>> this.shift;
-    while (this.values[at] !== -1) {
-      if (this.keys[at] === word) return;
-      at = (at + 1) & mask;
-    }
-    this.keys[at] = word;
-    this.values[at] = value;
-  }
-
-  get(id: number): number {
-    const w = id / 8;
-    return w >= 4294967296 || Math.floor(w) !== w ? -1 : this.getWord(w);
-  }
-
-  /** The object of id/8 = `word`, or -1. */
-  getWord(word: number): number {
-    const mask = this.values.length - 1;
-    let at = Math.imul(word, 0x9e3779b1) >>> this.shift;
-    for (;;) {
-      const v = this.values[at]!;
-      if (v === -1 || this.keys[at] === word) return v;
-      at = (at + 1) & mask;
-    }
-  }
 }
 
 /** Objects up to which the graph finds ids through a hash table (at most 96 MB of table); beyond, the sorted index (about 16 bytes per object). */
@@ -418,10 +355,6 @@ export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECT
   const n = ids.length;
   let max = 0;
   if (n > hashedMax) for (let i = 0; i < n; i++) if (ids[i]! > max) max = ids[i]!;
-  if (n <= hashedMax) {
-    const words = WordIndex.of(ids);
-    if (words !== undefined) return words;
-  }
   if (n <= hashedMax || n >= 1 << 26 || max >= 2 ** 38) {
     const slots = new IdSlots(n);
     // An id written twice (a damaged dump) finds its first object.
@@ -478,85 +411,27 @@ export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECT
 }
 
 /**
- * The pass's columns, one entry per object in the order met: its id, class key (named after the
- * pass), shallow size and first edge; grown together, so adding an object is one capacity check.
- */
-class ObjectColumns {
-  ids: Float64Array;
-  classKeys: Int32Array;
-  shallow: Float64Array;
-  edgeStart: Int32Array;
-  length = 0;
-  constructor(capacity: number) {
-    this.ids = new Float64Array(capacity);
-    this.classKeys = new Int32Array(capacity);
-    this.shallow = new Float64Array(capacity);
-    this.edgeStart = new Int32Array(capacity + 1);
-  }
-  add(id: number, classKey: number, shallow: number, firstEdge: number): void {
-    const k = this.length;
-    if (k === this.ids.length) this.grow();
-    this.ids[k] = id;
-    this.classKeys[k] = classKey;
-    this.shallow[k] = shallow;
-    this.edgeStart[k] = firstEdge;
-    this.length = k + 1;
-  }
-  /** The filled parts (views, not copies), `edgeStart` closed by the edge count. */
-  finish(edgeCount: number): { ids: Float64Array; classKeys: Int32Array; shallow: Float64Array; edgeStart: Int32Array } {
-    const n = this.length;
-    this.edgeStart[n] = edgeCount;
-    return { ids: this.ids.subarray(0, n), classKeys: this.classKeys.subarray(0, n), shallow: this.shallow.subarray(0, n), edgeStart: this.edgeStart.subarray(0, n + 1) };
-  }
-  private grow(): void {
-    const size = this.ids.length * 2;
-    const ids = new Float64Array(size);
-    ids.set(this.ids);
-    this.ids = ids;
-    const classKeys = new Int32Array(size);
-    classKeys.set(this.classKeys);
-    this.classKeys = classKeys;
-    const shallow = new Float64Array(size);
-    shallow.set(this.shallow);
-    this.shallow = shallow;
-    const edgeStart = new Int32Array(size + 1);
-    edgeStart.set(this.edgeStart);
-    this.edgeStart = edgeStart;
-  }
-}
-
-/**
  * The referenced ids of the pass, in the order met: as id/8 in 32 bits while the ids allow it (a
  * heap with compressed oops lies below 32 GB, its ids 8-byte aligned), else as doubles.
  */
 class RefStore {
-  /** id/8 per reference while every id fits (undefined once one did not). */
-  private words: Uint32Array | undefined;
-  private count = 0;
+  private compact: Growable<Uint32Array> | undefined;
   private wide: Growable<Float64Array> | undefined;
   constructor(capacity: number) {
-    this.words = new Uint32Array(capacity);
+    this.compact = new Growable((n) => new Uint32Array(n), capacity);
   }
   get length(): number {
-    return this.words !== undefined ? this.count : this.wide!.length;
+    return this.compact !== undefined ? this.compact.length : this.wide!.length;
   }
   push(id: number): void {
-    const words = this.words;
-    if (words !== undefined) {
+    if (this.compact !== undefined) {
       const w = id / 8;
-      if (w < 4294967296 && Math.floor(w) === w) {
-        if (this.count === words.length) {
-          const bigger = new Uint32Array(words.length * 2);
-          bigger.set(words);
-          this.words = bigger;
-          bigger[this.count++] = w;
-        } else words[this.count++] = w;
-        return;
-      }
+      if (w < 4294967296 && Math.floor(w) === w) return this.compact.push(w);
       // An id that does not fit: every id so far is widened once, and the rest stored as doubles.
-      this.wide = new Growable((n) => new Float64Array(n), Math.max(1024, this.count * 2));
-      for (let i = 0; i < this.count; i++) this.wide.push(words[i]! * 8);
-      this.words = undefined;
+      const words = this.compact.view();
+      this.wide = new Growable((n) => new Float64Array(n), Math.max(1024, words.length * 2));
+      for (let i = 0; i < words.length; i++) this.wide.push(words[i]! * 8);
+      this.compact = undefined;
     }
     this.wide!.push(id);
   }
@@ -564,10 +439,10 @@ class RefStore {
    * The ids, and where their resolved indexes go: the same 4-byte slots when ids are kept in 32 bits
    * (entry e is read before anything at or past e is written), else a new array.
    */
-  resolution(): { readonly idAt: (e: number) => number; readonly into: Int32Array; readonly words?: Uint32Array } {
-    if (this.words !== undefined) {
-      const words = this.words;
-      return { idAt: (e) => words[e]! * 8, into: new Int32Array(words.buffer, words.byteOffset, words.length), words };
+  resolution(): { readonly idAt: (e: number) => number; readonly into: Int32Array } {
+    if (this.compact !== undefined) {
+      const words = this.compact.view();
+      return { idAt: (e) => words[e]! * 8, into: new Int32Array(words.buffer, words.byteOffset, words.buffer.byteLength / 4) };
     }
     const ids = this.wide!.view();
     return { idAt: (e) => ids[e]!, into: new Int32Array(ids.length) };
