@@ -22,6 +22,7 @@ export type ActivityBasis =
   | 'wait-object'
   | 'shutdown-wait'
   | 'lock'
+  | 'class-init'
   | 'holds-lock'
   | 'pressure'
   | 'in-request'

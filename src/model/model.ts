@@ -262,6 +262,11 @@ export interface Model {
   readonly inputs: InputSummary[];
   /** Every dump of every input, thread dumps ordered in time within a series. */
   readonly dumps: ThreadDump[];
+  /**
+   * Per dump, per thread: the one ref every part of the model cites it by. Also the cheap way to read
+   * every thread's name: the refs lie side by side in memory, the threads with their stacks do not.
+   */
+  readonly threadRefs: ThreadRef[][];
   readonly stateSummaries: Array<Record<JavaThreadState, number>>;
   /** Per dump, per thread: idle, working, blocked or housekeeping, with the reason (threads/thread-activity.ts). */
   readonly activity: ThreadActivity[][];

@@ -159,6 +159,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   return {
     inputs: summaries,
     dumps,
+    threadRefs: refs,
     stateSummaries,
     activity,
     threadGroups,

@@ -7,7 +7,7 @@
  * initialiser takes.
  */
 import type { Evidence } from '../model/findings.js';
-import type { ThreadRef } from '../model/model.js';
+import type { Model, ThreadRef } from '../model/model.js';
 import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { activityFrame } from '../threads/thread-activity.js';
 import { plural, threadEvidence } from './evidence.js';
@@ -19,6 +19,23 @@ function classAwaited(th: ThreadEntry): string | undefined {
   // A loop, not find(): it runs for every thread of every dump, and most have no lock line at all.
   for (const l of th.locks) if (l.kind === 'waiting-class-init') return l.lock?.className || undefined;
   return undefined;
+}
+
+/**
+ * The threads of one dump that wait for a class's initialisation, with the class. The classifier has
+ * read every thread's lock lines and said so in its verdict (basis `class-init`): the dense verdicts
+ * are scanned, and only those threads' locks read again.
+ */
+function classWaits(model: Model, dump: number): Map<number, string> {
+  const threads = model.dumps[dump]!.threads;
+  const activity = model.activity[dump]!;
+  const out = new Map<number, string>();
+  for (let i = 0; i < activity.length; i++) {
+    if (activity[i]!.basis !== 'class-init') continue;
+    const cls = classAwaited(threads[i]!);
+    if (cls !== undefined) out.set(i, cls);
+  }
+  return out;
 }
 
 /** What the initialiser does, in words: its state and where it is inside the static initialiser. */
@@ -45,11 +62,7 @@ export const classInitWait: Rule = {
     const last = model.dumps.length - 1;
     if (last < 0) return [];
     const threads = model.dumps[last]!.threads;
-    const waitsFor = new Map<number, string>();
-    threads.forEach((th, i) => {
-      const cls = classAwaited(th);
-      if (cls !== undefined) waitsFor.set(i, cls);
-    });
+    const waitsFor = classWaits(model, last);
     if (waitsFor.size === 0) return [];
     // The thread running each class's static initialiser (the outermost, if nested), by class name.
     // Read once per group of identical stacks (threadsByStack), not per thread: only the awaited classes matter.
@@ -59,14 +72,11 @@ export const classInitWait: Rule = {
     for (const i of threadsByStack(model, last, runsInitialiser)) {
       for (const f of threads[i]!.frames) if (f.method === '<clinit>' && !initialiserOf.has(f.className)) initialiserOf.set(f.className, i);
     }
-    const ref = (i: number): ThreadRef => ({ dump: last, thread: i, name: threads[i]!.name });
+    const ref = (i: number): ThreadRef => model.threadRefs[last]![i]!;
     // How many dumps a thread (by name) waited for this class in: each dump's waits read once.
-    const waitsByDump = model.dumps.map((d) => {
+    const waitsByDump = model.dumps.map((d, k) => {
       const waits = new Map<string, string>();
-      for (const o of d.threads) {
-        const cls = classAwaited(o);
-        if (cls !== undefined) waits.set(o.name, cls);
-      }
+      for (const [t, cls] of k === last ? waitsFor : classWaits(model, k)) waits.set(d.threads[t]!.name, cls);
       return waits;
     });
     const dumpsWaiting = (i: number, cls: string) => waitsByDump.filter((w) => w.get(threads[i]!.name) === cls).length;

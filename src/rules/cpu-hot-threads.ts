@@ -43,11 +43,13 @@ function* candidatesByName(model: Model, minShare: number, minLife: number): Gen
     const activity = model.activity[0]!;
     for (let thread = 0; thread < threads.length; thread++) {
       // Most threads of a big dump wait for work or, with no top samples, have a lifetime average
-      // below the bar (the only measure one dump has): no refs are made for them.
-      if (model.cpuSamples.length === 0 && lifetimeMeasure(threads[thread]!, minLife, minShare) === undefined) continue;
+      // below the bar (the only measure one dump has). The verdicts are read first: they lie side
+      // by side, the threads' CPU times each in a thread of its own.
       const a = activity[thread]!.activity;
       if (a === 'idle' || a === 'housekeeping') continue;
-      yield [threads[thread]!.name, [{ dump: 0, thread, name: threads[thread]!.name }]];
+      if (model.cpuSamples.length === 0 && lifetimeMeasure(threads[thread]!, minLife, minShare) === undefined) continue;
+      const ref = model.threadRefs[0]![thread]!;
+      yield [ref.name, [ref]];
     }
     return;
   }

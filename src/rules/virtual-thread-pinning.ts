@@ -69,6 +69,8 @@ export const virtualThreadPinning: Rule = {
   check({ model }) {
     const last = model.dumps.length - 1;
     if (last < 0) return [];
+    // Nothing pinned in any dump (most dumps): answered from the stack groups, before any thread is read.
+    if (!model.dumps.some((_, d) => threadsByStack(model, d, parkedOnCarrierStack).length > 0)) return [];
     // The JSON dump of the same moment lists virtual threads that text dumps leave out: prefer the dump that has most.
     const virtualCounts = model.dumps.map((d) => {
       let n = 0;

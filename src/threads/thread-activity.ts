@@ -309,7 +309,7 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
   const s = stackShape(frames);
   // Waiting for the class another thread initialises: blocked on that thread, whatever its state says (RUNNABLE).
   const classInit = th.locks.length === 0 ? undefined : th.locks.find((l) => l.kind === 'waiting-class-init');
-  if (classInit !== undefined) return { activity: 'blocked', basis: 'lock', reason: `waits for ${classInit.lock?.className ?? 'a class'} to be initialised by another thread`, frame: s.activityFrame };
+  if (classInit !== undefined) return { activity: 'blocked', basis: 'class-init', reason: `waits for ${classInit.lock?.className ?? 'a class'} to be initialised by another thread`, frame: s.activityFrame };
   // Threads that share a stack and a state get one verdict object when neither their locks nor their
   // names say more (most of a big pool): no allocation, no walk per thread.
   // A name says "the JVM's own thread" only over a stack of JVM code: an application may name its threads anything.

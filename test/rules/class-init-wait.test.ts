@@ -40,7 +40,11 @@ describe('class-init-wait', { timeout: 60_000 }, () => {
     const last = model.dumps.length - 1;
     const waiter = model.dumps[last]!.threads.findIndex((t) => t.name === 'http-nio-8080-exec-1');
     expect(model.dumps[last]!.threads[waiter]!.state).toBe('RUNNABLE');
-    expect(model.activity[last]![waiter]).toMatchObject({ activity: 'blocked', reason: expect.stringMatching(/RemoteConfig to be initialised/) });
+    expect(model.activity[last]![waiter]).toMatchObject({ activity: 'blocked', basis: 'class-init', reason: expect.stringMatching(/RemoteConfig to be initialised/) });
+    // The rule finds its waiters by that basis: every thread with a class-initialisation lock line has it, and no other.
+    model.dumps.forEach((d, k) =>
+      d.threads.forEach((th, i) => expect(model.activity[k]![i]!.basis === 'class-init', th.name).toBe(th.locks.some((l) => l.kind === 'waiting-class-init'))),
+    );
   });
 
   test('silent on every other fixture incident', async () => {

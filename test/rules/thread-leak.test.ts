@@ -9,7 +9,8 @@ import { describe, expect, test } from 'vitest';
 import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyseFiles, analyseIncident, INCIDENTS } from '../helpers.js';
+import { INSTANCE_NAMINGS, instanceNamingOf } from '../../src/rules/thread-leak.js';
+import { analyseFiles, analyseIncident, INCIDENTS, threadDumpTextFiles } from '../helpers.js';
 
 const DIR = join(INCIDENTS, 'thread-leak');
 const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { leakPattern: string; threadsPerPool: number; timerPattern: string; fullPool: string } };
@@ -43,5 +44,24 @@ describe('thread-leak', { timeout: 60_000 }, () => {
     for (const name of readdirSync(INCIDENTS).filter((n) => n !== 'thread-leak')) {
       expect(leaks((await analyseIncident(join(INCIDENTS, name))).findings).map((f) => `${name}: ${f.subject}`)).toEqual([]);
     }
+  });
+
+  test('the first-character test before the patterns loses no name: every fixture and corpus name, and one of each scheme', () => {
+    const names = new Set(INSTANCE_NAMINGS.map((n) => n.scheme.replaceAll('#', '7')));
+    for (const dir of [INCIDENTS]) for (const inc of readdirSync(dir)) for (const f of readdirSync(join(dir, inc)).filter((x) => x.endsWith('.txt'))) {
+      for (const m of readFileSync(join(dir, inc, f), 'utf8').matchAll(/^"([^"]*)"/gm)) names.add(m[1]!);
+    }
+    for (const file of threadDumpTextFiles()) for (const m of readFileSync(file, 'latin1').matchAll(/^"([^"]*)"/gm)) names.add(m[1]!);
+    let matched = 0;
+    for (const name of names) {
+      const plain = INSTANCE_NAMINGS.find((n) => n.pattern.test(name));
+      expect(instanceNamingOf(name)?.naming.scheme, name).toBe(plain?.scheme);
+      if (plain !== undefined) {
+        matched++;
+        expect(plain.starts.some((s) => name.startsWith(s)), name).toBe(true);
+      }
+    }
+    // Every scheme's example, and the thread-leak incident's pools and timers.
+    expect(matched).toBeGreaterThan(INSTANCE_NAMINGS.length + 20);
   });
 });
