@@ -13,6 +13,7 @@ import { heapSizeText } from '../report/heap-size-text.js';
 import type { CommandIo } from './analyze.js';
 import { progressLine } from './progress.js';
 import { checkOutputPath, writeFileWhole } from './output.js';
+import { countText } from '../model/count-text.js';
 
 export interface ExtractOptions {
   readonly output: string;
@@ -41,7 +42,7 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
   await writeFileWhole(opts.output, (temporary) => writeHeapSnapshotFile(store, temporary, { createdBy: `dumpsleuth ${io.version}`, plan: ANALYSIS_PLAN }, gzip));
   // The dump's size in analyze's words (objects of the classes that have some), then what the snapshot keeps.
   const size = store.histogram !== undefined ? `${heapSizeText({ objects: store.histogram.totalInstances, shallowBytes: store.histogram.totalBytes, classes: store.histogram.rows.length })}; ` : '';
-  io.stderr.write(`wrote ${stripControl(opts.output)}: ${size}the snapshot keeps ${store.classes.size.toLocaleString('en-US')} class definitions (every class loaded) and the ${store.objects.size.toLocaleString('en-US')} objects the analysis reads${gzip ? ' (gzip)' : ''}\n`);
+  io.stderr.write(`wrote ${stripControl(opts.output)}: ${size}the snapshot keeps ${countText(store.classes.size)} class definitions (every class loaded) and the ${countText(store.objects.size)} objects the analysis reads${gzip ? ' (gzip)' : ''}\n`);
   for (const w of store.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
   return 0;
 }

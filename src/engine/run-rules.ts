@@ -3,6 +3,7 @@ import { severityRank, threadsCounted, type Finding } from '../model/findings.js
 import type { Model } from '../model/model.js';
 import { findingId, type Rule } from '../rules/rule.js';
 import type { ResolvedConfig } from './config.js';
+import { compareText } from '../model/text-order.js';
 
 export function runRules(model: Model, rules: readonly Rule[], config: ResolvedConfig): Finding[] {
   const findings: Finding[] = [];
@@ -58,7 +59,7 @@ export function runRules(model: Model, rules: readonly Rule[], config: ResolvedC
       severityRank(b.severity) - severityRank(a.severity) ||
       b.impact - a.impact ||
       order.get(a.id)! - order.get(b.id)! ||
-      a.subject.localeCompare(b.subject),
+      compareText(a.subject, b.subject),
   );
 }
 

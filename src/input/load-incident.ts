@@ -26,6 +26,7 @@ import { forEachLine, openInput, TruncatedInputError, type ProgressEvent, type P
 import { loadThreadInput, type LoadedThreadInput } from './load.js';
 import { readInputFile } from './stdin.js';
 import { filesOfSeveralJvms } from './one-jvm.js';
+import { countText } from '../model/count-text.js';
 
 /** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
 export interface IncidentPlan extends LoadPlan, MemoryPlan {}
@@ -142,7 +143,7 @@ const LOG_EVENT_WORDS: Readonly<Record<LogEventModel['kind'], readonly [string, 
 export function foundInLog(events: readonly LogEventModel[]): string[] {
   const byKind = new Map<LogEventModel['kind'], number>();
   for (const e of events) byKind.set(e.kind, (byKind.get(e.kind) ?? 0) + e.count);
-  return [...byKind].map(([kind, n]) => `${n.toLocaleString('en-US')} ${LOG_EVENT_WORDS[kind][n === 1 ? 0 : 1]}`);
+  return [...byKind].map(([kind, n]) => `${countText(n)} ${LOG_EVENT_WORDS[kind][n === 1 ? 0 : 1]}`);
 }
 
 /** A log's known lines and `top -H` samples. */

@@ -4,6 +4,7 @@
  * leaked threads), that too, so "… 12 more" is never read as "12 more threads".
  */
 import { threadsCounted, type Finding } from '../model/findings.js';
+import { countText } from '../model/count-text.js';
 
 /** The note under a finding's evidence when `shown` of its lines are drawn; undefined when nothing is left out. */
 export function evidenceCutNote(f: Finding, shown: number, where: string): string | undefined {
@@ -11,6 +12,6 @@ export function evidenceCutNote(f: Finding, shown: number, where: string): strin
   const counted = threadsCounted(f.facts);
   const parts: string[] = [];
   if (shown < f.evidence.length) parts.push(`${f.evidence.length - shown} more of ${f.evidence.length} evidence lines ${where}`);
-  if (counted !== undefined && counted > named && named > 0) parts.push(`the finding counts ${counted.toLocaleString('en-US')} threads; its evidence names ${named} of them`);
+  if (counted !== undefined && counted > named && named > 0) parts.push(`the finding counts ${countText(counted)} threads; its evidence names ${named} of them`);
   return parts.length === 0 ? undefined : `… ${parts.join('; ')}`;
 }

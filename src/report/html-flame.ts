@@ -8,6 +8,7 @@
 import { mainState, statesByCount, type CallTreeNode } from '../threads/call-tree.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { esc } from './html-escape.js';
+import { countText } from '../model/count-text.js';
 
 /** Drawing units across (the SVG scales to the page); a frame narrower than MIN_WIDTH units is not drawn. */
 const WIDTH = 1200;
@@ -72,8 +73,8 @@ export function flameGraph(root: CallTreeNode, colours: Readonly<Record<JavaThre
     );
   }
   const notes = [
-    ...(hidden > 0 ? [`${hidden.toLocaleString('en-US')} frames too narrow to draw`] : []),
-    ...(cut > 0 ? [`stacks cut at ${MAX_DEPTH} frames deep (${cut.toLocaleString('en-US')} frames above)`] : []),
+    ...(hidden > 0 ? [`${countText(hidden)} frames too narrow to draw`] : []),
+    ...(cut > 0 ? [`stacks cut at ${MAX_DEPTH} frames deep (${countText(cut)} frames above)`] : []),
   ];
   return (
     `<svg class="flame" role="img" aria-label="${esc(`flame graph of ${what}`)}" viewBox="0 0 ${WIDTH} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">${boxes.join('')}</svg>` +

@@ -7,6 +7,7 @@ import type { JavaThreadState } from '../model/thread-dump.js';
 import type { Model } from '../model/model.js';
 import { esc } from './html-escape.js';
 import { seriesMarkText, type SeriesRow } from './series-rows.js';
+import { countText } from '../model/count-text.js';
 
 /** Rows drawn; threads that stayed in one state are drawn only while there is room. */
 export const TIMELINE_ROWS = 80;
@@ -36,12 +37,12 @@ export function seriesTimeline(model: Model, rows: readonly SeriesRow[], colours
       if (mark !== '') cells.push(`<text x="${labelW + cellW * s.dumps.length + 6}" y="${y + 12}" class="mark">${mark}</text>`);
     });
     const span = s.spanSeconds !== null ? ` over ${s.spanSeconds.toFixed(0)} s` : '';
-    out.push(`<h3>Series of ${s.dumps.length} dumps${esc(span)}: ${s.threads.length.toLocaleString('en-US')} threads</h3>`);
+    out.push(`<h3>Series of ${s.dumps.length} dumps${esc(span)}: ${countText(s.threads.length)} threads</h3>`);
     out.push(`<svg class="timeline" role="img" aria-label="thread states across the series" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width}px" preserveAspectRatio="xMinYMin meet">${cells.join('')}</svg>`);
     if (mine.length > shown.length) {
       const cut = mine.slice(shown.length);
       const steady = cut.filter((r) => r.mark === 'steady').length;
-      out.push(`<p class="muted">… ${cut.length.toLocaleString('en-US')} more threads, ${steady.toLocaleString('en-US')} of them in one state throughout (every thread in the JSON report).</p>`);
+      out.push(`<p class="muted">… ${countText(cut.length)} more threads, ${countText(steady)} of them in one state throughout (every thread in the JSON report).</p>`);
     }
   });
   return out.join('\n');

@@ -19,6 +19,7 @@ import { deadlockRows, groupRows, lockRows, ownersText } from './series-groups.j
 import { callTree } from '../threads/call-tree.js';
 import type { Model } from '../model/model.js';
 import { sourceAt } from './source-location.js';
+import { countText } from '../model/count-text.js';
 
 export { esc } from './html-escape.js';
 
@@ -111,7 +112,7 @@ function statesChart(report: Report): string {
         x += w;
         return rect;
       });
-    const total = `<text x="${(x + 6).toFixed(1)}" y="${i * rowH + 15}" font-size="11">${d.threads.length.toLocaleString('en-US')}</text>`;
+    const total = `<text x="${(x + 6).toFixed(1)}" y="${i * rowH + 15}" font-size="11">${countText(d.threads.length)}</text>`;
     return `<text x="0" y="${i * rowH + 15}" font-size="12">${esc(labels[i]!)}</text>${parts.join('')}${total}`;
   });
   const legendY = m.dumps.length * rowH + 8;
@@ -142,9 +143,9 @@ const FLAME_DUMPS = 10;
  */
 function flameGraphs(m: Model): string {
   const legend = `<p class="muted">Bottom: where threads start; top: where they are. Width: threads; colour: the state most of them are in (${(['RUNNABLE', 'BLOCKED', 'WAITING', 'TIMED_WAITING'] as const).map((s) => `<span style="color:${STATE_COLOURS[s]}">■</span> ${s}`).join(', ')}). Hover a frame for its counts.</p>`;
-  if (m.dumps.length === 1) return legend + flameGraph(callTree(m.dumps), STATE_COLOURS, `${m.dumps[0]!.threads.length.toLocaleString('en-US')} threads`);
-  const out = [legend, flameGraph(callTree(m.dumps), STATE_COLOURS, `${m.dumps.reduce((n, d) => n + d.threads.length, 0).toLocaleString('en-US')} thread samples in ${m.dumps.length} dumps`)];
-  m.dumps.slice(0, FLAME_DUMPS).forEach((d, i) => out.push(`<details><summary>dump #${i}${d.timestampIso !== undefined ? ` (${esc(d.timestampIso)})` : ''}: ${d.threads.length.toLocaleString('en-US')} threads</summary>${flameGraph(callTree([d]), STATE_COLOURS, `${d.threads.length.toLocaleString('en-US')} threads of dump #${i}`)}</details>`));
+  if (m.dumps.length === 1) return legend + flameGraph(callTree(m.dumps), STATE_COLOURS, `${countText(m.dumps[0]!.threads.length)} threads`);
+  const out = [legend, flameGraph(callTree(m.dumps), STATE_COLOURS, `${countText(m.dumps.reduce((n, d) => n + d.threads.length, 0))} thread samples in ${m.dumps.length} dumps`)];
+  m.dumps.slice(0, FLAME_DUMPS).forEach((d, i) => out.push(`<details><summary>dump #${i}${d.timestampIso !== undefined ? ` (${esc(d.timestampIso)})` : ''}: ${countText(d.threads.length)} threads</summary>${flameGraph(callTree([d]), STATE_COLOURS, `${countText(d.threads.length)} threads of dump #${i}`)}</details>`));
   if (m.dumps.length > FLAME_DUMPS) out.push(`<p class="muted">… ${m.dumps.length - FLAME_DUMPS} more dumps, each in the series' graph above.</p>`);
   return out.join('\n');
 }
@@ -186,7 +187,7 @@ function memoryBlock(sec: MemorySection): string {
   if (sec.suspects.length > 0) out.push(`<ul>${sec.suspects.map((x) => `<li><strong>10% or more</strong>: ${esc(x)}</li>`).join('')}</ul>`);
   if (sec.classes.length > 0) {
     out.push('<table><tr><th>class</th><th>instances</th><th>retained</th><th>share</th></tr>');
-    for (const c of sec.classes) out.push(`<tr><td>${esc(c.className)}</td><td>${c.instances.toLocaleString('en-US')}</td><td>${esc(c.retainedText)}</td><td>${esc(c.shareText)}</td></tr>`);
+    for (const c of sec.classes) out.push(`<tr><td>${esc(c.className)}</td><td>${countText(c.instances)}</td><td>${esc(c.retainedText)}</td><td>${esc(c.shareText)}</td></tr>`);
     out.push('</table>');
   }
   return out.join('\n');

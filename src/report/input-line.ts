@@ -5,8 +5,9 @@
  */
 import type { InputSummary } from '../model/model.js';
 import { heapSizeText } from './heap-size-text.js';
+import { countText } from '../model/count-text.js';
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${countText(n)} ${n === 1 ? one : many}`;
 
 /** What kind of input it is, in the words every format uses: `threads hotspot`, `heap hprof`, `log`, `top -H`. */
 export function inputKindText(i: InputSummary): string {

@@ -7,6 +7,7 @@ import { REPORT_SCHEMA } from './report.js';
 import { SEVERITIES } from '../model/findings.js';
 import type { ThreadActivity } from '../model/activity.js';
 import { memorySummaryJson } from './memory-text.js';
+import { compareText } from '../model/text-order.js';
 
 /** Names listed per verdict; the count says how many share it. */
 const NAMES_PER_VERDICT = 200;
@@ -30,7 +31,7 @@ function activitySummary(dump: number, verdicts: readonly ThreadActivity[], thre
     g.count++;
     if (g.threads.length < NAMES_PER_VERDICT) g.threads.push(threads[i]!.name);
   });
-  return { dump, counts, verdicts: [...byReason.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)) };
+  return { dump, counts, verdicts: [...byReason.values()].sort((a, b) => b.count - a.count || compareText(a.reason, b.reason)) };
 }
 
 export function renderJson(report: Report): string {

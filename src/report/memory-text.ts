@@ -7,6 +7,7 @@ import { retainedObjectName, type MemorySummary, type PathStep, type RetainedObj
 import type { RetainerNode } from '../model/memory.js';
 import { approximateBytes } from './heap-size-text.js';
 import { stripControl } from './sanitize.js';
+import { countText } from '../model/count-text.js';
 
 export const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
 
@@ -20,7 +21,7 @@ export interface MemoryReport {
   readonly warnings: readonly string[];
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+const count = (n: number) => countText(n);
 const pct = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '-');
 const name = (o: RetainedObject) => stripControl(retainedObjectName(o));
 

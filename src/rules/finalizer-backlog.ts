@@ -10,6 +10,7 @@ import type { ThreadEntry } from '../model/thread-dump.js';
 import { threadEvidence } from './evidence.js';
 import { lockWaits } from './held-up.js';
 import type { FindingDraft, Rule } from './rule.js';
+import { countText } from '../model/count-text.js';
 
 const FINALIZER_LOOP = 'java.lang.ref.Finalizer$FinalizerThread.run';
 
@@ -57,7 +58,7 @@ export const finalizerBacklog: Rule = {
     const ref: ThreadRef | undefined = th !== undefined ? { dump: last, thread: finalizer, name: th.name } : undefined;
     const evidence: Evidence[] = [
       ...(ref !== undefined ? [threadEvidence(model, ref, held ?? (f !== undefined ? `running ${f}` : 'the Finalizer thread'))] : []),
-      ...(queue !== undefined ? [{ kind: 'heap-object' as const, source: queue.input, id: queue.queueId, className: queue.className, note: `finalizer queue: ${queue.queueLength.toLocaleString('en-US')} objects` }] : []),
+      ...(queue !== undefined ? [{ kind: 'heap-object' as const, source: queue.input, id: queue.queueId, className: queue.className, note: `finalizer queue: ${countText(queue.queueLength)} objects` }] : []),
     ];
     const owner = th !== undefined && th.state === 'BLOCKED' ? lockWaits(model, last).lockOf(finalizer)?.owner?.name : undefined;
     const heldBy = owner !== undefined ? `, on a lock "${owner}" holds` : '';
@@ -67,7 +68,7 @@ export const finalizerBacklog: Rule = {
       ...((held !== undefined || sameEvery) && backlog ? { severity: 'error' as const } : {}),
       message:
         `${why}: no other object with a finalize() is freed meanwhile.` +
-        (queue !== undefined ? ` The heap's finalizer queue holds ${queue.queueLength.toLocaleString('en-US')} objects waiting for it${backlog ? '' : ' (not many)'}.` : ' Without a heap dump the queue\'s length is unknown.'),
+        (queue !== undefined ? ` The heap's finalizer queue holds ${countText(queue.queueLength)} objects waiting for it${backlog ? '' : ' (not many)'}.` : ' Without a heap dump the queue\'s length is unknown.'),
       facts: {
         thread: th?.name ?? null,
         state: th?.state ?? null,

@@ -5,6 +5,7 @@ import { approximateBytes } from '../model/bytes.js';
 import type { Rule } from './rule.js';
 import { findingId } from './rule.js';
 import { plural } from './evidence.js';
+import { countText } from '../model/count-text.js';
 
 /**
  * What kind of holder the memory accumulates in, by the class of the accumulation point or of the
@@ -89,16 +90,16 @@ export const memoryLeakSuspect: Rule = {
         .map((s) => {
           const heap = summary.retainedBytes;
           const pct = `${(s.share * 100).toFixed(1)}%`;
-          const who = s.kind === 'object' ? `One ${objectName(s.subject)}` : `${s.instances.toLocaleString('en-US')} instances of ${s.className}`;
+          const who = s.kind === 'object' ? `One ${objectName(s.subject)}` : `${countText(s.instances)} instances of ${s.className}`;
           const a = s.accumulation;
           const holder = holderKind(s);
           const what = `${objectName(a)}${holder !== undefined ? ` (${holder.kind})` : ''}`;
           const accumulates =
             a.chainLinks !== undefined
-              ? ` The memory accumulates in ${what}, the first of ${a.chainLinks.toLocaleString('en-US')} linked nodes: it retains ${approximateBytes(a.retained)}.`
+              ? ` The memory accumulates in ${what}, the first of ${countText(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}.`
               : a.index !== s.subject.index || s.kind === 'class'
-                ? ` The memory accumulates in ${what}: it retains ${approximateBytes(a.retained)} and directly holds ${a.dominated.toLocaleString('en-US')} objects.`
-                : ` It directly holds ${a.dominated.toLocaleString('en-US')} objects, none of which retains most of it.`;
+                ? ` The memory accumulates in ${what}: it retains ${approximateBytes(a.retained)} and directly holds ${countText(a.dominated)} objects.`
+                : ` It directly holds ${countText(a.dominated)} objects, none of which retains most of it.`;
           const path = s.path ?? [];
           const queue = [a, ...path.map((p) => p.object)].map((o) => queues.get(o.id)).find((q) => q !== undefined);
           const held = path.length > 0 ? ` Kept by: ${keptBy(path)}.` : '';

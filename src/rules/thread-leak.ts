@@ -9,6 +9,7 @@
 import type { Model } from '../model/model.js';
 import { plural, threadEvidence } from './evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
+import { countText } from '../model/count-text.js';
 
 interface InstanceNaming {
   /** How every name of the scheme begins (what `pattern` asks first, as plain text). */
@@ -117,8 +118,8 @@ export const threadLeak: Rule = {
         subject: inst.naming.scheme,
         ...(instances >= minInstances * 5 ? { severity: 'error' as const } : {}),
         message:
-          `${instances.toLocaleString('en-US')} instances of ${inst.naming.scheme} (${inst.naming.instance}) hold ${plural(threads.length, 'thread')}, ${idle} of them waiting for work` +
-          (highest > instances ? `; the numbers reach ${highest.toLocaleString('en-US')}, so more were created than are left` : '') +
+          `${countText(instances)} instances of ${inst.naming.scheme} (${inst.naming.instance}) hold ${plural(threads.length, 'thread')}, ${idle} of them waiting for work` +
+          (highest > instances ? `; the numbers reach ${countText(highest)}, so more were created than are left` : '') +
           (growing ? `; their count grew in every dump: ${perSeries!.join(' → ')}${seconds !== null ? ` in ${seconds.toFixed(0)} s` : ''}` : '') +
           `. Instances created per call and never shut down: ${inst.naming.remedy}.`,
         facts: {

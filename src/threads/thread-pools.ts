@@ -10,6 +10,7 @@ import type { ThreadActivity } from '../model/activity.js';
 import type { StackFrame, ThreadDump } from '../model/thread-dump.js';
 import { activityFrameOfFrames, poolLoopOf } from './thread-activity.js';
 import { poolNameOf, workerNumberEnd, workerNumberStart } from './pool-naming.js';
+import { compareText } from '../model/text-order.js';
 
 export interface ThreadPoolObservation {
   /** Pool name as people say it (`DubboServerHandler-10.0.0.1:20880`, `weblogic.kernel.Default`). */
@@ -150,5 +151,5 @@ export function busyActivities(dump: ThreadDump, busy: number[]): Array<{ frame:
     const f = activityFrameOfFrames(frames);
     counts.set(f, (counts.get(f) ?? 0) + n);
   }
-  return [...counts].map(([frame, count]) => ({ frame, count })).sort((a, b) => b.count - a.count || a.frame.localeCompare(b.frame));
+  return [...counts].map(([frame, count]) => ({ frame, count })).sort((a, b) => b.count - a.count || compareText(a.frame, b.frame));
 }

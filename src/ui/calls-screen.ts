@@ -9,6 +9,7 @@ import type { JavaThreadState } from '../model/thread-dump.js';
 import { stripControl } from '../report/sanitize.js';
 import { callTree, mainState, statesByCount, type CallTreeNode } from '../threads/call-tree.js';
 import type { Tone, UiDetailLine, UiRow, UiScreen } from './view-data.js';
+import { countText } from '../model/count-text.js';
 
 /** Nodes drawn; callers narrower than MIN_SHARE of all threads are counted in one row per parent. */
 const MAX_ROWS = 20_000;
@@ -44,9 +45,9 @@ export function callsScreen(model: Model): UiScreen {
     const tone: Tone | undefined = state === 'BLOCKED' ? 'warning' : undefined;
     const detail: UiDetailLine[] = [
       { text: frame, tone: 'title' },
-      { text: `  ${n.count.toLocaleString('en-US')} of ${root.count.toLocaleString('en-US')} ${what} (${pct(n.count, root.count)}) pass through it: ${statesText(n)}` },
-      ...(n.self > 0 ? [{ text: `  it is the top frame of ${n.self.toLocaleString('en-US')}`, tone: 'dim' as Tone }] : []),
-      ...(narrow > 0 ? [{ text: `  ${narrow} narrower callees (${narrowThreads.toLocaleString('en-US')} threads) are not listed`, tone: 'dim' as Tone }] : []),
+      { text: `  ${countText(n.count)} of ${countText(root.count)} ${what} (${pct(n.count, root.count)}) pass through it: ${statesText(n)}` },
+      ...(n.self > 0 ? [{ text: `  it is the top frame of ${countText(n.self)}`, tone: 'dim' as Tone }] : []),
+      ...(narrow > 0 ? [{ text: `  ${narrow} narrower callees (${countText(narrowThreads)} threads) are not listed`, tone: 'dim' as Tone }] : []),
       ...(path.length > 0 ? [{ text: 'called from (the thread\'s start first)', tone: 'title' as Tone }, ...path.map((p) => ({ text: `  ${p}`, tone: 'dim' as Tone }))] : [{ text: '  where its threads start', tone: 'dim' as Tone }]),
     ];
     rows.push({
@@ -66,11 +67,11 @@ export function callsScreen(model: Model): UiScreen {
       text: `${String(root.self).padStart(7)} ${pct(root.self, root.count).padStart(6)}  (no Java frames: the JVM's own threads)`,
       tone: 'dim',
       search: 'no java frames',
-      detail: [{ text: `${root.self.toLocaleString('en-US')} ${what} have no Java stack: GC, JIT compiler and VM threads`, tone: 'title' }],
+      detail: [{ text: `${countText(root.self)} ${what} have no Java stack: GC, JIT compiler and VM threads`, tone: 'title' }],
       tree: { depth: 0, children: 0 },
     });
   }
   const cut = stack.length;
-  if (cut > 0) rows.push({ key: 'call:more', text: `… ${cut.toLocaleString('en-US')} more call paths not listed (the HTML report's flame graph draws them)`, tone: 'dim', search: '', detail: [] });
+  if (cut > 0) rows.push({ key: 'call:more', text: `… ${countText(cut)} more call paths not listed (the HTML report's flame graph draws them)`, tone: 'dim', search: '', detail: [] });
   return { id: 'calls', title: 'Calls', rows, empty: 'No thread dump was given.' };
 }

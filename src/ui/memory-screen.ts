@@ -8,6 +8,7 @@ import type { Finding } from '../model/findings.js';
 import { retainedObjectName, type HeapMemoryModel, type PathStep, type RetainedObject, type RetainerNode } from '../model/memory.js';
 import { stripControl as clean } from '../report/sanitize.js';
 import type { UiDetailLine, UiRow, UiScreen } from './view-data.js';
+import { countText } from '../model/count-text.js';
 
 /** Tree rows retaining this share of the heap or more start expanded: the big ones are where people look first. */
 const OPEN_SHARE = 0.1;
@@ -15,7 +16,7 @@ const OPEN_SHARE = 0.1;
 const CLASS_ROWS = 15;
 
 const pctText = (part: number, whole: number) => `${whole > 0 ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
-const count = (n: number) => n.toLocaleString('en-US');
+const count = (n: number) => countText(n);
 const objectName = (o: RetainedObject) => clean(retainedObjectName(o));
 
 /** A tree row's key: the heap input and the object id (an object sits once in a dominator tree). */

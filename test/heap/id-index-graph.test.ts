@@ -1,8 +1,10 @@
 /**
- * The object graph finds dump ids through a hash table on small heaps and a sorted, bucketed index on
- * big ones (see idIndex): both must give every id its object and -1 for ids not in the dump.
+ * The object graph finds dump ids through a table over the heap's addresses or a hash table on small
+ * heaps, and a sorted, bucketed index on big ones (see idIndex): all must give every id its object
+ * and -1 for ids not in the dump.
  */
 import { describe, expect, it } from 'vitest';
+import { addressTable } from '../../src/heap/graph/address-table.js';
 import { idIndex } from '../../src/heap/graph/hprof-graph.js';
 import { referentOf } from '../../src/heap/graph/object-graph.js';
 
@@ -25,25 +27,51 @@ function heapIds(n: number, seed: number, base = 0x7f0000000): Float64Array {
 }
 
 describe('idIndex', () => {
-  it('finds every object and nothing else, hashed and sorted alike', () => {
+  it('finds every object and nothing else: by address, hashed and sorted alike', () => {
     // Below 32 GB, and above it.
     for (const [seed, base] of [[1, 0x7f0000000], [2, 0x7f0000000], [3, 2 ** 40]] as const) {
       const ids = heapIds(30_000, seed, base);
+      // Two ids written twice (a damaged dump): the first object is found.
+      ids[20_000] = ids[100]!;
+      ids[20_001] = ids[29_999]!;
       const first = new Map<number, number>();
       ids.forEach((id, i) => first.has(id) || first.set(id, i));
-      const hashed = idIndex(ids);
+      const byAddress = addressTable(ids);
+      expect(byAddress, `seed ${seed}: compact ids get the address table`).toBeDefined();
+      const hashed = idIndex(ids, ids.length, false);
       const sorted = idIndex(ids, 0);
       for (const [id, i] of first) {
+        expect(byAddress!.get(id), `seed ${seed} id ${id}`).toBe(i);
         expect(hashed.get(id), `seed ${seed} id ${id}`).toBe(i);
         // The sorted index finds one of an id's objects (ids written twice are damaged dumps).
         expect(ids[sorted.get(id)], `seed ${seed} id ${id}`).toBe(id);
       }
-      for (const missing of [0, 8, ids[0]! + 4, ids[0]! + 2 ** 36, 2 ** 37, 2 ** 45]) {
+      const near = [...first.keys()].flatMap((id) => [id + 8, id - 8, id + 4, id + 1]);
+      for (const missing of [0, 8, ids[0]! + 4, ids[0]! + 2 ** 36, 2 ** 37, 2 ** 45, -8, 0.5, Number.NaN, ...near]) {
         if (first.has(missing)) continue;
+        expect(byAddress!.get(missing), `seed ${seed} missing ${missing}`).toBe(-1);
         expect(hashed.get(missing)).toBe(-1);
-        expect(sorted.get(missing)).toBe(-1);
+        if (Number.isInteger(missing) && missing >= 0) expect(sorted.get(missing)).toBe(-1);
       }
     }
+  });
+
+  it('the address table keeps to compact heaps, and any id alignment', () => {
+    // V8's node ids: even numbers, densely.
+    const even = Float64Array.from({ length: 5000 }, (_, i) => 2 * i + 2);
+    const table = addressTable(even)!;
+    expect(table).toBeDefined();
+    expect([2, 4, 10_000, 3, 0, 10_002].map((id) => table.get(id))).toEqual([0, 1, 4999, -1, -1, -1]);
+    // Objects scattered one per page over a wide span: the pages would cost more than a hash table.
+    const scattered = Float64Array.from({ length: 5000 }, (_, i) => 0x7f0000000 + i * 2 ** 20);
+    expect(addressTable(scattered)).toBeUndefined();
+    // Two objects 2^40 apart: the directory would be huge.
+    expect(addressTable(Float64Array.from([8, 2 ** 40]))).toBeUndefined();
+    expect(addressTable(new Float64Array(0))).toBeUndefined();
+    // What idIndex picks instead still finds them.
+    const index = idIndex(scattered);
+    expect(index.get(scattered[4321]!)).toBe(4321);
+    expect(index.get(scattered[4321]! + 8)).toBe(-1);
   });
 });
 

@@ -15,6 +15,7 @@ import { truncationWarning } from '../hprof/hprof-warnings.js';
 import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof/hprof-histogram.js';
 import { IdSlots } from '../hprof/id-slots.js';
 import { HprofFormatError, HprofParser, readId as readIdIn, type ClassDumpRecord } from '../hprof/parser.js';
+import { addressTable } from './address-table.js';
 import { Growable, GrowableFloat64, GrowableInt32 } from './growable.js';
 import type { ObjectGraph, Referents } from './object-graph.js';
 
@@ -342,13 +343,15 @@ export interface IdIndex {
 }
 
 /**
- * The index from dump ids to object indexes. HotSpot writes objects in address order but for a few
- * hundred places (its spaces, the class dumps first), so the ids are sorted once, natively, packed
- * with their object index into 64-bit keys (id in the high bits: ids are 8-byte aligned), and found
- * through a directory of buckets over the address range, then a short binary search. Ids too wide
- * to pack (or over 2^26 objects) use a hash table instead.
+ * The index from dump ids to object indexes. Up to HASHED_MAX_OBJECTS objects: a table over the
+ * heap's addresses when they are compact (addressTable), else a hash table. Beyond: HotSpot writes
+ * objects in address order but for a few hundred places (its spaces, the class dumps first), so the
+ * ids are sorted once, natively, packed with their object index into 64-bit keys (id in the high
+ * bits: ids are 8-byte aligned), and found through a directory of buckets over the address range,
+ * then a short binary search. Ids too wide to pack (or over 2^26 objects) use a hash table instead.
+ * `byAddress` false skips the address table (for tests of the others).
  */
-export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECTS): IdIndex {
+export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECTS, byAddress = true): IdIndex {
   // Up to HASHED_MAX_OBJECTS, a hash table: V8 sorts a typed array in full even when it is nearly
   // sorted (14 ms for the 205,000 ids of a fixture heap, of ~0.3 s of memory analysis), and a lookup
   // there is one probe. Its 24 bytes per object matter only on big heaps, which get the sorted index.
@@ -356,6 +359,9 @@ export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECT
   let max = 0;
   if (n > hashedMax) for (let i = 0; i < n; i++) if (ids[i]! > max) max = ids[i]!;
   if (n <= hashedMax || n >= 1 << 26 || max >= 2 ** 38) {
+    // Most heaps' addresses are compact enough for a table over them (see addressTable).
+    const table = byAddress && n <= hashedMax ? addressTable(ids) : undefined;
+    if (table !== undefined) return table;
     const slots = new IdSlots(n);
     // An id written twice (a damaged dump) finds its first object.
     for (let i = 0; i < n; i++) if (slots.get(ids[i]!) < 0) slots.set(ids[i]!, i);

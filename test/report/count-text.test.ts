@@ -1,0 +1,24 @@
+/** countText writes counts as toLocaleString('en-US') does for integers, without loading ICU. */
+import { describe, expect, test } from 'vitest';
+import { countText } from '../../src/model/count-text.js';
+import { compareText } from '../../src/model/text-order.js';
+
+describe('countText', () => {
+  test('equals en-US grouping for every digit count, both signs, and the safe-integer limits', () => {
+    const values = [0, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER];
+    for (let digits = 1; digits <= 20; digits++) values.push(Number('9'.repeat(digits)), 10 ** (digits - 1), -(10 ** (digits - 1)) - 7);
+    for (const n of values) expect(countText(n), String(n)).toBe(n.toLocaleString('en-US'));
+  });
+
+  test('leaves what is not an integer as JavaScript writes it', () => {
+    expect(countText(1.5)).toBe('1.5');
+    expect(countText(Number.NaN)).toBe('NaN');
+  });
+});
+
+describe('compareText', () => {
+  test('orders by code units: upper case before lower case, the same on any locale', () => {
+    expect(['b', 'B', 'a', 'A', 'a2', 'a10'].sort(compareText)).toEqual(['A', 'B', 'a', 'a10', 'a2', 'b']);
+    expect(compareText('x', 'x')).toBe(0);
+  });
+});
