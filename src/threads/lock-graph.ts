@@ -45,18 +45,48 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
   const threads = dump.threads;
   const locks: LockNode[] = [];
   const ids = new IdIndex();
+  // Threads whose bodies were alike share their lock lines (ThreadBodies remembers bodies), and a
+  // pool's threads are listed together: the answers for the last lock line, and for the last
+  // thread's lines, are kept (on a dump of 200,000 such threads, each lookup by the id's text cost
+  // more than the rest of the graph).
+  let lastRef: LockRef | undefined;
+  let lastNode: LockNode | undefined;
   const node = (l: LockRef): LockNode => {
+    if (l === lastRef) return lastNode!;
     const k = ids.add(l.id);
-    if (k < locks.length) return locks[k]!;
-    const n: LockNode = { index: k, lock: l, owner: null, waiters: [] };
-    locks.push(n);
+    let n = locks[k];
+    if (n === undefined) {
+      n = { index: k, lock: l, owner: null, waiters: [] };
+      locks.push(n);
+    }
+    lastRef = l;
+    lastNode = n;
     return n;
   };
+  // One pass over the threads for what each holds and what it waits for (each pass over 200,000
+  // thread objects costs its cache misses). Held locks are numbered as met; the locks waited for
+  // after them, below, so the numbering is the order first seen, holders first.
+  let heldFor: ThreadEntry | undefined;
+  let held: readonly LockRef[] = [];
+  let waitFor: ThreadEntry | undefined;
+  let lastWait: ThreadWait | null = null;
+  const waits: Array<ThreadWait | null> = [];
   for (let i = 0; i < threads.length; i++) {
-    for (const l of heldLocks(threads[i]!)) {
+    const th = threads[i]!;
+    if (heldFor === undefined || th.locks !== heldFor.locks || th.ownableSynchronizers !== heldFor.ownableSynchronizers) {
+      held = heldLocks(th);
+      heldFor = th;
+    }
+    for (const l of held) {
       const n = node(l);
       if (n.owner === null) n.owner = i;
     }
+    // What a thread waits for follows from its lock lines, its state and its top frame (waitOf).
+    if (waitFor === undefined || th.locks !== waitFor.locks || th.state !== waitFor.state || th.frames[0] !== waitFor.frames[0]) {
+      lastWait = waitOf(th);
+      waitFor = th;
+    }
+    waits.push(lastWait);
   }
   // Some formats name the owner (by Java id or name) instead of listing what it holds. The indexes are
   // built when the first such thread asks: HotSpot text dumps name no owners, and 100k names cost.
@@ -77,7 +107,6 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
     const o = (th.lockOwnerId !== undefined ? owners.byJavaId.get(th.lockOwnerId) : undefined) ?? (th.lockOwnerName !== undefined ? owners.byName.get(th.lockOwnerName) : undefined);
     return o !== undefined && o !== i ? o : null;
   };
-  const waits = threads.map((th) => waitOf(th));
   const waitNodes: Array<LockNode | null> = new Array<LockNode | null>(threads.length).fill(null);
   const waitsFor: Array<number | null> = waits.map((w, i) => {
     if (!w) return null;

@@ -64,12 +64,18 @@ export function waitOf(th: ThreadEntry): ThreadWait | null {
 
 const NOTHING_HELD: readonly LockRef[] = Object.freeze([]);
 
+/** Whether any lock line says `locked` (a loop: it runs for every thread of a dump). */
+function locksAny(locks: ThreadEntry['locks']): boolean {
+  for (let k = 0; k < locks.length; k++) if (locks[k]!.kind === 'locked') return true;
+  return false;
+}
+
 /** Monitors and ownable synchronizers this thread holds. */
 export function heldLocks(th: ThreadEntry): readonly LockRef[] {
   const locks = th.locks;
   const ownable = th.ownableSynchronizers;
   // Most threads hold nothing; and a thread holds a handful of locks, so arrays beat sets here.
-  if (ownable.length === 0 && !locks.some((l) => l.kind === 'locked')) return NOTHING_HELD;
+  if (ownable.length === 0 && !locksAny(locks)) return NOTHING_HELD;
   const held: LockRef[] = [];
   for (const l of locks) {
     if (l.kind !== 'locked' || !l.lock || !l.lock.id) continue;
