@@ -20,7 +20,6 @@ import { isClosedPipe } from './output.js';
 import { loadConfigFile } from '../engine/config.js';
 import { RULES } from '../rules/index.js';
 import { configNote } from '../report/report.js';
-import { compareText } from '../model/text-order.js';
 
 /** Incidents handed to a worker at once: the one it analyses and the next. */
 const IN_FLIGHT_PER_WORKER = 2;
@@ -46,7 +45,7 @@ export async function incidentsOf(args: readonly string[]): Promise<{ incidents:
       incidents.push(p);
       continue;
     }
-    for (const e of readdirSync(p).filter((name) => !name.startsWith('.')).sort(compareText)) {
+    for (const e of readdirSync(p).filter((name) => !name.startsWith('.')).sort((a, b) => a.localeCompare(b))) {
       const child = join(p, e);
       if (statSync(child).isDirectory() || (await looksLikeDump(child))) incidents.push(child);
       else skipped.push(child);

@@ -2,7 +2,6 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
-import { compareText } from '../model/text-order.js';
 
 export interface InputPath {
   readonly path: string;
@@ -48,7 +47,7 @@ async function walk(dir: string, seen = new Set<string>()): Promise<string[]> {
   if (seen.has(real)) return [];
   seen.add(real);
   const files: string[] = [];
-  for (const name of (await readdir(dir)).sort(compareText)) {
+  for (const name of (await readdir(dir)).sort((a, b) => a.localeCompare(b))) {
     if (name.startsWith('.')) continue;
     const p = join(dir, name);
     let st;

@@ -300,6 +300,13 @@ const LATCH_LIKE = /CountDownLatch|Future|Phaser|CyclicBarrier|Semaphore/;
 /** Classifies one thread. `locks` comes from the dump's lock graph (see classifyDump). */
 export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): ThreadActivity {
   const frames = th.frames;
+  // Waiting for the class another thread initialises: blocked on that thread, whatever its state says
+  // (RUNNABLE), and with or without frames (a lock line may come before any).
+  const classInit = th.locks.length === 0 ? undefined : th.locks.find((l) => l.kind === 'waiting-class-init');
+  if (classInit !== undefined) {
+    const reason = `waits for ${classInit.lock?.className ?? 'a class'} to be initialised by another thread`;
+    return frames.length === 0 ? { activity: 'blocked', basis: 'class-init', reason } : { activity: 'blocked', basis: 'class-init', reason, frame: stackShape(frames).activityFrame };
+  }
   if (frames.length === 0) {
     const named = housekeepingByName(th.name);
     if (named !== undefined) return { activity: 'housekeeping', basis: 'thread-name', reason: `${named.means} (by its name)` };
@@ -307,9 +314,6 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
     return { activity: 'housekeeping', basis: 'no-stack', reason: 'no Java frames: a JVM-internal thread (GC, JIT compiler, VM thread)' };
   }
   const s = stackShape(frames);
-  // Waiting for the class another thread initialises: blocked on that thread, whatever its state says (RUNNABLE).
-  const classInit = th.locks.length === 0 ? undefined : th.locks.find((l) => l.kind === 'waiting-class-init');
-  if (classInit !== undefined) return { activity: 'blocked', basis: 'class-init', reason: `waits for ${classInit.lock?.className ?? 'a class'} to be initialised by another thread`, frame: s.activityFrame };
   // Threads that share a stack and a state get one verdict object when neither their locks nor their
   // names say more (most of a big pool): no allocation, no walk per thread.
   // A name says "the JVM's own thread" only over a stack of JVM code: an application may name its threads anything.

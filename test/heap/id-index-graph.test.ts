@@ -57,11 +57,15 @@ describe('idIndex', () => {
   });
 
   it('the address table keeps to compact heaps, and any id alignment', () => {
-    // V8's node ids: even numbers, densely.
-    const even = Float64Array.from({ length: 5000 }, (_, i) => 2 * i + 2);
-    const table = addressTable(even)!;
-    expect(table).toBeDefined();
-    expect([2, 4, 10_000, 3, 0, 10_002].map((id) => table.get(id))).toEqual([0, 1, 4999, -1, -1, -1]);
+    // Ids aligned to 2, 4 and 1 (whole numbers that are no 8-byte addresses), densely, in reverse order.
+    for (const unit of [2, 4, 1]) {
+      const ids = Float64Array.from({ length: 5000 }, (_, i) => unit * (5000 - i) + 1000 * unit);
+      const table = addressTable(ids)!;
+      expect(table, `unit ${unit}`).toBeDefined();
+      expect([ids[0]!, ids[1]!, ids[4999]!, ids[4999]! - unit, ids[0]! + unit, ids[0]! + unit / 2].map((id) => table.get(id)), `unit ${unit}`).toEqual([0, 1, 4999, -1, -1, -1]);
+    }
+    // Not whole numbers: no table.
+    expect(addressTable(Float64Array.from([8, 16.5, 24]))).toBeUndefined();
     // Objects scattered one per page over a wide span: the pages would cost more than a hash table.
     const scattered = Float64Array.from({ length: 5000 }, (_, i) => 0x7f0000000 + i * 2 ** 20);
     expect(addressTable(scattered)).toBeUndefined();

@@ -60,7 +60,7 @@ describe('cpu-hot-threads', { timeout: 60_000 }, () => {
 
   test('one dump gives a hint at most (info), from the thread\'s lifetime', async () => {
     const { model } = await analyseIncident(DIR, { threadsOnly: true });
-    const one = { ...model, dumps: [model.dumps[2]!], activity: [model.activity[2]!], series: [], cpuSamples: [] };
+    const one = { ...model, dumps: [model.dumps[2]!], threadRefs: [model.dumps[2]!.threads.map((th, thread) => ({ dump: 0, thread, name: th.name }))], activity: [model.activity[2]!], series: [], cpuSamples: [] };
     const config = defaultConfig(RULES);
     const quick = resolveConfig(RULES, { rules: { 'cpu-hot-threads': { options: { minLifetimeSeconds: 1 } } } }, 'test');
     const cpu = cpuFindings(runRules(one, RULES, quick));

@@ -10,7 +10,7 @@
  * is small, about 7 bytes an object where the hash table takes 24 to 48: on this VM each megabyte
  * of fresh memory costs 0.7 ms in page faults before anything is written to it.
  *
- * Used only when compact: the ids share an alignment (8 bytes for HotSpot, 2 for V8's even node ids),
+ * Used only when compact: the ids are whole numbers sharing an alignment (8 bytes for HotSpot; any of 8, 4, 2, 1),
  * and the table takes at most twice the memory of a hash table; otherwise the caller's hash table or
  * sorted index serves (addressTable returns undefined).
  */
@@ -52,6 +52,8 @@ export function addressTable(ids: Float64Array): IdIndex | undefined {
     if (id < min) min = id;
     else if (id > max) max = id;
     lowBits |= id >>> 0;
+    // A fraction would be cut to a real start below: such ids are no addresses (none are in an HPROF).
+    if (Math.floor(id) !== id) return undefined;
   }
   if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || min < 0) return undefined;
   // The largest of 8, 4, 2, 1 that divides every id (and so every distance between them).

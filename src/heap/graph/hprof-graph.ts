@@ -352,9 +352,9 @@ export interface IdIndex {
  * `byAddress` false skips the address table (for tests of the others).
  */
 export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECTS, byAddress = true): IdIndex {
-  // Up to HASHED_MAX_OBJECTS, a hash table: V8 sorts a typed array in full even when it is nearly
-  // sorted (14 ms for the 205,000 ids of a fixture heap, of ~0.3 s of memory analysis), and a lookup
-  // there is one probe. Its 24 bytes per object matter only on big heaps, which get the sorted index.
+  // Up to HASHED_MAX_OBJECTS, no sort: V8 sorts a typed array in full even when it is nearly sorted
+  // (14 ms for the 205,000 ids of a fixture heap, of ~0.3 s of memory analysis). The address table,
+  // else a hash table (24 to 48 bytes an object, which matter only on big heaps: they get the sorted index).
   const n = ids.length;
   let max = 0;
   if (n > hashedMax) for (let i = 0; i < n; i++) if (ids[i]! > max) max = ids[i]!;
