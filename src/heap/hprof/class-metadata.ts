@@ -42,7 +42,9 @@ class NameTable {
     this.lengths[this.count] = bytes.length;
     this.used += bytes.length;
     this.slotById.set(id, this.count++);
-    this.decoded.delete(id);
+    // A name decoded before its id was written again (a damaged dump) is decoded anew; names are
+    // decoded once the UTF8 records are read, so this Map is nearly always empty here.
+    if (this.decoded.size > 0) this.decoded.delete(id);
   }
 
   get(id: number): string | undefined {

@@ -25,8 +25,10 @@ export class IdSlots {
   }
 
   private static hash(id: number): number {
-    const low = id % 4294967296;
-    const high = (id - low) / 4294967296;
+    // The id's low 32 bits (id >>> 0, exact for whole numbers below 2^53; % on a double of that size
+    // is a library call) and its high bits (times 2^-32, exact).
+    const low = id >>> 0;
+    const high = (id - low) * 2.3283064365386963e-10;
     // Ids are aligned addresses: their low bits carry little, so both halves are mixed in.
     return Math.imul((low >>> 3) ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) ^ (low >>> 17);
   }
