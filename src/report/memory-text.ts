@@ -21,7 +21,6 @@ export interface MemoryReport {
   readonly warnings: readonly string[];
 }
 
-const count = (n: number) => countText(n);
 const pct = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '-');
 const name = (o: RetainedObject) => stripControl(retainedObjectName(o));
 
@@ -30,9 +29,9 @@ export function renderMemoryText(r: MemoryReport): string {
   const heap = s.retainedBytes;
   const out: string[] = [`dumpsleuth memory ${stripControl(r.source)}`];
   out.push(
-    `heap: ${count(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ${count(s.reachableObjects)} reachable from the GC roots (${approximateBytes(heap)})`,
-    `unreachable (left out of the tree): ${count(s.unreachable.objects)} objects, ${approximateBytes(s.unreachable.bytes)}`,
-    `GC roots: ${Object.entries(s.roots).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${count(v)}`).join(', ') || 'none'}${s.missingReferences > 0 ? `; ${count(s.missingReferences)} references to objects not in the dump were ignored` : ''}`,
+    `heap: ${countText(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ${countText(s.reachableObjects)} reachable from the GC roots (${approximateBytes(heap)})`,
+    `unreachable (left out of the tree): ${countText(s.unreachable.objects)} objects, ${approximateBytes(s.unreachable.bytes)}`,
+    `GC roots: ${Object.entries(s.roots).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${countText(v)}`).join(', ') || 'none'}${s.missingReferences > 0 ? `; ${countText(s.missingReferences)} references to objects not in the dump were ignored` : ''}`,
   );
   for (const w of r.warnings) out.push(`warning: ${stripControl(w)}`);
   out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
@@ -42,18 +41,18 @@ export function renderMemoryText(r: MemoryReport): string {
     for (const n of nodes) {
       out.push(line(n.object, '  '.repeat(depth + 1)));
       walk(n.children, depth + 1);
-      if (n.more.objects > 0) out.push(`${'  '.repeat(depth + 2)}… ${count(n.more.objects)} more dominated objects, ${approximateBytes(n.more.bytes)}`);
+      if (n.more.objects > 0) out.push(`${'  '.repeat(depth + 2)}… ${countText(n.more.objects)} more dominated objects, ${approximateBytes(n.more.bytes)}`);
     }
   };
   walk(r.tree, 0);
   out.push('', s.suspects.length === 0 ? 'Leak suspects: none (no object or class retains 10% of the heap)' : 'Leak suspects');
   s.suspects.forEach((x, i) => {
-    const who = x.kind === 'object' ? `one ${name(x.subject)} ${x.subject.id}` : `${count(x.instances)} instances of ${stripControl(x.className)}`;
+    const who = x.kind === 'object' ? `one ${name(x.subject)} ${x.subject.id}` : `${countText(x.instances)} instances of ${stripControl(x.className)}`;
     out.push(`  ${i + 1}. ${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${pct(x.retained, heap)} of the heap)`);
     const a = x.accumulation;
-    if (a.chainLinks !== undefined) out.push(`     the memory accumulates in ${name(a)} ${a.id}, the first of ${count(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}`);
-    else if (a.index !== x.subject.index) out.push(`     the memory accumulates in ${name(a)} ${a.id}: it retains ${approximateBytes(a.retained)} and directly dominates ${count(a.dominated)} objects`);
-    else out.push(`     it directly dominates ${count(a.dominated)} objects, none of which holds most of it`);
+    if (a.chainLinks !== undefined) out.push(`     the memory accumulates in ${name(a)} ${a.id}, the first of ${countText(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}`);
+    else if (a.index !== x.subject.index) out.push(`     the memory accumulates in ${name(a)} ${a.id}: it retains ${approximateBytes(a.retained)} and directly dominates ${countText(a.dominated)} objects`);
+    else out.push(`     it directly dominates ${countText(a.dominated)} objects, none of which holds most of it`);
     if (x.path !== undefined && x.path.length > 0) out.push(`     kept by: ${x.path.map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}) ${name(st.object)}` : `${stripControl(st.via ?? '?')} -> ${name(st.object)}`)).join(' -> ')}`);
   });
   if (r.path !== undefined) {
@@ -67,7 +66,7 @@ export function renderMemoryText(r: MemoryReport): string {
   }
   out.push('', 'Classes by retained size (instances not dominated by another instance of the class)');
   out.push(`  ${'retained'.padStart(10)}  ${'shallow'.padStart(10)}  ${'instances'.padStart(10)}  class`);
-  for (const c of s.classes) out.push(`  ${approximateBytes(c.retained).padStart(10)}  ${approximateBytes(c.shallow).padStart(10)}  ${count(c.instances).padStart(10)}  ${stripControl(c.className)}`);
+  for (const c of s.classes) out.push(`  ${approximateBytes(c.retained).padStart(10)}  ${approximateBytes(c.shallow).padStart(10)}  ${countText(c.instances).padStart(10)}  ${stripControl(c.className)}`);
   return out.join('\n') + '\n';
 }
 

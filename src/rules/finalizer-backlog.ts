@@ -55,7 +55,7 @@ export const finalizerBacklog: Rule = {
     const sameEvery = f !== undefined && series !== undefined && series.dumps.length > 1 && series.dumps.every((d) => model.dumps[d]!.threads.some((o) => o.frames.some((x) => x.qualified === FINALIZER_LOOP) && finalizeFrame(o) === f));
     const backlog = queued >= minQueued;
     if (held === undefined && !sameEvery && !backlog) return [];
-    const ref: ThreadRef | undefined = th !== undefined ? { dump: last, thread: finalizer, name: th.name } : undefined;
+    const ref: ThreadRef | undefined = th !== undefined ? model.threadRefs[last]![finalizer] : undefined;
     const evidence: Evidence[] = [
       ...(ref !== undefined ? [threadEvidence(model, ref, held ?? (f !== undefined ? `running ${f}` : 'the Finalizer thread'))] : []),
       ...(queue !== undefined ? [{ kind: 'heap-object' as const, source: queue.input, id: queue.queueId, className: queue.className, note: `finalizer queue: ${countText(queue.queueLength)} objects` }] : []),

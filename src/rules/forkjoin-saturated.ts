@@ -76,8 +76,8 @@ export const forkjoinSaturated: Rule = {
         !workers.includes(i) && th.frames.slice(0, 12).some((f) => /^java\.util\.concurrent\.(?:ForkJoinTask\.(?:join|get|awaitDone|invoke)|CompletableFuture\.(?:get|join|waitingGet))$/.test(f.qualified)) && th.frames.some((f) => /ForkJoin|CompletableFuture/.test(f.className)) ? [i] : [],
       );
       const evidence: Evidence[] = [
-        ...blocked.map(({ w, how }) => threadEvidence(model, { dump: last, thread: w, name: threads[w]!.name }, how)),
-        ...callers.slice(0, 10).map((c) => threadEvidence(model, { dump: last, thread: c, name: threads[c]!.name }, 'waits for the pool')),
+        ...blocked.map(({ w, how }) => threadEvidence(model, model.threadRefs[last]![w]!, how)),
+        ...callers.slice(0, 10).map((c) => threadEvidence(model, model.threadRefs[last]![c]!, 'waits for the pool')),
       ];
       const hows = new Map<string, number>();
       for (const b of blocked) hows.set(b.how, (hows.get(b.how) ?? 0) + 1);

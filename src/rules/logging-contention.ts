@@ -113,7 +113,7 @@ export const loggingContention: Rule = {
       else list.push(i);
     }
     const waits = lockWaits(model, last);
-    const ref = (i: number): ThreadRef => ({ dump: last, thread: i, name: threads[i]!.name });
+    const ref = (i: number): ThreadRef => model.threadRefs[last]![i]!;
     const drafts: FindingDraft[] = [];
     for (const [row, waiters] of groups) {
       if (waiters.length < min) continue;

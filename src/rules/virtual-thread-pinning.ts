@@ -70,7 +70,8 @@ export const virtualThreadPinning: Rule = {
     const last = model.dumps.length - 1;
     if (last < 0) return [];
     // Nothing pinned in any dump (most dumps): answered from the stack groups, before any thread is read.
-    if (!model.dumps.some((_, d) => threadsByStack(model, d, parkedOnCarrierStack).length > 0)) return [];
+    const pinnedByDump = model.dumps.map((_, d) => threadsByStack(model, d, parkedOnCarrierStack));
+    if (pinnedByDump.every((p) => p.length === 0)) return [];
     // The JSON dump of the same moment lists virtual threads that text dumps leave out: prefer the dump that has most.
     const virtualCounts = model.dumps.map((d) => {
       let n = 0;
@@ -79,7 +80,7 @@ export const virtualThreadPinning: Rule = {
     });
     const dumpIndex = virtualCounts.reduce((best, n, i) => (n > virtualCounts[best]! ? i : best), last);
     const threads = model.dumps[dumpIndex]!.threads;
-    const pinned = threadsByStack(model, dumpIndex, parkedOnCarrierStack);
+    const pinned = pinnedByDump[dumpIndex]!;
     if (pinned.length === 0) return [];
     const carriers = threadsByStack(model, dumpIndex, runsContinuation).filter((i) => !threads[i]!.virtual);
     // A virtual thread parked on its carrier is mounted: each holds one carrier (a text dump shows it
@@ -87,7 +88,7 @@ export const virtualThreadPinning: Rule = {
     const pinnedCarriers = carriers.length > 0 ? Math.min(carriers.length, pinned.length) : pinned.length;
     const ready = threads.filter((th) => th.virtual && th.state === 'RUNNABLE' && th.frames.length === 0).length;
     const allPinned = carriers.length > 0 && pinnedCarriers >= carriers.length;
-    const ref = (i: number): ThreadRef => ({ dump: dumpIndex, thread: i, name: threads[i]!.name });
+    const ref = (i: number): ThreadRef => model.threadRefs[dumpIndex]![i]!;
     const described = pinned.map((i) => {
       const th = threads[i]!;
       const who = th.virtual ? `virtual thread ${th.name || `#${th.javaId ?? '?'}`}` : `"${th.name}" (carrying virtual thread #${th.carriedVirtualThread ?? '?'})`;

@@ -14,6 +14,7 @@
  * and the table takes at most twice the memory of a hash table; otherwise the caller's hash table or
  * sorted index serves (addressTable returns undefined).
  */
+import { IdSlots } from '../hprof/id-slots.js';
 import type { IdIndex } from './hprof-graph.js';
 
 /** Possible object starts per page: 256 (2 KB of addresses at 8-byte alignment), in 8 words of 32 bits. */
@@ -21,14 +22,7 @@ const PAGE_SLOTS = 256;
 const WORDS_PER_PAGE = PAGE_SLOTS / 32;
 const NONE = -1;
 
-/** The bytes of the hash table that would serve instead (IdSlots: 12 bytes a slot, at most half full). */
-function hashTableBytes(objects: number): number {
-  let size = 16;
-  while (size < objects * 2) size *= 2;
-  return 12 * size;
-}
-
-/** The table may take up to twice the hash table's memory. */
+/** The table may take up to twice the memory of the hash table that would serve instead. */
 const MAX_TABLE_TO_HASH = 2;
 
 /** The number of bits set in a 32-bit word. */
@@ -62,7 +56,7 @@ export function addressTable(ids: Float64Array): IdIndex | undefined {
   const pageBytes = PAGE_SLOTS * unit;
   const perPage = 1 / pageBytes; // a power of two: multiplying by it is exact
   const pages = Math.floor((max - min) * perPage) + 1;
-  const budget = MAX_TABLE_TO_HASH * hashTableBytes(n);
+  const budget = MAX_TABLE_TO_HASH * IdSlots.bytesFor(n);
   if (4 * pages > budget) return undefined;
   // The directory holds one more than each page's number (its zeroes mean no object starts there).
   // Pages are numbered as first met: counted first, so the words are made once, exactly.

@@ -13,11 +13,22 @@ export class IdSlots {
   private filled = 0;
 
   constructor(capacity = 1024) {
-    let size = 16;
-    while (size < capacity * 2) size *= 2;
+    const size = IdSlots.slotsFor(capacity);
     this.keys = new Float64Array(size);
     this.values = new Int32Array(size).fill(EMPTY);
     this.mask = size - 1;
+  }
+
+  /** Slots for `capacity` ids: a power of two, at most half full. */
+  private static slotsFor(capacity: number): number {
+    let size = 16;
+    while (size < capacity * 2) size *= 2;
+    return size;
+  }
+
+  /** The bytes a table made for `capacity` ids takes (a key and a value per slot). */
+  static bytesFor(capacity: number): number {
+    return 12 * IdSlots.slotsFor(capacity);
   }
 
   get size(): number {
