@@ -4,9 +4,10 @@
  * a small one on the loading thread, once the heap is loaded), and finished into what the model
  * carries (the summary, or why there is none).
  */
-import { statSync } from 'node:fs';
 import type { LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
-import { isGzipFile } from '../heap/hprof/byte-source.js';
+import { hprofBytesEstimate, hprofGraphBuilder, type HprofGraphBuilder } from '../heap/graph/hprof-graph.js';
+import type { ObjectGraph } from '../heap/graph/object-graph.js';
+import type { ClassMetadata } from '../heap/hprof/class-metadata.js';
 import { startMemoryAnalysis, type RunningMemoryAnalysis } from '../heap/graph/run-memory.js';
 import type { MemoryAnalysisOptions } from '../heap/graph/heap-memory.js';
 import type { HeapMemory } from '../reconstruct/concurrency.js';
@@ -46,11 +47,12 @@ export interface HeapMemoryWork {
 }
 
 /**
- * The memory analysis of a heap analysed on the loading thread (a small one; in batch, any), once the heap is loaded (loadHooks):
- * on the plain file the loader read and indexed (its plain copy of a gzip dump), so the graph pass
- * inflates nothing again and the names of the paths' steps are read from a few blocks rather than in
- * one more pass over the dump. Run on the file itself when the load was never asked (an extract) or
- * had no such file to offer.
+ * The memory analysis of a heap analysed on the loading thread (a small one; in batch, any), riding
+ * on the heap's load (loadHooks): the object graph is built from the records of the loader's first
+ * pass, so the dump is parsed once for both, and the rest runs once the heap is loaded, with the
+ * names of the paths' steps read from a few blocks of the plain file the loader indexed (its plain
+ * copy of a gzip dump) rather than in one more pass over the dump. Run on the file itself when the
+ * load was never asked (an extract).
  */
 export class DeferredMemoryAnalysis {
   #running: RunningMemoryAnalysis | undefined;
@@ -60,12 +62,27 @@ export class DeferredMemoryAnalysis {
     private readonly options: Omit<MemoryAnalysisOptions, 'onProgress' | 'indexed'>,
   ) {}
 
-  /** What the heap loader is given to run this analysis (`onAnalysis`: told when it starts). */
+  /**
+   * What the heap loader is given to run this analysis (`onAnalysis`: told when it starts): the
+   * object graph is built on the loader's first pass (the dump parsed once for both), the rest once
+   * the heap is loaded.
+   */
   loadHooks(onAnalysis?: () => void): LoadHooks {
+    let builder: HprofGraphBuilder | undefined;
+    const rider = this.options.format === 'v8-heapsnapshot' ? {} : { firstPass: (meta: ClassMetadata) => (builder = hprofGraphBuilder(hprofBytesEstimate(this.file), meta, false)).visitor };
     return {
-      whileOpen: async (indexed) => {
+      ...rider,
+      whileOpen: async (indexed, firstPass) => {
         onAnalysis?.();
-        this.#running ??= startMemoryAnalysis(this.file, indexed !== undefined ? { ...this.options, indexed } : this.options, true);
+        if (this.#running === undefined) {
+          let graph: ObjectGraph | undefined;
+          try {
+            graph = builder?.finish(firstPass);
+          } catch (e) {
+            this.#running = failed(e);
+          }
+          this.#running ??= startMemoryAnalysis(this.file, { ...this.options, ...(indexed !== undefined ? { indexed } : {}), ...(graph !== undefined ? { graph } : {}) }, true);
+        }
         // Its failure is reported by finishHeapMemory, not by the load.
         await this.#running.done.catch(() => undefined);
       },
@@ -78,9 +95,11 @@ export class DeferredMemoryAnalysis {
   }
 }
 
-/** The HPROF bytes a file holds, a gzip one estimated at 2.5 times its size. */
-function heapBytesEstimate(file: string): number {
-  return statSync(file).size * (isGzipFile(file) ? 2.5 : 1);
+/** An analysis that could not start (its graph could not be made): finishHeapMemory says why. */
+function failed(e: unknown): RunningMemoryAnalysis {
+  const done = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+  done.catch(() => undefined);
+  return { done, cancel: () => undefined };
 }
 
 /** What the memory analysis of an incident's heap dumps follows in its plan. */
@@ -101,7 +120,7 @@ const UI_RETAINER_TREE = { top: 25, children: 8, depth: 6, minShare: 0.001 } as 
 export function startHeapMemory(file: string, name: string, plan: MemoryPlan): HeapMemoryWork | undefined {
   const choice = plan.memory ?? 'auto';
   if (choice === 'never') return undefined;
-  const size = heapBytesEstimate(file);
+  const size = hprofBytesEstimate(file);
   if (choice === 'auto' && size > AUTO_MEMORY_MAX_BYTES) {
     return { skipped: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\`` };
   }

@@ -47,6 +47,8 @@ export interface MemoryAnalysisOptions extends SummaryOptions {
    * the paths' objects alone. On this thread only: it holds the loader's index and metadata.
    */
   readonly indexed?: IndexedHprof;
+  /** The dump's object graph, already built (on the heap loader's first pass, see DeferredMemoryAnalysis): no pass of its own. */
+  readonly graph?: ObjectGraph;
 }
 
 /** The object graph of a heap dump, with what names its paths' steps. */
@@ -55,7 +57,8 @@ async function namedGraph(file: string, options: MemoryAnalysisOptions): Promise
   const indexed = options.indexed;
   const feed = options.feed ?? {};
   // A plain copy the loader made of a gzip dump reads faster than the dump, and holds the same records.
-  const graph = indexed !== undefined ? await hprofObjectGraph(indexed.path, options.onProgress, {}, indexed.meta) : await hprofObjectGraph(file, options.onProgress, feed);
+  const graph =
+    options.graph ?? (indexed !== undefined ? await hprofObjectGraph(indexed.path, options.onProgress, {}, indexed.meta) : await hprofObjectGraph(file, options.onProgress, feed));
   if (indexed !== undefined) return { graph, stepNames: async (paths) => stepNamesFromIndexedFile(indexed, graph, paths) };
   return { graph, stepNames: (paths) => stepNamesOfPaths(file, graph, paths, feed) };
 }

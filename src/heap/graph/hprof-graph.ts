@@ -8,13 +8,13 @@
  */
 import type { ProgressListener } from '../../input/open.js';
 import { statSync } from 'node:fs';
-import { feedHprof, isGzipFile, type FeedOptions } from '../hprof/byte-source.js';
+import { feedHprof, isGzipFile, type FeedOptions, type FeedSummary } from '../hprof/byte-source.js';
 import { ClassMetadata } from '../hprof/class-metadata.js';
 import { basicTypeSize, primitiveArrayClassName, readIdAt, SUB } from '../hprof/format.js';
 import { truncationWarning } from '../hprof/hprof-warnings.js';
 import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof/hprof-histogram.js';
 import { IdSlots } from '../hprof/id-slots.js';
-import { HprofFormatError, HprofParser, readId as readIdIn, type ClassDumpRecord } from '../hprof/parser.js';
+import { HprofFormatError, HprofParser, readId as readIdIn, type ClassDumpRecord, type HprofHeader, type HprofVisitor } from '../hprof/parser.js';
 import { addressTable } from './address-table.js';
 import { Growable, GrowableFloat64, GrowableInt32 } from './growable.js';
 import type { ObjectGraph, Referents } from './object-graph.js';
@@ -46,10 +46,40 @@ interface InstanceLayout {
  * field names) that weighs most on a small heap.
  */
 export async function hprofObjectGraph(path: string, onProgress?: ProgressListener, feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {}, knownMeta?: ClassMetadata): Promise<ObjectGraph> {
-  const meta = knownMeta ?? new ClassMetadata();
-  // Sized from the file (an object takes about 50 bytes of HPROF; references about one per 30 bytes), so the arrays
-  // rarely grow; a gzip file inflates about 2.5 times.
-  const stored = statSync(path).size * (isGzipFile(path) ? 2.5 : 1);
+  const builder = hprofGraphBuilder(hprofBytesEstimate(path), knownMeta ?? new ClassMetadata(), knownMeta === undefined);
+  const parser = new HprofParser(builder.visitor);
+  const fed = await feedHprof(path, parser, onProgress !== undefined ? { ...feed, onProgress } : feed);
+  return builder.finish({ header: parser.header, warnings: parser.warningReport(), fed });
+}
+
+/** The HPROF bytes a file holds, a gzip one estimated at 2.5 times its size (what dumps inflate by). */
+export function hprofBytesEstimate(path: string): number {
+  return statSync(path).size * (isGzipFile(path) ? 2.5 : 1);
+}
+
+/** How a pass over a dump ended, as the graph's warnings and checks need it. */
+export interface PassEnd {
+  readonly header: HprofHeader | undefined;
+  /** The parser's warnings (damaged or skipped records). */
+  readonly warnings: readonly string[];
+  readonly fed: FeedSummary;
+}
+
+/** A pass's visitor that builds the object graph, and what makes the graph once the pass is over. */
+export interface HprofGraphBuilder {
+  readonly visitor: HprofVisitor;
+  finish(pass: PassEnd): ObjectGraph;
+}
+
+/**
+ * Builds the graph from the records of a pass it does not run itself: its own (hprofObjectGraph) or
+ * the heap loader's first pass, which the builder rides on (one parse of the dump for both).
+ * `hprofBytes` sizes the arrays; `meta` is the pass's class metadata, filled by this visitor when
+ * `ownsMeta` and by the pass's owner otherwise (then its classDump must be called before this one's).
+ */
+export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsMeta: boolean): HprofGraphBuilder {
+  // Sized from the dump (an object takes about 50 bytes of HPROF; references about one per 30 bytes), so the arrays rarely grow.
+  const stored = hprofBytes;
   const objectGuess = Math.max(1 << 12, Math.min(1 << 27, Math.ceil(stored / 48)));
   const ids = new GrowableFloat64(objectGuess);
   const classKeys = new GrowableInt32(objectGuess); // per object: a class key, named after the pass
@@ -133,13 +163,13 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   const roots: Array<{ kind: number; id: number; thread: number }> = [];
   const threadObjectBySerial = new Map<number, number>();
 
-  const parser = new HprofParser({
-    ...(knownMeta === undefined ? meta.visitor() : {}),
+  const visitor: HprofVisitor = {
+    ...(ownsMeta ? meta.visitor() : {}),
     header: (h) => {
       idSize = h.idSize;
     },
     classDump: (c) => {
-      if (knownMeta === undefined) meta.classDumps.set(c.id, c);
+      if (ownsMeta) meta.classDumps.set(c.id, c);
       classObjects.push(c);
       addObject(c.id, CLASS_OBJECT_KEY, 0); // sized after the pass, as the histogram sizes java.lang.Class
       ref(c.superId);
@@ -180,84 +210,88 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
       addObject(id, primitiveKey(type), primitiveArrayShallowSize(type, length));
       return false;
     },
-  });
-  const fed = await feedHprof(path, parser, onProgress !== undefined ? { ...feed, onProgress } : feed);
-  if (parser.header === undefined) throw new HprofFormatError('the file ends before the HPROF header does');
-  const warnings = parser.warningReport();
-  if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
-
-  const n = ids.length;
-  edgeStart.push(targets.length);
-  const slotOfId = idIndex(ids.view());
-  const shallowSizes = shallow.view();
-  // Classes are sized as the histogram sizes java.lang.Class instances.
-  const classObjectSize = classObjectShallowSize(meta, parser.header.idSize);
-  const classObjectNames = new Map<number, string>();
-  for (const c of classObjects) {
-    const index = slotOfId.get(c.id);
-    shallowSizes[index] = classObjectSize;
-    classObjectNames.set(index, meta.className(c.id));
-  }
-  for (const classId of pendingClassIds) classKeyNames[classIdKeys.get(classId)] = meta.className(classId);
-  let unsized = 0;
-  for (const l of late) {
-    const layout = layoutOf(l.classId);
-    if (layout === undefined) {
-      unsized++;
-      continue;
-    }
-    shallowSizes[l.index] = layout.size;
-    lateEdges.set(l.index, [...layout.refOffsets].map((o) => readId(l.data, o)).filter((id) => id !== 0));
-  }
-  if (unsized > 0) warnings.push(`${unsized} instances of classes the dump has no class record for: their references and sizes are unknown`);
-
-  // Edges: the pass's own, the late instances', and each thread's locals under its thread object.
-  const localsOf = new Map<number, number[]>();
-  const rootObjects: number[] = [];
-  const rootKindOf = new Map<number, string>();
-  const rootKinds: Record<string, number> = {};
-  for (const r of roots) {
-    const kind = ROOT_KIND_NAMES[r.kind] ?? `0x${r.kind.toString(16)}`;
-    rootKinds[kind] = (rootKinds[kind] ?? 0) + 1;
-    const target = slotOfId.get(r.id);
-    if (target < 0) continue;
-    if (!rootKindOf.has(target)) rootKindOf.set(target, kind);
-    const threadId = r.kind === SUB.ROOT_JAVA_FRAME || r.kind === SUB.ROOT_JNI_LOCAL ? threadObjectBySerial.get(r.thread) : undefined;
-    const thread = threadId !== undefined ? slotOfId.get(threadId) : -1;
-    if (thread >= 0) {
-      const list = localsOf.get(thread);
-      if (list === undefined) localsOf.set(thread, [target]);
-      else list.push(target);
-    } else rootObjects.push(target);
-  }
-  const { edgeStart: outStart, edges: edgesOut, missing } = resolveEdges(n, edgeStart.view(), targets, slotOfId, lateEdges, localsOf);
-  if (rootObjects.length === 0 && n > 0) {
-    // No root records (a dump cut before them, or a tool that writes none): as MAT does for such
-    // dumps, the objects nothing references stand for the roots.
-    const referenced = new Uint8Array(n);
-    for (let e = 0; e < edgesOut.length; e++) referenced[edgesOut[e]!] = 1;
-    for (let v = 0; v < n; v++) if (referenced[v] === 0) rootObjects.push(v);
-    rootKinds['unreferenced'] = rootObjects.length;
-    warnings.push(`the dump holds no GC root records: the ${rootObjects.length} objects nothing references were taken as the roots, as MAT does for such dumps; retained sizes are approximate`);
-  }
-  return {
-    objects: n,
-    // Views of the arrays filled (their spare room is not worth a copy of a few hundred MB).
-    ids: ids.view(),
-    classOf: classKeys.view(),
-    classNames: classKeyNames,
-    shallow: shallowSizes,
-    edgeStart: outStart,
-    edges: edgesOut,
-    roots: Int32Array.from(new Set(rootObjects)),
-    rootKinds,
-    missingReferences: missing,
-    warnings,
-    classObjectNames,
-    // Objects are added in index order, so the reference objects are ascending.
-    referents: referentsOf(referenceObjects, referentIds, slotOfId),
-    rootKindOf,
   };
+  return { visitor, finish: (pass) => finishGraph(pass) };
+
+  function finishGraph(pass: PassEnd): ObjectGraph {
+    const { header, fed } = pass;
+    if (header === undefined) throw new HprofFormatError('the file ends before the HPROF header does');
+    const warnings = [...pass.warnings];
+    if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
+
+    const n = ids.length;
+    edgeStart.push(targets.length);
+    const slotOfId = idIndex(ids.view());
+    const shallowSizes = shallow.view();
+    // Classes are sized as the histogram sizes java.lang.Class instances.
+    const classObjectSize = classObjectShallowSize(meta, header.idSize);
+    const classObjectNames = new Map<number, string>();
+    for (const c of classObjects) {
+      const index = slotOfId.get(c.id);
+      shallowSizes[index] = classObjectSize;
+      classObjectNames.set(index, meta.className(c.id));
+    }
+    for (const classId of pendingClassIds) classKeyNames[classIdKeys.get(classId)] = meta.className(classId);
+    let unsized = 0;
+    for (const l of late) {
+      const layout = layoutOf(l.classId);
+      if (layout === undefined) {
+        unsized++;
+        continue;
+      }
+      shallowSizes[l.index] = layout.size;
+      lateEdges.set(l.index, [...layout.refOffsets].map((o) => readId(l.data, o)).filter((id) => id !== 0));
+    }
+    if (unsized > 0) warnings.push(`${unsized} instances of classes the dump has no class record for: their references and sizes are unknown`);
+
+    // Edges: the pass's own, the late instances', and each thread's locals under its thread object.
+    const localsOf = new Map<number, number[]>();
+    const rootObjects: number[] = [];
+    const rootKindOf = new Map<number, string>();
+    const rootKinds: Record<string, number> = {};
+    for (const r of roots) {
+      const kind = ROOT_KIND_NAMES[r.kind] ?? `0x${r.kind.toString(16)}`;
+      rootKinds[kind] = (rootKinds[kind] ?? 0) + 1;
+      const target = slotOfId.get(r.id);
+      if (target < 0) continue;
+      if (!rootKindOf.has(target)) rootKindOf.set(target, kind);
+      const threadId = r.kind === SUB.ROOT_JAVA_FRAME || r.kind === SUB.ROOT_JNI_LOCAL ? threadObjectBySerial.get(r.thread) : undefined;
+      const thread = threadId !== undefined ? slotOfId.get(threadId) : -1;
+      if (thread >= 0) {
+        const list = localsOf.get(thread);
+        if (list === undefined) localsOf.set(thread, [target]);
+        else list.push(target);
+      } else rootObjects.push(target);
+    }
+    const { edgeStart: outStart, edges: edgesOut, missing } = resolveEdges(n, edgeStart.view(), targets, slotOfId, lateEdges, localsOf);
+    if (rootObjects.length === 0 && n > 0) {
+      // No root records (a dump cut before them, or a tool that writes none): as MAT does for such
+      // dumps, the objects nothing references stand for the roots.
+      const referenced = new Uint8Array(n);
+      for (let e = 0; e < edgesOut.length; e++) referenced[edgesOut[e]!] = 1;
+      for (let v = 0; v < n; v++) if (referenced[v] === 0) rootObjects.push(v);
+      rootKinds['unreferenced'] = rootObjects.length;
+      warnings.push(`the dump holds no GC root records: the ${rootObjects.length} objects nothing references were taken as the roots, as MAT does for such dumps; retained sizes are approximate`);
+    }
+    return {
+      objects: n,
+      // Views of the arrays filled (their spare room is not worth a copy of a few hundred MB).
+      ids: ids.view(),
+      classOf: classKeys.view(),
+      classNames: classKeyNames,
+      shallow: shallowSizes,
+      edgeStart: outStart,
+      edges: edgesOut,
+      roots: Int32Array.from(new Set(rootObjects)),
+      rootKinds,
+      missingReferences: missing,
+      warnings,
+      classObjectNames,
+      // Objects are added in index order, so the reference objects are ascending.
+      referents: referentsOf(referenceObjects, referentIds, slotOfId),
+      rootKindOf,
+    };
+  }
 }
 
 /**

@@ -21,6 +21,7 @@ import { truncationWarning } from './hprof-warnings.js';
 import { ObjectIndex, type IndexedHprof } from './object-index.js';
 import { parseIndexedBlock } from './indexed-block.js';
 import { StackTraceCollector } from './stack-traces.js';
+import { visitorPair } from './visitor-pair.js';
 import { HprofFormatError, HprofParser, readValue, type HprofHeader, type HprofVisitor } from './parser.js';
 
 export interface LoadPlan {
@@ -69,21 +70,35 @@ interface Loaded {
 /** What else may ride on a load: see loadHprof. */
 export interface LoadHooks {
   /**
+   * A visitor that rides on the first pass, given the loader's class metadata (which the loader fills
+   * before the rider sees a record): it sees every record it asks for, so another reader of every
+   * object (the object graph's builder) needs no pass of its own.
+   */
+  readonly firstPass?: (meta: ClassMetadata) => HprofVisitor;
+  /**
    * Runs after the load and before the plain copy of a gzip dump is removed, with the plain file and
    * the loader's index of it (undefined when there is none to offer: the copy was dropped, the index
    * is unusable, or the dump is cut short), so other readers of the same dump need neither inflate it
-   * again nor pass over all of it.
+   * again nor pass over all of it; and with how the first pass ended, for its rider.
    */
-  readonly whileOpen?: (file: IndexedHprof | undefined) => Promise<void>;
+  readonly whileOpen?: (file: IndexedHprof | undefined, firstPass: FirstPassEnd) => Promise<void>;
+}
+
+/** How the first pass over the dump ended. */
+export interface FirstPassEnd {
+  readonly header: HprofHeader | undefined;
+  /** The parser's warnings (damaged or skipped records). */
+  readonly warnings: readonly string[];
+  readonly fed: FeedSummary;
 }
 
 export async function loadHprof(path: string, plan: LoadPlan, onProgress?: ProgressListener, hooks: LoadHooks = {}): Promise<HeapStore> {
   // A gzip file cannot seek: the first pass keeps a plain copy (when not too big) so later reads can.
   const copy = isGzipFile(path) ? new PlainCopy() : undefined;
   try {
-    const { store, indexed } = await load(path, plan, copy, onProgress);
+    const { store, indexed, firstPass } = await load(path, plan, copy, onProgress, hooks.firstPass);
     // The pass's loaded objects (their raw bytes) are no longer reachable from here while whileOpen runs.
-    if (hooks.whileOpen !== undefined) await hooks.whileOpen(indexed);
+    if (hooks.whileOpen !== undefined) await hooks.whileOpen(indexed, firstPass);
     return store;
   } finally {
     copy?.remove();
@@ -91,13 +106,20 @@ export async function loadHprof(path: string, plan: LoadPlan, onProgress?: Progr
 }
 
 /** The store, and what the loader can offer other readers of the file (see LoadHooks.whileOpen). */
-async function load(path: string, plan: LoadPlan, copy: PlainCopy | undefined, onProgress: ProgressListener | undefined): Promise<{ store: HeapStore; indexed: IndexedHprof | undefined }> {
-  const first = new FirstPass(plan);
+async function load(
+  path: string,
+  plan: LoadPlan,
+  copy: PlainCopy | undefined,
+  onProgress: ProgressListener | undefined,
+  rider: LoadHooks['firstPass'],
+): Promise<{ store: HeapStore; indexed: IndexedHprof | undefined; firstPass: FirstPassEnd }> {
+  const first = new FirstPass(plan, rider);
   const fed0 = await feedHprof(path, first.parser, { ...feedOptions(plan, onProgress), ...(copy ? { tee: (chunk: Buffer) => copy.write(chunk) } : {}) });
+  const firstPass = { header: first.header, warnings: first.parser.warningReport(), fed: fed0 };
   const seekable = fed0.gzip ? copy?.finish() : path;
   const store = await finishLoad(path, plan, first, fed0, seekable, onProgress);
   const usable = seekable !== undefined && first.header !== undefined && fed0.truncatedAt === undefined && first.index.usable;
-  return { store, indexed: usable ? { path: seekable, header: first.header!, index: first.index, meta: first.closure.meta } : undefined };
+  return { store, indexed: usable ? { path: seekable, header: first.header!, index: first.index, meta: first.closure.meta } : undefined, firstPass };
 }
 
 /** The first pass: class metadata, the histogram, thread roots, the index, and root objects with their forward references. */
@@ -109,12 +131,12 @@ class FirstPass {
   header: HprofHeader | undefined;
   readonly parser: HprofParser;
 
-  constructor(plan: LoadPlan) {
+  constructor(plan: LoadPlan, rider?: LoadHooks['firstPass']) {
     const closure = (this.closure = new Closure(plan));
     const meta = closure.meta;
     const staticsOf = new Map((plan.statics ?? []).map((s) => [s.className, s.depth]));
     const { index, tally } = this;
-    const parser: HprofParser = new HprofParser({
+    const own: HprofVisitor = {
       ...closure.captureVisitor(true),
       ...meta.visitor(),
       ...this.stacks.visitor(),
@@ -145,7 +167,9 @@ class FirstPass {
         tally.primitiveArray(type, length);
         return closure.wants(id);
       },
-    });
+    };
+    // The rider comes second: the loader's metadata has each class before the rider sees it.
+    const parser: HprofParser = new HprofParser(rider !== undefined ? visitorPair(own, rider(meta)) : own);
     this.parser = parser;
   }
 }

@@ -1,0 +1,129 @@
+/**
+ * The object graph built on the heap loader's first pass (one parse of the dump for both, as analyze
+ * does for a small heap) must be the graph of a pass of its own, array for array; the loader must
+ * load exactly what it loads alone; and two visitors on one pass must each see exactly what they see
+ * alone, whichever form of a body (field bytes in place, or a copy) each asks for.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, test } from 'vitest';
+import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
+import { hprofBytesEstimate, hprofGraphBuilder, hprofObjectGraph, type HprofGraphBuilder } from '../../src/heap/graph/hprof-graph.js';
+import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
+import { feedHprof } from '../../src/heap/hprof/byte-source.js';
+import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
+import { HprofParser, readId, type HprofVisitor } from '../../src/heap/hprof/parser.js';
+import { visitorPair } from '../../src/heap/hprof/visitor-pair.js';
+
+const GZIP_HEAPS = ['fixtures/heap/retained/heap.hprof.gz', 'fixtures/heap/jdk17/heap-jmapgz.hprof.gz', 'fixtures/heap/jdk25/heap.hprof.gz', 'fixtures/incidents/session-cache-leak/heap.hprof.gz'];
+
+/** The graph built on the loader's first pass, and the store the loader returned with it. */
+async function graphOnLoad(file: string): Promise<{ graph: ObjectGraph; store: Awaited<ReturnType<typeof loadHprof>> }> {
+  let builder: HprofGraphBuilder | undefined;
+  let graph: ObjectGraph | undefined;
+  const store = await loadHprof(file, ANALYSIS_PLAN, undefined, {
+    firstPass: (meta) => (builder = hprofGraphBuilder(hprofBytesEstimate(file), meta, false)).visitor,
+    whileOpen: async (_indexed, end) => {
+      graph = builder!.finish(end);
+    },
+  });
+  return { graph: graph!, store };
+}
+
+/** A graph as plain values (typed arrays, maps and lists compare by content). */
+const plain = (g: ObjectGraph) => ({ ...g, rootKindOf: [...g.rootKindOf], classObjectNames: [...g.classObjectNames] });
+
+function plainCopy(file: string, keep = 1): string {
+  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-graph-on-load-'));
+  const out = join(dir, 'heap.hprof');
+  const bytes = gunzipSync(readFileSync(file));
+  writeFileSync(out, bytes.subarray(0, Math.floor(bytes.length * keep)));
+  return out;
+}
+
+describe('the object graph built on the loader\'s first pass', { timeout: 120_000 }, () => {
+  for (const file of GZIP_HEAPS) {
+    test(`${file}: the same graph as its own pass, and the same load as without it`, async () => {
+      const { graph, store } = await graphOnLoad(file);
+      const own = await hprofObjectGraph(file);
+      expect(graph.objects).toBeGreaterThan(1000);
+      expect(plain(graph)).toEqual(plain(own));
+      const alone = await loadHprof(file, ANALYSIS_PLAN);
+      expect(store.histogram).toEqual(alone.histogram);
+      expect([...store.objects.keys()]).toEqual([...alone.objects.keys()]);
+      expect(store.objects).toEqual(alone.objects);
+      expect(store.threads).toEqual(alone.threads);
+      expect(store.warnings).toEqual(alone.warnings);
+    });
+  }
+
+  test('a plain dump, and one cut short: the same graph, warnings included', async () => {
+    for (const file of [plainCopy(GZIP_HEAPS[0]!), plainCopy(GZIP_HEAPS[0]!, 0.7)]) {
+      const { graph } = await graphOnLoad(file);
+      expect(plain(graph)).toEqual(plain(await hprofObjectGraph(file)));
+    }
+    const cut = await graphOnLoad(plainCopy(GZIP_HEAPS[0]!, 0.7));
+    expect(cut.graph.warnings.some((w) => /ends at byte \d+, in the middle of a record/.test(w))).toBe(true);
+  });
+});
+
+/** A visitor that writes down everything it is given, asking for the bodies `wants` picks, in one form or the other. */
+function recorder(wants: (id: number) => boolean, asFields: boolean): { visitor: HprofVisitor; seen: string[] } {
+  const seen: string[] = [];
+  let idSize = 8;
+  const hex = (view: DataView, at: number, length: number) => Buffer.from(view.buffer, view.byteOffset + at, length).toString('hex');
+  const visitor: HprofVisitor = {
+    header: (h) => {
+      idSize = h.idSize;
+      seen.push(`header ${h.idSize}`);
+    },
+    classDump: (c) => seen.push(`class ${c.id}`),
+    root: (kind, id, thread) => seen.push(`root ${kind} ${id} ${thread}`),
+    loadClass: (serial, id) => seen.push(`load ${serial} ${id}`),
+    instanceHeader: (id, classId) => (seen.push(`i? ${id} ${classId}`), wants(id)),
+    objectArrayHeader: (id, classId, n) => (seen.push(`a? ${id} ${classId} ${n}`), wants(id)),
+    primitiveArrayHeader: (id, type, n) => (seen.push(`p? ${id} ${type} ${n}`), wants(id)),
+    primitiveArrayData: (id, _type, data) => seen.push(`p ${id} ${data.toString('hex')}`),
+    ...(asFields
+      ? {
+          instanceFields: (id, _c, view, at, n) => seen.push(`i ${id} ${hex(view, at, n)}`),
+          objectArrayElements: (id, _c, view, at, n) => {
+            const ids: number[] = [];
+            for (let k = 0; k < n; k++) ids.push(readId(view, at + k * idSize, idSize));
+            seen.push(`a ${id} ${ids.join(',')}`);
+          },
+        }
+      : {
+          instanceData: (id, _c, data) => seen.push(`i ${id} ${data.toString('hex')}`),
+          objectArrayData: (id, _c, elements) => seen.push(`a ${id} ${[...elements].join(',')}`),
+        }),
+  };
+  return { visitor, seen };
+}
+
+describe('two visitors on one pass', { timeout: 60_000 }, () => {
+  const file = GZIP_HEAPS[0]!;
+  const everyThird = (id: number) => Math.floor(id / 8) % 3 === 0;
+  const none = () => false;
+  const cases: Array<[string, () => ReturnType<typeof recorder>, () => ReturnType<typeof recorder>]> = [
+    ['some bodies as copies beside all bodies in place', () => recorder(everyThird, false), () => recorder(() => true, true)],
+    ['bodies in place beside no bodies', () => recorder(everyThird, true), () => recorder(none, false)],
+    ['both as copies, different bodies', () => recorder(everyThird, false), () => recorder((id) => !everyThird(id), false)],
+  ];
+  for (const [name, makeFirst, makeSecond] of cases) {
+    test(`${name}: each sees what it sees alone`, async () => {
+      const first = makeFirst();
+      const second = makeSecond();
+      await feedHprof(file, new HprofParser(visitorPair(first.visitor, second.visitor)));
+      const firstAlone = makeFirst();
+      const secondAlone = makeSecond();
+      await feedHprof(file, new HprofParser(firstAlone.visitor));
+      await feedHprof(file, new HprofParser(secondAlone.visitor));
+      expect(firstAlone.seen.filter((s) => /^[iap] /.test(s)).length).toBeGreaterThan(100);
+      expect(first.seen).toEqual(firstAlone.seen);
+      expect(second.seen).toEqual(secondAlone.seen);
+    });
+  }
+});
