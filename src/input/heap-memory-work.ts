@@ -5,7 +5,8 @@
  * carries (the summary, or why there is none).
  */
 import type { LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
-import { hprofBytesEstimate, hprofGraphBuilder, type HprofGraphBuilder } from '../heap/graph/hprof-graph.js';
+import { hprofGraphBuilder, type HprofGraphBuilder } from '../heap/graph/hprof-graph.js';
+import { hprofBytesEstimate } from '../heap/hprof/byte-source.js';
 import type { ObjectGraph } from '../heap/graph/object-graph.js';
 import type { ClassMetadata } from '../heap/hprof/class-metadata.js';
 import { startMemoryAnalysis, type RunningMemoryAnalysis } from '../heap/graph/run-memory.js';
@@ -16,7 +17,7 @@ import type { HeapMemory } from '../reconstruct/concurrency.js';
 export type MemoryChoice = 'auto' | 'always' | 'never';
 
 /**
- * HPROF bytes (a gzip file counted at 2.5 times its size, what dumps inflate by) up to which the
+ * HPROF bytes (of a gzip file, what it inflates to: hprofBytesEstimate) up to which the
  * memory analysis runs by default: about 6 s of graph building on the second core, measured at
  * 12 s per GB (bench/heap-bench.mjs). Bigger heaps get a note saying how to ask for it.
  */

@@ -7,8 +7,7 @@
  * References to ids not in the dump are counted and left out.
  */
 import type { ProgressListener } from '../../input/open.js';
-import { statSync } from 'node:fs';
-import { feedHprof, isGzipFile, type FeedOptions, type FeedSummary } from '../hprof/byte-source.js';
+import { feedHprof, hprofBytesEstimate, type FeedOptions, type FeedSummary } from '../hprof/byte-source.js';
 import { ClassMetadata } from '../hprof/class-metadata.js';
 import { basicTypeSize, primitiveArrayClassName, readIdAt, SUB } from '../hprof/format.js';
 import { truncationWarning } from '../hprof/hprof-warnings.js';
@@ -16,7 +15,6 @@ import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, pr
 import { IdSlots } from '../hprof/id-slots.js';
 import { HprofFormatError, HprofParser, readId as readIdIn, type ClassDumpRecord, type HprofHeader, type HprofVisitor } from '../hprof/parser.js';
 import { addressTable } from './address-table.js';
-import { Growable, GrowableFloat64, GrowableInt32 } from './growable.js';
 import type { ObjectGraph, Referents } from './object-graph.js';
 
 /** MAT's names for the root kinds, in the words the memory report uses. */
@@ -52,11 +50,6 @@ export async function hprofObjectGraph(path: string, onProgress?: ProgressListen
   return builder.finish({ header: parser.header, warnings: parser.warningReport(), fed });
 }
 
-/** The HPROF bytes a file holds, a gzip one estimated at 2.5 times its size (what dumps inflate by). */
-export function hprofBytesEstimate(path: string): number {
-  return statSync(path).size * (isGzipFile(path) ? 2.5 : 1);
-}
-
 /** How a pass over a dump ended, as the graph's warnings and checks need it. */
 export interface PassEnd {
   readonly header: HprofHeader | undefined;
@@ -81,10 +74,7 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
   // Sized from the dump (an object takes about 50 bytes of HPROF; references about one per 30 bytes), so the arrays rarely grow.
   const stored = hprofBytes;
   const objectGuess = Math.max(1 << 12, Math.min(1 << 27, Math.ceil(stored / 48)));
-  const ids = new GrowableFloat64(objectGuess);
-  const classKeys = new GrowableInt32(objectGuess); // per object: a class key, named after the pass
-  const shallow = new GrowableFloat64(objectGuess);
-  const edgeStart = new GrowableInt32(objectGuess);
+  const columns = new ObjectColumns(objectGuess);
   const targets = new RefStore(Math.max(1 << 12, Math.min(1 << 28, Math.ceil(stored / 28)))); // referenced ids, resolved to indexes after the pass
   const classKeyOf = new Map<string, number>();
   const classKeyNames: string[] = [];
@@ -143,12 +133,7 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
 
   const readId = (data: Buffer, at: number): number => readIdAt(data, at, idSize);
 
-  const addObject = (id: number, key: number, size: number): void => {
-    ids.push(id);
-    classKeys.push(key);
-    shallow.push(size);
-    edgeStart.push(targets.length);
-  };
+  const addObject = (id: number, key: number, size: number): void => columns.add(id, key, size, targets.length);
   const ref = (id: number) => {
     if (id !== 0) targets.push(id);
   };
@@ -187,7 +172,7 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
       addObject(id, key, layout?.size ?? 0);
       ref(classId);
       if (layout === undefined) {
-        late.push({ index: ids.length - 1, classId, data: Buffer.from(new Uint8Array(view.buffer, view.byteOffset + at, length)) }); // a copy: the buffer is reused
+        late.push({ index: columns.length - 1, classId, data: Buffer.from(new Uint8Array(view.buffer, view.byteOffset + at, length)) }); // a copy: the buffer is reused
         return;
       }
       const offsets = layout.refOffsets;
@@ -195,7 +180,7 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
       if (layout.referentOffset >= 0) {
         const referent = readIdIn(view, at + layout.referentOffset, idSize);
         if (referent !== 0) {
-          referenceObjects.push(ids.length - 1);
+          referenceObjects.push(columns.length - 1);
           referentIds.push(referent);
         }
       }
@@ -219,10 +204,9 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
     const warnings = [...pass.warnings];
     if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
 
-    const n = ids.length;
-    edgeStart.push(targets.length);
-    const slotOfId = idIndex(ids.view());
-    const shallowSizes = shallow.view();
+    const n = columns.length;
+    const { ids, classKeys, shallow: shallowSizes, edgeStart } = columns.finish(targets.length);
+    const slotOfId = idIndex(ids);
     // Classes are sized as the histogram sizes java.lang.Class instances.
     const classObjectSize = classObjectShallowSize(meta, header.idSize);
     const classObjectNames = new Map<number, string>();
@@ -263,7 +247,7 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
         else list.push(target);
       } else rootObjects.push(target);
     }
-    const { edgeStart: outStart, edges: edgesOut, missing } = resolveEdges(n, edgeStart.view(), targets, slotOfId, lateEdges, localsOf);
+    const { edgeStart: outStart, edges: edgesOut, missing } = resolveEdges(n, edgeStart, targets, slotOfId, lateEdges, localsOf);
     if (rootObjects.length === 0 && n > 0) {
       // No root records (a dump cut before them, or a tool that writes none): as MAT does for such
       // dumps, the objects nothing references stand for the roots.
@@ -276,8 +260,8 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
     return {
       objects: n,
       // Views of the arrays filled (their spare room is not worth a copy of a few hundred MB).
-      ids: ids.view(),
-      classOf: classKeys.view(),
+      ids,
+      classOf: classKeys,
       classNames: classKeyNames,
       shallow: shallowSizes,
       edgeStart: outStart,
@@ -451,42 +435,93 @@ export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECT
 }
 
 /**
+ * The per-object columns of the pass (dump id, class key, shallow size, first edge), grown together:
+ * one capacity check per object.
+ */
+class ObjectColumns {
+  length = 0;
+  private ids: Float64Array;
+  private classKeys: Int32Array;
+  private shallow: Float64Array;
+  private edgeStart: Int32Array;
+  constructor(capacity: number) {
+    this.ids = new Float64Array(capacity);
+    this.classKeys = new Int32Array(capacity);
+    this.shallow = new Float64Array(capacity);
+    this.edgeStart = new Int32Array(capacity + 1);
+  }
+  add(id: number, classKey: number, size: number, firstEdge: number): void {
+    const i = this.length;
+    if (i === this.ids.length) this.grow();
+    this.ids[i] = id;
+    this.classKeys[i] = classKey;
+    this.shallow[i] = size;
+    this.edgeStart[i] = firstEdge;
+    this.length = i + 1;
+  }
+  /** The filled columns (views: their spare room is not worth a copy), edgeStart closed with `edges`. */
+  finish(edges: number): { ids: Float64Array; classKeys: Int32Array; shallow: Float64Array; edgeStart: Int32Array } {
+    const n = this.length;
+    this.edgeStart[n] = edges;
+    return { ids: this.ids.subarray(0, n), classKeys: this.classKeys.subarray(0, n), shallow: this.shallow.subarray(0, n), edgeStart: this.edgeStart.subarray(0, n + 1) };
+  }
+  private grow(): void {
+    const capacity = this.ids.length * 2;
+    this.ids = grown(this.ids, new Float64Array(capacity));
+    this.classKeys = grown(this.classKeys, new Int32Array(capacity));
+    this.shallow = grown(this.shallow, new Float64Array(capacity));
+    this.edgeStart = grown(this.edgeStart, new Int32Array(capacity + 1));
+  }
+}
+
+/**
  * The referenced ids of the pass, in the order met: as id/8 in 32 bits while the ids allow it (a
  * heap with compressed oops lies below 32 GB, its ids 8-byte aligned), else as doubles.
  */
 class RefStore {
-  private compact: Growable<Uint32Array> | undefined;
-  private wide: Growable<Float64Array> | undefined;
+  length = 0;
+  /** id/8 per reference while every id so far fits; undefined once one did not. */
+  private words: Uint32Array | undefined;
+  private wide: Float64Array | undefined;
   constructor(capacity: number) {
-    this.compact = new Growable((n) => new Uint32Array(n), capacity);
-  }
-  get length(): number {
-    return this.compact !== undefined ? this.compact.length : this.wide!.length;
+    this.words = new Uint32Array(capacity);
   }
   push(id: number): void {
-    if (this.compact !== undefined) {
+    const words = this.words;
+    if (words !== undefined) {
       const w = id / 8;
-      if (w < 4294967296 && Math.floor(w) === w) return this.compact.push(w);
+      if (w < 4294967296 && Math.floor(w) === w) {
+        if (this.length === words.length) this.words = grown(words, new Uint32Array(words.length * 2));
+        this.words![this.length++] = w;
+        return;
+      }
       // An id that does not fit: every id so far is widened once, and the rest stored as doubles.
-      const words = this.compact.view();
-      this.wide = new Growable((n) => new Float64Array(n), Math.max(1024, words.length * 2));
-      for (let i = 0; i < words.length; i++) this.wide.push(words[i]! * 8);
-      this.compact = undefined;
+      const wide = new Float64Array(Math.max(1024, words.length * 2));
+      for (let i = 0; i < this.length; i++) wide[i] = words[i]! * 8;
+      this.wide = wide;
+      this.words = undefined;
     }
-    this.wide!.push(id);
+    if (this.length === this.wide!.length) this.wide = grown(this.wide!, new Float64Array(this.wide!.length * 2));
+    this.wide![this.length++] = id;
   }
   /**
    * The ids, and where their resolved indexes go: the same 4-byte slots when ids are kept in 32 bits
    * (entry e is read before anything at or past e is written), else a new array.
    */
   resolution(): { readonly idAt: (e: number) => number; readonly into: Int32Array } {
-    if (this.compact !== undefined) {
-      const words = this.compact.view();
+    if (this.words !== undefined) {
+      const words = this.words.subarray(0, this.length);
       return { idAt: (e) => words[e]! * 8, into: new Int32Array(words.buffer, words.byteOffset, words.buffer.byteLength / 4) };
     }
-    const ids = this.wide!.view();
+    const ids = this.wide!.subarray(0, this.length);
     return { idAt: (e) => ids[e]!, into: new Int32Array(ids.length) };
   }
+}
+
+/** `into`, a bigger array, with `from` copied to its start. */
+function grown<A extends Int32Array | Uint32Array | Float64Array>(from: A, into: A): A {
+  into.set(from);
+  return into;
 }
 
 /** Each reference object's referent (referents not in the dump are left out); `references` ascend. */
