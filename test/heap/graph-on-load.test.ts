@@ -12,6 +12,7 @@ import { describe, expect, test } from 'vitest';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { hprofGraphBuilder, hprofObjectGraph, type HprofGraphBuilder } from '../../src/heap/graph/hprof-graph.js';
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
+import { indexesOfIds } from '../../src/heap/graph/graph-queries.js';
 import { feedHprof, hprofBytesEstimate } from '../../src/heap/hprof/byte-source.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import { HprofParser, readId, type HprofVisitor } from '../../src/heap/hprof/parser.js';
@@ -32,8 +33,8 @@ async function graphOnLoad(file: string): Promise<{ graph: ObjectGraph; store: A
   return { graph: graph!, store };
 }
 
-/** A graph as plain values (typed arrays, maps and lists compare by content). */
-const plain = (g: ObjectGraph) => ({ ...g, rootKindOf: [...g.rootKindOf], classObjectNames: [...g.classObjectNames] });
+/** A graph as plain values (typed arrays, maps and lists compare by content; the id table, a function, by its answers elsewhere). */
+const plain = ({ indexOfId: _table, ...g }: ObjectGraph) => ({ ...g, rootKindOf: [...g.rootKindOf], classObjectNames: [...g.classObjectNames] });
 
 function plainCopy(file: string, keep = 1): string {
   const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-graph-on-load-'));
@@ -58,6 +59,16 @@ describe('the object graph built on the loader\'s first pass', { timeout: 120_00
       expect(store.warnings).toEqual(alone.warnings);
     });
   }
+
+  test('its id table finds what a scan of the ids finds, misses included', async () => {
+    const { graph } = await graphOnLoad(GZIP_HEAPS[0]!);
+    expect(graph.indexOfId).toBeDefined();
+    const ids = [...graph.ids.subarray(0, 5000), ...[...Array(500).keys()].map((k) => graph.ids[(k * 7919) % graph.objects]! + 4), 0, 8, 2 ** 40];
+    const byTable = indexesOfIds(graph, ids);
+    const byScan = indexesOfIds({ ...graph, indexOfId: undefined }, ids);
+    expect(byTable.size).toBeGreaterThan(4000);
+    expect([...byTable].sort((a, b) => a[0] - b[0])).toEqual([...byScan].sort((a, b) => a[0] - b[0]));
+  });
 
   test('a plain dump, and one cut short: the same graph, warnings included', async () => {
     for (const file of [plainCopy(GZIP_HEAPS[0]!), plainCopy(GZIP_HEAPS[0]!, 0.7)]) {

@@ -4,11 +4,18 @@
  */
 import type { ObjectGraph } from './object-graph.js';
 
-/** Indexes of the given dump ids (those in the graph), in one scan of the ids. */
+/** Indexes of the given dump ids (those in the graph): through the graph's id table, else in one scan of the ids. */
 export function indexesOfIds(g: ObjectGraph, ids: Iterable<number>): Map<number, number> {
   const wanted = new Set(ids);
   const out = new Map<number, number>();
   if (wanted.size === 0) return out;
+  if (g.indexOfId !== undefined) {
+    for (const id of wanted) {
+      const v = g.indexOfId(id);
+      if (v >= 0) out.set(id, v);
+    }
+    return out;
+  }
   for (let v = 0; v < g.objects && out.size < wanted.size; v++) if (wanted.has(g.ids[v]!)) out.set(g.ids[v]!, v);
   return out;
 }

@@ -274,6 +274,7 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
       // Objects are added in index order, so the reference objects are ascending.
       referents: referentsOf(referenceObjects, referentIds, slotOfId),
       rootKindOf,
+      indexOfId: (id) => slotOfId.get(id),
     };
   }
 }

@@ -5,7 +5,9 @@ import { analyseMemory, analysisBuffers, type MemoryAnalysisOptions } from './he
 const { file, options } = workerData as { file: string; options: Omit<MemoryAnalysisOptions, 'onProgress'> };
 try {
   const analysis = await analyseMemory(file, options);
-  parentPort!.postMessage({ analysis }, analysisBuffers(analysis));
+  // The id table is a function, which cannot cross: the graph arrives without it (a scan finds ids then).
+  const { indexOfId: _table, ...graph } = analysis.graph;
+  parentPort!.postMessage({ analysis: { ...analysis, graph } }, analysisBuffers(analysis));
 } catch (e) {
   parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) });
 }

@@ -53,6 +53,11 @@ export interface ObjectGraph {
   readonly referents: Referents;
   /** The kind of root record that holds each GC-root object (the first, when several do). */
   readonly rootKindOf: ReadonlyMap<number, string>;
+  /**
+   * The index of the object with this dump id, -1 when there is none: the table the graph resolved its
+   * references with, when it has one (not on a graph that crossed from a worker: functions do not cross).
+   */
+  readonly indexOfId?: (id: number) => number;
   /** How the dump's tools write an id: an HPROF's address in hex (`0x7ff01234`, the default), a V8 node id as DevTools does (`@1234`). */
   readonly idNotation?: 'address' | 'node-id';
 }
