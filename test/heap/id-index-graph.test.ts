@@ -64,6 +64,15 @@ describe('idIndex', () => {
       expect(table, `unit ${unit}`).toBeDefined();
       expect([ids[0]!, ids[1]!, ids[4999]!, ids[4999]! - unit, ids[0]! + unit, ids[0]! + unit / 2].map((id) => table.get(id)), `unit ${unit}`).toEqual([0, 1, 4999, -1, -1, -1]);
     }
+    // Dense (every page gets its words) with empty pages among the full ones, and sparse (pages as
+    // met): both find every id, and nothing in the holes or between objects.
+    for (const [label, step, hole] of [['dense', 24, 40_000], ['sparse', 24 * 40, 4_000_000]] as const) {
+      const ids = Float64Array.from({ length: 20_000 }, (_, i) => 0x7f0000000 + i * step + (i >= 10_000 ? hole : 0));
+      const table = addressTable(ids)!;
+      expect(table, label).toBeDefined();
+      for (let i = 0; i < ids.length; i += 7) expect(table.get(ids[i]!), `${label} ${i}`).toBe(i);
+      for (const missing of [ids[9_999]! + step, ids[10_000]! - step, ids[9_999]! + hole / 2, ids[500]! + 8, ids[19_999]! + step]) expect(table.get(missing), `${label} ${missing}`).toBe(-1);
+    }
     // Not whole numbers: no table.
     expect(addressTable(Float64Array.from([8, 16.5, 24]))).toBeUndefined();
     // Objects scattered one per page over a wide span: the pages would cost more than a hash table.

@@ -86,13 +86,19 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
   // Class keys by class id, named when the class's name is known (after the pass for safety).
   const classIdKeys = new IdSlots(4096);
   const pendingClassIds: number[] = [];
+  // Objects of one class often come in runs: the last answer is kept.
+  let lastClassId = -1;
+  let lastClassKey = -1;
   const keyForClassId = (classId: number): number => {
+    if (classId === lastClassId) return lastClassKey;
     let k = classIdKeys.get(classId);
     if (k < 0) {
       k = classKeyNames.push('') - 1;
       classIdKeys.set(classId, k);
       pendingClassIds.push(classId);
     }
+    lastClassId = classId;
+    lastClassKey = k;
     return k;
   };
   const CLASS_OBJECT_KEY = keyFor('java.lang.Class');
