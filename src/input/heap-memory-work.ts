@@ -17,7 +17,7 @@ import type { HeapMemory } from '../reconstruct/concurrency.js';
 export type MemoryChoice = 'auto' | 'always' | 'never';
 
 /**
- * HPROF bytes (of a gzip file, what it inflates to: hprofBytesEstimate) up to which the
+ * HPROF bytes (a gzip file counted at 2.5 times its size: hprofBytesEstimate) up to which the
  * memory analysis runs by default: about 6 s of graph building on the second core, measured at
  * 12 s per GB (bench/heap-bench.mjs). Bigger heaps get a note saying how to ask for it.
  */
@@ -31,11 +31,11 @@ const AUTO_MEMORY_MAX_BYTES = 512 * 1024 * 1024;
 const SUSPECT_PATH_MIN_BYTES = 1024 * 1024;
 
 /**
- * Heaps up to this size are analysed on the loading thread, after the load, on the file the loader
- * read (DeferredMemoryAnalysis): a worker's start and its cold compiler (it compiles the HPROF
- * scanner again) cost more than the second core saves on a small heap. Measured with
- * bench/memory-cost-bench.mjs: on the fixture incidents' heaps of about 10 MB the worker made
- * analyze 1.4 to 2.1 times slower than this thread.
+ * Heaps up to this size are analysed on the loading thread, riding on the load (DeferredMemoryAnalysis):
+ * a worker's start and its cold compiler (it compiles the HPROF scanner again) cost more than the
+ * second core saves on a small heap. Measured with bench/memory-cost-bench.mjs: on the fixture
+ * incidents' heaps of about 10 MB the worker made analyze 1.4 to 2.1 times slower than this thread;
+ * a worker started at the first line of the process ended no sooner than this thread does.
  */
 const OWN_THREAD_MAX_BYTES = 48 * 1024 * 1024;
 
@@ -78,6 +78,7 @@ export class DeferredMemoryAnalysis {
         if (this.#running === undefined) {
           let graph: ObjectGraph | undefined;
           try {
+            if (firstPass.riderFailure !== undefined) throw firstPass.riderFailure.error;
             graph = builder?.finish(firstPass);
           } catch (e) {
             this.#running = failed(e);

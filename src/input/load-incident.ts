@@ -57,7 +57,8 @@ async function loadFile(name: string, file: string, plan: IncidentPlan, onProgre
     const memoryWork = heapKind === 'hprof' ? (ahead?.memory ?? startHeapMemory(file, name, plan)) : undefined;
     let store: HeapStore;
     try {
-      // A memory analysis on this thread (a small heap's, or any in batch) runs once the heap is loaded, on the loader's plain, indexed file.
+      // A memory analysis on this thread (a small heap's, or any in batch) rides on the load: its graph
+      // is built in the loader's first pass, the rest once the heap is loaded.
       const hooks = memoryWork?.deferred?.loadHooks(() => onProgress?.({ phase: 'memory', bytesRead: 0 }));
       store = heapStoreNamed(await openHeap(file, plan, onProgress, hooks), file, name);
     } catch (e) {

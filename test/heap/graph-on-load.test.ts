@@ -14,7 +14,11 @@ import { hprofGraphBuilder, hprofObjectGraph, type HprofGraphBuilder } from '../
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
 import { indexesOfIds } from '../../src/heap/graph/graph-queries.js';
 import { feedHprof, hprofBytesEstimate } from '../../src/heap/hprof/byte-source.js';
-import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
+import { loadHprof, type FirstPassEnd, type LoadHooks } from '../../src/heap/hprof/hprof-loader.js';
+import { MAX_DELIVERED_BODY } from '../../src/heap/hprof/parser.js';
+import { objectArrayShallowSize } from '../../src/heap/hprof/hprof-histogram.js';
+import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/input/heap-memory-work.js';
+import { chainHeap } from './hand-hprof.js';
 import { HprofParser, readId, type HprofVisitor } from '../../src/heap/hprof/parser.js';
 import { visitorPair } from '../../src/heap/hprof/visitor-pair.js';
 
@@ -80,6 +84,68 @@ describe('the object graph built on the loader\'s first pass', { timeout: 120_00
   });
 });
 
+describe('what rides on the load never fails it', { timeout: 120_000 }, () => {
+  test('an object array too big to hand over: in the graph with its size and no references, with a warning of the graph\'s own; the load\'s warnings unchanged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-big-array-'));
+    const file = join(dir, 'heap.hprof');
+    const length = MAX_DELIVERED_BODY / 8 + 1000;
+    writeFileSync(file, chainHeap([0x1000, 0x1010, 0x1020, 0x1030], length));
+    const { graph, store } = await graphOnLoad(file);
+    const own = await hprofObjectGraph(file);
+    expect(plain(graph)).toEqual(plain(own));
+    const array = [...graph.ids].indexOf(0x9000);
+    expect(array).toBeGreaterThanOrEqual(0);
+    expect(graph.shallow[array]).toBe(objectArrayShallowSize(length));
+    expect(graph.edgeStart[array + 1]! - graph.edgeStart[array]!).toBe(1); // its class only
+    expect(graph.warnings.some((w) => /1 objects of over 64 MiB each were not read/.test(w))).toBe(true);
+    const alone = await loadHprof(file, ANALYSIS_PLAN);
+    expect(store.warnings).toEqual(alone.warnings);
+    expect(store.histogram).toEqual(alone.histogram);
+  });
+
+  test('a rider that throws is told no more: the load reads on as alone, and its end says what was thrown', async () => {
+    const file = GZIP_HEAPS[3]!;
+    let seen = 0;
+    let end: FirstPassEnd | undefined;
+    const store = await loadHprof(file, ANALYSIS_PLAN, undefined, {
+      firstPass: () => ({
+        instanceHeader: () => true,
+        instanceFields: () => {
+          if (++seen === 1000) throw new RangeError('Array buffer allocation failed');
+        },
+      }),
+      whileOpen: async (_indexed, firstPass) => {
+        end = firstPass;
+      },
+    });
+    expect(seen).toBe(1000);
+    expect((end?.riderFailure?.error as Error).message).toBe('Array buffer allocation failed');
+    const alone = await loadHprof(file, ANALYSIS_PLAN);
+    expect(store.histogram).toEqual(alone.histogram);
+    expect(store.objects).toEqual(alone.objects);
+    expect(store.warnings).toEqual(alone.warnings);
+  });
+
+  test('analyze\'s memory analysis whose graph failed on the load: reported as not computed, the heap loaded', async () => {
+    const file = GZIP_HEAPS[3]!;
+    const work = new DeferredMemoryAnalysis(file, {});
+    const hooks = work.loadHooks();
+    let k = 0;
+    const failing: LoadHooks = {
+      ...hooks,
+      firstPass: (meta) => {
+        const builder = hooks.firstPass!(meta);
+        return { ...builder, objectArrayElements: (...args) => (++k > 100 ? (() => { throw new RangeError('Array buffer allocation failed'); })() : builder.objectArrayElements!(...args)) };
+      },
+    };
+    const store = await loadHprof(file, ANALYSIS_PLAN, undefined, failing);
+    expect(store.histogram).toEqual((await loadHprof(file, ANALYSIS_PLAN)).histogram);
+    const memory = await finishHeapMemory({ deferred: work }, 'heap.hprof.gz');
+    expect(memory.model.summary).toBeUndefined();
+    expect(memory.model.skipped).toBe('the memory analysis failed: Array buffer allocation failed');
+  });
+});
+
 /** A visitor that writes down everything it is given, asking for the bodies `wants` picks, in one form or the other. */
 function recorder(wants: (id: number) => boolean, asFields: boolean): { visitor: HprofVisitor; seen: string[] } {
   const seen: string[] = [];
@@ -127,7 +193,7 @@ describe('two visitors on one pass', { timeout: 60_000 }, () => {
     test(`${name}: each sees what it sees alone`, async () => {
       const first = makeFirst();
       const second = makeSecond();
-      await feedHprof(file, new HprofParser(visitorPair(first.visitor, second.visitor)));
+      await feedHprof(file, new HprofParser(visitorPair(first.visitor, second.visitor, (e) => expect.fail(`the second visitor threw: ${String(e)}`))));
       const firstAlone = makeFirst();
       const secondAlone = makeSecond();
       await feedHprof(file, new HprofParser(firstAlone.visitor));

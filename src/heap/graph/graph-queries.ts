@@ -4,7 +4,10 @@
  */
 import type { ObjectGraph } from './object-graph.js';
 
-/** Indexes of the given dump ids (those in the graph): through the graph's id table, else in one scan of the ids. */
+/**
+ * Indexes of the given dump ids (those in the graph): through the graph's id table, else in one scan
+ * of the ids. An id written twice (a damaged dump) finds its first object either way.
+ */
 export function indexesOfIds(g: ObjectGraph, ids: Iterable<number>): Map<number, number> {
   const wanted = new Set(ids);
   const out = new Map<number, number>();
@@ -16,7 +19,7 @@ export function indexesOfIds(g: ObjectGraph, ids: Iterable<number>): Map<number,
     }
     return out;
   }
-  for (let v = 0; v < g.objects && out.size < wanted.size; v++) if (wanted.has(g.ids[v]!)) out.set(g.ids[v]!, v);
+  for (let v = 0; v < g.objects && out.size < wanted.size; v++) if (wanted.has(g.ids[v]!) && !out.has(g.ids[v]!)) out.set(g.ids[v]!, v);
   return out;
 }
 

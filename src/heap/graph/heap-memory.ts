@@ -42,9 +42,9 @@ export interface MemoryAnalysisOptions extends SummaryOptions {
   /** Also the top of the dominator tree of this shape, each node with its path from a GC root (same pass). */
   readonly retainers?: RetainerTreeShape;
   /**
-   * The same dump as the heap loader left it (see loadHprof's whileOpen): the graph is read from its
-   * plain file (a gzip dump is not inflated a second time) and the steps' names from the blocks of
-   * the paths' objects alone. On this thread only: it holds the loader's index and metadata.
+   * The same dump as the heap loader left it (see loadHprof's whileOpen): the steps' names are read
+   * from the blocks of the paths' objects alone, and the graph, unless given, from its plain file (a
+   * gzip dump is not inflated a second time). On this thread only: it holds the loader's index and metadata.
    */
   readonly indexed?: IndexedHprof;
   /** The dump's object graph, already built (on the heap loader's first pass, see DeferredMemoryAnalysis): no pass of its own. */

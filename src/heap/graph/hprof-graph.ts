@@ -13,7 +13,7 @@ import { basicTypeSize, primitiveArrayClassName, readIdAt, SUB } from '../hprof/
 import { truncationWarning } from '../hprof/hprof-warnings.js';
 import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof/hprof-histogram.js';
 import { IdSlots } from '../hprof/id-slots.js';
-import { HprofFormatError, HprofParser, readId as readIdIn, type ClassDumpRecord, type HprofHeader, type HprofVisitor } from '../hprof/parser.js';
+import { HprofFormatError, HprofParser, MAX_DELIVERED_BODY, readId as readIdIn, type ClassDumpRecord, type HprofHeader, type HprofVisitor } from '../hprof/parser.js';
 import { addressTable } from './address-table.js';
 import type { ObjectGraph, Referents } from './object-graph.js';
 
@@ -152,6 +152,7 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
   const referenceObjects: number[] = [];
   const referentIds: number[] = [];
   const roots: Array<{ kind: number; id: number; thread: number }> = [];
+  let unread = 0;
   const threadObjectBySerial = new Map<number, number>();
 
   const visitor: HprofVisitor = {
@@ -171,7 +172,17 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
       roots.push({ kind: subTag, id, thread: threadSerial });
       if (subTag === SUB.ROOT_THREAD_OBJ) threadObjectBySerial.set(threadSerial, id);
     },
-    instanceHeader: () => true,
+    // A body too big to hand over is not asked for (in the loader's pass, asking would put the parser's
+    // refusal among the load's warnings, or need more buffer than a byte source keeps): the object
+    // counts, with its size and class, and its references are left out.
+    instanceHeader: (id, classId, byteLength) => {
+      if (byteLength <= MAX_DELIVERED_BODY) return true;
+      const key = keyForClassId(classId);
+      addObject(id, key, layoutOf(classId, key)?.size ?? 0);
+      ref(classId);
+      unread++;
+      return false;
+    },
     instanceFields: (id, classId, view, at, length) => {
       const key = keyForClassId(classId);
       const layout = layoutOf(classId, key);
@@ -191,7 +202,13 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
         }
       }
     },
-    objectArrayHeader: () => true,
+    objectArrayHeader: (id, classId, length) => {
+      if (length * idSize <= MAX_DELIVERED_BODY) return true;
+      addObject(id, keyForClassId(classId), objectArrayShallowSize(length));
+      ref(classId);
+      unread++;
+      return false;
+    },
     objectArrayElements: (id, classId, view, at, length) => {
       addObject(id, keyForClassId(classId), objectArrayShallowSize(length));
       ref(classId);
@@ -209,6 +226,7 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
     if (header === undefined) throw new HprofFormatError('the file ends before the HPROF header does');
     const warnings = [...pass.warnings];
     if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
+    if (unread > 0) warnings.push(`${unread} objects of over ${MAX_DELIVERED_BODY / 1048576} MiB each were not read: they count with their sizes, their references are left out`);
 
     const n = columns.length;
     const { ids, classKeys, shallow: shallowSizes, edgeStart } = columns.finish(targets.length);
@@ -280,7 +298,8 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
       // Objects are added in index order, so the reference objects are ascending.
       referents: referentsOf(referenceObjects, referentIds, slotOfId),
       rootKindOf,
-      indexOfId: (id) => slotOfId.get(id),
+      // Kept only where the table is small (its closure holds nothing else of the pass).
+      ...(n <= HASHED_MAX_OBJECTS ? { indexOfId: lookupIn(slotOfId) } : {}),
     };
   }
 }
@@ -357,6 +376,11 @@ function spreadEdges(n: number, resolvedStart: Int32Array, edges: Int32Array, to
     outStart[i] = end;
   }
   return outStart;
+}
+
+/** An IdIndex as a function, holding only the index (a closure made inside the pass would hold all of it). */
+function lookupIn(index: IdIndex): (id: number) => number {
+  return (id) => index.get(id);
 }
 
 /** Objects up to which the graph finds ids through a hash table (at most 96 MB of table); beyond, the sorted index (about 16 bytes per object). */
@@ -503,7 +527,7 @@ class RefStore {
         return;
       }
       // An id that does not fit: every id so far is widened once, and the rest stored as doubles.
-      const wide = new Float64Array(Math.max(1024, words.length * 2));
+      const wide = new Float64Array(Math.max(1024, this.length * 2));
       for (let i = 0; i < this.length; i++) wide[i] = words[i]! * 8;
       this.wide = wide;
       this.words = undefined;

@@ -46,22 +46,12 @@ export function isGzipFile(path: string): boolean {
 }
 
 /**
- * The HPROF bytes a file holds: its size, or for a gzip file what its trailer says the data inflates
- * to (ISIZE, the size modulo 2^32) when that is plausible, else 2.5 times its size (what dumps
- * inflate by at least). jmap's gz=N output is many members, the last one's ISIZE only its own block:
- * less than the file, so the estimate. A hint for sizing and choosing, never a limit.
+ * The HPROF bytes a file holds, a gzip one estimated at 2.5 times its size (what dumps inflate by
+ * at least). A gzip trailer's own size (ISIZE) is not used: a cut file ends in compressed bytes that
+ * read as any size, and past 4 GiB the field wraps. A hint for sizing and choosing, never a limit.
  */
 export function hprofBytesEstimate(path: string): number {
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const head = Buffer.alloc(4);
-    if (readSync(fd, head, 0, 2, 0) !== 2 || head[0] !== 0x1f || head[1] !== 0x8b) return size;
-    const inflated = size >= 18 && readSync(fd, head, 0, 4, size - 4) === 4 ? head.readUInt32LE(0) : 0;
-    return inflated >= size ? inflated : size * 2.5;
-  } finally {
-    closeSync(fd);
-  }
+  return statSync(path).size * (isGzipFile(path) ? 2.5 : 1);
 }
 
 /** Called with every decompressed chunk of a gzip input, in order (the loader keeps a plain copy to seek in). */

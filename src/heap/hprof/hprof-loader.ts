@@ -7,7 +7,8 @@
  *   then:   the references left, which point backwards. With a plain file, forward sweeps over a
  *           sparse index read only the small blocks that hold them; with gzip input, which cannot
  *           seek, further passes. Each object read again expands the same way.
- * Nothing else is kept, so memory follows what is loaded, not the size of the dump.
+ * Nothing else is kept, so memory follows what is loaded, not the size of the dump (but for what a
+ * rider on the first pass keeps: see LoadHooks.firstPass).
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { ProgressListener } from '../../input/open.js';
@@ -72,7 +73,8 @@ export interface LoadHooks {
   /**
    * A visitor that rides on the first pass, given the loader's class metadata (which the loader fills
    * before the rider sees a record): it sees every record it asks for, so another reader of every
-   * object (the object graph's builder) needs no pass of its own.
+   * object (the object graph's builder) needs no pass of its own. If it throws, it is told no more and
+   * the load goes on (FirstPassEnd.riderFailure says why).
    */
   readonly firstPass?: (meta: ClassMetadata) => HprofVisitor;
   /**
@@ -90,6 +92,8 @@ export interface FirstPassEnd {
   /** The parser's warnings (damaged or skipped records). */
   readonly warnings: readonly string[];
   readonly fed: FeedSummary;
+  /** What the rider threw, when it did (it saw nothing after that). */
+  readonly riderFailure?: { readonly error: unknown };
 }
 
 export async function loadHprof(path: string, plan: LoadPlan, onProgress?: ProgressListener, hooks: LoadHooks = {}): Promise<HeapStore> {
@@ -115,7 +119,7 @@ async function load(
 ): Promise<{ store: HeapStore; indexed: IndexedHprof | undefined; firstPass: FirstPassEnd }> {
   const first = new FirstPass(plan, rider);
   const fed0 = await feedHprof(path, first.parser, { ...feedOptions(plan, onProgress), ...(copy ? { tee: (chunk: Buffer) => copy.write(chunk) } : {}) });
-  const firstPass = { header: first.header, warnings: first.parser.warningReport(), fed: fed0 };
+  const firstPass = { header: first.header, warnings: first.parser.warningReport(), fed: fed0, ...(first.riderFailure !== undefined ? { riderFailure: first.riderFailure } : {}) };
   const seekable = fed0.gzip ? copy?.finish() : path;
   const store = await finishLoad(path, plan, first, fed0, seekable, onProgress);
   const usable = seekable !== undefined && first.header !== undefined && fed0.truncatedAt === undefined && first.index.usable;
@@ -130,6 +134,7 @@ class FirstPass {
   readonly index = new ObjectIndex();
   header: HprofHeader | undefined;
   readonly parser: HprofParser;
+  riderFailure: { error: unknown } | undefined;
 
   constructor(plan: LoadPlan, rider?: LoadHooks['firstPass']) {
     const closure = (this.closure = new Closure(plan));
@@ -169,7 +174,10 @@ class FirstPass {
       },
     };
     // The rider comes second: the loader's metadata has each class before the rider sees it.
-    const parser: HprofParser = new HprofParser(rider !== undefined ? visitorPair(own, rider(meta)) : own);
+    const onRiderFailed = (error: unknown) => {
+      this.riderFailure = { error };
+    };
+    const parser: HprofParser = new HprofParser(rider !== undefined ? visitorPair(own, rider(meta), onRiderFailed) : own);
     this.parser = parser;
   }
 }
