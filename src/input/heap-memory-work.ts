@@ -6,7 +6,7 @@
  */
 import type { LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { hprofGraphBuilder, type HprofGraphBuilder } from '../heap/graph/hprof-graph.js';
-import { hprofBytesEstimate } from '../heap/hprof/byte-source.js';
+import { hprofBytesEstimate, hprofBytesToSizeFor } from '../heap/hprof/byte-source.js';
 import type { ObjectGraph } from '../heap/graph/object-graph.js';
 import type { ClassMetadata } from '../heap/hprof/class-metadata.js';
 import { startMemoryAnalysis, type RunningMemoryAnalysis } from '../heap/graph/run-memory.js';
@@ -70,7 +70,7 @@ export class DeferredMemoryAnalysis {
    */
   loadHooks(onAnalysis?: () => void): LoadHooks {
     let builder: HprofGraphBuilder | undefined;
-    const rider = this.options.format === 'v8-heapsnapshot' ? {} : { firstPass: (meta: ClassMetadata) => (builder = hprofGraphBuilder(hprofBytesEstimate(this.file), meta, false)).visitor };
+    const rider = this.options.format === 'v8-heapsnapshot' ? {} : { firstPass: (meta: ClassMetadata) => (builder = hprofGraphBuilder(hprofBytesToSizeFor(this.file), meta, false)).visitor };
     return {
       ...rider,
       whileOpen: async (indexed, firstPass) => {

@@ -7,7 +7,7 @@
  * References to ids not in the dump are counted and left out.
  */
 import type { ProgressListener } from '../../input/open.js';
-import { feedHprof, hprofBytesEstimate, type FeedOptions, type FeedSummary } from '../hprof/byte-source.js';
+import { feedHprof, hprofBytesToSizeFor, type FeedOptions, type FeedSummary } from '../hprof/byte-source.js';
 import { ClassMetadata } from '../hprof/class-metadata.js';
 import { basicTypeSize, primitiveArrayClassName, readIdAt, SUB } from '../hprof/format.js';
 import { truncationWarning } from '../hprof/hprof-warnings.js';
@@ -44,7 +44,7 @@ interface InstanceLayout {
  * field names) that weighs most on a small heap.
  */
 export async function hprofObjectGraph(path: string, onProgress?: ProgressListener, feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {}, knownMeta?: ClassMetadata): Promise<ObjectGraph> {
-  const builder = hprofGraphBuilder(hprofBytesEstimate(path), knownMeta ?? new ClassMetadata(), knownMeta === undefined);
+  const builder = hprofGraphBuilder(hprofBytesToSizeFor(path), knownMeta ?? new ClassMetadata(), knownMeta === undefined);
   const parser = new HprofParser(builder.visitor);
   const fed = await feedHprof(path, parser, onProgress !== undefined ? { ...feed, onProgress } : feed);
   return builder.finish({ header: parser.header, warnings: parser.warningReport(), fed });

@@ -54,6 +54,30 @@ export function hprofBytesEstimate(path: string): number {
   return statSync(path).size * (isGzipFile(path) ? 2.5 : 1);
 }
 
+/** A trailer's size is believed for sizing up to this many times the file, and this many bytes. */
+const TRAILER_MAX_RATIO = 32;
+const TRAILER_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The HPROF bytes to size a pass's arrays for, which only sizes them (they grow past it): a gzip
+ * file's trailer (ISIZE, what its data inflates to) when it is a plausible inflation, 1 to 32 times
+ * the file, and small enough that a wrong figure costs little, up to 256 MiB (a cut file ends in
+ * compressed bytes, which read as any size); else hprofBytesEstimate. jmap's gz=N output is many
+ * members, the last one's trailer only its own block: less than the file, so the estimate.
+ */
+export function hprofBytesToSizeFor(path: string): number {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = Buffer.alloc(4);
+    if (readSync(fd, bytes, 0, 2, 0) !== 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return size;
+    const inflated = size >= 18 && readSync(fd, bytes, 0, 4, size - 4) === 4 ? bytes.readUInt32LE(0) : 0;
+    return inflated >= size && inflated <= size * TRAILER_MAX_RATIO && inflated <= TRAILER_MAX_BYTES ? inflated : size * 2.5;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Called with every decompressed chunk of a gzip input, in order (the loader keeps a plain copy to seek in). */
 export type ChunkTee = (chunk: Buffer) => void;
 
