@@ -33,6 +33,20 @@ export function visitorPair(first: HprofVisitor, second: HprofVisitor, onSecondF
     for (let i = 0, o = at; i < length; i++, o += idSize) elements[i] = readId(view, o, idSize);
     v.objectArrayData(id, classId, elements);
   };
+  /** A header callback asking both: what each said is kept for the body that follows. */
+  type Header = (id: number, classOrType: number, size: number) => boolean;
+  const header = (a: Header | undefined, b: Header | undefined): Header => (id, classOrType, size) => {
+    firstWants = a?.call(first, id, classOrType, size) === true;
+    secondWants = false;
+    if (!secondFailed) {
+      try {
+        secondWants = b?.call(second, id, classOrType, size) === true;
+      } catch (e) {
+        fail(e);
+      }
+    }
+    return firstWants || secondWants;
+  };
   const takesInstances = (v: HprofVisitor) => v.instanceFields !== undefined || v.instanceData !== undefined;
   const takesObjectArrays = (v: HprofVisitor) => v.objectArrayElements !== undefined || v.objectArrayData !== undefined;
   const pair: HprofVisitor = {
@@ -46,42 +60,9 @@ export function visitorPair(first: HprofVisitor, second: HprofVisitor, onSecondF
         fail(e);
       }
     },
-    instanceHeader: (id, classId, byteLength) => {
-      firstWants = first.instanceHeader?.(id, classId, byteLength) === true;
-      secondWants = false;
-      if (!secondFailed) {
-        try {
-          secondWants = second.instanceHeader?.(id, classId, byteLength) === true;
-        } catch (e) {
-          fail(e);
-        }
-      }
-      return firstWants || secondWants;
-    },
-    objectArrayHeader: (id, classId, length) => {
-      firstWants = first.objectArrayHeader?.(id, classId, length) === true;
-      secondWants = false;
-      if (!secondFailed) {
-        try {
-          secondWants = second.objectArrayHeader?.(id, classId, length) === true;
-        } catch (e) {
-          fail(e);
-        }
-      }
-      return firstWants || secondWants;
-    },
-    primitiveArrayHeader: (id, type, length) => {
-      firstWants = first.primitiveArrayHeader?.(id, type, length) === true;
-      secondWants = false;
-      if (!secondFailed) {
-        try {
-          secondWants = second.primitiveArrayHeader?.(id, type, length) === true;
-        } catch (e) {
-          fail(e);
-        }
-      }
-      return firstWants || secondWants;
-    },
+    instanceHeader: header(first.instanceHeader, second.instanceHeader),
+    objectArrayHeader: header(first.objectArrayHeader, second.objectArrayHeader),
+    primitiveArrayHeader: header(first.primitiveArrayHeader, second.primitiveArrayHeader),
   };
   const records = ['utf8', 'loadClass', 'classDump', 'root', 'trace', 'frame'] as const;
   for (const name of records) {
@@ -89,37 +70,28 @@ export function visitorPair(first: HprofVisitor, second: HprofVisitor, onSecondF
     const b = second[name] as ((...args: unknown[]) => void) | undefined;
     if (a === undefined && b === undefined) continue;
     (pair as Record<string, unknown>)[name] = (...args: unknown[]) => {
-      a?.(...args);
+      a?.apply(first, args);
       if (b === undefined || secondFailed) return;
       try {
-        b(...args);
+        b.apply(second, args);
       } catch (e) {
         fail(e);
       }
     };
   }
-  if (takesInstances(first) || takesInstances(second)) {
-    pair.instanceFields = (id, classId, view, at, length) => {
-      if (firstWants) instanceTo(first, id, classId, view, at, length);
-      if (!secondWants) return;
-      try {
-        instanceTo(second, id, classId, view, at, length);
-      } catch (e) {
-        fail(e);
-      }
-    };
-  }
-  if (takesObjectArrays(first) || takesObjectArrays(second)) {
-    pair.objectArrayElements = (id, classId, view, at, length) => {
-      if (firstWants) elementsTo(first, id, classId, view, at, length);
-      if (!secondWants) return;
-      try {
-        elementsTo(second, id, classId, view, at, length);
-      } catch (e) {
-        fail(e);
-      }
-    };
-  }
+  /** A body's delivery: to each visitor that asked for it, by `to`, in the form that visitor takes. */
+  type Deliver = (v: HprofVisitor, id: number, classId: number, view: DataView, at: number, length: number) => void;
+  const bodies = (to: Deliver) => (id: number, classId: number, view: DataView, at: number, length: number): void => {
+    if (firstWants) to(first, id, classId, view, at, length);
+    if (!secondWants) return;
+    try {
+      to(second, id, classId, view, at, length);
+    } catch (e) {
+      fail(e);
+    }
+  };
+  if (takesInstances(first) || takesInstances(second)) pair.instanceFields = bodies(instanceTo);
+  if (takesObjectArrays(first) || takesObjectArrays(second)) pair.objectArrayElements = bodies(elementsTo);
   if (first.primitiveArrayData !== undefined || second.primitiveArrayData !== undefined) {
     pair.primitiveArrayData = (id, type, data) => {
       if (firstWants) first.primitiveArrayData?.(id, type, data);
