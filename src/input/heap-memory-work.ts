@@ -4,7 +4,8 @@
  * a small one on the loading thread, once the heap is loaded), and finished into what the model
  * carries (the summary, or why there is none).
  */
-import type { LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
+import type { FirstPassEnd, LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
+import type { IndexedHprof } from '../heap/hprof/object-index.js';
 import { hprofGraphBuilder, type HprofGraphBuilder } from '../heap/graph/hprof-graph.js';
 import { hprofBytesEstimate, hprofBytesToSizeFor } from '../heap/hprof/byte-source.js';
 import type { ObjectGraph } from '../heap/graph/object-graph.js';
@@ -75,20 +76,23 @@ export class DeferredMemoryAnalysis {
       ...rider,
       whileOpen: async (indexed, firstPass) => {
         onAnalysis?.();
-        if (this.#running === undefined) {
-          let graph: ObjectGraph | undefined;
-          try {
-            if (firstPass.riderFailure !== undefined) throw firstPass.riderFailure.error;
-            graph = builder?.finish(firstPass);
-          } catch (e) {
-            this.#running = failed(e);
-          }
-          this.#running ??= startMemoryAnalysis(this.file, { ...this.options, ...(indexed !== undefined ? { indexed } : {}), ...(graph !== undefined ? { graph } : {}) }, true);
-        }
+        this.#running ??= this.fromFirstPass(builder, firstPass, indexed);
         // Its failure is reported by finishHeapMemory, not by the load.
         await this.#running.done.catch(() => undefined);
       },
     };
+  }
+
+  /** The analysis of the graph the builder made on the load's first pass (none of a V8 snapshot: it reads its own), or why there is none. */
+  private fromFirstPass(builder: HprofGraphBuilder | undefined, firstPass: FirstPassEnd, indexed: IndexedHprof | undefined): RunningMemoryAnalysis {
+    if (firstPass.riderFailure !== undefined) return failed(firstPass.riderFailure.error);
+    let graph: ObjectGraph | undefined;
+    try {
+      graph = builder?.finish(firstPass);
+    } catch (e) {
+      return failed(e);
+    }
+    return startMemoryAnalysis(this.file, { ...this.options, ...(indexed !== undefined ? { indexed } : {}), ...(graph !== undefined ? { graph } : {}) }, true);
   }
 
   /** The analysis: the one run with the load, else one started now on the file itself. */

@@ -135,7 +135,12 @@ describe('what rides on the load never fails it', { timeout: 120_000 }, () => {
       ...hooks,
       firstPass: (meta) => {
         const builder = hooks.firstPass!(meta);
-        return { ...builder, objectArrayElements: (...args) => (++k > 100 ? (() => { throw new RangeError('Array buffer allocation failed'); })() : builder.objectArrayElements!(...args)) };
+        // The builder's 101st object array finds no memory for its references.
+        const objectArrayElements: HprofVisitor['objectArrayElements'] = (...args) => {
+          if (++k > 100) throw new RangeError('Array buffer allocation failed');
+          builder.objectArrayElements!(...args);
+        };
+        return { ...builder, objectArrayElements };
       },
     };
     const store = await loadHprof(file, ANALYSIS_PLAN, undefined, failing);

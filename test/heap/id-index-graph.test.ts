@@ -64,8 +64,8 @@ describe('idIndex', () => {
       expect(table, `unit ${unit}`).toBeDefined();
       expect([ids[0]!, ids[1]!, ids[4999]!, ids[4999]! - unit, ids[0]! + unit, ids[0]! + unit / 2].map((id) => table.get(id)), `unit ${unit}`).toEqual([0, 1, 4999, -1, -1, -1]);
     }
-    // Dense (every page gets its words) with empty pages among the full ones, and sparse (pages as
-    // met): both find every id, and nothing in the holes or between objects.
+    // Dense (many objects a page) and sparse (about two a page), each with a run of empty pages in the
+    // middle: every id is found, and nothing in the hole, between objects or past the last.
     for (const [label, step, hole] of [['dense', 24, 40_000], ['sparse', 24 * 40, 4_000_000]] as const) {
       const ids = Float64Array.from({ length: 20_000 }, (_, i) => 0x7f0000000 + i * step + (i >= 10_000 ? hole : 0));
       const table = addressTable(ids)!;

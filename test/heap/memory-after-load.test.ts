@@ -1,7 +1,7 @@
 /**
- * A small heap's memory analysis runs after the heap load, on the file the loader read and indexed
- * (its plain copy of a gzip dump): the graph from the plain file, the steps' names from the blocks of
- * the paths' objects. It must say exactly what the analysis of the dump itself says; the loader must
+ * A small heap's memory analysis rides on the heap load: the graph built in the loader's first pass,
+ * the steps' names read from the blocks of the paths' objects in the file the loader indexed (its
+ * plain copy of a gzip dump). It must say exactly what the analysis of the dump itself says; the loader must
  * offer no file when it has none to offer (a dump cut short); and the copy must be gone afterwards.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -28,17 +28,19 @@ const OPTIONS: MemoryAnalysisOptions = { suspectPaths: true, topDominators: 10, 
 /** What a report shows of an analysis (the summary and the tree with its paths), without the graph's arrays. */
 const shown = (a: MemoryAnalysis) => ({ summary: a.summary, retainers: a.retainers });
 
-/** The analysis run as analyze runs it for a small heap: inside the loader's whileOpen, on what it offers. */
+/** The analysis run as analyze runs it for a small heap: riding on the load (its graph built in the first pass), the rest on what the loader offers. */
 async function analyseWhileLoaded(file: string): Promise<{ analysis: MemoryAnalysis; offered: IndexedHprof | undefined }> {
-  let analysis: MemoryAnalysis | undefined;
+  const work = new DeferredMemoryAnalysis(file, OPTIONS);
+  const hooks = work.loadHooks();
   let offered: IndexedHprof | undefined;
   await loadHprof(file, ANALYSIS_PLAN, undefined, {
-    whileOpen: async (indexed) => {
+    ...hooks,
+    whileOpen: async (indexed, firstPass) => {
       offered = indexed;
-      analysis = await analyseMemory(file, indexed !== undefined ? { ...OPTIONS, indexed } : OPTIONS);
+      await hooks.whileOpen!(indexed, firstPass);
     },
   });
-  return { analysis: analysis!, offered };
+  return { analysis: (await finishHeapMemory({ deferred: work }, file)).analysis!, offered };
 }
 
 describe('the memory analysis on the loader\'s indexed file', { timeout: 60_000 }, () => {

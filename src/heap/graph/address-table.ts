@@ -59,19 +59,12 @@ export function addressTable(ids: Float64Array): IdIndex | undefined {
   const budget = MAX_TABLE_TO_HASH * IdSlots.bytesFor(n);
   if (4 * pages > budget) return undefined;
   // The directory holds one more than each page's number (its zeroes mean no object starts there).
+  // Pages are numbered as first met: counted first, so the words are made once, exactly.
   const directory = new Int32Array(pages);
   let used = 0;
-  if (2 * pages * WORDS_PER_PAGE <= n) {
-    // Dense (16 objects a page or more on average, as in a compacted heap): every page gets its
-    // words, at most 4 bytes an object, and no pass over the ids is needed to find which pages hold any.
-    for (let page = 0; page < pages; page++) directory[page] = page + 1;
-    used = pages;
-  } else {
-    // Pages are numbered as first met: counted first, so the words are made once, exactly.
-    for (let i = 0; i < n; i++) {
-      const page = Math.floor((ids[i]! - min) * perPage);
-      if (directory[page] === 0) directory[page] = ++used;
-    }
+  for (let i = 0; i < n; i++) {
+    const page = Math.floor((ids[i]! - min) * perPage);
+    if (directory[page] === 0) directory[page] = ++used;
   }
   if (4 * (pages + 2 * used * WORDS_PER_PAGE + n) > budget) return undefined;
   // For each word of each page, side by side: its bits (an object starts there), then the objects before it.

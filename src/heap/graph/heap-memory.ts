@@ -43,8 +43,8 @@ export interface MemoryAnalysisOptions extends SummaryOptions {
   readonly retainers?: RetainerTreeShape;
   /**
    * The same dump as the heap loader left it (see loadHprof's whileOpen): the steps' names are read
-   * from the blocks of the paths' objects alone, and the graph, unless given, from its plain file (a
-   * gzip dump is not inflated a second time). On this thread only: it holds the loader's index and metadata.
+   * from the blocks of the paths' objects alone. On this thread only: it holds the loader's index and
+   * metadata. Given with `graph`, built on the same load.
    */
   readonly indexed?: IndexedHprof;
   /** The dump's object graph, already built (on the heap loader's first pass, see DeferredMemoryAnalysis): no pass of its own. */
@@ -56,9 +56,7 @@ async function namedGraph(file: string, options: MemoryAnalysisOptions): Promise
   if (options.format === 'v8-heapsnapshot') return v8ObjectGraph(file, options.onProgress);
   const indexed = options.indexed;
   const feed = options.feed ?? {};
-  // A plain copy the loader made of a gzip dump reads faster than the dump, and holds the same records.
-  const graph =
-    options.graph ?? (indexed !== undefined ? await hprofObjectGraph(indexed.path, options.onProgress, {}, indexed.meta) : await hprofObjectGraph(file, options.onProgress, feed));
+  const graph = options.graph ?? (await hprofObjectGraph(file, options.onProgress, feed));
   if (indexed !== undefined) return { graph, stepNames: async (paths) => stepNamesFromIndexedFile(indexed, graph, paths) };
   return { graph, stepNames: (paths) => stepNamesOfPaths(file, graph, paths, feed) };
 }

@@ -7,13 +7,13 @@
  * References to ids not in the dump are counted and left out.
  */
 import type { ProgressListener } from '../../input/open.js';
-import { feedHprof, hprofBytesToSizeFor, type FeedOptions, type FeedSummary } from '../hprof/byte-source.js';
+import { feedHprof, hprofBytesToSizeFor, passEnd, type FeedOptions, type PassEnd } from '../hprof/byte-source.js';
 import { ClassMetadata } from '../hprof/class-metadata.js';
 import { basicTypeSize, primitiveArrayClassName, readIdAt, SUB } from '../hprof/format.js';
 import { truncationWarning } from '../hprof/hprof-warnings.js';
 import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof/hprof-histogram.js';
 import { IdSlots } from '../hprof/id-slots.js';
-import { HprofFormatError, HprofParser, MAX_DELIVERED_BODY, readId as readIdIn, type ClassDumpRecord, type HprofHeader, type HprofVisitor } from '../hprof/parser.js';
+import { HprofFormatError, HprofParser, MAX_DELIVERED_BODY, readId as readIdIn, type ClassDumpRecord, type HprofVisitor } from '../hprof/parser.js';
 import { addressTable } from './address-table.js';
 import type { ObjectGraph, Referents } from './object-graph.js';
 
@@ -38,24 +38,12 @@ interface InstanceLayout {
   readonly referentOffset: number;
 }
 
-/**
- * `knownMeta`: the dump's class metadata, already read (the heap loader's, for the file it indexed):
- * its names are not decoded again, a fixed cost of every pass (a JVM's thousands of classes and their
- * field names) that weighs most on a small heap.
- */
-export async function hprofObjectGraph(path: string, onProgress?: ProgressListener, feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {}, knownMeta?: ClassMetadata): Promise<ObjectGraph> {
-  const builder = hprofGraphBuilder(hprofBytesToSizeFor(path), knownMeta ?? new ClassMetadata(), knownMeta === undefined);
+/** The object graph of a dump, in a pass of its own (see hprofGraphBuilder for one on the heap loader's). */
+export async function hprofObjectGraph(path: string, onProgress?: ProgressListener, feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {}): Promise<ObjectGraph> {
+  const builder = hprofGraphBuilder(hprofBytesToSizeFor(path), new ClassMetadata(), true);
   const parser = new HprofParser(builder.visitor);
   const fed = await feedHprof(path, parser, onProgress !== undefined ? { ...feed, onProgress } : feed);
-  return builder.finish({ header: parser.header, warnings: parser.warningReport(), fed });
-}
-
-/** How a pass over a dump ended, as the graph's warnings and checks need it. */
-export interface PassEnd {
-  readonly header: HprofHeader | undefined;
-  /** The parser's warnings (damaged or skipped records). */
-  readonly warnings: readonly string[];
-  readonly fed: FeedSummary;
+  return builder.finish(passEnd(parser, fed));
 }
 
 /** A pass's visitor that builds the object graph, and what makes the graph once the pass is over. */
@@ -68,14 +56,14 @@ export interface HprofGraphBuilder {
  * Builds the graph from the records of a pass it does not run itself: its own (hprofObjectGraph) or
  * the heap loader's first pass, which the builder rides on (one parse of the dump for both).
  * `hprofBytes` sizes the arrays; `meta` is the pass's class metadata, filled by this visitor when
- * `ownsMeta` and by the pass's owner otherwise (then its classDump must be called before this one's).
+ * `ownsMeta` and by the pass's owner otherwise (then its classDump must be called before this one's:
+ * the loader's names are not decoded again, a fixed cost of every pass that weighs most on a small heap).
  */
 export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsMeta: boolean): HprofGraphBuilder {
   // Sized from the dump (an object takes about 50 bytes of HPROF; references about one per 30 bytes), so the arrays rarely grow.
-  const stored = hprofBytes;
-  const objectGuess = Math.max(1 << 12, Math.min(1 << 27, Math.ceil(stored / 48)));
+  const objectGuess = Math.max(1 << 12, Math.min(1 << 27, Math.ceil(hprofBytes / 48)));
   const columns = new ObjectColumns(objectGuess);
-  const targets = new RefStore(Math.max(1 << 12, Math.min(1 << 28, Math.ceil(stored / 28)))); // referenced ids, resolved to indexes after the pass
+  const targets = new RefStore(Math.max(1 << 12, Math.min(1 << 28, Math.ceil(hprofBytes / 28)))); // referenced ids, resolved to indexes after the pass
   const classKeyOf = new Map<string, number>();
   const classKeyNames: string[] = [];
   const keyFor = (name: string) => {

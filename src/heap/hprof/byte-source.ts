@@ -6,7 +6,7 @@
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { DEFAULT_MAX_GUNZIP_BYTES, type ProgressListener } from '../../input/open.js';
-import { HprofParser } from './parser.js';
+import { HprofParser, type HprofHeader } from './parser.js';
 import { jmapGzipBlockSize, parallelGunzip } from './parallel-gunzip.js';
 
 const READ_BUFFER = 8 * 1024 * 1024;
@@ -66,16 +66,28 @@ const TRAILER_MAX_BYTES = 256 * 1024 * 1024;
  * members, the last one's trailer only its own block: less than the file, so the estimate.
  */
 export function hprofBytesToSizeFor(path: string): number {
+  if (!isGzipFile(path)) return statSync(path).size;
   const fd = openSync(path, 'r');
   try {
     const size = fstatSync(fd).size;
-    const bytes = Buffer.alloc(4);
-    if (readSync(fd, bytes, 0, 2, 0) !== 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return size;
-    const inflated = size >= 18 && readSync(fd, bytes, 0, 4, size - 4) === 4 ? bytes.readUInt32LE(0) : 0;
+    const trailer = Buffer.alloc(4);
+    const inflated = size >= 18 && readSync(fd, trailer, 0, 4, size - 4) === 4 ? trailer.readUInt32LE(0) : 0;
     return inflated >= size && inflated <= size * TRAILER_MAX_RATIO && inflated <= TRAILER_MAX_BYTES ? inflated : size * 2.5;
   } finally {
     closeSync(fd);
   }
+}
+
+/** How a pass over a dump ended, for what read its records: the header, the parser's warnings, where the data ended. */
+export interface PassEnd {
+  readonly header: HprofHeader | undefined;
+  /** The parser's warnings (damaged or skipped records). */
+  readonly warnings: readonly string[];
+  readonly fed: FeedSummary;
+}
+
+export function passEnd(parser: HprofParser, fed: FeedSummary): PassEnd {
+  return { header: parser.header, warnings: parser.warningReport(), fed };
 }
 
 /** Called with every decompressed chunk of a gzip input, in order (the loader keeps a plain copy to seek in). */

@@ -13,7 +13,7 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 import type { ProgressListener } from '../../input/open.js';
 import type { HeapObject, HeapStore, HeapValue } from '../heap-model.js';
-import { feedHprof, isGzipFile, type FeedOptions, type FeedSummary } from './byte-source.js';
+import { feedHprof, isGzipFile, passEnd, type FeedOptions, type FeedSummary, type PassEnd } from './byte-source.js';
 import { PlainCopy } from './plain-copy.js';
 import { ClassMetadata } from './class-metadata.js';
 import { BASIC_TYPES, basicTypeSize, SUB } from './format.js';
@@ -87,11 +87,7 @@ export interface LoadHooks {
 }
 
 /** How the first pass over the dump ended. */
-export interface FirstPassEnd {
-  readonly header: HprofHeader | undefined;
-  /** The parser's warnings (damaged or skipped records). */
-  readonly warnings: readonly string[];
-  readonly fed: FeedSummary;
+export interface FirstPassEnd extends PassEnd {
   /** What the rider threw, when it did (it saw nothing after that). */
   readonly riderFailure?: { readonly error: unknown };
 }
@@ -119,7 +115,7 @@ async function load(
 ): Promise<{ store: HeapStore; indexed: IndexedHprof | undefined; firstPass: FirstPassEnd }> {
   const first = new FirstPass(plan, rider);
   const fed0 = await feedHprof(path, first.parser, { ...feedOptions(plan, onProgress), ...(copy ? { tee: (chunk: Buffer) => copy.write(chunk) } : {}) });
-  const firstPass = { header: first.header, warnings: first.parser.warningReport(), fed: fed0, ...(first.riderFailure !== undefined ? { riderFailure: first.riderFailure } : {}) };
+  const firstPass = { ...passEnd(first.parser, fed0), ...(first.riderFailure !== undefined ? { riderFailure: first.riderFailure } : {}) };
   const seekable = fed0.gzip ? copy?.finish() : path;
   const store = await finishLoad(path, plan, first, fed0, seekable, onProgress);
   const usable = seekable !== undefined && first.header !== undefined && fed0.truncatedAt === undefined && first.index.usable;
