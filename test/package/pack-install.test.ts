@@ -5,7 +5,7 @@
  * npm's cache for the dependencies.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -33,6 +33,8 @@ describe.skipIf(!built)('the packed tarball', { timeout: 300_000 }, () => {
     for (const link of readFileSync(join(root, 'README.md'), 'utf8').matchAll(/\]\(((?:docs|dist)\/[^)#]+)\)/g)) expect(files).toContain(link[1]);
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => /^(src|test|fixtures|bench)\//.test(f))).toEqual([]);
+    // The programs only, each one bundled file (scripts/bundle-cli.mjs, bundle-ui.mjs): tsc's modules are for the benches and tests.
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/batch/batch-worker.js', 'dist/cli.js', 'dist/heap/graph/memory-worker.js', 'dist/ui/screen.bundle.js']);
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toContain(`${pkg.license} License`);
   });
 
@@ -56,5 +58,12 @@ describe.skipIf(!built)('the packed tarball', { timeout: 300_000 }, () => {
     const report = JSON.parse(analyze.stdout) as { schema: string; findings: Array<{ rule: string }> };
     expect(report.schema).toBe('dumpsleuth.report/1');
     expect(report.findings.map((f) => f.rule)).toContain('connection-pool-starvation');
+    // batch starts its worker from the installed files; the bundles need no package but chalk.
+    const batch = spawnSync(bin, ['batch', '--no-progress', '--fail-on', 'never', '-j', '2', incident, join(root, 'fixtures/incidents/shutdown-ordering')], { cwd: elsewhere, encoding: 'utf8' });
+    expect(batch.status, batch.stderr).toBe(0);
+    // One JSON line per incident on stdout (the table goes to stderr), each analysed by a worker.
+    const lines = batch.stdout.trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+    expect(lines.map((l) => l.status)).toEqual(['ok', 'ok']);
+    expect(readdirSync(join(prefix, 'lib', 'node_modules', 'dumpsleuth', 'node_modules')).filter((d) => !d.startsWith('.'))).toEqual(['chalk']);
   });
 });
