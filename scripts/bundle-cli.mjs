@@ -22,9 +22,11 @@ const programs = ['cli.js', 'heap/graph/memory-worker.js', 'batch/batch-worker.j
 /** Modules loaded on demand that are not bundled with the programs: the terminal UI. */
 const leftOut = ['ui/screen.js', 'ui/screen.bundle.js'].map((p) => resolve(dist, p));
 
+const BANNER = "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);";
 for (const p of programs) {
-  if (!existsSync(dist + p)) {
-    console.error(`bundle-cli: dist/${p} is missing; run tsc first (npm run build)`);
+  // A bundle bundled again would declare its banner twice and fail on start: only tsc's output is taken.
+  if (!existsSync(dist + p) || readFileSync(dist + p, 'utf8').includes(BANNER)) {
+    console.error(`bundle-cli: dist/${p} is ${existsSync(dist + p) ? 'bundled already' : 'missing'}; run npm run build (it cleans dist/, runs tsc, then the bundles)`);
     process.exit(1);
   }
 }
@@ -65,7 +67,7 @@ for (const p of programs) {
     target: 'node20',
     external: ['chalk'],
     plugins: [asBuilt(outfile)],
-    banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
+    banner: { js: BANNER },
     legalComments: 'eof',
     logLevel: 'warning',
   });

@@ -2,7 +2,7 @@
  * The built programs (scripts/bundle-cli.mjs): dist/cli.js and the two workers it starts are each one
  * file. Each must load nothing of the build or node_modules beside it but chalk (shared with the UI
  * bundle) and, from the CLI, the UI on demand; and every URL a bundled module makes from its own
- * import.meta.url (a worker's file, package.json) must name a file the build has. Needs a build;
+ * import.meta.url, and every URL it builds from that (a worker's file, package.json), must name a file the build has. Needs a build;
  * without one it says it skipped.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -41,6 +41,10 @@ describe.skipIf(!built)('the bundled programs', () => {
       // The CLI finds package.json and both workers from its modules' URLs; a worker finds nothing.
       if (p === 'cli.js') expect(own.length).toBeGreaterThan(0);
       for (const rel of own) expect(existsSync(new URL(rel, new URL(p, dist))), `${p}: ${rel}`).toBe(true);
+      // What those modules build from their own URLs (a worker's file, package.json): each names a file of the build.
+      const made = [...text.matchAll(/new URL\("([^"]+)", new URL\("([^"]+)", import\.meta\.url\)\.href\)/g)].map((m) => new URL(m[1]!, new URL(m[2]!, new URL(p, dist))));
+      if (p !== 'heap/graph/memory-worker.js') expect(made.length, p).toBeGreaterThan(0);
+      for (const url of made) expect(existsSync(url), `${p}: ${url.href}`).toBe(true);
       // No module reads the bundle's URL as if it were its own.
       expect(text.replaceAll(/new URL\("[^"]+", import\.meta\.url\)\.href/g, '').match(/import\.meta\.url/g)?.length ?? 0, p).toBe(1); // the createRequire banner
     }

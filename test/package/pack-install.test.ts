@@ -64,6 +64,7 @@ describe.skipIf(!built)('the packed tarball', { timeout: 300_000 }, () => {
     // One JSON line per incident on stdout (the table goes to stderr), each analysed by a worker.
     const lines = batch.stdout.trim().split('\n').map((l) => JSON.parse(l) as { status: string });
     expect(lines.map((l) => l.status)).toEqual(['ok', 'ok']);
-    expect(readdirSync(join(prefix, 'lib', 'node_modules', 'dumpsleuth', 'node_modules')).filter((d) => !d.startsWith('.'))).toEqual(['chalk']);
+    const installed = process.platform === 'win32' ? join(prefix, 'node_modules', 'dumpsleuth') : join(prefix, 'lib', 'node_modules', 'dumpsleuth');
+    expect(readdirSync(join(installed, 'node_modules')).filter((d) => !d.startsWith('.'))).toEqual(['chalk']);
   });
 });
