@@ -1,18 +1,17 @@
 // Bundles each program dumpsleuth starts (dist/cli.js, and the two workers it starts:
 // dist/heap/graph/memory-worker.js, dist/batch/batch-worker.js) into one file in place of tsc's,
-// with the packages it imports. Why: Node resolves, reads and compiles each of the ~180 modules of
-// the build one by one; before the first line of a command ran, that took about 0.2 s of a 0.35 s
-// `dumpsleuth --version` (measured on the 2-core machine; bundled, 0.22 s). Every run of `analyze`
-// in a script or in batch paid it. The other modules of dist/ stay as tsc wrote them (benches and
+// with the packages it imports. Why: Node resolved, read and compiled each of the ~180 modules of
+// the build one by one, and every command paid it before its first line (bench/startup-bench.mjs:
+// loading the program took 0.258 s of a 0.390 s `dumpsleuth --version`; bundled, 0.128 s of 0.260 s). The other modules of dist/ stay as tsc wrote them (benches and
 // tests import them); the bundles do not import them. Run after tsc and the UI bundle (npm run build).
 //
 // - A module's `import.meta.url` names where tsc put it (its workers and package.json are found from
 //   there), not the bundle: each bundled module gets its own URL back, worked out from the bundle's.
 // - The UI stays out: it is its own bundle (scripts/bundle-ui.mjs), loaded only by `dumpsleuth ui`;
 //   an import of it is kept as an import, its path made relative to the bundle.
-// - chalk stays outside, shared with the UI bundle (`ui` sets the colour level on that one chalk).
-// - Bundled CommonJS (commander, stream-json) calls require(), which an ES module has only through createRequire.
+// - The rest as the UI bundle has it (scripts/node-bundle.mjs: chalk outside, a require for CommonJS).
 import { build } from 'esbuild';
+import { BUNDLE_BANNER, NODE_BUNDLE } from './node-bundle.mjs';
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,10 +21,9 @@ const programs = ['cli.js', 'heap/graph/memory-worker.js', 'batch/batch-worker.j
 /** Modules loaded on demand that are not bundled with the programs: the terminal UI. */
 const leftOut = ['ui/screen.js', 'ui/screen.bundle.js'].map((p) => resolve(dist, p));
 
-const BANNER = "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);";
 for (const p of programs) {
   // A bundle bundled again would declare its banner twice and fail on start: only tsc's output is taken.
-  if (!existsSync(dist + p) || readFileSync(dist + p, 'utf8').includes(BANNER)) {
+  if (!existsSync(dist + p) || readFileSync(dist + p, 'utf8').includes(BUNDLE_BANNER)) {
     console.error(`bundle-cli: dist/${p} is ${existsSync(dist + p) ? 'bundled already' : 'missing'}; run npm run build (it cleans dist/, runs tsc, then the bundles)`);
     process.exit(1);
   }
@@ -61,15 +59,8 @@ for (const p of programs) {
     entryPoints: [outfile],
     outfile,
     allowOverwrite: true,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['chalk'],
+    ...NODE_BUNDLE,
     plugins: [asBuilt(outfile)],
-    banner: { js: BANNER },
-    legalComments: 'eof',
-    logLevel: 'warning',
   });
 }
 // tsc wrote cli.js with its #! line; esbuild keeps the line, the mode is set again for a direct run.

@@ -3,13 +3,13 @@
 // resolves and compiles a few hundred small modules, 0.4 s of the main thread that the UI's loading
 // needs too; the single file loads in about 0.1 s. Run after tsc (npm run build does).
 //
-// - chalk stays outside the bundle: `ui` sets the colour level on the one chalk Ink colours through.
+// - chalk stays outside the bundle (scripts/node-bundle.mjs says why).
 // - React is bundled in its production build (the development build checks every render).
 // - Ink's development mode is off: Ink turns it on when DEV=true, a variable many shells set for
 //   their own reasons; it then loads react-devtools-core (not installed) and its own package.json
 //   (not beside the bundle). Its devtools module and their WebSocket client are left out.
-// - The bundled CommonJS (React) calls require(), which an ES module has only through createRequire.
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from './node-bundle.mjs';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -34,14 +34,7 @@ const noDevtools = {
 await build({
   entryPoints: [dist + 'screen.js'],
   outfile: dist + 'screen.bundle.js',
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  external: ['chalk'],
+  ...NODE_BUNDLE,
   define: { 'process.env.NODE_ENV': '"production"' },
   plugins: [noDevtools],
-  banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
-  legalComments: 'eof',
-  logLevel: 'warning',
 });
