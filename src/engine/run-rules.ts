@@ -9,6 +9,7 @@ export function runRules(model: Model, rules: readonly Rule[], config: ResolvedC
   const findings: Finding[] = [];
   const order = new Map<string, number>();
   const seen = new Map<string, number>();
+  const known = new Set(rules.map((r) => r.meta.id));
   rules.forEach((rule, ruleIndex) => {
     const rc = config[rule.meta.id];
     if (rc && !rc.enabled) return;
@@ -29,13 +30,18 @@ export function runRules(model: Model, rules: readonly Rule[], config: ResolvedC
         message: d.message,
         facts: d.facts,
         evidence: d.evidence,
-        causedBy: d.causedBy ?? [],
+        causedBy: (d.causedBy ?? []).map((link) => {
+          // A rule id the registry lacks is a rule's bug (a typo, a renamed rule): say so, never drop it quietly.
+          if (!known.has(link.rule)) throw new Error(`rule ${rule.meta.id}: finding "${d.subject}" links to unknown rule id "${link.rule}"`);
+          return findingId(link.rule, link.subject);
+        }),
         remedy: d.remedy ?? rule.meta.remedy,
         impact: d.impact ?? defaultImpact(d.facts),
       });
     }
   });
   const ids = new Set(findings.map((f) => f.id));
+  // A link to a known rule that found nothing there (or is turned off) is dropped: the cause was not found.
   const linked = findings.map((f) => ({ ...f, causedBy: f.causedBy.filter((c) => ids.has(c) && c !== f.id) }));
   // A cause does at least what it causes: it weighs more than each of its victims, so of one
   // severity the root comes first. Links form no long chains; a few passes settle them.

@@ -1,20 +1,9 @@
 import type { Rule } from './rule.js';
-import { plural } from './evidence.js';
-import { counterEvidence, counterFacts, maxInside, nearLimit } from './counter-evidence.js';
-import { threadEvidence } from './evidence.js';
+import { plural } from './support/evidence.js';
+import { counterEvidence, counterFacts, maxInside, nearLimit } from './support/counter-evidence.js';
+import { threadEvidence } from './support/evidence.js';
 import type { Evidence } from '../model/findings.js';
 import type { Model } from '../model/model.js';
-
-/** A few of the provider's workers in the last dump, to show where the threads the counter claims really are. */
-function providerWorkers(model: Model): Evidence[] {
-  const last = model.dumps.length - 1;
-  const pool = model.executors.find((e) => e.dump === last && e.name.startsWith('DubboServerHandler'));
-  if (pool === undefined) return [];
-  return [
-    ...pool.idleThreads.slice(0, 3).map((t) => threadEvidence(model, t, `a provider worker, idle (${pool.idle} of ${pool.workers} are): not inside the method`)),
-    ...pool.busyThreads.slice(0, 3).map((t) => threadEvidence(model, t, 'a provider worker, busy elsewhere')),
-  ];
-}
 
 /**
  * An in-flight counter sits at (or near) its limit while far fewer threads are inside the method it
@@ -30,8 +19,8 @@ export const activeCountLeak: Rule = {
     remedy:
       'Find the completion path that skips the decrement (Dubbo: RpcStatus.endCount runs from the filter listener when the async result completes; an async context dropped without writing a result never completes it). Restarting the provider resets the counter; fix the path, or complete every async result on timeout or eviction.',
     options: {
-      nearLimitRatio: { default: 0.9, description: 'The counter is judged when active >= limit x this.' },
-      maxInsideRatio: { default: 0.5, description: 'A leak when the threads inside the method are at most active x this (more is saturation: see limit-saturated).' },
+      nearLimitRatio: { type: 'number', min: 0, max: 1, default: 0.9, description: 'The counter is judged when active >= limit x this.' },
+      maxInsideRatio: { type: 'number', min: 0, max: 1, default: 0.5, description: 'A leak when the threads inside the method are at most active x this (more is saturation: see limit-saturated).' },
     },
   },
   check({ model, options }) {
@@ -59,3 +48,15 @@ export const activeCountLeak: Rule = {
     });
   },
 };
+
+/** A few of the provider's workers in the last dump, to show where the threads the counter claims really are. */
+function providerWorkers(model: Model): Evidence[] {
+  const last = model.dumps.length - 1;
+  const pool = model.executors.find((e) => e.dump === last && e.name.startsWith('DubboServerHandler'));
+  if (pool === undefined) return [];
+  return [
+    ...pool.idleThreads.slice(0, 3).map((t) => threadEvidence(model, t, `a provider worker, idle (${pool.idle} of ${pool.workers} are): not inside the method`)),
+    ...pool.busyThreads.slice(0, 3).map((t) => threadEvidence(model, t, 'a provider worker, busy elsewhere')),
+  ];
+}
+

@@ -10,42 +10,9 @@ import type { Evidence } from '../model/findings.js';
 import type { Model, ThreadRef } from '../model/model.js';
 import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { activityFrame } from '../threads/thread-activity.js';
-import { plural, threadEvidence } from './evidence.js';
-import { threadsByStack } from './threads-by-stack.js';
+import { plural, threadEvidence } from './support/evidence.js';
+import { threadsByStack } from './support/threads-by-stack.js';
 import type { FindingDraft, Rule } from './rule.js';
-
-/** The class a thread waits to see initialised, if it does. */
-function classAwaited(th: ThreadEntry): string | undefined {
-  // A loop, not find(): it runs for every thread of every dump, and most have no lock line at all.
-  for (const l of th.locks) if (l.kind === 'waiting-class-init') return l.lock?.className || undefined;
-  return undefined;
-}
-
-/**
- * The threads of one dump that wait for a class's initialisation, with the class. The classifier has
- * read every thread's lock lines and said so in its verdict (basis `class-init`): the dense verdicts
- * are scanned, and only those threads' locks read again.
- */
-function classWaits(model: Model, dump: number): Map<number, string> {
-  const threads = model.dumps[dump]!.threads;
-  const activity = model.activity[dump]!;
-  const out = new Map<number, string>();
-  for (let i = 0; i < activity.length; i++) {
-    if (activity[i]!.basis !== 'class-init') continue;
-    const cls = classAwaited(threads[i]!);
-    if (cls !== undefined) out.set(i, cls);
-  }
-  return out;
-}
-
-/** What the initialiser does, in words: its state and where it is inside the static initialiser. */
-function doing(th: ThreadEntry, cls: string): string {
-  const awaited = classAwaited(th);
-  if (awaited !== undefined) return `waits for ${awaited}'s initialisation, in ${cls}.<clinit>`;
-  const where = activityFrame(th);
-  const inside = where === `${cls}.<clinit>` ? '' : `, inside ${cls}.<clinit>`;
-  return `is ${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${where}${inside}`;
-}
 
 export const classInitWait: Rule = {
   meta: {
@@ -144,3 +111,37 @@ export const classInitWait: Rule = {
     return drafts;
   },
 };
+
+/** The class a thread waits to see initialised, if it does. */
+function classAwaited(th: ThreadEntry): string | undefined {
+  // A loop, not find(): it runs for every thread of every dump, and most have no lock line at all.
+  for (const l of th.locks) if (l.kind === 'waiting-class-init') return l.lock?.className || undefined;
+  return undefined;
+}
+
+/**
+ * The threads of one dump that wait for a class's initialisation, with the class. The classifier has
+ * read every thread's lock lines and said so in its verdict (basis `class-init`): the dense verdicts
+ * are scanned, and only those threads' locks read again.
+ */
+function classWaits(model: Model, dump: number): Map<number, string> {
+  const threads = model.dumps[dump]!.threads;
+  const activity = model.activity[dump]!;
+  const out = new Map<number, string>();
+  for (let i = 0; i < activity.length; i++) {
+    if (activity[i]!.basis !== 'class-init') continue;
+    const cls = classAwaited(threads[i]!);
+    if (cls !== undefined) out.set(i, cls);
+  }
+  return out;
+}
+
+/** What the initialiser does, in words: its state and where it is inside the static initialiser. */
+function doing(th: ThreadEntry, cls: string): string {
+  const awaited = classAwaited(th);
+  if (awaited !== undefined) return `waits for ${awaited}'s initialisation, in ${cls}.<clinit>`;
+  const where = activityFrame(th);
+  const inside = where === `${cls}.<clinit>` ? '' : `, inside ${cls}.<clinit>`;
+  return `is ${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${where}${inside}`;
+}
+

@@ -1,19 +1,7 @@
 import type { Rule } from './rule.js';
-import { plural, threadEvidence } from './evidence.js';
-import { isStarved, peakWaiters, poolSubject } from './pool-evidence.js';
+import { plural, threadEvidence } from './support/evidence.js';
+import { isStarved, peakWaiters, poolSubject } from './support/pool-evidence.js';
 import type { ConnectionPoolModel } from '../model/model.js';
-
-const REMEDY_BY_KIND: Record<ConnectionPoolModel['kind'], string> = {
-  'apache-httpclient-4':
-    'Give the HTTP client a pool sized to the callers (PoolingHttpClientConnectionManager setDefaultMaxPerRoute/setMaxTotal; the client RestTemplateBuilder makes allows 5 per route from http.maxConnections), set a connection-request timeout so callers fail fast, and bound the callers (their pool queue) so a slow downstream cannot pile work up.',
-  'apache-httpclient-5':
-    'Size PoolingHttpClientConnectionManager (maxPerRoute/maxTotal: 5 and 25 by default) to the callers, set a connection-request timeout, and bound the callers.',
-  'okhttp-dispatcher': 'Raise Dispatcher.maxRequestsPerHost (5 by default) or maxRequests (64), or make the downstream faster; queued async calls wait without a thread, but their callers wait for them.',
-  hikaricp: 'Find what holds connections for long (slow queries, transactions kept open, connections leaked without close), then size maximumPoolSize to the work; set connectionTimeout so callers fail fast.',
-  druid: 'Find what holds connections for long, size maxActive to the work, and set maxWait so callers fail fast.',
-  'commons-pool2': 'Find what holds objects for long (not returned to the pool), size maxTotal to the work, and set maxWait so callers fail fast.',
-  semaphore: 'Find what the permit holders are doing (they run inside the limited section), release permits in finally blocks, and use tryAcquire with a timeout so callers fail fast instead of queueing.',
-};
 
 /** Threads wait for a lease from an HTTP or DB pool that is at its limit (incident 1's root cause). */
 export const connectionPoolStarvation: Rule = {
@@ -24,7 +12,7 @@ export const connectionPoolStarvation: Rule = {
     description: 'Threads wait for a connection (or a call slot) from an HTTP or DB pool whose every connection is leased: the pool is narrower than the work sent through it.',
     remedy: 'Size the pool to the callers, set a lease timeout so callers fail fast, and bound the callers.',
     options: {
-      minWaiting: { default: 2, description: 'Fewest waiting requests (pending in the pool, or threads parked for a lease) that make a finding.' },
+      minWaiting: { type: 'integer', min: 1, default: 2, description: 'Fewest waiting requests (pending in the pool, or threads parked for a lease) that make a finding.' },
     },
   },
   check({ model, options }) {
@@ -73,3 +61,16 @@ export const connectionPoolStarvation: Rule = {
     });
   },
 };
+
+const REMEDY_BY_KIND: Record<ConnectionPoolModel['kind'], string> = {
+  'apache-httpclient-4':
+    'Give the HTTP client a pool sized to the callers (PoolingHttpClientConnectionManager setDefaultMaxPerRoute/setMaxTotal; the client RestTemplateBuilder makes allows 5 per route from http.maxConnections), set a connection-request timeout so callers fail fast, and bound the callers (their pool queue) so a slow downstream cannot pile work up.',
+  'apache-httpclient-5':
+    'Size PoolingHttpClientConnectionManager (maxPerRoute/maxTotal: 5 and 25 by default) to the callers, set a connection-request timeout, and bound the callers.',
+  'okhttp-dispatcher': 'Raise Dispatcher.maxRequestsPerHost (5 by default) or maxRequests (64), or make the downstream faster; queued async calls wait without a thread, but their callers wait for them.',
+  hikaricp: 'Find what holds connections for long (slow queries, transactions kept open, connections leaked without close), then size maximumPoolSize to the work; set connectionTimeout so callers fail fast.',
+  druid: 'Find what holds connections for long, size maxActive to the work, and set maxWait so callers fail fast.',
+  'commons-pool2': 'Find what holds objects for long (not returned to the pool), size maxTotal to the work, and set maxWait so callers fail fast.',
+  semaphore: 'Find what the permit holders are doing (they run inside the limited section), release permits in finally blocks, and use tryAcquire with a timeout so callers fail fast instead of queueing.',
+};
+

@@ -11,9 +11,85 @@ import type { CpuSampleModel, Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
 import { activityFrame } from '../threads/thread-activity.js';
 import { poolNameOf } from '../threads/pool-naming.js';
-import { plural } from './evidence.js';
-import { threadEvidence } from './evidence.js';
+import { plural } from './support/evidence.js';
+import { threadEvidence } from './support/evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
+
+export const cpuHotThreads: Rule = {
+  meta: {
+    id: 'cpu-hot-threads',
+    defaultSeverity: 'warning',
+    title: 'Threads burning CPU',
+    description:
+      'Threads whose CPU time is a large share of the time they were watched: from cpu= and elapsed= across a series of dumps (JDK 11+), or from top -H output given beside the dumps (PID = nid); one dump alone gives a hint (info) from the thread\'s whole life. Threads waiting for work and the JVM\'s own threads are left out.',
+    remedy: 'Look at where the hot thread runs in every dump: a loop that does not end (a bad loop condition, a regular expression that backtracks, a retry without a pause) is fixed in that code; a thread that is merely busy needs a limit or more cores.',
+    options: {
+      minCoreShare: { type: 'number', min: 0, max: 1, default: 0.5, description: 'Share of one core a thread must use to be reported.' },
+      errorCoreShare: { type: 'number', min: 0, max: 1, default: 0.9, description: 'Share of one core, measured over a series or by top, that makes it an error.' },
+      minLifetimeSeconds: { type: 'number', min: 0, default: 60, description: 'With a single dump: how long a thread must have lived for its lifetime average to be a hint.' },
+    },
+  },
+  check({ model, options }) {
+    const minShare = Number(options['minCoreShare']);
+    const errorShare = Number(options['errorCoreShare']);
+    const minLife = Number(options['minLifetimeSeconds']);
+    const hot: HotThread[] = [];
+    for (const [name, refs] of candidatesByName(model, minShare, minLife)) {
+      if (neverWorking(model, refs)) continue;
+      const top = model.cpuSamples.length === 0 ? undefined : topMeasure(model.cpuSamples, new Set(refs.flatMap((r) => model.dumps[r.dump]!.threads[r.thread]!.nativeId ?? [])));
+      const measured = [refs.length > 1 ? seriesMeasure(model, refs) : undefined, top].filter((m): m is Measure => m !== undefined);
+      const last = refs[refs.length - 1]!;
+      const measures = measured.length > 0 ? measured : [lifetimeMeasure(model.dumps[last.dump]!.threads[last.thread]!, minLife, minShare)].filter((m): m is Measure => m !== undefined);
+      if (measures.some((m) => m.share >= minShare)) hot.push({ name, refs, measures });
+    }
+    // Hot workers of one pool are one finding (four workers of pool-4 spinning are one problem).
+    const groups = new Map<string, HotThread[]>();
+    for (const h of hot) {
+      const key = poolNameOf(h.name) ?? h.name;
+      groups.set(key, [...(groups.get(key) ?? []), h]);
+    }
+    return [...groups].map(([pool, members]): FindingDraft => {
+      const lead = members.reduce((a, b) => (Math.max(...b.measures.map((m) => m.share)) > Math.max(...a.measures.map((m) => m.share)) ? b : a));
+      const shareOf = (h: HotThread) => Math.max(...h.measures.map((m) => m.share));
+      const total = members.reduce((n, h) => n + shareOf(h), 0);
+      const share = shareOf(lead);
+      const last = lead.refs[lead.refs.length - 1]!;
+      const th = model.dumps[last.dump]!.threads[last.thread]!;
+      const hintOnly = members.every((h) => h.measures.every((m) => m.how === 'lifetime'));
+      const inside = sharedFrame(model, lead.refs);
+      const states = [...new Set(lead.refs.map((r) => model.dumps[r.dump]!.threads[r.thread]!.state))];
+      const where = activityFrame(th);
+      const who =
+        members.length === 1
+          ? `"${lead.name}" ${hintOnly ? 'has used' : 'uses'} ${pct(share)} of a core`
+          : `${plural(members.length, 'thread')} of ${pool} ${hintOnly ? 'have used' : 'use'} ${total.toFixed(1)} cores together (${members.map((h) => `"${h.name}" ${pct(shareOf(h))}`).join(', ')})`;
+      return {
+        subject: members.length === 1 ? lead.name : pool,
+        ...(hintOnly ? { severity: 'info' as const } : share >= errorShare ? { severity: 'error' as const } : {}),
+        message:
+          `${who}: ${members.length > 1 ? `"${lead.name}": ` : ''}${lead.measures.map((m) => m.text).join('; ')}. ` +
+          `It is ${states.join(', then ')} in ${where}${inside !== undefined && inside !== where ? `, inside ${inside} in all ${lead.refs.length} dumps` : ''}.` +
+          (hintOnly ? ' One dump gives only its lifetime average: take a few dumps a few seconds apart (or top -H beside one) to see whether it burns CPU now.' : ''),
+        facts: {
+          threads: members.map((h) => h.name),
+          threadCount: members.length,
+          coreShare: Number(share.toFixed(3)),
+          coresTogether: Number(total.toFixed(3)),
+          measuredBy: [...new Set(members.flatMap((h) => h.measures.map((m) => m.how)))],
+          measures: lead.measures.map((m) => m.text),
+          states,
+          frame: where,
+          sharedFrame: inside ?? null,
+          nativeId: th.nativeId ?? null,
+          dumps: lead.refs.map((r) => r.dump),
+        },
+        evidence: members.flatMap((h) => [threadEvidence(model, h.refs[h.refs.length - 1]!), ...h.measures.flatMap((m) => m.evidence)]).slice(0, 60),
+        // A core burned weighs like ten threads held.
+        impact: Math.round(10 * total),
+      };
+    });
+  },
+};
 
 /** One way the thread's CPU was measured. */
 interface Measure {
@@ -136,78 +212,3 @@ function sharedFrame(model: Model, refs: readonly ThreadRef[]): string | undefin
   return f[f.length - common]!.qualified;
 }
 
-export const cpuHotThreads: Rule = {
-  meta: {
-    id: 'cpu-hot-threads',
-    defaultSeverity: 'warning',
-    title: 'Threads burning CPU',
-    description:
-      'Threads whose CPU time is a large share of the time they were watched: from cpu= and elapsed= across a series of dumps (JDK 11+), or from top -H output given beside the dumps (PID = nid); one dump alone gives a hint (info) from the thread\'s whole life. Threads waiting for work and the JVM\'s own threads are left out.',
-    remedy: 'Look at where the hot thread runs in every dump: a loop that does not end (a bad loop condition, a regular expression that backtracks, a retry without a pause) is fixed in that code; a thread that is merely busy needs a limit or more cores.',
-    options: {
-      minCoreShare: { default: 0.5, description: 'Share of one core a thread must use to be reported.' },
-      errorCoreShare: { default: 0.9, description: 'Share of one core, measured over a series or by top, that makes it an error.' },
-      minLifetimeSeconds: { default: 60, description: 'With a single dump: how long a thread must have lived for its lifetime average to be a hint.' },
-    },
-  },
-  check({ model, options }) {
-    const minShare = Number(options['minCoreShare']);
-    const errorShare = Number(options['errorCoreShare']);
-    const minLife = Number(options['minLifetimeSeconds']);
-    const hot: HotThread[] = [];
-    for (const [name, refs] of candidatesByName(model, minShare, minLife)) {
-      if (neverWorking(model, refs)) continue;
-      const top = model.cpuSamples.length === 0 ? undefined : topMeasure(model.cpuSamples, new Set(refs.flatMap((r) => model.dumps[r.dump]!.threads[r.thread]!.nativeId ?? [])));
-      const measured = [refs.length > 1 ? seriesMeasure(model, refs) : undefined, top].filter((m): m is Measure => m !== undefined);
-      const last = refs[refs.length - 1]!;
-      const measures = measured.length > 0 ? measured : [lifetimeMeasure(model.dumps[last.dump]!.threads[last.thread]!, minLife, minShare)].filter((m): m is Measure => m !== undefined);
-      if (measures.some((m) => m.share >= minShare)) hot.push({ name, refs, measures });
-    }
-    // Hot workers of one pool are one finding (four workers of pool-4 spinning are one problem).
-    const groups = new Map<string, HotThread[]>();
-    for (const h of hot) {
-      const key = poolNameOf(h.name) ?? h.name;
-      groups.set(key, [...(groups.get(key) ?? []), h]);
-    }
-    return [...groups].map(([pool, members]): FindingDraft => {
-      const lead = members.reduce((a, b) => (Math.max(...b.measures.map((m) => m.share)) > Math.max(...a.measures.map((m) => m.share)) ? b : a));
-      const shareOf = (h: HotThread) => Math.max(...h.measures.map((m) => m.share));
-      const total = members.reduce((n, h) => n + shareOf(h), 0);
-      const share = shareOf(lead);
-      const last = lead.refs[lead.refs.length - 1]!;
-      const th = model.dumps[last.dump]!.threads[last.thread]!;
-      const hintOnly = members.every((h) => h.measures.every((m) => m.how === 'lifetime'));
-      const inside = sharedFrame(model, lead.refs);
-      const states = [...new Set(lead.refs.map((r) => model.dumps[r.dump]!.threads[r.thread]!.state))];
-      const where = activityFrame(th);
-      const who =
-        members.length === 1
-          ? `"${lead.name}" ${hintOnly ? 'has used' : 'uses'} ${pct(share)} of a core`
-          : `${plural(members.length, 'thread')} of ${pool} ${hintOnly ? 'have used' : 'use'} ${total.toFixed(1)} cores together (${members.map((h) => `"${h.name}" ${pct(shareOf(h))}`).join(', ')})`;
-      return {
-        subject: members.length === 1 ? lead.name : pool,
-        ...(hintOnly ? { severity: 'info' as const } : share >= errorShare ? { severity: 'error' as const } : {}),
-        message:
-          `${who}: ${members.length > 1 ? `"${lead.name}": ` : ''}${lead.measures.map((m) => m.text).join('; ')}. ` +
-          `It is ${states.join(', then ')} in ${where}${inside !== undefined && inside !== where ? `, inside ${inside} in all ${lead.refs.length} dumps` : ''}.` +
-          (hintOnly ? ' One dump gives only its lifetime average: take a few dumps a few seconds apart (or top -H beside one) to see whether it burns CPU now.' : ''),
-        facts: {
-          threads: members.map((h) => h.name),
-          threadCount: members.length,
-          coreShare: Number(share.toFixed(3)),
-          coresTogether: Number(total.toFixed(3)),
-          measuredBy: [...new Set(members.flatMap((h) => h.measures.map((m) => m.how)))],
-          measures: lead.measures.map((m) => m.text),
-          states,
-          frame: where,
-          sharedFrame: inside ?? null,
-          nativeId: th.nativeId ?? null,
-          dumps: lead.refs.map((r) => r.dump),
-        },
-        evidence: members.flatMap((h) => [threadEvidence(model, h.refs[h.refs.length - 1]!), ...h.measures.flatMap((m) => m.evidence)]).slice(0, 60),
-        // A core burned weighs like ten threads held.
-        impact: Math.round(10 * total),
-      };
-    });
-  },
-};

@@ -1,8 +1,8 @@
 import type { Evidence } from '../model/findings.js';
 import type { Rule } from './rule.js';
 import { FORMATS_WITHOUT_JVM_DEADLOCK_REPORT } from '../model/thread-dump.js';
-import { plural, threadEvidence } from './evidence.js';
-import { lockWaitsByDump } from './held-up.js';
+import { plural, threadEvidence } from './support/evidence.js';
+import { lockWaitsByDump } from './support/held-up.js';
 
 /** Cycles of threads waiting for each other's monitors or j.u.c. locks, found in the lock graph. */
 export const deadlock: Rule = {
@@ -72,3 +72,4 @@ export const deadlock: Rule = {
     });
   },
 };
+

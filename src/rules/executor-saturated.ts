@@ -1,10 +1,9 @@
 import type { ExecutorModel } from '../model/model.js';
-import type { Rule } from './rule.js';
-import { isCarrier } from './virtual-thread-pinning.js';
-import { findingId } from './rule.js';
-import { plural, threadEvidence } from './evidence.js';
-import { isStarved, poolSubject, starvingPoolsOf } from './pool-evidence.js';
-import { deadlockSubject, lockSubject } from './held-up.js';
+import type { CauseLink, Rule } from './rule.js';
+import { isCarrier } from './support/virtual-threads.js';
+import { plural, threadEvidence } from './support/evidence.js';
+import { isStarved, poolSubject, starvingPoolsOf } from './support/pool-evidence.js';
+import { deadlockSubject, lockSubject } from './support/held-up.js';
 
 /** Every worker of a pool busy: new work queues up or, with a hand-off queue, is rejected. */
 export const executorSaturated: Rule = {
@@ -16,8 +15,8 @@ export const executorSaturated: Rule = {
     remedy:
       'Find what the busy workers wait for (a lock, a downstream pool, a slow call) and fix that first; size the pool to the load, bound its queue and reject early.',
     options: {
-      minWorkers: { default: 2, description: "Smallest executor (in threads) this rule judges: threads running one executor's worker loop, or an executor in the heap." },
-      minWorkersOtherNames: { default: 0, description: 'Smallest group of look-alike threads (one numbered name stem, one run method, no worker loop: started one by one) that this rule judges; 0 judges only real executors.' },
+      minWorkers: { type: 'integer', min: 1, default: 2, description: "Smallest executor (in threads) this rule judges: threads running one executor's worker loop, or an executor in the heap." },
+      minWorkersOtherNames: { type: 'integer', min: 0, default: 0, description: 'Smallest group of look-alike threads (one numbered name stem, one run method, no worker loop: started one by one) that this rule judges; 0 judges only real executors.' },
     },
   },
   check({ model, options }) {
@@ -71,7 +70,7 @@ export const executorSaturated: Rule = {
     return [...byName].flatMap(([name, seen]) => {
       const e = seen[seen.length - 1]!;
       const top = e.busyActivities[0];
-      const causedBy: string[] = starvingPoolsOf(model, e, starved).map((p) => findingId('connection-pool-starvation', poolSubject(p)));
+      const causedBy: CauseLink[] = starvingPoolsOf(model, e, starved).map((p) => ({ rule: 'connection-pool-starvation', subject: poolSubject(p) }));
 
       // Busy workers queued on one lock: the contention is the cause.
       const busyQueued = new Map<number, number>();
@@ -83,19 +82,19 @@ export const executorSaturated: Rule = {
       for (const i of [...busyQueued.keys()].sort((a, b) => a - b)) {
         if (busyQueued.get(i)! * 2 < e.busy) continue;
         const l = contended[i]!;
-        causedBy.push(findingId('lock-contention', lockSubject(l)));
+        causedBy.push({ rule: 'lock-contention', subject: lockSubject(l) });
       }
       const deadlocks = model.locks.deadlocks.filter((d) => d.dump === e.dump);
       const busySet = deadlocks.length > 0 ? new Set(e.busyThreads.map((b) => b.thread)) : undefined;
       for (const d of deadlocks) {
         if (d.threads.some((t) => busySet!.has(t.thread))) {
-          causedBy.push(findingId('deadlock', deadlockSubject(d)));
+          causedBy.push({ rule: 'deadlock', subject: deadlockSubject(d) });
         }
       }
       // A ForkJoin pool whose workers block is the forkjoin-saturated finding of that pool (dropped when there is none).
-      if (e.name.startsWith('ForkJoinPool')) causedBy.push(findingId('forkjoin-saturated', e.name));
+      if (e.name.startsWith('ForkJoinPool')) causedBy.push({ rule: 'forkjoin-saturated', subject: e.name });
       // Carriers of the virtual-thread scheduler (ForkJoinPool workers) held by pinned virtual threads.
-      if (e.loop === 'ForkJoinPool' && e.busyThreads.some((t) => isCarrier(model.dumps[t.dump]!.threads[t.thread]!))) causedBy.push(findingId('virtual-thread-pinning', 'virtual thread scheduler'));
+      if (e.loop === 'ForkJoinPool' && e.busyThreads.some((t) => isCarrier(model.dumps[t.dump]!.threads[t.thread]!))) causedBy.push({ rule: 'virtual-thread-pinning', subject: 'virtual thread scheduler' });
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
       const saturatedDumps = new Set(seen.map((x) => x.dump)).size;
       // Dubbo logs the pool's name (without the worker number) each time it rejects a task.
@@ -134,3 +133,4 @@ export const executorSaturated: Rule = {
     });
   },
 };
+

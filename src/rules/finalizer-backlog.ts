@@ -7,26 +7,10 @@
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
-import { threadEvidence } from './evidence.js';
-import { lockWaits } from './held-up.js';
+import { threadEvidence } from './support/evidence.js';
+import { lockWaits } from './support/held-up.js';
 import type { FindingDraft, Rule } from './rule.js';
 import { countText } from '../model/count-text.js';
-
-const FINALIZER_LOOP = 'java.lang.ref.Finalizer$FinalizerThread.run';
-
-/** The finalize() the thread runs, when it runs one (the frame just above the JDK's invokeFinalize). */
-function finalizeFrame(th: ThreadEntry): string | undefined {
-  return th.frames.find((f) => f.method === 'finalize')?.qualified;
-}
-
-/** Held, not merely working: blocked on a lock, or waiting, inside a finalize(). */
-function heldIn(th: ThreadEntry): string | undefined {
-  const f = finalizeFrame(th);
-  if (f === undefined) return undefined;
-  if (th.state === 'BLOCKED') return `BLOCKED on a monitor in ${f}`;
-  if (th.state === 'WAITING' || th.state === 'TIMED_WAITING') return `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${th.frames[0]?.qualified ?? f}, inside ${f}`;
-  return undefined;
-}
 
 export const finalizerBacklog: Rule = {
   meta: {
@@ -38,7 +22,7 @@ export const finalizerBacklog: Rule = {
     remedy:
       "Make finalize() never block (no locks another thread may hold, no I/O), or better, replace finalizers with explicit close() and java.lang.ref.Cleaner; find what the Finalizer thread waits for (the lock's holder).",
     options: {
-      minQueued: { default: 10000, description: 'Objects in the finalizer queue that make a backlog by themselves.' },
+      minQueued: { type: 'integer', min: 1, default: 10000, description: 'Objects in the finalizer queue that make a backlog by themselves.' },
     },
   },
   check({ model, options }) {
@@ -84,4 +68,20 @@ export const finalizerBacklog: Rule = {
     return [draft];
   },
 };
+
+const FINALIZER_LOOP = 'java.lang.ref.Finalizer$FinalizerThread.run';
+
+/** The finalize() the thread runs, when it runs one (the frame just above the JDK's invokeFinalize). */
+function finalizeFrame(th: ThreadEntry): string | undefined {
+  return th.frames.find((f) => f.method === 'finalize')?.qualified;
+}
+
+/** Held, not merely working: blocked on a lock, or waiting, inside a finalize(). */
+function heldIn(th: ThreadEntry): string | undefined {
+  const f = finalizeFrame(th);
+  if (f === undefined) return undefined;
+  if (th.state === 'BLOCKED') return `BLOCKED on a monitor in ${f}`;
+  if (th.state === 'WAITING' || th.state === 'TIMED_WAITING') return `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${th.frames[0]?.qualified ?? f}, inside ${f}`;
+  return undefined;
+}
 

@@ -10,32 +10,10 @@ import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { inBlockingIo } from '../threads/blocking-calls.js';
 import { isJdkClass } from '../threads/thread-activity.js';
 import { poolNameOf } from '../threads/pool-naming.js';
-import { plural, threadEvidence } from './evidence.js';
+import { plural, threadEvidence } from './support/evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
-import { isCarrier } from './virtual-thread-pinning.js';
-import { threadsByStack } from './threads-by-stack.js';
-
-const WORKER_LOOP = 'java.util.concurrent.ForkJoinWorkerThread.run';
-
-/** Asked once per group of identical stacks (threadsByStack). */
-const runsWorkerLoop = (frames: readonly StackFrame[]) => frames.some((f) => f.qualified === WORKER_LOOP);
-
-/** The pool a worker belongs to, by the names the JDK gives them. */
-function poolOf(th: ThreadEntry): string {
-  if (/^ForkJoinPool\.commonPool-worker-\d+$/.test(th.name)) return 'ForkJoinPool.commonPool';
-  const m = /^(ForkJoinPool-\d+)-worker-\d+$/.exec(th.name);
-  return m !== null ? m[1]! : (poolNameOf(th.name) ?? th.name);
-}
-
-/** How a worker blocks inside its task, in words, or undefined when it computes. */
-function blockedHow(th: ThreadEntry): string | undefined {
-  const app = th.frames.find((f) => !isJdkClass(f.qualified))?.qualified;
-  const under = app !== undefined ? ` under ${app}` : '';
-  if (th.state === 'RUNNABLE') return inBlockingIo(th) ? `in a blocking read or write (${th.frames[0]!.qualified})${under}` : undefined;
-  if (th.state === 'BLOCKED') return `BLOCKED on a monitor${under}`;
-  if (th.state === 'WAITING' || th.state === 'TIMED_WAITING') return `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${th.frames[0]?.qualified ?? '?'}${under}`;
-  return undefined;
-}
+import { isCarrier } from './support/virtual-threads.js';
+import { threadsByStack } from './support/threads-by-stack.js';
 
 export const forkjoinSaturated: Rule = {
   meta: {
@@ -104,3 +82,26 @@ export const forkjoinSaturated: Rule = {
     return drafts;
   },
 };
+
+const WORKER_LOOP = 'java.util.concurrent.ForkJoinWorkerThread.run';
+
+/** Asked once per group of identical stacks (threadsByStack). */
+const runsWorkerLoop = (frames: readonly StackFrame[]) => frames.some((f) => f.qualified === WORKER_LOOP);
+
+/** The pool a worker belongs to, by the names the JDK gives them. */
+function poolOf(th: ThreadEntry): string {
+  if (/^ForkJoinPool\.commonPool-worker-\d+$/.test(th.name)) return 'ForkJoinPool.commonPool';
+  const m = /^(ForkJoinPool-\d+)-worker-\d+$/.exec(th.name);
+  return m !== null ? m[1]! : (poolNameOf(th.name) ?? th.name);
+}
+
+/** How a worker blocks inside its task, in words, or undefined when it computes. */
+function blockedHow(th: ThreadEntry): string | undefined {
+  const app = th.frames.find((f) => !isJdkClass(f.qualified))?.qualified;
+  const under = app !== undefined ? ` under ${app}` : '';
+  if (th.state === 'RUNNABLE') return inBlockingIo(th) ? `in a blocking read or write (${th.frames[0]!.qualified})${under}` : undefined;
+  if (th.state === 'BLOCKED') return `BLOCKED on a monitor${under}`;
+  if (th.state === 'WAITING' || th.state === 'TIMED_WAITING') return `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${th.frames[0]?.qualified ?? '?'}${under}`;
+  return undefined;
+}
+

@@ -9,32 +9,8 @@ import type { Evidence } from '../model/findings.js';
 import type { LogEventModel, Model, ThreadRef } from '../model/model.js';
 import { poolNameOf } from '../threads/pool-naming.js';
 import { isJdkClass } from '../threads/thread-activity.js';
-import { plural, threadEvidence } from './evidence.js';
+import { plural, threadEvidence } from './support/evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
-
-
-/** A report is resolved when the same log says the thread recovered after it. */
-function recovered(report: LogEventModel, recoveries: readonly LogEventModel[]): boolean {
-  return recoveries.some((r) => r.thread === report.thread && r.last.source === report.last.source && r.last.line > report.last.line);
-}
-
-/** The dumps' threads the server's name for it matches (WebLogic's names carry a state in brackets that changes). */
-function threadsNamed(model: Model, name: string): ThreadRef[] {
-  const out: ThreadRef[] = [];
-  model.dumps.forEach((d, dump) =>
-    d.threads.forEach((th, thread) => {
-      if (th.name === name || th.name.replace(/^\[[A-Z ]+\]\s*/, '') === name) out.push({ dump, thread, name: th.name });
-    }),
-  );
-  return out;
-}
-
-/** What the logged stack runs: its top frame and, when that is the JDK's, the first caller that is not. */
-function whatItRuns(frames: readonly string[] | undefined): string | undefined {
-  if (frames === undefined || frames.length === 0) return undefined;
-  const caller = frames.find((f) => !isJdkClass(f));
-  return caller !== undefined && caller !== frames[0] ? `${frames[0]} (called from ${caller})` : frames[0];
-}
 
 export const hungThreadsReported: Rule = {
   meta: {
@@ -45,7 +21,7 @@ export const hungThreadsReported: Rule = {
       "An application server's own log reports threads hung or stuck (WebSphere WSVR0605W, WebLogic BEA-000337, Tomcat's StuckThreadDetectionValve) and does not report them recovered (WSVR0606W, BEA-000339, the valve's completion line); with what the logged stack runs and the same threads in the dumps given with the log. Reports that recovered are left out; a pool at its maximum (WSVR0652W) makes it an error.",
     remedy: 'Look at what the hung threads run (the logged stack, and the thread dump taken beside the log): a remote call or a query without a timeout is the usual cause; set one, and fix what the call waits for.',
     options: {
-      minActiveSeconds: { default: 0, description: "Reports of threads active for less than this are left out (the server's own threshold already applies)." },
+      minActiveSeconds: { type: 'number', min: 0, default: 0, description: "Reports of threads active for less than this are left out (the server's own threshold already applies)." },
     },
   },
   check({ model, options }) {
@@ -104,3 +80,27 @@ export const hungThreadsReported: Rule = {
     });
   },
 };
+
+/** A report is resolved when the same log says the thread recovered after it. */
+function recovered(report: LogEventModel, recoveries: readonly LogEventModel[]): boolean {
+  return recoveries.some((r) => r.thread === report.thread && r.last.source === report.last.source && r.last.line > report.last.line);
+}
+
+/** The dumps' threads the server's name for it matches (WebLogic's names carry a state in brackets that changes). */
+function threadsNamed(model: Model, name: string): ThreadRef[] {
+  const out: ThreadRef[] = [];
+  model.dumps.forEach((d, dump) =>
+    d.threads.forEach((th, thread) => {
+      if (th.name === name || th.name.replace(/^\[[A-Z ]+\]\s*/, '') === name) out.push({ dump, thread, name: th.name });
+    }),
+  );
+  return out;
+}
+
+/** What the logged stack runs: its top frame and, when that is the JDK's, the first caller that is not. */
+function whatItRuns(frames: readonly string[] | undefined): string | undefined {
+  if (frames === undefined || frames.length === 0) return undefined;
+  const caller = frames.find((f) => !isJdkClass(f));
+  return caller !== undefined && caller !== frames[0] ? `${frames[0]} (called from ${caller})` : frames[0];
+}
+

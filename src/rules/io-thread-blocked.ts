@@ -11,34 +11,11 @@ import type { ThreadEntry } from '../model/thread-dump.js';
 import { applicationFrameOf, eventLoopOf, type EventLoopKind } from '../threads/event-loops.js';
 import { poolNameOf } from '../threads/pool-naming.js';
 import { inBlockingIo } from '../threads/blocking-calls.js';
-import { plural, threadEvidence } from './evidence.js';
-import { lockSubject, lockWaits } from './held-up.js';
-import { findingId, type FindingDraft, type Rule } from './rule.js';
-import { threadsByStack } from './threads-by-stack.js';
-
-
-interface HeldLoop {
-  readonly ref: ThreadRef;
-  readonly th: ThreadEntry;
-  readonly loop: EventLoopKind;
-  readonly appFrame: string | undefined;
-  /** What it does instead of serving its connections, in words. */
-  readonly doing: string;
-}
-
-function heldIn(th: ThreadEntry, loop: EventLoopKind): { appFrame: string | undefined; doing: string } | undefined {
-  const appFrame = applicationFrameOf(th, loop);
-  const top = th.frames[0]?.qualified ?? '';
-  if (th.state === 'BLOCKED') return { appFrame, doing: `BLOCKED on a monitor in ${appFrame ?? top}` };
-  if (th.state === 'WAITING' || th.state === 'TIMED_WAITING') {
-    // Waiting in the loop's own code with no application frame above it is the loop's own business (a task queue, its select).
-    if (appFrame === undefined) return undefined;
-    return { appFrame, doing: `${th.state} (${th.stateDetail ?? 'waiting'}) in ${top} under ${appFrame}` };
-  }
-  if (th.state === 'RUNNABLE' && appFrame !== undefined && inBlockingIo(th)) return { appFrame, doing: `in a blocking read (${top}) under ${appFrame}` };
-  if (th.state === 'RUNNABLE' && appFrame !== undefined) return { appFrame, doing: `RUNNABLE in ${appFrame}` };
-  return undefined;
-}
+import { plural, threadEvidence } from './support/evidence.js';
+import { lockSubject, lockWaits } from './support/held-up.js';
+import type { FindingDraft, Rule } from './rule.js';
+import { CauseLinks } from './support/cause-links.js';
+import { threadsByStack } from './support/threads-by-stack.js';
 
 export const ioThreadBlocked: Rule = {
   meta: {
@@ -82,10 +59,10 @@ export const ioThreadBlocked: Rule = {
       const total = loopsByGroup.get(group) ?? list.length;
       // How many dumps each was held in the same application code (a series says for how long).
       const dumpsHeld = list.map((h) => model.dumps.filter((d) => d.threads.some((o) => o.name === h.th.name && heldIn(o, h.loop)?.appFrame === h.appFrame)).length);
-      const causedBy = new Set<string>();
+      const causedBy = new CauseLinks();
       for (const h of list) {
         const lock = waits.lockOf(h.ref.thread);
-        if (lock !== undefined) causedBy.add(findingId('lock-contention', lockSubject(lock)));
+        if (lock !== undefined) causedBy.add('lock-contention', lockSubject(lock));
       }
       const evidence: Evidence[] = list.map((h, k) => threadEvidence(model, h.ref, `${h.doing}${dumpsHeld[k]! > 1 ? `, in ${dumpsHeld[k]} dumps` : ''}`));
       const code = [...new Set(list.map((h) => h.appFrame).filter((f) => f !== undefined))];
@@ -107,10 +84,34 @@ export const ioThreadBlocked: Rule = {
           dumpsHeld,
         },
         evidence,
-        causedBy: [...causedBy],
+        causedBy: causedBy.list(),
         // A loop serves many connections: each held one weighs like several threads.
         impact: list.length * 4,
       };
     });
   },
 };
+
+interface HeldLoop {
+  readonly ref: ThreadRef;
+  readonly th: ThreadEntry;
+  readonly loop: EventLoopKind;
+  readonly appFrame: string | undefined;
+  /** What it does instead of serving its connections, in words. */
+  readonly doing: string;
+}
+
+function heldIn(th: ThreadEntry, loop: EventLoopKind): { appFrame: string | undefined; doing: string } | undefined {
+  const appFrame = applicationFrameOf(th, loop);
+  const top = th.frames[0]?.qualified ?? '';
+  if (th.state === 'BLOCKED') return { appFrame, doing: `BLOCKED on a monitor in ${appFrame ?? top}` };
+  if (th.state === 'WAITING' || th.state === 'TIMED_WAITING') {
+    // Waiting in the loop's own code with no application frame above it is the loop's own business (a task queue, its select).
+    if (appFrame === undefined) return undefined;
+    return { appFrame, doing: `${th.state} (${th.stateDetail ?? 'waiting'}) in ${top} under ${appFrame}` };
+  }
+  if (th.state === 'RUNNABLE' && appFrame !== undefined && inBlockingIo(th)) return { appFrame, doing: `in a blocking read (${top}) under ${appFrame}` };
+  if (th.state === 'RUNNABLE' && appFrame !== undefined) return { appFrame, doing: `RUNNABLE in ${appFrame}` };
+  return undefined;
+}
+

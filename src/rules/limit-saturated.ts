@@ -1,6 +1,6 @@
 import type { Rule } from './rule.js';
-import { plural } from './evidence.js';
-import { counterEvidence, counterFacts, maxInside, nearLimit } from './counter-evidence.js';
+import { plural } from './support/evidence.js';
+import { counterEvidence, counterFacts, maxInside, nearLimit } from './support/counter-evidence.js';
 
 /** A counter at its limit with the threads really inside: saturation, not a leak. */
 export const limitSaturated: Rule = {
@@ -11,8 +11,8 @@ export const limitSaturated: Rule = {
     description: 'A counter is at its executes/actives limit and the threads really are inside the method: the limit is doing its job under load.',
     remedy: 'Find why calls are slow (what the threads inside wait for); raise the limit only if the service and what it calls can take more at once.',
     options: {
-      nearLimitRatio: { default: 0.9, description: 'The counter is judged when active >= limit x this.' },
-      minInsideRatio: { default: 0.5, description: 'Saturation when more than active x this threads are inside the method.' },
+      nearLimitRatio: { type: 'number', min: 0, max: 1, default: 0.9, description: 'The counter is judged when active >= limit x this.' },
+      minInsideRatio: { type: 'number', min: 0, max: 1, default: 0.5, description: 'Saturation when more than active x this threads are inside the method.' },
     },
   },
   check({ model, options }) {
@@ -46,3 +46,4 @@ export const limitSaturated: Rule = {
     });
   },
 };
+

@@ -1,8 +1,7 @@
 import type { LockModel, SeriesModel } from '../model/model.js';
 import type { Rule } from './rule.js';
-import { findingId } from './rule.js';
-import { describeThread, plural, threadEvidence } from './evidence.js';
-import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaitsByDump } from './held-up.js';
+import { describeThread, plural, threadEvidence } from './support/evidence.js';
+import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaitsByDump } from './support/held-up.js';
 
 /** Many threads queued on one lock: names the owner and what it is doing. */
 export const lockContention: Rule = {
@@ -14,7 +13,7 @@ export const lockContention: Rule = {
     remedy:
       'Look at what the owner does while holding the lock (I/O, a remote call, a long loop) and move it outside the critical section, or split the lock.',
     options: {
-      minWaiters: { default: 5, description: 'Waiting threads on one lock that make it a finding.' },
+      minWaiters: { type: 'integer', min: 1, default: 5, description: 'Waiting threads on one lock that make it a finding.' },
     },
   },
   check({ model, options }) {
@@ -56,7 +55,7 @@ export const lockContention: Rule = {
           ...(worst.owner ? [threadEvidence(model, worst.owner, 'owner')] : []),
           ...worst.waiters.slice(0, 50).map((w) => threadEvidence(model, w, w.kind === 'parking' ? 'parked' : 'blocked')),
         ],
-        causedBy: behind.map(({ deadlock }) => findingId('deadlock', deadlockSubject(deadlock))),
+        causedBy: behind.map(({ deadlock }) => ({ rule: 'deadlock', subject: deadlockSubject(deadlock) })),
         // The owner holds up everyone behind it, through any chain of locks.
         impact: Math.max(worst.waiters.length, heldUp) * 2,
       };

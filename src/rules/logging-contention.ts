@@ -8,81 +8,12 @@
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
-import { perStack } from '../threads/per-stack.js';
 import { activityFrame, isJdkClass } from '../threads/thread-activity.js';
-import { plural, threadEvidence } from './evidence.js';
-import { lockSubject, lockWaits } from './held-up.js';
-import { findingId, type FindingDraft, type Rule } from './rule.js';
-import { threadsByStack } from './threads-by-stack.js';
-
-interface LoggingFrame {
-  /** A frame's qualified name starts with this. */
-  readonly prefix: string;
-  readonly framework: string;
-  /** What a thread waiting here waits for. */
-  readonly waitsFor: string;
-  /** A full queue of an asynchronous appender (else a lock). */
-  readonly queue?: boolean;
-}
-
-/** The appenders' frames where a logging thread waits, by framework (their sources: the frameworks' appender classes). */
-const LOGGING_FRAMES: readonly LoggingFrame[] = [
-  { prefix: 'ch.qos.logback.core.AsyncAppenderBase.put', framework: 'logback', waitsFor: "an AsyncAppender's full queue (neverBlock=false)", queue: true },
-  { prefix: 'ch.qos.logback.core.OutputStreamAppender.', framework: 'logback', waitsFor: "an OutputStreamAppender's lock (file, console and socket appenders write under it)" },
-  { prefix: 'ch.qos.logback.core.AppenderBase.doAppend', framework: 'logback', waitsFor: "a synchronized appender's monitor (AppenderBase.doAppend)" },
-  { prefix: 'org.apache.log4j.AsyncAppender.append', framework: 'log4j 1', waitsFor: "an AsyncAppender's full buffer (blocking=true)", queue: true },
-  { prefix: 'org.apache.log4j.AppenderSkeleton.doAppend', framework: 'log4j 1', waitsFor: "an appender's monitor (AppenderSkeleton.doAppend is synchronized)" },
-  { prefix: 'org.apache.log4j.Category.callAppenders', framework: 'log4j 1', waitsFor: "a logger's monitor (Category.callAppenders is synchronized per logger)" },
-  { prefix: 'org.apache.logging.log4j.core.appender.AsyncAppender.', framework: 'log4j 2', waitsFor: "an AsyncAppender's full queue (blocking=true)", queue: true },
-  { prefix: 'com.lmax.disruptor.MultiProducerSequencer.next', framework: 'log4j 2 async loggers', waitsFor: "the async loggers' full ring buffer (the default queue-full policy waits)", queue: true },
-  { prefix: 'org.apache.logging.log4j.core.appender.OutputStreamManager.', framework: 'log4j 2', waitsFor: "an OutputStreamManager's monitor (file and console appenders write under it)" },
-  { prefix: 'org.apache.logging.log4j.core.appender.AbstractOutputStreamAppender.', framework: 'log4j 2', waitsFor: "an output stream appender's lock" },
-  { prefix: 'java.util.logging.StreamHandler.publish', framework: 'java.util.logging', waitsFor: "a StreamHandler's monitor (publish is synchronized)" },
-  { prefix: 'java.util.logging.FileHandler.publish', framework: 'java.util.logging', waitsFor: "a FileHandler's monitor (publish is synchronized)" },
-  { prefix: 'java.util.logging.ConsoleHandler.publish', framework: 'java.util.logging', waitsFor: "a ConsoleHandler's monitor (publish is synchronized)" },
-];
-
-/** The threads that drain asynchronous appenders, by a frame of their loop. */
-const ASYNC_WORKER_FRAMES = ['ch.qos.logback.core.AsyncAppenderBase$Worker.run', 'org.apache.log4j.AsyncAppender$Dispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncAppenderEventDispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncThread.run', 'com.lmax.disruptor.BatchEventProcessor.run'];
-
-
-/** Any of the table's prefixes, as one test: most frames of most threads are tested and match none. */
-const ANY_LOGGING_FRAME = new RegExp(`^(?:${LOGGING_FRAMES.map((r) => r.prefix.replace(/[.$]/g, '\\$&')).join('|')})`);
-
-/** Where a waiting thread waits inside a log call: the appender frame, with only the JDK's frames above it. */
-function loggingWait(th: Pick<ThreadEntry, 'frames' | 'state'>): LoggingFrame | undefined {
-  if (th.state === 'RUNNABLE' || th.state === 'NEW' || th.state === 'TERMINATED') return undefined;
-  return loggingFrameOnTop(th.frames);
-}
-
-const loggingFrameOnTop = perStack((frames): LoggingFrame | undefined => {
-  for (const f of frames) {
-    const row = ANY_LOGGING_FRAME.test(f.qualified) ? LOGGING_FRAMES.find((r) => f.qualified.startsWith(r.prefix)) : undefined;
-    if (row !== undefined) return row;
-    if (!isJdkClass(f.qualified)) return undefined;
-  }
-  return undefined;
-});
-
-/** The subject of the logging-contention finding a thread waiting inside a log call belongs to, if it waits there. */
-export function loggingWaitSubject(th: ThreadEntry): string | undefined {
-  const row = loggingWait(th);
-  return row === undefined ? undefined : subjectOf(row);
-}
-
-const subjectOf = (row: LoggingFrame) => `${row.framework} ${row.prefix.replace(/\.$/, '')}`;
-
-/** A thread's write, in words, when its top frames are one (the destination that does not keep up). */
-function writing(th: ThreadEntry): string | undefined {
-  const top = th.frames.slice(0, 12).map((f) => f.qualified);
-  if (top.some((f) => /Socket(?:Dispatcher|OutputStream)\.(?:write|socketWrite)|NioSocketImpl\.(?:write|implWrite)/.test(f))) return 'writing to a socket (a log collector or syslog that does not read fast enough)';
-  if (top.some((f) => /FileOutputStream\.write|FileDispatcherImpl\.write|FileChannelImpl\.write/.test(f))) return 'writing to a file (a slow or full disk, or stdout piped to a reader that does not read)';
-  return undefined;
-}
-
-function describe(th: ThreadEntry): string {
-  return writing(th) ?? `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${activityFrame(th)}`;
-}
+import { plural, threadEvidence } from './support/evidence.js';
+import { lockSubject, lockWaits } from './support/held-up.js';
+import type { FindingDraft, Rule } from './rule.js';
+import { threadsByStack } from './support/threads-by-stack.js';
+import { loggingSubject, loggingWait, type LoggingFrame } from './support/logging-frames.js';
 
 export const loggingContention: Rule = {
   meta: {
@@ -94,8 +25,8 @@ export const loggingContention: Rule = {
     remedy:
       "Find what the appender waits for (the holder's write: a slow disk, a log collector, stdout piped to nothing); log less at that level, put the slow destination behind an asynchronous appender that drops rather than blocks (logback neverBlock=true, log4j 2 a discarding queue-full policy), and never log synchronously to a network destination from request threads.",
     options: {
-      minThreads: { default: 3, description: 'Threads that must wait in logging for a finding.' },
-      errorThreads: { default: 10, description: 'Threads waiting in logging that make it an error.' },
+      minThreads: { type: 'integer', min: 1, default: 3, description: 'Threads that must wait in logging for a finding.' },
+      errorThreads: { type: 'integer', min: 1, default: 10, description: 'Threads waiting in logging that make it an error.' },
     },
   },
   check({ model, options }) {
@@ -137,7 +68,7 @@ export const loggingContention: Rule = {
       for (const q of full.length > 0 ? full : queues) evidence.push({ kind: 'heap-object', source: q.input, id: q.id, className: q.className, note: `queue ${q.queueSize ?? '?'} of ${q.capacity ?? '?'}` });
       const callers = [...new Set(waiters.map((w) => threads[w]!.frames.find((f) => !isJdkClass(f.qualified) && !f.qualified.startsWith(row.prefix.split('.').slice(0, 3).join('.')))?.qualified).filter((f) => f !== undefined))];
       drafts.push({
-        subject: subjectOf(row),
+        subject: loggingSubject(row),
         ...(waiters.length >= errorAt ? { severity: 'error' as const } : {}),
         message:
           `${plural(waiters.length, 'thread waits', 'threads wait')} inside a log call for ${row.waitsFor} (${row.framework}): ${waiters.slice(0, 5).map((w) => `"${threads[w]!.name}"`).join(', ')}${waiters.length > 5 ? ', ...' : ''}. ` +
@@ -155,10 +86,26 @@ export const loggingContention: Rule = {
           queues: (full.length > 0 ? full : queues).map((q) => `${q.name ?? q.className}: ${q.queueSize ?? '?'}/${q.capacity ?? '?'}`),
         },
         evidence,
-        causedBy: locks.map((l) => findingId('lock-contention', lockSubject(l))),
+        causedBy: locks.map((l) => ({ rule: 'lock-contention', subject: lockSubject(l) })),
         impact: waiters.length * 2,
       });
     }
     return drafts;
   },
 };
+
+/** The threads that drain asynchronous appenders, by a frame of their loop. */
+const ASYNC_WORKER_FRAMES = ['ch.qos.logback.core.AsyncAppenderBase$Worker.run', 'org.apache.log4j.AsyncAppender$Dispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncAppenderEventDispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncThread.run', 'com.lmax.disruptor.BatchEventProcessor.run'];
+
+/** A thread's write, in words, when its top frames are one (the destination that does not keep up). */
+function writing(th: ThreadEntry): string | undefined {
+  const top = th.frames.slice(0, 12).map((f) => f.qualified);
+  if (top.some((f) => /Socket(?:Dispatcher|OutputStream)\.(?:write|socketWrite)|NioSocketImpl\.(?:write|implWrite)/.test(f))) return 'writing to a socket (a log collector or syslog that does not read fast enough)';
+  if (top.some((f) => /FileOutputStream\.write|FileDispatcherImpl\.write|FileChannelImpl\.write/.test(f))) return 'writing to a file (a slow or full disk, or stdout piped to a reader that does not read)';
+  return undefined;
+}
+
+function describe(th: ThreadEntry): string {
+  return writing(th) ?? `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${activityFrame(th)}`;
+}
+

@@ -3,65 +3,8 @@ import { retainedObjectName, type LeakSuspect, type MemorySummary, type PathStep
 import type { Model } from '../model/model.js';
 import { approximateBytes } from '../model/bytes.js';
 import type { Rule } from './rule.js';
-import { findingId } from './rule.js';
-import { plural } from './evidence.js';
+import { plural } from './support/evidence.js';
 import { countText } from '../model/count-text.js';
-
-/**
- * What kind of holder the memory accumulates in, by the class of the accumulation point or of the
- * object that holds it, with what to do about each. Data: a row per kind, the first match wins.
- * The kinds are MAT's and the JDK's own (java-internals.md): hash tables keep their entries in a
- * `Node[]`/`Entry[]` table, array-backed lists and deques in an `Object[]`.
- */
-const HOLDER_KINDS: ReadonlyArray<{ readonly pattern: RegExp; readonly kind: string; readonly remedy: string }> = [
-  { pattern: /ThreadLocal/, kind: 'thread-local values', remedy: 'call ThreadLocal.remove() when the task that set it ends (pooled threads live forever)' },
-  { pattern: /Listener|Observer|Callback|Handler/, kind: 'a list of listeners', remedy: 'unregister listeners when their owner goes away (or hold them weakly)' },
-  { pattern: /(?:Queue|Deque)\b|(?:Queue|Deque)\$/, kind: 'a queue', remedy: 'bound the queue and reject early; find why its consumers are behind' },
-  { pattern: /(?:Map|Hashtable|Cache)\b|(?:Map|Hashtable|Cache)\$|\$(?:Node|Entry|TreeNode)\[\]$/, kind: 'a map', remedy: 'bound the map (an LRU or expiring cache such as Caffeine with maximumSize), or remove entries when done with them' },
-  { pattern: /(?:List|Vector|Set|Collection)\b|(?:List|Vector|Set)\$|^java\.lang\.Object\[\]$/, kind: 'a collection', remedy: 'bound the collection, or remove elements when done with them' },
-];
-
-function holderKind(s: LeakSuspect): (typeof HOLDER_KINDS)[number] | undefined {
-  const path = s.path ?? [];
-  // The accumulation point, then what holds it (a table's map, an array's list), nearest first.
-  const names = [s.accumulation.className, ...path.slice(0, -1).reverse().slice(0, 2).map((p) => p.object.className)];
-  for (const n of names) {
-    const row = HOLDER_KINDS.find((k) => k.pattern.test(n));
-    if (row !== undefined) return row;
-  }
-  return undefined;
-}
-
-const objectName = (o: RetainedObject) => retainedObjectName(o, true);
-
-function pathText(path: readonly PathStep[]): string[] {
-  return path.map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}): ${objectName(st.object)}` : `${st.via ?? '?'} -> ${objectName(st.object)}`));
-}
-
-/**
- * How the path keeps it, in words: from the last class whose static field is on the path (the clue
- * a developer looks for), else from the GC root.
- */
-function keptBy(path: readonly PathStep[]): string {
-  let from = 0;
-  for (let k = path.length - 1; k > 0; k--) if (path[k]!.object.describes !== undefined) {
-    from = k;
-    break;
-  }
-  const head = from === 0 ? `GC root (${path[0]!.rootKind ?? 'root'}) ${objectName(path[0]!.object)}` : objectName(path[from]!.object);
-  return [head, ...path.slice(from + 1).map((st) => `${st.via ?? '?'} -> ${objectName(st.object)}`)].join(' -> ');
-}
-
-/** The executor queues and pending-request queues the model knows, by dump id, so a suspect held by one says which. */
-function knownQueues(model: Model, input: string): Map<string, { what: string; finding: string | null }> {
-  const out = new Map<string, { what: string; finding: string | null }>();
-  for (const e of model.executors) {
-    const q = e.heap?.queue;
-    if (q?.id === undefined || e.heap!.object.input !== input) continue;
-    out.set(q.id, { what: `the queue of executor "${e.name}" (${q.size ?? '?'} queued tasks)`, finding: (q.size ?? 0) > 0 ? findingId('queue-backlog', e.name) : null });
-  }
-  return out;
-}
 
 /** MAT's leak suspects, as findings: an object or a class retaining a big share of the heap, where it accumulates and how it is held. */
 export const memoryLeakSuspect: Rule = {
@@ -72,9 +15,9 @@ export const memoryLeakSuspect: Rule = {
     description: "One object, or the instances of one class together, retain a large share of the heap (MAT's leak suspects): where the memory accumulates and the path from a GC root that keeps it.",
     remedy: 'Follow the path from the GC root to where the memory accumulates: bound that collection, or stop adding to it (remove entries, unregister listeners), and check the fix with a second heap dump under the same load.',
     options: {
-      minShare: { default: 0.1, description: "Smallest share of the reachable heap a suspect retains (MAT's 10%); the memory analysis lists suspects from 10%, so lower values change nothing." },
-      minRetainedMB: { default: 16, description: 'Smallest suspect judged, in MiB: a tenth of a small heap (the JDK\'s own certificates, a 5 MB test JVM) is not a leak.' },
-      errorShare: { default: 0.5, description: 'A suspect retaining at least this share of the heap is an error rather than a warning.' },
+      minShare: { type: 'number', min: 0, max: 1, default: 0.1, description: "Smallest share of the reachable heap a suspect retains (MAT's 10%); the memory analysis lists suspects from 10%, so lower values change nothing." },
+      minRetainedMB: { type: 'number', min: 0, default: 16, description: 'Smallest suspect judged, in MiB: a tenth of a small heap (the JDK\'s own certificates, a 5 MB test JVM) is not a leak.' },
+      errorShare: { type: 'number', min: 0, max: 1, default: 0.5, description: 'A suspect retaining at least this share of the heap is an error rather than a warning.' },
     },
   },
   check({ model, options }) {
@@ -126,7 +69,7 @@ export const memoryLeakSuspect: Rule = {
               pathFromGcRoot: s.path !== undefined ? pathText(path) : ['not looked up: dumpsleuth memory --path ' + a.id],
             },
             evidence,
-            causedBy: queue?.finding !== null && queue?.finding !== undefined ? [queue.finding] : [],
+            causedBy: queue?.backlog !== undefined ? [{ rule: 'queue-backlog', subject: queue.backlog }] : [],
             ...(holder !== undefined ? { remedy: `Where it accumulates is ${holder.kind}: ${holder.remedy}. Follow the path from the GC root to see who keeps it.` } : {}),
             // A share of the heap held: a heap about to run out weighs as much as many held threads.
             impact: Math.round(s.share * 100),
@@ -135,3 +78,60 @@ export const memoryLeakSuspect: Rule = {
     });
   },
 };
+
+/**
+ * What kind of holder the memory accumulates in, by the class of the accumulation point or of the
+ * object that holds it, with what to do about each. Data: a row per kind, the first match wins.
+ * The kinds are MAT's and the JDK's own (java-internals.md): hash tables keep their entries in a
+ * `Node[]`/`Entry[]` table, array-backed lists and deques in an `Object[]`.
+ */
+const HOLDER_KINDS: ReadonlyArray<{ readonly pattern: RegExp; readonly kind: string; readonly remedy: string }> = [
+  { pattern: /ThreadLocal/, kind: 'thread-local values', remedy: 'call ThreadLocal.remove() when the task that set it ends (pooled threads live forever)' },
+  { pattern: /Listener|Observer|Callback|Handler/, kind: 'a list of listeners', remedy: 'unregister listeners when their owner goes away (or hold them weakly)' },
+  { pattern: /(?:Queue|Deque)\b|(?:Queue|Deque)\$/, kind: 'a queue', remedy: 'bound the queue and reject early; find why its consumers are behind' },
+  { pattern: /(?:Map|Hashtable|Cache)\b|(?:Map|Hashtable|Cache)\$|\$(?:Node|Entry|TreeNode)\[\]$/, kind: 'a map', remedy: 'bound the map (an LRU or expiring cache such as Caffeine with maximumSize), or remove entries when done with them' },
+  { pattern: /(?:List|Vector|Set|Collection)\b|(?:List|Vector|Set)\$|^java\.lang\.Object\[\]$/, kind: 'a collection', remedy: 'bound the collection, or remove elements when done with them' },
+];
+
+function holderKind(s: LeakSuspect): (typeof HOLDER_KINDS)[number] | undefined {
+  const path = s.path ?? [];
+  // The accumulation point, then what holds it (a table's map, an array's list), nearest first.
+  const names = [s.accumulation.className, ...path.slice(0, -1).reverse().slice(0, 2).map((p) => p.object.className)];
+  for (const n of names) {
+    const row = HOLDER_KINDS.find((k) => k.pattern.test(n));
+    if (row !== undefined) return row;
+  }
+  return undefined;
+}
+
+const objectName = (o: RetainedObject) => retainedObjectName(o, true);
+
+function pathText(path: readonly PathStep[]): string[] {
+  return path.map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}): ${objectName(st.object)}` : `${st.via ?? '?'} -> ${objectName(st.object)}`));
+}
+
+/**
+ * How the path keeps it, in words: from the last class whose static field is on the path (the clue
+ * a developer looks for), else from the GC root.
+ */
+function keptBy(path: readonly PathStep[]): string {
+  let from = 0;
+  for (let k = path.length - 1; k > 0; k--) if (path[k]!.object.describes !== undefined) {
+    from = k;
+    break;
+  }
+  const head = from === 0 ? `GC root (${path[0]!.rootKind ?? 'root'}) ${objectName(path[0]!.object)}` : objectName(path[from]!.object);
+  return [head, ...path.slice(from + 1).map((st) => `${st.via ?? '?'} -> ${objectName(st.object)}`)].join(' -> ');
+}
+
+/** The executor queues the model knows, by queue id, so a suspect held by one says which (backlog: the queue-backlog subject, when it holds tasks). */
+function knownQueues(model: Model, input: string): Map<string, { what: string; backlog?: string }> {
+  const out = new Map<string, { what: string; backlog?: string }>();
+  for (const e of model.executors) {
+    const q = e.heap?.queue;
+    if (q?.id === undefined || e.heap!.object.input !== input) continue;
+    out.set(q.id, { what: `the queue of executor "${e.name}" (${q.size ?? '?'} queued tasks)`, ...((q.size ?? 0) > 0 ? { backlog: e.name } : {}) });
+  }
+  return out;
+}
+

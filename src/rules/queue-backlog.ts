@@ -1,8 +1,7 @@
 import type { ExecutorModel } from '../model/model.js';
 import type { Rule } from './rule.js';
-import { findingId } from './rule.js';
-import { plural, threadEvidence } from './evidence.js';
-import { isStarved, measuredThroughput, poolSubject, starvingPoolsOf } from './pool-evidence.js';
+import { plural, threadEvidence } from './support/evidence.js';
+import { isStarved, measuredThroughput, poolSubject, starvingPoolsOf } from './support/pool-evidence.js';
 
 /** An executor's queue holds a backlog (incident 1): how big, how long to drain, and why. */
 export const queueBacklog: Rule = {
@@ -14,8 +13,8 @@ export const queueBacklog: Rule = {
     remedy:
       'Fix what holds the workers up first (see the cause). Bound the queue so callers are rejected early instead of waiting minutes (Dubbo: queues > 0, or the fixed pool with queues=0), and size the pool to the load.',
     options: {
-      minBacklog: { default: 1000, description: 'Fewest queued tasks that make a finding (or a queue at 90% of its capacity).' },
-      maxDrainSeconds: { default: 60, description: 'A backlog that needs longer than this to drain is an error rather than a warning.' },
+      minBacklog: { type: 'integer', min: 1, default: 1000, description: 'Fewest queued tasks that make a finding (or a queue at 90% of its capacity).' },
+      maxDrainSeconds: { type: 'number', min: 0, default: 60, description: 'A backlog that needs longer than this to drain is an error rather than a warning.' },
     },
   },
   check({ model, options }) {
@@ -65,7 +64,7 @@ export const queueBacklog: Rule = {
             { kind: 'heap-object' as const, source: h.object.input, id: h.object.id, className: h.object.className, note: `queue ${q.size}, ${h.activeWorkers} busy` },
             ...busyEvidence(model, e),
           ],
-          causedBy: causes.map((p) => findingId('connection-pool-starvation', poolSubject(p))),
+          causedBy: causes.map((p) => ({ rule: 'connection-pool-starvation', subject: poolSubject(p) })),
           // Callers waiting in the queue, and the workers held: a stalled queue weighs the most.
           impact: Math.min(q.size, 10_000) / 10 + h.activeWorkers * 2 + (stalled ? 1000 : 0),
         },
@@ -82,7 +81,7 @@ function shortClass(name: string): string {
   return name.slice(name.lastIndexOf('.') + 1);
 }
 
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   if (seconds < 120) return `${seconds} s`;
   if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
   return `${(seconds / 3600).toFixed(1)} h`;

@@ -1,5 +1,5 @@
 import type { Rule } from './rule.js';
-import { plural, threadEvidence } from './evidence.js';
+import { plural, threadEvidence } from './support/evidence.js';
 
 /**
  * JVM shutdown hooks run concurrently: Dubbo's hook drains requests while Spring's hook destroys the
@@ -49,3 +49,4 @@ export const shutdownOrdering: Rule = {
     ];
   },
 };
+

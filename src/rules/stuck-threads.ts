@@ -1,49 +1,14 @@
 import type { Evidence } from '../model/findings.js';
-import { isStarved } from './pool-evidence.js';
+import { isStarved } from './support/pool-evidence.js';
 import type { Rule } from './rule.js';
 import { activityFrame, isSleeping } from '../threads/thread-activity.js';
 import type { Model, SeriesThreadModel } from '../model/model.js';
 import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
-import { plural, threadEvidence } from './evidence.js';
-import { findingId } from './rule.js';
-import { loggingWaitSubject } from './logging-contention.js';
-import { isCarrier } from './virtual-thread-pinning.js';
-import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaits } from './held-up.js';
-
-/** A thread that used at least this share of a core between the first and last dump ran, it did not wait. */
-export const RUNAWAY_CPU_SHARE = 0.5;
-
-/**
- * Threads another finding already accounts for in this dump: those inside a counter at its limit,
- * shutdown hooks and the requests they race with.
- */
-function explainedElsewhere(model: Model, dump: number): Set<number> {
-  const out = new Set<number>();
-  for (const c of model.counters) {
-    if (c.limit === null || c.active < c.limit * 0.9) continue;
-    for (const t of c.threadsInside) if (t.dump === dump) for (const r of t.threads) out.add(r.thread);
-  }
-  // While an HTTP pool starves, the threads inside calls are its lease holders: that finding's evidence.
-  if (model.connectionPools.some((p) => (p.pending ?? 0) > 0 || p.waitingThreads.some((w) => w.threads.length > 0))) {
-    model.dumps[dump]!.threads.forEach((th, i) => {
-      if (inHttpCall(th)) out.add(i);
-    });
-  }
-  // While a pool starves, the threads waiting for it (parked for a lease, or on the future of a call
-  // queued in it) and the callers of its calls in flight are that finding's evidence.
-  for (const p of model.connectionPools) {
-    if (!isStarved(p, 2)) continue;
-    for (const w of p.waitingThreads) if (w.dump === dump) for (const r of w.threads) out.add(r.thread);
-    const inFlight = new Set(p.callersWaiting?.inFlight ?? []);
-    if (inFlight.size > 0) model.dumps[dump]!.threads.forEach((th, i) => inFlight.has(th.name) && out.add(i));
-  }
-  for (const d of model.shutdown.dumps) {
-    if (d.dump !== dump) continue;
-    for (const h of d.hooks) out.add(h.thread.thread);
-    for (const r of d.inFlight) out.add(r.thread);
-  }
-  return out;
-}
+import { plural, threadEvidence } from './support/evidence.js';
+import { CauseLinks } from './support/cause-links.js';
+import { loggingWaitSubject } from './support/logging-frames.js';
+import { isCarrier } from './support/virtual-threads.js';
+import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaits } from './support/held-up.js';
 
 /**
  * Across a series of dumps, threads that were working or blocked, in one place, in every dump.
@@ -58,7 +23,7 @@ export const stuckThreads: Rule = {
       'Across a series of dumps of one JVM, threads working or blocked in one place in every dump (a running thread may move within its top frames and recursion); threads waiting for work are not stuck.',
     remedy: 'Find what the stuck threads wait for (the lock owner, the remote call, the loop) and add a timeout or fix the owner; a thread that burns a core in one place is a runaway: look at its loop.',
     options: {
-      minDumps: { default: 2, description: 'Dumps in which the thread must be in the same place.' },
+      minDumps: { type: 'integer', min: 2, default: 2, description: 'Dumps in which the thread must be in the same place.' },
     },
   },
   check({ model, options }) {
@@ -105,25 +70,25 @@ export const stuckThreads: Rule = {
               : `, using ${cpuMax.toFixed(0)} ms of CPU between the first and last dump`;
         const sameExactly = members.every((m) => m.sameStack);
         // Blocked threads wait behind a contended lock or a deadlock: that finding is their cause.
-        const causedBy = new Set<string>();
+        const causedBy = new CauseLinks();
         // A runaway's CPU is the cpu-hot-threads finding; a wait for a class's initialisation is the
         // class-init-wait finding of that class (a link to a finding that was not made is dropped).
-        if (runaway) for (const m of members) causedBy.add(findingId('cpu-hot-threads', m.name));
+        if (runaway) for (const m of members) causedBy.add('cpu-hot-threads', m.name);
         for (const m of members) {
           const th = model.dumps[lastDump]!.threads[lastOf(m)]!;
           const cls = th.locks.find((l) => l.kind === 'waiting-class-init')?.lock?.className;
-          if (cls) causedBy.add(findingId('class-init-wait', cls));
+          if (cls) causedBy.add('class-init-wait', cls);
           // Held inside a log call: the logging-contention finding of that appender.
           const logging = loggingWaitSubject(th);
-          if (logging !== undefined) causedBy.add(findingId('logging-contention', logging));
-          if (isCarrier(th)) causedBy.add(findingId('virtual-thread-pinning', 'virtual thread scheduler'));
+          if (logging !== undefined) causedBy.add('logging-contention', logging);
+          if (isCarrier(th)) causedBy.add('virtual-thread-pinning', 'virtual thread scheduler');
         }
         for (const m of members) {
           const lock = waits.lockOf(lastOf(m));
           if (lock === undefined) continue;
           // A link to a lock with too few waiters to be a finding is dropped by the engine.
-          causedBy.add(findingId('lock-contention', lockSubject(lock)));
-          for (const { deadlock, heldUp } of behindDeadlocks) if (heldUp.some((t) => t.thread === lastOf(m))) causedBy.add(findingId('deadlock', deadlockSubject(deadlock)));
+          causedBy.add('lock-contention', lockSubject(lock));
+          for (const { deadlock, heldUp } of behindDeadlocks) if (heldUp.some((t) => t.thread === lastOf(m))) causedBy.add('deadlock', deadlockSubject(deadlock));
         }
         // What it does: the threads held, more when others wait behind them; a core burned weighs most.
         const heldUp = waits.heldUpCount(members.map(lastOf));
@@ -149,7 +114,7 @@ export const stuckThreads: Rule = {
             activityReason: why.reason,
           },
           evidence,
-          causedBy: [...causedBy],
+          causedBy: causedBy.list(),
           impact,
         });
       }
@@ -157,3 +122,39 @@ export const stuckThreads: Rule = {
     return drafts;
   },
 };
+
+/** A thread that used at least this share of a core between the first and last dump ran, it did not wait. */
+const RUNAWAY_CPU_SHARE = 0.5;
+
+/**
+ * Threads another finding already accounts for in this dump: those inside a counter at its limit,
+ * shutdown hooks and the requests they race with.
+ */
+function explainedElsewhere(model: Model, dump: number): Set<number> {
+  const out = new Set<number>();
+  for (const c of model.counters) {
+    if (c.limit === null || c.active < c.limit * 0.9) continue;
+    for (const t of c.threadsInside) if (t.dump === dump) for (const r of t.threads) out.add(r.thread);
+  }
+  // While an HTTP pool starves, the threads inside calls are its lease holders: that finding's evidence.
+  if (model.connectionPools.some((p) => (p.pending ?? 0) > 0 || p.waitingThreads.some((w) => w.threads.length > 0))) {
+    model.dumps[dump]!.threads.forEach((th, i) => {
+      if (inHttpCall(th)) out.add(i);
+    });
+  }
+  // While a pool starves, the threads waiting for it (parked for a lease, or on the future of a call
+  // queued in it) and the callers of its calls in flight are that finding's evidence.
+  for (const p of model.connectionPools) {
+    if (!isStarved(p, 2)) continue;
+    for (const w of p.waitingThreads) if (w.dump === dump) for (const r of w.threads) out.add(r.thread);
+    const inFlight = new Set(p.callersWaiting?.inFlight ?? []);
+    if (inFlight.size > 0) model.dumps[dump]!.threads.forEach((th, i) => inFlight.has(th.name) && out.add(i));
+  }
+  for (const d of model.shutdown.dumps) {
+    if (d.dump !== dump) continue;
+    for (const h of d.hooks) out.add(h.thread.thread);
+    for (const r of d.inFlight) out.add(r.thread);
+  }
+  return out;
+}
+

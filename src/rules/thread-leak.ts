@@ -7,72 +7,10 @@
  * and stays there is not a leak.
  */
 import type { Model } from '../model/model.js';
-import { plural, threadEvidence } from './evidence.js';
+import { plural, threadEvidence } from './support/evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
+import { instanceNamingOf, type InstanceNaming } from './support/instance-namings.js';
 import { countText } from '../model/count-text.js';
-
-interface InstanceNaming {
-  /** How every name of the scheme begins (what `pattern` asks first, as plain text). */
-  readonly starts: readonly string[];
-  /** The name, with the instance number in group 1. */
-  readonly pattern: RegExp;
-  /** The scheme as users read it, `#` for numbers. */
-  readonly scheme: string;
-  /** What one instance is, and what creates it. */
-  readonly instance: string;
-  readonly remedy: string;
-}
-
-/** Thread names with an instance number, by the factory that writes them (the JDK's, Netty's). */
-export const INSTANCE_NAMINGS: readonly InstanceNaming[] = [
-  { starts: ['pool-'], pattern: /^pool-(\d+)-thread-\d+$/, scheme: 'pool-#-thread-#', instance: 'an executor of Executors.newFixedThreadPool/newCachedThreadPool (the default thread factory numbers each pool)', remedy: 'create the executor once and share it, or shut it down (try-with-resources on JDK 19+, or shutdown() in a finally)' },
-  { starts: ['Timer-'], pattern: /^Timer-(\d+)$/, scheme: 'Timer-#', instance: 'a java.util.Timer (each has its own thread)', remedy: 'share one Timer or ScheduledExecutorService, or cancel() each Timer when done' },
-  { starts: ['ForkJoinPool-'], pattern: /^ForkJoinPool-(\d+)-worker-\d+$/, scheme: 'ForkJoinPool-#-worker-#', instance: 'a new ForkJoinPool', remedy: 'create the ForkJoinPool once and share it, or shut it down' },
-  { starts: ['HttpClient-'], pattern: /^HttpClient-(\d+)-(?:SelectorManager|Worker-\d+)$/, scheme: 'HttpClient-#-SelectorManager', instance: 'a java.net.http.HttpClient (each has a selector thread)', remedy: 'build one HttpClient and share it (it is thread-safe), or close it (JDK 21+)' },
-  { starts: ['nioEventLoopGroup-', 'epollEventLoopGroup-', 'defaultEventLoopGroup-'], pattern: /^(?:nioEventLoopGroup|epollEventLoopGroup|defaultEventLoopGroup)-(\d+)-\d+$/, scheme: 'nioEventLoopGroup-#-#', instance: 'a Netty EventLoopGroup', remedy: 'share the EventLoopGroup, or shutdownGracefully() it when its channels close' },
-  { starts: ['OkHttp ConnectionPool'], pattern: /^OkHttp ConnectionPool(?: \((\d+)\))?$/, scheme: 'OkHttp ConnectionPool', instance: 'an OkHttpClient built per call (each has its own connection pool)', remedy: 'build one OkHttpClient and derive the others from it with newBuilder()' },
-];
-
-interface Instances {
-  readonly naming: InstanceNaming;
-  /** Instance number -> its threads in the dump. */
-  readonly byInstance: Map<number, number[]>;
-}
-
-/**
- * The first characters any scheme's names begin with: a dump's names are read once, and most are
- * ruled out by their first character before a pattern is tried (a regular expression per name was
- * most of the rule's time on a dump of 200,000 threads).
- */
-const FIRST_CHARACTERS = new Set(INSTANCE_NAMINGS.flatMap((n) => n.starts.map((s) => s.charCodeAt(0))));
-
-/** The scheme a thread name is an instance of, with the instance number (null for none). */
-export function instanceNamingOf(name: string): { readonly naming: InstanceNaming; readonly number: number | null } | undefined {
-  if (!FIRST_CHARACTERS.has(name.charCodeAt(0))) return undefined;
-  for (const naming of INSTANCE_NAMINGS) {
-    if (!naming.starts.some((s) => name.startsWith(s))) continue;
-    const m = naming.pattern.exec(name);
-    if (m !== null) return { naming, number: m[1] !== undefined ? Number(m[1]) : null };
-  }
-  return undefined;
-}
-
-function instancesIn(model: Model, dump: number): Instances[] {
-  const out = new Map<InstanceNaming, Map<number, number[]>>();
-  // The refs, not the threads: only the names are read, and the refs lie side by side.
-  const refs = model.threadRefs[dump]!;
-  for (let i = 0; i < refs.length; i++) {
-    const found = instanceNamingOf(refs[i]!.name);
-    if (found === undefined) continue;
-    const n = found.number ?? i; // OkHttp's pools carry no number: each thread is one
-    let map = out.get(found.naming);
-    if (map === undefined) out.set(found.naming, (map = new Map<number, number[]>()));
-    const list = map.get(n);
-    if (list === undefined) map.set(n, [i]);
-    else list.push(i);
-  }
-  return [...out].map(([naming, byInstance]) => ({ naming, byInstance }));
-}
 
 export const threadLeak: Rule = {
   meta: {
@@ -83,9 +21,9 @@ export const threadLeak: Rule = {
       'Executors, Timers, HTTP clients or event-loop groups created per call and never shut down: many instances of one naming scheme (pool-#-thread-#, Timer-#, HttpClient-#-SelectorManager, ...), most of their threads waiting for work, and across a series the count growing; or a series whose thread count grows in every dump. A pool that grew to its size and stays is not a leak.',
     remedy: 'Find where the instances are created (the code that builds an executor, Timer or client per request) and share one, or shut each down when done.',
     options: {
-      minInstances: { default: 100, description: 'Instances of one naming scheme in one dump that make a leak by themselves (an application may well have 20 pools of its own).' },
-      minNewInstances: { default: 10, description: 'Instances a series must gain, growing in every dump, to make a leak with fewer instances.' },
-      minGrowth: { default: 50, description: 'Threads a series must gain, growing in every dump, to report the growth alone.' },
+      minInstances: { type: 'integer', min: 1, default: 100, description: 'Instances of one naming scheme in one dump that make a leak by themselves (an application may well have 20 pools of its own).' },
+      minNewInstances: { type: 'integer', min: 1, default: 10, description: 'Instances a series must gain, growing in every dump, to make a leak with fewer instances.' },
+      minGrowth: { type: 'integer', min: 1, default: 50, description: 'Threads a series must gain, growing in every dump, to report the growth alone.' },
     },
   },
   check({ model, options }) {
@@ -150,3 +88,27 @@ export const threadLeak: Rule = {
     return drafts;
   },
 };
+
+interface Instances {
+  readonly naming: InstanceNaming;
+  /** Instance number -> its threads in the dump. */
+  readonly byInstance: Map<number, number[]>;
+}
+
+function instancesIn(model: Model, dump: number): Instances[] {
+  const out = new Map<InstanceNaming, Map<number, number[]>>();
+  // The refs, not the threads: only the names are read, and the refs lie side by side.
+  const refs = model.threadRefs[dump]!;
+  for (let i = 0; i < refs.length; i++) {
+    const found = instanceNamingOf(refs[i]!.name);
+    if (found === undefined) continue;
+    const n = found.number ?? i; // OkHttp's pools carry no number: each thread is one
+    let map = out.get(found.naming);
+    if (map === undefined) out.set(found.naming, (map = new Map<number, number[]>()));
+    const list = map.get(n);
+    if (list === undefined) map.set(n, [i]);
+    else list.push(i);
+  }
+  return [...out].map(([naming, byInstance]) => ({ naming, byInstance }));
+}
+

@@ -8,52 +8,10 @@
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
 import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
-import { perStack } from '../threads/per-stack.js';
-import { plural, threadEvidence } from './evidence.js';
+import { plural, threadEvidence } from './support/evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
-import { threadsByStack } from './threads-by-stack.js';
-
-const PARKED_ON_CARRIER = 'java.lang.VirtualThread.parkOnCarrierThread';
-const RUNS_CONTINUATION = 'java.lang.VirtualThread.runContinuation';
-
-/** Why the virtual thread could not unmount: the frame below its park that pins it. */
-function pinnedBy(th: ThreadEntry): string {
-  const at = th.frames.findIndex((f) => f.qualified === PARKED_ON_CARRIER);
-  const below = th.frames.slice(at + 1);
-  const clinit = below.find((f) => f.method === '<clinit>');
-  if (clinit !== undefined) return `a class initialiser (${clinit.qualified}), which a virtual thread cannot leave`;
-  const held = th.locks.find((l) => l.kind === 'locked' && l.frameIndex > at);
-  if (held !== undefined) return `synchronized on ${held.lock?.className ?? 'a monitor'} in ${th.frames[held.frameIndex]?.qualified ?? '?'} (pins before JDK 24)`;
-  const native = below.find((f) => f.location === 'Native Method' && !f.qualified.startsWith('jdk.internal.vm.Continuation'));
-  if (native !== undefined) return `a native frame (${native.qualified})`;
-  return 'a frame that pins it (the dump does not say which)';
-}
-
-/** What it waits for while pinned: the first frame below the JDK's parking machinery. */
-function waitsIn(th: ThreadEntry): string {
-  const at = th.frames.findIndex((f) => f.qualified === PARKED_ON_CARRIER);
-  const f = th.frames.slice(at + 1).find((x) => !/^java\.lang\.(?:VirtualThread|System\$\d)|^java\.util\.concurrent\.locks\.(?:LockSupport|AbstractQueuedSynchronizer)/.test(x.qualified));
-  return f?.qualified ?? '?';
-}
-
-/**
- * Whether a virtual thread (or the carrier showing it mounted) is parked on its carrier. The frame
- * sits under the JDK's parking calls (Unsafe.park, LockSupport.park, VirtualThread.park...), so it is
- * looked for near the top only. Asked once per group of identical stacks (threadsByStack).
- */
-function parkedOnCarrierStack(frames: readonly StackFrame[]): boolean {
-  const end = Math.min(frames.length, 16);
-  for (let i = 0; i < end; i++) if (frames[i]!.qualified === PARKED_ON_CARRIER) return true;
-  return false;
-}
-
-// Also asked per thread (isCarrier, by other rules): kept per shared stack.
-const runsContinuation = perStack((frames) => frames.some((f) => f.qualified === RUNS_CONTINUATION));
-
-/** Whether a thread is a carrier of the virtual-thread scheduler (it runs continuations). */
-export function isCarrier(th: ThreadEntry): boolean {
-  return !th.virtual && runsContinuation(th.frames);
-}
+import { threadsByStack } from './support/threads-by-stack.js';
+import { runsContinuation } from './support/virtual-threads.js';
 
 export const virtualThreadPinning: Rule = {
   meta: {
@@ -115,3 +73,37 @@ export const virtualThreadPinning: Rule = {
     return [draft];
   },
 };
+
+const PARKED_ON_CARRIER = 'java.lang.VirtualThread.parkOnCarrierThread';
+
+/** Why the virtual thread could not unmount: the frame below its park that pins it. */
+function pinnedBy(th: ThreadEntry): string {
+  const at = th.frames.findIndex((f) => f.qualified === PARKED_ON_CARRIER);
+  const below = th.frames.slice(at + 1);
+  const clinit = below.find((f) => f.method === '<clinit>');
+  if (clinit !== undefined) return `a class initialiser (${clinit.qualified}), which a virtual thread cannot leave`;
+  const held = th.locks.find((l) => l.kind === 'locked' && l.frameIndex > at);
+  if (held !== undefined) return `synchronized on ${held.lock?.className ?? 'a monitor'} in ${th.frames[held.frameIndex]?.qualified ?? '?'} (pins before JDK 24)`;
+  const native = below.find((f) => f.location === 'Native Method' && !f.qualified.startsWith('jdk.internal.vm.Continuation'));
+  if (native !== undefined) return `a native frame (${native.qualified})`;
+  return 'a frame that pins it (the dump does not say which)';
+}
+
+/** What it waits for while pinned: the first frame below the JDK's parking machinery. */
+function waitsIn(th: ThreadEntry): string {
+  const at = th.frames.findIndex((f) => f.qualified === PARKED_ON_CARRIER);
+  const f = th.frames.slice(at + 1).find((x) => !/^java\.lang\.(?:VirtualThread|System\$\d)|^java\.util\.concurrent\.locks\.(?:LockSupport|AbstractQueuedSynchronizer)/.test(x.qualified));
+  return f?.qualified ?? '?';
+}
+
+/**
+ * Whether a virtual thread (or the carrier showing it mounted) is parked on its carrier. The frame
+ * sits under the JDK's parking calls (Unsafe.park, LockSupport.park, VirtualThread.park...), so it is
+ * looked for near the top only. Asked once per group of identical stacks (threadsByStack).
+ */
+function parkedOnCarrierStack(frames: readonly StackFrame[]): boolean {
+  const end = Math.min(frames.length, 16);
+  for (let i = 0; i < end; i++) if (frames[i]!.qualified === PARKED_ON_CARRIER) return true;
+  return false;
+}
+

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { RULES } from '../../src/rules/index.js';
-import { INSTANCE_NAMINGS, instanceNamingOf } from '../../src/rules/thread-leak.js';
+import { INSTANCE_NAMINGS, instanceNamingOf } from '../../src/rules/support/instance-namings.js';
 import { analyseFiles, analyseIncident, INCIDENTS, threadDumpTextFiles } from '../helpers.js';
 
 const DIR = join(INCIDENTS, 'thread-leak');

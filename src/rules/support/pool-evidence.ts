@@ -1,6 +1,6 @@
 /** What the pool and executor rules share: waiting threads, which pool starves which executor, drain speed. */
-import type { ConnectionPoolModel, ExecutorModel, Model, ThreadRef } from '../model/model.js';
-import { inHttpCall } from '../reconstruct/stack-signs.js';
+import type { ConnectionPoolModel, ExecutorModel, Model, ThreadRef } from '../../model/model.js';
+import { inHttpCall } from '../../reconstruct/stack-signs.js';
 
 /** Most threads waiting for this pool in any one dump, with that dump's threads. */
 export function peakWaiters(p: ConnectionPoolModel): { count: number; threads: ThreadRef[] } {

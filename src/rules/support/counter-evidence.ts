@@ -1,6 +1,6 @@
 /** What the counter rules share: the numbers of a counter, and its evidence (heap object, threads, log lines). */
-import type { Evidence, FactValue } from '../model/findings.js';
-import type { CounterModel, Model } from '../model/model.js';
+import type { Evidence, FactValue } from '../../model/findings.js';
+import type { CounterModel, Model } from '../../model/model.js';
 import { threadEvidence } from './evidence.js';
 
 /** The most threads seen inside the method in any one dump (the counter is a snapshot; so is each dump). */

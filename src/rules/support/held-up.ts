@@ -4,7 +4,7 @@
  * or a contended lock holds up). Walking the contended-lock list per thread instead is quadratic
  * on a dump where thousands of threads each wait on their own lock.
  */
-import type { DeadlockModel, LockModel, Model, ThreadRef } from '../model/model.js';
+import type { DeadlockModel, LockModel, Model, ThreadRef } from '../../model/model.js';
 
 export interface LockWaits {
   /** The contended lock a thread waits for, if any. */

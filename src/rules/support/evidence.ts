@@ -1,6 +1,6 @@
 /** Small helpers rules share to cite threads as evidence. */
-import type { Evidence } from '../model/findings.js';
-import type { Model, ThreadRef } from '../model/model.js';
+import type { Evidence } from '../../model/findings.js';
+import type { Model, ThreadRef } from '../../model/model.js';
 
 export function threadEvidence(model: Model, ref: ThreadRef, note?: string): Evidence {
   const dump = model.dumps[ref.dump]!;

@@ -5,8 +5,8 @@
  * most of the rule's time for nothing. The model's thread groups are the dump's distinct (stack,
  * state) pairs, so a question about the frames and the state has one answer per group.
  */
-import type { Model } from '../model/model.js';
-import type { JavaThreadState, StackFrame } from '../model/thread-dump.js';
+import type { Model } from '../../model/model.js';
+import type { JavaThreadState, StackFrame } from '../../model/thread-dump.js';
 
 /** The indexes, in dump `dump`, of the threads whose stack and state `pick` accepts, in dump order. */
 export function threadsByStack(model: Model, dump: number, pick: (frames: StackFrame[], state: JavaThreadState) => boolean): number[] {
