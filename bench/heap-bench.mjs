@@ -21,6 +21,17 @@ import { createGunzip } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** A module of a build, at its path in this layout or the one before (the bench also runs older builds). */
+async function importFirst(root, ...paths) {
+  for (const p of paths) {
+    try {
+      return await import(join(root, p));
+    } catch (e) {
+      if (e?.code !== 'ERR_MODULE_NOT_FOUND' || p === paths[paths.length - 1]) throw e;
+    }
+  }
+}
+
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const out = join(here, 'out');
@@ -46,13 +57,13 @@ async function child(mode, file) {
     for await (const c of createReadStream(file, { highWaterMark: 1 << 20 }).pipe(createGunzip({ chunkSize: 1 << 20 }))) n += c.length;
     extra.inflatedBytes = n;
   } else if (mode === 'histogram' || mode === 'histogram-gz') {
-    const { heapHistogram } = await import(join(root, 'dist/heap/open-heap.js'));
-    const h = await heapHistogram(file);
+    const m = await importFirst(root, 'dist/analysis/heap-file.js', 'dist/heap/open-heap.js');
+    const h = await (m.heapHistogramOfFile ?? m.heapHistogram)(file);
     extra.classes = h.rows.length;
     extra.instances = h.totalInstances;
   } else if (mode === 'analyze') {
     // What `dumpsleuth analyze big.hprof` does, minus printing: load, reconstruct, rules.
-    const { loadAnyInput } = await import(join(root, 'dist/input/load-incident.js'));
+    const { loadAnyInput } = await importFirst(root, 'dist/analysis/load-incident.js', 'dist/input/load-incident.js');
     const { ANALYSIS_PLAN } = await import(join(root, 'dist/heap/analysis-plan.js'));
     const { buildModel } = await import(join(root, 'dist/reconstruct/build-model.js'));
     const { RULES } = await import(join(root, 'dist/rules/index.js'));
@@ -99,7 +110,8 @@ async function child(mode, file) {
     extra.suspects = summary.suspects.length;
     extra.reportChars = text.length;
   } else if (mode === 'targeted') {
-    const { openHeap } = await import(join(root, 'dist/heap/open-heap.js'));
+    const m = await importFirst(root, 'dist/analysis/heap-file.js', 'dist/heap/open-heap.js');
+    const openHeap = m.openHeapFile ?? m.openHeap;
     const { ANALYSIS_PLAN } = await import(join(root, 'dist/heap/analysis-plan.js'));
     const store = await openHeap(file, ANALYSIS_PLAN);
     extra.loadedObjects = store.objects.size;

@@ -13,11 +13,22 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** A module of a build, at its path in this layout or the one before (the bench also runs older builds). */
+async function importFirst(root, ...paths) {
+  for (const p of paths) {
+    try {
+      return await import(join(root, p));
+    } catch (e) {
+      if (e?.code !== 'ERR_MODULE_NOT_FOUND' || p === paths[paths.length - 1]) throw e;
+    }
+  }
+}
+
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 
 async function inProcess(dir) {
-  const { loadAnyInput } = await import(join(root, 'dist/input/load-incident.js'));
+  const { loadAnyInput } = await importFirst(root, 'dist/analysis/load-incident.js', 'dist/input/load-incident.js');
   const { ANALYSIS_PLAN } = await import(join(root, 'dist/heap/analysis-plan.js'));
   const { buildModel } = await import(join(root, 'dist/reconstruct/build-model.js'));
   const { RULES } = await import(join(root, 'dist/rules/index.js'));

@@ -16,6 +16,17 @@ import { buildThreadDump } from './build-thread-dump.mjs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
+/** A module of a build, at its path in this layout or the one before (the bench also runs older builds). */
+async function importFirst(root, ...paths) {
+  for (const p of paths) {
+    try {
+      return await import(join(root, p));
+    } catch (e) {
+      if (e?.code !== 'ERR_MODULE_NOT_FOUND' || p === paths[paths.length - 1]) throw e;
+    }
+  }
+}
+
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 
@@ -43,7 +54,7 @@ async function child(mode, file, distRoot = root) {
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) n += chunk.length;
     extra = { bytes: n };
   } else {
-    const { loadThreadInput } = await import(join(distRoot, 'dist/input/load.js'));
+    const { loadThreadInput } = await importFirst(distRoot, 'dist/analysis/load-threads.js', 'dist/input/load.js');
     const { buildModel } = await importBuildModel(distRoot);
     const { RULES } = await import(join(distRoot, 'dist/rules/index.js'));
     const { defaultConfig } = await import(join(distRoot, 'dist/engine/config.js'));

@@ -10,9 +10,9 @@ import { memoryCommand } from './commands/memory.js';
 import { batchCommand } from './commands/batch.js';
 import { availableParallelism } from 'node:os';
 import { UsageError, UserError } from './errors.js';
-import { parseByteSize } from './input/open.js';
 import { stripControl } from './report/sanitize.js';
 import { isClosedPipe, writeToStdout } from './commands/output.js';
+import { parseByteSize } from './model/bytes.js';
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 

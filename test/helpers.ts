@@ -3,12 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { loadThreadInput, type LoadedThreadInput } from '../src/input/load.js';
-import { buildModel } from '../src/reconstruct/build-model.js';
+import { analyseIncident as runAnalysis, type AnalysisRequest } from '../src/analysis/analyse.js';
+import { loadThreadInput, type LoadedThreadInput } from '../src/analysis/load-threads.js';
 import type { Model } from '../src/model/model.js';
-import { RULES } from '../src/rules/index.js';
-import { defaultConfig } from '../src/engine/config.js';
-import { runRules } from '../src/engine/run-rules.js';
 import type { Finding } from '../src/model/findings.js';
 import type { ThreadDumpFile } from '../src/model/thread-dump.js';
 import { TextDumpParser } from '../src/threads/text-parser.js';
@@ -50,11 +47,9 @@ export async function load(path: string): Promise<LoadedThreadInput> {
   return loadThreadInput(path);
 }
 
+/** Thread dump files analysed as `analyze <files...>` analyses them (the one pipeline, default rules). */
 export async function analyse(paths: string[]): Promise<{ model: Model; findings: Finding[] }> {
-  const loaded = [];
-  for (const p of paths) loaded.push(await loadThreadInput(p));
-  const model = buildModel(loaded);
-  return { model, findings: runRules(model, RULES, defaultConfig(RULES)) };
+  return analysed({ paths });
 }
 
 export async function truth(scenario: string): Promise<any> {
@@ -68,21 +63,18 @@ export const INCIDENTS = 'fixtures/incidents';
  * files skipped), or with its thread dumps only.
  */
 export async function analyseIncident(dir: string, options: { threadsOnly?: boolean } = {}): Promise<{ model: Model; findings: Finding[] }> {
-  const { collectInputs } = await import('../src/input/collect-inputs.js');
-  const { analysisPlan, loadIncidentInputs } = await import('../src/input/load-incident.js');
-  const files = (await collectInputs([dir])).filter((i) => !options.threadsOnly || /^dump-\d+\.txt$/.test(basename(i.path)));
-  const { threads, heaps, logs } = await loadIncidentInputs(files, analysisPlan([]));
-  const model = buildModel(threads, { heaps, logs });
-  return { model, findings: runRules(model, RULES, defaultConfig(RULES)) };
+  return analysed({ paths: [dir], ...(options.threadsOnly === true ? { select: (i) => /^dump-\d+\.txt$/.test(basename(i.path)) } : {}) });
 }
 
 /** Files analysed as `analyze <files...>` loads them: thread dumps, heap dumps and logs, one JVM. */
 export async function analyseFiles(files: string[]): Promise<{ model: Model; findings: Finding[] }> {
-  const { collectInputs } = await import('../src/input/collect-inputs.js');
-  const { analysisPlan, loadIncidentInputs } = await import('../src/input/load-incident.js');
-  const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs(files), analysisPlan([]));
-  const model = buildModel(threads, { heaps, logs });
-  return { model, findings: runRules(model, RULES, defaultConfig(RULES)) };
+  return analysed({ paths: files });
+}
+
+async function analysed(request: AnalysisRequest): Promise<{ model: Model; findings: Finding[] }> {
+  const result = await runAnalysis(request);
+  if (result.outcome !== 'analysed') throw new Error(`nothing to analyse in ${request.paths.join(', ')}`);
+  return { model: result.model, findings: result.findings };
 }
 
 /** Runs the CLI from source (src/cli.ts through tsx), without colour. */

@@ -2,14 +2,9 @@
  * One incident analysed for `batch`: the same loading, model and rules as `analyze`, reduced to the
  * line batch prints (path, status, counts per severity, findings). Used in worker threads and in process.
  */
-import { loadConfigFile } from '../engine/config.js';
-import { runRules } from '../engine/run-rules.js';
+import { analyseIncident } from '../analysis/analyse.js';
 import { InputError, UserError } from '../errors.js';
-import { analysisPlan, loadIncidentInputs, nothingToAnalyse } from '../input/load-incident.js';
 import { SEVERITIES, type Severity } from '../model/findings.js';
-import { buildModel } from '../reconstruct/build-model.js';
-import { RULES } from '../rules/index.js';
-import { collectInputs } from '../input/collect-inputs.js';
 
 export interface IncidentLine {
   readonly path: string;
@@ -32,14 +27,12 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
   const seconds = () => Math.round(Number(process.hrtime.bigint() - started) / 1e6) / 1000;
   const failed = (error: string): IncidentLine => ({ path, status: 'error', error, inputs: 0, counts: NO_COUNTS, highest: null, findings: [], seconds: seconds() });
   try {
-    const { rules: config, counters: specs } = await loadConfigFile(RULES, configPath);
     // Heaps inflate, and their memory analysis runs, on this thread: batch's workers already keep every core busy.
-    const plan = analysisPlan(specs, { inflateThreads: 0, memoryOnThisThread: true, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) });
+    const limits = { inflateThreads: 0, memoryOnThisThread: true, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) };
     // Inside an incident directory, a file that is not a dump is skipped, as analyze does.
-    const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([path]), plan);
-    if (nothingToAnalyse({ threads, heaps, logs })) throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
-    const model = buildModel(threads, { heaps, logs, userCounters: specs });
-    const findings = runRules(model, RULES, config);
+    const result = await analyseIncident({ paths: [path], ...(configPath !== undefined ? { configPath } : {}), limits });
+    if (result.outcome === 'nothing-to-analyse') throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
+    const { model, findings } = result;
     const counts = { ...NO_COUNTS };
     for (const f of findings) counts[f.severity]++;
     return {

@@ -1,19 +1,15 @@
 /** `dumpsleuth analyze <paths...>`: args -> load -> model -> rules -> report -> exit code. */
 import { UsageError } from '../errors.js';
-import { buildModel } from '../reconstruct/build-model.js';
-import { RULES } from '../rules/index.js';
-import { loadConfigFile } from '../engine/config.js';
-import { analysisPlan, loadIncidentInputs, nothingToAnalyse, skippedNote } from '../input/load-incident.js';
-import type { MemoryChoice } from '../input/heap-memory-work.js';
+import { analyseIncident } from '../analysis/analyse.js';
+import { skippedNote } from '../analysis/load-incident.js';
+import type { MemoryChoice } from '../analysis/heap-memory-work.js';
 import { checkFailOn, failsOn } from './fail-on.js';
-import { runRules } from '../engine/run-rules.js';
 import { renderJson } from '../report/json.js';
 import { renderText } from '../report/text.js';
 import { renderMarkdown } from '../report/markdown.js';
 import { renderHtml } from '../report/html.js';
 import type { Report } from '../report/report.js';
 import { redactReport } from '../report/redact.js';
-import { collectInputs } from '../input/collect-inputs.js';
 import { decideColour } from './colour.js';
 import { progressLine } from './progress.js';
 import { stripControl } from '../report/sanitize.js';
@@ -52,11 +48,10 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   if (opts.output !== undefined) await checkOutputPath(opts.output);
   const { format, note } = chooseFormat(opts.format, opts.output, FORMATS);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
-  const { rules: config, counters: counterSpecs, source: configSource } = await loadConfigFile(RULES, opts.config);
-  const plan = analysisPlan(counterSpecs, { ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}), ...(opts.memory !== undefined ? { memory: opts.memory } : {}) });
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   let failed = 0;
-  const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs(paths), plan, {
+  const limits = { ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}), ...(opts.memory !== undefined ? { memory: opts.memory } : {}) };
+  const result = await analyseIncident({ paths, ...(opts.config !== undefined ? { configPath: opts.config } : {}), limits }, {
     onProgress: (path, e) => progress.update(`reading ${path}`, e),
     onSkipped: (path, e) => {
       progress.clear();
@@ -70,12 +65,12 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   });
   progress.clear();
   // A log alone is enough when it holds known lines (a server's hung-thread reports, top -H samples).
-  if (nothingToAnalyse({ threads, heaps, logs })) {
+  if (result.outcome === 'nothing-to-analyse') {
     if (failed === 0) io.stderr.write('error: no thread dump or heap dump found in the given paths\n');
     return 2;
   }
-  const model = buildModel(threads, { heaps, logs, userCounters: counterSpecs });
-  const findings = runRules(model, RULES, config);
+  const { model, findings } = result;
+  const configSource = result.config.source;
   const full: Report = { tool: { name: 'dumpsleuth', version: io.version }, model, findings, ...(configSource !== undefined ? { config: configSource } : {}) };
   const report = opts.redact === true ? redactReport(full) : full;
   const chalk = decideColour(opts.color, io.env, io.stdout.isTTY === true, opts.output !== undefined);

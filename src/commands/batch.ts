@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { readdirSync, statSync } from 'node:fs';
-import { looksLikeDump } from '../input/looks-like-dump.js';
+import { looksLikeDump } from '../batch/looks-like-dump.js';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { UsageError } from '../errors.js';

@@ -4,8 +4,9 @@
  */
 import { UsageError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
-import { heapInputKind, heapStoreNamed, openHeap } from '../heap/open-heap.js';
-import { finishHeapMemory, startHeapMemory } from '../input/heap-memory-work.js';
+import { heapStoreNamed } from '../heap/open-heap.js';
+import { identifyHeapFile, openHeapFile } from '../analysis/heap-file.js';
+import { cancelHeapMemory, finishHeapMemory, loadHooksOf, startHeapMemory } from '../analysis/heap-memory-work.js';
 import { readInputFile } from '../input/stdin.js';
 import { writeHeapSnapshotFile } from '../heap/json/snapshot-writer.js';
 import { stripControl } from '../report/sanitize.js';
@@ -27,13 +28,14 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   const { value, file } = await readInputFile(path, async (f) => {
     // What holds the memory travels with the snapshot, computed as analyze does by default.
-    const memory = (await heapInputKind(f)) === 'hprof' ? startHeapMemory(f, path, ANALYSIS_PLAN) : undefined;
+    const identified = await identifyHeapFile(f);
+    const memory = identified.heapKind === 'hprof' ? startHeapMemory(identified, path, ANALYSIS_PLAN) : undefined;
     try {
-      const loaded = await openHeap(f, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e), memory?.deferred?.loadHooks());
+      const loaded = await openHeapFile(f, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e), loadHooksOf(memory), identified);
       const summary = memory !== undefined ? (await finishHeapMemory(memory, path)).model.summary : undefined;
       return summary !== undefined ? { ...loaded, memory: summary } : loaded;
     } finally {
-      memory?.running?.cancel();
+      cancelHeapMemory(memory);
     }
   });
   const store = heapStoreNamed(value, file, path);

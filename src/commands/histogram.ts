@@ -1,6 +1,6 @@
 /** `dumpsleuth histogram <heap>`: instances and shallow bytes per class, like `jmap -histo`. */
 import { UsageError } from '../errors.js';
-import { heapHistogram } from '../heap/open-heap.js';
+import { heapHistogramOfFile } from '../analysis/heap-file.js';
 import type { Histogram } from '../heap/histogram.js';
 import { stripControl } from '../report/sanitize.js';
 import type { CommandIo } from './analyze.js';
@@ -26,7 +26,7 @@ export async function histogramCommand(path: string, opts: HistogramOptions, io:
   const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
-  const { value, file } = await readInputFile(path, (f) => heapHistogram(f, (e) => progress.update(`reading ${path}`, e)));
+  const { value, file } = await readInputFile(path, (f) => heapHistogramOfFile(f, (e) => progress.update(`reading ${path}`, e)));
   const h: Histogram = { ...value, source: path, warnings: value.warnings.map((w) => renamed(w, file, path)) };
   progress.clear();
   const text = format === 'json' ? JSON.stringify({ schema: HISTOGRAM_SCHEMA, ...h }, null, 2) + '\n' : renderHistogramText(h, opts.top);

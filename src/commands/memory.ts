@@ -2,11 +2,12 @@
  * `dumpsleuth memory <heap>`: what holds the memory of a heap dump (HPROF, or a V8 .heapsnapshot): the dominator tree's
  * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
  */
+import { identifyHeapFile } from '../analysis/heap-file.js';
 import { InputError, UsageError } from '../errors.js';
+import { requireHeapKind } from '../input/identify.js';
 import { analyseMemory } from '../heap/graph/heap-memory.js';
 import { retainerTree } from '../heap/graph/retainer-tree.js';
 import { idText, parseObjectId } from '../heap/graph/object-graph.js';
-import { heapInputKind } from '../heap/open-heap.js';
 import { HprofFormatError } from '../heap/hprof/parser.js';
 import { readInputFile, renamed } from '../input/stdin.js';
 import { renderMemoryJson, renderMemoryText, type MemoryReport } from '../report/memory-text.js';
@@ -34,7 +35,7 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   const { value: analysis, file } = await readInputFile(path, async (f) => {
-    const kind = await heapInputKind(f);
+    const kind = requireHeapKind(await identifyHeapFile(f));
     if (kind === 'dumpsleuth-heap') {
       throw new InputError(
         `${f} is a dumpsleuth heap snapshot: it holds only the objects the analyses need (and, from an HPROF, its memory summary), not the whole graph`,

@@ -1,5 +1,5 @@
+import type { ProgressEvent } from '../model/progress.js';
 /** A single throttled progress line on stderr, only for people watching a terminal. */
-import type { ProgressEvent } from '../input/open.js';
 
 export interface ProgressLine {
   update(label: string, e: ProgressEvent): void;

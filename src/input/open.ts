@@ -9,19 +9,17 @@ import { createGunzip } from 'node:zlib';
 import { Readable } from 'node:stream';
 import { isAscii } from 'node:buffer';
 import { InputError } from '../errors.js';
+import { DEFAULT_MAX_GUNZIP_BYTES, formatBytes } from '../model/bytes.js';
+import type { ProgressListener } from '../model/progress.js';
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
 
-export interface ProgressEvent {
-  readonly phase: string;
-  readonly bytesRead: number;
-  readonly totalBytes?: number;
-}
-export type ProgressListener = (e: ProgressEvent) => void;
 
 export interface OpenedInput {
   readonly path: string;
   readonly gzip: boolean;
+  /** Size on disk (compressed when gzip); 0 for stdin read as it comes. */
+  readonly fileBytes: number;
   /** First bytes after decompression, for binary format sniffing (HPROF, zip, ...). */
   readonly headBytes: Buffer;
   /** Encoding guessed from the first bytes. */
@@ -37,11 +35,6 @@ export interface OpenedInput {
 const HEAD_BYTES = 64 * 1024;
 const READ_CHUNK = 1024 * 1024;
 
-/**
- * How far a gzip input may inflate before dumpsleuth stops reading it (`--max-gunzip-size`): a guard
- * against a small file that inflates without end (a damaged stream, or a gzip bomb).
- */
-export const DEFAULT_MAX_GUNZIP_BYTES = 16 * 1024 ** 3;
 
 /**
  * `readFrom` is where the bytes of `-` are when stdin was already copied to a file (see stdin.ts);
@@ -78,6 +71,7 @@ export async function openInput(path: string, onProgress?: ProgressListener, max
   return {
     path,
     gzip,
+    fileBytes: totalBytes ?? 0,
     headBytes,
     encoding,
     headText: decodeWhole(headBytes, encoding),
@@ -127,26 +121,6 @@ async function* gunzipped(compressed: AsyncIterable<Buffer>, path: string, maxBy
 }
 
 /** The input ends early (a cut or damaged gzip stream). Readers catch it and keep what came before, with a warning. */
-/** `16 GiB`, `512 MiB`: for messages. */
-export function formatBytes(n: number): string {
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let u = 0;
-  while (n >= 1024 && u < units.length - 1 && n % 1024 === 0) {
-    n /= 1024;
-    u++;
-  }
-  return `${n} ${units[u]}`;
-}
-
-/** `20g`, `512m`, `1.5t`, `1000000`: a size given on the command line, in bytes. */
-export function parseByteSize(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?$/i.exec(text.trim());
-  if (!m) return undefined;
-  const power = ' kmgt'.indexOf((m[2] || ' ').toLowerCase());
-  const bytes = Math.round(Number(m[1]) * 1024 ** power);
-  return bytes > 0 ? bytes : undefined;
-}
-
 export class TruncatedInputError extends InputError {
   constructor(message: string) {
     super(message, 'the file was probably cut while being written or copied; take or copy it again for the rest');

@@ -3,7 +3,7 @@ import type { StackFrame, ThreadDump, ThreadDumpFile } from '../model/thread-dum
 import type { DeadlockModel, ExecutorModel, InputSummary, CpuSampleModel, LockModel, LogEventModel, Model, SeriesModel, StackGroupModel, ThreadRef } from '../model/model.js';
 import { finalizerQueues } from './heap-finalizer.js';
 import { asyncAppenders } from './heap-appenders.js';
-import { reconstructConcurrency, type HeapInput } from './concurrency.js';
+import { reconstructConcurrency } from './concurrency.js';
 import type { UserCounterSpec } from './user-counters.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
 import { busyActivities, findThreadPools } from '../threads/thread-pools.js';
@@ -11,6 +11,7 @@ import { groupIdenticalStacks, stateSummary } from '../threads/stack-groups.js';
 import { dumpLabel, isCopyOf, jvmGroups, matchSeries, samePlace, seriesOfJvms } from '../threads/series.js';
 import { classifyDump } from '../threads/thread-activity.js';
 import type { ThreadActivity } from '../model/activity.js';
+import type { HeapInput } from '../heap/heap-input.js';
 
 export interface ParsedThreadInput {
   readonly path: string;

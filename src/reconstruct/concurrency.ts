@@ -7,12 +7,10 @@
 import { sightingOfHeap } from './heap-identity.js';
 import { sightingOfDump, whyNotOneJvm } from '../threads/jvm-identity.js';
 import { dumpLabel } from '../threads/series.js';
-import type { HeapView } from '../heap/heap-view.js';
-import type { MemoryAnalysis } from '../heap/graph/heap-memory.js';
-import type { HeapMemoryModel } from '../model/memory.js';
+import type { HeapInput } from '../heap/heap-input.js';
 import { threadNameOf } from '../heap/heap-values.js';
 import { poolDisplayName, poolPattern } from '../threads/pool-naming.js';
-import type { ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
+import type { ThreadDump } from '../model/thread-dump.js';
 import type { ConnectionPoolModel, CounterModel, ExecutorModel, LogEventModel, ShutdownModel, ThreadRef } from '../model/model.js';
 import { dubboCounters } from './dubbo-counters.js';
 import { HeapMemoryLinks } from './heap-memory-links.js';
@@ -21,20 +19,6 @@ import { heapExecutors } from './heap-executors.js';
 import { heapPools } from './heap-pools.js';
 import { handlingDubboRequest, insideServiceMethod, LEASE_WAITS, leaseWaitOf, shutdownHookKind } from './stack-signs.js';
 import { userCounters, type UserCounterSpec } from './user-counters.js';
-
-export interface HeapInput {
-  readonly path: string;
-  readonly view: HeapView;
-  /** The threads the heap dump recorded, as a thread dump (used when no thread dump is given). */
-  readonly stacks?: ThreadDumpFile;
-  /** What holds its memory: the summary, and the graph it came from when it was computed in this run. */
-  readonly memory?: HeapMemory;
-}
-
-export interface HeapMemory {
-  readonly model: HeapMemoryModel;
-  readonly analysis?: MemoryAnalysis;
-}
 
 export interface Concurrency {
   readonly executors: ExecutorModel[];

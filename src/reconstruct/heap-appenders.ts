@@ -5,8 +5,8 @@
  */
 import { hexId, numberOf, sizeOf, textOf } from '../heap/heap-values.js';
 import type { AsyncAppenderModel } from '../model/model.js';
-import type { HeapInput } from './concurrency.js';
 import { queueState } from './heap-executors.js';
+import type { HeapInput } from '../heap/heap-input.js';
 
 /** Each framework's async appender class and where its queue is. */
 const ASYNC_APPENDERS = [

@@ -5,7 +5,7 @@
  */
 import { numberOf, hexId } from '../heap/heap-values.js';
 import type { FinalizerQueueModel } from '../model/model.js';
-import type { HeapInput } from './concurrency.js';
+import type { HeapInput } from '../heap/heap-input.js';
 
 export function finalizerQueues(heaps: readonly HeapInput[]): FinalizerQueueModel[] {
   return heaps.flatMap((h) => {

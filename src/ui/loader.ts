@@ -22,6 +22,8 @@ export interface Loader {
   off(event: 'message', f: (m: LoadMessage) => void): unknown;
   /** Whether the analysis is still running (quitting then must not wait for it). */
   busy(): boolean;
+  /** Stops the analysis at its next file or phase, and the memory analysis it runs on a worker. */
+  cancel(): void;
 }
 
 export function startLoading(request: UiLoadRequest): Loader {
@@ -32,6 +34,7 @@ export function startLoading(request: UiLoadRequest): Loader {
     events.emit('message', m);
   };
   let last = 0;
+  const abort = new AbortController();
   setImmediate(() => {
     loadIncidentData(request, (p) => {
       // A new phase always shows (it may be long: the memory analysis); bytes at most every 250 ms:
@@ -40,7 +43,7 @@ export function startLoading(request: UiLoadRequest): Loader {
       if (now - last < 250 && p.event.bytesRead > 0) return;
       last = now;
       emit({ type: 'progress', file: p.file, phase: p.event.phase, bytesRead: p.event.bytesRead, totalBytes: p.event.totalBytes ?? null });
-    }).then(
+    }, abort.signal).then(
       (r) => emit({ type: 'done', data: r.data, notes: r.notes }),
       (e: unknown) => {
         const user = errorText(e);
@@ -56,5 +59,6 @@ export function startLoading(request: UiLoadRequest): Loader {
     },
     off: (e, f) => events.off(e, f),
     busy: () => final === undefined,
+    cancel: () => abort.abort(),
   };
 }

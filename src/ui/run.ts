@@ -5,7 +5,7 @@
  */
 import chalk, { Chalk } from 'chalk';
 import { UsageError, UserError } from '../errors.js';
-import type { MemoryChoice } from '../input/heap-memory-work.js';
+import type { MemoryChoice } from '../analysis/heap-memory-work.js';
 import { startLoading } from './loader.js';
 
 const ENTER_ALT_SCREEN = '\u001b[?1049h\u001b[H';
@@ -62,6 +62,9 @@ export async function runUi(paths: string[], options: UiOptions, env: NodeJS.Pro
   }
   if (result.message !== undefined) process.stderr.write(result.message + '\n');
   // Quit during loading: the analysis on this thread would run on to its end; nothing waits for it.
-  if (loader.busy()) process.exit(result.code);
+  if (loader.busy()) {
+    loader.cancel();
+    process.exit(result.code);
+  }
   return result.code;
 }

@@ -17,7 +17,7 @@ import { feedHprof, hprofBytesEstimate } from '../../src/heap/hprof/byte-source.
 import { loadHprof, type FirstPassEnd, type LoadHooks } from '../../src/heap/hprof/hprof-loader.js';
 import { MAX_DELIVERED_BODY } from '../../src/heap/hprof/parser.js';
 import { objectArrayShallowSize } from '../../src/heap/hprof/hprof-histogram.js';
-import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/input/heap-memory-work.js';
+import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/analysis/heap-memory-work.js';
 import { chainHeap } from './hand-hprof.js';
 import { HprofParser, readId, type HprofVisitor } from '../../src/heap/hprof/parser.js';
 import { visitorPair } from '../../src/heap/hprof/visitor-pair.js';
@@ -145,7 +145,7 @@ describe('what rides on the load never fails it', { timeout: 120_000 }, () => {
     };
     const store = await loadHprof(file, ANALYSIS_PLAN, undefined, failing);
     expect(store.histogram).toEqual((await loadHprof(file, ANALYSIS_PLAN)).histogram);
-    const memory = await finishHeapMemory({ deferred: work }, 'heap.hprof.gz');
+    const memory = await finishHeapMemory({ where: 'on-load' as const, deferred: work }, 'heap.hprof.gz');
     expect(memory.model.summary).toBeUndefined();
     expect(memory.model.skipped).toBe('the memory analysis failed: Array buffer allocation failed');
   });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { threadStatusToState, virtualThreadStateToState } from '../../src/heap/heap-threads.js';
-import { loadAnyInput, type LoadedInput } from '../../src/input/load-incident.js';
+import { loadAnyInput, type LoadedInput } from '../../src/analysis/load-incident.js';
 import type { ThreadEntry } from '../../src/model/thread-dump.js';
 import { analyseIncident, INCIDENTS, runCli } from '../helpers.js';
 

@@ -15,8 +15,8 @@ import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from '
 import { stepNamesFromIndexedFile, stepNamesOfPaths, shortestStrongPaths } from '../../src/heap/graph/root-path.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import type { IndexedHprof } from '../../src/heap/hprof/object-index.js';
-import { loadAnyInput, type LoadedInput } from '../../src/input/load-incident.js';
-import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/input/heap-memory-work.js';
+import { loadAnyInput, type LoadedInput } from '../../src/analysis/load-incident.js';
+import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/analysis/heap-memory-work.js';
 
 /** A heap whose suspect, paths and tree are known by construction (fixtures/programs, see retained-fixture.test.ts). */
 const RETAINED = 'fixtures/heap/retained/heap.hprof.gz';
@@ -40,7 +40,7 @@ async function analyseWhileLoaded(file: string): Promise<{ analysis: MemoryAnaly
       await hooks.whileOpen!(indexed, firstPass);
     },
   });
-  return { analysis: (await finishHeapMemory({ deferred: work }, file)).analysis!, offered };
+  return { analysis: (await finishHeapMemory({ where: 'on-load' as const, deferred: work }, file)).analysis!, offered };
 }
 
 describe('the memory analysis on the loader\'s indexed file', { timeout: 60_000 }, () => {
@@ -99,7 +99,7 @@ describe('the memory analysis on the loader\'s indexed file', { timeout: 60_000 
     const work = new DeferredMemoryAnalysis(SESSION_LEAK, { format: 'v8-heapsnapshot' });
     const store = await loadHprof(SESSION_LEAK, ANALYSIS_PLAN, undefined, work.loadHooks());
     expect(store.histogram).toEqual((await loadHprof(SESSION_LEAK, ANALYSIS_PLAN)).histogram);
-    const memory = await finishHeapMemory({ deferred: work }, 'heap.hprof.gz');
+    const memory = await finishHeapMemory({ where: 'on-load' as const, deferred: work }, 'heap.hprof.gz');
     expect(memory.model.summary).toBeUndefined();
     expect(memory.model.skipped).toMatch(/^the memory analysis failed: /);
   });

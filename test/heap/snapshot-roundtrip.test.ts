@@ -11,8 +11,9 @@ import type { HeapStore } from '../../src/heap/heap-model.js';
 import { HeapView } from '../../src/heap/heap-view.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import { readHeapSnapshot } from '../../src/heap/json/snapshot-reader.js';
+import { openInput } from '../../src/input/open.js';
 import { writeHeapSnapshotFile } from '../../src/heap/json/snapshot-writer.js';
-import { heapHistogram } from '../../src/heap/open-heap.js';
+import { heapHistogramOfFile } from '../../src/analysis/heap-file.js';
 
 const PLAN = {
   roots: [
@@ -35,7 +36,7 @@ for (const jdk of ['jdk17', 'jdk25']) {
       beforeAll(async () => {
         original = await loadHprof(join('fixtures', 'heap', jdk, 'heap.hprof.gz'), PLAN);
         await writeHeapSnapshotFile(original, out, { createdBy: 'test', plan: PLAN }, gzip);
-        copy = await readHeapSnapshot(out);
+        copy = await readHeapSnapshot(out, await openInput(out));
       });
 
       it('holds the same classes and objects', () => {
@@ -67,7 +68,7 @@ for (const jdk of ['jdk17', 'jdk25']) {
       });
 
       it('carries the source histogram', async () => {
-        const h = await heapHistogram(out);
+        const h = await heapHistogramOfFile(out);
         expect(h.rows).toEqual(original.histogram!.rows);
         expect(h.format).toBe('dumpsleuth-heap');
       });
@@ -83,7 +84,7 @@ describe('a damaged snapshot', () => {
     const text = readFileSync(whole, 'utf8');
     const cut = join(dir, 'cut.json');
     writeFileSync(cut, text.slice(0, Math.floor(text.length * 0.9)));
-    const store = await readHeapSnapshot(cut);
+    const store = await readHeapSnapshot(cut, await openInput(cut));
     expect(store.objects.size).toBeGreaterThan(0);
     expect(store.objects.size).toBeLessThan(original.objects.size);
     expect(store.warnings.join('\n')).toMatch(/ends early or is damaged/);
@@ -92,6 +93,6 @@ describe('a damaged snapshot', () => {
   it('refuses a JSON file of another format with what it is', async () => {
     const other = join(dir, 'other.json');
     writeFileSync(other, '{"format":"something-else","header":{}}');
-    await expect(readHeapSnapshot(other)).rejects.toThrow(/not a dumpsleuth heap snapshot/);
+    await expect(readHeapSnapshot(other, await openInput(other))).rejects.toThrow(/not a dumpsleuth heap snapshot/);
   });
 });

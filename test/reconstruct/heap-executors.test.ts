@@ -3,14 +3,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { HeapView } from '../../src/heap/heap-view.js';
-import { openHeap } from '../../src/heap/open-heap.js';
+import { openHeapFile } from '../../src/analysis/heap-file.js';
 import { heapExecutors } from '../../src/reconstruct/heap-executors.js';
 
 for (const jdk of ['jdk17', 'jdk25']) {
   describe(`heap executors (${jdk})`, () => {
     it('reads state, workers, busy count and queue of the fixture pool as the JVM saw them', async () => {
       const truth = JSON.parse(readFileSync(`fixtures/heap/${jdk}/truth.json`, 'utf8')).statics.POOL;
-      const view = new HeapView(await openHeap(`fixtures/heap/${jdk}/heap.hprof.gz`, ANALYSIS_PLAN));
+      const view = new HeapView(await openHeapFile(`fixtures/heap/${jdk}/heap.hprof.gz`, ANALYSIS_PLAN));
       const pools = heapExecutors(view, 'heap');
       const pool = pools.find((p) => p.state.workerThreadNames.some((n) => n.startsWith('fixture-pool-')));
       expect(pool).toBeDefined();

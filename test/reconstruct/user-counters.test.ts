@@ -1,8 +1,8 @@
 /** Counters declared in the config: read from a real heap (the fixture's HeapObjects$Derived), validated, judged. */
 import { describe, expect, it } from 'vitest';
-import { analysisPlan } from '../../src/input/load-incident.js';
+import { analysisPlan } from '../../src/analysis/load-incident.js';
 import { HeapView } from '../../src/heap/heap-view.js';
-import { openHeap } from '../../src/heap/open-heap.js';
+import { openHeapFile } from '../../src/analysis/heap-file.js';
 import { defaultConfig, resolveCounterSpecs } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { buildModel } from '../../src/reconstruct/build-model.js';
@@ -17,7 +17,7 @@ describe('user-declared counters', () => {
       'test',
     );
     const plan = analysisPlan(specs);
-    const view = new HeapView(await openHeap(HEAP, plan));
+    const view = new HeapView(await openHeapFile(HEAP, plan));
     const summary = { path: HEAP, kind: 'heap' as const, format: 'hprof', gzip: true, encoding: 'binary', dumps: 1, threads: 0, unparsedLines: 0, outsideLines: 0, warnings: [] };
     const model = buildModel([], { heaps: [{ path: HEAP, view, summary }], userCounters: specs });
     expect(model.counters).toHaveLength(1);
@@ -31,7 +31,7 @@ describe('user-declared counters', () => {
   it('a fixed limit and a long path', async () => {
     const specs = resolveCounterSpecs({ counters: [{ name: 'pool-queue', className: 'java.util.concurrent.ThreadPoolExecutor', active: 'workQueue.count', limit: 10, insideFrame: 'x.y' }] }, 'test');
     const plan = analysisPlan(specs);
-    const view = new HeapView(await openHeap(HEAP, plan));
+    const view = new HeapView(await openHeapFile(HEAP, plan));
     const summary = { path: HEAP, kind: 'heap' as const, format: 'hprof', gzip: true, encoding: 'binary', dumps: 1, threads: 0, unparsedLines: 0, outsideLines: 0, warnings: [] };
     const model = buildModel([], { heaps: [{ path: HEAP, view, summary }], userCounters: specs });
     // The fixture's pool holds 3 queued tasks (truth.json: POOL.queueSize).

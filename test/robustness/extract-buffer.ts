@@ -3,14 +3,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
-import { openHeap } from '../../src/heap/open-heap.js';
+import { openHeapFile } from '../../src/analysis/heap-file.js';
 import { writeHeapSnapshotFile } from '../../src/heap/json/snapshot-writer.js';
 
 export async function extractToBuffer(heapPath: string): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-extract-'));
   try {
     const out = join(dir, 'incident.json');
-    const store = await openHeap(heapPath, ANALYSIS_PLAN);
+    const store = await openHeapFile(heapPath, ANALYSIS_PLAN);
     await writeHeapSnapshotFile(store, out, { createdBy: 'dumpsleuth robustness tests', plan: ANALYSIS_PLAN.roots }, false);
     return readFileSync(out);
   } finally {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { parseByteSize } from '../../src/input/open.js';
+import { parseByteSize } from '../../src/model/bytes.js';
 
 function cli(args: string[]) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });

@@ -11,8 +11,8 @@ import { Chalk } from 'chalk';
 import fc from 'fast-check';
 import { UserError } from '../../src/errors.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
-import { heapHistogram } from '../../src/heap/open-heap.js';
-import { loadAnyInput } from '../../src/input/load-incident.js';
+import { heapHistogramOfFile } from '../../src/analysis/heap-file.js';
+import { loadAnyInput } from '../../src/analysis/load-incident.js';
 import { buildModel } from '../../src/reconstruct/build-model.js';
 import { RULES } from '../../src/rules/index.js';
 import { defaultConfig } from '../../src/engine/config.js';
@@ -55,7 +55,7 @@ export async function analyseFile(path: string): Promise<Outcome> {
     renderHtml(report);
     // What the terminal UI draws from (its screens are built from this data only).
     buildUiData(model, findings, path);
-    if (loaded.kind === 'heap') await heapHistogram(path);
+    if (loaded.kind === 'heap') await heapHistogramOfFile(path);
     return { kind: 'results', warnings: model.inputs.flatMap((i) => i.warnings), text };
   } catch (e) {
     if (e instanceof UserError) return { kind: 'refused', message: e.message };

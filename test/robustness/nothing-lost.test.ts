@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { analyseFile } from './harness.js';
-import { loadThreadInput } from '../../src/input/load.js';
+import { loadThreadInput } from '../../src/analysis/load-threads.js';
 import { CORPUS, corpusAvailable } from '../helpers.js';
 
 const FIXTURE = 'fixtures/threads/deadlock/dump-1.txt';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { heapHistogram } from '../../src/heap/open-heap.js';
+import { heapHistogramOfFile } from '../../src/analysis/heap-file.js';
 
 const heap = gunzipSync(readFileSync('fixtures/incidents/active-count-leak/heap.hprof.gz'));
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cut-heap-'));
@@ -30,7 +30,7 @@ describe('a cut heap dump is described with figures that exist', { timeout: 120_
         const file = join(dir, `cut-${at}.hprof${gzip ? '.gz' : ''}`);
         const bytes = heap.subarray(0, at);
         writeFileSync(file, gzip ? gzipSync(bytes, { level: 1 }) : bytes);
-        const h = await heapHistogram(file);
+        const h = await heapHistogramOfFile(file);
         const cut = h.warnings.filter((w) => /heap dump ends/.test(w));
         expect(cut, `cut at ${at}`).toHaveLength(1);
         const { positions, counts } = figures(cut[0]!);

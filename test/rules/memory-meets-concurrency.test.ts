@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 import { collectInputs } from '../../src/input/collect-inputs.js';
-import { analysisPlan, loadIncidentInputs } from '../../src/input/load-incident.js';
+import { analysisPlan, loadIncidentInputs } from '../../src/analysis/load-incident.js';
 import { buildModel } from '../../src/reconstruct/build-model.js';
 import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { groupByJvm, sightingOfDump, whyNotOneJvm, type JvmSighting } from '../../src/threads/jvm-identity.js';
-import { loadThreadInput } from '../../src/input/load.js';
-import { loadAnyInput, analysisPlan } from '../../src/input/load-incident.js';
+import { loadThreadInput } from '../../src/analysis/load-threads.js';
+import { loadAnyInput, analysisPlan } from '../../src/analysis/load-incident.js';
 import { sightingOfHeap } from '../../src/reconstruct/heap-identity.js';
 import { runCli } from '../helpers.js';
 

@@ -14,7 +14,7 @@ const tick = () => new Promise((r) => setImmediate(() => setTimeout(r, 0)));
 
 function endlessLoader(): Loader & { say(m: LoadMessage): void } {
   const events = new EventEmitter();
-  return { on: (e, f) => events.on(e, f), off: (e, f) => events.off(e, f), busy: () => true, say: (m) => events.emit('message', m) };
+  return { on: (e, f) => events.on(e, f), off: (e, f) => events.off(e, f), busy: () => true, cancel: () => undefined, say: (m) => events.emit('message', m) };
 }
 
 describe('the loading screen', () => {

@@ -4,7 +4,6 @@
  * leak suspects) and, for each suspect, the shortest strong path from a GC root to where its memory
  * accumulates (for an HPROF a second pass, only when there is a path to name, reads the field names).
  */
-import type { ProgressListener } from '../../input/open.js';
 import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
 import type { FeedOptions } from '../hprof/byte-source.js';
 import { dominatorTree, type DominatorTree } from './dominators.js';
@@ -16,6 +15,7 @@ import type { IndexedHprof } from '../hprof/object-index.js';
 import { v8ObjectGraph, type NamedObjectGraph } from './v8-graph.js';
 import { retainerTree, treeIndexes, withPaths, type RetainerTreeShape } from './retainer-tree.js';
 import { indexesOfIds } from './graph-queries.js';
+import type { ProgressListener } from '../../model/progress.js';
 
 export interface MemoryAnalysis {
   readonly graph: ObjectGraph;

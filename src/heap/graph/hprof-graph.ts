@@ -6,7 +6,6 @@
  * their thread) hangs under that thread's object, as MAT does, so a thread retains its locals.
  * References to ids not in the dump are counted and left out.
  */
-import type { ProgressListener } from '../../input/open.js';
 import { feedHprof, hprofBytesToSizeFor, passEnd, type FeedOptions, type PassEnd } from '../hprof/byte-source.js';
 import { ClassMetadata } from '../hprof/class-metadata.js';
 import { basicTypeSize, primitiveArrayClassName, readIdAt, SUB } from '../hprof/format.js';
@@ -16,6 +15,7 @@ import { IdSlots } from '../hprof/id-slots.js';
 import { HprofFormatError, HprofParser, MAX_DELIVERED_BODY, readId as readIdIn, type ClassDumpRecord, type HprofVisitor } from '../hprof/parser.js';
 import { addressTable } from './address-table.js';
 import type { ObjectGraph, Referents } from './object-graph.js';
+import type { ProgressListener } from '../../model/progress.js';
 
 /** MAT's names for the root kinds, in the words the memory report uses. */
 export const ROOT_KIND_NAMES: Readonly<Record<number, string>> = {

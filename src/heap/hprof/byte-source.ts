@@ -5,9 +5,10 @@
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
-import { DEFAULT_MAX_GUNZIP_BYTES, type ProgressListener } from '../../input/open.js';
 import { HprofParser, type HprofHeader } from './parser.js';
 import { jmapGzipBlockSize, parallelGunzip } from './parallel-gunzip.js';
+import type { ProgressListener } from '../../model/progress.js';
+import { DEFAULT_MAX_GUNZIP_BYTES } from '../../model/bytes.js';
 
 const READ_BUFFER = 8 * 1024 * 1024;
 /** No single record is buffered beyond this; the parser skips anything it would not deliver anyway. */
@@ -51,8 +52,15 @@ export function isGzipFile(path: string): boolean {
  * read as any size, and past 4 GiB the field wraps. A hint for sizing and choosing, never a limit.
  */
 export function hprofBytesEstimate(path: string): number {
-  return statSync(path).size * (isGzipFile(path) ? 2.5 : 1);
+  return hprofBytesOf(statSync(path).size, isGzipFile(path));
 }
+
+/** hprofBytesEstimate of a file whose size and compression are known already (it was identified). */
+export function hprofBytesOf(fileBytes: number, gzip: boolean): number {
+  return fileBytes * (gzip ? GZIP_INFLATION_AT_LEAST : 1);
+}
+
+const GZIP_INFLATION_AT_LEAST = 2.5;
 
 /** A trailer's size is believed for sizing up to this many times the file, and this many bytes. */
 const TRAILER_MAX_RATIO = 32;
@@ -72,7 +80,7 @@ export function hprofBytesToSizeFor(path: string): number {
     const size = fstatSync(fd).size;
     const trailer = Buffer.alloc(4);
     const inflated = size >= 18 && readSync(fd, trailer, 0, 4, size - 4) === 4 ? trailer.readUInt32LE(0) : 0;
-    return inflated >= size && inflated <= size * TRAILER_MAX_RATIO && inflated <= TRAILER_MAX_BYTES ? inflated : size * 2.5;
+    return inflated >= size && inflated <= size * TRAILER_MAX_RATIO && inflated <= TRAILER_MAX_BYTES ? inflated : hprofBytesOf(size, true);
   } finally {
     closeSync(fd);
   }

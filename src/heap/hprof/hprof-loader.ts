@@ -11,7 +11,6 @@
  * rider on the first pass keeps: see LoadHooks.firstPass).
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import type { ProgressListener } from '../../input/open.js';
 import type { HeapObject, HeapStore, HeapValue } from '../heap-model.js';
 import { feedHprof, isGzipFile, passEnd, type FeedOptions, type FeedSummary, type PassEnd } from './byte-source.js';
 import { PlainCopy } from './plain-copy.js';
@@ -24,6 +23,7 @@ import { parseIndexedBlock } from './indexed-block.js';
 import { StackTraceCollector } from './stack-traces.js';
 import { visitorPair } from './visitor-pair.js';
 import { HprofFormatError, HprofParser, readValue, type HprofHeader, type HprofVisitor } from './parser.js';
+import type { ProgressListener } from '../../model/progress.js';
 
 export interface LoadPlan {
   /** Every instance of these classes (and, unless told otherwise, their subclasses) is loaded, then followed `depth` references deep. */

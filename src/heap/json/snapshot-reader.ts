@@ -10,7 +10,6 @@ import { streamValues } from 'stream-json/streamers/stream-values.js';
 import type { BasicType, HeapClass, HeapObject, HeapStore, HeapValue } from '../heap-model.js';
 import type { Histogram } from '../histogram.js';
 import type { MemorySummary } from '../../model/memory.js';
-import { openInput } from '../../input/open.js';
 import { InputError } from '../../errors.js';
 import { decodeValue, HEAP_SNAPSHOT_FORMAT } from './snapshot-format.js';
 
@@ -20,8 +19,13 @@ type JsonObject = { [k: string]: Json };
 const SECTIONS = /^(?:format|header|histogram|classes\.\d+|objects\.\d+)$/;
 const BASIC_TYPES = new Set<string>(['object', 'boolean', 'char', 'float', 'double', 'byte', 'short', 'int', 'long']);
 
-export async function readHeapSnapshot(path: string, maxGunzipBytes?: number): Promise<HeapStore> {
-  const opened = await openInput(path, undefined, maxGunzipBytes);
+/** An opened snapshot: its decoded text from the start, and whether the file was gzip (the caller opened it). */
+export interface SnapshotText {
+  readonly gzip: boolean;
+  text(): AsyncIterable<string>;
+}
+
+export async function readHeapSnapshot(path: string, opened: SnapshotText): Promise<HeapStore> {
   const classes = new Map<number, HeapClass>();
   const objects = new Map<number, HeapObject>();
   const warnings: string[] = [];

@@ -6,7 +6,7 @@
  */
 import { groupByJvm, sightingOfDump } from '../threads/jvm-identity.js';
 import { dumpLabel } from '../threads/series.js';
-import type { LoadedThreadInput } from './load.js';
+import type { LoadedThreadInput } from './load-threads.js';
 
 export interface JvmsOfFiles {
   /** The files, grouped by the JVM they come from, in the order given. */

@@ -7,12 +7,13 @@
 import type { FirstPassEnd, LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
 import type { IndexedHprof } from '../heap/hprof/object-index.js';
 import { hprofGraphBuilder, type HprofGraphBuilder } from '../heap/graph/hprof-graph.js';
-import { hprofBytesEstimate, hprofBytesToSizeFor } from '../heap/hprof/byte-source.js';
+import { hprofBytesOf, hprofBytesToSizeFor } from '../heap/hprof/byte-source.js';
+import type { IdentifiedInput } from '../input/identify.js';
 import type { ObjectGraph } from '../heap/graph/object-graph.js';
 import type { ClassMetadata } from '../heap/hprof/class-metadata.js';
 import { startMemoryAnalysis, type RunningMemoryAnalysis } from '../heap/graph/run-memory.js';
 import type { MemoryAnalysisOptions } from '../heap/graph/heap-memory.js';
-import type { HeapMemory } from '../reconstruct/concurrency.js';
+import type { HeapMemory } from '../heap/heap-input.js';
 
 /** Whether `analyze` computes what holds the memory of an HPROF: by default only up to AUTO_MEMORY_MAX_BYTES. */
 export type MemoryChoice = 'auto' | 'always' | 'never';
@@ -40,13 +41,13 @@ const SUSPECT_PATH_MIN_BYTES = 1024 * 1024;
  */
 const OWN_THREAD_MAX_BYTES = 48 * 1024 * 1024;
 
-export interface HeapMemoryWork {
+/** Where an incident's HPROF gets its memory analysis, or why it gets none. */
+export type HeapMemoryWork =
   /** Started ahead, on a worker of its own, beside the load. */
-  readonly running?: RunningMemoryAnalysis;
-  /** On this thread, after the load: see DeferredMemoryAnalysis. */
-  readonly deferred?: DeferredMemoryAnalysis;
-  readonly skipped?: string;
-}
+  | { readonly where: 'worker'; readonly running: RunningMemoryAnalysis }
+  /** On this thread, riding on the load: see DeferredMemoryAnalysis. */
+  | { readonly where: 'on-load'; readonly deferred: DeferredMemoryAnalysis }
+  | { readonly where: 'skipped'; readonly reason: string };
 
 /**
  * The memory analysis of a heap analysed on the loading thread (a small one; in batch, any), riding
@@ -123,24 +124,35 @@ export interface MemoryPlan extends Pick<LoadPlan, 'maxGunzipBytes' | 'inflateTh
  */
 const UI_RETAINER_TREE = { top: 25, children: 8, depth: 6, minShare: 0.001 } as const;
 
-export function startHeapMemory(file: string, name: string, plan: MemoryPlan): HeapMemoryWork | undefined {
+export function startHeapMemory(input: IdentifiedInput, name: string, plan: MemoryPlan): HeapMemoryWork | undefined {
   const choice = plan.memory ?? 'auto';
   if (choice === 'never') return undefined;
-  const size = hprofBytesEstimate(file);
+  const file = input.file;
+  const size = hprofBytesOf(input.fileBytes, input.gzip);
   if (choice === 'auto' && size > AUTO_MEMORY_MAX_BYTES) {
-    return { skipped: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\`` };
+    return { where: 'skipped', reason: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\`` };
   }
   // One thread inflates for it: the graph pass reads slower than one thread inflates, and the load
   // beside it already keeps the other core busy.
   const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), inflateThreads: 0 };
   const options = { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed, ...(plan.retainerTree === true ? { retainers: UI_RETAINER_TREE } : {}) };
-  if (plan.memoryOnThisThread === true || size <= OWN_THREAD_MAX_BYTES) return { deferred: new DeferredMemoryAnalysis(file, options) };
-  return { running: startMemoryAnalysis(file, options) };
+  if (plan.memoryOnThisThread === true || size <= OWN_THREAD_MAX_BYTES) return { where: 'on-load', deferred: new DeferredMemoryAnalysis(file, options) };
+  return { where: 'worker', running: startMemoryAnalysis(file, options) };
+}
+
+/** What the heap's load is given to carry this work (only an analysis on this thread rides on it). */
+export function loadHooksOf(work: HeapMemoryWork | undefined, onAnalysis?: () => void): LoadHooks | undefined {
+  return work?.where === 'on-load' ? work.deferred.loadHooks(onAnalysis) : undefined;
+}
+
+/** Stops a worker's analysis that is no longer wanted (the load failed, or the analysis ended early). */
+export function cancelHeapMemory(work: HeapMemoryWork | undefined): void {
+  if (work?.where === 'worker') work.running.cancel();
 }
 
 export async function finishHeapMemory(work: HeapMemoryWork, name: string): Promise<HeapMemory> {
-  const running = work.running ?? work.deferred?.running;
-  if (running === undefined) return { model: { input: name, skipped: work.skipped! } };
+  if (work.where === 'skipped') return { model: { input: name, skipped: work.reason } };
+  const running = work.where === 'worker' ? work.running : work.deferred.running;
   try {
     const analysis = await running.done;
     return { model: { input: name, summary: analysis.summary, ...(analysis.retainers !== undefined ? { tree: analysis.retainers } : {}) }, analysis };

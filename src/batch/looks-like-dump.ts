@@ -5,8 +5,8 @@
  */
 import { InputError } from '../errors.js';
 import { TextDumpParser } from '../threads/text-parser.js';
-import { openInput } from './open.js';
-import { sniff } from './sniff.js';
+import { openInput } from '../input/open.js';
+import { sniff } from '../input/sniff.js';
 
 export async function looksLikeDump(path: string): Promise<boolean> {
   let opened;

@@ -8,9 +8,10 @@ import type { ThreadDumpFile } from '../model/thread-dump.js';
 import { InputError } from '../errors.js';
 import { TextDumpParser } from '../threads/text-parser.js';
 import { JavacoreParser } from '../threads/javacore-parser.js';
-import { checkHeapRoom } from './memory-guard.js';
-import { forEachLine, openInput, TruncatedInputError, type OpenedInput, type ProgressListener, type TextEncodingName } from './open.js';
-import { describeText, sniff } from './sniff.js';
+import { checkHeapRoom } from '../input/memory-guard.js';
+import { forEachLine, openInput, TruncatedInputError, type OpenedInput, type TextEncodingName } from '../input/open.js';
+import { describeText, sniff, type SniffedKind } from '../input/sniff.js';
+import type { ProgressListener } from '../model/progress.js';
 
 export interface LoadedThreadInput {
   readonly kind: 'threads';
@@ -28,10 +29,11 @@ export const ACCEPTED_INPUTS =
   'JRockit, IBM/OpenJ9 javacore, jcmd Thread.dump_to_file JSON, Spring Boot /actuator/threaddump JSON; plain, UTF-16 or gzip';
 
 /** `readFrom`: the file holding stdin's bytes when `path` is `-` and stdin was copied (see stdin.ts). */
-export async function loadThreadInput(path: string, onProgress?: ProgressListener, maxGunzipBytes?: number, readFrom?: string): Promise<LoadedThreadInput> {
+export async function loadThreadInput(path: string, onProgress?: ProgressListener, maxGunzipBytes?: number, readFrom?: string, sniffed?: SniffedKind): Promise<LoadedThreadInput> {
   const opened = await openInput(path, onProgress, maxGunzipBytes, readFrom);
   const { headText } = opened;
-  const kind = sniff(opened.headBytes, headText);
+  // Sniffed again only when the caller did not identify the file (a test, a bench).
+  const kind = sniffed ?? sniff(opened.headBytes, headText);
   const base = { kind: 'threads' as const, path, gzip: opened.gzip, encoding: opened.encoding };
   switch (kind.kind) {
     case 'hprof':

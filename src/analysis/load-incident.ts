@@ -3,30 +3,33 @@
  * thread dumps into ThreadDumpFiles, and logs into the known events they carry. A file that is none
  * of these is an error (or, inside a directory, a note).
  */
-import { looksLikeLogLine } from './sniff.js';
+import { looksLikeLogLine } from '../input/sniff.js';
 import { basename } from 'node:path';
 
 /** The manifest `dumpsleuth capture` writes into an incident directory. */
 const CAPTURE_MANIFEST = 'capture.json';
-import type { InputPath } from './collect-inputs.js';
+import type { InputPath } from '../input/collect-inputs.js';
 import { InputError, UserError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
 import { HeapView } from '../heap/heap-view.js';
 import { threadDumpFromHeap } from '../heap/heap-threads.js';
 import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
-import { detectHeapKind, heapStoreNamed, openHeap, type HeapInputKind } from '../heap/open-heap.js';
+import { heapStoreNamed } from '../heap/open-heap.js';
+import { identifyInput, type IdentifiedInput } from '../input/identify.js';
+import { openHeapFile, v8NotJavaError } from './heap-file.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import { TopThreadsCollector } from '../logs/top-threads.js';
 import type { CpuSampleModel, InputSummary, LogEventModel } from '../model/model.js';
-import type { HeapInput } from '../reconstruct/concurrency.js';
 import type { HeapStore } from '../heap/heap-model.js';
-import { finishHeapMemory, startHeapMemory, type HeapMemoryWork, type MemoryPlan } from './heap-memory-work.js';
+import { cancelHeapMemory, finishHeapMemory, loadHooksOf, startHeapMemory, type HeapMemoryWork, type MemoryPlan } from './heap-memory-work.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
-import { forEachLine, openInput, TruncatedInputError, type ProgressEvent, type ProgressListener } from './open.js';
-import { loadThreadInput, type LoadedThreadInput } from './load.js';
-import { readInputFile } from './stdin.js';
+import { forEachLine, openInput, TruncatedInputError } from '../input/open.js';
+import { loadThreadInput, type LoadedThreadInput } from './load-threads.js';
+import { readInputFile } from '../input/stdin.js';
 import { filesOfSeveralJvms } from './one-jvm.js';
 import { countText } from '../model/count-text.js';
+import type { ProgressEvent, ProgressListener } from '../model/progress.js';
+import type { HeapInput } from '../heap/heap-input.js';
 
 /** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
 export interface IncidentPlan extends LoadPlan, MemoryPlan {}
@@ -36,9 +39,9 @@ export type LoadedInput =
   | { readonly kind: 'heap'; readonly heap: HeapInput & { readonly summary: InputSummary } }
   | { readonly kind: 'log'; readonly log: LoadedLog };
 
-/** What the caller found out about a file before loading it: its heap format, and its memory analysis when started. */
+/** What the caller found out about a file before loading it: what it is, and its memory analysis when started. */
 export interface LoadAhead {
-  readonly heapKind: HeapInputKind | undefined;
+  readonly identified: IdentifiedInput;
   readonly memory?: HeapMemoryWork;
 }
 
@@ -49,20 +52,19 @@ export async function loadAnyInput(path: string, plan: IncidentPlan, onProgress?
 
 /** Loads `file`, naming it `name` in what it reports (they differ only for stdin's copy). */
 async function loadFile(name: string, file: string, plan: IncidentPlan, onProgress: ProgressListener | undefined, ahead: LoadAhead | undefined, inIncidentDirectory: boolean): Promise<LoadedInput> {
-  const heapKind = ahead !== undefined ? ahead.heapKind : await detectHeapKind(file);
-  if (heapKind === 'v8-heapsnapshot') {
-    throw new InputError(`${name} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth memory` (what holds its memory) or `dumpsleuth histogram` for it');
-  }
+  const identified = ahead?.identified ?? (await identifyInput(name, file, plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}));
+  const heapKind = identified.heapKind;
+  if (heapKind === 'v8-heapsnapshot') throw v8NotJavaError(name);
   if (heapKind !== undefined) {
-    const memoryWork = heapKind === 'hprof' ? (ahead?.memory ?? startHeapMemory(file, name, plan)) : undefined;
+    const memoryWork = heapKind === 'hprof' ? (ahead?.memory ?? startHeapMemory(identified, name, plan)) : undefined;
     let store: HeapStore;
     try {
       // A memory analysis on this thread (a small heap's, or any in batch) rides on the load: its graph
       // is built in the loader's first pass, the rest once the heap is loaded.
-      const hooks = memoryWork?.deferred?.loadHooks(() => onProgress?.({ phase: 'memory', bytesRead: 0 }));
-      store = heapStoreNamed(await openHeap(file, plan, onProgress, hooks), file, name);
+      const hooks = loadHooksOf(memoryWork, () => onProgress?.({ phase: 'memory', bytesRead: 0 }));
+      store = heapStoreNamed(await openHeapFile(file, plan, onProgress, hooks, identified), file, name);
     } catch (e) {
-      memoryWork?.running?.cancel();
+      cancelHeapMemory(memoryWork);
       throw e;
     }
     onProgress?.({ phase: 'memory', bytesRead: 0 });
@@ -88,7 +90,7 @@ async function loadFile(name: string, file: string, plan: IncidentPlan, onProgre
     return { kind: 'heap', heap: { path: name, view, summary, ...(stacks !== undefined ? { stacks } : {}), ...(memory !== undefined ? { memory } : {}) } };
   }
   try {
-    return { kind: 'threads', input: await loadThreadInput(name, onProgress, plan.maxGunzipBytes, file) };
+    return { kind: 'threads', input: await loadThreadInput(name, onProgress, plan.maxGunzipBytes, file, identified.sniffed) };
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     const log = await readKnownLogLines(name, file, plan.maxGunzipBytes, inIncidentDirectory);
@@ -179,6 +181,8 @@ export interface IncidentLoadHooks {
   readonly onSkipped?: (path: string, error: InputError) => void;
   /** A file given by name that could not be read; without this hook the error is thrown. */
   readonly onFailed?: (path: string, error: UserError) => void;
+  /** Checked before each file: an aborted load stops there (and cancels the memory work it started). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -189,28 +193,30 @@ export async function loadIncidentInputs(inputs: readonly InputPath[], plan: Inc
   const out: IncidentInputs = { threads: [], heaps: [], logs: [] };
   // The memory analysis of each HPROF starts first, so its graph pass runs on the other core while
   // this thread reads the thread dumps, the heap's targeted load, and builds the model.
-  // Each file's format is found once, here; a file that cannot be read is left to the load, which says why.
+  // Each file is identified once, here (stdin, once copied, by its load); a file that cannot be read
+  // is left to the load, which says why.
   const early = new Map<string, LoadAhead>();
   for (const input of inputs) {
-    if (input.path === '-' || plan.memory === 'never') continue;
-    let heapKind: HeapInputKind | undefined;
+    if (input.path === '-') continue;
+    let identified: IdentifiedInput;
     try {
-      heapKind = await detectHeapKind(input.path);
+      identified = await identifyInput(input.path, input.path, plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {});
     } catch {
       continue;
     }
-    const memory = heapKind === 'hprof' ? startHeapMemory(input.path, input.path, plan) : undefined;
-    early.set(input.path, { heapKind, ...(memory !== undefined ? { memory } : {}) });
+    const memory = identified.heapKind === 'hprof' ? startHeapMemory(identified, input.path, plan) : undefined;
+    early.set(input.path, { identified, ...(memory !== undefined ? { memory } : {}) });
   }
   try {
     return await loadEach(inputs, plan, hooks, out, early);
   } finally {
-    for (const a of early.values()) a.memory?.running?.cancel();
+    for (const a of early.values()) cancelHeapMemory(a.memory);
   }
 }
 
 async function loadEach(inputs: readonly InputPath[], plan: IncidentPlan, hooks: IncidentLoadHooks, out: IncidentInputs, early: ReadonlyMap<string, LoadAhead>): Promise<IncidentInputs> {
   for (const input of inputs) {
+    hooks.signal?.throwIfAborted();
     let loaded: LoadedInput;
     try {
       loaded = await loadAnyInput(input.path, plan, hooks.onProgress === undefined ? undefined : (event) => hooks.onProgress!(input.path, event), early.get(input.path), input.fromDirectory === true);

@@ -1,0 +1,59 @@
+/**
+ * The one analysis of an incident: the config, the plan, the inputs, their load, the model, the
+ * rules. `analyze`, `batch` (in its workers and in process), the UI and the tests all run this; they
+ * differ only in what they do with progress, skipped and failed files, and the result.
+ */
+import { loadConfigFile, type LoadedConfig } from '../engine/config.js';
+import { runRules } from '../engine/run-rules.js';
+import { collectInputs, type InputPath } from '../input/collect-inputs.js';
+import type { Finding } from '../model/findings.js';
+import type { Model } from '../model/model.js';
+import { buildModel } from '../reconstruct/build-model.js';
+import { RULES } from '../rules/index.js';
+import { analysisPlan, loadIncidentInputs, nothingToAnalyse, type IncidentLoadHooks, type IncidentPlan } from './load-incident.js';
+
+/** The limits an analysis's plan takes from its caller (the rest comes from the built-in roots and the config's counters). */
+export type PlanLimits = Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree'>;
+
+export interface AnalysisRequest {
+  /** Files, one directory (an incident), or `-` for stdin. */
+  readonly paths: readonly string[];
+  /** `--config`; when absent, ./dumpsleuth.config.json if there is one, else the defaults. */
+  readonly configPath?: string;
+  readonly limits?: PlanLimits;
+  /** Keeps only some of the files found (a test reading an incident's thread dumps alone). */
+  readonly select?: (input: InputPath) => boolean;
+}
+
+/** The phases after the load, told as each starts; awaited, so a screen can draw between them. */
+export type AnalysisPhase = 'model' | 'rules';
+
+export interface AnalysisHooks extends IncidentLoadHooks {
+  readonly onPhase?: (phase: AnalysisPhase) => void | Promise<void>;
+  /** Stops the analysis at the next file or phase (its background memory work is cancelled). */
+  readonly signal?: AbortSignal;
+}
+
+export type AnalysisResult =
+  | { readonly outcome: 'analysed'; readonly config: LoadedConfig; readonly model: Model; readonly findings: Finding[] }
+  /** No dump, and no log with anything known in it. */
+  | { readonly outcome: 'nothing-to-analyse'; readonly config: LoadedConfig };
+
+export async function analyseIncident(request: AnalysisRequest, hooks: AnalysisHooks = {}): Promise<AnalysisResult> {
+  const config = await loadConfigFile(RULES, request.configPath);
+  const plan = analysisPlan(config.counters, request.limits);
+  const found = await collectInputs([...request.paths]);
+  const inputs = request.select === undefined ? found : found.filter(request.select);
+  const loaded = await loadIncidentInputs(inputs, plan, hooks);
+  if (nothingToAnalyse(loaded)) return { outcome: 'nothing-to-analyse', config };
+  await phase(hooks, 'model');
+  const model = buildModel(loaded.threads, { heaps: loaded.heaps, logs: loaded.logs, userCounters: config.counters });
+  await phase(hooks, 'rules');
+  const findings = runRules(model, RULES, config.rules);
+  return { outcome: 'analysed', config, model, findings };
+}
+
+async function phase(hooks: AnalysisHooks, name: AnalysisPhase): Promise<void> {
+  hooks.signal?.throwIfAborted();
+  await hooks.onPhase?.(name);
+}
