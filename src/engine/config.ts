@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { SEVERITIES, type Severity } from '../model/findings.js';
-import type { OptionValue, Rule } from '../rules/rule.js';
+import { optionAccepts, optionDomain, type OptionValue, type Rule } from '../rules/rule.js';
 import { UsageError } from '../errors.js';
 import type { UserCounterSpec } from '../reconstruct/user-counters.js';
 
@@ -105,7 +105,10 @@ export function resolveConfig(rules: readonly Rule[], raw: unknown, file: string
     } else if (typeof entry === 'object' && entry !== null) {
       const o = entry as Record<string, unknown>;
       if (o['severity'] !== undefined) readSeverity(o['severity'], `rules.${id}.severity`);
-      if (o['options'] !== undefined) options = o['options'] as Record<string, unknown>;
+      if (o['options'] !== undefined) {
+        if (o['options'] === null || typeof o['options'] !== 'object' || Array.isArray(o['options'])) fail(`rules.${id}.options`, 'expected an options object');
+        options = o['options'] as Record<string, unknown>;
+      }
     } else {
       fail(`rules.${id}`, 'expected a severity, [severity, options] or {severity, options}');
     }
@@ -113,12 +116,18 @@ export function resolveConfig(rules: readonly Rule[], raw: unknown, file: string
     for (const [name, value] of Object.entries(options)) {
       const spec = rule.meta.options[name];
       if (!spec) fail(`rules.${id}.${name}`, `unknown option (known: ${Object.keys(rule.meta.options).join(', ') || 'none'})`);
-      if (typeof value !== typeof spec!.default) fail(`rules.${id}.${name}`, `expected a ${typeof spec!.default}`);
+      if (!optionAccepts(spec!, value)) fail(`rules.${id}.${name}`, `expected ${optionDomain(spec!)}, got ${shown(value)}`);
       resolved[name] = value as OptionValue;
     }
     out[id] = Object.freeze({ enabled, severity, options: Object.freeze(resolved) });
   }
   return Object.freeze(out);
+}
+
+/** A configured value as the user wrote it, cut short: the error quotes it back. */
+function shown(value: unknown): string {
+  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
 export function resolveCounterSpecs(raw: unknown, file: string): UserCounterSpec[] {
