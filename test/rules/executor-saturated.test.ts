@@ -1,0 +1,93 @@
+/**
+ * executor-saturated: hand-built pools (every worker busy; busy behind a contended lock or a starved
+ * connection pool, named as the cause; and the controls: a worker idle, a heap executor that may
+ * still grow, a bounded queue with room), then the real JVMs' pools.
+ */
+import { describe, expect, test } from 'vitest';
+import { analyse, FIXTURES } from '../helpers.js';
+import { resolveConfig } from '../../src/engine/config.js';
+import { RULES } from '../../src/rules/index.js';
+import { runRules } from '../../src/engine/run-rules.js';
+import type { Finding } from '../../src/model/findings.js';
+import { check, connectionPool, executorHeap, idlePoolWorker, inPoolWorker, many, modelOf, refs, type Case, type ThreadSpec } from './build.js';
+
+const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
+
+const sleeping = (): Omit<ThreadSpec, 'name'> => ({ state: 'TIMED_WAITING', detail: 'sleeping', frames: inPoolWorker('java.lang.Thread.sleep', 'com.acme.OrderService.place') });
+const onLock = (): Omit<ThreadSpec, 'name'> => ({
+  state: 'BLOCKED',
+  detail: 'on object monitor',
+  frames: inPoolWorker('com.acme.Inventory.reserve', 'com.acme.OrderService.place'),
+  locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x10', className: 'com.acme.Inventory' }],
+});
+const inventoryOwner: ThreadSpec = { name: 'stock-sync', state: 'TIMED_WAITING', detail: 'sleeping', frames: ['java.lang.Thread.sleep', 'com.acme.Inventory.sync'], locks: [{ at: 1, kind: 'locked', id: '0x10', className: 'com.acme.Inventory' }] };
+
+const CASES: Case[] = [
+  {
+    name: 'all four workers of a pool busy in one task',
+    model: () => modelOf([{ threads: many(4, 'order-pool-thread-', sleeping) }]),
+    expect: [{ subject: 'order-pool', severity: 'warning', facts: { workers: 4, busy: 4, idle: 0, topActivityThreads: 4 }, message: /All 4 workers of pool "order-pool" are busy; 4 of them in com.acme.OrderService.place/, causedBy: [] }],
+  },
+  { name: 'negative control: one worker of four idle', model: () => modelOf([{ threads: [...many(3, 'order-pool-thread-', sleeping), { name: 'order-pool-thread-4', ...idlePoolWorker }] }]), expect: [] },
+  { name: 'negative control: a single-thread executor is below minWorkers', model: () => modelOf([{ threads: many(1, 'order-pool-thread-', sleeping) }]), expect: [] },
+  {
+    name: 'workers queued on one contended lock name it as the cause',
+    model: () => modelOf([{ threads: [inventoryOwner, ...many(5, 'order-pool-thread-', onLock)] }]),
+    expect: [{ subject: 'order-pool', causedBy: ['lock-contention:com.acme.Inventory@0x10'] }],
+  },
+  {
+    name: 'workers waiting for a starved connection pool name it as the cause',
+    model: () =>
+      modelOf([{ threads: many(4, 'order-pool-thread-', sleeping) }], (m) => ({
+        connectionPools: [connectionPool({ kind: 'hikaricp', name: 'HikariCP orders', waitingThreads: [{ dump: 0, threads: refs(m, ['order-pool-thread-1', 'order-pool-thread-2', 'order-pool-thread-3']) }] })],
+      })),
+    expect: [{ subject: 'order-pool', causedBy: ['connection-pool-starvation:HikariCP orders'] }],
+  },
+  {
+    name: 'negative control: the heap says the pool may still start workers',
+    model: () =>
+      modelOf([{ threads: many(4, 'order-pool-thread-', sleeping) }], (m) => ({
+        executors: m.executors.map((e) => ({ ...e, heap: executorHeap({ maximumPoolSize: 8, poolSize: 4, activeWorkers: 4, queue: { size: 0, capacity: null } }) })),
+      })),
+    expect: [],
+  },
+  {
+    name: 'negative control: at its maximum, but its bounded queue has room and nothing holds the workers',
+    model: () =>
+      modelOf([{ threads: many(4, 'order-pool-thread-', sleeping) }], (m) => ({
+        executors: m.executors.map((e) => ({ ...e, heap: executorHeap({ maximumPoolSize: 4, poolSize: 4, activeWorkers: 4, queue: { size: 10, capacity: 100 } }) })),
+      })),
+    expect: [],
+  },
+];
+
+describe('executor-saturated: hand-built cases', () => {
+  for (const c of CASES) test(c.name, () => void check('executor-saturated', c));
+});
+
+describe('executor-saturated on real JVMs', () => {
+  test('the saturated pool is found, the half-busy one is not', async () => {
+    const { findings } = await analyse([`${FIXTURES}/pool/dump-1.txt`]);
+    const sat = rulesOf(findings, 'executor-saturated');
+    expect(sat.map((f) => f.subject)).toEqual(['biz-pool']);
+    expect(sat[0]!.facts).toMatchObject({ workers: 4, busy: 4, idle: 0 });
+  });
+  test('busy workers queued on one lock name that contention as the cause; workers busy elsewhere name none', async () => {
+    const { model } = await analyse([`${FIXTURES}/contention/dump-1.txt`]);
+    // The waiters are numbered threads (`monitor-waiter-N`), judged only with this option.
+    const config = resolveConfig(RULES, { rules: { 'executor-saturated': ['warning', { minWorkersOtherNames: 2 }] } }, 'test');
+    const findings = runRules(model, RULES, config);
+    const contentionOn = (cls: string) => rulesOf(findings, 'lock-contention').find((f) => f.subject.startsWith(`${cls}@`))!.id;
+    const sat = new Map(rulesOf(findings, 'executor-saturated').map((f) => [f.subject, f.causedBy]));
+    expect([...sat.keys()].sort()).toEqual(['monitor-waiter', 'rlock-waiter']);
+    expect(sat.get('monitor-waiter')).toEqual([contentionOn('SharedCache')]);
+    expect(sat.get('rlock-waiter')).toEqual([contentionOn('java.util.concurrent.locks.ReentrantLock$NonfairSync')]);
+    const pool = rulesOf((await analyse([`${FIXTURES}/pool/dump-1.txt`])).findings, 'executor-saturated');
+    expect(pool[0]!.causedBy).toEqual([]);
+  });
+  test('deadlocked threads with numbered names are not a pool', async () => {
+    const { findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`]);
+    expect(rulesOf(findings, 'executor-saturated')).toEqual([]);
+  });
+});
+

@@ -1,0 +1,126 @@
+/**
+ * lock-contention: hand-built cases (many waiters on one owner, the threshold as an option, an owner
+ * held by a deadlock, and the controls: too few waiters, a semaphore, a lock inside a cycle), then
+ * real JVMs' dumps, with a series in which a compacting GC moved the contended monitor.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Chalk } from 'chalk';
+import { describe, expect, test } from 'vitest';
+import { renderText } from '../../src/report/text.js';
+import { analyse, FIXTURES } from '../helpers.js';
+import { resolveConfig } from '../../src/engine/config.js';
+import { RULES } from '../../src/rules/index.js';
+import { runRules } from '../../src/engine/run-rules.js';
+import type { Finding } from '../../src/model/findings.js';
+import { check, many, modelOf, type Case, type LockSpec, type ThreadSpec } from './build.js';
+
+const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
+
+const CACHE = { id: '0x10', className: 'com.acme.SharedCache' };
+const holds = (l: { id: string; className: string }, at = 1): LockSpec => ({ at, kind: 'locked', ...l });
+const owner: ThreadSpec = { name: 'cache-refresher', state: 'TIMED_WAITING', detail: 'sleeping', frames: ['java.lang.Thread.sleep', 'com.acme.SharedCache.refresh'], locks: [holds(CACHE)] };
+const waiters = (n: number, lock: { id: string; className: string } = CACHE): ThreadSpec[] =>
+  many(n, 'reader-', () => ({ state: 'BLOCKED', detail: 'on object monitor', frames: ['com.acme.SharedCache.get', 'com.acme.Api.handle'], locks: [{ at: 0, kind: 'waiting-to-lock', ...lock }] }));
+
+const CASES: Case[] = [
+  {
+    name: 'five threads blocked on a monitor a sleeping thread holds',
+    model: () => modelOf([{ threads: [owner, ...waiters(5)] }]),
+    expect: [{ subject: 'com.acme.SharedCache@0x10', severity: 'warning', facts: { waiters: 5, owner: 'cache-refresher', lockId: '0x10' }, message: /held by "cache-refresher", which is TIMED_WAITING \(sleeping\) in java.lang.Thread.sleep/ }],
+  },
+  { name: 'negative control: four waiters are below the default threshold', model: () => modelOf([{ threads: [owner, ...waiters(4)] }]), expect: [] },
+  { name: 'the threshold is an option', model: () => modelOf([{ threads: [owner, ...waiters(3)] }]), options: { minWaiters: 3 }, expect: [{ subject: 'com.acme.SharedCache@0x10', facts: { waiters: 3 } }] },
+  {
+    name: 'negative control: threads queued on a semaphore are a saturated limit, not contention',
+    model: () => {
+      const sem = { id: '0x20', className: 'java.util.concurrent.Semaphore$NonfairSync' };
+      const parked = many(6, 'limited-', () => ({ state: 'WAITING', detail: 'parking', frames: ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.locks.LockSupport.park', 'java.util.concurrent.Semaphore.acquire', 'com.acme.Limiter.enter'], locks: [{ at: 0, kind: 'parking', ...sem }] }));
+      return modelOf([{ threads: parked }]);
+    },
+    expect: [],
+  },
+  {
+    name: 'an owner caught in a deadlock: the deadlock is the cause',
+    model: () => {
+      const a = { id: '0x1', className: 'com.acme.Account' };
+      const b = { id: '0x2', className: 'com.acme.Account' };
+      const cycle: ThreadSpec[] = [
+        { name: 'teller-1', state: 'BLOCKED', frames: ['com.acme.Ledger.transfer'], locks: [{ at: 0, kind: 'waiting-to-lock', ...b }, holds(a, 0), holds(CACHE, 0)] },
+        { name: 'teller-2', state: 'BLOCKED', frames: ['com.acme.Ledger.transfer'], locks: [{ at: 0, kind: 'waiting-to-lock', ...a }, holds(b, 0)] },
+      ];
+      return modelOf([{ threads: [...cycle, ...waiters(5)] }]);
+    },
+    expect: [{ subject: 'com.acme.SharedCache@0x10', facts: { owner: 'teller-1' }, causedBy: ['deadlock:teller-1 <-> teller-2'] }],
+  },
+];
+
+describe('lock-contention: hand-built cases', () => {
+  for (const c of CASES) test(c.name, () => void check('lock-contention', c));
+});
+
+describe('lock-contention on real JVMs', () => {
+  test('negative control: two waiters are not contention', async () => {
+    const { findings } = await analyse([`${FIXTURES}/threadinfo/Dubbo_JStack.log`]);
+    expect(rulesOf(findings, 'lock-contention')).toEqual([]);
+  });
+  test('the threshold is an option', async () => {
+    const { model } = await analyse([`${FIXTURES}/threadinfo/Dubbo_JStack.log`]);
+    const config = resolveConfig(RULES, { rules: { 'lock-contention': ['warning', { minWaiters: 2 }] } }, 'test');
+    const f = rulesOf(runRules(model, RULES, config), 'lock-contention');
+    expect(f.map((x) => x.facts['owner'])).toEqual(['inventory-holder']);
+  });
+});
+
+describe('lock-contention across a series', () => {
+  // Hand-modified copies of a real dump (a format edge case): three dumps of one JVM, seconds apart,
+  // where a compacting GC moved the contended SharedCache monitor before the second dump.
+  async function series(moveInSecond: boolean, otherOwnerInSecond = false) {
+    const text = readFileSync(`${FIXTURES}/contention/dump-1.txt`, 'utf8');
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-moved-'));
+    const files = [0, 1, 2].map((i) => {
+      let t = text.replace('2026-11-30 09:30:43', `2026-11-30 09:30:4${3 + i * 2}`);
+      if (i === 1 && moveInSecond) t = t.replaceAll('0x00000000ffd7f130', '0x00000000ffe00008');
+      if (i === 1 && otherOwnerInSecond) t = t.replace('"monitor-holder" #12', '"another-holder" #12');
+      const f = join(dir, `dump-${i + 1}.txt`);
+      writeFileSync(f, t);
+      return f;
+    });
+    return rulesOf((await analyse(files)).findings, 'lock-contention').filter((f) => String(f.facts['lockClass']) === 'SharedCache');
+  }
+
+  test('the same monitor in three dumps is one finding', async () => {
+    const f = await series(false);
+    expect(f.length).toBe(1);
+    expect(f[0]!.facts['dumps']).toEqual([0, 1, 2]);
+  });
+
+  test('moved by a GC between dumps (same class, same owner): still one finding, both addresses named', async () => {
+    const f = await series(true);
+    expect(f.length).toBe(1);
+    expect(f[0]!.facts['dumps']).toEqual([0, 2, 1]);
+    expect(f[0]!.facts['lockIds']).toEqual(['0x00000000ffd7f130', '0x00000000ffe00008']);
+  });
+
+  test('negative control: a new address held by another thread is another contention', async () => {
+    const f = await series(true, true);
+    expect(f.length).toBe(2);
+    expect(f.map((x) => x.facts['owner']).sort()).toEqual(['another-holder', 'monitor-holder']);
+  });
+});
+
+describe('the owner\'s name in the text report', () => {
+  test('terminal control sequences in thread names are stripped from text', async () => {
+    // A real dump with one thread renamed: Java allows any character in a thread name.
+    const evil = 'monitor-\u001b]0;owned\u0007\u001b[2Jholder';
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-evil-'));
+    const path = join(dir, 'dump.txt');
+    writeFileSync(path, readFileSync(`${FIXTURES}/contention/dump-1.txt`, 'utf8').replaceAll('"monitor-holder"', `"${evil}"`));
+    const { model, findings } = await analyse([path]);
+    expect(model.dumps[0]!.threads.some((t) => t.name === evil)).toBe(true);
+    const text = renderText({ tool: { name: 'dumpsleuth', version: 't' }, model, findings }, new Chalk({ level: 0 }));
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(text).toContain('held by "monitor-holder"');
+  });
+});

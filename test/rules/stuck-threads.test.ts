@@ -1,0 +1,90 @@
+/**
+ * stuck-threads: hand-built series (a thread blocked in one place in both dumps, a runaway linked to
+ * its CPU finding, and the controls: one dump, idle threads, a thread that moved), then the real
+ * JVM's series fixture and its JSON report's golden file.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { analyse, FIXTURES } from '../helpers.js';
+import { renderJson } from '../../src/report/json.js';
+import type { Finding } from '../../src/model/findings.js';
+import { check, idlePoolWorker, modelOf, type Case, type DumpSpec, type ThreadSpec } from './build.js';
+
+const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
+
+/** The same threads in dumps ten seconds apart; `change` alters a thread in the later dumps. */
+function series(threads: readonly ThreadSpec[], dumps = 2, change: (t: ThreadSpec, k: number) => ThreadSpec = (t) => t): DumpSpec[] {
+  return Array.from({ length: dumps }, (_, k) => ({
+    at: `2026-11-30T09:30:${String(10 * k).padStart(2, '0')}`,
+    threads: threads.map((t, i) => ({ javaId: `${i + 1}`, nativeId: `0x${(i + 100).toString(16)}`, ...(k === 0 ? t : change(t, k)) })),
+  }));
+}
+
+const lockOwner: ThreadSpec = { name: 'ledger-owner', state: 'WAITING', detail: 'on object monitor', frames: ['java.lang.Object.wait(Native Method)', 'com.acme.Ledger.settle'], locks: [{ at: 1, kind: 'locked', id: '0x1', className: 'com.acme.Ledger' }] };
+const blocked: ThreadSpec = { name: 'ledger-writer', state: 'BLOCKED', detail: 'on object monitor', frames: ['com.acme.Ledger.append', 'com.acme.Api.handle'], locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x1', className: 'com.acme.Ledger' }] };
+const idle: ThreadSpec = { name: 'worker-1', ...idlePoolWorker };
+
+const CASES: Case[] = [
+  {
+    name: 'a thread blocked on the same lock in both dumps, its owner waiting forever',
+    model: () => modelOf(series([lockOwner, blocked, idle])),
+    expect: [
+      { subject: 'com.acme.Ledger.settle (WAITING)', facts: { threads: ['ledger-owner'], dumps: [0, 1], spanSeconds: 10 } },
+      { subject: 'com.acme.Ledger.append (BLOCKED)', facts: { threads: ['ledger-writer'], state: 'BLOCKED' }, message: /stayed BLOCKED in com.acme.Ledger.append with the same stack in all 2 dumps \(10 s\)/ },
+    ],
+  },
+  {
+    name: 'a runaway burning a core in one place links to its CPU finding',
+    model: () => modelOf(series([{ name: 'indexer', state: 'RUNNABLE', frames: ['com.acme.Index.intersect', 'com.acme.Index.run'], cpuMs: 1000, elapsedS: 100 }], 2, (t) => ({ ...t, cpuMs: 10_500, elapsedS: 110 }))),
+    expect: [{ subject: 'com.acme.Index.intersect (RUNNABLE)', facts: { runaway: true, cpuMsDelta: 9500 }, message: /a runaway in one place/ }],
+  },
+  { name: 'negative control: one dump is no series', model: () => modelOf(series([lockOwner, blocked], 1)), expect: [] },
+  {
+    name: 'negative control: dumps of two JVMs (a thread\'s native id changed) are no series',
+    model: () => {
+      const m = modelOf(series([lockOwner, blocked], 2, (t) => ({ ...t, nativeId: `0xf${t.name.length}` })));
+      expect(m.series).toEqual([]);
+      return m;
+    },
+    expect: [],
+  },
+  { name: 'negative control: the option asks for three dumps', model: () => modelOf(series([lockOwner, blocked])), options: { minDumps: 3 }, expect: [] },
+  { name: 'negative control: idle pool workers wait in one place by design', model: () => modelOf(series([idle, { ...idle, name: 'worker-2' }])), expect: [] },
+  {
+    name: 'negative control: a thread that moved on between the dumps',
+    model: () => modelOf(series([blocked], 2, (t) => ({ ...t, state: 'RUNNABLE', locks: [], frames: ['com.acme.Report.render', 'com.acme.Api.handle'] }))),
+    expect: [],
+  },
+];
+
+describe('stuck-threads: hand-built cases', () => {
+  for (const c of CASES) test(c.name, () => void check('stuck-threads', c));
+});
+
+describe('stuck-threads on real JVMs', () => {
+  test('negative control: one dump is no series', async () => {
+    const { findings } = await analyse([`${FIXTURES}/series/dump-1.txt`]);
+    expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
+  });
+  test('deadlocked threads are reported once, as the deadlock', async () => {
+    const { findings } = await analyse([`${FIXTURES}/logs/catalina.out`]);
+    expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
+  });
+  test('negative control: two captures of the same instant are no series', async () => {
+    // jstack and jcmd side by side can land in the same second; a copy of one dump is the sure case.
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-twice-'));
+    const copy = join(dir, 'same-instant.txt');
+    writeFileSync(copy, readFileSync(`${FIXTURES}/series/dump-1.txt`));
+    const { model, findings } = await analyse([`${FIXTURES}/series/dump-1.txt`, copy]);
+    expect(model.series).toEqual([]);
+    expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
+  });
+});
+
+
+test('json report of the series fixture (golden)', async () => {
+  const { model, findings } = await analyse([1, 2, 3].map((n) => `${FIXTURES}/series/dump-${n}.txt`));
+  await expect(renderJson({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings })).toMatchFileSnapshot('../golden/series.json');
+});
