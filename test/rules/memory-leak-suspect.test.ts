@@ -1,0 +1,82 @@
+/**
+ * memory-leak-suspect: hand-built memory summaries (a map retaining most of the heap: error; a
+ * queue that is an executor's backlog, linked to that finding; and the controls: a small heap's
+ * share, a suspect below minShare). The real JVMs' suspects are checked in
+ * test/rules/memory-meets-concurrency.test.ts.
+ */
+import { describe, test } from 'vitest';
+import type { LeakSuspect, MemorySummary, RetainedObject } from '../../src/model/memory.js';
+import type { Model } from '../../src/model/model.js';
+import { check, executorHeap, inPoolWorker, many, modelOf, type Case } from './build.js';
+
+const MB = 1024 * 1024;
+const object = (className: string, id: string, retained: number): RetainedObject => ({ index: Number.parseInt(id, 16), id, className, shallow: 48, retained });
+
+/** One object retaining `share` of a heap of `heapMB`, accumulating in `accumulation` (its table or queue nodes). */
+function suspect(holder: string, accumulation: RetainedObject, share: number, heapMB: number, chainLinks?: number): LeakSuspect {
+  const retained = Math.round(share * heapMB * MB);
+  return {
+    kind: 'object',
+    subject: object(holder, '0xf0001000', retained),
+    className: holder,
+    instances: 1,
+    retained,
+    share,
+    accumulation: { ...accumulation, dominated: 40_000, ...(chainLinks !== undefined ? { chainLinks } : {}) },
+    path: [{ object: object('java.lang.Class', '0xf0000100', retained), rootKind: 'sticky class' }, { object: object(holder, '0xf0001000', retained), via: 'static SESSIONS' }],
+  };
+}
+
+const summary = (heapMB: number, suspects: LeakSuspect[]): MemorySummary => ({
+  objects: 100_000,
+  reachableObjects: 90_000,
+  shallowBytes: heapMB * MB,
+  retainedBytes: heapMB * MB,
+  unreachable: { objects: 0, bytes: 0 },
+  roots: {},
+  missingReferences: 0,
+  dominators: [],
+  classes: [],
+  suspects,
+});
+
+const withMemory = (heapMB: number, suspects: LeakSuspect[], more: (m: Model) => Partial<Model> = () => ({})): Model =>
+  modelOf([{ threads: many(2, 'report-render-thread-', () => ({ state: 'TIMED_WAITING', detail: 'sleeping', frames: inPoolWorker('java.lang.Thread.sleep', 'com.acme.Report.render') })) }], (m) => ({
+    memory: [{ input: 'heap.hprof', summary: summary(heapMB, suspects) }],
+    ...more(m),
+  }));
+
+const table = object('java.util.concurrent.ConcurrentHashMap$Node[]', '0xf0002000', 200 * MB);
+const nodes = object('java.util.concurrent.LinkedBlockingQueue$Node', '0xf0003000', 150 * MB);
+
+const CASES: Case[] = [
+  {
+    name: 'a map holding 80% of a 256 MB heap: where it accumulates and the static field that keeps it',
+    model: () => withMemory(256, [suspect('com.acme.SessionRegistry', table, 0.8, 256)]),
+    expect: [
+      {
+        subject: 'com.acme.SessionRegistry 0xf0001000',
+        severity: 'error',
+        facts: { share: 0.8, accumulationClass: 'java.util.concurrent.ConcurrentHashMap$Node[]', holderKind: 'a map' },
+        message: /80\.0% of the .* reachable heap\. The memory accumulates in java\.util\.concurrent\.ConcurrentHashMap\$Node\[\] 0xf0002000 \(a map\)/,
+        causedBy: [],
+      },
+    ],
+  },
+  {
+    name: 'a queue that is an executor\'s backlog: the suspect says so and links to the queue-backlog finding',
+    model: () =>
+      withMemory(256, [suspect('java.util.concurrent.ThreadPoolExecutor', nodes, 0.3, 256, 20_000)], (m) => ({
+        executors: m.executors.map((e) => ({ ...e, heap: executorHeap({ object: { input: 'heap.hprof', id: '0xf0001000', className: 'java.util.concurrent.ThreadPoolExecutor' }, maximumPoolSize: 2, poolSize: 2, activeWorkers: 2, queue: { size: 20_000, id: nodes.id } }) })),
+      })),
+    expect: [{ subject: 'java.util.concurrent.ThreadPoolExecutor 0xf0001000', severity: 'warning', facts: { holderKind: 'a queue', accumulationChainLinks: 20_000 }, message: /This is the queue of executor "report-render"/, causedBy: ['queue-backlog:report-render'] }],
+  },
+  { name: 'negative control: a third of a 12 MB heap is under minRetainedMB', model: () => withMemory(12, [suspect('com.acme.SessionRegistry', table, 0.3, 12)]), expect: [] },
+  { name: 'the size floor is an option', model: () => withMemory(12, [suspect('com.acme.SessionRegistry', table, 0.3, 12)]), options: { minRetainedMB: 1 }, expect: [{ subject: 'com.acme.SessionRegistry 0xf0001000' }] },
+  { name: 'negative control: 5% of the heap is below minShare', model: () => withMemory(1024, [suspect('com.acme.SessionRegistry', table, 0.05, 1024)]), expect: [] },
+  { name: 'negative control: no memory analysis', model: () => withMemory(256, []), expect: [] },
+];
+
+describe('memory-leak-suspect: hand-built cases', () => {
+  for (const c of CASES) test(c.name, () => void check('memory-leak-suspect', c));
+});
