@@ -8,7 +8,7 @@
  */
 import { feedHprof, hprofBytesToSizeFor, passEnd, type FeedOptions, type PassEnd } from '../hprof/byte-source.js';
 import { ClassMetadata } from '../hprof/class-metadata.js';
-import { basicTypeSize, primitiveArrayClassName, readIdAt, SUB } from '../hprof/format.js';
+import { basicTypeSize, isReferenceType, primitiveArrayClassName, readIdAt, SUB } from '../hprof/format.js';
 import { truncationWarning } from '../hprof/hprof-warnings.js';
 import { classObjectShallowSize, instanceShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof/hprof-histogram.js';
 import { IdSlots } from '../hprof/id-slots.js';
@@ -113,7 +113,7 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
     for (const c of chain) {
       const isReference = c.fields.length > 0 && meta.className(c.id) === 'java.lang.ref.Reference';
       for (const f of c.fields) {
-        const ref = f.type === 2 || f.type === 1;
+        const ref = isReferenceType(f.type);
         if (ref) refs.push(offset);
         if (ref && isReference && meta.fieldName(f.nameId) === 'referent') referentOffset = offset;
         offset += basicTypeSize(f.type, idSize);
@@ -154,7 +154,7 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
       addObject(c.id, CLASS_OBJECT_KEY, 0); // sized after the pass, as the histogram sizes java.lang.Class
       ref(c.superId);
       ref(c.loaderId);
-      for (const s of c.statics) if ((s.type === 2 || s.type === 1) && typeof s.value === 'number') ref(s.value);
+      for (const s of c.statics) if (isReferenceType(s.type) && typeof s.value === 'number') ref(s.value);
     },
     root: (subTag, id, threadSerial) => {
       roots.push({ kind: subTag, id, thread: threadSerial });

@@ -9,7 +9,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { parseIndexedBlock } from '../hprof/indexed-block.js';
 import { ClassMetadata } from '../hprof/class-metadata.js';
 import { feedHprof, type FeedOptions } from '../hprof/byte-source.js';
-import { basicTypeSize, readIdAt } from '../hprof/format.js';
+import { basicTypeSize, isReferenceType, readIdAt } from '../hprof/format.js';
 import type { IndexedHprof } from '../hprof/object-index.js';
 import { HprofParser, type ClassDumpRecord, type HprofVisitor } from '../hprof/parser.js';
 import { referentOf, type ObjectGraph } from './object-graph.js';
@@ -142,7 +142,7 @@ class StepNamer {
           let offset = 0;
           search: for (let c = meta.classDumps.get(classId); c !== undefined; c = meta.classDumps.get(c.superId)) {
             for (const f of c.fields) {
-              if ((f.type === 2 || f.type === 1) && readIdAt(data, offset, this.idSize) === want) {
+              if (isReferenceType(f.type) && readIdAt(data, offset, this.idSize) === want) {
                 this.#set(id, want, meta.fieldName(f.nameId));
                 break search;
               }

@@ -3,7 +3,7 @@
  * (LOAD_CLASS) and layouts (CLASS_DUMP). Collected by every pass from the parser's callbacks.
  */
 import type { HeapClass, HeapStaticField } from '../heap-model.js';
-import { BASIC_TYPES, javaClassName } from './format.js';
+import { BASIC_TYPES, isReferenceType, javaClassName } from './format.js';
 import { IdSlots } from './id-slots.js';
 import type { ClassDumpRecord, HprofVisitor } from './parser.js';
 
@@ -115,7 +115,7 @@ export class ClassMetadata {
       const statics: HeapStaticField[] = c.statics.map((s) => ({
         name: this.fieldName(s.nameId),
         type: BASIC_TYPES[s.type] ?? 'object',
-        value: (s.type === 2 || s.type === 1) && typeof s.value === 'number' ? { ref: s.value } : s.value,
+        value: isReferenceType(s.type) && typeof s.value === 'number' ? { ref: s.value } : s.value,
       }));
       out.set(c.id, {
         id: c.id,

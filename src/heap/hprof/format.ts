@@ -78,18 +78,41 @@ export function rootRecordSize(subTag: number, idSize: number): number {
 }
 
 
-/** HPROF basic type codes. 1 (array object) is in the enum but HotSpot writes object arrays as 2. */
+/**
+ * HPROF basic type codes: the byte that says what a field, a static or an array element is.
+ * ARRAY_OBJECT (1) is in the old hprof agent's type list; HotSpot writes every reference, array or not, as OBJECT (2),
+ * but a dump that does use 1 still means a reference, so the readers treat both codes as one (see isReferenceType).
+ */
+export const HprofType = {
+  ARRAY_OBJECT: 1,
+  OBJECT: 2,
+  BOOLEAN: 4,
+  CHAR: 5,
+  FLOAT: 6,
+  DOUBLE: 7,
+  BYTE: 8,
+  SHORT: 9,
+  INT: 10,
+  LONG: 11,
+} as const;
+
+/** True when a value of this type code is an object id (a reference), not a primitive. */
+export function isReferenceType(code: number): boolean {
+  return code === HprofType.OBJECT || code === HprofType.ARRAY_OBJECT;
+}
+
+/** The model's name for each HPROF basic type code. */
 export const BASIC_TYPES: Readonly<Record<number, BasicType>> = {
-  1: 'object',
-  2: 'object',
-  4: 'boolean',
-  5: 'char',
-  6: 'float',
-  7: 'double',
-  8: 'byte',
-  9: 'short',
-  10: 'int',
-  11: 'long',
+  [HprofType.ARRAY_OBJECT]: 'object',
+  [HprofType.OBJECT]: 'object',
+  [HprofType.BOOLEAN]: 'boolean',
+  [HprofType.CHAR]: 'char',
+  [HprofType.FLOAT]: 'float',
+  [HprofType.DOUBLE]: 'double',
+  [HprofType.BYTE]: 'byte',
+  [HprofType.SHORT]: 'short',
+  [HprofType.INT]: 'int',
+  [HprofType.LONG]: 'long',
 };
 
 /** An id (an address, up to 2^53) at `at` in an object's data: 4 or 8 bytes, big-endian. */
@@ -100,20 +123,20 @@ export function readIdAt(data: Buffer, at: number, idSize: number): number {
 /** Bytes a value of this type code takes in the file (0 for an unknown code). */
 export function basicTypeSize(code: number, idSize: number): number {
   switch (code) {
-    case 1:
-    case 2:
+    case HprofType.ARRAY_OBJECT:
+    case HprofType.OBJECT:
       return idSize;
-    case 4:
-    case 8:
+    case HprofType.BOOLEAN:
+    case HprofType.BYTE:
       return 1;
-    case 5:
-    case 9:
+    case HprofType.CHAR:
+    case HprofType.SHORT:
       return 2;
-    case 6:
-    case 10:
+    case HprofType.FLOAT:
+    case HprofType.INT:
       return 4;
-    case 7:
-    case 11:
+    case HprofType.DOUBLE:
+    case HprofType.LONG:
       return 8;
     default:
       return 0;

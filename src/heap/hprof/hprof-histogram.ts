@@ -8,7 +8,7 @@
  */
 import { sortHistogramRows, type Histogram, type HistogramRow } from '../histogram.js';
 import { feedHprof } from './byte-source.js';
-import { basicTypeSize, primitiveArrayClassName } from './format.js';
+import { basicTypeSize, isReferenceType, primitiveArrayClassName } from './format.js';
 import { HprofFormatError, HprofParser } from './parser.js';
 import { ClassMetadata } from './class-metadata.js';
 import { truncationWarning } from './hprof-warnings.js';
@@ -22,7 +22,7 @@ const align8 = (n: number) => (n + 7) & ~7;
 /** Shallow size of an instance whose class and superclasses declare these fields (references count 4 bytes). */
 export function instanceShallowSize(fieldsUpTheHierarchy: Iterable<{ readonly type: number }>, idSize: number): number {
   let bytes = 12;
-  for (const f of fieldsUpTheHierarchy) bytes += f.type === 2 || f.type === 1 ? 4 : basicTypeSize(f.type, idSize);
+  for (const f of fieldsUpTheHierarchy) bytes += isReferenceType(f.type) ? 4 : basicTypeSize(f.type, idSize);
   return align8(bytes);
 }
 

@@ -15,7 +15,7 @@ import type { HeapObject, HeapStore, HeapValue } from '../heap-model.js';
 import { feedHprof, isGzipFile, passEnd, type FeedOptions, type FeedSummary, type PassEnd } from './byte-source.js';
 import { PlainCopy } from './plain-copy.js';
 import { ClassMetadata } from './class-metadata.js';
-import { BASIC_TYPES, basicTypeSize, SUB } from './format.js';
+import { BASIC_TYPES, basicTypeSize, isReferenceType, SUB } from './format.js';
 import { HistogramTally } from './hprof-histogram.js';
 import { truncationWarning } from './hprof-warnings.js';
 import { ObjectIndex, type IndexedHprof } from './object-index.js';
@@ -148,7 +148,7 @@ class FirstPass {
       classDump: (c) => {
         meta.classDumps.set(c.id, c);
         const depth = staticsOf.get(meta.className(c.id));
-        if (depth !== undefined) for (const st of c.statics) if ((st.type === 2 || st.type === 1) && typeof st.value === 'number') closure.want(st.value, depth);
+        if (depth !== undefined) for (const st of c.statics) if (isReferenceType(st.type) && typeof st.value === 'number') closure.want(st.value, depth);
       },
       root: (subTag, id, threadSerial, traceSerial) => {
         if (subTag === SUB.ROOT_THREAD_OBJ) this.stacks.threadRoot(id, threadSerial, traceSerial);
@@ -502,7 +502,7 @@ export function decodeInstance(id: number, classId: number, raw: Buffer, meta: C
         continue;
       }
       const v = readValue(raw, dv, 0, o, f.type, idSize);
-      values.push((f.type === 2 || f.type === 1) && typeof v === 'number' ? { ref: v } : v);
+      values.push(isReferenceType(f.type) && typeof v === 'number' ? { ref: v } : v);
       o += size;
     }
   }

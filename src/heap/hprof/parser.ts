@@ -7,7 +7,7 @@
  * Consumed may exceed the bytes given: that is a skip over a body the visitor does not want.
  * When it cannot go on, `need` says how many contiguous bytes from the current position it needs.
  */
-import { basicTypeSize, rootRecordSize, SUB, TAG } from './format.js';
+import { basicTypeSize, HprofType, isReferenceType, rootRecordSize, SUB, TAG } from './format.js';
 
 export interface HprofHeader {
   readonly version: string;
@@ -279,7 +279,7 @@ export class HprofParser {
         const n = dv.getUint32(base + p + 5 + idSize);
         const type = buf[p + 9 + idSize]!;
         const size = basicTypeSize(type, idSize);
-        if (size === 0 || type === 2 || type === 1) return this.corruptSegment(p, `a primitive array has element type ${type}`);
+        if (size === 0 || isReferenceType(type)) return this.corruptSegment(p, `a primitive array has element type ${type}`);
         used = head + n * size;
         if (used > this.segmentLeft) return this.corruptSegment(p, 'a primitive array runs past the end of its segment');
         if ((this.asks(p) ? (this.answer = v.primitiveArrayHeader !== undefined && v.primitiveArrayHeader(id, type, n)) : this.answer) && v.primitiveArrayData !== undefined) {
@@ -461,26 +461,26 @@ function decodeClassDump(buf: Buffer, dv: DataView, base: number, p: number, idS
 /** A value of a basic type at o: object ids as numbers (0 = null), longs as bigint. */
 export function readValue(buf: Uint8Array, dv: DataView, base: number, o: number, type: number, idSize: number): StaticValue {
   switch (type) {
-    case 1:
-    case 2: {
+    case HprofType.ARRAY_OBJECT:
+    case HprofType.OBJECT: {
       const ref = readId(dv, base + o, idSize);
       return ref === 0 ? null : ref;
     }
-    case 4:
+    case HprofType.BOOLEAN:
       return buf[o] !== 0;
-    case 5:
+    case HprofType.CHAR:
       return dv.getUint16(base + o);
-    case 6:
+    case HprofType.FLOAT:
       return dv.getFloat32(base + o);
-    case 7:
+    case HprofType.DOUBLE:
       return dv.getFloat64(base + o);
-    case 8:
+    case HprofType.BYTE:
       return dv.getInt8(base + o);
-    case 9:
+    case HprofType.SHORT:
       return dv.getInt16(base + o);
-    case 10:
+    case HprofType.INT:
       return dv.getInt32(base + o);
-    case 11:
+    case HprofType.LONG:
       return dv.getBigInt64(base + o);
     default:
       return null;
