@@ -11,6 +11,7 @@ import { SEVERITIES, type Severity } from '../model/findings.js';
 import { optionAccepts, optionDomain, type OptionValue, type Rule } from '../rules/rule.js';
 import { UsageError } from '../errors.js';
 import type { UserCounterSpec } from '../reconstruct/user-counters.js';
+import type { ConfigSource } from '../model/config-source.js';
 
 export interface ResolvedRuleConfig {
   readonly enabled: boolean;
@@ -24,13 +25,6 @@ export const DEFAULT_CONFIG_FILE = 'dumpsleuth.config.json';
 
 export function defaultConfig(rules: readonly Rule[]): ResolvedConfig {
   return resolveConfig(rules, {}, '(defaults)');
-}
-
-/** Which config file an analysis used, and how it was chosen: every report names it. */
-export interface ConfigSource {
-  readonly path: string;
-  /** `flag`: given with --config; `working-directory`: ./dumpsleuth.config.json, picked up by itself. */
-  readonly chosen: 'flag' | 'working-directory';
 }
 
 export interface LoadedConfig {

@@ -5,6 +5,7 @@
 import type { LockRef, ThreadDump, JavaThreadState } from './thread-dump.js';
 import type { ThreadActivity } from './activity.js';
 import type { HeapMemoryModel } from './memory.js';
+import type { CallTreesModel } from './call-tree.js';
 
 export interface InputSummary {
   readonly path: string;
@@ -270,6 +271,8 @@ export interface Model {
   readonly stateSummaries: Array<Record<JavaThreadState, number>>;
   /** Per dump, per thread: idle, working, blocked or housekeeping, with the reason (threads/thread-activity.ts). */
   readonly activity: ThreadActivity[][];
+  /** Where the threads' stacks go, merged into trees (the HTML report's flame graphs, the UI's Calls screen). */
+  readonly callTrees: CallTreesModel;
   readonly threadGroups: StackGroupModel[];
   readonly executors: ExecutorModel[];
   readonly locks: { readonly contended: LockModel[]; readonly deadlocks: DeadlockModel[] };

@@ -12,6 +12,7 @@ import { dumpLabel, isCopyOf, jvmGroups, matchSeries, samePlace, seriesOfJvms } 
 import { classifyDump } from '../threads/thread-activity.js';
 import type { ThreadActivity } from '../model/activity.js';
 import type { HeapInput } from '../heap/heap-input.js';
+import { callTreesOf } from '../threads/call-tree.js';
 
 export interface ParsedThreadInput {
   readonly path: string;
@@ -162,6 +163,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     dumps,
     threadRefs: refs,
     stateSummaries,
+    callTrees: callTreesOf(dumps),
     activity,
     threadGroups,
     executors: concurrency.executors,

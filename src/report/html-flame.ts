@@ -5,7 +5,7 @@
  * (an SVG title) gives the full frame and the count per state. Frames too narrow to see are left out,
  * and the graph says how many.
  */
-import { mainState, statesByCount, type CallTreeNode } from '../threads/call-tree.js';
+import { mainState, statesByCount, type CallTreeNode } from '../model/call-tree.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { esc } from './html-escape.js';
 import { countText } from '../model/count-text.js';

@@ -16,7 +16,6 @@ import { flameGraph } from './html-flame.js';
 import { seriesTimeline } from './html-timeline.js';
 import { seriesRows } from './series-rows.js';
 import { deadlockRows, groupRows, lockRows, ownersText } from './series-groups.js';
-import { callTree } from '../threads/call-tree.js';
 import type { Model } from '../model/model.js';
 import { sourceAt } from './source-location.js';
 import { countText } from '../model/count-text.js';
@@ -143,9 +142,9 @@ const FLAME_DUMPS = 10;
  */
 function flameGraphs(m: Model): string {
   const legend = `<p class="muted">Bottom: where threads start; top: where they are. Width: threads; colour: the state most of them are in (${(['RUNNABLE', 'BLOCKED', 'WAITING', 'TIMED_WAITING'] as const).map((s) => `<span style="color:${STATE_COLOURS[s]}">■</span> ${s}`).join(', ')}). Hover a frame for its counts.</p>`;
-  if (m.dumps.length === 1) return legend + flameGraph(callTree(m.dumps), STATE_COLOURS, `${countText(m.dumps[0]!.threads.length)} threads`);
-  const out = [legend, flameGraph(callTree(m.dumps), STATE_COLOURS, `${countText(m.dumps.reduce((n, d) => n + d.threads.length, 0))} thread samples in ${m.dumps.length} dumps`)];
-  m.dumps.slice(0, FLAME_DUMPS).forEach((d, i) => out.push(`<details><summary>dump #${i}${d.timestampIso !== undefined ? ` (${esc(d.timestampIso)})` : ''}: ${countText(d.threads.length)} threads</summary>${flameGraph(callTree([d]), STATE_COLOURS, `${countText(d.threads.length)} threads of dump #${i}`)}</details>`));
+  if (m.dumps.length === 1) return legend + flameGraph(m.callTrees.merged, STATE_COLOURS, `${countText(m.dumps[0]!.threads.length)} threads`);
+  const out = [legend, flameGraph(m.callTrees.merged, STATE_COLOURS, `${countText(m.dumps.reduce((n, d) => n + d.threads.length, 0))} thread samples in ${m.dumps.length} dumps`)];
+  m.dumps.slice(0, FLAME_DUMPS).forEach((d, i) => out.push(`<details><summary>dump #${i}${d.timestampIso !== undefined ? ` (${esc(d.timestampIso)})` : ''}: ${countText(d.threads.length)} threads</summary>${flameGraph(m.callTrees.perDump[i]!, STATE_COLOURS, `${countText(d.threads.length)} threads of dump #${i}`)}</details>`));
   if (m.dumps.length > FLAME_DUMPS) out.push(`<p class="muted">… ${m.dumps.length - FLAME_DUMPS} more dumps, each in the series' graph above.</p>`);
   return out.join('\n');
 }

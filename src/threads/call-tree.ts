@@ -4,18 +4,8 @@
  * a series) whose stack passes through it, by state, so a wide node where most threads are BLOCKED
  * shows where work piles up. Threads with no Java frames (GC, compiler) are counted at the root only.
  */
+import type { CallTreeNode, CallTreesModel } from '../model/call-tree.js';
 import type { JavaThreadState, StackFrame, ThreadDump } from '../model/thread-dump.js';
-
-export interface CallTreeNode {
-  /** `Class.method`, or '' for the root. */
-  readonly frame: string;
-  /** Threads whose stack passes through this node. */
-  count: number;
-  /** Of them, those whose top frame is this node (the stack ends here). */
-  self: number;
-  readonly states: Partial<Record<JavaThreadState, number>>;
-  readonly children: CallTreeNode[];
-}
 
 function node(frame: string): CallTreeNode {
   return { frame, count: 0, self: 0, states: {}, children: [] };
@@ -80,24 +70,7 @@ function sortTree(root: CallTreeNode): void {
   }
 }
 
-/** A node's threads by state, most first (what its tooltip or row says of it). */
-export function statesByCount(n: CallTreeNode): Array<[JavaThreadState, number]> {
-  return (Object.entries(n.states) as Array<[JavaThreadState, number]>).sort((a, b) => b[1] - a[1]);
+/** The trees a model carries: every dump merged, and each dump alone (what the HTML report and the UI draw). */
+export function callTreesOf(dumps: readonly ThreadDump[]): CallTreesModel {
+  return { merged: callTree(dumps), perDump: dumps.map((d) => callTree([d])) };
 }
-
-/** The state most of a node's threads are in (ties: the order of `STATE_ORDER`). */
-export function mainState(n: CallTreeNode): JavaThreadState {
-  let best: JavaThreadState = 'UNKNOWN';
-  let most = -1;
-  for (const s of STATE_ORDER) {
-    const c = n.states[s] ?? 0;
-    if (c > most) {
-      best = s;
-      most = c;
-    }
-  }
-  return best;
-}
-
-/** Blocked first: of equal counts, the state that is more likely the trouble wins. */
-const STATE_ORDER: readonly JavaThreadState[] = ['BLOCKED', 'RUNNABLE', 'WAITING', 'TIMED_WAITING', 'NEW', 'TERMINATED', 'UNKNOWN'];

@@ -7,7 +7,7 @@
 import type { Model } from '../model/model.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { stripControl } from '../report/sanitize.js';
-import { callTree, mainState, statesByCount, type CallTreeNode } from '../threads/call-tree.js';
+import { mainState, statesByCount, type CallTreeNode } from '../model/call-tree.js';
 import type { Tone, UiDetailLine, UiRow, UiScreen } from './view-data.js';
 import { countText } from '../model/count-text.js';
 
@@ -24,7 +24,7 @@ const statesText = (n: CallTreeNode) => statesByCount(n).map(([s, c]) => `${STAT
 const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(n * 1000 < of ? 2 : 1)}%`;
 
 export function callsScreen(model: Model): UiScreen {
-  const root = callTree(model.dumps);
+  const root = model.callTrees.merged;
   const rows: UiRow[] = [];
   if (root.count === 0) return { id: 'calls', title: 'Calls', rows, empty: 'No thread dump was given.' };
   const what = model.dumps.length === 1 ? 'threads' : `thread samples in ${model.dumps.length} dumps`;

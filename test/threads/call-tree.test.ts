@@ -1,6 +1,7 @@
 /** The merged call tree (flame graph and call-tree data): counts checked against the stacks themselves. */
 import { describe, expect, it } from 'vitest';
-import { callTree, mainState, type CallTreeNode } from '../../src/threads/call-tree.js';
+import { mainState, type CallTreeNode } from '../../src/model/call-tree.js';
+import { callTree } from '../../src/threads/call-tree.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 import { join } from 'node:path';
 
