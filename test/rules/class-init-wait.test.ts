@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { check, many, modelOf, type Case, type ThreadSpec } from './build.js';
 
 type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown>; evidence: Array<{ kind: string; thread?: string }> };
 const initFindings = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'class-init-wait') as Found[];
@@ -46,4 +47,40 @@ describe('class-init-wait', { timeout: 60_000 }, () => {
       d.threads.forEach((th, i) => expect(model.activity[k]![i]!.basis === 'class-init', th.name).toBe(th.locks.some((l) => l.kind === 'waiting-class-init'))),
     );
   });
+});
+
+/** A thread that waits for `cls`'s initialisation from `frames` (top first). */
+const waitsFor = (name: string, cls: string, frames: string[]): ThreadSpec => ({ name, state: 'RUNNABLE', frames, locks: [{ at: 0, kind: 'waiting-class-init', id: '', className: cls }] });
+const loader: ThreadSpec = {
+  name: 'config-loader',
+  state: 'WAITING',
+  detail: 'parking',
+  frames: ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.locks.LockSupport.park', 'java.util.concurrent.CountDownLatch.await', 'com.acme.Config$Remote.<clinit>', 'com.acme.Config.load', 'java.lang.Thread.run'],
+};
+const requests = (n: number) => many(n, 'http-nio-8080-exec-', (name) => waitsFor(name, 'com.acme.Config$Remote', ['com.acme.Api.handle', 'java.lang.Thread.run']));
+
+const CASES: Case[] = [
+  {
+    name: 'three requests behind a static initialiser that waits for a latch',
+    model: () => modelOf([{ threads: [loader, ...requests(3)] }]),
+    expect: [{ subject: 'com.acme.Config$Remote', severity: 'warning', facts: { initialiser: 'config-loader', waiterCount: 3 } }],
+  },
+  {
+    name: 'two initialisers waiting for each other: a cycle the JVM does not report',
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            waitsFor('pricing-init', 'com.acme.TaxRules', ['com.acme.PriceTable.<clinit>', 'com.acme.Main.prices', 'java.lang.Thread.run']),
+            waitsFor('tax-init', 'com.acme.PriceTable', ['com.acme.TaxRules.<clinit>', 'com.acme.Main.taxes', 'java.lang.Thread.run']),
+          ],
+        },
+      ]),
+    expect: [{ subject: 'class initialisation cycle: com.acme.PriceTable, com.acme.TaxRules', severity: 'critical', facts: { classes: ['com.acme.TaxRules', 'com.acme.PriceTable'] } }],
+  },
+  { name: 'negative control: an initialiser nobody waits for', model: () => modelOf([{ threads: [loader] }]), expect: [] },
+];
+
+describe('class-init-wait: hand-built cases', () => {
+  for (const c of CASES) test(c.name, () => void check('class-init-wait', c));
 });

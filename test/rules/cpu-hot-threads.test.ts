@@ -13,6 +13,7 @@ import { runRules } from '../../src/engine/run-rules.js';
 import { TopThreadsCollector } from '../../src/logs/top-threads.js';
 import { RULES } from '../../src/rules/index.js';
 import { analyseIncident, CORPUS, INCIDENTS } from '../helpers.js';
+import { check, modelOf, type Case, type DumpSpec, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'cpu-runaway');
 const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { hot: string; readerPrefix: string; socketReaders: number; batch: string; idlePool: string } };
@@ -94,4 +95,30 @@ describe('top -H output', () => {
     expect(sample!.threads[0]).toMatchObject({ pid: 15365, nativeId: '0x3c05', cpuPercent: 99.9, cpuSeconds: 144 * 60 + 51.95 });
   });
   if (!existsSync(watson)) test.skip(`${watson} (needs ../shared)`, () => undefined);
+});
+
+/** The threads in two dumps ten seconds apart; each thread's `cpu` says its CPU time (ms) in each. */
+function twoDumps(threads: ReadonlyArray<Omit<ThreadSpec, 'cpuMs' | 'elapsedS'> & { cpu: [number, number] }>): DumpSpec[] {
+  return [0, 1].map((k) => ({
+    at: `2026-11-30T09:30:${k === 0 ? '00' : '10'}`,
+    threads: threads.map(({ cpu, ...t }, i) => ({ ...t, javaId: `${i + 1}`, nativeId: `0x${(i + 100).toString(16)}`, cpuMs: cpu[k], elapsedS: 100 + 10 * k })),
+  }));
+}
+const spinner = { name: 'indexer', state: 'RUNNABLE' as const, frames: ['com.acme.Index.intersect', 'com.acme.Index.run', 'java.lang.Thread.run'] };
+const reader = { name: 'jdbc-reader', state: 'RUNNABLE' as const, frames: ['sun.nio.ch.SocketDispatcher.read0(Native Method)', 'sun.nio.ch.NioSocketImpl.read', 'com.acme.Db.fetch'] };
+
+const HAND_BUILT: Case[] = [
+  {
+    name: 'a thread that used 9.5 s of CPU in 10 s, from cpu= across two dumps',
+    model: () => modelOf(twoDumps([{ ...spinner, cpu: [1000, 10_500] }])),
+    expect: [{ subject: 'indexer', severity: 'error', facts: { coreShare: 0.95, measuredBy: ['series'] }, message: /"indexer" uses 95 % of a core/ }],
+  },
+  { name: 'at 60 % of a core: a warning', model: () => modelOf(twoDumps([{ ...spinner, cpu: [1000, 7000] }])), expect: [{ subject: 'indexer', severity: 'warning' }] },
+  { name: 'negative control: RUNNABLE in a socket read, using 1 % of a core', model: () => modelOf(twoDumps([{ ...reader, cpu: [50, 150] }])), expect: [] },
+  { name: 'negative control: 30 % of a core is below minCoreShare', model: () => modelOf(twoDumps([{ ...spinner, cpu: [1000, 4000] }])), expect: [] },
+  { name: 'the threshold is an option', model: () => modelOf(twoDumps([{ ...spinner, cpu: [1000, 4000] }])), options: { minCoreShare: 0.25 }, expect: [{ subject: 'indexer', facts: { coreShare: 0.3 } }] },
+];
+
+describe('cpu-hot-threads: hand-built cases', () => {
+  for (const c of HAND_BUILT) test(c.name, () => void check('cpu-hot-threads', c));
 });
