@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { check, many, modelOf, type Case, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'forkjoin-common-pool-blocked');
 const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { pool: string; parallelism: number; blockedIn: string; control: string } };
@@ -27,4 +28,23 @@ describe('forkjoin-saturated', { timeout: 60_000 }, () => {
     expect(findings.find((x) => x.rule === 'executor-saturated' && x.subject === truth.facts.pool)?.causedBy).toContain(`forkjoin-saturated:${truth.facts.pool}`);
     expect(JSON.stringify(found)).not.toContain(truth.facts.control);
   });
+});
+
+const FJ_LOOP = ['java.util.concurrent.ForkJoinTask.doExec', 'java.util.concurrent.ForkJoinPool$WorkQueue.topLevelExec', 'java.util.concurrent.ForkJoinPool.runWorker', 'java.util.concurrent.ForkJoinWorkerThread.run'];
+const reading = (): Omit<ThreadSpec, 'name'> => ({ state: 'RUNNABLE', frames: ['sun.nio.ch.SocketDispatcher.read0(Native Method)', 'sun.nio.ch.NioSocketImpl.read', 'java.net.Socket$SocketInputStream.read', 'com.acme.Catalog.price', ...FJ_LOOP] });
+const computing = (): Omit<ThreadSpec, 'name'> => ({ state: 'RUNNABLE', frames: ['com.acme.Matrix.multiply', 'com.acme.Matrix.fold', ...FJ_LOOP] });
+const idleWorker = (): Omit<ThreadSpec, 'name'> => ({ state: 'WAITING', detail: 'parking', frames: ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.locks.LockSupport.park', 'java.util.concurrent.ForkJoinPool.awaitWork', 'java.util.concurrent.ForkJoinPool.runWorker', 'java.util.concurrent.ForkJoinWorkerThread.run'] });
+
+const HAND_BUILT: Case[] = [
+  {
+    name: 'every common-pool worker in a socket read inside its task',
+    model: () => modelOf([{ threads: many(4, 'ForkJoinPool.commonPool-worker-', reading) }]),
+    expect: [{ subject: 'ForkJoinPool.commonPool', severity: 'error', facts: { workers: 4, blocked: 4 }, message: /com.acme.Catalog.price/ }],
+  },
+  { name: 'negative control: every worker busy computing', model: () => modelOf([{ threads: many(4, 'ForkJoinPool-1-worker-', computing) }]), expect: [] },
+  { name: 'negative control: one worker idle', model: () => modelOf([{ threads: [...many(3, 'ForkJoinPool.commonPool-worker-', reading), { name: 'ForkJoinPool.commonPool-worker-4', ...idleWorker() }] }]), expect: [] },
+];
+
+describe('forkjoin-saturated: hand-built cases', () => {
+  for (const c of HAND_BUILT) test(c.name, () => void check('forkjoin-saturated', c));
 });

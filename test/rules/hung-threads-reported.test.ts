@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
+import type { LogEventModel } from '../../src/model/model.js';
+import { check, modelOf, type Case } from './build.js';
 
 const DIR = join(INCIDENTS, 'tomcat-stuck-requests');
 const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { stuck: number; stuckPath: string; recovered: number; recoveredPath: string } };
@@ -84,4 +86,41 @@ describe('hung-threads-reported', { timeout: 60_000 }, () => {
     });
     expect(hung((await analyseIncident(unstuck)).findings)).toEqual([]);
   });
+});
+
+/** A server's log line about `thread`, at `line` of catalina.out. */
+function logged(kind: LogEventModel['kind'], thread: string, line: number, activeSeconds = 700): LogEventModel {
+  const at = { source: 'catalina.out', line, text: `${kind} ${thread}` };
+  return { kind, count: 1, first: at, last: at, thread, facts: { server: 'Apache Tomcat', activeMs: activeSeconds * 1000, code: 'StuckThreadDetectionValve', request: '/orders' }, frames: ['java.net.SocketInputStream.socketRead0', 'com.acme.OrdersServlet.doGet'] };
+}
+const exec = (n: number) => ({ name: `http-nio-8080-exec-${n}`, state: 'RUNNABLE' as const, frames: ['java.net.SocketInputStream.socketRead0(Native Method)', 'com.acme.OrdersServlet.doGet'] });
+
+const HAND_BUILT: Case[] = [
+  {
+    name: 'two request threads reported stuck and never recovered, both in the dump',
+    model: () => modelOf([{ threads: [exec(1), exec(2)] }], () => ({ logEvents: [logged('hung-thread-reported', 'http-nio-8080-exec-1', 10), logged('hung-thread-reported', 'http-nio-8080-exec-2', 20)] })),
+    expect: [
+      {
+        subject: 'http-nio-8080-exec',
+        severity: 'warning',
+        facts: { threadCount: 2, inDumps: ['http-nio-8080-exec-1', 'http-nio-8080-exec-2'], runs: ['java.net.SocketInputStream.socketRead0 (called from com.acme.OrdersServlet.doGet)', 'java.net.SocketInputStream.socketRead0 (called from com.acme.OrdersServlet.doGet)'] },
+        message: /Apache Tomcat reported 2 threads of http-nio-8080-exec hung and never reported them recovered/,
+      },
+    ],
+  },
+  {
+    name: 'the log alone asks for a thread dump',
+    model: () => modelOf([], () => ({ logEvents: [logged('hung-thread-reported', 'http-nio-8080-exec-1', 10)] })),
+    expect: [{ subject: 'http-nio-8080-exec', facts: { threadCount: 1, inDumps: [] }, message: /Take a thread dump/ }],
+  },
+  {
+    name: 'negative control: reported, then recovered later in the same log',
+    model: () => modelOf([], () => ({ logEvents: [logged('hung-thread-reported', 'http-nio-8080-exec-1', 10), logged('hung-thread-recovered', 'http-nio-8080-exec-1', 30)] })),
+    expect: [],
+  },
+  { name: 'negative control: active for less than minActiveSeconds', model: () => modelOf([], () => ({ logEvents: [logged('hung-thread-reported', 'http-nio-8080-exec-1', 10, 300)] })), options: { minActiveSeconds: 600 }, expect: [] },
+];
+
+describe('hung-threads-reported: hand-built cases', () => {
+  for (const c of HAND_BUILT) test(c.name, () => void check('hung-threads-reported', c));
 });

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { analyseFiles, analyseIncident, INCIDENTS } from '../helpers.js';
+import { check, modelOf, type Case, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'netty-blocked-event-loops');
 const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { blockedLoops: number; loopPrefix: string; onLock: number; onFuture: number; service: string; healthyLoops: string } };
@@ -36,4 +37,32 @@ describe('io-thread-blocked', { timeout: 60_000 }, () => {
     expect(f!.facts['held']).toBe(truth.facts.blockedLoops);
     expect(f!.facts['dumpsHeld']).toEqual([1, 1, 1]);
   });
+});
+
+const NETTY_LOOP = ['io.netty.channel.nio.NioEventLoop.processSelectedKeys', 'io.netty.channel.nio.NioEventLoop.run', 'io.netty.util.concurrent.SingleThreadEventExecutor$4.run', 'java.lang.Thread.run'];
+const onLock = (name: string): ThreadSpec => ({
+  name,
+  state: 'BLOCKED',
+  detail: 'on object monitor',
+  frames: ['com.acme.OrderService.book', 'com.acme.DirectHandler.channelRead', 'io.netty.channel.AbstractChannelHandlerContext.invokeChannelRead', ...NETTY_LOOP],
+  locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x40', className: 'com.acme.Ledger' }],
+});
+const inSelector = (name: string): ThreadSpec => ({
+  name,
+  state: 'RUNNABLE',
+  frames: ['sun.nio.ch.EPoll.wait(Native Method)', 'sun.nio.ch.EPollSelectorImpl.doSelect', 'sun.nio.ch.SelectorImpl.select', 'io.netty.channel.nio.NioEventLoop.select', 'io.netty.channel.nio.NioEventLoop.run', 'io.netty.util.concurrent.SingleThreadEventExecutor$4.run', 'java.lang.Thread.run'],
+});
+
+const HAND_BUILT: Case[] = [
+  {
+    name: 'both loops of a group blocked on a monitor in the service\'s code',
+    model: () => modelOf([{ threads: [onLock('NettyServerWorker-3-1'), onLock('NettyServerWorker-3-2')] }]),
+    expect: [{ subject: 'NettyServerWorker-3', severity: 'error', facts: { held: 2, applicationCode: ['com.acme.OrderService.book'] } }],
+  },
+  { name: 'one loop of two held: a warning', model: () => modelOf([{ threads: [onLock('NettyServerWorker-3-1'), inSelector('NettyServerWorker-3-2')] }]), expect: [{ subject: 'NettyServerWorker-3', severity: 'warning', facts: { held: 1 } }] },
+  { name: 'negative control: loops in their selector', model: () => modelOf([{ threads: [inSelector('NettyServerWorker-3-1'), inSelector('NettyServerWorker-3-2')] }]), expect: [] },
+];
+
+describe('io-thread-blocked: hand-built cases', () => {
+  for (const c of HAND_BUILT) test(c.name, () => void check('io-thread-blocked', c));
 });
