@@ -2,8 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // Many tests run the CLI in a child process; on a busy 2-core CI machine one such test can take
-    // several seconds. Timeouts catch hangs, not slowness (speed is measured by bench/, not by tests).
-    testTimeout: 30_000,
+    // Once per run: the one line about ../shared, and the CLI bundle built when stale.
+    globalSetup: ['test/global-setup.ts'],
+    // A hang-catcher, not a speed check: generous enough for a 2-core machine other work keeps busy
+    // (speed is measured by bench/, never by tests).
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

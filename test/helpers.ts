@@ -1,8 +1,10 @@
 /** Shared test helpers: load fixtures and corpus files through the real input path. */
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { Writable } from 'node:stream';
+import { runCli as runCliInProcess, version } from '../src/cli-main.js';
 import { analyseIncident as runAnalysis, type AnalysisRequest } from '../src/analysis/analyse.js';
 import { loadThreadInput, type LoadedThreadInput } from '../src/analysis/load-threads.js';
 import type { Model } from '../src/model/model.js';
@@ -12,9 +14,8 @@ import { TextDumpParser } from '../src/threads/text-parser.js';
 
 export const FIXTURES = 'fixtures/threads';
 export const CORPUS = join('..', 'shared', 'corpus', 'threaddumps');
+// Tests that need it skip silently: test/global-setup.ts says once per run that ../shared is absent.
 export const corpusAvailable = existsSync(CORPUS);
-// Said once per test file that reads the corpus, so a fresh clone's skipped tests are never silent.
-if (!corpusAvailable) console.warn(`corpus tests skipped: ${CORPUS} is absent (put the shared corpus next to this checkout to run them)`);
 
 /** Every plain (not gzip) text file under the thread fixtures and, when present, the thread-dump corpus. */
 export function threadDumpTextFiles(): string[] {
@@ -77,8 +78,54 @@ async function analysed(request: AnalysisRequest): Promise<{ model: Model; findi
   return { model: result.model, findings: result.findings };
 }
 
-/** Runs the CLI from source (src/cli.ts through tsx), without colour. */
-export function runCli(args: string[], input?: Buffer | string): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', ...(input !== undefined ? { input } : {}) });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A stream that keeps what is written to it, as a test reads it afterwards (not a TTY: no progress line, no colour). */
+function collector(): { stream: Writable; text(): string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/**
+ * Runs the CLI in this process (src/cli-main.ts), without colour unless `env` asks for it: arguments in,
+ * exit code and the text of stdout and stderr out. For what needs a process of its own (stdin, signals,
+ * a closed pipe, a memory limit, the working directory), see runBuiltCli.
+ */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = { NO_COLOR: '1' }): Promise<CliRun> {
+  const out = collector();
+  const err = collector();
+  const code = await runCliInProcess(args, { stdout: out.stream, stderr: err.stream as unknown as NodeJS.WriteStream, env: { ...process.env, ...env }, version });
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+/** The built CLI bundle (test/global-setup.ts builds it when it is missing or older than src/). */
+export const BUILT_CLI = join(import.meta.dirname, '..', 'dist', 'cli.js');
+
+/**
+ * Runs the built CLI (dist/cli.js) in a process of its own, without colour unless `options.env` says
+ * otherwise; `input` is its stdin. `nodeArgs` go to node (e.g. a heap limit).
+ */
+export function runBuiltCli(
+  args: string[],
+  options: { input?: Buffer | string; env?: NodeJS.ProcessEnv; cwd?: string; nodeArgs?: string[]; maxBuffer?: number } = {},
+): CliRun {
+  const spawnOptions: SpawnSyncOptions = {
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    encoding: 'utf8',
+    ...(options.input !== undefined ? { input: options.input } : {}),
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    ...(options.maxBuffer !== undefined ? { maxBuffer: options.maxBuffer } : {}),
+  };
+  const r = spawnSync(process.execPath, [...(options.nodeArgs ?? []), BUILT_CLI, ...args], spawnOptions);
+  return { code: r.status, stdout: String(r.stdout), stderr: String(r.stderr) };
 }

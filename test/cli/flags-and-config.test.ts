@@ -1,38 +1,41 @@
-/** Flags a script relies on, and the config file: clear errors, and a config that is never applied silently. */
-import { spawnSync } from 'node:child_process';
+/**
+ * Flags a script relies on, and the config file: clear errors, and a config that is never applied
+ * silently. The CLI runs in-process; a run in another working directory (where the config is looked
+ * for) runs the built CLI there.
+ */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { runBuiltCli, runCli, type CliRun } from '../helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const tsx = import.meta.resolve('tsx');
 const DUMP = join(root, 'fixtures/threads/deadlock/dump-1.txt');
 
-function run(args: string[], cwd = root) {
-  const r = spawnSync(process.execPath, ['--import', tsx, join(root, 'src/cli.ts'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' }, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+async function run(args: string[], cwd = root): Promise<CliRun> {
+  const env = { NO_COLOR: '1', FORCE_COLOR: '' };
+  return cwd === root ? runCli(args, env) : runBuiltCli(args, { cwd, env });
 }
 
 describe('flags', { timeout: 60_000 }, () => {
-  test('no command: the help on stderr and exit 2; --help and help: exit 0 on stdout', () => {
-    const none = run([]);
+  test('no command: the help on stderr and exit 2; --help and help: exit 0 on stdout', async () => {
+    const none = await run([]);
     expect(none.code).toBe(2);
     expect(none.stdout).toBe('');
     expect(none.stderr).toMatch(/^Usage: dumpsleuth/);
-    const help = run(['--help']);
+    const help = await run(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: dumpsleuth/);
   });
 
-  test('-j and --top that are not whole numbers name what was given', () => {
+  test('-j and --top that are not whole numbers name what was given', async () => {
     for (const [args, flag] of [
       [['batch', '-j', 'abc', DUMP], '-j'],
       [['batch', '-j', '0', DUMP], '-j'],
       [['histogram', '--top', 'lots', DUMP], '--top'],
       [['histogram', '--top', '2.5', DUMP], '--top'],
     ] as const) {
-      const r = run([...args]);
+      const r = await run([...args]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`error: ${flag} must be a whole number`);
       expect(r.stderr).toContain(`got "${args[2]}"`);
@@ -42,40 +45,40 @@ describe('flags', { timeout: 60_000 }, () => {
 });
 
 describe('the config file', { timeout: 60_000 }, () => {
-  test('a missing --config file says so, not "fix the JSON"', () => {
-    const r = run(['analyze', '-c', 'missing.json', DUMP]);
+  test('a missing --config file says so, not "fix the JSON"', async () => {
+    const r = await run(['analyze', '-c', 'missing.json', DUMP]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: cannot read config missing\.json: no such file\n {2}check the path/);
   });
 
-  test('a config that is not JSON says so', () => {
+  test('a config that is not JSON says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cfg-'));
     writeFileSync(join(dir, 'bad.json'), '{ "rules": ');
-    const r = run(['analyze', '-c', join(dir, 'bad.json'), DUMP]);
+    const r = await run(['analyze', '-c', join(dir, 'bad.json'), DUMP]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/is not valid JSON.*\n {2}fix the JSON/);
   });
 
-  test('./dumpsleuth.config.json picked up by itself is named in every format, and in batch', () => {
+  test('./dumpsleuth.config.json picked up by itself is named in every format, and in batch', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cfg-'));
     writeFileSync(join(dir, 'dumpsleuth.config.json'), JSON.stringify({ rules: { deadlock: 'warning' } }));
     const said = /dumpsleuth\.config\.json, found in the working directory and applied/;
-    const text = run(['analyze', '--fail-on', 'never', DUMP], dir);
+    const text = await run(['analyze', '--fail-on', 'never', DUMP], dir);
     expect(text.stdout).toMatch(said);
     // It was applied: the deadlock is a warning now.
-    const json = JSON.parse(run(['analyze', '-f', 'json', '--fail-on', 'never', DUMP], dir).stdout);
+    const json = JSON.parse((await run(['analyze', '-f', 'json', '--fail-on', 'never', DUMP], dir)).stdout);
     expect(json.config).toEqual({ path: 'dumpsleuth.config.json', chosen: 'working-directory' });
     expect(json.findings.find((f: { rule: string }) => f.rule === 'deadlock').severity).toBe('warning');
-    expect(run(['analyze', '-f', 'markdown', '--fail-on', 'never', DUMP], dir).stdout).toMatch(said);
-    expect(run(['analyze', '-f', 'html', '--fail-on', 'never', DUMP], dir).stdout).toMatch(said);
-    expect(run(['batch', '--fail-on', 'never', DUMP], dir).stderr).toMatch(said);
+    expect((await run(['analyze', '-f', 'markdown', '--fail-on', 'never', DUMP], dir)).stdout).toMatch(said);
+    expect((await run(['analyze', '-f', 'html', '--fail-on', 'never', DUMP], dir)).stdout).toMatch(said);
+    expect((await run(['batch', '--fail-on', 'never', DUMP], dir)).stderr).toMatch(said);
   });
 
-  test('without a config file, no report mentions one; with --config, it is named as given', () => {
+  test('without a config file, no report mentions one; with --config, it is named as given', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cfg-'));
-    expect(JSON.parse(run(['analyze', '-f', 'json', '--fail-on', 'never', DUMP], dir).stdout).config).toBeUndefined();
-    expect(run(['analyze', '--fail-on', 'never', DUMP], dir).stdout).not.toMatch(/Config:/);
+    expect(JSON.parse((await run(['analyze', '-f', 'json', '--fail-on', 'never', DUMP], dir)).stdout).config).toBeUndefined();
+    expect((await run(['analyze', '--fail-on', 'never', DUMP], dir)).stdout).not.toMatch(/Config:/);
     writeFileSync(join(dir, 'mine.json'), '{}');
-    expect(JSON.parse(run(['analyze', '-f', 'json', '--fail-on', 'never', '-c', join(dir, 'mine.json'), DUMP], dir).stdout).config).toEqual({ path: join(dir, 'mine.json'), chosen: 'flag' });
+    expect(JSON.parse((await run(['analyze', '-f', 'json', '--fail-on', 'never', '-c', join(dir, 'mine.json'), DUMP], dir)).stdout).config).toEqual({ path: join(dir, 'mine.json'), chosen: 'flag' });
   });
 });

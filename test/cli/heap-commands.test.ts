@@ -1,38 +1,33 @@
-/** `histogram` and `extract` through the CLI: outputs, exit codes, and clear errors. Runs src/cli.ts through tsx. */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+/**
+ * `histogram` and `extract` through the CLI: outputs, exit codes, and clear errors. Runs the CLI
+ * in-process; what needs the built program (its worker threads, no terminal) runs dist/cli.js.
+ */
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { readJmapHisto } from '../heap/jmap-histo.js';
-import { runCli } from '../helpers.js';
+import { runBuiltCli, runCli } from '../helpers.js';
 
 const run = runCli;
-
-function spawnBuilt(args: string[]) {
-  const r = spawnSync(process.execPath, ['dist/cli.js', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
 
 const HEAP = 'fixtures/heap/jdk17/heap.hprof.gz';
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cli-heap-'));
 
 describe('dumpsleuth histogram', { timeout: 60_000 }, () => {
-  test("jmap's own gzip (gz=1, inflated on worker threads) gives the same histogram as the plain gzip, from the command line", () => {
+  test("jmap's own gzip (gz=1, inflated on worker threads) gives the same histogram as the plain gzip, from the command line", async () => {
     // The worker threads were unreferenced: the built program ended, exit 0, before any output (under
-    // tsx a handle of its own kept the process alive, so the built CLI is run when there is one).
-    const built = existsSync('dist/cli.js');
-    const args = ['histogram', '--format', 'json', 'fixtures/heap/jdk17/heap-jmapgz.hprof.gz'];
-    const parallel = built ? spawnBuilt(args) : run(args);
+    // tsx a handle of its own kept the process alive, so the built CLI is run: a process that ends by itself).
+    const parallel = runBuiltCli(['histogram', '--format', 'json', 'fixtures/heap/jdk17/heap-jmapgz.hprof.gz']);
     expect(parallel.code).toBe(0);
     expect(parallel.stdout.length).toBeGreaterThan(0);
-    const plain = JSON.parse(run(['histogram', '--format', 'json', HEAP]).stdout);
+    const plain = JSON.parse((await run(['histogram', '--format', 'json', HEAP])).stdout);
     expect(JSON.parse(parallel.stdout).totalInstances).toBe(plain.totalInstances);
   });
 
-  test('text like jmap -histo, with the size model stated', () => {
-    const r = run(['histogram', HEAP, '--top', '5']);
+  test('text like jmap -histo, with the size model stated', async () => {
+    const r = await run(['histogram', HEAP, '--top', '5']);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/num\s+#instances\s+#bytes\s+class name/);
@@ -41,8 +36,8 @@ describe('dumpsleuth histogram', { timeout: 60_000 }, () => {
     expect(r.stdout).toMatch(/Sizes: shallow sizes are estimates/);
   });
 
-  test('json carries every class, with counts equal to jmap -histo:live for the program classes', () => {
-    const r = run(['histogram', HEAP, '--format', 'json']);
+  test('json carries every class, with counts equal to jmap -histo:live for the program classes', async () => {
+    const r = await run(['histogram', HEAP, '--format', 'json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.schema).toBe('dumpsleuth.histogram/1');
@@ -52,47 +47,47 @@ describe('dumpsleuth histogram', { timeout: 60_000 }, () => {
     }
   });
 
-  test("analyze states the heap's size: the histogram's totals", () => {
-    const histogram = JSON.parse(run(['histogram', HEAP, '--format', 'json']).stdout);
-    const report = JSON.parse(run(['analyze', HEAP, '--format', 'json']).stdout);
+  test("analyze states the heap's size: the histogram's totals", async () => {
+    const histogram = JSON.parse((await run(['histogram', HEAP, '--format', 'json'])).stdout);
+    const report = JSON.parse((await run(['analyze', HEAP, '--format', 'json'])).stdout);
     const input = report.inputs.find((i: any) => i.kind === 'heap');
     expect(input.heap).toEqual({ objects: histogram.totalInstances, shallowBytes: histogram.totalBytes, classes: histogram.rows.length });
     expect(input.heap.objects).toBeGreaterThan(1000);
-    expect(run(['analyze', HEAP]).stdout).toContain(`heap ${histogram.totalInstances.toLocaleString('en-US')} objects of ${histogram.rows.length} classes`);
+    expect((await run(['analyze', HEAP])).stdout).toContain(`heap ${histogram.totalInstances.toLocaleString('en-US')} objects of ${histogram.rows.length} classes`);
   });
 
-  test('reads an extract and a V8 snapshot too', () => {
+  test('reads an extract and a V8 snapshot too', async () => {
     const out = join(dir, 'incident.json.gz');
-    expect(run(['extract', HEAP, '-o', out]).code).toBe(0);
-    const fromExtract = JSON.parse(run(['histogram', out, '--format', 'json']).stdout);
-    const fromHprof = JSON.parse(run(['histogram', HEAP, '--format', 'json']).stdout);
+    expect((await run(['extract', HEAP, '-o', out])).code).toBe(0);
+    const fromExtract = JSON.parse((await run(['histogram', out, '--format', 'json'])).stdout);
+    const fromHprof = JSON.parse((await run(['histogram', HEAP, '--format', 'json'])).stdout);
     expect(fromExtract.rows).toEqual(fromHprof.rows);
-    const v8 = run(['histogram', 'fixtures/heap-v8/markers.heapsnapshot.gz', '--format', 'json']);
+    const v8 = await run(['histogram', 'fixtures/heap-v8/markers.heapsnapshot.gz', '--format', 'json']);
     expect(JSON.parse(v8.stdout).rows.find((x: any) => x.className === 'DumpsleuthMarker').instances).toBe(1234);
   });
 
-  test('a thread dump, a missing file and bad options are exit 2 with one clear line, no stack trace', () => {
-    const notHeap = run(['histogram', 'fixtures/threads/deadlock/dump-1.txt']);
+  test('a thread dump, a missing file and bad options are exit 2 with one clear line, no stack trace', async () => {
+    const notHeap = await run(['histogram', 'fixtures/threads/deadlock/dump-1.txt']);
     expect(notHeap.code).toBe(2);
     expect(notHeap.stderr).toMatch(/is not a heap dump: it looks like a text file/);
     expect(notHeap.stderr).not.toMatch(/\n\s+at /);
-    const missing = run(['histogram', join(dir, 'nope.hprof')]);
+    const missing = await run(['histogram', join(dir, 'nope.hprof')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no such file/);
-    expect(run(['histogram', HEAP, '--top', 'x']).code).toBe(2);
-    expect(run(['histogram', HEAP, '--format', 'xml']).code).toBe(2);
+    expect((await run(['histogram', HEAP, '--top', 'x'])).code).toBe(2);
+    expect((await run(['histogram', HEAP, '--format', 'xml'])).code).toBe(2);
   });
 });
 
 describe('dumpsleuth extract', { timeout: 60_000 }, () => {
-  test('writes a small dumpsleuth.heap/1 file, gzip by name, with the analysis plan', () => {
+  test('writes a small dumpsleuth.heap/1 file, gzip by name, with the analysis plan', async () => {
     const out = join(dir, 'pool.json.gz');
-    const r = run(['extract', HEAP, '-o', out]);
+    const r = await run(['extract', HEAP, '-o', out]);
     expect(r.code).toBe(0);
     // The dump's size as analyze words it, then what the snapshot keeps.
     expect(r.stderr).toMatch(/wrote .*pool\.json\.gz: heap [\d,]+ objects of [\d,]+ classes, [\d.]+ \w+ shallow; the snapshot keeps [\d,]+ class definitions \(every class loaded\) and the [\d,]+ objects the analysis reads \(gzip\)/);
     // The same objects and classes as analyze counts in the dump.
-    const analysed = JSON.parse(run(['analyze', '--format', 'json', '--fail-on', 'never', HEAP]).stdout);
+    const analysed = JSON.parse((await run(['analyze', '--format', 'json', '--fail-on', 'never', HEAP])).stdout);
     const heap = analysed.inputs[0].heap;
     const [, objects, classes] = /heap ([\d,]+) objects of ([\d,]+) classes/.exec(r.stderr)!.map((x) => x.replace(/,/g, ''));
     expect([Number(objects), Number(classes)]).toEqual([heap.objects, heap.classes]);
@@ -105,14 +100,15 @@ describe('dumpsleuth extract', { timeout: 60_000 }, () => {
     expect(doc.objects.some((o: any) => o.class === tpe.id)).toBe(true);
   });
 
-  test('a missing -o is a usage error', () => {
-    expect(run(['extract', HEAP]).code).toBe(2);
+  test('a missing -o is a usage error', async () => {
+    expect((await run(['extract', HEAP])).code).toBe(2);
   });
 });
 
 describe('dumpsleuth ui', { timeout: 60_000 }, () => {
-  test('without a terminal: exit 2 and a hint to use analyze, without loading anything', () => {
-    const r = run(['ui', 'fixtures/incidents/shutdown-ordering']);
+  test('without a terminal: exit 2 and a hint to use analyze, without loading anything', async () => {
+    // The built CLI in a process of its own, whose stdin and stdout are pipes whoever runs the tests.
+    const r = runBuiltCli(['ui', 'fixtures/incidents/shutdown-ordering']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/`ui` needs a terminal/);
     expect(r.stderr).toMatch(/dumpsleuth analyze/);

@@ -1,18 +1,19 @@
-/** Where reports go: -o checked before reading, written whole or not at all, format from the extension, closed pipes. */
+/**
+ * Where reports go: -o checked before reading, written whole or not at all, format from the extension,
+ * closed pipes. The CLI runs in-process; a closed pipe needs a process of its own (the built CLI).
+ */
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkOutputPath, chooseFormat, writeFileWhole } from '../../src/commands/output.js';
+import { BUILT_CLI, runCli } from '../helpers.js';
 
 const INCIDENT = 'fixtures/incidents/http-pool-starvation';
 const HEAP = 'fixtures/incidents/active-count-leak/heap.hprof.gz';
 
-function run(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...env }, encoding: 'utf8' });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { NO_COLOR: '', FORCE_COLOR: '', ...env });
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'dumpsleuth-out-'));
 
@@ -25,8 +26,8 @@ describe('a bad -o is exit 2 with one line, before any input is read', { timeout
   ];
   for (const [what, path, message] of cases) {
     for (const command of [['analyze', 'no/such/input'], ['histogram', 'no/such/heap'], ['extract', 'no/such/heap']]) {
-      test(`${command[0]}: ${what}`, () => {
-        const r = run([...command, '-o', path(scratch())]);
+      test(`${command[0]}: ${what}`, async () => {
+        const r = await run([...command, '-o', path(scratch())]);
         expect(r.code).toBe(2);
         expect(r.stderr).toMatch(message);
         expect(r.stderr.trim().split('\n')).toHaveLength(2); // the error and its remedy
@@ -35,10 +36,10 @@ describe('a bad -o is exit 2 with one line, before any input is read', { timeout
     }
   }
 
-  test.skipIf(process.getuid?.() === 0)('a folder without write permission', () => {
+  test.skipIf(process.getuid?.() === 0)('a folder without write permission', async () => {
     const d = scratch();
     chmodSync(d, 0o555);
-    const r = run(['analyze', 'no/such/input', '-o', join(d, 'r.txt')]);
+    const r = await run(['analyze', 'no/such/input', '-o', join(d, 'r.txt')]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no permission to write/);
   });
@@ -75,7 +76,7 @@ describe('a report is written whole or not at all', () => {
 });
 
 describe('the format follows the -o extension unless -f says otherwise', { timeout: 60_000 }, () => {
-  test('chooseFormat', () => {
+  test('chooseFormat', async () => {
     const all = ['text', 'json', 'markdown', 'html'];
     expect(chooseFormat(undefined, 'r.html', all)).toEqual({ format: 'html' });
     expect(chooseFormat(undefined, 'r.MD', all)).toEqual({ format: 'markdown' });
@@ -88,35 +89,35 @@ describe('the format follows the -o extension unless -f says otherwise', { timeo
     expect(chooseFormat(undefined, 'h.html', ['text', 'json'])).toEqual({ format: 'text' });
   });
 
-  test('analyze -o report.html writes HTML; -o report.json JSON; a disagreement is a note', () => {
+  test('analyze -o report.html writes HTML; -o report.json JSON; a disagreement is a note', async () => {
     const d = scratch();
-    expect(run(['analyze', '--fail-on', 'never', '-o', join(d, 'r.html'), INCIDENT]).code).toBe(0);
+    expect((await run(['analyze', '--fail-on', 'never', '-o', join(d, 'r.html'), INCIDENT])).code).toBe(0);
     expect(readFileSync(join(d, 'r.html'), 'utf8')).toMatch(/^<!doctype html>/);
-    expect(run(['analyze', '--fail-on', 'never', '-o', join(d, 'r.json'), INCIDENT]).code).toBe(0);
+    expect((await run(['analyze', '--fail-on', 'never', '-o', join(d, 'r.json'), INCIDENT])).code).toBe(0);
     expect(JSON.parse(readFileSync(join(d, 'r.json'), 'utf8')).schema).toBe('dumpsleuth.report/1');
-    const r = run(['analyze', '--fail-on', 'never', '-f', 'markdown', '-o', join(d, 'x.html'), INCIDENT]);
+    const r = await run(['analyze', '--fail-on', 'never', '-f', 'markdown', '-o', join(d, 'x.html'), INCIDENT]);
     expect(r.stderr).toMatch(/note: writing markdown to .*x\.html/);
     expect(readFileSync(join(d, 'x.html'), 'utf8')).toMatch(/^## dumpsleuth report/);
   });
 
-  test('colour codes go into a file only with --color, never from FORCE_COLOR', () => {
+  test('colour codes go into a file only with --color, never from FORCE_COLOR', async () => {
     const d = scratch();
-    run(['analyze', '--fail-on', 'never', '-o', join(d, 'plain.txt'), INCIDENT], { FORCE_COLOR: '1' });
+    await run(['analyze', '--fail-on', 'never', '-o', join(d, 'plain.txt'), INCIDENT], { FORCE_COLOR: '1' });
     expect(readFileSync(join(d, 'plain.txt'), 'utf8')).not.toContain('\u001b[');
-    run(['analyze', '--fail-on', 'never', '--color', '-o', join(d, 'asked.txt'), INCIDENT]);
+    await run(['analyze', '--fail-on', 'never', '--color', '-o', join(d, 'asked.txt'), INCIDENT]);
     expect(readFileSync(join(d, 'asked.txt'), 'utf8')).toContain('\u001b[');
   });
 
-  test('histogram -o h.json writes JSON', () => {
+  test('histogram -o h.json writes JSON', async () => {
     const d = scratch();
-    expect(run(['histogram', '-o', join(d, 'h.json'), HEAP]).code).toBe(0);
+    expect((await run(['histogram', '-o', join(d, 'h.json'), HEAP])).code).toBe(0);
     expect(JSON.parse(readFileSync(join(d, 'h.json'), 'utf8')).schema).toBe('dumpsleuth.histogram/1');
     expect(existsSync(join(d, 'h.json'))).toBe(true);
   });
 });
 
 describe('a reader that closes the pipe ends the run quietly', { timeout: 60_000 }, () => {
-  const piped = (args: string) => spawnSync('sh', ['-c', `${process.execPath} --import tsx src/cli.ts ${args} | head -c 10 >/dev/null`], { encoding: 'utf8' });
+  const piped = (args: string) => spawnSync('sh', ['-c', `${process.execPath} ${BUILT_CLI} ${args} | head -c 10 >/dev/null`], { encoding: 'utf8' });
   for (const args of [`analyze -f json --fail-on never ${INCIDENT}`, `histogram -f json --top 0 ${HEAP}`, `rules --format json`]) {
     test(args.split(' ')[0]!, () => {
       const r = piped(args);

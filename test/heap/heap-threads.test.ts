@@ -116,7 +116,7 @@ describe('heap dumps of every JDK: thread objects and traces', { timeout: 60_000
 
   it('an extract keeps the stacks', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-heap-threads-')), 'x.json.gz');
-    const r = runCli(['extract', join(INCIDENTS, 'heap-deadlock', 'heap.hprof.gz'), '-o', out]);
+    const r = await runCli(['extract', join(INCIDENTS, 'heap-deadlock', 'heap.hprof.gz'), '-o', out]);
     expect(r.code, r.stderr).toBe(0);
     const fromExtract = (await loadHeap(out)).stacks!.dumps[0]!.threads;
     const fromHprof = (await loadHeap(join(INCIDENTS, 'heap-deadlock', 'heap.hprof.gz'))).stacks!.dumps[0]!.threads;

@@ -27,19 +27,19 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
   const t = dominatorTree(g);
   const biggest = (name: string) => instancesOf(g, name).reduce((a, b) => (t.retained[b]! > t.retained[a]! ? b : a));
 
-  test('a chain of 100 nodes, each with a byte[100]: the head retains 100 x (24 + 120)', () => {
+  test('a chain of 100 nodes, each with a byte[100]: the head retains 100 x (24 + 120)', async () => {
     expect(instancesOf(g, 'Retained$ChainNode')).toHaveLength(100);
     expect(t.retained[biggest('Retained$ChainNode')]).toBe(100 * (24 + 120));
   });
 
-  test('a ring of 10: the node its holder points at retains the ring', () => {
+  test('a ring of 10: the node its holder points at retains the ring', async () => {
     const entry = biggest('Retained$RingNode');
     expect(t.retained[entry]).toBe(10 * 144);
     // Every other node of the ring hangs under it, one after the other.
     for (const v of instancesOf(g, 'Retained$RingNode')) if (v !== entry) expect(t.retained[v]).toBeLessThan(10 * 144);
   });
 
-  test('an object two holders reach is retained by neither, but by what dominates both', () => {
+  test('an object two holders reach is retained by neither, but by what dominates both', async () => {
     const [shared] = instancesOf(g, 'Retained$Shared');
     expect(t.retained[shared!]).toBe(16 + 5016);
     const holderOf = (name: string) => [...g.classObjectNames].find(([, n]) => n === name)![0];
@@ -58,7 +58,7 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
     expect(t.retained[a]! + t.retained[b]!).toBeLessThan(16 + 5016);
   });
 
-  test('a referent held only by a SoftReference is retained by the reference', () => {
+  test('a referent held only by a SoftReference is retained by the reference', async () => {
     const softly = instancesOf(g, 'byte[]').filter((v) => g.shallow[v] === 20016);
     expect(softly).toHaveLength(1);
     const ref = t.idom[softly[0]!]!;
@@ -66,7 +66,7 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
     expect(t.retained[ref]).toBe(g.shallow[ref]! + 20016);
   });
 
-  test('the listener leak is the suspect, accumulating in the list array that holds the 2,000 listeners', () => {
+  test('the listener leak is the suspect, accumulating in the list array that holds the 2,000 listeners', async () => {
     const s = memorySummary(g, t);
     expect(s.suspects.length).toBeGreaterThanOrEqual(1);
     const a = s.suspects[0]!.accumulation;
@@ -78,9 +78,9 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
     expect(listeners).toMatchObject({ instances: 2000, shallow: 2000 * 16, retained: 2000 * (16 + 528) });
   });
 
-  test('--path: the shortest strong path from a GC root, with the field, index or static of each step', () => {
+  test('--path: the shortest strong path from a GC root, with the field, index or static of each step', async () => {
     const s = memorySummary(g, t);
-    const doc = JSON.parse(runCli(['memory', '-f', 'json', '--path', s.suspects[0]!.accumulation.id, HEAP]).stdout);
+    const doc = JSON.parse((await runCli(['memory', '-f', 'json', '--path', s.suspects[0]!.accumulation.id, HEAP])).stdout);
     const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
     const validate = ajv.compile(JSON.parse(readFileSync('docs/memory.schema.json', 'utf8')));
     expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
@@ -93,10 +93,10 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
     ]);
     // What only a SoftReference holds has no strong path.
     const softly = instancesOf(g, 'byte[]').find((v) => g.shallow[v] === 20016)!;
-    const none = JSON.parse(runCli(['memory', '-f', 'json', '--path', `0x${g.ids[softly]!.toString(16)}`, HEAP]).stdout);
+    const none = JSON.parse((await runCli(['memory', '-f', 'json', '--path', `0x${g.ids[softly]!.toString(16)}`, HEAP])).stdout);
     expect(none.path.steps).toEqual([]);
-    expect(runCli(['memory', '--path', 'nope', HEAP]).code).toBe(2);
-    const missing = runCli(['memory', '--path', '0x8', HEAP]);
+    expect((await runCli(['memory', '--path', 'nope', HEAP])).code).toBe(2);
+    const missing = await runCli(['memory', '--path', '0x8', HEAP]);
     expect([missing.code, missing.stderr]).toEqual([2, expect.stringMatching(/^error: 0x8 is no object of /)]);
   });
 
@@ -132,19 +132,19 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
     expect(list.path!.slice(-2).map((x) => x.via)).toEqual(['static LISTENERS', 'elementData']);
   });
 
-  test('the array dropped before the dump is unreachable, left out and counted', () => {
+  test('the array dropped before the dump is unreachable, left out and counted', async () => {
     const dropped = instancesOf(g, 'byte[]').filter((v) => g.shallow[v] === 30016);
     expect(dropped.length).toBeGreaterThanOrEqual(1);
     for (const v of dropped) expect(t.idom[v]).toBe(-1);
     expect(t.unreachable.bytes).toBeGreaterThanOrEqual(30016);
   });
 
-  test('dumpsleuth memory: the text names the suspect, the JSON has the dumpsleuth.memory/1 shape', () => {
-    const text = runCli(['memory', HEAP]);
+  test('dumpsleuth memory: the text names the suspect, the JSON has the dumpsleuth.memory/1 shape', async () => {
+    const text = await runCli(['memory', HEAP]);
     // (An app class's statics are retained by its class loader, which holds its classes.)
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/Leak suspects\n {2}1\. .* retains .* of the heap\)\n {5}the memory accumulates in java\.lang\.Object\[\] 0x[0-9a-f]+: it retains .* and directly dominates 2,000 objects/);
-    const doc = JSON.parse(runCli(['memory', '-f', 'json', HEAP]).stdout);
+    const doc = JSON.parse((await runCli(['memory', '-f', 'json', HEAP])).stdout);
     expect(doc.schema).toBe('dumpsleuth.memory/1');
     const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
     const validate = ajv.compile(JSON.parse(readFileSync('docs/memory.schema.json', 'utf8')));

@@ -66,7 +66,7 @@ function reference(s: Snapshot) {
 
 describe('the object graph of a V8 heap snapshot', { timeout: 60_000 }, () => {
   const cases = [FIXTURE, ...(existsSync(CORPUS_SMALL) ? [CORPUS_SMALL] : [])];
-  if (!existsSync(CORPUS_SMALL)) test.skip(`${CORPUS_SMALL} (needs ../shared)`, () => undefined);
+  if (!existsSync(CORPUS_SMALL)) test.skip(`${CORPUS_SMALL} (needs ../shared)`, async () => undefined);
   for (const file of cases) {
     test(`${file}: the objects, edges and roots DevTools reads, the histogram's totals, the reference dominators`, async () => {
       const bytes = readFileSync(file);
@@ -100,7 +100,7 @@ describe('the object graph of a V8 heap snapshot', { timeout: 60_000 }, () => {
     expect(g.classNames[g.classOf[array]!]).toBe('Array');
     const markerBytes = markers.reduce((sum, v) => sum + g.shallow[v]!, 0);
     expect(a.tree.retained[array]!).toBeGreaterThanOrEqual(markerBytes);
-    const doc = JSON.parse(runCli(['memory', '-f', 'json', '--path', `@${g.ids[markers[0]!]}`, FIXTURE]).stdout);
+    const doc = JSON.parse((await runCli(['memory', '-f', 'json', '--path', `@${g.ids[markers[0]!]}`, FIXTURE])).stdout);
     const steps = doc.path.steps as Array<{ id: string; class: string; via?: string; rootKind?: string }>;
     expect(steps.map((x) => [x.via, x.class]).slice(-3)).toEqual([
       [undefined, 'global'],
@@ -119,7 +119,7 @@ describe('the object graph of a V8 heap snapshot', { timeout: 60_000 }, () => {
     const edgesAt = text.indexOf('"edges":[');
     const cut = join(scratch, 'cut.heapsnapshot');
     writeFileSync(cut, text.subarray(0, edgesAt + Math.floor((text.indexOf('"strings":[') - edgesAt) / 2)));
-    const r = runCli(['memory', cut]);
+    const r = await runCli(['memory', cut]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: .*inside `edges`/);
     expect(r.stdout).toContain('Biggest retainers');

@@ -36,38 +36,38 @@ function parse(text: string) {
 
 describe('what is not a thread dump', { timeout: 60_000 }, () => {
   for (const [name, text] of Object.entries(NOT_DUMPS)) {
-    test(`${name}: no dump`, () => {
+    test(`${name}: no dump`, async () => {
       expect(parse(text).dumps).toHaveLength(0);
     });
   }
 
-  test('given by name, each is refused with one line saying it holds no thread dump', () => {
+  test('given by name, each is refused with one line saying it holds no thread dump', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-evidence-'));
     for (const [name, text] of Object.entries(NOT_DUMPS)) {
       writeFileSync(join(dir, name), text);
-      const r = runCli(['analyze', join(dir, name)]);
+      const r = await runCli(['analyze', join(dir, name)]);
       expect(r.code, name).toBe(2);
       expect(r.stderr, name).toMatch(/is text with no thread dump in it/);
     }
   });
 
-  test('in an incident directory they are skipped with a note and do not join the series', () => {
+  test('in an incident directory they are skipped with a note and do not join the series', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-evidence-'));
     // Names that sort before the dumps, so a file read as a dump would shift the dump numbers.
     for (const [name, text] of Object.entries(NOT_DUMPS)) writeFileSync(join(dir, `0-${name}`), text);
     for (const n of [1, 2, 3]) writeFileSync(join(dir, `dump-${n}.txt`), readFileSync(`fixtures/incidents/http-pool-starvation/dump-${n}.txt`));
-    const r = runCli(['analyze', '--format', 'json', '--fail-on', 'never', dir]);
+    const r = await runCli(['analyze', '--format', 'json', '--fail-on', 'never', dir]);
     const doc = JSON.parse(r.stdout);
     expect(doc.inputs.map((i: { path: string }) => i.path.slice(dir.length + 1))).toEqual(['dump-1.txt', 'dump-2.txt', 'dump-3.txt']);
     expect(doc.dumps).toHaveLength(3);
     for (const name of Object.keys(NOT_DUMPS)) expect(r.stderr).toContain(`note: skipped ${join(dir, `0-${name}`)}`);
   });
 
-  test('a log that starts with `[` is described as a log, not as JSON', () => {
+  test('a log that starts with `[` is described as a log, not as JSON', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-evidence-'));
     const file = join(dir, 'SystemOut.log');
     writeFileSync(file, '[10/1/24 12:00:00:000 UTC] 00000001 WsServerImpl  A   WSVR0001I: Server server1 open for e-business\n');
-    const r = runCli(['analyze', file]);
+    const r = await runCli(['analyze', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/is a log file with no thread dump in it/);
   });
@@ -85,7 +85,7 @@ describe('what is a thread dump, however little of it there is', () => {
     expect(parse(text).dumps).toHaveLength(1);
   });
 
-  test('a licence line before a real dump is text around the dump, with a warning', () => {
+  test('a licence line before a real dump is text around the dump, with a warning', async () => {
     const file = parse(`"AS IS" BASIS, WITHOUT WARRANTIES\n${readFileSync('fixtures/threads/deadlock/dump-1.txt', 'utf8')}`);
     expect(file.dumps).toHaveLength(1);
     expect(file.dumps[0]!.threads).toHaveLength(30);

@@ -13,7 +13,7 @@ import { analyse, analyseIncident, FIXTURES, INCIDENTS, runCli } from '../helper
 const cli = runCli;
 
 describe('Redactor', () => {
-  it('masks addresses, hosts, users and query strings with stable tokens', () => {
+  it('masks addresses, hosts, users and query strings with stable tokens', async () => {
     const r = new Redactor();
     expect(r.text('DubboServerHandler-10.0.0.7:20880-thread-5')).toBe('DubboServerHandler-ip-1:20880-thread-5');
     expect(r.text('dubbo://10.0.0.7:20880/com.acme.DemoService?anyhost=true&application=demo')).toBe('dubbo://ip-1:20880/com.acme.DemoService?query-1');
@@ -29,7 +29,7 @@ describe('Redactor', () => {
     expect(r.text('owner=carol')).toBe('owner=user-3');
   });
 
-  it('leaves Java names, source lines, versions and times alone', () => {
+  it('leaves Java names, source lines, versions and times alone', async () => {
     const r = new Redactor();
     for (const s of [
       'com.acme.Foo.run(Foo.java:12)',
@@ -81,9 +81,9 @@ describe('--redact in every format', { timeout: 120_000 }, () => {
   writeFileSync(file, lines.join('\n'));
 
   for (const format of ['text', 'json', 'markdown', 'html']) {
-    it(format, () => {
-      const plain = cli(['analyze', '--fail-on', 'never', '--format', format, file]);
-      const masked = cli(['analyze', '--fail-on', 'never', '--redact', '--format', format, file]);
+    it(format, async () => {
+      const plain = await cli(['analyze', '--fail-on', 'never', '--format', format, file]);
+      const masked = await cli(['analyze', '--fail-on', 'never', '--redact', '--format', format, file]);
       expect(masked.code).toBe(0);
       // The unredacted report does carry them (text shows the first few threads only, JSON all), so
       // their absence below means something.
@@ -97,8 +97,8 @@ describe('--redact in every format', { timeout: 120_000 }, () => {
     });
   }
 
-  it('batch: the same host gets the same token in every line', () => {
-    const r = cli(['batch', '--no-progress', '--redact', '--fail-on', 'never', file, join(INCIDENTS, 'http-pool-starvation')]);
+  it('batch: the same host gets the same token in every line', async () => {
+    const r = await cli(['batch', '--no-progress', '--redact', '--fail-on', 'never', file, join(INCIDENTS, 'http-pool-starvation')]);
     expect(r.code).toBe(0);
     const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     for (const s of secrets) expect(r.stdout).not.toContain(s);

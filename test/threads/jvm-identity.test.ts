@@ -23,7 +23,7 @@ describe('whyNotOneJvm', () => {
   const ref = (nid: string, address: bigint) => ['#2', { name: 'Reference Handler', nativeId: nid, address }] as [string, { name: string; nativeId: string; address: bigint }];
   const fin = (nid: string) => ['#3', { name: 'Finalizer', nativeId: nid }] as [string, { name: string; nativeId: string }];
 
-  test('two banners, two vendors, two start times', () => {
+  test('two banners, two vendors, two start times', async () => {
     expect(whyNotOneJvm(sighting('a', { jvm: 'OpenJDK 64-Bit Server VM (17.0.2+8)' }), sighting('b', { jvm: 'OpenJDK 64-Bit Server VM (21.0.1+12)' }))).toMatch(/a was printed by .*17.*, b by .*21/);
     expect(whyNotOneJvm(sighting('a', { vendor: 'HotSpot' }), sighting('b', { vendor: 'JRockit' }))).toMatch(/HotSpot dump, b a JRockit one/);
     expect(whyNotOneJvm(sighting('a', { startMs: 0 }), sighting('b', { startMs: 3_600_000 }))).toMatch(/started at 1970-01-01 00:00:00.*01:00:00/);
@@ -31,23 +31,23 @@ describe('whyNotOneJvm', () => {
     expect(whyNotOneJvm(sighting('a', { startMs: 0 }), sighting('b', { startMs: 2_000 }))).toBeUndefined();
   });
 
-  test('a thread id with another native id or address, and none that agrees', () => {
+  test('a thread id with another native id or address, and none that agrees', async () => {
     expect(whyNotOneJvm(sighting('a', {}, [ref('0x10', 0x7f00n)]), sighting('b', {}, [ref('0x2f', 0x7f00n)]))).toMatch(/Java thread #2 \("Reference Handler"\) has native id 0x10 in a and 0x2f in b/);
     expect(whyNotOneJvm(sighting('a', {}, [ref('0x10', 0x7f00n)]), sighting('b', {}, [ref('0x10', 0x7e00n)]))).toMatch(/JavaThread address 0x7f00 in a and 0x7e00 in b/);
   });
 
-  test('one disagreement among agreements is not another JVM; two are', () => {
+  test('one disagreement among agreements is not another JVM; two are', async () => {
     const a = sighting('a', {}, [ref('0x10', 0x7f00n), fin('0x11'), ['#4', { name: 'x', nativeId: '0x12' }]]);
     expect(whyNotOneJvm(a, sighting('b', {}, [ref('0x10', 0x7f00n), fin('0x99'), ['#4', { name: 'x', nativeId: '0x12' }]]))).toBeUndefined();
     expect(whyNotOneJvm(a, sighting('b', {}, [ref('0x10', 0x7f00n), fin('0x99'), ['#4', { name: 'x', nativeId: '0x98' }]]))).toMatch(/Finalizer/);
   });
 
-  test('nothing to compare is no contradiction', () => {
+  test('nothing to compare is no contradiction', async () => {
     expect(whyNotOneJvm(sighting('a', {}), sighting('b', {}))).toBeUndefined();
     expect(whyNotOneJvm(sighting('a', {}, [ref('0x10', 0x7f00n)]), sighting('b', {}, [['#9', { name: 'other', nativeId: '0x5' }]]))).toBeUndefined();
   });
 
-  test('groupByJvm keeps the order given and says why a group is another JVM', () => {
+  test('groupByJvm keeps the order given and says why a group is another JVM', async () => {
     const { groups, reasons } = groupByJvm([sighting('a', { startMs: 0 }), sighting('b', { startMs: 5_000_000 }), sighting('c', { startMs: 1_000 })]);
     expect(groups).toEqual([[0, 2], [1]]);
     expect(reasons).toHaveLength(1);
@@ -145,35 +145,35 @@ describe('end to end: two JVMs are never one analysis', { timeout: 120_000 }, ()
   const A = 'fixtures/incidents/active-count-leak';
   const B = 'fixtures/incidents/healthy-light-load';
 
-  test('two directories are two incidents: exit 2, pointing at batch', () => {
-    const r = runCli(['analyze', A, B]);
+  test('two directories are two incidents: exit 2, pointing at batch', async () => {
+    const r = await runCli(['analyze', A, B]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/are two directories, so two incidents; this command analyses one\n.*dumpsleuth batch/);
   });
 
-  test('files of two JVMs: exit 2, the files grouped by JVM, with the reason', () => {
-    const r = runCli(['analyze', `${A}/dump-1.txt`, `${A}/dump-2.txt`, `${B}/dump-1.txt`]);
+  test('files of two JVMs: exit 2, the files grouped by JVM, with the reason', async () => {
+    const r = await runCli(['analyze', `${A}/dump-1.txt`, `${A}/dump-2.txt`, `${B}/dump-1.txt`]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`the thread dumps come from 2 JVMs, not one: {${A}/dump-1.txt, ${A}/dump-2.txt} and ${B}/dump-1.txt`);
     expect(r.stderr).toMatch(/\((?:the JVM of .* started at .*|.*a thread keeps its ids while the JVM lives)\)\n/);
   });
 
-  test('one file across a restart: each JVM its own series, and a note says so', () => {
+  test('one file across a restart: each JVM its own series, and a note says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-jvms-'));
     const file = join(dir, 'catalina.out');
     writeFileSync(file, [`${A}/dump-1.txt`, `${A}/dump-2.txt`, `${B}/dump-1.txt`, `${B}/dump-2.txt`].map((f) => readFileSync(f, 'utf8')).join('\nlog line between dumps\n'));
-    const doc = JSON.parse(runCli(['analyze', '-f', 'json', '--fail-on', 'never', file]).stdout);
+    const doc = JSON.parse((await runCli(['analyze', '-f', 'json', '--fail-on', 'never', file])).stdout);
     expect(doc.dumps).toHaveLength(4);
     expect(doc.model.series.map((s: { dumps: number[] }) => s.dumps)).toEqual([[0, 1], [2, 3]]);
     // The model orders dumps in time (B's were taken first); the note numbers them as in the file.
     expect(doc.model.notes.join('\n')).toMatch(/dumps 1, 2 of .*catalina\.out cannot come from the JVM of dumps 3, 4 of .*catalina\.out: the JVM of dump \d of .* started at/);
   });
 
-  test('a heap dump of another JVM beside the thread dumps: not lined up, no false leak, a note in every format', () => {
+  test('a heap dump of another JVM beside the thread dumps: not lined up, no false leak, a note in every format', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-jvms-'));
     for (const n of [1, 2, 3]) copyFileSync(`${B}/dump-${n}.txt`, join(dir, `dump-${n}.txt`));
     copyFileSync(`${A}/heap.hprof.gz`, join(dir, 'heap.hprof.gz'));
-    const doc = JSON.parse(runCli(['analyze', '-f', 'json', '--fail-on', 'never', dir]).stdout);
+    const doc = JSON.parse((await runCli(['analyze', '-f', 'json', '--fail-on', 'never', dir])).stdout);
     // The heap's counter is at its limit; with threads of another JVM it read as a critical leak.
     expect(doc.findings.map((f: { rule: string }) => f.rule)).not.toContain('active-count-leak');
     // What it can say: the counter is at its limit, and why the threads cannot tell leak from saturation.
@@ -181,8 +181,8 @@ describe('end to end: two JVMs are never one analysis', { timeout: 120_000 }, ()
     // (Markdown escapes the `#`, HTML the quotes.)
     const note = /heap\.hprof\.gz is not of the JVM of the thread dumps: Java thread \\?#\d+ .{1,60} has JavaThread address/;
     expect(doc.model.notes.join('\n')).toMatch(note);
-    for (const format of ['text', 'markdown', 'html']) expect(runCli(['analyze', '-f', format, '--fail-on', 'never', dir]).stdout, format).toMatch(note);
+    for (const format of ['text', 'markdown', 'html']) expect((await runCli(['analyze', '-f', format, '--fail-on', 'never', dir])).stdout, format).toMatch(note);
     // The same heap with its own dumps is still the leak it is.
-    expect(JSON.parse(runCli(['analyze', '-f', 'json', '--fail-on', 'never', A]).stdout).findings.map((f: { rule: string }) => f.rule)).toContain('active-count-leak');
+    expect(JSON.parse((await runCli(['analyze', '-f', 'json', '--fail-on', 'never', A])).stdout).findings.map((f: { rule: string }) => f.rule)).toContain('active-count-leak');
   });
 });

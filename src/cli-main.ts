@@ -1,0 +1,185 @@
+/**
+ * The CLI as a function: arguments in, an exit code out, everything written through `io` (commander's
+ * help and errors too). No process.exit and no state kept between runs (each run builds its own
+ * program), so tests run it in-process, many times, and src/cli.ts wires it to the process.
+ */
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { Command, CommanderError, Option } from 'commander';
+import { analyzeCommand, type CommandIo } from './commands/analyze.js';
+import { rulesCommand } from './commands/rules.js';
+import { histogramCommand } from './commands/histogram.js';
+import { extractCommand } from './commands/extract.js';
+import { memoryCommand } from './commands/memory.js';
+import { batchCommand } from './commands/batch.js';
+import { UsageError, UserError } from './errors.js';
+import { stripControl } from './report/sanitize.js';
+import { writeToStdout } from './commands/output.js';
+import { parseByteSize } from './model/bytes.js';
+
+export type { CommandIo } from './commands/analyze.js';
+
+/** The package's version, as `--version` prints it. */
+export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Runs the CLI on `args` (the arguments after the program's name) and resolves to its exit code. */
+export async function runCli(args: readonly string[], io: CommandIo): Promise<number> {
+  const program = new Command('dumpsleuth')
+    .description('Diagnose sick Java services from their thread dumps and heap dumps.')
+    .version(io.version)
+    .exitOverride()
+    // Help and --version go to io.stdout, commander's errors to io.stderr: nothing reaches the process's own streams.
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  let exitCode = 0;
+  const byteSizeOption = (text: string): number => {
+    const bytes = parseByteSize(text);
+    if (bytes === undefined) throw new UsageError(`--max-gunzip-size ${text} is not a size`, 'give a size such as 512m, 16g or 1t');
+    return bytes;
+  };
+  const wholeNumber = (flag: string, text: string, min: number, example: string): number => {
+    const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+    if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${stripControl(text)}"`, example);
+    return n;
+  };
+  program
+    .command('analyze')
+    .description('analyse one incident: the thread dumps, heap dumps and logs of one JVM (files, one directory, or - for stdin)')
+    .argument('<paths...>', 'dump files, or one directory')
+    .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json', 'markdown', 'html']))
+    .option('-o, --output <file>', 'write the report to a file instead of stdout (.json, .md, .html or .txt choose the format)')
+    .option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity (info|warning|error|critical|never)', 'error')
+    .option('-c, --config <file>', 'JSON config with rule severities and options (default: ./dumpsleuth.config.json)')
+    .option('--color', 'force colours')
+    .option('--no-color', 'no colours')
+    .option('--no-progress', 'no progress line on stderr')
+    .option('--redact', 'mask IP addresses, host names, user names and query strings (the same value, the same token)')
+    .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (e.g. 64g)', '16g')
+    .option('--memory', 'compute what holds the memory of every HPROF (dominator tree, leak suspects), however big (default: up to 512 MB)')
+    .option('--no-memory', 'skip the memory analysis of heap dumps')
+    .action(async (paths: string[], o: { format?: string; output?: string; failOn: string; config?: string; color?: boolean; progress: boolean; redact?: boolean; maxGunzipSize: string; memory?: boolean }) => {
+      exitCode = await analyzeCommand(
+        paths,
+        {
+          ...(o.format !== undefined ? { format: o.format } : {}),
+          memory: o.memory === undefined ? 'auto' : o.memory ? 'always' : 'never',
+          failOn: o.failOn,
+          progress: o.progress,
+          redact: o.redact === true,
+          maxGunzipBytes: byteSizeOption(o.maxGunzipSize),
+          ...(o.output !== undefined ? { output: o.output } : {}),
+          ...(o.config !== undefined ? { config: o.config } : {}),
+          // commander leaves `color` undefined unless --color or --no-color was given.
+          ...(o.color !== undefined ? { color: o.color } : {}),
+        },
+        io,
+      );
+    });
+  program
+    .command('batch')
+    .description('analyse many incidents (directories of dumps, or dump files; globs allowed) in parallel: one NDJSON line each')
+    .argument('<paths...>', 'incident directories, dump files, folders of incidents, or globs such as "incidents/*"')
+    .option('-j, --jobs <n>', 'incidents analysed at once (worker threads)', String(availableParallelism()))
+    .option('--fail-on <severity>', 'exit 1 when any incident has a finding at or above this severity (info|warning|error|critical|never)', 'error')
+    .option('-c, --config <file>', 'JSON config with rule severities, options and counters')
+    .option('--no-progress', 'no progress line on stderr')
+    .option('--redact', 'mask IP addresses, host names, user names and query strings in every line (the same value, the same token)')
+    .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (e.g. 64g)', '16g')
+    .action(async (paths: string[], o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean; maxGunzipSize: string }) => {
+      exitCode = await batchCommand(paths, { jobs: wholeNumber('-j', o.jobs, 1, `for example -j ${availableParallelism()}`), failOn: o.failOn, progress: o.progress, redact: o.redact === true, maxGunzipBytes: byteSizeOption(o.maxGunzipSize), ...(o.config !== undefined ? { config: o.config } : {}) }, io);
+    });
+  program
+    .command('ui')
+    .description('explore an incident in the terminal (needs a TTY; for scripts use analyze)')
+    .argument('<paths...>', 'dump files, or one directory')
+    .option('-c, --config <file>', 'JSON config with rule severities, options and counters')
+    .option('--color', 'force colours')
+    .option('--no-color', 'no colours')
+    .option('--memory', 'compute what holds the memory of every HPROF (the Memory screen), however big (default: up to 512 MB)')
+    .option('--no-memory', 'skip the memory analysis of heap dumps')
+    .action(async (paths: string[], o: { config?: string; color?: boolean; memory?: boolean }) => {
+      // Ink loads only here: it costs about a second.
+      const { runUi } = await import('./ui/run.js');
+      const memory = o.memory === undefined ? 'auto' : o.memory ? 'always' : 'never';
+      exitCode = await runUi(paths, { ...(o.config !== undefined ? { config: o.config } : {}), ...(o.color !== undefined ? { color: o.color } : {}), memory }, io.env);
+    });
+  program
+    .command('histogram')
+    .description('instances and shallow bytes per class of a heap dump, like jmap -histo (HPROF, dumpsleuth heap snapshot, V8 .heapsnapshot)')
+    .argument('<heap>', 'heap dump file (plain or gzip)')
+    .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json']))
+    .option('-o, --output <file>', 'write to a file instead of stdout (.json chooses json)')
+    .option('--top <n>', 'classes to list in text (0 for all)', '40')
+    .option('--no-progress', 'no progress line on stderr')
+    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean }) => {
+      exitCode = await histogramCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), top: wholeNumber('--top', o.top, 0, 'for example --top 50, or --top 0 for every class'), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io);
+    });
+  program
+    .command('memory')
+    .description('what holds the memory of a heap dump (HPROF or V8 .heapsnapshot): dominator tree, retained sizes, leak suspects, classes by retained size')
+    .argument('<heap>', 'HPROF heap dump or V8 .heapsnapshot (plain or gzip), or - for stdin')
+    .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json']))
+    .option('-o, --output <file>', 'write to a file instead of stdout (.json chooses json)')
+    .option('--top <n>', 'top-level dominators to show', '10')
+    .option('--path <id>', 'also the shortest path from a GC root to this object, through strong references (weak, soft, phantom referents excluded)')
+    .option('--no-progress', 'no progress line on stderr')
+    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean; path?: string }) => {
+      exitCode = await memoryCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), ...(o.path !== undefined ? { path: o.path } : {}), top: wholeNumber('--top', o.top, 1, 'for example --top 20'), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io);
+    });
+  program
+    .command('capture')
+    .description('take an incident from a live JVM (thread dumps with per-thread CPU, its identity, optionally a heap dump and log tails) into a directory, then analyse it')
+    .argument('<jvm>', 'the pid of a JVM, or a piece of its main class or jar (as jcmd -l lists it)')
+    .option('-n, --dumps <n>', 'thread dumps to take', '3')
+    .option('-i, --interval <seconds>', 'seconds between the dumps', '2')
+    .option('-o, --out <dir>', 'where the incident directory is made', '.')
+    .addOption(new Option('--heap [which]', 'also a heap dump after the thread dumps (it pauses the JVM): live objects (after a full GC) or all').choices(['live', 'all']).preset('live'))
+    .option('--log <path>', 'an application log whose tail (up to 8 MB) goes into the incident; repeat for more', (v: string, all: string[]) => [...all, v], [] as string[])
+    .option('--timeout <seconds>', 'seconds a JVM may take to answer one command', '30')
+    .option('--fail-on <severity|never>', 'exit 1 when the analysis finds this or worse', 'error')
+    .option('--dubbo-qos [port]', "also record a Dubbo provider's QoS console on localhost (ls, ps, count per service; port 22222 unless given)")
+    .option('--no-analyze', 'only capture; analyse later with dumpsleuth analyze <dir>')
+    .action(async (target: string, o: { dumps: string; interval: string; out: string; heap?: 'live' | 'all'; log?: string[]; timeout: string; failOn: string; analyze: boolean; dubboQos?: string | boolean }) => {
+      const interval = Number(o.interval);
+      if (!Number.isFinite(interval) || interval < 0) throw new UsageError(`--interval must be a number of seconds, got ${o.interval}`, 'for example --interval 2');
+      const { captureCommand } = await import('./commands/capture.js');
+      exitCode = await captureCommand(target, { dumps: wholeNumber('--dumps', o.dumps, 1, 'for example --dumps 3'), intervalSeconds: interval, out: o.out, ...(o.heap !== undefined ? { heap: o.heap } : {}), logs: o.log ?? [], analyze: o.analyze, timeoutSeconds: wholeNumber('--timeout', o.timeout, 1, 'for example --timeout 30'), failOn: o.failOn, ...(o.dubboQos !== undefined ? { dubboQosPort: o.dubboQos === true ? 22222 : wholeNumber('--dubbo-qos', String(o.dubboQos), 1, 'for example --dubbo-qos 22222') } : {}) }, io);
+    });
+  program
+    .command('extract')
+    .description('write the objects the analyses need from a heap dump as a small JSON heap snapshot (for a ticket)')
+    .argument('<heap>', 'HPROF heap dump (plain or gzip)')
+    .requiredOption('-o, --output <file>', 'the snapshot to write; gzip when it ends in .gz')
+    .option('--no-progress', 'no progress line on stderr')
+    .action(async (heap: string, o: { output: string; progress: boolean }) => {
+      exitCode = await extractCommand(heap, { output: o.output, progress: o.progress }, io);
+    });
+  program
+    .command('rules')
+    .description('list the rules, their ids, default severities and options')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (o: { format: string }) => {
+      await writeToStdout(io.stdout, rulesCommand(o.format));
+    });
+  // No command at all is a usage error: the help goes to stderr, and a script sees exit 2.
+  if (args.length === 0) {
+    io.stderr.write(program.helpInformation());
+    return 2;
+  }
+  try {
+    await program.parseAsync([...args], { from: 'user' });
+    return exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return 2;
+    }
+    if (e instanceof UserError) {
+      io.stderr.write(`error: ${e.message}\n  ${e.remedy}\n`);
+      return 2;
+    }
+    // One line for the person on call; the stack for the bug report when asked for.
+    const detail = io.env['DUMPSLEUTH_DEBUG'] ? `\n${(e as Error).stack ?? ''}` : '\n  (set DUMPSLEUTH_DEBUG=1 for the stack trace to attach to a bug report)';
+    io.stderr.write(`internal error (a bug in dumpsleuth, please report it): ${stripControl(String((e as Error)?.message ?? e)).slice(0, 300)}${detail}\n`);
+    return 70;
+  }
+}
