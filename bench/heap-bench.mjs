@@ -74,7 +74,7 @@ async function child(mode, file) {
     const findings = runRules(model, RULES, defaultConfig(RULES));
     extra.findings = findings.map((f) => f.id);
   } else if (mode === 'memory') {
-    const { hprofObjectGraph } = await import(join(root, 'dist/heap/graph/hprof-graph.js'));
+    const { hprofObjectGraph } = await importFirst(root, 'dist/heap/hprof/graph/hprof-graph.js', 'dist/heap/graph/hprof-graph.js');
     const { graphBytes } = await import(join(root, 'dist/heap/graph/object-graph.js'));
     const { dominatorTree } = await import(join(root, 'dist/heap/graph/dominators.js'));
     const { dominatedLists, memorySummary } = await import(join(root, 'dist/heap/graph/memory-summary.js'));
@@ -96,7 +96,8 @@ async function child(mode, file) {
     const summarySeconds = done();
     // The memory command's last pass: each suspect's path from a GC root, with the field names read again from the file.
     done = phase();
-    const { shortestStrongPaths, stepNamesOfPaths } = await import(join(root, 'dist/heap/graph/root-path.js'));
+    const { shortestStrongPaths } = await import(join(root, 'dist/heap/graph/root-path.js'));
+    const { stepNamesOfPaths } = await importFirst(root, 'dist/heap/hprof/graph/step-names.js', 'dist/heap/graph/root-path.js');
     const paths = shortestStrongPaths(graph, summary.suspects.map((s) => s.accumulation.index)).filter((p) => p !== undefined && p.length > 1);
     if (paths.length > 0) await stepNamesOfPaths(file, graph, paths);
     const pathSeconds = done();

@@ -6,7 +6,7 @@
  */
 import type { FirstPassEnd, LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
 import type { IndexedHprof } from '../heap/hprof/object-index.js';
-import { hprofGraphBuilder, type HprofGraphBuilder } from '../heap/graph/hprof-graph.js';
+import { hprofGraphBuilder, type HprofGraphBuilder } from '../heap/hprof/graph/hprof-graph.js';
 import { hprofBytesOf, hprofBytesToSizeFor } from '../heap/hprof/byte-source.js';
 import type { IdentifiedInput } from '../input/identify.js';
 import type { ObjectGraph } from '../heap/graph/object-graph.js';

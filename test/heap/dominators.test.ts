@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { dominatorTree } from '../../src/heap/graph/dominators.js';
-import { hprofObjectGraph } from '../../src/heap/graph/hprof-graph.js';
+import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { memorySummary } from '../../src/heap/graph/memory-summary.js';
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
-import { hprofGraphBuilder, hprofObjectGraph, type HprofGraphBuilder } from '../../src/heap/graph/hprof-graph.js';
+import { hprofGraphBuilder, hprofObjectGraph, type HprofGraphBuilder } from '../../src/heap/hprof/graph/hprof-graph.js';
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
 import { indexesOfIds } from '../../src/heap/graph/graph-queries.js';
 import { feedHprof, hprofBytesEstimate } from '../../src/heap/hprof/byte-source.js';

@@ -4,8 +4,8 @@
  * and -1 for ids not in the dump.
  */
 import { describe, expect, it } from 'vitest';
-import { addressTable } from '../../src/heap/graph/address-table.js';
-import { idIndex } from '../../src/heap/graph/hprof-graph.js';
+import { addressTable } from '../../src/heap/hprof/graph/address-table.js';
+import { idIndex } from '../../src/heap/hprof/graph/id-index.js';
 import { referentOf } from '../../src/heap/graph/object-graph.js';
 
 function random(seed: number): () => number {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { dominatorTree } from '../../src/heap/graph/dominators.js';
-import { hprofObjectGraph } from '../../src/heap/graph/hprof-graph.js';
+import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { dominatedLists, memorySummary } from '../../src/heap/graph/memory-summary.js';
 import { analyseMemory } from '../../src/heap/graph/heap-memory.js';
 import type { RetainerNode } from '../../src/model/memory.js';

@@ -7,12 +7,13 @@
 import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
 import type { FeedOptions } from '../hprof/byte-source.js';
 import { dominatorTree, type DominatorTree } from './dominators.js';
-import { hprofObjectGraph } from './hprof-graph.js';
+import { hprofObjectGraph } from '../hprof/graph/hprof-graph.js';
 import { dominatedLists, memorySummary, objectAt, type DominatedLists, type SummaryOptions } from './memory-summary.js';
 import type { ObjectGraph } from './object-graph.js';
-import { shortestStrongPaths, stepNamesFromIndexedFile, stepNamesOfPaths } from './root-path.js';
+import { shortestStrongPaths } from './root-path.js';
+import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../hprof/graph/step-names.js';
 import type { IndexedHprof } from '../hprof/object-index.js';
-import { v8ObjectGraph, type NamedObjectGraph } from './v8-graph.js';
+import { v8ObjectGraph, type NamedObjectGraph } from '../v8/v8-graph.js';
 import { retainerTree, treeIndexes, withPaths, type RetainerTreeShape } from './retainer-tree.js';
 import { indexesOfIds } from './graph-queries.js';
 import type { ProgressListener } from '../../model/progress.js';

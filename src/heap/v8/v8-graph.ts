@@ -6,10 +6,10 @@
  * objects here: what they reach, directly or through one another, is a GC root of the kind they
  * name, under the graph's virtual root.
  */
-import { groupClassName, scanV8HeapSnapshot } from '../v8/v8-snapshot.js';
-import type { V8RawGraph } from '../v8/v8-snapshot-scanner.js';
+import { groupClassName, scanV8HeapSnapshot } from './v8-snapshot.js';
+import type { V8RawGraph } from './v8-snapshot-scanner.js';
 import { InputError } from '../../errors.js';
-import type { ObjectGraph } from './object-graph.js';
+import type { ObjectGraph } from '../graph/object-graph.js';
 import type { ProgressListener } from '../../model/progress.js';
 
 /** A graph with what names the steps of its paths (a field, an array index). */

@@ -14,8 +14,8 @@
  * and the table takes at most twice the memory of a hash table; otherwise the caller's hash table or
  * sorted index serves (addressTable returns undefined).
  */
-import { IdSlots } from '../hprof/id-slots.js';
-import type { IdIndex } from './hprof-graph.js';
+import { IdSlots } from '../id-slots.js';
+import type { IdIndex } from './id-index.js';
 
 /** Possible object starts per page: 256 (2 KB of addresses at 8-byte alignment), in 8 words of 32 bits. */
 const PAGE_SLOTS = 256;

@@ -1,0 +1,314 @@
+/**
+ * Builds the ObjectGraph of an HPROF file (plain or gzip) in one streaming pass. Every object is a
+ * node with the shallow size the histogram gives it; every reference is an edge: instance fields
+ * through the class hierarchy, array elements, a class's super, loader and static references, and
+ * each object's class. What a thread's stack holds (Java-frame and JNI-local roots, which name
+ * their thread) hangs under that thread's object, as MAT does, so a thread retains its locals.
+ * References to ids not in the dump are counted and left out.
+ */
+import { feedHprof, hprofBytesToSizeFor, passEnd, type FeedOptions, type PassEnd } from '../byte-source.js';
+import { ClassMetadata } from '../class-metadata.js';
+import { isReferenceType, readIdAt, SUB } from '../format.js';
+import { truncationWarning } from '../hprof-warnings.js';
+import { classObjectShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof-histogram.js';
+import { HprofFormatError, HprofParser, MAX_DELIVERED_BODY, readId as readIdIn, type ClassDumpRecord, type HprofVisitor } from '../parser.js';
+import type { ObjectGraph } from '../../graph/object-graph.js';
+import type { ProgressListener } from '../../../model/progress.js';
+import { ClassKeys } from './class-keys.js';
+import { HASHED_MAX_OBJECTS, idIndex, type IdIndex } from './id-index.js';
+import { InstanceLayouts } from './instance-layouts.js';
+import { ObjectColumns, RefStore } from './pass-columns.js';
+import { referentsOf, resolveEdges } from './resolve-edges.js';
+
+/** MAT's names for the root kinds, in the words the memory report uses. */
+export const ROOT_KIND_NAMES: Readonly<Record<number, string>> = {
+  [SUB.ROOT_UNKNOWN]: 'unknown',
+  [SUB.ROOT_JNI_GLOBAL]: 'jni-global',
+  [SUB.ROOT_JNI_LOCAL]: 'jni-local',
+  [SUB.ROOT_JAVA_FRAME]: 'java-frame',
+  [SUB.ROOT_NATIVE_STACK]: 'native-stack',
+  [SUB.ROOT_STICKY_CLASS]: 'system-class',
+  [SUB.ROOT_THREAD_BLOCK]: 'thread-block',
+  [SUB.ROOT_MONITOR_USED]: 'busy-monitor',
+  [SUB.ROOT_THREAD_OBJ]: 'thread',
+};
+
+/** The object graph of a dump, in a pass of its own (see hprofGraphBuilder for one on the heap loader's). */
+export async function hprofObjectGraph(path: string, onProgress?: ProgressListener, feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {}): Promise<ObjectGraph> {
+  const builder = hprofGraphBuilder(hprofBytesToSizeFor(path), new ClassMetadata(), true);
+  const parser = new HprofParser(builder.visitor);
+  const fed = await feedHprof(path, parser, onProgress !== undefined ? { ...feed, onProgress } : feed);
+  return builder.finish(passEnd(parser, fed));
+}
+
+/** A pass's visitor that builds the object graph, and what makes the graph once the pass is over. */
+export interface HprofGraphBuilder {
+  readonly visitor: HprofVisitor;
+  finish(pass: PassEnd): ObjectGraph;
+}
+
+/**
+ * Builds the graph from the records of a pass it does not run itself: its own (hprofObjectGraph) or
+ * the heap loader's first pass, which the builder rides on (one parse of the dump for both).
+ * `hprofBytes` sizes the arrays; `meta` is the pass's class metadata, filled by this visitor when
+ * `ownsMeta` and by the pass's owner otherwise (then its classDump must be called before this one's:
+ * the loader's names are not decoded again, a fixed cost of every pass that weighs most on a small heap).
+ */
+export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsMeta: boolean): HprofGraphBuilder {
+  const pass = new GraphPass(hprofBytes, meta, ownsMeta);
+  // Arrow functions over the pass: the parser calls its visitor's members unbound, and the class
+  // metadata's own members (utf8, loadClass) join them when the pass fills the metadata itself.
+  const visitor: HprofVisitor = {
+    ...(ownsMeta ? meta.visitor() : {}),
+    header: (h) => pass.header(h.idSize),
+    classDump: (c) => pass.classDump(c),
+    root: (subTag, id, threadSerial) => pass.root(subTag, id, threadSerial),
+    instanceHeader: (id, classId, byteLength) => pass.instanceHeader(id, classId, byteLength),
+    instanceFields: (id, classId, view, at, length) => pass.instanceFields(id, classId, view, at, length),
+    objectArrayHeader: (id, classId, length) => pass.objectArrayHeader(id, classId, length),
+    objectArrayElements: (id, classId, view, at, length) => pass.objectArrayElements(id, classId, view, at, length),
+    primitiveArrayHeader: (id, type, length) => pass.primitiveArrayHeader(id, type, length),
+  };
+  return { visitor, finish: (end) => pass.finish(end) };
+}
+
+/** A GC root record as met: its kind (the sub-record tag), its object and, for a stack's roots, its thread's serial. */
+interface RootRecord {
+  readonly kind: number;
+  readonly id: number;
+  readonly thread: number;
+}
+
+/** An instance whose class (or a superclass) was not dumped yet when it was met: its data, decoded after the pass. */
+interface LateInstance {
+  readonly index: number;
+  readonly classId: number;
+  readonly data: Buffer;
+}
+
+/** What the graph's pass gathers from the records, and the graph made from it once the pass is over. */
+class GraphPass {
+  private idSize = 8;
+  private readonly columns: ObjectColumns;
+  /** Referenced ids, in the order met, resolved to object indexes after the pass. */
+  private readonly targets: RefStore;
+  private readonly keys = new ClassKeys();
+  private readonly layouts: InstanceLayouts;
+  private readonly late: LateInstance[] = [];
+  private readonly classObjects: ClassDumpRecord[] = [];
+  // Weak, soft, phantom and finalizer references and their referents, for strong-only paths.
+  private readonly referenceObjects: number[] = [];
+  private readonly referentIds: number[] = [];
+  private readonly roots: RootRecord[] = [];
+  private readonly threadObjectBySerial = new Map<number, number>();
+  /** Objects too big to be handed over: counted with their sizes, their references left out. */
+  private unread = 0;
+
+  constructor(
+    hprofBytes: number,
+    private readonly meta: ClassMetadata,
+    private readonly ownsMeta: boolean,
+  ) {
+    // Sized from the dump (an object takes about 50 bytes of HPROF; references about one per 30 bytes), so the arrays rarely grow.
+    this.columns = new ObjectColumns(Math.max(1 << 12, Math.min(1 << 27, Math.ceil(hprofBytes / 48))));
+    this.targets = new RefStore(Math.max(1 << 12, Math.min(1 << 28, Math.ceil(hprofBytes / 28))));
+    this.layouts = new InstanceLayouts(meta, this.keys);
+  }
+
+  header(idSize: number): void {
+    this.idSize = idSize;
+    this.layouts.idSize = idSize;
+  }
+
+  classDump(c: ClassDumpRecord): void {
+    if (this.ownsMeta) this.meta.classDumps.set(c.id, c);
+    this.classObjects.push(c);
+    this.addObject(c.id, this.keys.classObjectKey, 0); // sized after the pass, as the histogram sizes java.lang.Class
+    this.ref(c.superId);
+    this.ref(c.loaderId);
+    for (const s of c.statics) if (isReferenceType(s.type) && typeof s.value === 'number') this.ref(s.value);
+  }
+
+  root(subTag: number, id: number, threadSerial: number): void {
+    this.roots.push({ kind: subTag, id, thread: threadSerial });
+    if (subTag === SUB.ROOT_THREAD_OBJ) this.threadObjectBySerial.set(threadSerial, id);
+  }
+
+  // A body too big to hand over is not asked for (in the loader's pass, asking would put the parser's
+  // refusal among the load's warnings, or need more buffer than a byte source keeps): the object
+  // counts, with its size and class, and its references are left out.
+  instanceHeader(id: number, classId: number, byteLength: number): boolean {
+    if (byteLength <= MAX_DELIVERED_BODY) return true;
+    const key = this.keys.forClassId(classId);
+    this.addObject(id, key, this.layouts.of(classId, key)?.size ?? 0);
+    this.ref(classId);
+    this.unread++;
+    return false;
+  }
+
+  instanceFields(id: number, classId: number, view: DataView, at: number, length: number): void {
+    const key = this.keys.forClassId(classId);
+    const layout = this.layouts.of(classId, key);
+    this.addObject(id, key, layout?.size ?? 0);
+    this.ref(classId);
+    if (layout === undefined) {
+      // A copy: the parser's buffer is reused.
+      this.late.push({ index: this.columns.length - 1, classId, data: Buffer.from(new Uint8Array(view.buffer, view.byteOffset + at, length)) });
+      return;
+    }
+    const idSize = this.idSize;
+    const offsets = layout.refOffsets;
+    for (let i = 0; i < offsets.length; i++) this.ref(readIdIn(view, at + offsets[i]!, idSize));
+    if (layout.referentOffset >= 0) {
+      const referent = readIdIn(view, at + layout.referentOffset, idSize);
+      if (referent !== 0) {
+        this.referenceObjects.push(this.columns.length - 1);
+        this.referentIds.push(referent);
+      }
+    }
+  }
+
+  objectArrayHeader(id: number, classId: number, length: number): boolean {
+    if (length * this.idSize <= MAX_DELIVERED_BODY) return true;
+    this.addObject(id, this.keys.forClassId(classId), objectArrayShallowSize(length));
+    this.ref(classId);
+    this.unread++;
+    return false;
+  }
+
+  objectArrayElements(id: number, classId: number, view: DataView, at: number, length: number): void {
+    const idSize = this.idSize;
+    this.addObject(id, this.keys.forClassId(classId), objectArrayShallowSize(length));
+    this.ref(classId);
+    for (let i = 0, o = at; i < length; i++, o += idSize) this.ref(readIdIn(view, o, idSize));
+  }
+
+  /** A primitive array is a node with no references: its header says all, its data is never asked for. */
+  primitiveArrayHeader(id: number, type: number, length: number): boolean {
+    this.addObject(id, this.keys.forPrimitiveArray(type), primitiveArrayShallowSize(type, length));
+    return false;
+  }
+
+  finish(end: PassEnd): ObjectGraph {
+    const { header, fed } = end;
+    if (header === undefined) throw new HprofFormatError('the file ends before the HPROF header does');
+    const warnings = [...end.warnings];
+    if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
+    if (this.unread > 0) warnings.push(`${this.unread} objects of over ${MAX_DELIVERED_BODY / 1048576} MiB each were not read: they count with their sizes, their references are left out`);
+
+    const n = this.columns.length;
+    const { ids, classKeys, shallow, edgeStart } = this.columns.finish(this.targets.length);
+    const slotOfId = idIndex(ids);
+    const classObjectNames = sizeClassObjects(this.classObjects, slotOfId, shallow, classObjectShallowSize(this.meta, header.idSize), this.meta);
+    this.keys.nameClassIds(this.meta);
+    const { lateEdges, unsized } = decodeLateInstances(this.late, this.layouts, shallow, this.idSize);
+    if (unsized > 0) warnings.push(`${unsized} instances of classes the dump has no class record for: their references and sizes are unknown`);
+
+    // Edges: the pass's own, the late instances', and each thread's locals under its thread object.
+    const { localsOf, rootObjects, rootKindOf, rootKinds } = placeRoots(this.roots, slotOfId, this.threadObjectBySerial);
+    const { edgeStart: outStart, edges, missing } = resolveEdges(n, edgeStart, this.targets, slotOfId, lateEdges, localsOf);
+    if (rootObjects.length === 0 && n > 0) {
+      // No root records (a dump cut before them, or a tool that writes none): as MAT does for such
+      // dumps, the objects nothing references stand for the roots.
+      rootObjects.push(...unreferencedObjects(n, edges));
+      rootKinds['unreferenced'] = rootObjects.length;
+      warnings.push(`the dump holds no GC root records: the ${rootObjects.length} objects nothing references were taken as the roots, as MAT does for such dumps; retained sizes are approximate`);
+    }
+    return {
+      objects: n,
+      // Views of the arrays filled (their spare room is not worth a copy of a few hundred MB).
+      ids,
+      classOf: classKeys,
+      classNames: this.keys.names,
+      shallow,
+      edgeStart: outStart,
+      edges,
+      roots: Int32Array.from(new Set(rootObjects)),
+      rootKinds,
+      missingReferences: missing,
+      warnings,
+      classObjectNames,
+      // Objects are added in index order, so the reference objects are ascending.
+      referents: referentsOf(this.referenceObjects, this.referentIds, slotOfId),
+      rootKindOf,
+      // Kept only where the table is small (its closure holds nothing else of the pass).
+      ...(n <= HASHED_MAX_OBJECTS ? { indexOfId: lookupIn(slotOfId) } : {}),
+    };
+  }
+
+  private addObject(id: number, key: number, size: number): void {
+    this.columns.add(id, key, size, this.targets.length);
+  }
+
+  private ref(id: number): void {
+    if (id !== 0) this.targets.push(id);
+  }
+}
+
+/** Classes are sized as the histogram sizes java.lang.Class instances; returns each class object's name by object index. */
+function sizeClassObjects(classObjects: readonly ClassDumpRecord[], slotOfId: IdIndex, shallow: Float64Array, size: number, meta: ClassMetadata): Map<number, string> {
+  const names = new Map<number, string>();
+  for (const c of classObjects) {
+    const index = slotOfId.get(c.id);
+    shallow[index] = size;
+    names.set(index, meta.className(c.id));
+  }
+  return names;
+}
+
+/** The sizes and references of the instances met before their class chain was complete (the ids, unresolved), by object index. */
+function decodeLateInstances(late: readonly LateInstance[], layouts: InstanceLayouts, shallow: Float64Array, idSize: number): { lateEdges: Map<number, number[]>; unsized: number } {
+  const lateEdges = new Map<number, number[]>();
+  let unsized = 0;
+  for (const l of late) {
+    const layout = layouts.of(l.classId);
+    if (layout === undefined) {
+      unsized++;
+      continue;
+    }
+    shallow[l.index] = layout.size;
+    lateEdges.set(l.index, [...layout.refOffsets].map((o) => readIdAt(l.data, o, idSize)).filter((id) => id !== 0));
+  }
+  return { lateEdges, unsized };
+}
+
+/**
+ * Where each GC root goes: what a thread's stack holds (Java-frame and JNI-local roots of a known
+ * thread) under that thread's object, as MAT does, so a thread retains its locals; every other root
+ * is a root of the graph. Also each root object's first kind and the count of each kind.
+ */
+function placeRoots(roots: readonly RootRecord[], slotOfId: IdIndex, threadObjectBySerial: ReadonlyMap<number, number>) {
+  const localsOf = new Map<number, number[]>();
+  const rootObjects: number[] = [];
+  const rootKindOf = new Map<number, string>();
+  const rootKinds: Record<string, number> = {};
+  for (const r of roots) {
+    const kind = ROOT_KIND_NAMES[r.kind] ?? `0x${r.kind.toString(16)}`;
+    rootKinds[kind] = (rootKinds[kind] ?? 0) + 1;
+    const target = slotOfId.get(r.id);
+    if (target < 0) continue;
+    if (!rootKindOf.has(target)) rootKindOf.set(target, kind);
+    const threadId = r.kind === SUB.ROOT_JAVA_FRAME || r.kind === SUB.ROOT_JNI_LOCAL ? threadObjectBySerial.get(r.thread) : undefined;
+    const thread = threadId !== undefined ? slotOfId.get(threadId) : -1;
+    if (thread >= 0) {
+      const list = localsOf.get(thread);
+      if (list === undefined) localsOf.set(thread, [target]);
+      else list.push(target);
+    } else rootObjects.push(target);
+  }
+  return { localsOf, rootObjects, rootKindOf, rootKinds };
+}
+
+/** The objects no edge points to, ascending. */
+function unreferencedObjects(n: number, edges: Int32Array): number[] {
+  const referenced = new Uint8Array(n);
+  for (let e = 0; e < edges.length; e++) referenced[edges[e]!] = 1;
+  const unreferenced: number[] = [];
+  for (let v = 0; v < n; v++) if (referenced[v] === 0) unreferenced.push(v);
+  return unreferenced;
+}
+
+/** An IdIndex as a function, holding only the index (a closure made inside the pass would hold all of it). */
+function lookupIn(index: IdIndex): (id: number) => number {
+  return (id) => index.get(id);
+}
