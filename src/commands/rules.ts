@@ -9,7 +9,9 @@ export function rulesCommand(format: string): string {
   const lines: string[] = [];
   for (const r of RULES) {
     lines.push(`${r.meta.id}  (${r.meta.defaultSeverity})`, `  ${r.meta.description}`);
-    for (const [name, o] of Object.entries(r.meta.options)) lines.push(`  option ${name} = ${JSON.stringify(o.default)} (${optionDomain(o)}): ${o.description}`);
+    for (const [name, o] of Object.entries(r.meta.options)) {
+      lines.push(`  option ${name} = ${JSON.stringify(o.default)} (${optionDomain(o)}): ${o.description}`);
+    }
     lines.push('');
   }
   return lines.join('\n');

@@ -20,7 +20,13 @@ export const activeCountLeak: Rule = {
       'Find the completion path that skips the decrement (Dubbo: RpcStatus.endCount runs from the filter listener when the async result completes; an async context dropped without writing a result never completes it). Restarting the provider resets the counter; fix the path, or complete every async result on timeout or eviction.',
     options: {
       nearLimitRatio: { type: 'number', min: 0, max: 1, default: 0.9, description: 'The counter is judged when active >= limit x this.' },
-      maxInsideRatio: { type: 'number', min: 0, max: 1, default: 0.5, description: 'A leak when the threads inside the method are at most active x this (more is saturation: see limit-saturated).' },
+      maxInsideRatio: {
+        type: 'number',
+        min: 0,
+        max: 1,
+        default: 0.5,
+        description: 'A leak when the threads inside the method are at most active x this (more is saturation: see limit-saturated).',
+      },
     },
   },
   check({ model, options }) {

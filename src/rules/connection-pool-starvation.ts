@@ -12,7 +12,12 @@ export const connectionPoolStarvation: Rule = {
     description: 'Threads wait for a connection (or a call slot) from an HTTP or DB pool whose every connection is leased: the pool is narrower than the work sent through it.',
     remedy: 'Size the pool to the callers, set a lease timeout so callers fail fast, and bound the callers.',
     options: {
-      minWaiting: { type: 'integer', min: 1, default: 2, description: 'Fewest waiting requests (pending in the pool, or threads parked for a lease) that make a finding.' },
+      minWaiting: {
+        type: 'integer',
+        min: 1,
+        default: 2,
+        description: 'Fewest waiting requests (pending in the pool, or threads parked for a lease) that make a finding.',
+      },
     },
   },
   check({ model, options }) {

@@ -25,8 +25,19 @@ export const cpuHotThreads: Rule = {
     remedy: 'Look at where the hot thread runs in every dump: a loop that does not end (a bad loop condition, a regular expression that backtracks, a retry without a pause) is fixed in that code; a thread that is merely busy needs a limit or more cores.',
     options: {
       minCoreShare: { type: 'number', min: 0, max: 1, default: 0.5, description: 'Share of one core a thread must use to be reported.' },
-      errorCoreShare: { type: 'number', min: 0, max: 1, default: 0.9, description: 'Share of one core, measured over a series or by top, that makes it an error.' },
-      minLifetimeSeconds: { type: 'number', min: 0, default: 60, description: 'With a single dump: how long a thread must have lived for its lifetime average to be a hint.' },
+      errorCoreShare: {
+        type: 'number',
+        min: 0,
+        max: 1,
+        default: 0.9,
+        description: 'Share of one core, measured over a series or by top, that makes it an error.',
+      },
+      minLifetimeSeconds: {
+        type: 'number',
+        min: 0,
+        default: 60,
+        description: 'With a single dump: how long a thread must have lived for its lifetime average to be a hint.',
+      },
     },
   },
   check({ model, options }) {

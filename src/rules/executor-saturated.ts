@@ -15,8 +15,18 @@ export const executorSaturated: Rule = {
     remedy:
       'Find what the busy workers wait for (a lock, a downstream pool, a slow call) and fix that first; size the pool to the load, bound its queue and reject early.',
     options: {
-      minWorkers: { type: 'integer', min: 1, default: 2, description: "Smallest executor (in threads) this rule judges: threads running one executor's worker loop, or an executor in the heap." },
-      minWorkersOtherNames: { type: 'integer', min: 0, default: 0, description: 'Smallest group of look-alike threads (one numbered name stem, one run method, no worker loop: started one by one) that this rule judges; 0 judges only real executors.' },
+      minWorkers: {
+        type: 'integer',
+        min: 1,
+        default: 2,
+        description: "Smallest executor (in threads) this rule judges: threads running one executor's worker loop, or an executor in the heap.",
+      },
+      minWorkersOtherNames: {
+        type: 'integer',
+        min: 0,
+        default: 0,
+        description: 'Smallest group of look-alike threads (one numbered name stem, one run method, no worker loop: started one by one) that this rule judges; 0 judges only real executors.',
+      },
     },
   },
   check({ model, options }) {

@@ -21,7 +21,12 @@ export const hungThreadsReported: Rule = {
       "An application server's own log reports threads hung or stuck (WebSphere WSVR0605W, WebLogic BEA-000337, Tomcat's StuckThreadDetectionValve) and does not report them recovered (WSVR0606W, BEA-000339, the valve's completion line); with what the logged stack runs and the same threads in the dumps given with the log. Reports that recovered are left out; a pool at its maximum (WSVR0652W) makes it an error.",
     remedy: 'Look at what the hung threads run (the logged stack, and the thread dump taken beside the log): a remote call or a query without a timeout is the usual cause; set one, and fix what the call waits for.',
     options: {
-      minActiveSeconds: { type: 'number', min: 0, default: 0, description: "Reports of threads active for less than this are left out (the server's own threshold already applies)." },
+      minActiveSeconds: {
+        type: 'number',
+        min: 0,
+        default: 0,
+        description: "Reports of threads active for less than this are left out (the server's own threshold already applies).",
+      },
     },
   },
   check({ model, options }) {

@@ -15,9 +15,26 @@ export const memoryLeakSuspect: Rule = {
     description: "One object, or the instances of one class together, retain a large share of the heap (MAT's leak suspects): where the memory accumulates and the path from a GC root that keeps it.",
     remedy: 'Follow the path from the GC root to where the memory accumulates: bound that collection, or stop adding to it (remove entries, unregister listeners), and check the fix with a second heap dump under the same load.',
     options: {
-      minShare: { type: 'number', min: 0, max: 1, default: 0.1, description: "Smallest share of the reachable heap a suspect retains (MAT's 10%); the memory analysis lists suspects from 10%, so lower values change nothing." },
-      minRetainedMB: { type: 'number', min: 0, default: 16, description: 'Smallest suspect judged, in MiB: a tenth of a small heap (the JDK\'s own certificates, a 5 MB test JVM) is not a leak.' },
-      errorShare: { type: 'number', min: 0, max: 1, default: 0.5, description: 'A suspect retaining at least this share of the heap is an error rather than a warning.' },
+      minShare: {
+        type: 'number',
+        min: 0,
+        max: 1,
+        default: 0.1,
+        description: "Smallest share of the reachable heap a suspect retains (MAT's 10%); the memory analysis lists suspects from 10%, so lower values change nothing.",
+      },
+      minRetainedMB: {
+        type: 'number',
+        min: 0,
+        default: 16,
+        description: 'Smallest suspect judged, in MiB: a tenth of a small heap (the JDK\'s own certificates, a 5 MB test JVM) is not a leak.',
+      },
+      errorShare: {
+        type: 'number',
+        min: 0,
+        max: 1,
+        default: 0.5,
+        description: 'A suspect retaining at least this share of the heap is an error rather than a warning.',
+      },
     },
   },
   check({ model, options }) {

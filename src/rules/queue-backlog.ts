@@ -14,7 +14,12 @@ export const queueBacklog: Rule = {
       'Fix what holds the workers up first (see the cause). Bound the queue so callers are rejected early instead of waiting minutes (Dubbo: queues > 0, or the fixed pool with queues=0), and size the pool to the load.',
     options: {
       minBacklog: { type: 'integer', min: 1, default: 1000, description: 'Fewest queued tasks that make a finding (or a queue at 90% of its capacity).' },
-      maxDrainSeconds: { type: 'number', min: 0, default: 60, description: 'A backlog that needs longer than this to drain is an error rather than a warning.' },
+      maxDrainSeconds: {
+        type: 'number',
+        min: 0,
+        default: 60,
+        description: 'A backlog that needs longer than this to drain is an error rather than a warning.',
+      },
     },
   },
   check({ model, options }) {

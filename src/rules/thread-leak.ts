@@ -21,8 +21,18 @@ export const threadLeak: Rule = {
       'Executors, Timers, HTTP clients or event-loop groups created per call and never shut down: many instances of one naming scheme (pool-#-thread-#, Timer-#, HttpClient-#-SelectorManager, ...), most of their threads waiting for work, and across a series the count growing; or a series whose thread count grows in every dump. A pool that grew to its size and stays is not a leak.',
     remedy: 'Find where the instances are created (the code that builds an executor, Timer or client per request) and share one, or shut each down when done.',
     options: {
-      minInstances: { type: 'integer', min: 1, default: 100, description: 'Instances of one naming scheme in one dump that make a leak by themselves (an application may well have 20 pools of its own).' },
-      minNewInstances: { type: 'integer', min: 1, default: 10, description: 'Instances a series must gain, growing in every dump, to make a leak with fewer instances.' },
+      minInstances: {
+        type: 'integer',
+        min: 1,
+        default: 100,
+        description: 'Instances of one naming scheme in one dump that make a leak by themselves (an application may well have 20 pools of its own).',
+      },
+      minNewInstances: {
+        type: 'integer',
+        min: 1,
+        default: 10,
+        description: 'Instances a series must gain, growing in every dump, to make a leak with fewer instances.',
+      },
       minGrowth: { type: 'integer', min: 1, default: 50, description: 'Threads a series must gain, growing in every dump, to report the growth alone.' },
     },
   },

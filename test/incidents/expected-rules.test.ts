@@ -32,9 +32,21 @@ const TABLE: Record<string, Row> = {
     threads: ['class-init-wait', 'stuck-threads'],
     why: 'a cycle of two static initialisers and three requests behind a slow one; their threads stay in place in all three dumps',
   },
-  'class-init-waits-jdk25': { full: ['class-init-wait'], threads: ['class-init-wait'], why: 'the same program on JDK 25, one dump: no series, so nothing is stuck' },
-  'commons-pool2-starvation': { full: ['connection-pool-starvation'], threads: ['connection-pool-starvation'], why: 'all 3 objects borrowed and kept, 9 threads wait in borrowObject' },
-  'cpu-runaway': { full: ['cpu-hot-threads', 'stuck-threads'], threads: ['cpu-hot-threads', 'stuck-threads'], why: 'one thread spins in one loop: hot, and in the same place in every dump' },
+  'class-init-waits-jdk25': {
+    full: ['class-init-wait'],
+    threads: ['class-init-wait'],
+    why: 'the same program on JDK 25, one dump: no series, so nothing is stuck',
+  },
+  'commons-pool2-starvation': {
+    full: ['connection-pool-starvation'],
+    threads: ['connection-pool-starvation'],
+    why: 'all 3 objects borrowed and kept, 9 threads wait in borrowObject',
+  },
+  'cpu-runaway': {
+    full: ['cpu-hot-threads', 'stuck-threads'],
+    threads: ['cpu-hot-threads', 'stuck-threads'],
+    why: 'one thread spins in one loop: hot, and in the same place in every dump',
+  },
   'draining-pool': {
     full: [],
     threads: ['executor-saturated'],
@@ -48,9 +60,13 @@ const TABLE: Record<string, Row> = {
   'dubbo26-limit-saturated': {
     full: ['limit-saturated'],
     threads: ['stuck-threads'],
-    why: '10 in flight against executes=10 with 10 threads inside: saturation, not a leak; without the heap\'s counter those threads are only stuck',
+    why: "10 in flight against executes=10 with 10 threads inside: saturation, not a leak; without the heap's counter those threads are only stuck",
   },
-  'dubbo3-active-count-leak': { full: ['active-count-leak'], threads: [], why: 'greetAsync counts 16 in flight, nobody is inside; the counter is in the heap only' },
+  'dubbo3-active-count-leak': {
+    full: ['active-count-leak'],
+    threads: [],
+    why: 'greetAsync counts 16 in flight, nobody is inside; the counter is in the heap only',
+  },
   'finalizer-backlog': { full: ['finalizer-backlog'], threads: ['finalizer-backlog'], why: 'the Finalizer is blocked in a finalize() on a held lock' },
   'forkjoin-common-pool-blocked': {
     full: ['cpu-hot-threads', 'executor-saturated', 'forkjoin-saturated', 'stuck-threads'],
@@ -59,17 +75,25 @@ const TABLE: Record<string, Row> = {
   },
   'healthy-light-load': { full: [], threads: [], why: 'the negative control: nothing waits, nothing is exhausted (expected.warnings is empty)' },
   'heap-deadlock': { full: ['deadlock'], threads: ['deadlock'], why: 'a monitor deadlock and a j.u.c. deadlock' },
-  'hikari-starvation': { full: ['connection-pool-starvation'], threads: ['connection-pool-starvation'], why: 'all 4 HikariCP connections held, 16 threads wait in ConcurrentBag.borrow' },
+  'hikari-starvation': {
+    full: ['connection-pool-starvation'],
+    threads: ['connection-pool-starvation'],
+    why: 'all 4 HikariCP connections held, 16 threads wait in ConcurrentBag.borrow',
+  },
   'http-pool-starvation': {
     full: ['connection-pool-starvation', 'executor-saturated', 'queue-backlog'],
     threads: ['connection-pool-starvation', 'executor-saturated'],
     why: 'the HttpClient pool allows 5 per route; the provider pool is saturated behind it and its queue (in the heap) holds 1960',
   },
-  'httpclient5-starvation': { full: ['connection-pool-starvation'], threads: ['connection-pool-starvation'], why: '25 of 30 report workers wait for a lease of a 5-wide pool' },
+  'httpclient5-starvation': {
+    full: ['connection-pool-starvation'],
+    threads: ['connection-pool-starvation'],
+    why: '25 of 30 report workers wait for a lease of a 5-wide pool',
+  },
   'limit-saturated': {
     full: ['limit-saturated'],
     threads: ['stuck-threads'],
-    why: 'at the executes limit with 32 threads really inside; without the heap\'s counter those threads are only stuck',
+    why: "at the executes limit with 32 threads really inside; without the heap's counter those threads are only stuck",
   },
   'logging-contention': {
     full: ['lock-contention', 'logging-contention', 'stuck-threads'],
@@ -105,18 +129,18 @@ const TABLE: Record<string, Row> = {
   'shutdown-ordering': {
     full: ['shutdown-ordering'],
     threads: ['executor-saturated', 'shutdown-ordering'],
-    why: 'Dubbo\'s and Spring\'s hooks race with requests in flight; without the heap the provider pool\'s busy workers look saturated',
+    why: "Dubbo's and Spring's hooks race with requests in flight; without the heap the provider pool's busy workers look saturated",
   },
   'thread-leak': { full: ['thread-leak'], threads: ['thread-leak'], why: 'an executor per request and a Timer every fifth, never shut down' },
   'tomcat-stuck-requests': {
     full: ['hung-threads-reported', 'stuck-threads'],
     threads: ['stuck-threads'],
-    why: 'Tomcat\'s valve logs two stuck requests (catalina.out is not a dump-N.txt); their threads stay in the database read',
+    why: "Tomcat's valve logs two stuck requests (catalina.out is not a dump-N.txt); their threads stay in the database read",
   },
   'virtual-thread-pinning': {
     full: ['executor-saturated', 'stuck-threads', 'virtual-thread-pinning'],
     threads: ['executor-saturated', 'stuck-threads', 'virtual-thread-pinning'],
-    why: 'both carriers pinned in class initialisers: the scheduler\'s pool saturated behind them, the pinned threads in place',
+    why: "both carriers pinned in class initialisers: the scheduler's pool saturated behind them, the pinned threads in place",
   },
 };
 
@@ -125,7 +149,10 @@ const truthOf = (incident: string) => JSON.parse(readFileSync(join(INCIDENTS, in
 
 describe('the rules each fixture incident makes', { timeout: 120_000 }, () => {
   test('the table has a row for every incident', () => {
-    const dirs = readdirSync(INCIDENTS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const dirs = readdirSync(INCIDENTS, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     expect(Object.keys(TABLE).sort()).toEqual(dirs);
   });
 

@@ -107,7 +107,13 @@ export function modelOf(dumps: readonly DumpSpec[], extra?: Extra): Model {
   const built = buildModel(
     dumps.map((d, i) => {
       const td = dump(d, i);
-      return { path: td.source, format: 'hotspot', gzip: false, encoding: 'utf8', file: { source: td.source, dumps: [td], outsideLines: 0, totalLines: td.endLine, warnings: [] } };
+      return {
+        path: td.source,
+        format: 'hotspot',
+        gzip: false,
+        encoding: 'utf8',
+        file: { source: td.source, dumps: [td], outsideLines: 0, totalLines: td.endLine, warnings: [] },
+      };
     }),
   );
   return extra === undefined ? built : { ...built, ...extra(built) };
@@ -128,13 +134,24 @@ export function many(n: number, prefix: string, make: (name: string, i: number) 
 }
 
 /** The frames of a pool worker running `task` (top first) inside ThreadPoolExecutor's loop. */
-export const inPoolWorker = (...task: string[]): string[] => [...task, 'java.util.concurrent.ThreadPoolExecutor.runWorker', 'java.util.concurrent.ThreadPoolExecutor$Worker.run', 'java.lang.Thread.run'];
+export const inPoolWorker = (...task: string[]): string[] => [
+  ...task,
+  'java.util.concurrent.ThreadPoolExecutor.runWorker',
+  'java.util.concurrent.ThreadPoolExecutor$Worker.run',
+  'java.lang.Thread.run',
+];
 
 /** An idle ThreadPoolExecutor worker, parked in getTask. */
 export const idlePoolWorker: Omit<ThreadSpec, 'name'> = {
   state: 'WAITING',
   detail: 'parking',
-  frames: ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.locks.LockSupport.park', 'java.util.concurrent.LinkedBlockingQueue.take', 'java.util.concurrent.ThreadPoolExecutor.getTask', ...inPoolWorker().slice(0)],
+  frames: [
+    'jdk.internal.misc.Unsafe.park(Native Method)',
+    'java.util.concurrent.locks.LockSupport.park',
+    'java.util.concurrent.LinkedBlockingQueue.take',
+    'java.util.concurrent.ThreadPoolExecutor.getTask',
+    ...inPoolWorker().slice(0),
+  ],
 };
 
 export const heapObject = (className: string, id = '0x1000') => ({ input: 'heap.hprof', id, className });
@@ -173,7 +190,14 @@ export function executorHeap(h: Omit<Partial<ExecutorHeapState>, 'queue'> & { qu
     completedTasks: null,
     workerThreadNames: [],
     ...h,
-    queue: { className: 'java.util.concurrent.LinkedBlockingQueue', size: 0, capacity: null, complete: true, id: '0x3000', ...h.queue } as ExecutorHeapState['queue'],
+    queue: {
+      className: 'java.util.concurrent.LinkedBlockingQueue',
+      size: 0,
+      capacity: null,
+      complete: true,
+      id: '0x3000',
+      ...h.queue,
+    } as ExecutorHeapState['queue'],
   };
 }
 
@@ -206,7 +230,10 @@ export function findingsOf(ruleId: string, m: Model, options?: Record<string, un
 /** Checks one case: the rule's findings, in order, are the expected ones. */
 export function check(ruleId: string, c: Case): Finding[] {
   const found = findingsOf(ruleId, c.model(), c.options);
-  expect(found.map((f) => f.subject), c.name).toEqual(c.expect.map((e) => e.subject));
+  expect(
+    found.map((f) => f.subject),
+    c.name,
+  ).toEqual(c.expect.map((e) => e.subject));
   c.expect.forEach((e, k) => {
     const f = found[k]!;
     if (e.severity !== undefined) expect(f.severity, `${c.name}: severity`).toBe(e.severity);

@@ -50,14 +50,27 @@ describe('class-init-wait', { timeout: 60_000 }, () => {
 });
 
 /** A thread that waits for `cls`'s initialisation from `frames` (top first). */
-const waitsFor = (name: string, cls: string, frames: string[]): ThreadSpec => ({ name, state: 'RUNNABLE', frames, locks: [{ at: 0, kind: 'waiting-class-init', id: '', className: cls }] });
+const waitsFor = (name: string, cls: string, frames: string[]): ThreadSpec => ({
+  name,
+  state: 'RUNNABLE',
+  frames,
+  locks: [{ at: 0, kind: 'waiting-class-init', id: '', className: cls }],
+});
 const loader: ThreadSpec = {
   name: 'config-loader',
   state: 'WAITING',
   detail: 'parking',
-  frames: ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.locks.LockSupport.park', 'java.util.concurrent.CountDownLatch.await', 'com.acme.Config$Remote.<clinit>', 'com.acme.Config.load', 'java.lang.Thread.run'],
+  frames: [
+    'jdk.internal.misc.Unsafe.park(Native Method)',
+    'java.util.concurrent.locks.LockSupport.park',
+    'java.util.concurrent.CountDownLatch.await',
+    'com.acme.Config$Remote.<clinit>',
+    'com.acme.Config.load',
+    'java.lang.Thread.run',
+  ],
 };
-const requests = (n: number) => many(n, 'http-nio-8080-exec-', (name) => waitsFor(name, 'com.acme.Config$Remote', ['com.acme.Api.handle', 'java.lang.Thread.run']));
+const requests = (n: number) =>
+  many(n, 'http-nio-8080-exec-', (name) => waitsFor(name, 'com.acme.Config$Remote', ['com.acme.Api.handle', 'java.lang.Thread.run']));
 
 const CASES: Case[] = [
   {
@@ -76,7 +89,13 @@ const CASES: Case[] = [
           ],
         },
       ]),
-    expect: [{ subject: 'class initialisation cycle: com.acme.PriceTable, com.acme.TaxRules', severity: 'critical', facts: { classes: ['com.acme.TaxRules', 'com.acme.PriceTable'] } }],
+    expect: [
+      {
+        subject: 'class initialisation cycle: com.acme.PriceTable, com.acme.TaxRules',
+        severity: 'critical',
+        facts: { classes: ['com.acme.TaxRules', 'com.acme.PriceTable'] },
+      },
+    ],
   },
   { name: 'negative control: an initialiser nobody waits for', model: () => modelOf([{ threads: [loader] }]), expect: [] },
 ];

@@ -20,7 +20,10 @@ const RULES_DIR = 'src/rules';
 
 describe('every rule', () => {
   test('has an id that is its file name, a severity, words for users, and options whose defaults fit their types', () => {
-    const files = readdirSync(RULES_DIR).filter((f) => f.endsWith('.ts') && f !== 'index.ts' && f !== 'rule.ts').map((f) => f.replace(/\.ts$/, '')).sort();
+    const files = readdirSync(RULES_DIR)
+      .filter((f) => f.endsWith('.ts') && f !== 'index.ts' && f !== 'rule.ts')
+      .map((f) => f.replace(/\.ts$/, ''))
+      .sort();
     expect(RULES.map((r) => r.meta.id).sort()).toEqual(files);
     for (const { meta } of RULES) {
       expect(SEVERITIES, meta.id).toContain(meta.defaultSeverity);
@@ -30,6 +33,11 @@ describe('every rule', () => {
         expect(o.description.length, `${meta.id}.${name}`).toBeGreaterThan(5);
       }
     }
+  });
+
+  test('has a test file of its own', () => {
+    const tests = new Set(readdirSync('test/rules'));
+    expect(RULES.map((r) => r.meta.id).filter((id) => !tests.has(`${id}.test.ts`))).toEqual([]);
   });
 
   test('opens with its meta, right after the imports, and imports no other rule', () => {
@@ -95,7 +103,17 @@ describe('cause links', () => {
     const rules = [
       linking('cause', [{ subject: 'c' }, { subject: 'c' }]),
       linking('quiet', []),
-      linking('victim', [{ subject: 'v', causedBy: [{ rule: 'cause', subject: 'c' }, { rule: 'quiet', subject: 'q' }, { rule: 'cause', subject: 'absent' }, { rule: 'victim', subject: 'v' }] }]),
+      linking('victim', [
+        {
+          subject: 'v',
+          causedBy: [
+            { rule: 'cause', subject: 'c' },
+            { rule: 'quiet', subject: 'q' },
+            { rule: 'cause', subject: 'absent' },
+            { rule: 'victim', subject: 'v' },
+          ],
+        },
+      ]),
     ];
     const findings = runRules(model, rules, defaultConfig(rules));
     // The same subject twice is numbered; a link names the first.

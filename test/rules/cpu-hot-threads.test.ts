@@ -105,7 +105,11 @@ function twoDumps(threads: ReadonlyArray<Omit<ThreadSpec, 'cpuMs' | 'elapsedS'> 
   }));
 }
 const spinner = { name: 'indexer', state: 'RUNNABLE' as const, frames: ['com.acme.Index.intersect', 'com.acme.Index.run', 'java.lang.Thread.run'] };
-const reader = { name: 'jdbc-reader', state: 'RUNNABLE' as const, frames: ['sun.nio.ch.SocketDispatcher.read0(Native Method)', 'sun.nio.ch.NioSocketImpl.read', 'com.acme.Db.fetch'] };
+const reader = {
+  name: 'jdbc-reader',
+  state: 'RUNNABLE' as const,
+  frames: ['sun.nio.ch.SocketDispatcher.read0(Native Method)', 'sun.nio.ch.NioSocketImpl.read', 'com.acme.Db.fetch'],
+};
 
 const HAND_BUILT: Case[] = [
   {
@@ -113,10 +117,19 @@ const HAND_BUILT: Case[] = [
     model: () => modelOf(twoDumps([{ ...spinner, cpu: [1000, 10_500] }])),
     expect: [{ subject: 'indexer', severity: 'error', facts: { coreShare: 0.95, measuredBy: ['series'] }, message: /"indexer" uses 95 % of a core/ }],
   },
-  { name: 'at 60 % of a core: a warning', model: () => modelOf(twoDumps([{ ...spinner, cpu: [1000, 7000] }])), expect: [{ subject: 'indexer', severity: 'warning' }] },
+  {
+    name: 'at 60 % of a core: a warning',
+    model: () => modelOf(twoDumps([{ ...spinner, cpu: [1000, 7000] }])),
+    expect: [{ subject: 'indexer', severity: 'warning' }],
+  },
   { name: 'negative control: RUNNABLE in a socket read, using 1 % of a core', model: () => modelOf(twoDumps([{ ...reader, cpu: [50, 150] }])), expect: [] },
   { name: 'negative control: 30 % of a core is below minCoreShare', model: () => modelOf(twoDumps([{ ...spinner, cpu: [1000, 4000] }])), expect: [] },
-  { name: 'the threshold is an option', model: () => modelOf(twoDumps([{ ...spinner, cpu: [1000, 4000] }])), options: { minCoreShare: 0.25 }, expect: [{ subject: 'indexer', facts: { coreShare: 0.3 } }] },
+  {
+    name: 'the threshold is an option',
+    model: () => modelOf(twoDumps([{ ...spinner, cpu: [1000, 4000] }])),
+    options: { minCoreShare: 0.25 },
+    expect: [{ subject: 'indexer', facts: { coreShare: 0.3 } }],
+  },
 ];
 
 describe('cpu-hot-threads: hand-built cases', () => {

@@ -31,7 +31,14 @@ const CASES: Case[] = [
   {
     name: 'two threads each holding the monitor the other waits for',
     model: () => modelOf([{ threads: [crossed('teller-1', '0x1', '0x2'), crossed('teller-2', '0x2', '0x1')] }]),
-    expect: [{ subject: 'teller-1 <-> teller-2', severity: 'critical', facts: { threadCount: 2, reportedByJvm: false, confidence: 'certain', heldUpCount: 0 }, message: /the JVM did not report it/ }],
+    expect: [
+      {
+        subject: 'teller-1 <-> teller-2',
+        severity: 'critical',
+        facts: { threadCount: 2, reportedByJvm: false, confidence: 'certain', heldUpCount: 0 },
+        message: /the JVM did not report it/,
+      },
+    ],
   },
   {
     name: 'threads blocked behind a cycle are named as held up by it',
@@ -41,7 +48,11 @@ const CASES: Case[] = [
           threads: [
             crossed('teller-1', '0x1', '0x2'),
             crossed('teller-2', '0x2', '0x1'),
-            ...many(3, 'audit-', () => ({ state: 'BLOCKED', frames: ['com.acme.Audit.read'], locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x1', className: 'com.acme.Account' }] })),
+            ...many(3, 'audit-', () => ({
+              state: 'BLOCKED',
+              frames: ['com.acme.Audit.read'],
+              locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x1', className: 'com.acme.Account' }],
+            })),
           ],
         },
       ]),
@@ -50,7 +61,20 @@ const CASES: Case[] = [
   {
     name: 'negative control: a lock held and waited for, with no cycle',
     model: () =>
-      modelOf([{ threads: [{ name: 'owner', state: 'TIMED_WAITING', detail: 'sleeping', frames: ['java.lang.Thread.sleep', 'com.acme.Ledger.close'], locks: [{ at: 1, kind: 'locked', id: '0x1', className: 'com.acme.Account' }] }, crossed('teller', '0x2', '0x1')] }]),
+      modelOf([
+        {
+          threads: [
+            {
+              name: 'owner',
+              state: 'TIMED_WAITING',
+              detail: 'sleeping',
+              frames: ['java.lang.Thread.sleep', 'com.acme.Ledger.close'],
+              locks: [{ at: 1, kind: 'locked', id: '0x1', className: 'com.acme.Account' }],
+            },
+            crossed('teller', '0x2', '0x1'),
+          ],
+        },
+      ]),
     expect: [],
   },
   { name: 'negative control: no threads at all', model: () => modelOf([]), expect: [] },
@@ -61,10 +85,17 @@ describe('deadlock: hand-built cases', () => {
 
   test('finding ids are unique when two JVMs have the same deadlocked thread names', () => {
     // Two JVMs of one program: same names, other thread ids, so two cycles and two findings.
-    const jvm = (id: number) => [{ ...crossed('teller-1', '0x1', '0x2'), javaId: `${id}` }, { ...crossed('teller-2', '0x2', '0x1'), javaId: `${id + 1}` }];
+    const jvm = (id: number) => [
+      { ...crossed('teller-1', '0x1', '0x2'), javaId: `${id}` },
+      { ...crossed('teller-2', '0x2', '0x1'), javaId: `${id + 1}` },
+    ];
     const found = check('deadlock', {
       name: 'two JVMs',
-      model: () => modelOf([{ threads: jvm(10), source: 'a.txt' }, { threads: jvm(20), source: 'b.txt' }]),
+      model: () =>
+        modelOf([
+          { threads: jvm(10), source: 'a.txt' },
+          { threads: jvm(20), source: 'b.txt' },
+        ]),
       expect: [{ subject: 'teller-1 <-> teller-2' }, { subject: 'teller-1 <-> teller-2' }],
     });
     expect(found.map((f) => f.id)).toEqual(['deadlock:teller-1 <-> teller-2', 'deadlock:teller-1 <-> teller-2 #2']);

@@ -13,23 +13,49 @@ import { check, connectionPool, executorHeap, idlePoolWorker, inPoolWorker, many
 
 const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 
-const sleeping = (): Omit<ThreadSpec, 'name'> => ({ state: 'TIMED_WAITING', detail: 'sleeping', frames: inPoolWorker('java.lang.Thread.sleep', 'com.acme.OrderService.place') });
+const sleeping = (): Omit<ThreadSpec, 'name'> => ({
+  state: 'TIMED_WAITING',
+  detail: 'sleeping',
+  frames: inPoolWorker('java.lang.Thread.sleep', 'com.acme.OrderService.place'),
+});
 const onLock = (): Omit<ThreadSpec, 'name'> => ({
   state: 'BLOCKED',
   detail: 'on object monitor',
   frames: inPoolWorker('com.acme.Inventory.reserve', 'com.acme.OrderService.place'),
   locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x10', className: 'com.acme.Inventory' }],
 });
-const inventoryOwner: ThreadSpec = { name: 'stock-sync', state: 'TIMED_WAITING', detail: 'sleeping', frames: ['java.lang.Thread.sleep', 'com.acme.Inventory.sync'], locks: [{ at: 1, kind: 'locked', id: '0x10', className: 'com.acme.Inventory' }] };
+const inventoryOwner: ThreadSpec = {
+  name: 'stock-sync',
+  state: 'TIMED_WAITING',
+  detail: 'sleeping',
+  frames: ['java.lang.Thread.sleep', 'com.acme.Inventory.sync'],
+  locks: [{ at: 1, kind: 'locked', id: '0x10', className: 'com.acme.Inventory' }],
+};
 
 const CASES: Case[] = [
   {
     name: 'all four workers of a pool busy in one task',
     model: () => modelOf([{ threads: many(4, 'order-pool-thread-', sleeping) }]),
-    expect: [{ subject: 'order-pool', severity: 'warning', facts: { workers: 4, busy: 4, idle: 0, topActivityThreads: 4 }, message: /All 4 workers of pool "order-pool" are busy; 4 of them in com.acme.OrderService.place/, causedBy: [] }],
+    expect: [
+      {
+        subject: 'order-pool',
+        severity: 'warning',
+        facts: { workers: 4, busy: 4, idle: 0, topActivityThreads: 4 },
+        message: /All 4 workers of pool "order-pool" are busy; 4 of them in com.acme.OrderService.place/,
+        causedBy: [],
+      },
+    ],
   },
-  { name: 'negative control: one worker of four idle', model: () => modelOf([{ threads: [...many(3, 'order-pool-thread-', sleeping), { name: 'order-pool-thread-4', ...idlePoolWorker }] }]), expect: [] },
-  { name: 'negative control: a single-thread executor is below minWorkers', model: () => modelOf([{ threads: many(1, 'order-pool-thread-', sleeping) }]), expect: [] },
+  {
+    name: 'negative control: one worker of four idle',
+    model: () => modelOf([{ threads: [...many(3, 'order-pool-thread-', sleeping), { name: 'order-pool-thread-4', ...idlePoolWorker }] }]),
+    expect: [],
+  },
+  {
+    name: 'negative control: a single-thread executor is below minWorkers',
+    model: () => modelOf([{ threads: many(1, 'order-pool-thread-', sleeping) }]),
+    expect: [],
+  },
   {
     name: 'workers queued on one contended lock name it as the cause',
     model: () => modelOf([{ threads: [inventoryOwner, ...many(5, 'order-pool-thread-', onLock)] }]),
@@ -39,7 +65,13 @@ const CASES: Case[] = [
     name: 'workers waiting for a starved connection pool name it as the cause',
     model: () =>
       modelOf([{ threads: many(4, 'order-pool-thread-', sleeping) }], (m) => ({
-        connectionPools: [connectionPool({ kind: 'hikaricp', name: 'HikariCP orders', waitingThreads: [{ dump: 0, threads: refs(m, ['order-pool-thread-1', 'order-pool-thread-2', 'order-pool-thread-3']) }] })],
+        connectionPools: [
+          connectionPool({
+            kind: 'hikaricp',
+            name: 'HikariCP orders',
+            waitingThreads: [{ dump: 0, threads: refs(m, ['order-pool-thread-1', 'order-pool-thread-2', 'order-pool-thread-3']) }],
+          }),
+        ],
       })),
     expect: [{ subject: 'order-pool', causedBy: ['connection-pool-starvation:HikariCP orders'] }],
   },
@@ -47,7 +79,10 @@ const CASES: Case[] = [
     name: 'negative control: the heap says the pool may still start workers',
     model: () =>
       modelOf([{ threads: many(4, 'order-pool-thread-', sleeping) }], (m) => ({
-        executors: m.executors.map((e) => ({ ...e, heap: executorHeap({ maximumPoolSize: 8, poolSize: 4, activeWorkers: 4, queue: { size: 0, capacity: null } }) })),
+        executors: m.executors.map((e) => ({
+          ...e,
+          heap: executorHeap({ maximumPoolSize: 8, poolSize: 4, activeWorkers: 4, queue: { size: 0, capacity: null } }),
+        })),
       })),
     expect: [],
   },
@@ -55,7 +90,10 @@ const CASES: Case[] = [
     name: 'negative control: at its maximum, but its bounded queue has room and nothing holds the workers',
     model: () =>
       modelOf([{ threads: many(4, 'order-pool-thread-', sleeping) }], (m) => ({
-        executors: m.executors.map((e) => ({ ...e, heap: executorHeap({ maximumPoolSize: 4, poolSize: 4, activeWorkers: 4, queue: { size: 10, capacity: 100 } }) })),
+        executors: m.executors.map((e) => ({
+          ...e,
+          heap: executorHeap({ maximumPoolSize: 4, poolSize: 4, activeWorkers: 4, queue: { size: 10, capacity: 100 } }),
+        })),
       })),
     expect: [],
   },
@@ -90,4 +128,3 @@ describe('executor-saturated on real JVMs', () => {
     expect(rulesOf(findings, 'executor-saturated')).toEqual([]);
   });
 });
-

@@ -33,7 +33,11 @@ describe('finalizer-backlog', { timeout: 60_000 }, () => {
   });
 });
 
-const FINALIZER_FRAMES = ['java.lang.ref.Finalizer.invokeFinalizeMethod(Native Method)', 'java.lang.ref.Finalizer.runFinalizer', 'java.lang.ref.Finalizer$FinalizerThread.run'];
+const FINALIZER_FRAMES = [
+  'java.lang.ref.Finalizer.invokeFinalizeMethod(Native Method)',
+  'java.lang.ref.Finalizer.runFinalizer',
+  'java.lang.ref.Finalizer$FinalizerThread.run',
+];
 const finalizer = (over: Partial<ThreadSpec> = {}): ThreadSpec => ({
   name: 'Finalizer',
   daemon: true,
@@ -43,23 +47,46 @@ const finalizer = (over: Partial<ThreadSpec> = {}): ThreadSpec => ({
   locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x10', className: 'com.acme.ImageCache' }],
   ...over,
 });
-const holder: ThreadSpec = { name: 'cache-flusher', state: 'TIMED_WAITING', detail: 'sleeping', frames: ['java.lang.Thread.sleep', 'com.acme.ImageCache.flush'], locks: [{ at: 1, kind: 'locked', id: '0x10', className: 'com.acme.ImageCache' }] };
+const holder: ThreadSpec = {
+  name: 'cache-flusher',
+  state: 'TIMED_WAITING',
+  detail: 'sleeping',
+  frames: ['java.lang.Thread.sleep', 'com.acme.ImageCache.flush'],
+  locks: [{ at: 1, kind: 'locked', id: '0x10', className: 'com.acme.ImageCache' }],
+};
 const idleFinalizer = finalizer({
   state: 'WAITING',
   detail: 'on object monitor',
   locks: [],
-  frames: ['java.lang.Object.wait(Native Method)', 'java.lang.ref.ReferenceQueue.remove', 'java.lang.ref.ReferenceQueue.remove', 'java.lang.ref.Finalizer$FinalizerThread.run'],
+  frames: [
+    'java.lang.Object.wait(Native Method)',
+    'java.lang.ref.ReferenceQueue.remove',
+    'java.lang.ref.ReferenceQueue.remove',
+    'java.lang.ref.Finalizer$FinalizerThread.run',
+  ],
 });
-const queue = (queueLength: number) => ({ finalizerQueues: [{ input: 'heap.hprof', queueLength, queueId: '0x20', className: 'java.lang.ref.ReferenceQueue' }] });
+const queue = (queueLength: number) => ({
+  finalizerQueues: [{ input: 'heap.hprof', queueLength, queueId: '0x20', className: 'java.lang.ref.ReferenceQueue' }],
+});
 
 const HAND_BUILT: Case[] = [
   {
     name: 'the Finalizer blocked in a finalize() on a lock another thread holds (warning)',
     model: () => modelOf([{ threads: [finalizer(), holder] }]),
-    expect: [{ subject: 'Finalizer', severity: 'warning', facts: { finalizeMethod: 'com.acme.ImageBuffer.finalize', lockHolder: 'cache-flusher', queueLength: null } }],
+    expect: [
+      { subject: 'Finalizer', severity: 'warning', facts: { finalizeMethod: 'com.acme.ImageBuffer.finalize', lockHolder: 'cache-flusher', queueLength: null } },
+    ],
   },
-  { name: 'blocked, with 60,000 objects queued behind it: an error', model: () => modelOf([{ threads: [finalizer(), holder] }], () => queue(60_000)), expect: [{ subject: 'Finalizer', severity: 'error', facts: { queueLength: 60_000 } }] },
-  { name: 'an idle Finalizer with a long queue: the queue alone', model: () => modelOf([{ threads: [idleFinalizer] }], () => queue(20_000)), expect: [{ subject: 'Finalizer', severity: 'warning', facts: { held: null, queueLength: 20_000 } }] },
+  {
+    name: 'blocked, with 60,000 objects queued behind it: an error',
+    model: () => modelOf([{ threads: [finalizer(), holder] }], () => queue(60_000)),
+    expect: [{ subject: 'Finalizer', severity: 'error', facts: { queueLength: 60_000 } }],
+  },
+  {
+    name: 'an idle Finalizer with a long queue: the queue alone',
+    model: () => modelOf([{ threads: [idleFinalizer] }], () => queue(20_000)),
+    expect: [{ subject: 'Finalizer', severity: 'warning', facts: { held: null, queueLength: 20_000 } }],
+  },
   { name: 'negative control: an idle Finalizer and a short queue', model: () => modelOf([{ threads: [idleFinalizer] }], () => queue(12)), expect: [] },
 ];
 

@@ -30,10 +30,34 @@ describe('forkjoin-saturated', { timeout: 60_000 }, () => {
   });
 });
 
-const FJ_LOOP = ['java.util.concurrent.ForkJoinTask.doExec', 'java.util.concurrent.ForkJoinPool$WorkQueue.topLevelExec', 'java.util.concurrent.ForkJoinPool.runWorker', 'java.util.concurrent.ForkJoinWorkerThread.run'];
-const reading = (): Omit<ThreadSpec, 'name'> => ({ state: 'RUNNABLE', frames: ['sun.nio.ch.SocketDispatcher.read0(Native Method)', 'sun.nio.ch.NioSocketImpl.read', 'java.net.Socket$SocketInputStream.read', 'com.acme.Catalog.price', ...FJ_LOOP] });
+const FJ_LOOP = [
+  'java.util.concurrent.ForkJoinTask.doExec',
+  'java.util.concurrent.ForkJoinPool$WorkQueue.topLevelExec',
+  'java.util.concurrent.ForkJoinPool.runWorker',
+  'java.util.concurrent.ForkJoinWorkerThread.run',
+];
+const reading = (): Omit<ThreadSpec, 'name'> => ({
+  state: 'RUNNABLE',
+  frames: [
+    'sun.nio.ch.SocketDispatcher.read0(Native Method)',
+    'sun.nio.ch.NioSocketImpl.read',
+    'java.net.Socket$SocketInputStream.read',
+    'com.acme.Catalog.price',
+    ...FJ_LOOP,
+  ],
+});
 const computing = (): Omit<ThreadSpec, 'name'> => ({ state: 'RUNNABLE', frames: ['com.acme.Matrix.multiply', 'com.acme.Matrix.fold', ...FJ_LOOP] });
-const idleWorker = (): Omit<ThreadSpec, 'name'> => ({ state: 'WAITING', detail: 'parking', frames: ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.locks.LockSupport.park', 'java.util.concurrent.ForkJoinPool.awaitWork', 'java.util.concurrent.ForkJoinPool.runWorker', 'java.util.concurrent.ForkJoinWorkerThread.run'] });
+const idleWorker = (): Omit<ThreadSpec, 'name'> => ({
+  state: 'WAITING',
+  detail: 'parking',
+  frames: [
+    'jdk.internal.misc.Unsafe.park(Native Method)',
+    'java.util.concurrent.locks.LockSupport.park',
+    'java.util.concurrent.ForkJoinPool.awaitWork',
+    'java.util.concurrent.ForkJoinPool.runWorker',
+    'java.util.concurrent.ForkJoinWorkerThread.run',
+  ],
+});
 
 const HAND_BUILT: Case[] = [
   {
@@ -42,7 +66,12 @@ const HAND_BUILT: Case[] = [
     expect: [{ subject: 'ForkJoinPool.commonPool', severity: 'error', facts: { workers: 4, blocked: 4 }, message: /com.acme.Catalog.price/ }],
   },
   { name: 'negative control: every worker busy computing', model: () => modelOf([{ threads: many(4, 'ForkJoinPool-1-worker-', computing) }]), expect: [] },
-  { name: 'negative control: one worker idle', model: () => modelOf([{ threads: [...many(3, 'ForkJoinPool.commonPool-worker-', reading), { name: 'ForkJoinPool.commonPool-worker-4', ...idleWorker() }] }]), expect: [] },
+  {
+    name: 'negative control: one worker idle',
+    model: () =>
+      modelOf([{ threads: [...many(3, 'ForkJoinPool.commonPool-worker-', reading), { name: 'ForkJoinPool.commonPool-worker-4', ...idleWorker() }] }]),
+    expect: [],
+  },
 ];
 
 describe('forkjoin-saturated: hand-built cases', () => {

@@ -91,19 +91,41 @@ describe('hung-threads-reported', { timeout: 60_000 }, () => {
 /** A server's log line about `thread`, at `line` of catalina.out. */
 function logged(kind: LogEventModel['kind'], thread: string, line: number, activeSeconds = 700): LogEventModel {
   const at = { source: 'catalina.out', line, text: `${kind} ${thread}` };
-  return { kind, count: 1, first: at, last: at, thread, facts: { server: 'Apache Tomcat', activeMs: activeSeconds * 1000, code: 'StuckThreadDetectionValve', request: '/orders' }, frames: ['java.net.SocketInputStream.socketRead0', 'com.acme.OrdersServlet.doGet'] };
+  return {
+    kind,
+    count: 1,
+    first: at,
+    last: at,
+    thread,
+    facts: { server: 'Apache Tomcat', activeMs: activeSeconds * 1000, code: 'StuckThreadDetectionValve', request: '/orders' },
+    frames: ['java.net.SocketInputStream.socketRead0', 'com.acme.OrdersServlet.doGet'],
+  };
 }
-const exec = (n: number) => ({ name: `http-nio-8080-exec-${n}`, state: 'RUNNABLE' as const, frames: ['java.net.SocketInputStream.socketRead0(Native Method)', 'com.acme.OrdersServlet.doGet'] });
+const exec = (n: number) => ({
+  name: `http-nio-8080-exec-${n}`,
+  state: 'RUNNABLE' as const,
+  frames: ['java.net.SocketInputStream.socketRead0(Native Method)', 'com.acme.OrdersServlet.doGet'],
+});
 
 const HAND_BUILT: Case[] = [
   {
     name: 'two request threads reported stuck and never recovered, both in the dump',
-    model: () => modelOf([{ threads: [exec(1), exec(2)] }], () => ({ logEvents: [logged('hung-thread-reported', 'http-nio-8080-exec-1', 10), logged('hung-thread-reported', 'http-nio-8080-exec-2', 20)] })),
+    model: () =>
+      modelOf([{ threads: [exec(1), exec(2)] }], () => ({
+        logEvents: [logged('hung-thread-reported', 'http-nio-8080-exec-1', 10), logged('hung-thread-reported', 'http-nio-8080-exec-2', 20)],
+      })),
     expect: [
       {
         subject: 'http-nio-8080-exec',
         severity: 'warning',
-        facts: { threadCount: 2, inDumps: ['http-nio-8080-exec-1', 'http-nio-8080-exec-2'], runs: ['java.net.SocketInputStream.socketRead0 (called from com.acme.OrdersServlet.doGet)', 'java.net.SocketInputStream.socketRead0 (called from com.acme.OrdersServlet.doGet)'] },
+        facts: {
+          threadCount: 2,
+          inDumps: ['http-nio-8080-exec-1', 'http-nio-8080-exec-2'],
+          runs: [
+            'java.net.SocketInputStream.socketRead0 (called from com.acme.OrdersServlet.doGet)',
+            'java.net.SocketInputStream.socketRead0 (called from com.acme.OrdersServlet.doGet)',
+          ],
+        },
         message: /Apache Tomcat reported 2 threads of http-nio-8080-exec hung and never reported them recovered/,
       },
     ],
@@ -115,10 +137,18 @@ const HAND_BUILT: Case[] = [
   },
   {
     name: 'negative control: reported, then recovered later in the same log',
-    model: () => modelOf([], () => ({ logEvents: [logged('hung-thread-reported', 'http-nio-8080-exec-1', 10), logged('hung-thread-recovered', 'http-nio-8080-exec-1', 30)] })),
+    model: () =>
+      modelOf([], () => ({
+        logEvents: [logged('hung-thread-reported', 'http-nio-8080-exec-1', 10), logged('hung-thread-recovered', 'http-nio-8080-exec-1', 30)],
+      })),
     expect: [],
   },
-  { name: 'negative control: active for less than minActiveSeconds', model: () => modelOf([], () => ({ logEvents: [logged('hung-thread-reported', 'http-nio-8080-exec-1', 10, 300)] })), options: { minActiveSeconds: 600 }, expect: [] },
+  {
+    name: 'negative control: active for less than minActiveSeconds',
+    model: () => modelOf([], () => ({ logEvents: [logged('hung-thread-reported', 'http-nio-8080-exec-1', 10, 300)] })),
+    options: { minActiveSeconds: 600 },
+    expect: [],
+  },
 ];
 
 describe('hung-threads-reported: hand-built cases', () => {

@@ -39,28 +39,54 @@ describe('io-thread-blocked', { timeout: 60_000 }, () => {
   });
 });
 
-const NETTY_LOOP = ['io.netty.channel.nio.NioEventLoop.processSelectedKeys', 'io.netty.channel.nio.NioEventLoop.run', 'io.netty.util.concurrent.SingleThreadEventExecutor$4.run', 'java.lang.Thread.run'];
+const NETTY_LOOP = [
+  'io.netty.channel.nio.NioEventLoop.processSelectedKeys',
+  'io.netty.channel.nio.NioEventLoop.run',
+  'io.netty.util.concurrent.SingleThreadEventExecutor$4.run',
+  'java.lang.Thread.run',
+];
 const onLock = (name: string): ThreadSpec => ({
   name,
   state: 'BLOCKED',
   detail: 'on object monitor',
-  frames: ['com.acme.OrderService.book', 'com.acme.DirectHandler.channelRead', 'io.netty.channel.AbstractChannelHandlerContext.invokeChannelRead', ...NETTY_LOOP],
+  frames: [
+    'com.acme.OrderService.book',
+    'com.acme.DirectHandler.channelRead',
+    'io.netty.channel.AbstractChannelHandlerContext.invokeChannelRead',
+    ...NETTY_LOOP,
+  ],
   locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x40', className: 'com.acme.Ledger' }],
 });
 const inSelector = (name: string): ThreadSpec => ({
   name,
   state: 'RUNNABLE',
-  frames: ['sun.nio.ch.EPoll.wait(Native Method)', 'sun.nio.ch.EPollSelectorImpl.doSelect', 'sun.nio.ch.SelectorImpl.select', 'io.netty.channel.nio.NioEventLoop.select', 'io.netty.channel.nio.NioEventLoop.run', 'io.netty.util.concurrent.SingleThreadEventExecutor$4.run', 'java.lang.Thread.run'],
+  frames: [
+    'sun.nio.ch.EPoll.wait(Native Method)',
+    'sun.nio.ch.EPollSelectorImpl.doSelect',
+    'sun.nio.ch.SelectorImpl.select',
+    'io.netty.channel.nio.NioEventLoop.select',
+    'io.netty.channel.nio.NioEventLoop.run',
+    'io.netty.util.concurrent.SingleThreadEventExecutor$4.run',
+    'java.lang.Thread.run',
+  ],
 });
 
 const HAND_BUILT: Case[] = [
   {
-    name: 'both loops of a group blocked on a monitor in the service\'s code',
+    name: "both loops of a group blocked on a monitor in the service's code",
     model: () => modelOf([{ threads: [onLock('NettyServerWorker-3-1'), onLock('NettyServerWorker-3-2')] }]),
     expect: [{ subject: 'NettyServerWorker-3', severity: 'error', facts: { held: 2, applicationCode: ['com.acme.OrderService.book'] } }],
   },
-  { name: 'one loop of two held: a warning', model: () => modelOf([{ threads: [onLock('NettyServerWorker-3-1'), inSelector('NettyServerWorker-3-2')] }]), expect: [{ subject: 'NettyServerWorker-3', severity: 'warning', facts: { held: 1 } }] },
-  { name: 'negative control: loops in their selector', model: () => modelOf([{ threads: [inSelector('NettyServerWorker-3-1'), inSelector('NettyServerWorker-3-2')] }]), expect: [] },
+  {
+    name: 'one loop of two held: a warning',
+    model: () => modelOf([{ threads: [onLock('NettyServerWorker-3-1'), inSelector('NettyServerWorker-3-2')] }]),
+    expect: [{ subject: 'NettyServerWorker-3', severity: 'warning', facts: { held: 1 } }],
+  },
+  {
+    name: 'negative control: loops in their selector',
+    model: () => modelOf([{ threads: [inSelector('NettyServerWorker-3-1'), inSelector('NettyServerWorker-3-2')] }]),
+    expect: [],
+  },
 ];
 
 describe('io-thread-blocked: hand-built cases', () => {

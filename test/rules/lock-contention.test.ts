@@ -20,23 +20,56 @@ const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((
 
 const CACHE = { id: '0x10', className: 'com.acme.SharedCache' };
 const holds = (l: { id: string; className: string }, at = 1): LockSpec => ({ at, kind: 'locked', ...l });
-const owner: ThreadSpec = { name: 'cache-refresher', state: 'TIMED_WAITING', detail: 'sleeping', frames: ['java.lang.Thread.sleep', 'com.acme.SharedCache.refresh'], locks: [holds(CACHE)] };
+const owner: ThreadSpec = {
+  name: 'cache-refresher',
+  state: 'TIMED_WAITING',
+  detail: 'sleeping',
+  frames: ['java.lang.Thread.sleep', 'com.acme.SharedCache.refresh'],
+  locks: [holds(CACHE)],
+};
 const waiters = (n: number, lock: { id: string; className: string } = CACHE): ThreadSpec[] =>
-  many(n, 'reader-', () => ({ state: 'BLOCKED', detail: 'on object monitor', frames: ['com.acme.SharedCache.get', 'com.acme.Api.handle'], locks: [{ at: 0, kind: 'waiting-to-lock', ...lock }] }));
+  many(n, 'reader-', () => ({
+    state: 'BLOCKED',
+    detail: 'on object monitor',
+    frames: ['com.acme.SharedCache.get', 'com.acme.Api.handle'],
+    locks: [{ at: 0, kind: 'waiting-to-lock', ...lock }],
+  }));
 
 const CASES: Case[] = [
   {
     name: 'five threads blocked on a monitor a sleeping thread holds',
     model: () => modelOf([{ threads: [owner, ...waiters(5)] }]),
-    expect: [{ subject: 'com.acme.SharedCache@0x10', severity: 'warning', facts: { waiters: 5, owner: 'cache-refresher', lockId: '0x10' }, message: /held by "cache-refresher", which is TIMED_WAITING \(sleeping\) in java.lang.Thread.sleep/ }],
+    expect: [
+      {
+        subject: 'com.acme.SharedCache@0x10',
+        severity: 'warning',
+        facts: { waiters: 5, owner: 'cache-refresher', lockId: '0x10' },
+        message: /held by "cache-refresher", which is TIMED_WAITING \(sleeping\) in java.lang.Thread.sleep/,
+      },
+    ],
   },
   { name: 'negative control: four waiters are below the default threshold', model: () => modelOf([{ threads: [owner, ...waiters(4)] }]), expect: [] },
-  { name: 'the threshold is an option', model: () => modelOf([{ threads: [owner, ...waiters(3)] }]), options: { minWaiters: 3 }, expect: [{ subject: 'com.acme.SharedCache@0x10', facts: { waiters: 3 } }] },
+  {
+    name: 'the threshold is an option',
+    model: () => modelOf([{ threads: [owner, ...waiters(3)] }]),
+    options: { minWaiters: 3 },
+    expect: [{ subject: 'com.acme.SharedCache@0x10', facts: { waiters: 3 } }],
+  },
   {
     name: 'negative control: threads queued on a semaphore are a saturated limit, not contention',
     model: () => {
       const sem = { id: '0x20', className: 'java.util.concurrent.Semaphore$NonfairSync' };
-      const parked = many(6, 'limited-', () => ({ state: 'WAITING', detail: 'parking', frames: ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.locks.LockSupport.park', 'java.util.concurrent.Semaphore.acquire', 'com.acme.Limiter.enter'], locks: [{ at: 0, kind: 'parking', ...sem }] }));
+      const parked = many(6, 'limited-', () => ({
+        state: 'WAITING',
+        detail: 'parking',
+        frames: [
+          'jdk.internal.misc.Unsafe.park(Native Method)',
+          'java.util.concurrent.locks.LockSupport.park',
+          'java.util.concurrent.Semaphore.acquire',
+          'com.acme.Limiter.enter',
+        ],
+        locks: [{ at: 0, kind: 'parking', ...sem }],
+      }));
       return modelOf([{ threads: parked }]);
     },
     expect: [],
@@ -47,7 +80,12 @@ const CASES: Case[] = [
       const a = { id: '0x1', className: 'com.acme.Account' };
       const b = { id: '0x2', className: 'com.acme.Account' };
       const cycle: ThreadSpec[] = [
-        { name: 'teller-1', state: 'BLOCKED', frames: ['com.acme.Ledger.transfer'], locks: [{ at: 0, kind: 'waiting-to-lock', ...b }, holds(a, 0), holds(CACHE, 0)] },
+        {
+          name: 'teller-1',
+          state: 'BLOCKED',
+          frames: ['com.acme.Ledger.transfer'],
+          locks: [{ at: 0, kind: 'waiting-to-lock', ...b }, holds(a, 0), holds(CACHE, 0)],
+        },
         { name: 'teller-2', state: 'BLOCKED', frames: ['com.acme.Ledger.transfer'], locks: [{ at: 0, kind: 'waiting-to-lock', ...a }, holds(b, 0)] },
       ];
       return modelOf([{ threads: [...cycle, ...waiters(5)] }]);
@@ -110,7 +148,7 @@ describe('lock-contention across a series', () => {
   });
 });
 
-describe('the owner\'s name in the text report', () => {
+describe("the owner's name in the text report", () => {
   test('terminal control sequences in thread names are stripped from text', async () => {
     // A real dump with one thread renamed: Java allows any character in a thread name.
     const evil = 'monitor-\u001b]0;owned\u0007\u001b[2Jholder';

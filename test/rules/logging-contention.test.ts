@@ -50,34 +50,68 @@ describe('logging-contention', { timeout: 60_000 }, () => {
 });
 
 const LOCK = { id: '0x30', className: 'java.util.concurrent.locks.ReentrantLock$NonfairSync' };
-const APPENDER = ['ch.qos.logback.core.OutputStreamAppender.subAppend', 'ch.qos.logback.core.OutputStreamAppender.append', 'ch.qos.logback.core.UnsynchronizedAppenderBase.doAppend', 'ch.qos.logback.classic.Logger.info'];
+const APPENDER = [
+  'ch.qos.logback.core.OutputStreamAppender.subAppend',
+  'ch.qos.logback.core.OutputStreamAppender.append',
+  'ch.qos.logback.core.UnsynchronizedAppenderBase.doAppend',
+  'ch.qos.logback.classic.Logger.info',
+];
 const waiting = (): Omit<ThreadSpec, 'name'> => ({
   state: 'WAITING',
   detail: 'parking',
-  frames: ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.locks.LockSupport.park', 'java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire', 'java.util.concurrent.locks.ReentrantLock.lock', ...APPENDER, 'com.acme.Api.handle'],
+  frames: [
+    'jdk.internal.misc.Unsafe.park(Native Method)',
+    'java.util.concurrent.locks.LockSupport.park',
+    'java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire',
+    'java.util.concurrent.locks.ReentrantLock.lock',
+    ...APPENDER,
+    'com.acme.Api.handle',
+  ],
   locks: [{ at: 0, kind: 'parking', ...LOCK }],
 });
 const writer: ThreadSpec = {
   name: 'log-writer',
   state: 'RUNNABLE',
-  frames: ['sun.nio.ch.SocketDispatcher.write0(Native Method)', 'sun.nio.ch.NioSocketImpl.write', 'java.net.Socket$SocketOutputStream.write', 'ch.qos.logback.core.OutputStreamAppender.writeBytes', ...APPENDER, 'com.acme.Batch.run'],
+  frames: [
+    'sun.nio.ch.SocketDispatcher.write0(Native Method)',
+    'sun.nio.ch.NioSocketImpl.write',
+    'java.net.Socket$SocketOutputStream.write',
+    'ch.qos.logback.core.OutputStreamAppender.writeBytes',
+    ...APPENDER,
+    'com.acme.Batch.run',
+  ],
   owns: [LOCK],
 };
 const SUBJECT = 'logback ch.qos.logback.core.OutputStreamAppender';
 
 const HAND_BUILT: Case[] = [
   {
-    name: 'three threads wait for an appender\'s lock held by a thread writing to a socket',
+    name: "three threads wait for an appender's lock held by a thread writing to a socket",
     model: () => modelOf([{ threads: [writer, ...many(3, 'http-nio-8080-exec-', waiting)] }]),
-    expect: [{ subject: SUBJECT, severity: 'warning', facts: { waiterCount: 3, holders: ['log-writer'], holderDoing: [expect.stringMatching(/^writing to a socket/)], loggedFrom: ['com.acme.Api.handle'] }, causedBy: [] }],
+    expect: [
+      {
+        subject: SUBJECT,
+        severity: 'warning',
+        facts: { waiterCount: 3, holders: ['log-writer'], holderDoing: [expect.stringMatching(/^writing to a socket/)], loggedFrom: ['com.acme.Api.handle'] },
+        causedBy: [],
+      },
+    ],
   },
   {
     name: 'with five waiters the lock is contended too, and that finding is the cause',
     model: () => modelOf([{ threads: [writer, ...many(5, 'http-nio-8080-exec-', waiting)] }]),
     expect: [{ subject: SUBJECT, causedBy: ['lock-contention:java.util.concurrent.locks.ReentrantLock$NonfairSync@0x30'] }],
   },
-  { name: 'ten waiters make it an error', model: () => modelOf([{ threads: [writer, ...many(10, 'http-nio-8080-exec-', waiting)] }]), expect: [{ subject: SUBJECT, severity: 'error' }] },
-  { name: 'negative control: two waiters are below minThreads', model: () => modelOf([{ threads: [writer, ...many(2, 'http-nio-8080-exec-', waiting)] }]), expect: [] },
+  {
+    name: 'ten waiters make it an error',
+    model: () => modelOf([{ threads: [writer, ...many(10, 'http-nio-8080-exec-', waiting)] }]),
+    expect: [{ subject: SUBJECT, severity: 'error' }],
+  },
+  {
+    name: 'negative control: two waiters are below minThreads',
+    model: () => modelOf([{ threads: [writer, ...many(2, 'http-nio-8080-exec-', waiting)] }]),
+    expect: [],
+  },
 ];
 
 describe('logging-contention: hand-built cases', () => {

@@ -23,7 +23,10 @@ function suspect(holder: string, accumulation: RetainedObject, share: number, he
     retained,
     share,
     accumulation: { ...accumulation, dominated: 40_000, ...(chainLinks !== undefined ? { chainLinks } : {}) },
-    path: [{ object: object('java.lang.Class', '0xf0000100', retained), rootKind: 'sticky class' }, { object: object(holder, '0xf0001000', retained), via: 'static SESSIONS' }],
+    path: [
+      { object: object('java.lang.Class', '0xf0000100', retained), rootKind: 'sticky class' },
+      { object: object(holder, '0xf0001000', retained), via: 'static SESSIONS' },
+    ],
   };
 }
 
@@ -41,10 +44,21 @@ const summary = (heapMB: number, suspects: LeakSuspect[]): MemorySummary => ({
 });
 
 const withMemory = (heapMB: number, suspects: LeakSuspect[], more: (m: Model) => Partial<Model> = () => ({})): Model =>
-  modelOf([{ threads: many(2, 'report-render-thread-', () => ({ state: 'TIMED_WAITING', detail: 'sleeping', frames: inPoolWorker('java.lang.Thread.sleep', 'com.acme.Report.render') })) }], (m) => ({
-    memory: [{ input: 'heap.hprof', summary: summary(heapMB, suspects) }],
-    ...more(m),
-  }));
+  modelOf(
+    [
+      {
+        threads: many(2, 'report-render-thread-', () => ({
+          state: 'TIMED_WAITING',
+          detail: 'sleeping',
+          frames: inPoolWorker('java.lang.Thread.sleep', 'com.acme.Report.render'),
+        })),
+      },
+    ],
+    (m) => ({
+      memory: [{ input: 'heap.hprof', summary: summary(heapMB, suspects) }],
+      ...more(m),
+    }),
+  );
 
 const table = object('java.util.concurrent.ConcurrentHashMap$Node[]', '0xf0002000', 200 * MB);
 const nodes = object('java.util.concurrent.LinkedBlockingQueue$Node', '0xf0003000', 150 * MB);
@@ -64,16 +78,46 @@ const CASES: Case[] = [
     ],
   },
   {
-    name: 'a queue that is an executor\'s backlog: the suspect says so and links to the queue-backlog finding',
+    name: "a queue that is an executor's backlog: the suspect says so and links to the queue-backlog finding",
     model: () =>
       withMemory(256, [suspect('java.util.concurrent.ThreadPoolExecutor', nodes, 0.3, 256, 20_000)], (m) => ({
-        executors: m.executors.map((e) => ({ ...e, heap: executorHeap({ object: { input: 'heap.hprof', id: '0xf0001000', className: 'java.util.concurrent.ThreadPoolExecutor' }, maximumPoolSize: 2, poolSize: 2, activeWorkers: 2, queue: { size: 20_000, id: nodes.id } }) })),
+        executors: m.executors.map((e) => ({
+          ...e,
+          heap: executorHeap({
+            object: { input: 'heap.hprof', id: '0xf0001000', className: 'java.util.concurrent.ThreadPoolExecutor' },
+            maximumPoolSize: 2,
+            poolSize: 2,
+            activeWorkers: 2,
+            queue: { size: 20_000, id: nodes.id },
+          }),
+        })),
       })),
-    expect: [{ subject: 'java.util.concurrent.ThreadPoolExecutor 0xf0001000', severity: 'warning', facts: { holderKind: 'a queue', accumulationChainLinks: 20_000 }, message: /This is the queue of executor "report-render"/, causedBy: ['queue-backlog:report-render'] }],
+    expect: [
+      {
+        subject: 'java.util.concurrent.ThreadPoolExecutor 0xf0001000',
+        severity: 'warning',
+        facts: { holderKind: 'a queue', accumulationChainLinks: 20_000 },
+        message: /This is the queue of executor "report-render"/,
+        causedBy: ['queue-backlog:report-render'],
+      },
+    ],
   },
-  { name: 'negative control: a third of a 12 MB heap is under minRetainedMB', model: () => withMemory(12, [suspect('com.acme.SessionRegistry', table, 0.3, 12)]), expect: [] },
-  { name: 'the size floor is an option', model: () => withMemory(12, [suspect('com.acme.SessionRegistry', table, 0.3, 12)]), options: { minRetainedMB: 1 }, expect: [{ subject: 'com.acme.SessionRegistry 0xf0001000' }] },
-  { name: 'negative control: 5% of the heap is below minShare', model: () => withMemory(1024, [suspect('com.acme.SessionRegistry', table, 0.05, 1024)]), expect: [] },
+  {
+    name: 'negative control: a third of a 12 MB heap is under minRetainedMB',
+    model: () => withMemory(12, [suspect('com.acme.SessionRegistry', table, 0.3, 12)]),
+    expect: [],
+  },
+  {
+    name: 'the size floor is an option',
+    model: () => withMemory(12, [suspect('com.acme.SessionRegistry', table, 0.3, 12)]),
+    options: { minRetainedMB: 1 },
+    expect: [{ subject: 'com.acme.SessionRegistry 0xf0001000' }],
+  },
+  {
+    name: 'negative control: 5% of the heap is below minShare',
+    model: () => withMemory(1024, [suspect('com.acme.SessionRegistry', table, 0.05, 1024)]),
+    expect: [],
+  },
   { name: 'negative control: no memory analysis', model: () => withMemory(256, []), expect: [] },
 ];
 

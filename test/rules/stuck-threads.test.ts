@@ -22,8 +22,20 @@ function series(threads: readonly ThreadSpec[], dumps = 2, change: (t: ThreadSpe
   }));
 }
 
-const lockOwner: ThreadSpec = { name: 'ledger-owner', state: 'WAITING', detail: 'on object monitor', frames: ['java.lang.Object.wait(Native Method)', 'com.acme.Ledger.settle'], locks: [{ at: 1, kind: 'locked', id: '0x1', className: 'com.acme.Ledger' }] };
-const blocked: ThreadSpec = { name: 'ledger-writer', state: 'BLOCKED', detail: 'on object monitor', frames: ['com.acme.Ledger.append', 'com.acme.Api.handle'], locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x1', className: 'com.acme.Ledger' }] };
+const lockOwner: ThreadSpec = {
+  name: 'ledger-owner',
+  state: 'WAITING',
+  detail: 'on object monitor',
+  frames: ['java.lang.Object.wait(Native Method)', 'com.acme.Ledger.settle'],
+  locks: [{ at: 1, kind: 'locked', id: '0x1', className: 'com.acme.Ledger' }],
+};
+const blocked: ThreadSpec = {
+  name: 'ledger-writer',
+  state: 'BLOCKED',
+  detail: 'on object monitor',
+  frames: ['com.acme.Ledger.append', 'com.acme.Api.handle'],
+  locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x1', className: 'com.acme.Ledger' }],
+};
 const idle: ThreadSpec = { name: 'worker-1', ...idlePoolWorker };
 
 const CASES: Case[] = [
@@ -32,17 +44,28 @@ const CASES: Case[] = [
     model: () => modelOf(series([lockOwner, blocked, idle])),
     expect: [
       { subject: 'com.acme.Ledger.settle (WAITING)', facts: { threads: ['ledger-owner'], dumps: [0, 1], spanSeconds: 10 } },
-      { subject: 'com.acme.Ledger.append (BLOCKED)', facts: { threads: ['ledger-writer'], state: 'BLOCKED' }, message: /stayed BLOCKED in com.acme.Ledger.append with the same stack in all 2 dumps \(10 s\)/ },
+      {
+        subject: 'com.acme.Ledger.append (BLOCKED)',
+        facts: { threads: ['ledger-writer'], state: 'BLOCKED' },
+        message: /stayed BLOCKED in com.acme.Ledger.append with the same stack in all 2 dumps \(10 s\)/,
+      },
     ],
   },
   {
     name: 'a runaway burning a core in one place links to its CPU finding',
-    model: () => modelOf(series([{ name: 'indexer', state: 'RUNNABLE', frames: ['com.acme.Index.intersect', 'com.acme.Index.run'], cpuMs: 1000, elapsedS: 100 }], 2, (t) => ({ ...t, cpuMs: 10_500, elapsedS: 110 }))),
+    model: () =>
+      modelOf(
+        series([{ name: 'indexer', state: 'RUNNABLE', frames: ['com.acme.Index.intersect', 'com.acme.Index.run'], cpuMs: 1000, elapsedS: 100 }], 2, (t) => ({
+          ...t,
+          cpuMs: 10_500,
+          elapsedS: 110,
+        })),
+      ),
     expect: [{ subject: 'com.acme.Index.intersect (RUNNABLE)', facts: { runaway: true, cpuMsDelta: 9500 }, message: /a runaway in one place/ }],
   },
   { name: 'negative control: one dump is no series', model: () => modelOf(series([lockOwner, blocked], 1)), expect: [] },
   {
-    name: 'negative control: dumps of two JVMs (a thread\'s native id changed) are no series',
+    name: "negative control: dumps of two JVMs (a thread's native id changed) are no series",
     model: () => {
       const m = modelOf(series([lockOwner, blocked], 2, (t) => ({ ...t, nativeId: `0xf${t.name.length}` })));
       expect(m.series).toEqual([]);
@@ -82,7 +105,6 @@ describe('stuck-threads on real JVMs', () => {
     expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
   });
 });
-
 
 test('json report of the series fixture (golden)', async () => {
   const { model, findings } = await analyse([1, 2, 3].map((n) => `${FIXTURES}/series/dump-${n}.txt`));

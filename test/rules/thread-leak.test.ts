@@ -63,9 +63,19 @@ describe('thread-leak', { timeout: 60_000 }, () => {
 
 /** One idle worker of each executor `pool-<from>` to `pool-<to>` (what Executors' default factory names). */
 const pools = (from: number, to: number): ThreadSpec[] =>
-  Array.from({ length: to - from + 1 }, (_, k) => ({ name: `pool-${from + k}-thread-1`, javaId: `${1000 + from + k}`, nativeId: `0x${(5000 + from + k).toString(16)}`, ...idlePoolWorker }));
+  Array.from({ length: to - from + 1 }, (_, k) => ({
+    name: `pool-${from + k}-thread-1`,
+    javaId: `${1000 + from + k}`,
+    nativeId: `0x${(5000 + from + k).toString(16)}`,
+    ...idlePoolWorker,
+  }));
 /** Threads every dump of the JVM shares, with their ids: what makes later dumps the same JVM's. */
-const stable: ThreadSpec[] = Array.from({ length: 40 }, (_, k) => ({ name: `app-${k}`, javaId: `${k + 1}`, nativeId: `0x${(100 + k).toString(16)}`, ...idlePoolWorker }));
+const stable: ThreadSpec[] = Array.from({ length: 40 }, (_, k) => ({
+  name: `app-${k}`,
+  javaId: `${k + 1}`,
+  nativeId: `0x${(100 + k).toString(16)}`,
+  ...idlePoolWorker,
+}));
 const seriesOf = (...counts: number[]): DumpSpec[] => counts.map((n, k) => ({ at: `2026-11-30T09:30:0${k}`, threads: [...stable, ...pools(2, n + 1)] }));
 
 const HAND_BUILT: Case[] = [
@@ -74,9 +84,18 @@ const HAND_BUILT: Case[] = [
     model: () => modelOf([{ threads: pools(2, 121) }]),
     expect: [{ subject: 'pool-#-thread-#', severity: 'warning', facts: { growing: false } }],
   },
-  { name: 'negative control: 30 executors in one dump are an application\'s own', model: () => modelOf([{ threads: pools(2, 31) }]), expect: [] },
-  { name: 'the bar for one dump is an option', model: () => modelOf([{ threads: pools(2, 31) }]), options: { minInstances: 20 }, expect: [{ subject: 'pool-#-thread-#' }] },
-  { name: 'a series where the executors grow in every dump, 10 -> 20 -> 30', model: () => modelOf(seriesOf(10, 20, 30)), expect: [{ subject: 'pool-#-thread-#', facts: { growing: true, instancesPerDump: [10, 20, 30] } }] },
+  { name: "negative control: 30 executors in one dump are an application's own", model: () => modelOf([{ threads: pools(2, 31) }]), expect: [] },
+  {
+    name: 'the bar for one dump is an option',
+    model: () => modelOf([{ threads: pools(2, 31) }]),
+    options: { minInstances: 20 },
+    expect: [{ subject: 'pool-#-thread-#' }],
+  },
+  {
+    name: 'a series where the executors grow in every dump, 10 -> 20 -> 30',
+    model: () => modelOf(seriesOf(10, 20, 30)),
+    expect: [{ subject: 'pool-#-thread-#', facts: { growing: true, instancesPerDump: [10, 20, 30] } }],
+  },
   { name: 'negative control: a series where they stay at 30', model: () => modelOf(seriesOf(30, 30, 30)), expect: [] },
 ];
 

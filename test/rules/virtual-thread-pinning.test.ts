@@ -45,26 +45,66 @@ describe('virtual-thread-pinning', { timeout: 60_000 }, () => {
   });
 });
 
-const CARRIER_LOOP = ['java.lang.VirtualThread.run', 'java.lang.VirtualThread$VThreadContinuation$1.run', 'jdk.internal.vm.Continuation.enter0', 'jdk.internal.vm.Continuation.enter', 'jdk.internal.vm.Continuation.run', 'java.lang.VirtualThread.runContinuation', 'java.util.concurrent.ForkJoinTask.doExec', 'java.util.concurrent.ForkJoinPool.runWorker', 'java.util.concurrent.ForkJoinWorkerThread.run'];
+const CARRIER_LOOP = [
+  'java.lang.VirtualThread.run',
+  'java.lang.VirtualThread$VThreadContinuation$1.run',
+  'jdk.internal.vm.Continuation.enter0',
+  'jdk.internal.vm.Continuation.enter',
+  'jdk.internal.vm.Continuation.run',
+  'java.lang.VirtualThread.runContinuation',
+  'java.util.concurrent.ForkJoinTask.doExec',
+  'java.util.concurrent.ForkJoinPool.runWorker',
+  'java.util.concurrent.ForkJoinWorkerThread.run',
+];
 /** A carrier showing its mounted virtual thread parked inside `clinit`, which pins it. */
 const pinned = (n: number, clinit: string): ThreadSpec => ({
   name: `ForkJoinPool-1-worker-${n}`,
   state: 'WAITING',
   detail: 'parking',
   carriedVirtualThread: `${20 + n}`,
-  frames: ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.lang.VirtualThread.parkOnCarrierThread', 'java.lang.VirtualThread.park', 'java.lang.System$1.parkVirtualThread', 'java.util.concurrent.locks.LockSupport.park', 'java.util.concurrent.CountDownLatch.await', clinit, 'com.acme.Main.lambda$main$0', ...CARRIER_LOOP],
+  frames: [
+    'jdk.internal.misc.Unsafe.park(Native Method)',
+    'java.lang.VirtualThread.parkOnCarrierThread',
+    'java.lang.VirtualThread.park',
+    'java.lang.System$1.parkVirtualThread',
+    'java.util.concurrent.locks.LockSupport.park',
+    'java.util.concurrent.CountDownLatch.await',
+    clinit,
+    'com.acme.Main.lambda$main$0',
+    ...CARRIER_LOOP,
+  ],
 });
 /** A carrier whose virtual thread runs (it will unmount when it blocks). */
-const running = (n: number): ThreadSpec => ({ name: `ForkJoinPool-1-worker-${n}`, state: 'RUNNABLE', carriedVirtualThread: `${20 + n}`, frames: ['com.acme.Prices.compute', ...CARRIER_LOOP] });
+const running = (n: number): ThreadSpec => ({
+  name: `ForkJoinPool-1-worker-${n}`,
+  state: 'RUNNABLE',
+  carriedVirtualThread: `${20 + n}`,
+  frames: ['com.acme.Prices.compute', ...CARRIER_LOOP],
+});
 
 const HAND_BUILT: Case[] = [
   {
     name: 'both carriers pinned by virtual threads parked in class initialisers: no virtual thread can run',
     model: () => modelOf([{ threads: [pinned(1, 'com.acme.Tenants.<clinit>'), pinned(2, 'com.acme.Quotas.<clinit>')] }]),
-    expect: [{ subject: 'virtual thread scheduler', severity: 'error', facts: { pinned: 2, carriers: 2, pinnedCarriers: 2 }, message: /pinned by a class initialiser \(com.acme.Tenants.<clinit>\)/ }],
+    expect: [
+      {
+        subject: 'virtual thread scheduler',
+        severity: 'error',
+        facts: { pinned: 2, carriers: 2, pinnedCarriers: 2 },
+        message: /pinned by a class initialiser \(com.acme.Tenants.<clinit>\)/,
+      },
+    ],
   },
-  { name: 'one carrier of two pinned: a warning', model: () => modelOf([{ threads: [pinned(1, 'com.acme.Tenants.<clinit>'), running(2)] }]), expect: [{ subject: 'virtual thread scheduler', severity: 'warning', facts: { pinned: 1, carriers: 2, pinnedCarriers: 1 } }] },
-  { name: 'negative control: carriers running virtual threads, none parked on its carrier', model: () => modelOf([{ threads: [running(1), running(2)] }]), expect: [] },
+  {
+    name: 'one carrier of two pinned: a warning',
+    model: () => modelOf([{ threads: [pinned(1, 'com.acme.Tenants.<clinit>'), running(2)] }]),
+    expect: [{ subject: 'virtual thread scheduler', severity: 'warning', facts: { pinned: 1, carriers: 2, pinnedCarriers: 1 } }],
+  },
+  {
+    name: 'negative control: carriers running virtual threads, none parked on its carrier',
+    model: () => modelOf([{ threads: [running(1), running(2)] }]),
+    expect: [],
+  },
 ];
 
 describe('virtual-thread-pinning: hand-built cases', () => {

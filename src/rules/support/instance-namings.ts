@@ -14,12 +14,48 @@ export interface InstanceNaming {
 
 /** Thread names with an instance number, by the factory that writes them (the JDK's, Netty's). */
 export const INSTANCE_NAMINGS: readonly InstanceNaming[] = [
-  { starts: ['pool-'], pattern: /^pool-(\d+)-thread-\d+$/, scheme: 'pool-#-thread-#', instance: 'an executor of Executors.newFixedThreadPool/newCachedThreadPool (the default thread factory numbers each pool)', remedy: 'create the executor once and share it, or shut it down (try-with-resources on JDK 19+, or shutdown() in a finally)' },
-  { starts: ['Timer-'], pattern: /^Timer-(\d+)$/, scheme: 'Timer-#', instance: 'a java.util.Timer (each has its own thread)', remedy: 'share one Timer or ScheduledExecutorService, or cancel() each Timer when done' },
-  { starts: ['ForkJoinPool-'], pattern: /^ForkJoinPool-(\d+)-worker-\d+$/, scheme: 'ForkJoinPool-#-worker-#', instance: 'a new ForkJoinPool', remedy: 'create the ForkJoinPool once and share it, or shut it down' },
-  { starts: ['HttpClient-'], pattern: /^HttpClient-(\d+)-(?:SelectorManager|Worker-\d+)$/, scheme: 'HttpClient-#-SelectorManager', instance: 'a java.net.http.HttpClient (each has a selector thread)', remedy: 'build one HttpClient and share it (it is thread-safe), or close it (JDK 21+)' },
-  { starts: ['nioEventLoopGroup-', 'epollEventLoopGroup-', 'defaultEventLoopGroup-'], pattern: /^(?:nioEventLoopGroup|epollEventLoopGroup|defaultEventLoopGroup)-(\d+)-\d+$/, scheme: 'nioEventLoopGroup-#-#', instance: 'a Netty EventLoopGroup', remedy: 'share the EventLoopGroup, or shutdownGracefully() it when its channels close' },
-  { starts: ['OkHttp ConnectionPool'], pattern: /^OkHttp ConnectionPool(?: \((\d+)\))?$/, scheme: 'OkHttp ConnectionPool', instance: 'an OkHttpClient built per call (each has its own connection pool)', remedy: 'build one OkHttpClient and derive the others from it with newBuilder()' },
+  {
+    starts: ['pool-'],
+    pattern: /^pool-(\d+)-thread-\d+$/,
+    scheme: 'pool-#-thread-#',
+    instance: 'an executor of Executors.newFixedThreadPool/newCachedThreadPool (the default thread factory numbers each pool)',
+    remedy: 'create the executor once and share it, or shut it down (try-with-resources on JDK 19+, or shutdown() in a finally)',
+  },
+  {
+    starts: ['Timer-'],
+    pattern: /^Timer-(\d+)$/,
+    scheme: 'Timer-#',
+    instance: 'a java.util.Timer (each has its own thread)',
+    remedy: 'share one Timer or ScheduledExecutorService, or cancel() each Timer when done',
+  },
+  {
+    starts: ['ForkJoinPool-'],
+    pattern: /^ForkJoinPool-(\d+)-worker-\d+$/,
+    scheme: 'ForkJoinPool-#-worker-#',
+    instance: 'a new ForkJoinPool',
+    remedy: 'create the ForkJoinPool once and share it, or shut it down',
+  },
+  {
+    starts: ['HttpClient-'],
+    pattern: /^HttpClient-(\d+)-(?:SelectorManager|Worker-\d+)$/,
+    scheme: 'HttpClient-#-SelectorManager',
+    instance: 'a java.net.http.HttpClient (each has a selector thread)',
+    remedy: 'build one HttpClient and share it (it is thread-safe), or close it (JDK 21+)',
+  },
+  {
+    starts: ['nioEventLoopGroup-', 'epollEventLoopGroup-', 'defaultEventLoopGroup-'],
+    pattern: /^(?:nioEventLoopGroup|epollEventLoopGroup|defaultEventLoopGroup)-(\d+)-\d+$/,
+    scheme: 'nioEventLoopGroup-#-#',
+    instance: 'a Netty EventLoopGroup',
+    remedy: 'share the EventLoopGroup, or shutdownGracefully() it when its channels close',
+  },
+  {
+    starts: ['OkHttp ConnectionPool'],
+    pattern: /^OkHttp ConnectionPool(?: \((\d+)\))?$/,
+    scheme: 'OkHttp ConnectionPool',
+    instance: 'an OkHttpClient built per call (each has its own connection pool)',
+    remedy: 'build one OkHttpClient and derive the others from it with newBuilder()',
+  },
 ];
 
 /**

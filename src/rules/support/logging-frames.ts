@@ -19,14 +19,36 @@ export interface LoggingFrame {
 /** The appenders' frames where a logging thread waits, by framework (their sources: the frameworks' appender classes). */
 const LOGGING_FRAMES: readonly LoggingFrame[] = [
   { prefix: 'ch.qos.logback.core.AsyncAppenderBase.put', framework: 'logback', waitsFor: "an AsyncAppender's full queue (neverBlock=false)", queue: true },
-  { prefix: 'ch.qos.logback.core.OutputStreamAppender.', framework: 'logback', waitsFor: "an OutputStreamAppender's lock (file, console and socket appenders write under it)" },
+  {
+    prefix: 'ch.qos.logback.core.OutputStreamAppender.',
+    framework: 'logback',
+    waitsFor: "an OutputStreamAppender's lock (file, console and socket appenders write under it)",
+  },
   { prefix: 'ch.qos.logback.core.AppenderBase.doAppend', framework: 'logback', waitsFor: "a synchronized appender's monitor (AppenderBase.doAppend)" },
   { prefix: 'org.apache.log4j.AsyncAppender.append', framework: 'log4j 1', waitsFor: "an AsyncAppender's full buffer (blocking=true)", queue: true },
   { prefix: 'org.apache.log4j.AppenderSkeleton.doAppend', framework: 'log4j 1', waitsFor: "an appender's monitor (AppenderSkeleton.doAppend is synchronized)" },
-  { prefix: 'org.apache.log4j.Category.callAppenders', framework: 'log4j 1', waitsFor: "a logger's monitor (Category.callAppenders is synchronized per logger)" },
-  { prefix: 'org.apache.logging.log4j.core.appender.AsyncAppender.', framework: 'log4j 2', waitsFor: "an AsyncAppender's full queue (blocking=true)", queue: true },
-  { prefix: 'com.lmax.disruptor.MultiProducerSequencer.next', framework: 'log4j 2 async loggers', waitsFor: "the async loggers' full ring buffer (the default queue-full policy waits)", queue: true },
-  { prefix: 'org.apache.logging.log4j.core.appender.OutputStreamManager.', framework: 'log4j 2', waitsFor: "an OutputStreamManager's monitor (file and console appenders write under it)" },
+  {
+    prefix: 'org.apache.log4j.Category.callAppenders',
+    framework: 'log4j 1',
+    waitsFor: "a logger's monitor (Category.callAppenders is synchronized per logger)",
+  },
+  {
+    prefix: 'org.apache.logging.log4j.core.appender.AsyncAppender.',
+    framework: 'log4j 2',
+    waitsFor: "an AsyncAppender's full queue (blocking=true)",
+    queue: true,
+  },
+  {
+    prefix: 'com.lmax.disruptor.MultiProducerSequencer.next',
+    framework: 'log4j 2 async loggers',
+    waitsFor: "the async loggers' full ring buffer (the default queue-full policy waits)",
+    queue: true,
+  },
+  {
+    prefix: 'org.apache.logging.log4j.core.appender.OutputStreamManager.',
+    framework: 'log4j 2',
+    waitsFor: "an OutputStreamManager's monitor (file and console appenders write under it)",
+  },
   { prefix: 'org.apache.logging.log4j.core.appender.AbstractOutputStreamAppender.', framework: 'log4j 2', waitsFor: "an output stream appender's lock" },
   { prefix: 'java.util.logging.StreamHandler.publish', framework: 'java.util.logging', waitsFor: "a StreamHandler's monitor (publish is synchronized)" },
   { prefix: 'java.util.logging.FileHandler.publish', framework: 'java.util.logging', waitsFor: "a FileHandler's monitor (publish is synchronized)" },
