@@ -77,7 +77,6 @@ export function rootRecordSize(subTag: number, idSize: number): number {
   }
 }
 
-
 /**
  * HPROF basic type codes: the byte that says what a field, a static or an array element is.
  * ARRAY_OBJECT (1) is in the old hprof agent's type list; HotSpot writes every reference, array or not, as OBJECT (2),
@@ -161,6 +160,7 @@ export function javaClassName(internal: string): string {
   const base =
     rest.startsWith('L') && rest.endsWith(';')
       ? rest.slice(1, -1).replace(/\//g, '.')
-      : ({ Z: 'boolean', C: 'char', F: 'float', D: 'double', B: 'byte', S: 'short', I: 'int', J: 'long' } as Record<string, string>)[rest] ?? rest.replace(/\//g, '.');
+      : (({ Z: 'boolean', C: 'char', F: 'float', D: 'double', B: 'byte', S: 'short', I: 'int', J: 'long' } as Record<string, string>)[rest] ??
+        rest.replace(/\//g, '.'));
   return base + '[]'.repeat(dims);
 }

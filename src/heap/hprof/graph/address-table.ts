@@ -99,7 +99,7 @@ export function addressTable(ids: Float64Array): IdIndex | undefined {
     if (base < 0) return NONE;
     const within = offset - page * pageBytes;
     // An id between two starts is no object's (a reference into the middle of one, or not aligned).
-    if ((within >>> 0) !== within || (within & (unit - 1)) !== 0) return NONE;
+    if (within >>> 0 !== within || (within & (unit - 1)) !== 0) return NONE;
     const slot = within >>> shift;
     const w = 2 * (base * WORDS_PER_PAGE + (slot >>> 5));
     const bits = words[w]!;

@@ -194,7 +194,10 @@ class GraphPass {
     if (header === undefined) throw new HprofFormatError('the file ends before the HPROF header does');
     const warnings = [...end.warnings];
     if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
-    if (this.unread > 0) warnings.push(`${this.unread} objects of over ${MAX_DELIVERED_BODY / 1048576} MiB each were not read: they count with their sizes, their references are left out`);
+    if (this.unread > 0)
+      warnings.push(
+        `${this.unread} objects of over ${MAX_DELIVERED_BODY / 1048576} MiB each were not read: they count with their sizes, their references are left out`,
+      );
 
     const n = this.columns.length;
     const { ids, classKeys, shallow, edgeStart } = this.columns.finish(this.targets.length);
@@ -210,9 +213,12 @@ class GraphPass {
     if (rootObjects.length === 0 && n > 0) {
       // No root records (a dump cut before them, or a tool that writes none): as MAT does for such
       // dumps, the objects nothing references stand for the roots.
-      rootObjects.push(...unreferencedObjects(n, edges));
+      addUnreferencedObjects(n, edges, rootObjects);
       rootKinds['unreferenced'] = rootObjects.length;
-      warnings.push(`the dump holds no GC root records: the ${rootObjects.length} objects nothing references were taken as the roots, as MAT does for such dumps; retained sizes are approximate`);
+      warnings.push(
+        `the dump holds no GC root records: the ${rootObjects.length} objects nothing references were taken as the roots, ` +
+          'as MAT does for such dumps; retained sizes are approximate',
+      );
     }
     return {
       objects: n,
@@ -246,7 +252,13 @@ class GraphPass {
 }
 
 /** Classes are sized as the histogram sizes java.lang.Class instances; returns each class object's name by object index. */
-function sizeClassObjects(classObjects: readonly ClassDumpRecord[], slotOfId: IdIndex, shallow: Float64Array, size: number, meta: ClassMetadata): Map<number, string> {
+function sizeClassObjects(
+  classObjects: readonly ClassDumpRecord[],
+  slotOfId: IdIndex,
+  shallow: Float64Array,
+  size: number,
+  meta: ClassMetadata,
+): Map<number, string> {
   const names = new Map<number, string>();
   for (const c of classObjects) {
     const index = slotOfId.get(c.id);
@@ -257,7 +269,12 @@ function sizeClassObjects(classObjects: readonly ClassDumpRecord[], slotOfId: Id
 }
 
 /** The sizes and references of the instances met before their class chain was complete (the ids, unresolved), by object index. */
-function decodeLateInstances(late: readonly LateInstance[], layouts: InstanceLayouts, shallow: Float64Array, idSize: number): { lateEdges: Map<number, number[]>; unsized: number } {
+function decodeLateInstances(
+  late: readonly LateInstance[],
+  layouts: InstanceLayouts,
+  shallow: Float64Array,
+  idSize: number,
+): { lateEdges: Map<number, number[]>; unsized: number } {
   const lateEdges = new Map<number, number[]>();
   let unsized = 0;
   for (const l of late) {
@@ -267,7 +284,10 @@ function decodeLateInstances(late: readonly LateInstance[], layouts: InstanceLay
       continue;
     }
     shallow[l.index] = layout.size;
-    lateEdges.set(l.index, [...layout.refOffsets].map((o) => readIdAt(l.data, o, idSize)).filter((id) => id !== 0));
+    lateEdges.set(
+      l.index,
+      [...layout.refOffsets].map((o) => readIdAt(l.data, o, idSize)).filter((id) => id !== 0),
+    );
   }
   return { lateEdges, unsized };
 }
@@ -299,13 +319,11 @@ function placeRoots(roots: readonly RootRecord[], slotOfId: IdIndex, threadObjec
   return { localsOf, rootObjects, rootKindOf, rootKinds };
 }
 
-/** The objects no edge points to, ascending. */
-function unreferencedObjects(n: number, edges: Int32Array): number[] {
+/** Adds the objects no edge points to, ascending, to `into` (one by one: there may be millions). */
+function addUnreferencedObjects(n: number, edges: Int32Array, into: number[]): void {
   const referenced = new Uint8Array(n);
   for (let e = 0; e < edges.length; e++) referenced[edges[e]!] = 1;
-  const unreferenced: number[] = [];
-  for (let v = 0; v < n; v++) if (referenced[v] === 0) unreferenced.push(v);
-  return unreferenced;
+  for (let v = 0; v < n; v++) if (referenced[v] === 0) into.push(v);
 }
 
 /** An IdIndex as a function, holding only the index (a closure made inside the pass would hold all of it). */

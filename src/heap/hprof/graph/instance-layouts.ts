@@ -53,7 +53,14 @@ export class InstanceLayouts {
       }
     }
     // The histogram's size model, so shallow sizes here and there are the same numbers.
-    const layout = { size: instanceShallowSize(chain.flatMap((c) => c.fields), this.idSize), refOffsets: Int32Array.from(refs), referentOffset };
+    const layout = {
+      size: instanceShallowSize(
+        chain.flatMap((c) => c.fields),
+        this.idSize,
+      ),
+      refOffsets: Int32Array.from(refs),
+      referentOffset,
+    };
     this.byKey[key] = layout;
     return layout;
   }

@@ -32,7 +32,12 @@ export class ObjectColumns {
   finish(edges: number): { ids: Float64Array; classKeys: Int32Array; shallow: Float64Array; edgeStart: Int32Array } {
     const n = this.length;
     this.edgeStart[n] = edges;
-    return { ids: this.ids.subarray(0, n), classKeys: this.classKeys.subarray(0, n), shallow: this.shallow.subarray(0, n), edgeStart: this.edgeStart.subarray(0, n + 1) };
+    return {
+      ids: this.ids.subarray(0, n),
+      classKeys: this.classKeys.subarray(0, n),
+      shallow: this.shallow.subarray(0, n),
+      edgeStart: this.edgeStart.subarray(0, n + 1),
+    };
   }
   private grow(): void {
     const capacity = this.ids.length * 2;

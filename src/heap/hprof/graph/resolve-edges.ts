@@ -12,7 +12,14 @@ import type { RefStore } from './pass-columns.js';
  * References to ids not in the dump are counted and left out. Functions of their own, for V8 (see
  * dominatorTree).
  */
-export function resolveEdges(n: number, starts: Int32Array, targets: RefStore, slotOfId: IdIndex, lateEdges: Map<number, number[]>, localsOf: Map<number, number[]>): { edgeStart: Int32Array; edges: Int32Array; missing: number } {
+export function resolveEdges(
+  n: number,
+  starts: Int32Array,
+  targets: RefStore,
+  slotOfId: IdIndex,
+  lateEdges: Map<number, number[]>,
+  localsOf: Map<number, number[]>,
+): { edgeStart: Int32Array; edges: Int32Array; missing: number } {
   const { idAt, into } = targets.resolution();
   const resolvedStart = new Int32Array(n + 1);
   let missing = resolveOwnEdges(n, starts, idAt, slotOfId, into, resolvedStart);

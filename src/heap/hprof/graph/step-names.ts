@@ -16,7 +16,12 @@ import type { ObjectGraph } from '../../graph/object-graph.js';
  * How each step of each path holds the next object (`table`, `[12]`, `static INSTANCE`), read from
  * the dump again in one pass for all the paths; per path, one name per step but the last.
  */
-export async function stepNamesOfPaths(file: string, g: ObjectGraph, paths: ReadonlyArray<readonly number[]>, feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {}): Promise<string[][]> {
+export async function stepNamesOfPaths(
+  file: string,
+  g: ObjectGraph,
+  paths: ReadonlyArray<readonly number[]>,
+  feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {},
+): Promise<string[][]> {
   const meta = new ClassMetadata();
   const namer = new StepNamer(g, paths, meta);
   const parser = new HprofParser({
@@ -87,7 +92,17 @@ class StepNamer {
   classDump(c: ClassDumpRecord): void {
     for (const want of this.#next.get(c.id) ?? []) {
       const s = c.statics.find((x) => x.value === want);
-      this.#set(c.id, want, s !== undefined ? `static ${this.meta.fieldName(s.nameId)}` : c.superId === want ? 'superclass' : c.loaderId === want ? 'class loader' : 'a reference of the class');
+      this.#set(
+        c.id,
+        want,
+        s !== undefined
+          ? `static ${this.meta.fieldName(s.nameId)}`
+          : c.superId === want
+            ? 'superclass'
+            : c.loaderId === want
+              ? 'class loader'
+              : 'a reference of the class',
+      );
     }
   }
 
