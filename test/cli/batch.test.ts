@@ -1,13 +1,13 @@
 /** `dumpsleuth batch`: one NDJSON line per incident, in order; unreadable incidents are lines too; exit codes over the batch. */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandIncidentPaths } from '../../src/batch/expand-paths.js';
 import { batchProgressShown, incidentsOf } from '../../src/commands/batch.js';
 import { PassThrough } from 'node:stream';
-import { analyseFiles, CORPUS, corpusAvailable } from '../helpers.js';
+import { analyseFiles, BUILT_CLI, CORPUS, corpusAvailable } from '../helpers.js';
 import { InputError } from '../../src/errors.js';
 import { severityRank } from '../../src/model/findings.js';
 
@@ -18,12 +18,11 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
-// The built CLI when there is one (CI builds first), so worker threads run as they do for users;
-// from source, batch analyses in its own thread.
-const CLI = existsSync('dist/cli.js') ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
+// The built CLI (test/global-setup.ts builds it), so worker threads run as they do for users: from
+// source, batch analyses in its own thread.
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, [...CLI, 'batch', '--no-progress', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [BUILT_CLI, 'batch', '--no-progress', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   return { code: r.status, lines: r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)), stderr: r.stderr };
 }
 

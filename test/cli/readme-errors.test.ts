@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
+import { BUILT_CLI } from '../helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const tsx = import.meta.resolve('tsx');
 const fixture = (p: string) => join(root, 'fixtures', p);
 
 /** What a row needs: files made in the scratch directory, then the command (through a shell when `shell`). */
@@ -185,10 +185,11 @@ describe("the README's table of errors and warnings", { timeout: 120_000 }, () =
     test.skipIf(repro === undefined || repro.unchecked !== undefined)(`${row.failure.slice(0, 80)}`, () => {
       const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-readme-'));
       const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', CI: 'true' };
-      const cliCommand = `${JSON.stringify(process.execPath)} --import ${JSON.stringify(tsx)} ${JSON.stringify(join(root, 'src/cli.ts'))}`;
+      // The built CLI, in a process of its own: each row runs in its scratch directory, some through a shell.
+      const cliCommand = `${JSON.stringify(process.execPath)} ${JSON.stringify(BUILT_CLI)}`;
       const r = repro!.shell
         ? spawnSync('sh', ['-c', repro!.shell(cliCommand)], { cwd: dir, env, encoding: 'utf8' })
-        : spawnSync(process.execPath, ['--import', tsx, join(root, 'src/cli.ts'), ...repro!.args!(dir)], { cwd: dir, env, encoding: 'utf8', input: '' });
+        : spawnSync(process.execPath, [BUILT_CLI, ...repro!.args!(dir)], { cwd: dir, env, encoding: 'utf8', input: '' });
       const output = `${r.stdout}\n${r.stderr}`;
       expect(row.exits, output.slice(0, 2000)).toContain(r.status);
       const pattern = samplePattern(row.printed);

@@ -2,7 +2,8 @@
  * The robustness harness: one input (bytes) through everything a user can run on it (load, model,
  * rules, every report format; the histogram for heaps), classified as results or a refusal. A
  * refusal is a UserError with a one-line message (exit 2); anything else escaping is a bug and
- * fails the property. Time and memory per case are measured and bounded.
+ * fails the property. Memory per case is bounded; time is not measured (a loaded machine would
+ * miss any bound: speed is bench/'s, and the test timeout catches a hang).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,8 +30,6 @@ export type Outcome = { readonly kind: 'results'; readonly warnings: readonly st
 export const SEED = Number(process.env['DUMPSLEUTH_FUZZ_SEED'] ?? 20261130);
 /** Cases per property: small in CI, larger when fuzzing. */
 export const RUNS = Number(process.env['DUMPSLEUTH_FUZZ_RUNS'] ?? 25);
-/** A case taking longer than this is a hang. */
-export const CASE_SECONDS = 20;
 /** Resident memory above this after a case is unbounded growth (the inputs here are at most 100 MB). */
 export const RSS_LIMIT_MB = 3000;
 
@@ -63,15 +62,12 @@ export async function analyseFile(path: string): Promise<Outcome> {
   }
 }
 
-/** Writes the bytes to a temporary file (with this name) and analyses it, checking the bounds. */
+/** Writes the bytes to a temporary file (with this name) and analyses it, checking the memory bound and the refusal's form. */
 export async function analyseBytes(bytes: Uint8Array, name: string): Promise<Outcome> {
   const path = join(dir, `${counter++}-${name}`);
   writeFileSync(path, bytes);
-  const started = performance.now();
   try {
     const outcome = await analyseFile(path);
-    const seconds = (performance.now() - started) / 1000;
-    if (seconds > CASE_SECONDS) throw new Error(`${name}: took ${seconds.toFixed(1)} s (bound ${CASE_SECONDS} s)`);
     const rssMb = process.memoryUsage().rss / 1e6;
     if (rssMb > RSS_LIMIT_MB) throw new Error(`${name}: resident memory ${rssMb.toFixed(0)} MB (bound ${RSS_LIMIT_MB} MB)`);
     if (outcome.kind === 'refused') {

@@ -6,11 +6,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { analyseFile } from './harness.js';
 import { loadThreadInput } from '../../src/analysis/load-threads.js';
-import { CORPUS, corpusAvailable } from '../helpers.js';
+import { CORPUS, corpusAvailable, runCli } from '../helpers.js';
 
 const FIXTURE = 'fixtures/threads/deadlock/dump-1.txt';
 
@@ -40,8 +39,8 @@ describe('thread counts reconciled with what the dump declares', { timeout: 120_
     expect(outcome.kind).toBe('results');
     if (outcome.kind === 'results') expect(outcome.warnings.join('\n')).toContain(expected);
     for (const format of ['text', 'json', 'markdown', 'html']) {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'analyze', '--fail-on', 'never', '-f', format, file], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-      expect(r.status, format).toBe(0);
+      const r = await runCli(['analyze', '--fail-on', 'never', '-f', format, file]);
+      expect(r.code, format).toBe(0);
       expect(r.stdout, format).toContain(expected);
     }
   });
