@@ -12,7 +12,7 @@ import { runRules } from '../../src/engine/run-rules.js';
 import { UsageError } from '../../src/errors.js';
 import { rulesCommand } from '../../src/commands/rules.js';
 import { RULES } from '../../src/rules/index.js';
-import { optionAccepts, type FindingDraft, type Rule } from '../../src/rules/rule.js';
+import { optionAccepts, optionDomain, type FindingDraft, type Rule, type RuleOption } from '../../src/rules/rule.js';
 import { SEVERITIES } from '../../src/model/findings.js';
 import { modelOf } from './build.js';
 
@@ -77,6 +77,21 @@ describe('options in the config', () => {
     expect(fails(['warning', { minWaiter: 2 }])).toThrow('rules.lock-contention.minWaiter: unknown option (known: minWaiters)');
     expect(fails(['warning', 3])).toThrow('rules.lock-contention[1]: expected an options object');
     expect(fails({ options: [2] })).toThrow('rules.lock-contention.options: expected an options object');
+  });
+
+  test('each option type says what it takes and accepts only that', () => {
+    const cases: Array<[RuleOption, string, unknown[], unknown[]]> = [
+      [{ type: 'integer', default: 5, min: 1, max: 1000, description: 'd' }, 'an integer from 1 to 1000', [1, 1000], [0, 1001, 2.5, '5', Number.NaN]],
+      [{ type: 'number', default: 0.5, max: 1, description: 'd' }, 'a number of at most 1', [-3, 0.25, 1], [1.5, Number.POSITIVE_INFINITY, true]],
+      [{ type: 'string', default: 'a', description: 'd' }, 'a string', ['', 'x'], [1, null]],
+      [{ type: 'boolean', default: false, description: 'd' }, 'true or false', [true, false], ['true', 0]],
+      [{ type: 'enum', default: 'fast', values: ['fast', 'thorough'], description: 'd' }, 'one of "fast", "thorough"', ['thorough'], ['slow', 1]],
+    ];
+    for (const [o, domain, good, bad] of cases) {
+      expect(optionDomain(o)).toBe(domain);
+      for (const v of good) expect(optionAccepts(o, v), `${domain}: ${String(v)}`).toBe(true);
+      for (const v of bad) expect(optionAccepts(o, v), `${domain}: ${String(v)}`).toBe(false);
+    }
   });
 
   test('`dumpsleuth rules` shows what each option takes', () => {
