@@ -1,0 +1,70 @@
+// Lint: typescript-eslint's recommended rules, sorted imports, and the layers of docs/architecture.md:
+// each folder of src/ imports only the folders below it, so no import runs back up.
+import js from '@eslint/js';
+import simpleImportSort from 'eslint-plugin-simple-import-sort';
+import tseslint from 'typescript-eslint';
+
+/** What each folder of src/ may import besides itself (src/errors.ts is everyone's). */
+const LAYERS = {
+  model: [],
+  input: ['model'],
+  threads: ['model'],
+  logs: ['model'],
+  capture: ['model'],
+  // A heap dump's own thread stacks are built with the thread model's builder.
+  heap: ['model', 'threads'],
+  reconstruct: ['model', 'threads', 'heap', 'logs'],
+  rules: ['model', 'threads', 'reconstruct'],
+  engine: ['model', 'rules', 'reconstruct'],
+  analysis: ['model', 'input', 'threads', 'heap', 'logs', 'reconstruct', 'rules', 'engine'],
+  report: ['model'],
+  ui: ['model', 'threads', 'analysis', 'report'],
+  batch: ['model', 'input', 'threads', 'analysis'],
+  commands: ['model', 'input', 'threads', 'heap', 'logs', 'capture', 'reconstruct', 'rules', 'engine', 'analysis', 'report', 'batch'],
+};
+
+const FOLDERS = Object.keys(LAYERS);
+
+const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
+  const banned = FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
+  return {
+    files: [`src/${folder}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^\\.\\.?/(?:\\.\\./)*(?:${[...banned, 'cli', 'cli-main'].join('|')})(?:/|\\.js$)`,
+              message: `src/${folder} may import only ${allowed.length > 0 ? allowed.join(', ') : 'nothing of the project'} (docs/architecture.md)`,
+            },
+          ],
+        },
+      ],
+    },
+  };
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'fixtures/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setImmediate: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', performance: 'readonly', TextDecoder: 'readonly', TextEncoder: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', structuredClone: 'readonly', queueMicrotask: 'readonly', globalThis: 'readonly', fetch: 'readonly' } },
+    plugins: { 'simple-import-sort': simpleImportSort },
+    rules: {
+      'simple-import-sort/imports': 'error',
+      'simple-import-sort/exports': 'error',
+      // Non-null assertions follow checks the compiler cannot see (noUncheckedIndexedAccess on indexes just bounded).
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    // Tests read untyped JSON documents and mock loosely typed APIs.
+    files: ['test/**/*.{ts,tsx}'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  ...layerRules,
+);
