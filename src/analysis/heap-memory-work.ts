@@ -20,8 +20,8 @@ export type MemoryChoice = 'auto' | 'always' | 'never';
 
 /**
  * HPROF bytes (a gzip file counted at 2.5 times its size: hprofBytesEstimate) up to which the
- * memory analysis runs by default: about 6 s of graph building on the second core, measured at
- * 12 s per GB (bench/heap-bench.mjs). Bigger heaps get a note saying how to ask for it.
+ * memory analysis runs by default: a few seconds of graph building on the second core
+ * (bench/heap-bench.mjs prints the rate). Bigger heaps get a note saying how to ask for it.
  */
 const AUTO_MEMORY_MAX_BYTES = 512 * 1024 * 1024;
 
@@ -35,9 +35,8 @@ const SUSPECT_PATH_MIN_BYTES = 1024 * 1024;
 /**
  * Heaps up to this size are analysed on the loading thread, riding on the load (DeferredMemoryAnalysis):
  * a worker's start and its cold compiler (it compiles the HPROF scanner again) cost more than the
- * second core saves on a small heap. Measured with bench/memory-cost-bench.mjs: on the fixture
- * incidents' heaps of about 10 MB the worker made analyze 1.4 to 2.1 times slower than this thread;
- * a worker started at the first line of the process ended no sooner than this thread does.
+ * second core saves on a small heap: even a worker started at the first line of the process ends
+ * no sooner than this thread does (bench/memory-cost-bench.mjs compares the two).
  */
 const OWN_THREAD_MAX_BYTES = 48 * 1024 * 1024;
 

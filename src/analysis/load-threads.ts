@@ -48,7 +48,7 @@ export async function loadThreadInput(path: string, onProgress?: ProgressListene
     case 'json-other':
       throw new InputError(`${path} is ${describeText(headText)}`, ACCEPTED_INPUTS);
     case 'json-threads': {
-      // Loaded here: stream-json takes about 30 ms to import, which text dumps never need.
+      // Loaded here: stream-json takes long to import, and text dumps never need it.
       const { parseJsonThreadDump } = await import('../threads/json-parser.js');
       const file = await parseJsonThreadDump(path, kind.format, opened.text(), headText);
       if (file.dumps[0]!.threads.length === 0 && file.warnings.length > 0) {

@@ -137,7 +137,7 @@ async function runAll(
             });
             w.on('error', reject);
             // Each worker holds the next incident while it analyses one, so it never waits for the
-            // round trip to this thread (measured: 15% of a worker's time on small thread dumps).
+            // round trip to this thread (a large share of a worker's time on small thread dumps).
             for (let k = 0; k < IN_FLIGHT_PER_WORKER; k++) send();
             if (inFlight === 0) resolve();
           }),

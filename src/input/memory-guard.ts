@@ -11,8 +11,8 @@ import { InputError } from '../errors.js';
 /** Past this share of the heap limit, loading stops: the rest of the run (model, rules, report) needs room too. */
 const MAX_SHARE = 0.75;
 /**
- * V8's heap limit counts the young generation too (about 64 MB by default, measured: a 100 MB
- * --max-old-space-size gives a 155 MB limit), which long-lived data never gets to use.
+ * V8's heap limit counts the young generation too (its default size on 64-bit Node is taken
+ * here), which long-lived data never gets to use.
  */
 const YOUNG_GENERATION = 64 * 1024 * 1024;
 

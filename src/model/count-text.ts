@@ -1,7 +1,7 @@
 /**
  * How every part of dumpsleuth writes a count: `1,785`, thousands grouped by commas (what
  * toLocaleString('en-US') writes for an integer), without ICU: the first toLocaleString of a process
- * loads its locale data, 25 ms, more than the rest of the report of a small incident.
+ * loads its locale data, which costs more than the rest of the report of a small incident.
  */
 export function countText(n: number): string {
   // Integers below 1e21 are written with all their digits; anything else as JavaScript writes it.

@@ -2,8 +2,8 @@
  * Where the UI's data comes from: the analysis, run on this thread beside the screen. Reading and
  * parsing give the event loop a turn between chunks, and each later phase (the model, the rules,
  * the screens) starts on a turn of its own, so the progress screen keeps drawing and `q` keeps
- * working. (A worker thread kept the screen free for longer, but handing 200,000 threads' rows back
- * cost more than the whole analysis: 6 s of copying on a 150 MB dump.)
+ * working. (A worker thread kept the screen free for longer, but copying a big dump's rows back
+ * to this thread cost more than the whole analysis: bench/ui-bench.mjs shows the UI's time.)
  * No Ink here: loading starts before Ink is imported, and the two overlap.
  */
 import { EventEmitter } from 'node:events';
