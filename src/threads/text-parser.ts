@@ -19,6 +19,24 @@ import type {
 import { javaStateNamed, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
 import { detach, detachAll, FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, StringInterner, threadCountMismatch } from './dump-builder.js';
 import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader } from './thread-header.js';
+import {
+  BodyLine,
+  bodyLineKind,
+  deadlockEntryLine,
+  dumpBoundary,
+  isDeadlockReportEnd,
+  isDeadlockReportStart,
+  isDeadlockStacksStart,
+  isRepeatedStackLine,
+  isTraceEnd,
+  isWeblogicWrapper,
+  jrockitChainLine,
+  parseCarrierLine,
+  parseStateLine,
+  sectionMarker,
+  smrLine,
+  type SectionMarker,
+} from './text-lines.js';
 
 import { parseDumpTimestamp } from './timestamps.js';
 import { RawFrameLines, type RawFrameLine } from './raw-frame-lines.js';
@@ -348,36 +366,42 @@ export class TextDumpParser {
       if (this.threadBodyLine(th0, t)) return;
     }
     // Dump boundaries first: they may appear in any section.
-    if (c0 === 70 /* F */ && t.startsWith('Full thread dump')) return this.openDump('hotspot', t);
-    if (c0 === 61 /* = */) {
-      if (t.startsWith('===== FULL THREAD DUMP')) {
+    switch (dumpBoundary(t, c0)) {
+      case 'hotspot-banner':
+        return this.openDump('hotspot', t);
+      case 'jrockit-banner':
         this.openDump('jrockit', undefined);
         this.section = 'jrockit-preamble';
         this.jrockitPreambleLeft = 2;
         return;
-      }
-      if (t.startsWith('===== END OF THREAD DUMP')) return this.closeDump();
-      if (this.dump !== null && /^=+$/.test(t)) return; // underline of a report heading
-    }
-    if (t === '<EndOfDump>') return this.closeDump();
-    // A class histogram (-XX:+PrintClassHistogram) printed after the dump is not part of it.
-    if (c0 === 110 /* n */ && this.dump !== null && /^num\s+#instances\s+#bytes\s+class name/.test(t)) {
-      this.closeDump();
-      return this.outside(t);
+      case 'end-of-dump':
+        return this.closeDump();
+      case 'underline':
+        if (this.dump !== null) return; // underline of a report heading
+        break;
+      case 'class-histogram':
+        // A class histogram (-XX:+PrintClassHistogram) printed after the dump is not part of it.
+        if (this.dump !== null) {
+          this.closeDump();
+          return this.outside(t);
+        }
+        break;
+      default:
+        break;
     }
 
     switch (this.section) {
-      case 'smr':
-        // `_java_thread_list=... elements={ 0x... }`, then on some JDKs `_to_delete_list=...` with its own block.
-        if (c0 === 95 /* _ */ || c0 === 125 /* } */ || t.startsWith('0x')) {
-          if (t.startsWith('_java_thread_list=') && this.dump !== null) {
-            const m = /\blength=(\d+)/.exec(t);
-            if (m) this.dump.declaredThreads = { count: Number(m[1]), what: 'Java threads', by: 'the SMR thread list (length=)' };
+      case 'smr': {
+        const smr = smrLine(t, c0);
+        if (smr !== undefined) {
+          if (smr.declaredThreads !== undefined && this.dump !== null) {
+            this.dump.declaredThreads = { count: smr.declaredThreads, what: 'Java threads', by: 'the SMR thread list (length=)' };
           }
           return;
         }
         this.section = 'threads';
         break;
+      }
       case 'deadlock':
       case 'deadlock-stacks':
         if (this.handleDeadlockLine(line, t)) return;
@@ -396,7 +420,7 @@ export class TextDumpParser {
         this.section = 'threads';
         break;
       case 'tail':
-        if (!t.startsWith('Found one Java-level deadlock') && !t.startsWith('Found a total of')) {
+        if (!isDeadlockReportStart(t)) {
           this.closeDump();
           if (c0 !== 34) return this.outside(t);
         }
@@ -406,7 +430,7 @@ export class TextDumpParser {
     }
 
     // WebLogic's wrapper line before each dump of old Sun JVMs.
-    if (c0 === 84 /* T */ && t.startsWith('THREAD DUMP from JVM taken at ')) {
+    if (isWeblogicWrapper(t, c0)) {
       this.closeDump();
       return this.outside(t);
     }
@@ -417,123 +441,120 @@ export class TextDumpParser {
 
     if (this.dump === null) return this.outside(t);
 
-    if (t.startsWith('Threads class SMR info:')) {
-      this.endThread();
-      this.section = 'smr';
-      return;
-    }
-    if (t.startsWith('Found one Java-level deadlock') || t.startsWith('Found a total of')) {
-      this.endThread();
-      this.section = 'deadlock';
-      this.deadlockReport = { line: this.lineNo, entries: [] };
-      this.dump.jvmDeadlocks.push(this.deadlockReport);
-      return;
-    }
-    if (/^(Circular \(deadlocked\)|Blocked|Open) lock chains/.test(t)) {
-      this.endThread();
-      this.section = 'jrockit-chains';
-      this.deadlockReport = t.startsWith('Circular') ? { line: this.lineNo, entries: [] } : null;
-      return;
-    }
-    if (t.startsWith('JNI global ref')) {
-      const m = /JNI global ref\w*: (\d+)(?:, weak refs: (\d+))?/.exec(t);
-      if (m) {
-        this.dump.jniGlobalRefs = Number(m[1]);
-        if (m[2] !== undefined) this.dump.jniWeakRefs = Number(m[2]);
-      }
-      this.endThread();
-      this.dump.endLine = this.lineNo;
-      this.section = 'tail';
-      return;
-    }
+    const marker = sectionMarker(t);
+    if (marker !== undefined) return this.openSection(this.dump, marker);
 
     const th = this.thread;
     if (th !== null && this.threadBodyLine(th, t)) return;
     this.unparsed(t);
   }
 
-  /** Returns false when the line is not part of a thread body. */
-  private threadBodyLine(th: ThreadEntry, line: string): boolean {
-    if (th === this.sharedBodyThread) this.ownArrays(th);
-    const c0 = line.charCodeAt(0);
-    if (c0 === 97 /* a */ && line.startsWith('at ')) {
-      const frame = this.frames.intern(line.slice(3));
-      // Remember the raw line, so the next identical line skips trimming and parsing (see push).
-      if (this.rawLine.charCodeAt(0) === 9) this.lastFrameLine = this.rawFrameLines.add(this.rawLine, frame);
-      th.frames.push(frame);
-      return true;
+  /** A line that ends the thread list and opens another section of the dump. */
+  private openSection(dump: ThreadDump, marker: SectionMarker): void {
+    this.endThread();
+    switch (marker.kind) {
+      case 'smr':
+        this.section = 'smr';
+        return;
+      case 'deadlock-report':
+        this.section = 'deadlock';
+        this.deadlockReport = { line: this.lineNo, entries: [] };
+        dump.jvmDeadlocks.push(this.deadlockReport);
+        return;
+      case 'lock-chains':
+        this.section = 'jrockit-chains';
+        this.deadlockReport = marker.deadlocked ? { line: this.lineNo, entries: [] } : null;
+        return;
+      case 'jni-refs':
+        if (marker.globalRefs !== undefined) dump.jniGlobalRefs = marker.globalRefs;
+        if (marker.weakRefs !== undefined) dump.jniWeakRefs = marker.weakRefs;
+        dump.endLine = this.lineNo;
+        this.section = 'tail';
+        return;
     }
-    const t = line;
-    if (c0 === 45 /* - */) {
-      if (t.startsWith('--') ) {
+  }
+
+  /** Returns false when the line is not part of a thread body. */
+  private threadBodyLine(th: ThreadEntry, t: string): boolean {
+    if (th === this.sharedBodyThread) this.ownArrays(th);
+    switch (bodyLineKind(t)) {
+      case BodyLine.FRAME: {
+        const frame = this.frames.intern(t.slice(3));
+        // Remember the raw line, so the next identical line skips trimming and parsing (see push).
+        if (this.rawLine.charCodeAt(0) === 9) this.lastFrameLine = this.rawFrameLines.add(this.rawLine, frame);
+        th.frames.push(frame);
+        return true;
+      }
+      case BodyLine.DOUBLE_DASH: {
         const jr = parseJrockitLockLine(t);
         if (jr) {
           if (jr.kind) this.addLock(th, jr.kind, jr.lock, true);
           return true;
         }
-        if (t.startsWith('-- end of trace') || t.startsWith('--- End of stack trace')) return true;
+        return isTraceEnd(t);
+      }
+      case BodyLine.LOCK: {
+        const body = t.slice(1).trimStart();
+        if (this.inOwnable) {
+          if (body === 'None') return true;
+          const lock = parseLockRef(body);
+          if (lock) th.ownableSynchronizers.push(this.keepLock(lock));
+          return true;
+        }
+        const parsed = parseLockLine(body);
+        if (parsed) {
+          this.addLock(th, parsed.kind, parsed.lock, false);
+          if (parsed.ownerName !== undefined && th.lockOwnerName === undefined) th.lockOwnerName = parsed.ownerName;
+          return true;
+        }
         return false;
       }
-      const body = t.slice(1).trimStart();
-      if (this.inOwnable) {
-        if (body === 'None') return true;
-        const lock = parseLockRef(body);
+      case BodyLine.CARET_LOCK: {
+        const jr = parseJrockitLockLine(t);
+        if (jr) {
+          if (jr.kind) this.addLock(th, jr.kind, jr.lock, false);
+          return true;
+        }
+        return false;
+      }
+      case BodyLine.STATE: {
+        const line = parseStateLine(t);
+        const state = line !== undefined ? javaStateNamed(line.word) : undefined;
+        if (line !== undefined && state !== undefined) {
+          if (this.dump !== null && this.evidencedDump !== this.dump) this.markEvidence(this.dump);
+          th.state = state;
+          const detail = line.detail !== undefined ? this.sharedTexts.intern(line.detail) : this.lastStateLine?.detail;
+          if (line.detail !== undefined) th.stateDetail = detail;
+          this.lastStateLine = { state, detail };
+        }
+        return true;
+      }
+      case BodyLine.OWNABLE_HEADER:
+        this.inOwnable = true;
+        return true;
+      case BodyLine.ANGLE_REF: {
+        if (!this.inOwnable) return false;
+        const lock = parseLockRef(t);
         if (lock) th.ownableSynchronizers.push(this.keepLock(lock));
         return true;
       }
-      const parsed = parseLockLine(body);
-      if (parsed) {
-        this.addLock(th, parsed.kind, parsed.lock, false);
-        if (parsed.ownerName !== undefined && th.lockOwnerName === undefined) th.lockOwnerName = parsed.ownerName;
+      case BodyLine.ELLIPSIS:
+        th.stackTruncated = true;
+        return true;
+      case BodyLine.CARRIER: {
+        // JDK 21 prints `Carrying virtual thread #N` over one stack, the virtual thread's frames on top;
+        // JDK 25 prints `Carrying ...`, the carrier's frames, then `Mounted virtual thread #N` and the
+        // virtual thread's frames, which are put back on top (mountFirst) so both read the same.
+        const carried = parseCarrierLine(t)!;
+        th.carriedVirtualThread = carried.virtualThread;
+        if (carried.mounted && th.frames.length > 0) this.mountedAt = th.frames.length;
         return true;
       }
-      return false;
-    }
-    if (c0 === 94 /* ^ */) {
-      const jr = parseJrockitLockLine(t);
-      if (jr) {
-        if (jr.kind) this.addLock(th, jr.kind, jr.lock, false);
+      case BodyLine.COMPILER_TASK:
         return true;
-      }
-      return false;
+      default:
+        return false;
     }
-    if (t.startsWith('java.lang.Thread.State:')) {
-      const m = /^java\.lang\.Thread\.State: ([A-Z_]+)(?: \((.*)\))?/.exec(t);
-      const state = m ? javaStateNamed(m[1]!) : undefined;
-      if (m && state !== undefined) {
-        if (this.dump !== null && this.evidencedDump !== this.dump) this.markEvidence(this.dump);
-        th.state = state;
-        const detail = m[2] !== undefined ? this.sharedTexts.intern(m[2]) : this.lastStateLine?.detail;
-        if (m[2] !== undefined) th.stateDetail = detail;
-        this.lastStateLine = { state, detail };
-      }
-      return true;
-    }
-    if (t === 'Locked ownable synchronizers:' || t.startsWith('Locked synchronizers:') || t.startsWith('Number of locked synchronizers')) {
-      this.inOwnable = true;
-      return true;
-    }
-    if (this.inOwnable && c0 === 60 /* < */) {
-      const lock = parseLockRef(t);
-      if (lock) th.ownableSynchronizers.push(this.keepLock(lock));
-      return true;
-    }
-    if (t === '...') {
-      th.stackTruncated = true;
-      return true;
-    }
-    // JDK 21 prints `Carrying virtual thread #N` over one stack, the virtual thread's frames on top;
-    // JDK 25 prints `Carrying ...`, the carrier's frames, then `Mounted virtual thread #N` and the
-    // virtual thread's frames, which are put back on top (mountFirst) so both read the same.
-    const carried = /^(Carrying|Mounted) virtual thread #(\d+)/.exec(t);
-    if (carried) {
-      th.carriedVirtualThread = carried[2]!;
-      if (carried[1] === 'Mounted' && th.frames.length > 0) this.mountedAt = th.frames.length;
-      return true;
-    }
-    // Compiler threads: `No compile task`, `Compiling: 123 ...`.
-    if (t === 'No compile task' || t.startsWith('Compiling:')) return true;
-    return false;
   }
 
   private addLock(th: ThreadEntry, kind: FrameLock['kind'], lock: FrameLock['lock'], beforeFrame: boolean): void {
@@ -544,27 +565,27 @@ export class TextDumpParser {
 
   private handleDeadlockLine(line: string, t: string): boolean {
     const report = this.deadlockReport;
-    if (/^Found \d+ deadlocks?\.?$/.test(t)) {
+    if (isDeadlockReportEnd(t)) {
       this.flushDeadlockEntry();
       this.section = this.dump?.jniGlobalRefs !== undefined ? 'tail' : 'threads';
       this.deadlockReport = null;
       if (this.dump) this.dump.endLine = this.lineNo;
       return true;
     }
-    if (t.startsWith('Java stack information for the threads listed above')) {
+    if (isDeadlockStacksStart(t)) {
       this.flushDeadlockEntry();
       this.section = 'deadlock-stacks';
       return true;
     }
-    if (this.section === 'deadlock-stacks' && (t.startsWith('Found one Java-level deadlock') || t.startsWith('Found a total of'))) {
-      this.section = 'deadlock';
-      this.deadlockReport = { line: this.lineNo, entries: [] };
-      this.dump?.jvmDeadlocks.push(this.deadlockReport);
-      return true;
-    }
     if (this.section === 'deadlock-stacks') {
+      if (isDeadlockReportStart(t)) {
+        this.section = 'deadlock';
+        this.deadlockReport = { line: this.lineNo, entries: [] };
+        this.dump?.jvmDeadlocks.push(this.deadlockReport);
+        return true;
+      }
       // The repeated stacks of the deadlocked threads: already parsed in the thread list.
-      if (isDeadlockEntryLine(line.trimStart()) || t.startsWith('at ') || t.startsWith('- ') || t.startsWith('java.lang.Thread.State')) return true;
+      if (isDeadlockEntryLine(line.trimStart()) || isRepeatedStackLine(t)) return true;
       if (t.startsWith('JNI global ref')) {
         this.section = 'threads';
         return false;
@@ -576,18 +597,15 @@ export class TextDumpParser {
       this.deadlockEntry = { thread: t.slice(1, -2), waitingFor: '', heldBy: '' };
       return true;
     }
-    if (this.deadlockEntry) {
-      const held = /which is held by "(.*)"/.exec(t);
-      if (held) {
-        this.deadlockEntry.heldBy = held[1]!;
+    const entry = this.deadlockEntry;
+    if (entry) {
+      const what = deadlockEntryLine(t);
+      if (what?.kind === 'held-by') {
+        entry.heldBy = what.thread;
         return true;
       }
-      if (t.startsWith('which is held by')) {
-        this.deadlockEntry.heldBy = t.slice('which is held by'.length).trim();
-        return true;
-      }
-      if (t.startsWith('waiting')) {
-        this.deadlockEntry.waitingFor = t.replace(/,$/, '');
+      if (what?.kind === 'waiting') {
+        entry.waitingFor = what.text;
         return true;
       }
     }
@@ -606,24 +624,25 @@ export class TextDumpParser {
   }
 
   private handleJrockitChainLine(t: string): boolean {
-    if (/^Chain \d+:/.test(t)) return true;
-    if (t.charCodeAt(0) === 34) {
-      const m = /^"(.*?)"(?: \(id: \S+\)| id=\S+ idx=\S+ tid=\S+)? waiting for (\S+) held by:?\s*$/.exec(t);
-      if (m) {
-        this.deadlockReport?.entries.push({ thread: m[1]!, waitingFor: m[2]!, heldBy: '' });
+    const chain = jrockitChainLine(t);
+    switch (chain?.kind) {
+      case 'chain':
+        return true;
+      case 'waiting':
+        this.deadlockReport?.entries.push({ thread: chain.thread, waitingFor: chain.waitingFor, heldBy: '' });
+        return true;
+      case 'quoted': {
+        // The last line of a chain repeats its first thread.
+        const entries = this.deadlockReport?.entries;
+        if (entries && entries.length > 0) this.closeJrockitChain(chain.thread);
         return true;
       }
-      // The last line of a chain repeats its first thread.
-      const entries = this.deadlockReport?.entries;
-      const closing = /^"(.*?)"/.exec(t);
-      if (closing && entries && entries.length > 0) {
-        this.closeJrockitChain(closing[1]!);
-        return true;
-      }
-      return closing !== null;
+      case 'open-quote':
+        return false;
+      default:
+        this.section = 'threads';
+        return false;
     }
-    this.section = 'threads';
-    return false;
   }
 
   private closeJrockitChain(closingThread: string): void {
