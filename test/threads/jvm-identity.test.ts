@@ -93,7 +93,7 @@ describe('on the real-JVM fixture incidents', { timeout: 120_000 }, () => {
 
 const corpus = '../shared/corpus/threaddumps';
 const haveCorpus = existsSync(join(corpus, 'LABELS.json'));
-if (!haveCorpus) console.warn(`test/threads/jvm-identity: corpus checks skipped, ${corpus} is absent`);
+// Skipped silently without it: test/global-setup.ts says once per run that ../shared is absent.
 
 describe.skipIf(!haveCorpus)('on the corpus', { timeout: 120_000 }, () => {
   const labels = haveCorpus ? (JSON.parse(readFileSync(join(corpus, 'LABELS.json'), 'utf8')) as { cases: Array<{ case: string; files?: string[] }> } | Array<{ case: string; files?: string[] }>) : [];

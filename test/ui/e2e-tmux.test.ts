@@ -4,7 +4,7 @@
  * it (a developer machine), the test says it was skipped.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 const haveTmux = spawnSync('tmux', ['-V']).status === 0;
 if (!haveTmux && !process.env['CI']) console.warn('SKIPPED: UI end-to-end test (tmux is not installed)');
@@ -13,7 +13,8 @@ const session = `dumpsleuth-e2e-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
 const screen = () => tmux('capture-pane', '-p', '-t', session);
 
-async function waitFor(what: RegExp, timeoutMs = 30_000): Promise<string> {
+/** The screen once it shows `what`; the deadline catches a UI that never gets there (generous: a busy machine is slow, not wrong). */
+async function waitFor(what: RegExp, timeoutMs = 60_000): Promise<string> {
   const until = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < until) {
@@ -32,10 +33,8 @@ async function keys(...list: string[]): Promise<void> {
 }
 
 describe.skipIf(!haveTmux && !process.env['CI'])('ui in a real terminal (tmux)', () => {
-  // The built CLI, as people run it (its loading runs on a worker thread).
-  beforeAll(() => {
-    execFileSync('npm', ['run', 'build'], { stdio: 'ignore' });
-  }, 120_000);
+  // The built CLI, as people run it (its loading runs on a worker thread): test/global-setup.ts
+  // builds it when src/ is newer.
 
   it('opens an incident, follows the leak finding to a thread, searches and quits', { timeout: 120_000 }, async () => {
     tmux('new-session', '-d', '-s', session, '-x', '130', '-y', '40', `node dist/cli.js ui fixtures/incidents/active-count-leak; echo EXIT=$?; sleep 10`);
