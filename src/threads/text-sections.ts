@@ -65,7 +65,11 @@ const MAX_TEXTS_TO_KEEP = 4096;
 /**
  * The section state machine: lines in, in order, each classified (text-lines.ts) and applied to the
  * dump, thread or report being read; the ThreadDumpFile out. Correct on its own: TextDumpParser
- * adds the speed-ups, which must give the same file.
+ * adds the speed-ups, which must give the same file (test/threads/text-sections.test.ts).
+ *
+ * What a speed-up may use is protected, nothing else: where the machine is (thread, section, dump,
+ * lineNo), takeFrame and startThread to apply what it read faster, frameRead to hear of each frame
+ * line parsed, and the shared-array bookkeeping (sharedBodyThread, stackInterned) a replayed body needs.
  */
 export class ThreadDumpSections {
   private readonly source: string;
