@@ -58,7 +58,10 @@ describe('whyNotOneJvm', () => {
 describe('on the real-JVM fixture incidents', { timeout: 120_000 }, () => {
   const incidents = readdirSync('fixtures/incidents').filter((d) => existsSync(join('fixtures/incidents', d, 'heap.hprof.gz')));
   const plan = analysisPlan([]);
-  const load = async (dir: string) => {
+  // Both tests read every incident (three dumps and a heap each): read once, shared.
+  const loaded = new Map<string, ReturnType<typeof read>>();
+  const load = (dir: string) => loaded.get(dir) ?? loaded.set(dir, read(dir)).get(dir)!;
+  const read = async (dir: string) => {
     const dumps = [];
     for (const n of [1, 2, 3]) dumps.push(...(await loadThreadInput(join('fixtures/incidents', dir, `dump-${n}.txt`))).file.dumps);
     const heap = await loadAnyInput(join('fixtures/incidents', dir, 'heap.hprof.gz'), plan);
