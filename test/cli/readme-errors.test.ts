@@ -135,7 +135,7 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
     shell: (cli) => `${cli} extract ${fixture('incidents/active-count-leak/heap.hprof.gz')} -o snap.json 2>/dev/null && sed -i 's/^"classes":\\[$/"classes":[\\n{"bogus":1},/' snap.json && ${cli} histogram snap.json`,
   },
   'a reader that closes the pipe': { shell: (cli) => `${cli} histogram -f json --top 0 ${fixture('incidents/active-count-leak/heap.hprof.gz')} | head -c 1 >/dev/null` },
-  'a bug in dumpsleuth': { unchecked: 'only a bug produces it; the mapping to exit 70 is in src/cli.ts' },
+  'a bug in dumpsleuth': { unchecked: 'only a bug produces it; the mapping to exit 70 is in src/cli-main.ts' },
 };
 
 interface Row {
