@@ -14,7 +14,7 @@
 import type { StackFrame, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
 import { detach } from './dump-builder.js';
 import { markSharedStack } from './per-stack.js';
-import { RawFrameLines, type RawFrameLine } from './raw-frame-lines.js';
+import { type RawFrameLine, RawFrameLines } from './raw-frame-lines.js';
 import { ThreadDumpSections } from './text-sections.js';
 import { MAX_BODY_CHARS, ThreadBodies, type ThreadBody } from './thread-bodies.js';
 import { parseThreadHeader } from './thread-header.js';
@@ -208,5 +208,5 @@ export class TextDumpParser extends ThreadDumpSections {
 
 /** A raw `\t- ...` line: a lock line of a HotSpot stack. */
 function isLockLine(rawLine: string): boolean {
-  return rawLine.charCodeAt(0) === 9 && rawLine.charCodeAt(1) === 45 /* \t- */;
+  return rawLine.charCodeAt(0) === 9 && rawLine.charCodeAt(1) === 45; /* \t- */
 }

@@ -7,19 +7,19 @@
  * dumps (log lines around kill -3 output) are counted as `outsideLines`.
  */
 import type {
-  FrameLock,
-  StackFrame,
-  JvmDeadlockReport,
   DeadlockReportEntry,
+  FrameLock,
+  JvmDeadlockReport,
+  LockRef,
+  StackFrame,
   ThreadDump,
   ThreadDumpFile,
   ThreadDumpFormat,
   ThreadEntry,
-  LockRef,
 } from '../model/thread-dump.js';
-import { javaStateNamed, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
 import { detach, detachAll, FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, StringInterner, threadCountMismatch } from './dump-builder.js';
-import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader } from './thread-header.js';
+import { javaStateNamed, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
+import { StackInterner } from './stack-interner.js';
 import {
   BodyLine,
   bodyLineKind,
@@ -34,14 +34,13 @@ import {
   jrockitChainLine,
   parseCarrierLine,
   parseStateLine,
+  type SectionMarker,
   sectionMarker,
   smrLine,
-  type SectionMarker,
 } from './text-lines.js';
-
-import { parseDumpTimestamp } from './timestamps.js';
-import { StackInterner } from './stack-interner.js';
 import type { BodyStateLine } from './thread-bodies.js';
+import { isDeadlockEntryLine, parseThreadHeader, stateFromHotspotWords, type ThreadHeader } from './thread-header.js';
+import { parseDumpTimestamp } from './timestamps.js';
 
 /**
  * `tail` is the part after `JNI global refs`: HotSpot prints its deadlock report there, and

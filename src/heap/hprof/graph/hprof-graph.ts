@@ -6,16 +6,16 @@
  * their thread) hangs under that thread's object, as MAT does, so a thread retains its locals.
  * References to ids not in the dump are counted and left out.
  */
-import { feedHprof, hprofBytesToSizeFor, passEnd, type FeedOptions, type PassEnd } from '../byte-source.js';
+import type { ProgressListener } from '../../../model/progress.js';
+import type { ObjectGraph } from '../../graph/object-graph.js';
+import { feedHprof, type FeedOptions, hprofBytesToSizeFor, type PassEnd, passEnd } from '../byte-source.js';
 import { ClassMetadata } from '../class-metadata.js';
 import { isReferenceType, readIdAt, SUB } from '../format.js';
-import { truncationWarning } from '../hprof-warnings.js';
 import { classObjectShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof-histogram.js';
-import { HprofFormatError, HprofParser, MAX_DELIVERED_BODY, readId as readIdIn, type ClassDumpRecord, type HprofVisitor } from '../parser.js';
-import type { ObjectGraph } from '../../graph/object-graph.js';
-import type { ProgressListener } from '../../../model/progress.js';
+import { truncationWarning } from '../hprof-warnings.js';
+import { type ClassDumpRecord, HprofFormatError, HprofParser, type HprofVisitor, MAX_DELIVERED_BODY, readId as readIdIn } from '../parser.js';
 import { ClassKeys } from './class-keys.js';
-import { HASHED_MAX_OBJECTS, idIndex, type IdIndex } from './id-index.js';
+import { HASHED_MAX_OBJECTS, type IdIndex, idIndex } from './id-index.js';
 import { InstanceLayouts } from './instance-layouts.js';
 import { ObjectColumns, RefStore } from './pass-columns.js';
 import { referentsOf, resolveEdges } from './resolve-edges.js';

@@ -4,13 +4,14 @@
  * in one more pass, or, from a file the heap loader indexed, from the blocks that hold them.
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
-import { parseIndexedBlock } from '../indexed-block.js';
-import { ClassMetadata } from '../class-metadata.js';
-import { feedHprof, type FeedOptions } from '../byte-source.js';
-import { basicTypeSize, isReferenceType, readIdAt } from '../format.js';
-import type { IndexedHprof } from '../object-index.js';
-import { HprofParser, type ClassDumpRecord, type HprofVisitor } from '../parser.js';
+
 import type { ObjectGraph } from '../../graph/object-graph.js';
+import { feedHprof, type FeedOptions } from '../byte-source.js';
+import { ClassMetadata } from '../class-metadata.js';
+import { basicTypeSize, isReferenceType, readIdAt } from '../format.js';
+import { parseIndexedBlock } from '../indexed-block.js';
+import type { IndexedHprof } from '../object-index.js';
+import { type ClassDumpRecord, HprofParser, type HprofVisitor } from '../parser.js';
 
 /**
  * How each step of each path holds the next object (`table`, `[12]`, `static INSTANCE`), read from
