@@ -206,7 +206,7 @@ export class TextDumpParser extends ThreadDumpSections {
   }
 }
 
-/** A raw `\t- ...` line: a lock line of a HotSpot stack. */
+/** A raw `\t- ...` line (a tab, then 45, a dash): a lock line of a HotSpot stack. */
 function isLockLine(rawLine: string): boolean {
-  return rawLine.charCodeAt(0) === 9 && rawLine.charCodeAt(1) === 45; /* \t- */
+  return rawLine.charCodeAt(0) === 9 && rawLine.charCodeAt(1) === 45;
 }
