@@ -10,7 +10,7 @@ import type { Finding } from '../model/findings.js';
 import type { Model } from '../model/model.js';
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
-import { analysisPlan, loadIncidentInputs, nothingToAnalyse, type IncidentLoadHooks, type IncidentPlan } from './load-incident.js';
+import { analysisPlan, type IncidentLoadHooks, type IncidentPlan, loadIncidentInputs, nothingToAnalyse } from './load-incident.js';
 
 /** The limits an analysis's plan takes from its caller (the rest comes from the built-in roots and the config's counters). */
 export type PlanLimits = Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree'>;

@@ -4,11 +4,11 @@
  */
 import { InputError } from '../errors.js';
 import type { HeapStore } from '../heap/heap-model.js';
-import { HprofFormatError } from '../heap/hprof/parser.js';
-import type { LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
 import type { Histogram } from '../heap/histogram.js';
-import { heapHistogram, openHeap, type HeapSource } from '../heap/open-heap.js';
-import { ACCEPTED_HEAP_INPUTS, identifyInput, requireHeapKind, type IdentifiedInput } from '../input/identify.js';
+import type { LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
+import { HprofFormatError } from '../heap/hprof/parser.js';
+import { heapHistogram, type HeapSource, openHeap } from '../heap/open-heap.js';
+import { ACCEPTED_HEAP_INPUTS, type IdentifiedInput, identifyInput, requireHeapKind } from '../input/identify.js';
 import { openInput } from '../input/open.js';
 import type { ProgressListener } from '../model/progress.js';
 
@@ -16,7 +16,10 @@ import type { ProgressListener } from '../model/progress.js';
 const HEAP_DIRECTORY_REMEDY = 'pass a heap dump file';
 
 export function v8NotJavaError(path: string): InputError {
-  return new InputError(`${path} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`, 'use `dumpsleuth memory` (what holds its memory) or `dumpsleuth histogram` for it');
+  return new InputError(
+    `${path} is a V8 .heapsnapshot (Node.js/Chrome): it has no Java objects to analyse`,
+    'use `dumpsleuth memory` (what holds its memory) or `dumpsleuth histogram` for it',
+  );
 }
 
 /** Identifies a file a heap command was given (errors name it as given). */
@@ -31,7 +34,13 @@ async function heapSourceOf(input: IdentifiedInput, maxGunzipBytes: number | und
 }
 
 /** The objects the analyses need, from an HPROF or an extract; `identified` when the caller identified it already. */
-export async function openHeapFile(file: string, plan: LoadPlan, onProgress?: ProgressListener, hooks?: LoadHooks, identified?: IdentifiedInput): Promise<HeapStore> {
+export async function openHeapFile(
+  file: string,
+  plan: LoadPlan,
+  onProgress?: ProgressListener,
+  hooks?: LoadHooks,
+  identified?: IdentifiedInput,
+): Promise<HeapStore> {
   const source = await heapSourceOf(identified ?? (await identifyHeapFile(file)), plan.maxGunzipBytes);
   if (source.kind === 'v8-heapsnapshot') throw v8NotJavaError(file);
   return withHprofErrors(file, () => openHeap(source, plan, onProgress, hooks));

@@ -4,16 +4,16 @@
  * a small one on the loading thread, once the heap is loaded), and finished into what the model
  * carries (the summary, or why there is none).
  */
+import type { MemoryAnalysisOptions } from '../heap/graph/heap-memory.js';
+import type { ObjectGraph } from '../heap/graph/object-graph.js';
+import { type RunningMemoryAnalysis, startMemoryAnalysis } from '../heap/graph/run-memory.js';
+import type { HeapMemory } from '../heap/heap-input.js';
+import { hprofBytesOf, hprofBytesToSizeFor } from '../heap/hprof/byte-source.js';
+import type { ClassMetadata } from '../heap/hprof/class-metadata.js';
+import { type HprofGraphBuilder, hprofGraphBuilder } from '../heap/hprof/graph/hprof-graph.js';
 import type { FirstPassEnd, LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
 import type { IndexedHprof } from '../heap/hprof/object-index.js';
-import { hprofGraphBuilder, type HprofGraphBuilder } from '../heap/hprof/graph/hprof-graph.js';
-import { hprofBytesOf, hprofBytesToSizeFor } from '../heap/hprof/byte-source.js';
 import type { IdentifiedInput } from '../input/identify.js';
-import type { ObjectGraph } from '../heap/graph/object-graph.js';
-import type { ClassMetadata } from '../heap/hprof/class-metadata.js';
-import { startMemoryAnalysis, type RunningMemoryAnalysis } from '../heap/graph/run-memory.js';
-import type { MemoryAnalysisOptions } from '../heap/graph/heap-memory.js';
-import type { HeapMemory } from '../heap/heap-input.js';
 
 /** Whether `analyze` computes what holds the memory of an HPROF: by default only up to AUTO_MEMORY_MAX_BYTES. */
 export type MemoryChoice = 'auto' | 'always' | 'never';
@@ -71,7 +71,10 @@ export class DeferredMemoryAnalysis {
    */
   loadHooks(onAnalysis?: () => void): LoadHooks {
     let builder: HprofGraphBuilder | undefined;
-    const rider = this.options.format === 'v8-heapsnapshot' ? {} : { firstPass: (meta: ClassMetadata) => (builder = hprofGraphBuilder(hprofBytesToSizeFor(this.file), meta, false)).visitor };
+    const rider =
+      this.options.format === 'v8-heapsnapshot'
+        ? {}
+        : { firstPass: (meta: ClassMetadata) => (builder = hprofGraphBuilder(hprofBytesToSizeFor(this.file), meta, false)).visitor };
     return {
       ...rider,
       whileOpen: async (indexed, firstPass) => {
@@ -129,12 +132,22 @@ export function startHeapMemory(input: IdentifiedInput, name: string, plan: Memo
   const file = input.file;
   const size = hprofBytesOf(input.fileBytes, input.gzip);
   if (choice === 'auto' && size > AUTO_MEMORY_MAX_BYTES) {
-    return { where: 'skipped', reason: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\`` };
+    return {
+      where: 'skipped',
+      reason: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\``,
+    };
   }
   // One thread inflates for it: the graph pass reads slower than one thread inflates, and the load
   // beside it already keeps the other core busy.
   const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), inflateThreads: 0 };
-  const options = { suspectPaths: true, suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES, topDominators: 10, topClasses: 15, feed, ...(plan.retainerTree === true ? { retainers: UI_RETAINER_TREE } : {}) };
+  const options = {
+    suspectPaths: true,
+    suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES,
+    topDominators: 10,
+    topClasses: 15,
+    feed,
+    ...(plan.retainerTree === true ? { retainers: UI_RETAINER_TREE } : {}),
+  };
   if (plan.memoryOnThisThread === true || size <= OWN_THREAD_MAX_BYTES) return { where: 'on-load', deferred: new DeferredMemoryAnalysis(file, options) };
   return { where: 'worker', running: startMemoryAnalysis(file, options) };
 }

@@ -3,33 +3,34 @@
  * thread dumps into ThreadDumpFiles, and logs into the known events they carry. A file that is none
  * of these is an error (or, inside a directory, a note).
  */
-import { looksLikeLogLine } from '../input/sniff.js';
 import { basename } from 'node:path';
+
+import { looksLikeLogLine } from '../input/sniff.js';
 
 /** The manifest `dumpsleuth capture` writes into an incident directory. */
 const CAPTURE_MANIFEST = 'capture.json';
-import type { InputPath } from '../input/collect-inputs.js';
 import { InputError, UserError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
-import { HeapView } from '../heap/heap-view.js';
+import type { HeapInput } from '../heap/heap-input.js';
+import type { HeapStore } from '../heap/heap-model.js';
 import { threadDumpFromHeap } from '../heap/heap-threads.js';
+import { HeapView } from '../heap/heap-view.js';
 import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { heapStoreNamed } from '../heap/open-heap.js';
-import { identifyInput, type IdentifiedInput } from '../input/identify.js';
-import { openHeapFile, v8NotJavaError } from './heap-file.js';
+import type { InputPath } from '../input/collect-inputs.js';
+import { type IdentifiedInput, identifyInput } from '../input/identify.js';
+import { forEachLine, openInput, TruncatedInputError } from '../input/open.js';
+import { readInputFile } from '../input/stdin.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import { TopThreadsCollector } from '../logs/top-threads.js';
-import type { CpuSampleModel, InputSummary, LogEventModel } from '../model/model.js';
-import type { HeapStore } from '../heap/heap-model.js';
-import { cancelHeapMemory, finishHeapMemory, loadHooksOf, startHeapMemory, type HeapMemoryWork, type MemoryPlan } from './heap-memory-work.js';
-import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
-import { forEachLine, openInput, TruncatedInputError } from '../input/open.js';
-import { loadThreadInput, type LoadedThreadInput } from './load-threads.js';
-import { readInputFile } from '../input/stdin.js';
-import { filesOfSeveralJvms } from './one-jvm.js';
 import { countText } from '../model/count-text.js';
+import type { CpuSampleModel, InputSummary, LogEventModel } from '../model/model.js';
 import type { ProgressEvent, ProgressListener } from '../model/progress.js';
-import type { HeapInput } from '../heap/heap-input.js';
+import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
+import { openHeapFile, v8NotJavaError } from './heap-file.js';
+import { cancelHeapMemory, finishHeapMemory, type HeapMemoryWork, loadHooksOf, type MemoryPlan, startHeapMemory } from './heap-memory-work.js';
+import { type LoadedThreadInput, loadThreadInput } from './load-threads.js';
+import { filesOfSeveralJvms } from './one-jvm.js';
 
 /** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
 export interface IncidentPlan extends LoadPlan, MemoryPlan {}
@@ -45,13 +46,26 @@ export interface LoadAhead {
   readonly memory?: HeapMemoryWork;
 }
 
-export async function loadAnyInput(path: string, plan: IncidentPlan, onProgress?: ProgressListener, ahead?: LoadAhead, inIncidentDirectory = false): Promise<LoadedInput> {
+export async function loadAnyInput(
+  path: string,
+  plan: IncidentPlan,
+  onProgress?: ProgressListener,
+  ahead?: LoadAhead,
+  inIncidentDirectory = false,
+): Promise<LoadedInput> {
   // Stdin may hold a heap dump, which needs random access: it is read from a copy, named `-`.
   return (await readInputFile(path, (file) => loadFile(path, file, plan, onProgress, ahead, inIncidentDirectory))).value;
 }
 
 /** Loads `file`, naming it `name` in what it reports (they differ only for stdin's copy). */
-async function loadFile(name: string, file: string, plan: IncidentPlan, onProgress: ProgressListener | undefined, ahead: LoadAhead | undefined, inIncidentDirectory: boolean): Promise<LoadedInput> {
+async function loadFile(
+  name: string,
+  file: string,
+  plan: IncidentPlan,
+  onProgress: ProgressListener | undefined,
+  ahead: LoadAhead | undefined,
+  inIncidentDirectory: boolean,
+): Promise<LoadedInput> {
   const identified = ahead?.identified ?? (await identifyInput(name, file, plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}));
   const heapKind = identified.heapKind;
   if (heapKind === 'v8-heapsnapshot') throw v8NotJavaError(name);
@@ -68,7 +82,12 @@ async function loadFile(name: string, file: string, plan: IncidentPlan, onProgre
       throw e;
     }
     onProgress?.({ phase: 'memory', bytesRead: 0 });
-    const memory = memoryWork !== undefined ? await finishHeapMemory(memoryWork, name) : store.memory !== undefined ? { model: { input: name, summary: store.memory } } : undefined;
+    const memory =
+      memoryWork !== undefined
+        ? await finishHeapMemory(memoryWork, name)
+        : store.memory !== undefined
+          ? { model: { input: name, summary: store.memory } }
+          : undefined;
     const view = new HeapView(store);
     const stacks = threadDumpFromHeap(view, store, name);
     const summary: InputSummary = {
@@ -126,7 +145,19 @@ async function readKnownLogLines(path: string, file: string, maxGunzipBytes: num
   const events = collector.events();
   const found = [...foundInLog(events), ...(cpuSamples.length > 0 ? [`${cpuSamples.length} top -H sample${cpuSamples.length === 1 ? '' : 's'}`] : [])];
   return {
-    summary: { path, kind: 'log', format, gzip: opened.gzip, encoding: opened.encoding, dumps: 0, threads: 0, unparsedLines: 0, outsideLines: lineNo - collector.matched - top.matched, warnings, found },
+    summary: {
+      path,
+      kind: 'log',
+      format,
+      gzip: opened.gzip,
+      encoding: opened.encoding,
+      dumps: 0,
+      threads: 0,
+      unparsedLines: 0,
+      outsideLines: lineNo - collector.matched - top.matched,
+      warnings,
+      found,
+    },
     events,
     cpuSamples,
   };
@@ -214,12 +245,24 @@ export async function loadIncidentInputs(inputs: readonly InputPath[], plan: Inc
   }
 }
 
-async function loadEach(inputs: readonly InputPath[], plan: IncidentPlan, hooks: IncidentLoadHooks, out: IncidentInputs, early: ReadonlyMap<string, LoadAhead>): Promise<IncidentInputs> {
+async function loadEach(
+  inputs: readonly InputPath[],
+  plan: IncidentPlan,
+  hooks: IncidentLoadHooks,
+  out: IncidentInputs,
+  early: ReadonlyMap<string, LoadAhead>,
+): Promise<IncidentInputs> {
   for (const input of inputs) {
     hooks.signal?.throwIfAborted();
     let loaded: LoadedInput;
     try {
-      loaded = await loadAnyInput(input.path, plan, hooks.onProgress === undefined ? undefined : (event) => hooks.onProgress!(input.path, event), early.get(input.path), input.fromDirectory === true);
+      loaded = await loadAnyInput(
+        input.path,
+        plan,
+        hooks.onProgress === undefined ? undefined : (event) => hooks.onProgress!(input.path, event),
+        early.get(input.path),
+        input.fromDirectory === true,
+      );
     } catch (e) {
       if (e instanceof InputError && input.fromDirectory) {
         // A capture's own manifest (dumpsleuth capture) is part of the incident, not a stray file.
@@ -248,6 +291,9 @@ async function loadEach(inputs: readonly InputPath[], plan: IncidentPlan, hooks:
 }
 
 /** The heap-loading plan of an analysis: the built-in roots, the config's counters, and limits. */
-export function analysisPlan(counters: readonly UserCounterSpec[], limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree'> = {}): IncidentPlan {
+export function analysisPlan(
+  counters: readonly UserCounterSpec[],
+  limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree'> = {},
+): IncidentPlan {
   return { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counters)], ...limits };
 }

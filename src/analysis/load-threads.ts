@@ -2,16 +2,16 @@
  * Loads one input file into the model: open, sniff, route to the right parser.
  * A file that is not a thread dump raises an InputError saying what it looked like.
  */
+import { InputError } from '../errors.js';
+import { checkHeapRoom } from '../input/memory-guard.js';
+import { forEachLine, type OpenedInput, openInput, type TextEncodingName, TruncatedInputError } from '../input/open.js';
+import { describeText, sniff, type SniffedKind } from '../input/sniff.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import type { LogEventModel } from '../model/model.js';
-import type { ThreadDumpFile } from '../model/thread-dump.js';
-import { InputError } from '../errors.js';
-import { TextDumpParser } from '../threads/text-parser.js';
-import { JavacoreParser } from '../threads/javacore-parser.js';
-import { checkHeapRoom } from '../input/memory-guard.js';
-import { forEachLine, openInput, TruncatedInputError, type OpenedInput, type TextEncodingName } from '../input/open.js';
-import { describeText, sniff, type SniffedKind } from '../input/sniff.js';
 import type { ProgressListener } from '../model/progress.js';
+import type { ThreadDumpFile } from '../model/thread-dump.js';
+import { JavacoreParser } from '../threads/javacore-parser.js';
+import { TextDumpParser } from '../threads/text-parser.js';
 
 export interface LoadedThreadInput {
   readonly kind: 'threads';
@@ -29,7 +29,13 @@ export const ACCEPTED_INPUTS =
   'JRockit, IBM/OpenJ9 javacore, jcmd Thread.dump_to_file JSON, Spring Boot /actuator/threaddump JSON; plain, UTF-16 or gzip';
 
 /** `readFrom`: the file holding stdin's bytes when `path` is `-` and stdin was copied (see stdin.ts). */
-export async function loadThreadInput(path: string, onProgress?: ProgressListener, maxGunzipBytes?: number, readFrom?: string, sniffed?: SniffedKind): Promise<LoadedThreadInput> {
+export async function loadThreadInput(
+  path: string,
+  onProgress?: ProgressListener,
+  maxGunzipBytes?: number,
+  readFrom?: string,
+  sniffed?: SniffedKind,
+): Promise<LoadedThreadInput> {
   const opened = await openInput(path, onProgress, maxGunzipBytes, readFrom);
   const { headText } = opened;
   // Sniffed again only when the caller did not identify the file (a test, a bench).
@@ -71,7 +77,12 @@ export async function loadThreadInput(path: string, onProgress?: ProgressListene
         }
       };
       const file = requireDumps(await feed(opened, pushAll, parser), headText, path);
-      return { ...base, format: [...new Set(file.dumps.map((d) => d.format))].join('+'), file, ...(logLines.matched > 0 ? { logEvents: logLines.events() } : {}) };
+      return {
+        ...base,
+        format: [...new Set(file.dumps.map((d) => d.format))].join('+'),
+        file,
+        ...(logLines.matched > 0 ? { logEvents: logLines.events() } : {}),
+      };
     }
   }
 }

@@ -1,5 +1,6 @@
 /** A `batch` worker thread: analyses the incidents it is sent, one at a time, and posts each line back. */
 import { parentPort, workerData } from 'node:worker_threads';
+
 import { analyseIncidentForBatch } from './incident-summary.js';
 
 const { config, maxGunzipBytes } = workerData as { config: string | undefined; maxGunzipBytes: number | undefined };

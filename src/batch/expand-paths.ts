@@ -5,6 +5,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
+
 import { looksLikeDump } from './looks-like-dump.js';
 
 function globToRegExp(glob: string): RegExp {

@@ -13,7 +13,13 @@ export interface IncidentLine {
   readonly inputs: number;
   readonly counts: Readonly<Record<Severity, number>>;
   readonly highest: Severity | null;
-  readonly findings: ReadonlyArray<{ readonly id: string; readonly rule: string; readonly severity: Severity; readonly subject: string; readonly message: string }>;
+  readonly findings: ReadonlyArray<{
+    readonly id: string;
+    readonly rule: string;
+    readonly severity: Severity;
+    readonly subject: string;
+    readonly message: string;
+  }>;
   readonly seconds: number;
   /** Present and true when `--redact` masked the line. */
   readonly redacted?: boolean;
@@ -25,13 +31,23 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
   const started = process.hrtime.bigint();
   // Milliseconds are what a batch's timing can tell apart; more digits are noise in every line.
   const seconds = () => Math.round(Number(process.hrtime.bigint() - started) / 1e6) / 1000;
-  const failed = (error: string): IncidentLine => ({ path, status: 'error', error, inputs: 0, counts: NO_COUNTS, highest: null, findings: [], seconds: seconds() });
+  const failed = (error: string): IncidentLine => ({
+    path,
+    status: 'error',
+    error,
+    inputs: 0,
+    counts: NO_COUNTS,
+    highest: null,
+    findings: [],
+    seconds: seconds(),
+  });
   try {
     // Heaps inflate, and their memory analysis runs, on this thread: batch's workers already keep every core busy.
     const limits = { inflateThreads: 0, memoryOnThisThread: true, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) };
     // Inside an incident directory, a file that is not a dump is skipped, as analyze does.
     const result = await analyseIncident({ paths: [path], ...(configPath !== undefined ? { configPath } : {}), limits });
-    if (result.outcome === 'nothing-to-analyse') throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
+    if (result.outcome === 'nothing-to-analyse')
+      throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
     const { model, findings } = result;
     const counts = { ...NO_COUNTS };
     for (const f of findings) counts[f.severity]++;

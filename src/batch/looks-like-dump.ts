@@ -4,9 +4,9 @@
  * still refuse it.
  */
 import { InputError } from '../errors.js';
-import { TextDumpParser } from '../threads/text-parser.js';
 import { openInput } from '../input/open.js';
 import { sniff } from '../input/sniff.js';
+import { TextDumpParser } from '../threads/text-parser.js';
 
 export async function looksLikeDump(path: string): Promise<boolean> {
   let opened;

@@ -8,10 +8,11 @@
 import { copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
-import { asTopFrame, procAvailable, readThreadCpu, type ThreadCpuReading } from './proc-cpu.js';
-import { runTool, type ToolRun } from './jvm-tools.js';
-import type { TargetJvm } from './find-jvm.js';
+
 import { qosLog } from './dubbo-qos.js';
+import type { TargetJvm } from './find-jvm.js';
+import { runTool, type ToolRun } from './jvm-tools.js';
+import { asTopFrame, procAvailable, readThreadCpu, type ThreadCpuReading } from './proc-cpu.js';
 
 export interface CaptureOptions {
   readonly dumps: number;
@@ -53,7 +54,22 @@ export interface CaptureManifest {
 }
 
 /** System properties worth keeping for a diagnosis (the rest may hold secrets and says little). */
-const KEPT_PROPERTIES = ['java.version', 'java.vendor', 'java.vm.name', 'java.vm.version', 'java.home', 'java.runtime.version', 'os.name', 'os.arch', 'os.version', 'user.name', 'sun.java.command', 'file.encoding', 'java.io.tmpdir', 'jdk.virtualThreadScheduler.parallelism'];
+const KEPT_PROPERTIES = [
+  'java.version',
+  'java.vendor',
+  'java.vm.name',
+  'java.vm.version',
+  'java.home',
+  'java.runtime.version',
+  'os.name',
+  'os.arch',
+  'os.version',
+  'user.name',
+  'sun.java.command',
+  'file.encoding',
+  'java.io.tmpdir',
+  'jdk.virtualThreadScheduler.parallelism',
+];
 
 const DEFAULT_LOG_TAIL = 8 * 1024 * 1024;
 const FIRST_CPU_WINDOW_MS = 500;
@@ -78,8 +94,10 @@ const pidAlive = (pid: number) => {
 
 /** A tool's failure in one line: its timeout, its stderr's first line, or its exit code. */
 function failure(r: ToolRun): string | undefined {
-  if (r.timedOut) return `${basename(r.tool)} did not answer within its timeout (${r.seconds.toFixed(0)} s): the JVM may be hung in a safepoint or stopped; try again, or kill -3 <pid> (the dump goes to its stdout)`;
-  if (r.code !== 0) return `${basename(r.tool)} ${r.args.join(' ')} failed (exit ${r.code ?? '?'}): ${(r.stderr.trim() || r.stdout.trim()).split('\n')[0]?.slice(0, 300) ?? ''}`;
+  if (r.timedOut)
+    return `${basename(r.tool)} did not answer within its timeout (${r.seconds.toFixed(0)} s): the JVM may be hung in a safepoint or stopped; try again, or kill -3 <pid> (the dump goes to its stdout)`;
+  if (r.code !== 0)
+    return `${basename(r.tool)} ${r.args.join(' ')} failed (exit ${r.code ?? '?'}): ${(r.stderr.trim() || r.stdout.trim()).split('\n')[0]?.slice(0, 300) ?? ''}`;
   return undefined;
 }
 
@@ -106,7 +124,15 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
     } catch (e) {
       r = { error: (e as Error).message };
     }
-    steps.push({ what, ...(r.file !== undefined ? { file: r.file } : {}), ...(r.tool !== undefined ? { tool: r.tool } : {}), startedAt: at.toISOString(), seconds: Number(process.hrtime.bigint() - t0) / 1e9, ok: r.error === undefined, ...(r.error !== undefined ? { error: r.error } : {}) });
+    steps.push({
+      what,
+      ...(r.file !== undefined ? { file: r.file } : {}),
+      ...(r.tool !== undefined ? { tool: r.tool } : {}),
+      startedAt: at.toISOString(),
+      seconds: Number(process.hrtime.bigint() - t0) / 1e9,
+      ok: r.error === undefined,
+      ...(r.error !== undefined ? { error: r.error } : {}),
+    });
     if (r.error !== undefined) warnings.push(`${what}: ${r.error}`);
     return r.value;
   };
@@ -118,7 +144,13 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
   const jvm: Record<string, string> = {};
   const identity = async (): Promise<void> => {
     if (jcmd === undefined) return;
-    const keep = (cmd: string, text: string) => (cmd === 'VM.system_properties' ? text.split('\n').filter((l) => KEPT_PROPERTIES.includes(l.split('=')[0]!.trim())).join('\n') : text);
+    const keep = (cmd: string, text: string) =>
+      cmd === 'VM.system_properties'
+        ? text
+            .split('\n')
+            .filter((l) => KEPT_PROPERTIES.includes(l.split('=')[0]!.trim()))
+            .join('\n')
+        : text;
     for (const cmd of ['VM.version', 'VM.uptime', 'VM.command_line', 'VM.flags', 'VM.system_properties']) {
       if (!pidAlive(target.pid)) return;
       await step(`JVM identity: ${cmd}${cmd === 'VM.system_properties' ? ' (kept: the ones a diagnosis reads)' : ''}`, async () => {
@@ -133,7 +165,10 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
 
   // The series: each dump with the threads' CPU since the reading before it.
   const proc = procAvailable(target.pid);
-  if (!proc) warnings.push('no /proc here: the dumps carry no per-thread CPU of their own (their cpu= and elapsed= still measure it, JDK 11+); run top -H -b -n 1 -p <pid> beside them');
+  if (!proc)
+    warnings.push(
+      'no /proc here: the dumps carry no per-thread CPU of their own (their cpu= and elapsed= still measure it, JDK 11+); run top -H -b -n 1 -p <pid> beside them',
+    );
   const ticks = await clockTicks();
   // The first dump's CPU is measured over half a second before it, while nothing else runs.
   let before: ThreadCpuReading | undefined = proc ? readThreadCpu(target.pid) : undefined;
@@ -152,7 +187,8 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
         r = await runTool(opts.jstack, ['-l', String(target.pid)], timeout);
         error = failure(r);
       }
-      if (r === undefined || error !== undefined) return { ...(r !== undefined ? { tool: basename(r.tool) } : {}), error: error ?? 'no tool to take a thread dump (install a JDK: jcmd)' };
+      if (r === undefined || error !== undefined)
+        return { ...(r !== undefined ? { tool: basename(r.tool) } : {}), error: error ?? 'no tool to take a thread dump (install a JDK: jcmd)' };
       writeFileSync(join(dir, file), dumpText(r, target.pid));
       return { file, tool: `${basename(r.tool)} ${r.args.slice(1).join(' ')}`.trim(), value: true };
     });
@@ -188,7 +224,17 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
     });
   }
 
-  const manifest: CaptureManifest = { schema: 'dumpsleuth.capture/1', host: hostname(), pid: target.pid, command: target.command, startedAt: started.toISOString(), finishedAt: new Date().toISOString(), jvm, steps, warnings };
+  const manifest: CaptureManifest = {
+    schema: 'dumpsleuth.capture/1',
+    host: hostname(),
+    pid: target.pid,
+    command: target.command,
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    jvm,
+    steps,
+    warnings,
+  };
   writeFileSync(join(dir, 'capture.json'), JSON.stringify(manifest, null, 2) + '\n');
   return { dir, manifest };
 }
@@ -213,7 +259,10 @@ async function takeHeap(jcmd: string, target: TargetJvm, dir: string, which: 'li
   try {
     const fs = statfsSync(dir);
     const free = fs.bavail * fs.bsize;
-    if (usedKb * 1024 > free) warnings.push(`the heap in use (about ${Math.round(usedKb / 1024)} MB) may not fit the ${Math.round(free / 1048576)} MB free where the capture is written`);
+    if (usedKb * 1024 > free)
+      warnings.push(
+        `the heap in use (about ${Math.round(usedKb / 1024)} MB) may not fit the ${Math.round(free / 1048576)} MB free where the capture is written`,
+      );
   } catch {
     // statfs is not everywhere; the dump says if it fails
   }
@@ -237,7 +286,11 @@ async function copyTail(path: string, logsDir: string, max: number): Promise<{ f
   } else {
     await new Promise<void>((resolve, reject) => {
       const w = createWriteStream(out);
-      createReadStream(path, { start: size - max }).on('error', reject).pipe(w).on('finish', resolve).on('error', reject);
+      createReadStream(path, { start: size - max })
+        .on('error', reject)
+        .pipe(w)
+        .on('finish', resolve)
+        .on('error', reject);
     });
   }
   return { file: join('logs', basename(path)) };

@@ -23,7 +23,11 @@ export function askQos(host: string, port: number, commands: readonly string[], 
     socket.setEncoding('utf8');
     socket.on('error', (e) => {
       clearTimeout(timer);
-      reject(new Error(`no Dubbo QoS console at ${host}:${port} (${(e as NodeJS.ErrnoException).code ?? e.message}): is qos.enable on, and the port right (dubbo.application.qos-port)?`));
+      reject(
+        new Error(
+          `no Dubbo QoS console at ${host}:${port} (${(e as NodeJS.ErrnoException).code ?? e.message}): is qos.enable on, and the port right (dubbo.application.qos-port)?`,
+        ),
+      );
     });
     socket.on('data', (chunk: string) => {
       buffer += chunk;
@@ -51,13 +55,22 @@ export function servicesIn(ls: string): string[] {
 }
 
 const two = (n: number, w = 2) => String(n).padStart(w, '0');
-const logTime = (d: Date) => `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${two(d.getMilliseconds(), 3)}`;
+const logTime = (d: Date) =>
+  `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${two(d.getMilliseconds(), 3)}`;
 
 /** `ls`, `ps`, then `count` of each provided service (at most 20): the log text capture writes. */
 export async function qosLog(host: string, port: number, timeoutMs: number): Promise<string> {
   const first = await askQos(host, port, ['ls', 'ps'], timeoutMs);
   const services = servicesIn(first[0]?.answer ?? '').slice(0, 20);
-  const counts = services.length > 0 ? await askQos(host, port, services.map((s) => `count ${s}`), timeoutMs) : [];
+  const counts =
+    services.length > 0
+      ? await askQos(
+          host,
+          port,
+          services.map((s) => `count ${s}`),
+          timeoutMs,
+        )
+      : [];
   const at = new Date();
   return [...first, ...counts].map((a) => `${logTime(at)} INFO [dumpsleuth capture] Dubbo QoS ${host}:${port} > ${a.command}\n${a.answer}\n`).join('');
 }

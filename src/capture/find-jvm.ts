@@ -4,6 +4,7 @@
  * usage error that lists what runs.
  */
 import { existsSync, readFileSync } from 'node:fs';
+
 import { UsageError } from '../errors.js';
 import { runTool } from './jvm-tools.js';
 
@@ -33,13 +34,15 @@ function loadsTheJvm(pid: number): boolean {
   }
 }
 
-const SAME_USER = 'the JDK attaches only to JVMs of the same user: run as that user (sudo -u <user> dumpsleuth capture ...), or inside its container (kubectl exec / docker exec)';
+const SAME_USER =
+  'the JDK attaches only to JVMs of the same user: run as that user (sudo -u <user> dumpsleuth capture ...), or inside its container (kubectl exec / docker exec)';
 
 export async function resolveTarget(target: string, jcmd: string): Promise<TargetJvm> {
   const jvms = await listJvms(jcmd);
   if (/^\d+$/.test(target)) {
     const pid = Number(target);
-    if (!existsSync(`/proc/${pid}`) && process.platform === 'linux') throw new UsageError(`no process ${pid} is running`, 'give the pid of a running JVM (`jcmd -l` lists them)');
+    if (!existsSync(`/proc/${pid}`) && process.platform === 'linux')
+      throw new UsageError(`no process ${pid} is running`, 'give the pid of a running JVM (`jcmd -l` lists them)');
     const listed = jvms.find((j) => j.pid === pid);
     if (listed !== undefined) return listed;
     // A JVM in a container, seen from the host, is not listed (its perf data sits in the container's
@@ -54,6 +57,10 @@ export async function resolveTarget(target: string, jcmd: string): Promise<Targe
   const matches = jvms.filter((j) => j.command.includes(target));
   if (matches.length === 1) return matches[0]!;
   const running = jvms.length === 0 ? 'jcmd -l lists no JVM of this user' : `running: ${jvms.map((j) => `${j.pid} ${j.command.slice(0, 80)}`).join('; ')}`;
-  if (matches.length === 0) throw new UsageError(`no JVM runs anything named "${target}" (${running})`, `give its pid, or a piece of its main class or jar; ${SAME_USER}`);
-  throw new UsageError(`${matches.length} JVMs match "${target}": ${matches.map((j) => `${j.pid} ${j.command.slice(0, 80)}`).join('; ')}`, 'give its pid, or a longer piece of its main class or jar');
+  if (matches.length === 0)
+    throw new UsageError(`no JVM runs anything named "${target}" (${running})`, `give its pid, or a piece of its main class or jar; ${SAME_USER}`);
+  throw new UsageError(
+    `${matches.length} JVMs match "${target}": ${matches.map((j) => `${j.pid} ${j.command.slice(0, 80)}`).join('; ')}`,
+    'give its pid, or a longer piece of its main class or jar',
+  );
 }

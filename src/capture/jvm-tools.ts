@@ -51,7 +51,15 @@ export function runTool(tool: string, args: readonly string[], timeoutMs: number
     execFile(tool, [...args], { timeout: timeoutMs, maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
       const e = error as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
       const code = e === null ? 0 : typeof e.code === 'number' ? e.code : null;
-      resolve({ tool, args, stdout: stdout ?? '', stderr: stderr ?? (e?.message ?? ''), code, timedOut: e?.killed === true, seconds: Number(process.hrtime.bigint() - started) / 1e9 });
+      resolve({
+        tool,
+        args,
+        stdout: stdout ?? '',
+        stderr: stderr ?? e?.message ?? '',
+        code,
+        timedOut: e?.killed === true,
+        seconds: Number(process.hrtime.bigint() - started) / 1e9,
+      });
     });
   });
 }

@@ -1,19 +1,19 @@
 /** `dumpsleuth analyze <paths...>`: args -> load -> model -> rules -> report -> exit code. */
-import { UsageError } from '../errors.js';
 import { analyseIncident } from '../analysis/analyse.js';
-import { skippedNote } from '../analysis/load-incident.js';
 import type { MemoryChoice } from '../analysis/heap-memory-work.js';
-import { checkFailOn, failsOn } from './fail-on.js';
-import { renderJson } from '../report/json.js';
-import { renderText } from '../report/text.js';
-import { renderMarkdown } from '../report/markdown.js';
+import { skippedNote } from '../analysis/load-incident.js';
+import { UsageError } from '../errors.js';
 import { renderHtml } from '../report/html.js';
-import type { Report } from '../report/report.js';
+import { renderJson } from '../report/json.js';
+import { renderMarkdown } from '../report/markdown.js';
 import { redactReport } from '../report/redact.js';
-import { decideColour } from './colour.js';
-import { progressLine } from './progress.js';
+import type { Report } from '../report/report.js';
 import { stripControl } from '../report/sanitize.js';
+import { renderText } from '../report/text.js';
+import { decideColour } from './colour.js';
+import { checkFailOn, failsOn } from './fail-on.js';
 import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
+import { progressLine } from './progress.js';
 
 export interface AnalyzeOptions {
   /** `-f`; when absent, what `-o`'s extension implies, else text. */
@@ -50,19 +50,25 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   let failed = 0;
-  const limits = { ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}), ...(opts.memory !== undefined ? { memory: opts.memory } : {}) };
-  const result = await analyseIncident({ paths, ...(opts.config !== undefined ? { configPath: opts.config } : {}), limits }, {
-    onProgress: (path, e) => progress.update(`reading ${path}`, e),
-    onSkipped: (path, e) => {
-      progress.clear();
-      io.stderr.write(`note: ${stripControl(skippedNote(path, e))}\n`);
+  const limits = {
+    ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
+    ...(opts.memory !== undefined ? { memory: opts.memory } : {}),
+  };
+  const result = await analyseIncident(
+    { paths, ...(opts.config !== undefined ? { configPath: opts.config } : {}), limits },
+    {
+      onProgress: (path, e) => progress.update(`reading ${path}`, e),
+      onSkipped: (path, e) => {
+        progress.clear();
+        io.stderr.write(`note: ${stripControl(skippedNote(path, e))}\n`);
+      },
+      onFailed: (_path, e) => {
+        progress.clear();
+        io.stderr.write(`error: ${stripControl(e.message)}\n  ${e.remedy}\n`);
+        failed++;
+      },
     },
-    onFailed: (_path, e) => {
-      progress.clear();
-      io.stderr.write(`error: ${stripControl(e.message)}\n  ${e.remedy}\n`);
-      failed++;
-    },
-  });
+  );
   progress.clear();
   // A log alone is enough when it holds known lines (a server's hung-thread reports, top -H samples).
   if (result.outcome === 'nothing-to-analyse') {
@@ -74,9 +80,21 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   const full: Report = { tool: { name: 'dumpsleuth', version: io.version }, model, findings, ...(configSource !== undefined ? { config: configSource } : {}) };
   const report = opts.redact === true ? redactReport(full) : full;
   const chalk = decideColour(opts.color, io.env, io.stdout.isTTY === true, opts.output !== undefined);
-  const text = format === 'json' ? renderJson(report) : format === 'markdown' ? renderMarkdown(report) : format === 'html' ? renderHtml(report) : renderText(report, chalk);
+  const text =
+    format === 'json'
+      ? renderJson(report)
+      : format === 'markdown'
+        ? renderMarkdown(report)
+        : format === 'html'
+          ? renderHtml(report)
+          : renderText(report, chalk);
   if (opts.output !== undefined) await writeReportFile(opts.output, text);
   else await writeToStdout(io.stdout, text);
   if (failed > 0) return 2;
-  return failsOn(opts.failOn, report.findings.map((f) => f.severity)) ? 1 : 0;
+  return failsOn(
+    opts.failOn,
+    report.findings.map((f) => f.severity),
+  )
+    ? 1
+    : 0;
 }

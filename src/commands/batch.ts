@@ -4,22 +4,23 @@
  * a summary table on stderr; progress on stderr only for a person at a terminal. An incident that
  * cannot be read is a line saying so, and the others go on.
  */
-import { availableParallelism } from 'node:os';
 import { readdirSync, statSync } from 'node:fs';
-import { looksLikeDump } from '../batch/looks-like-dump.js';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { UsageError } from '../errors.js';
-import { checkFailOn, failsOn } from './fail-on.js';
-import { stripControl } from '../report/sanitize.js';
+
 import { expandIncidentPaths, isFolderOfIncidents } from '../batch/expand-paths.js';
 import { analyseIncidentForBatch, type IncidentLine } from '../batch/incident-summary.js';
-import type { CommandIo } from './analyze.js';
-import { Redactor } from '../report/redact.js';
-import { isClosedPipe } from './output.js';
+import { looksLikeDump } from '../batch/looks-like-dump.js';
 import { loadConfigFile } from '../engine/config.js';
-import { RULES } from '../rules/index.js';
+import { UsageError } from '../errors.js';
+import { Redactor } from '../report/redact.js';
 import { configNote } from '../report/report.js';
+import { stripControl } from '../report/sanitize.js';
+import { RULES } from '../rules/index.js';
+import type { CommandIo } from './analyze.js';
+import { checkFailOn, failsOn } from './fail-on.js';
+import { isClosedPipe } from './output.js';
 
 /** Incidents handed to a worker at once: the one it analyses and the next. */
 const IN_FLIGHT_PER_WORKER = 2;
@@ -45,7 +46,9 @@ export async function incidentsOf(args: readonly string[]): Promise<{ incidents:
       incidents.push(p);
       continue;
     }
-    for (const e of readdirSync(p).filter((name) => !name.startsWith('.')).sort((a, b) => a.localeCompare(b))) {
+    for (const e of readdirSync(p)
+      .filter((name) => !name.startsWith('.'))
+      .sort((a, b) => a.localeCompare(b))) {
       const child = join(p, e);
       if (statSync(child).isDirectory() || (await looksLikeDump(child))) incidents.push(child);
       else skipped.push(child);
@@ -56,13 +59,15 @@ export async function incidentsOf(args: readonly string[]): Promise<{ incidents:
 
 export async function batchCommand(args: string[], opts: BatchOptions, io: CommandIo): Promise<number> {
   checkFailOn(opts.failOn);
-  if (!Number.isInteger(opts.jobs) || opts.jobs < 1) throw new UsageError(`-j must be a whole number of at least 1, got ${opts.jobs}`, `for example -j ${availableParallelism()}`);
+  if (!Number.isInteger(opts.jobs) || opts.jobs < 1)
+    throw new UsageError(`-j must be a whole number of at least 1, got ${opts.jobs}`, `for example -j ${availableParallelism()}`);
   // A bad config stops the batch before any incident, and a config picked up by itself is named.
   const { source: configSource } = await loadConfigFile(RULES, opts.config);
   if (configSource !== undefined) io.stderr.write(`note: ${stripControl(configNote(configSource))}\n`);
   const { incidents, skipped } = await incidentsOf(args);
   for (const p of skipped) io.stderr.write(`note: skipped ${stripControl(p)}: in a folder of incidents, a file that is not a dump is not an incident\n`);
-  if (incidents.length === 0) throw new UsageError('no incident matched the given paths', 'pass incident directories, dump files, or globs such as "incidents/*"');
+  if (incidents.length === 0)
+    throw new UsageError('no incident matched the given paths', 'pass incident directories, dump files, or globs such as "incidents/*"');
   const showProgress = batchProgressShown(opts.progress, io);
   const lines: Array<IncidentLine | undefined> = new Array(incidents.length);
   // A reader that went away (`| head -3`) has all it wants: no more incidents are started.
@@ -90,7 +95,12 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   io.stderr.write(summaryTable(lines as IncidentLine[]));
   const all = lines as IncidentLine[];
   if (all.some((l) => l.status === 'error')) return 2;
-  return failsOn(opts.failOn, all.map((l) => l.highest)) ? 1 : 0;
+  return failsOn(
+    opts.failOn,
+    all.map((l) => l.highest),
+  )
+    ? 1
+    : 0;
 }
 
 /**
@@ -116,7 +126,10 @@ async function runAll(
     return;
   }
   let next = 0;
-  const workers = Array.from({ length: jobs }, () => new Worker(new URL('../batch/batch-worker.js', import.meta.url), { workerData: { config, maxGunzipBytes } }));
+  const workers = Array.from(
+    { length: jobs },
+    () => new Worker(new URL('../batch/batch-worker.js', import.meta.url), { workerData: { config, maxGunzipBytes } }),
+  );
   try {
     await Promise.all(
       workers.map(

@@ -2,19 +2,19 @@
  * `dumpsleuth extract <heap> -o incident.json[.gz]`: the objects the analyses need (and what they
  * reach) from a heap dump, as a dumpsleuth JSON heap snapshot small enough to attach to a ticket.
  */
-import { UsageError } from '../errors.js';
-import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
-import { heapStoreNamed } from '../heap/open-heap.js';
 import { identifyHeapFile, openHeapFile } from '../analysis/heap-file.js';
 import { cancelHeapMemory, finishHeapMemory, loadHooksOf, startHeapMemory } from '../analysis/heap-memory-work.js';
-import { readInputFile } from '../input/stdin.js';
+import { UsageError } from '../errors.js';
+import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
 import { writeHeapSnapshotFile } from '../heap/json/snapshot-writer.js';
-import { stripControl } from '../report/sanitize.js';
-import { heapSizeText } from '../report/heap-size-text.js';
-import type { CommandIo } from './analyze.js';
-import { progressLine } from './progress.js';
-import { checkOutputPath, writeFileWhole } from './output.js';
+import { heapStoreNamed } from '../heap/open-heap.js';
+import { readInputFile } from '../input/stdin.js';
 import { countText } from '../model/count-text.js';
+import { heapSizeText } from '../report/heap-size-text.js';
+import { stripControl } from '../report/sanitize.js';
+import type { CommandIo } from './analyze.js';
+import { checkOutputPath, writeFileWhole } from './output.js';
+import { progressLine } from './progress.js';
 
 export interface ExtractOptions {
   readonly output: string;
@@ -41,10 +41,17 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
   const store = heapStoreNamed(value, file, path);
   progress.clear();
   const gzip = opts.gzip ?? opts.output.endsWith('.gz');
-  await writeFileWhole(opts.output, (temporary) => writeHeapSnapshotFile(store, temporary, { createdBy: `dumpsleuth ${io.version}`, plan: ANALYSIS_PLAN }, gzip));
+  await writeFileWhole(opts.output, (temporary) =>
+    writeHeapSnapshotFile(store, temporary, { createdBy: `dumpsleuth ${io.version}`, plan: ANALYSIS_PLAN }, gzip),
+  );
   // The dump's size in analyze's words (objects of the classes that have some), then what the snapshot keeps.
-  const size = store.histogram !== undefined ? `${heapSizeText({ objects: store.histogram.totalInstances, shallowBytes: store.histogram.totalBytes, classes: store.histogram.rows.length })}; ` : '';
-  io.stderr.write(`wrote ${stripControl(opts.output)}: ${size}the snapshot keeps ${countText(store.classes.size)} class definitions (every class loaded) and the ${countText(store.objects.size)} objects the analysis reads${gzip ? ' (gzip)' : ''}\n`);
+  const size =
+    store.histogram !== undefined
+      ? `${heapSizeText({ objects: store.histogram.totalInstances, shallowBytes: store.histogram.totalBytes, classes: store.histogram.rows.length })}; `
+      : '';
+  io.stderr.write(
+    `wrote ${stripControl(opts.output)}: ${size}the snapshot keeps ${countText(store.classes.size)} class definitions (every class loaded) and the ${countText(store.objects.size)} objects the analysis reads${gzip ? ' (gzip)' : ''}\n`,
+  );
   for (const w of store.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
   return 0;
 }

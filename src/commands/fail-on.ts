@@ -1,6 +1,6 @@
 /** `--fail-on <severity|never>`, the same for analyze and batch: checked up front, then applied to what was found. */
 import { UsageError } from '../errors.js';
-import { SEVERITIES, severityRank, type Severity } from '../model/findings.js';
+import { SEVERITIES, type Severity, severityRank } from '../model/findings.js';
 
 export function checkFailOn(failOn: string): void {
   if (failOn !== 'never' && !(SEVERITIES as readonly string[]).includes(failOn)) {

@@ -1,12 +1,12 @@
 /** `dumpsleuth histogram <heap>`: instances and shallow bytes per class, like `jmap -histo`. */
-import { UsageError } from '../errors.js';
 import { heapHistogramOfFile } from '../analysis/heap-file.js';
+import { UsageError } from '../errors.js';
 import type { Histogram } from '../heap/histogram.js';
+import { readInputFile, renamed } from '../input/stdin.js';
 import { stripControl } from '../report/sanitize.js';
 import type { CommandIo } from './analyze.js';
-import { progressLine } from './progress.js';
-import { readInputFile, renamed } from '../input/stdin.js';
 import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
+import { progressLine } from './progress.js';
 
 export interface HistogramOptions {
   /** `-f`; when absent, what `-o`'s extension implies, else text. */
@@ -20,8 +20,10 @@ export interface HistogramOptions {
 export const HISTOGRAM_SCHEMA = 'dumpsleuth.histogram/1';
 
 export async function histogramCommand(path: string, opts: HistogramOptions, io: CommandIo): Promise<number> {
-  if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json') throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
-  if (!Number.isInteger(opts.top) || opts.top < 0) throw new UsageError(`--top must be a whole number, got ${opts.top}`, 'for example --top 50, or --top 0 for every class');
+  if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json')
+    throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
+  if (!Number.isInteger(opts.top) || opts.top < 0)
+    throw new UsageError(`--top must be a whole number, got ${opts.top}`, 'for example --top 50, or --top 0 for every class');
   if (opts.output !== undefined) await checkOutputPath(opts.output);
   const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
@@ -40,7 +42,9 @@ export async function histogramCommand(path: string, opts: HistogramOptions, io:
 export function renderHistogramText(h: Histogram, top: number): string {
   const rows = top > 0 ? h.rows.slice(0, top) : h.rows;
   const lines = [' num     #instances         #bytes  class name', '----------------------------------------------'];
-  rows.forEach((r, i) => lines.push(`${String(i + 1).padStart(4)}: ${String(r.instances).padStart(14)} ${String(r.shallowBytes).padStart(14)}  ${stripControl(r.className)}`));
+  rows.forEach((r, i) =>
+    lines.push(`${String(i + 1).padStart(4)}: ${String(r.instances).padStart(14)} ${String(r.shallowBytes).padStart(14)}  ${stripControl(r.className)}`),
+  );
   if (rows.length < h.rows.length) lines.push(`  ... ${h.rows.length - rows.length} more classes (--top 0 shows all)`);
   lines.push(`Total ${String(h.totalInstances).padStart(14)} ${String(h.totalBytes).padStart(14)}`);
   lines.push('', `Sizes: ${h.sizeModel.replace(/\.$/, '')}.`);

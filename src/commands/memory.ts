@@ -4,13 +4,13 @@
  */
 import { identifyHeapFile } from '../analysis/heap-file.js';
 import { InputError, UsageError } from '../errors.js';
-import { requireHeapKind } from '../input/identify.js';
 import { analyseMemory } from '../heap/graph/heap-memory.js';
-import { retainerTree } from '../heap/graph/retainer-tree.js';
 import { idText, parseObjectId } from '../heap/graph/object-graph.js';
+import { retainerTree } from '../heap/graph/retainer-tree.js';
 import { HprofFormatError } from '../heap/hprof/parser.js';
+import { requireHeapKind } from '../input/identify.js';
 import { readInputFile, renamed } from '../input/stdin.js';
-import { renderMemoryJson, renderMemoryText, type MemoryReport } from '../report/memory-text.js';
+import { type MemoryReport, renderMemoryJson, renderMemoryText } from '../report/memory-text.js';
 import { stripControl } from '../report/sanitize.js';
 import type { CommandIo } from './analyze.js';
 import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
@@ -27,9 +27,14 @@ export interface MemoryOptions {
 }
 
 export async function memoryCommand(path: string, opts: MemoryOptions, io: CommandIo): Promise<number> {
-  if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json') throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
+  if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json')
+    throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
   const pathId = opts.path !== undefined ? parseObjectId(opts.path) : undefined;
-  if (opts.path !== undefined && pathId === undefined) throw new UsageError(`--path ${stripControl(opts.path)} is not an object id`, 'give the id as the report prints it, such as --path 0xf0054ee8 (HPROF) or --path @1234 (V8)');
+  if (opts.path !== undefined && pathId === undefined)
+    throw new UsageError(
+      `--path ${stripControl(opts.path)} is not an object id`,
+      'give the id as the report prints it, such as --path 0xf0054ee8 (HPROF) or --path @1234 (V8)',
+    );
   if (opts.output !== undefined) await checkOutputPath(opts.output);
   const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
@@ -56,7 +61,8 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
     }
   });
   const { graph, tree, lists, summary, pathTo } = analysis;
-  if (pathTo === null) throw new InputError(`${stripControl(opts.path!)} is no object of ${path}`, 'give an id the memory report lists (ids are the dump\'s addresses)');
+  if (pathTo === null)
+    throw new InputError(`${stripControl(opts.path!)} is no object of ${path}`, "give an id the memory report lists (ids are the dump's addresses)");
   const rootPath: MemoryReport['path'] = pathTo !== undefined ? { target: idText(graph, pathId!), steps: pathTo } : undefined;
   progress.clear();
   const report: MemoryReport = {

@@ -6,6 +6,7 @@
 import { constants, type Stats } from 'node:fs';
 import { access, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
+
 import { UsageError, UserError } from '../errors.js';
 import { stripControl } from '../report/sanitize.js';
 
@@ -62,7 +63,8 @@ export async function checkOutputPath(path: string): Promise<void> {
   } catch {
     existing = undefined;
   }
-  if (existing?.isDirectory() === true) throw new UsageError(`cannot write ${shown}: it is a directory`, `give a file name, such as ${join(shown, 'report.txt')}`);
+  if (existing?.isDirectory() === true)
+    throw new UsageError(`cannot write ${shown}: it is a directory`, `give a file name, such as ${join(shown, 'report.txt')}`);
   // The report is written next to the target and renamed over it, so the folder must be writable.
   try {
     await access(folder, constants.W_OK);
@@ -96,7 +98,10 @@ export async function writeFileWhole(path: string, produce: (temporary: string) 
     await unlink(temporary).catch(() => undefined);
     if (e instanceof UserError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(`could not write ${stripControl(path)}: ${code === 'ENOSPC' ? 'the disk is full' : stripControl((e as Error).message)}`, 'nothing was written; free space or choose another place, and run again');
+    throw new UserError(
+      `could not write ${stripControl(path)}: ${code === 'ENOSPC' ? 'the disk is full' : stripControl((e as Error).message)}`,
+      'nothing was written; free space or choose another place, and run again',
+    );
   }
 }
 

@@ -4,7 +4,13 @@ import { optionDomain } from '../rules/rule.js';
 
 export function rulesCommand(format: string): string {
   if (format === 'json') {
-    return JSON.stringify(RULES.map((r) => r.meta), null, 2) + '\n';
+    return (
+      JSON.stringify(
+        RULES.map((r) => r.meta),
+        null,
+        2,
+      ) + '\n'
+    );
   }
   const lines: string[] = [];
   for (const r of RULES) {

@@ -5,13 +5,14 @@
  *                    "insideFrame": "com.acme.OrderService.place" }] }
  * The resolved config is a frozen value passed down explicitly; nothing reads it globally.
  */
-import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { SEVERITIES, type Severity } from '../model/findings.js';
-import { optionAccepts, optionDomain, type OptionValue, type Rule } from '../rules/rule.js';
+import { readFile } from 'node:fs/promises';
+
 import { UsageError } from '../errors.js';
-import type { UserCounterSpec } from '../reconstruct/user-counters.js';
 import type { ConfigSource } from '../model/config-source.js';
+import { SEVERITIES, type Severity } from '../model/findings.js';
+import type { UserCounterSpec } from '../reconstruct/user-counters.js';
+import { optionAccepts, optionDomain, type OptionValue, type Rule } from '../rules/rule.js';
 
 export interface ResolvedRuleConfig {
   readonly enabled: boolean;
@@ -126,7 +127,10 @@ function shown(value: unknown): string {
 
 export function resolveCounterSpecs(raw: unknown, file: string): UserCounterSpec[] {
   const fail = (path: string, msg: string): never => {
-    throw new UsageError(`config ${file}: ${path}: ${msg}`, 'a counter is {"name", "className", "active": "field.path", "limit": "field.path" or a number, "insideFrame": "pkg.Class.method"}');
+    throw new UsageError(
+      `config ${file}: ${path}: ${msg}`,
+      'a counter is {"name", "className", "active": "field.path", "limit": "field.path" or a number, "insideFrame": "pkg.Class.method"}',
+    );
   };
   const list = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>)['counters'] : undefined;
   if (list === undefined) return [];
@@ -136,7 +140,8 @@ export function resolveCounterSpecs(raw: unknown, file: string): UserCounterSpec
     if (c === null || typeof c !== 'object' || Array.isArray(c)) return fail(at, 'expected an object');
     const o = c as Record<string, unknown>;
     for (const k of Object.keys(o)) if (!['name', 'className', 'active', 'limit', 'insideFrame'].includes(k)) fail(`${at}.${k}`, 'unknown key');
-    const text = (k: string) => (typeof o[k] === 'string' && (o[k] as string).length > 0 ? (o[k] as string) : fail(`${at}.${k}`, 'expected a non-empty string'));
+    const text = (k: string) =>
+      typeof o[k] === 'string' && (o[k] as string).length > 0 ? (o[k] as string) : fail(`${at}.${k}`, 'expected a non-empty string');
     const limit = o['limit'];
     if (typeof limit !== 'number' && (typeof limit !== 'string' || limit.length === 0)) fail(`${at}.limit`, 'expected a field path or a number');
     return { name: text('name'), className: text('className'), active: text('active'), limit: limit as string | number, insideFrame: text('insideFrame') };

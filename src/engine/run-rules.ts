@@ -1,9 +1,9 @@
 /** Runs the registry over the Model: severities resolved, ids assigned, causes linked, order fixed. */
-import { severityRank, threadsCounted, type Finding } from '../model/findings.js';
+import { type Finding, severityRank, threadsCounted } from '../model/findings.js';
 import type { Model } from '../model/model.js';
+import { compareText } from '../model/text-order.js';
 import { findingId, type Rule } from '../rules/rule.js';
 import type { ResolvedConfig } from './config.js';
-import { compareText } from '../model/text-order.js';
 
 export function runRules(model: Model, rules: readonly Rule[], config: ResolvedConfig): Finding[] {
   const findings: Finding[] = [];
@@ -62,10 +62,7 @@ export function runRules(model: Model, rules: readonly Rule[], config: ResolvedC
   for (let i = 0; i < linked.length; i++) linked[i] = { ...linked[i]!, impact: impact.get(linked[i]!.id)! };
   return linked.sort(
     (a, b) =>
-      severityRank(b.severity) - severityRank(a.severity) ||
-      b.impact - a.impact ||
-      order.get(a.id)! - order.get(b.id)! ||
-      compareText(a.subject, b.subject),
+      severityRank(b.severity) - severityRank(a.severity) || b.impact - a.impact || order.get(a.id)! - order.get(b.id)! || compareText(a.subject, b.subject),
   );
 }
 

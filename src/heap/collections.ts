@@ -7,7 +7,7 @@
  * answer for the whole one.
  */
 import type { HeapObject, HeapValue } from './heap-model.js';
-import { isRef, type HeapView } from './heap-view.js';
+import { type HeapView, isRef } from './heap-view.js';
 
 export const MAX_ITEMS = 1_000_000;
 
@@ -234,7 +234,8 @@ export function collectionElements(view: HeapView, coll: HeapObject | undefined)
     for (const f of ['e0', 'e1']) {
       const v = view.field(coll, f) ?? null;
       // Set12/List12 use a sentinel (EMPTY) for a missing e1; a self-reference is never an element.
-      if (v !== null && !(isRef(v) && v.ref === coll.id) && !(f === 'e1' && isRef(v) && view.classNameOf(view.object(v) ?? coll) === 'java.lang.Object')) c.items.push(v);
+      if (v !== null && !(isRef(v) && v.ref === coll.id) && !(f === 'e1' && isRef(v) && view.classNameOf(view.object(v) ?? coll) === 'java.lang.Object'))
+        c.items.push(v);
     }
     return c.result(c.items.length);
   }
@@ -248,10 +249,19 @@ export function collectionElements(view: HeapView, coll: HeapObject | undefined)
 
 function keysOf(view: HeapView, map: HeapObject | undefined): Walked<HeapValue> {
   const m = mapEntries(view, map);
-  return m.declaredSize === undefined ? { items: m.items.map((e) => e[0]), complete: m.complete } : { items: m.items.map((e) => e[0]), complete: m.complete, declaredSize: m.declaredSize };
+  return m.declaredSize === undefined
+    ? { items: m.items.map((e) => e[0]), complete: m.complete }
+    : { items: m.items.map((e) => e[0]), complete: m.complete, declaredSize: m.declaredSize };
 }
 
-function sliceOf(c: Collector<HeapValue>, arr: HeapObject | undefined, from: number, to: number, declared: number | undefined, skipNulls = false): Walked<HeapValue> {
+function sliceOf(
+  c: Collector<HeapValue>,
+  arr: HeapObject | undefined,
+  from: number,
+  to: number,
+  declared: number | undefined,
+  skipNulls = false,
+): Walked<HeapValue> {
   if (arr?.kind !== 'object-array') {
     if (to > from) c.complete = false;
     return c.result(declared);
@@ -281,7 +291,7 @@ function ring(c: Collector<HeapValue>, arr: HeapObject | undefined, start: numbe
 
 /** Linked nodes: `next` links and an `item` each; removed nodes (item null) are skipped when asked. */
 function chain(view: HeapView, c: Collector<HeapValue>, first: HeapObject | undefined, nextField: string, itemField: string, skipNullItems = true): void {
-  for (let n = first; n !== undefined; ) {
+  for (let n = first; n !== undefined;) {
     if (!c.visit(n.id)) {
       // A node pointing at itself marks a removed node in j.u.c. queues: the walk ends there, completely.
       if (isRef(view.field(n, nextField)) && (view.field(n, nextField) as { ref: number }).ref === n.id) c.complete = true;
@@ -304,7 +314,7 @@ export function atomicValue(view: HeapView, o: HeapObject | undefined): HeapValu
   const cls = view.classOf(o);
   if (cls === undefined) return undefined;
   if (view.isA(cls, 'java.util.concurrent.atomic.Striped64')) {
-    let total = BigInt(view.field(o, 'base') as bigint | number | null ?? 0);
+    let total = BigInt((view.field(o, 'base') as bigint | number | null) ?? 0);
     const cells = view.follow(o, 'cells');
     if (cells?.kind === 'object-array') for (const id of cells.elements) total += BigInt((view.field(view.object(id), 'value') as bigint | number | null) ?? 0);
     return total;

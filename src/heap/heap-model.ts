@@ -4,8 +4,8 @@
  * depth). HPROF files, dumpsleuth's JSON heap snapshot and tests all produce a HeapStore; HeapView
  * answers questions over it.
  */
-import type { Histogram } from './histogram.js';
 import type { MemorySummary } from '../model/memory.js';
+import type { Histogram } from './histogram.js';
 
 export type BasicType = 'object' | 'boolean' | 'char' | 'float' | 'double' | 'byte' | 'short' | 'int' | 'long';
 

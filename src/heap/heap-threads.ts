@@ -10,10 +10,20 @@ import type { JavaThreadState, LockRef, ThreadDump, ThreadDumpFile, ThreadEntry 
 import { FrameInterner, newThreadDump, newThreadEntry } from '../threads/dump-builder.js';
 import type { HeapObject, HeapStore } from './heap-model.js';
 import { hexId, numberOf, threadNameOf } from './heap-values.js';
-import { isRef, type HeapView } from './heap-view.js';
+import { type HeapView, isRef } from './heap-view.js';
 
 /** JVMTI thread-state bits, as `java.lang.Thread.threadStatus` holds them. */
-const JVMTI = { ALIVE: 0x1, TERMINATED: 0x2, RUNNABLE: 0x4, WAITING_INDEFINITELY: 0x10, WAITING_WITH_TIMEOUT: 0x20, SLEEPING: 0x40, IN_OBJECT_WAIT: 0x100, PARKED: 0x200, BLOCKED_ON_MONITOR_ENTER: 0x400 } as const;
+const JVMTI = {
+  ALIVE: 0x1,
+  TERMINATED: 0x2,
+  RUNNABLE: 0x4,
+  WAITING_INDEFINITELY: 0x10,
+  WAITING_WITH_TIMEOUT: 0x20,
+  SLEEPING: 0x40,
+  IN_OBJECT_WAIT: 0x100,
+  PARKED: 0x200,
+  BLOCKED_ON_MONITOR_ENTER: 0x400,
+} as const;
 
 export interface ThreadStatus {
   readonly state: JavaThreadState;
@@ -27,8 +37,16 @@ export function threadStatusToState(status: number): ThreadStatus {
   if ((status & JVMTI.ALIVE) === 0) return { state: 'UNKNOWN' };
   if ((status & JVMTI.BLOCKED_ON_MONITOR_ENTER) !== 0) return { state: 'BLOCKED', detail: 'on object monitor' };
   if ((status & JVMTI.RUNNABLE) !== 0) return { state: 'RUNNABLE' };
-  const detail = (status & JVMTI.SLEEPING) !== 0 ? 'sleeping' : (status & JVMTI.IN_OBJECT_WAIT) !== 0 ? 'on object monitor' : (status & JVMTI.PARKED) !== 0 ? 'parking' : undefined;
-  const state: JavaThreadState = (status & JVMTI.WAITING_WITH_TIMEOUT) !== 0 ? 'TIMED_WAITING' : (status & JVMTI.WAITING_INDEFINITELY) !== 0 ? 'WAITING' : 'UNKNOWN';
+  const detail =
+    (status & JVMTI.SLEEPING) !== 0
+      ? 'sleeping'
+      : (status & JVMTI.IN_OBJECT_WAIT) !== 0
+        ? 'on object monitor'
+        : (status & JVMTI.PARKED) !== 0
+          ? 'parking'
+          : undefined;
+  const state: JavaThreadState =
+    (status & JVMTI.WAITING_WITH_TIMEOUT) !== 0 ? 'TIMED_WAITING' : (status & JVMTI.WAITING_INDEFINITELY) !== 0 ? 'WAITING' : 'UNKNOWN';
   return detail === undefined ? { state } : { state, detail };
 }
 

@@ -2,9 +2,9 @@
  * Reading plain values out of heap objects the way reconstructors need them: numbers through
  * atomics and boxes, text through Strings and char[], sizes of collections, dotted field paths.
  */
-import type { HeapObject, HeapValue } from './heap-model.js';
 import { atomicValue, collectionElements, mapEntries } from './collections.js';
-import { isRef, type HeapView } from './heap-view.js';
+import type { HeapObject, HeapValue } from './heap-model.js';
+import { type HeapView, isRef } from './heap-view.js';
 
 const BOXES = new Set(['java.lang.Integer', 'java.lang.Long', 'java.lang.Short', 'java.lang.Byte', 'java.lang.Double', 'java.lang.Float']);
 

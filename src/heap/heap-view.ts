@@ -142,7 +142,11 @@ export class HeapView {
 
   /** Every field of an instance with its declaring class, nearest class first. */
   fields(o: HeapInstance): Array<{ declaringClass: string; name: string; value: HeapValue }> {
-    return this.layout(o.classId).map((s) => ({ declaringClass: this.store.classes.get(s.declaringClassId)?.name ?? '?', name: s.name, value: o.values[s.index] ?? null }));
+    return this.layout(o.classId).map((s) => ({
+      declaringClass: this.store.classes.get(s.declaringClassId)?.name ?? '?',
+      name: s.name,
+      value: o.values[s.index] ?? null,
+    }));
   }
 
   /** Follows a reference field: the object it points to, when loaded. */

@@ -6,7 +6,7 @@ import type { ProgressListener } from '../model/progress.js';
 import type { HeapStore } from './heap-model.js';
 import type { Histogram } from './histogram.js';
 import { hprofHistogram } from './hprof/hprof-histogram.js';
-import { loadHprof, type LoadHooks, type LoadPlan } from './hprof/hprof-loader.js';
+import { type LoadHooks, loadHprof, type LoadPlan } from './hprof/hprof-loader.js';
 import { readHeapSnapshot, type SnapshotText } from './json/snapshot-reader.js';
 import { readV8HeapSnapshotHistogram } from './v8/v8-snapshot.js';
 
@@ -24,7 +24,12 @@ export function heapStoreNamed(store: HeapStore, file: string, name: string): He
 }
 
 /** The objects the analyses need, from an HPROF or an extract. `hooks`: see loadHprof (an extract's snapshot has no file to share, and is not asked). */
-export async function openHeap(source: Exclude<HeapSource, { kind: 'v8-heapsnapshot' }>, plan: LoadPlan, onProgress?: ProgressListener, hooks?: LoadHooks): Promise<HeapStore> {
+export async function openHeap(
+  source: Exclude<HeapSource, { kind: 'v8-heapsnapshot' }>,
+  plan: LoadPlan,
+  onProgress?: ProgressListener,
+  hooks?: LoadHooks,
+): Promise<HeapStore> {
   if (source.kind === 'dumpsleuth-heap') return readHeapSnapshot(source.file, source.opened);
   return loadHprof(source.file, plan, onProgress, hooks);
 }
@@ -32,7 +37,15 @@ export async function openHeap(source: Exclude<HeapSource, { kind: 'v8-heapsnaps
 /** The class histogram; undefined for a snapshot that carries none. */
 export async function heapHistogram(source: HeapSource, onProgress?: ProgressListener): Promise<Histogram | undefined> {
   if (source.kind === 'v8-heapsnapshot') {
-    return readV8HeapSnapshotHistogram(source.file, onProgress ? { onProgress: (bytesRead, totalBytes) => onProgress(totalBytes === undefined ? { phase: 'heap', bytesRead } : { phase: 'heap', bytesRead, totalBytes }) } : {});
+    return readV8HeapSnapshotHistogram(
+      source.file,
+      onProgress
+        ? {
+            onProgress: (bytesRead, totalBytes) =>
+              onProgress(totalBytes === undefined ? { phase: 'heap', bytesRead } : { phase: 'heap', bytesRead, totalBytes }),
+          }
+        : {},
+    );
   }
   if (source.kind === 'dumpsleuth-heap') {
     const store = await readHeapSnapshot(source.file, source.opened);

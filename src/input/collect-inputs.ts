@@ -1,6 +1,7 @@
 /** Expands the paths given on the command line: a directory is one incident, every file inside it; two directories are refused. */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import { InputError, UsageError } from '../errors.js';
 
 export interface InputPath {
@@ -27,7 +28,10 @@ export async function collectInputs(paths: string[]): Promise<InputPath[]> {
       directories.push(p);
       // A directory is one incident: two are two incidents, which one report cannot be.
       if (directories.length > 1) {
-        throw new UsageError(`${directories[0]} and ${p} are two directories, so two incidents; this command analyses one`, `analyse them one at a time, or together with \`dumpsleuth batch ${directories[0]} ${p}\``);
+        throw new UsageError(
+          `${directories[0]} and ${p} are two directories, so two incidents; this command analyses one`,
+          `analyse them one at a time, or together with \`dumpsleuth batch ${directories[0]} ${p}\``,
+        );
       }
       for (const f of await walk(p)) out.push({ path: f, fromDirectory: true });
     } else {

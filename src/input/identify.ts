@@ -28,12 +28,17 @@ export interface IdentifiedInput {
 }
 
 /** A file's kind from its head. Throws InputError when it cannot be read (missing, a directory). */
-export async function identifyInput(path: string, file: string = path, options: { maxGunzipBytes?: number; directoryRemedy?: string } = {}): Promise<IdentifiedInput> {
+export async function identifyInput(
+  path: string,
+  file: string = path,
+  options: { maxGunzipBytes?: number; directoryRemedy?: string } = {},
+): Promise<IdentifiedInput> {
   let opened;
   try {
     opened = await openInput(path, undefined, options.maxGunzipBytes, file);
   } catch (e) {
-    if (e instanceof InputError && options.directoryRemedy !== undefined && e.message === `${path} is a directory`) throw new InputError(e.message, options.directoryRemedy);
+    if (e instanceof InputError && options.directoryRemedy !== undefined && e.message === `${path} is a directory`)
+      throw new InputError(e.message, options.directoryRemedy);
     throw e;
   }
   // Only the head is wanted: the reader that takes the file opens it again from its start.
@@ -53,6 +58,7 @@ function heapKindOf(sniffed: SniffedKind, headText: string): HeapInputKind | und
 export function requireHeapKind(input: IdentifiedInput): HeapInputKind {
   if (input.heapKind !== undefined) return input.heapKind;
   const s = input.sniffed;
-  const what = s.kind === 'binary' ? s.description : s.kind === 'text' || s.kind === 'javacore' ? 'a text file (a thread dump or a log?)' : 'JSON of another kind';
+  const what =
+    s.kind === 'binary' ? s.description : s.kind === 'text' || s.kind === 'javacore' ? 'a text file (a thread dump or a log?)' : 'JSON of another kind';
   throw new InputError(`${input.path} is not a heap dump: it looks like ${what}`, ACCEPTED_HEAP_INPUTS);
 }

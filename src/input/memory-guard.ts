@@ -6,6 +6,7 @@
  */
 import { totalmem } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
+
 import { InputError } from '../errors.js';
 
 /** Past this share of the heap limit, loading stops: the rest of the run (model, rules, report) needs room too. */

@@ -3,17 +3,17 @@
  * file name, and the text encoding (UTF-8, UTF-16 LE/BE with or without BOM) from the first bytes.
  * The result streams decoded text; nothing here holds the whole file.
  */
+import { isAscii } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createGunzip } from 'node:zlib';
 import { Readable } from 'node:stream';
-import { isAscii } from 'node:buffer';
+import { createGunzip } from 'node:zlib';
+
 import { InputError } from '../errors.js';
 import { DEFAULT_MAX_GUNZIP_BYTES, formatBytes } from '../model/bytes.js';
 import type { ProgressListener } from '../model/progress.js';
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
-
 
 export interface OpenedInput {
   readonly path: string;
@@ -35,12 +35,16 @@ export interface OpenedInput {
 const HEAD_BYTES = 64 * 1024;
 const READ_CHUNK = 1024 * 1024;
 
-
 /**
  * `readFrom` is where the bytes of `-` are when stdin was already copied to a file (see stdin.ts);
  * messages still name the input `path`.
  */
-export async function openInput(path: string, onProgress?: ProgressListener, maxGunzipBytes = DEFAULT_MAX_GUNZIP_BYTES, readFrom?: string): Promise<OpenedInput> {
+export async function openInput(
+  path: string,
+  onProgress?: ProgressListener,
+  maxGunzipBytes = DEFAULT_MAX_GUNZIP_BYTES,
+  readFrom?: string,
+): Promise<OpenedInput> {
   let totalBytes: number | undefined;
   let source: AsyncIterable<Buffer | string>;
   const file = path === '-' ? readFrom : path;
@@ -232,7 +236,7 @@ export async function forEachLine(chunks: AsyncIterable<string>, onLine: (line: 
   let carry = '';
   for await (const chunk of chunks) {
     let start = 0;
-    let text = chunk;
+    const text = chunk;
     if (carry.length > 0) {
       const nl = chunk.indexOf('\n');
       if (nl < 0) {
@@ -240,7 +244,6 @@ export async function forEachLine(chunks: AsyncIterable<string>, onLine: (line: 
         continue;
       }
       onLine(carry + chunk.slice(0, nl));
-      carry = '';
       start = nl + 1;
     }
     let nl = text.indexOf('\n', start);
@@ -250,7 +253,6 @@ export async function forEachLine(chunks: AsyncIterable<string>, onLine: (line: 
       nl = text.indexOf('\n', start);
     }
     carry = text.slice(start);
-    text = '';
   }
   if (carry.length > 0) onLine(carry);
 }

@@ -14,7 +14,8 @@ export function sniff(headBytes: Buffer, headText: string): SniffedKind {
   const ascii = headBytes.subarray(0, 32).toString('latin1');
   const hprof = /^JAVA PROFILE (1\.0\.\d)/.exec(ascii);
   if (hprof) return { kind: 'hprof', version: hprof[1]! };
-  if (ascii.slice(2).startsWith('portable heap dump')) return { kind: 'binary', description: 'an IBM Portable Heap Dump (PHD, from an OpenJ9/IBM JVM); dumpsleuth reads HotSpot HPROF heap dumps' };
+  if (ascii.slice(2).startsWith('portable heap dump'))
+    return { kind: 'binary', description: 'an IBM Portable Heap Dump (PHD, from an OpenJ9/IBM JVM); dumpsleuth reads HotSpot HPROF heap dumps' };
   if (ascii.startsWith('PK\u0003\u0004')) return { kind: 'binary', description: 'a zip archive' };
   if (ascii.startsWith('\u007fELF')) return { kind: 'binary', description: 'an executable (ELF)' };
   if (ascii.startsWith('%PDF')) return { kind: 'binary', description: 'a PDF document' };
@@ -68,7 +69,11 @@ export function describeText(headText: string): string {
   return `text with no thread dump in it (first line: "${clip(first)}")`;
 }
 
+/** C0 and C1 control characters: a quoted first line must not move the terminal's cursor. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g;
+
 function clip(s: string): string {
-  const clean = s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  const clean = s.replace(CONTROL_CHARACTERS, '');
   return clean.length > 80 ? clean.slice(0, 77) + '...' : clean;
 }

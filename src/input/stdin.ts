@@ -7,6 +7,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+
 import { UserError } from '../errors.js';
 
 export interface SpooledStdin {
@@ -37,7 +38,10 @@ async function copyToTemporaryFile(stdin: NodeJS.ReadableStream): Promise<Spoole
     await pipeline(stdin, createWriteStream(file));
   } catch (e) {
     remove();
-    throw new UserError(`could not copy standard input to a temporary file in ${tmpdir()}: ${(e as Error).message}`, 'free space there (or set TMPDIR to a roomier place), or pass the file by name');
+    throw new UserError(
+      `could not copy standard input to a temporary file in ${tmpdir()}: ${(e as Error).message}`,
+      'free space there (or set TMPDIR to a roomier place), or pass the file by name',
+    );
   }
   return { file };
 }

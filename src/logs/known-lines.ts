@@ -57,7 +57,8 @@ export const KNOWN_LINES: readonly KnownLine[] = [
   },
   {
     kind: 'dubbo-actives-timeout',
-    pattern: /Waiting concurrent invoke timeout in client-side for service:\s+(\S+), method: (\S+), elapsed: (\d+), timeout: (\d+)\. concurrent invokes: (\d+)\. max concurrent invoke limit: (\d+)/,
+    pattern:
+      /Waiting concurrent invoke timeout in client-side for service:\s+(\S+), method: (\S+), elapsed: (\d+), timeout: (\d+)\. concurrent invokes: (\d+)\. max concurrent invoke limit: (\d+)/,
     facts: (m) => ({ elapsedMs: Number(m[3]), timeoutMs: Number(m[4]), concurrent: Number(m[5]), actives: Number(m[6]) }),
     subject: (m) => ({ service: m[1]!, method: m[2]! }),
   },
@@ -68,7 +69,8 @@ const HUNG_THREAD_LINES: readonly KnownLine[] = [
   {
     kind: 'hung-thread-reported',
     source: 'WebSphere traditional ThreadMonitor, WSVR0605W',
-    pattern: /WSVR0605W: Thread "(.+?)" \((\w+)\) has been active for (\d+) milliseconds and may be hung\.\s+There is\/are (\d+) thread\(s\) in total in the server that may be hung/,
+    pattern:
+      /WSVR0605W: Thread "(.+?)" \((\w+)\) has been active for (\d+) milliseconds and may be hung\.\s+There is\/are (\d+) thread\(s\) in total in the server that may be hung/,
     facts: (m) => ({ server: 'WebSphere', activeMs: Number(m[3]), hungInServer: Number(m[4]), code: 'WSVR0605W' }),
     thread: (m) => m[1]!,
     stackFollows: true,
@@ -90,7 +92,8 @@ const HUNG_THREAD_LINES: readonly KnownLine[] = [
   {
     kind: 'hung-thread-reported',
     source: 'WebLogic, BEA-000337 [STUCK]',
-    pattern: /BEA-000337.*?ExecuteThread: '(\d+)' for queue: '(.+?)' has been busy for "(\d+)" seconds working on the request "(.*?)", which is more than the configured time \(StuckThreadMaxTime\) of "(\d+)" seconds/,
+    pattern:
+      /BEA-000337.*?ExecuteThread: '(\d+)' for queue: '(.+?)' has been busy for "(\d+)" seconds working on the request "(.*?)", which is more than the configured time \(StuckThreadMaxTime\) of "(\d+)" seconds/,
     facts: (m) => ({ server: 'WebLogic', activeMs: Number(m[3]) * 1000, request: m[4]!.slice(0, 300), thresholdSeconds: Number(m[5]), code: 'BEA-000337' }),
     thread: weblogicThread,
     stackFollows: true,
@@ -105,15 +108,23 @@ const HUNG_THREAD_LINES: readonly KnownLine[] = [
   {
     kind: 'hung-thread-reported',
     source: 'Tomcat StuckThreadDetectionValve (notifyStuckThreadDetected)',
-    pattern: /Thread \[(.+?)\] \(id=\[(\d+)\]\) has been active for \[([\d,. ]+)\] milliseconds \(since \[(.+?)\]\) to serve the same request for \[(.*?)\] and may be stuck \(configured threshold for this StuckThreadDetectionValve is \[(\d+)\] seconds\)/,
-    facts: (m) => ({ server: 'Tomcat', activeMs: millis(m[3]!), request: m[5]!.slice(0, 300), thresholdSeconds: Number(m[6]), code: 'StuckThreadDetectionValve' }),
+    pattern:
+      /Thread \[(.+?)\] \(id=\[(\d+)\]\) has been active for \[([\d,. ]+)\] milliseconds \(since \[(.+?)\]\) to serve the same request for \[(.*?)\] and may be stuck \(configured threshold for this StuckThreadDetectionValve is \[(\d+)\] seconds\)/,
+    facts: (m) => ({
+      server: 'Tomcat',
+      activeMs: millis(m[3]!),
+      request: m[5]!.slice(0, 300),
+      thresholdSeconds: Number(m[6]),
+      code: 'StuckThreadDetectionValve',
+    }),
     thread: (m) => m[1]!,
     stackFollows: true,
   },
   {
     kind: 'hung-thread-recovered',
     source: 'Tomcat StuckThreadDetectionValve (notifyStuckThreadCompleted)',
-    pattern: /Thread \[(.+?)\] \(id=\[(\d+)\]\) was previously reported to be stuck but has completed\. It was active for approximately \[([\d,. ]+)\] milliseconds/,
+    pattern:
+      /Thread \[(.+?)\] \(id=\[(\d+)\]\) was previously reported to be stuck but has completed\. It was active for approximately \[([\d,. ]+)\] milliseconds/,
     facts: (m) => ({ server: 'Tomcat', activeMs: millis(m[3]!), code: 'StuckThreadDetectionValve' }),
     thread: (m) => m[1]!,
   },
@@ -133,7 +144,16 @@ const EXCEPTION_HEADER = /^\s*(?:Caused by: )?[\w.$]+(?:Exception|Error)(?::|\s*
 export class KnownLineCollector {
   private readonly byKey = new Map<
     string,
-    { kind: LogEventModel['kind']; count: number; first: LogEventModel['first']; last: LogEventModel['last']; facts: Record<string, number | string>; subject?: { service: string; method: string }; thread?: string; frames?: string[] }
+    {
+      kind: LogEventModel['kind'];
+      count: number;
+      first: LogEventModel['first'];
+      last: LogEventModel['last'];
+      facts: Record<string, number | string>;
+      subject?: { service: string; method: string };
+      thread?: string;
+      frames?: string[];
+    }
   >();
   matched = 0;
 
@@ -157,7 +177,16 @@ export class KnownLineCollector {
       if (!/^java\.lang\.Throwable\s*$/.test(line.trim())) this.stackOf = undefined;
     }
     // Cheap gate: every known line contains one of these words.
-    if (!line.includes('EXHAUSTED') && !line.includes('Failed to invoke') && !line.includes('concurrent invoke timeout') && !line.includes('WSVR06') && !line.includes('BEA-00033') && !line.includes('StuckThreadDetectionValve') && !line.includes('reported to be stuck')) return;
+    if (
+      !line.includes('EXHAUSTED') &&
+      !line.includes('Failed to invoke') &&
+      !line.includes('concurrent invoke timeout') &&
+      !line.includes('WSVR06') &&
+      !line.includes('BEA-00033') &&
+      !line.includes('StuckThreadDetectionValve') &&
+      !line.includes('reported to be stuck')
+    )
+      return;
     for (const k of ALL_LINES) {
       const m = k.pattern.exec(line);
       if (!m) continue;
@@ -177,7 +206,15 @@ export class KnownLineCollector {
         e.last = at;
         e.facts = k.facts(m);
       } else {
-        this.byKey.set(key, { kind: k.kind, count: 1, first: at, last: at, facts: k.facts(m), ...(subject ? { subject } : {}), ...(thread !== undefined ? { thread } : {}) });
+        this.byKey.set(key, {
+          kind: k.kind,
+          count: 1,
+          first: at,
+          last: at,
+          facts: k.facts(m),
+          ...(subject ? { subject } : {}),
+          ...(thread !== undefined ? { thread } : {}),
+        });
       }
       // The stack under a report is the last report's.
       if (k.stackFollows === true) {

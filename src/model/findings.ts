@@ -8,7 +8,15 @@ export function severityRank(s: Severity): number {
 }
 
 export type Evidence =
-  | { readonly kind: 'thread'; readonly thread: string; readonly index: number; readonly dump: number; readonly source: string; readonly line: number; readonly note?: string }
+  | {
+      readonly kind: 'thread';
+      readonly thread: string;
+      readonly index: number;
+      readonly dump: number;
+      readonly source: string;
+      readonly line: number;
+      readonly note?: string;
+    }
   | { readonly kind: 'lock'; readonly lock: string; readonly className: string; readonly dump: number; readonly note?: string }
   | { readonly kind: 'jvm-report'; readonly dump: number; readonly source: string; readonly line: number; readonly note?: string }
   | { readonly kind: 'heap-object'; readonly source: string; readonly id: string; readonly className: string; readonly note?: string }

@@ -2,10 +2,10 @@
  * The Model: everything reconstructed from the inputs, which rules read and reports draw. Each
  * entity says where it came from (thread dumps, a heap object, log lines) so findings can cite it.
  */
-import type { LockRef, ThreadDump, JavaThreadState } from './thread-dump.js';
 import type { ThreadActivity } from './activity.js';
-import type { HeapMemoryModel } from './memory.js';
 import type { CallTreesModel } from './call-tree.js';
+import type { HeapMemoryModel } from './memory.js';
+import type { JavaThreadState, LockRef, ThreadDump } from './thread-dump.js';
 
 export interface InputSummary {
   readonly path: string;
@@ -158,7 +158,8 @@ export interface ShutdownModel {
 
 /** Known high-signal log lines, counted per kind. */
 export interface LogEventModel {
-  readonly kind: 'dubbo-pool-exhausted' | 'dubbo-executes-rejected' | 'dubbo-actives-timeout' | 'hung-thread-reported' | 'hung-thread-recovered' | 'server-pool-full';
+  readonly kind:
+    'dubbo-pool-exhausted' | 'dubbo-executes-rejected' | 'dubbo-actives-timeout' | 'hung-thread-reported' | 'hung-thread-recovered' | 'server-pool-full';
   readonly count: number;
   readonly first: { readonly source: string; readonly line: number; readonly text: string };
   readonly last: { readonly source: string; readonly line: number; readonly text: string };

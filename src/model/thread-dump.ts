@@ -3,14 +3,7 @@
  * Plain data, no behaviour, so parsers, analyses, rules and renderers can share it freely.
  */
 
-export type JavaThreadState =
-  | 'NEW'
-  | 'RUNNABLE'
-  | 'BLOCKED'
-  | 'WAITING'
-  | 'TIMED_WAITING'
-  | 'TERMINATED'
-  | 'UNKNOWN';
+export type JavaThreadState = 'NEW' | 'RUNNABLE' | 'BLOCKED' | 'WAITING' | 'TIMED_WAITING' | 'TERMINATED' | 'UNKNOWN';
 
 export type ThreadDumpFormat =
   | 'hotspot'
@@ -28,7 +21,12 @@ export type ThreadDumpFormat =
  * Formats that never carry the JVM's own deadlock report (`Found one Java-level deadlock`): a cycle
  * found in them was not "missed by the JVM", there was no report to miss it in.
  */
-export const FORMATS_WITHOUT_JVM_DEADLOCK_REPORT: ReadonlySet<ThreadDumpFormat> = new Set<ThreadDumpFormat>(['threadinfo', 'jcmd-json', 'actuator-json', 'hprof']);
+export const FORMATS_WITHOUT_JVM_DEADLOCK_REPORT: ReadonlySet<ThreadDumpFormat> = new Set<ThreadDumpFormat>([
+  'threadinfo',
+  'jcmd-json',
+  'actuator-json',
+  'hprof',
+]);
 
 /** One stack frame. Frames are interned per parse: identical lines share one object. */
 export interface StackFrame {

@@ -1,18 +1,29 @@
 /** Builds the Model from parsed thread-dump files: the analyses of src/threads/, put together. */
-import type { StackFrame, ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
-import type { DeadlockModel, ExecutorModel, InputSummary, CpuSampleModel, LockModel, LogEventModel, Model, SeriesModel, StackGroupModel, ThreadRef } from '../model/model.js';
-import { finalizerQueues } from './heap-finalizer.js';
-import { asyncAppenders } from './heap-appenders.js';
-import { reconstructConcurrency } from './concurrency.js';
-import type { UserCounterSpec } from './user-counters.js';
-import { buildLockGraph } from '../threads/lock-graph.js';
-import { busyActivities, findThreadPools } from '../threads/thread-pools.js';
-import { groupIdenticalStacks, stateSummary } from '../threads/stack-groups.js';
-import { dumpLabel, isCopyOf, jvmGroups, matchSeries, samePlace, seriesOfJvms } from '../threads/series.js';
-import { classifyDump } from '../threads/thread-activity.js';
-import type { ThreadActivity } from '../model/activity.js';
 import type { HeapInput } from '../heap/heap-input.js';
+import type { ThreadActivity } from '../model/activity.js';
+import type {
+  CpuSampleModel,
+  DeadlockModel,
+  ExecutorModel,
+  InputSummary,
+  LockModel,
+  LogEventModel,
+  Model,
+  SeriesModel,
+  StackGroupModel,
+  ThreadRef,
+} from '../model/model.js';
+import type { StackFrame, ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
 import { callTreesOf } from '../threads/call-tree.js';
+import { buildLockGraph } from '../threads/lock-graph.js';
+import { dumpLabel, isCopyOf, jvmGroups, matchSeries, samePlace, seriesOfJvms } from '../threads/series.js';
+import { groupIdenticalStacks, stateSummary } from '../threads/stack-groups.js';
+import { classifyDump } from '../threads/thread-activity.js';
+import { busyActivities, findThreadPools } from '../threads/thread-pools.js';
+import { reconstructConcurrency } from './concurrency.js';
+import { asyncAppenders } from './heap-appenders.js';
+import { finalizerQueues } from './heap-finalizer.js';
+import type { UserCounterSpec } from './user-counters.js';
 
 export interface ParsedThreadInput {
   readonly path: string;
@@ -88,14 +99,21 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   dumps.forEach((d, i) => {
     if (i === 0 || !isCopyOf(d, dumps[i - 1]!)) return;
     copies.add(i);
-    copyNotes.push(`${d.source} (dump ${d.index + 1} of the file) is a copy of ${dumps[i - 1]!.source} (dump ${dumps[i - 1]!.index + 1}): the same instant, threads and CPU times; it is counted once in the series`);
+    copyNotes.push(
+      `${d.source} (dump ${d.index + 1} of the file) is a copy of ${dumps[i - 1]!.source} (dump ${dumps[i - 1]!.index + 1}): the same instant, threads and CPU times; it is counted once in the series`,
+    );
   });
   // Dumps that cannot come from one JVM are never one series, and the report says why.
   const jvms = jvmGroups(
     dumps,
     dumps.map((_, i) => i).filter((i) => !copies.has(i)),
   );
-  const jvmNotes = jvms.groups.slice(1).map((g, k) => `${describeDumps(dumps, g)} cannot come from the JVM of ${describeDumps(dumps, jvms.groups[0]!)}: ${jvms.reasons[k]}; each JVM's dumps are a series of their own`);
+  const jvmNotes = jvms.groups
+    .slice(1)
+    .map(
+      (g, k) =>
+        `${describeDumps(dumps, g)} cannot come from the JVM of ${describeDumps(dumps, jvms.groups[0]!)}: ${jvms.reasons[k]}; each JVM's dumps are a series of their own`,
+    );
   const series = buildSeries(dumps, jvms.groups);
   dumps.forEach((dump, di) => {
     const graph = graphs[di]!;
@@ -185,7 +203,9 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
           `no thread dump given: the threads are those recorded in the heap dump ${h.path} (stacks from its HPROF traces, states from Thread.threadStatus, what parked threads wait for from Thread.parkBlocker); a heap dump has no lock lines, so monitor owners and waiters are unknown: jstack -l output of the same JVM adds them`,
       ),
       ...concurrency.notes,
-      ...heaps.flatMap((h) => (h.memory?.model.skipped !== undefined ? [`${h.path}: what holds its memory (dominator tree, leak suspects) was ${h.memory.model.skipped}`] : [])),
+      ...heaps.flatMap((h) =>
+        h.memory?.model.skipped !== undefined ? [`${h.path}: what holds its memory (dominator tree, leak suspects) was ${h.memory.model.skipped}`] : [],
+      ),
     ],
   };
 }
@@ -216,7 +236,15 @@ function buildSeries(dumps: ThreadDump[], jvms: readonly number[][]): SeriesMode
         const samePlaceAll = all && entries.every((e) => samePlace(e!.frames, head.frames, e!.state === 'RUNNABLE' && head.state === 'RUNNABLE'));
         const tail = entries[entries.length - 1];
         const cpuMsDelta = all && head.cpuMs !== undefined && tail?.cpuMs !== undefined ? tail.cpuMs - head.cpuMs : null;
-        return { name: t.name, key: t.key, states: entries.map((e) => (e === null ? null : e.state)), indexes: t.indexes, sameStack, samePlace: samePlaceAll, cpuMsDelta };
+        return {
+          name: t.name,
+          key: t.key,
+          states: entries.map((e) => (e === null ? null : e.state)),
+          indexes: t.indexes,
+          sameStack,
+          samePlace: samePlaceAll,
+          cpuMsDelta,
+        };
       }),
     };
   });

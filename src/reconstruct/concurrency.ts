@@ -4,18 +4,18 @@
  * connection pools with the threads waiting for a lease, and shutdown hooks at work. Without a heap
  * dump, it says what the stacks allow and what a heap dump would add.
  */
-import { sightingOfHeap } from './heap-identity.js';
-import { sightingOfDump, whyNotOneJvm } from '../threads/jvm-identity.js';
-import { dumpLabel } from '../threads/series.js';
 import type { HeapInput } from '../heap/heap-input.js';
 import { threadNameOf } from '../heap/heap-values.js';
-import { poolDisplayName, poolPattern } from '../threads/pool-naming.js';
-import type { ThreadDump } from '../model/thread-dump.js';
-import type { ConnectionPoolModel, CounterModel, ExecutorModel, LogEventModel, ShutdownModel, ThreadRef } from '../model/model.js';
-import { dubboCounters } from './dubbo-counters.js';
-import { HeapMemoryLinks } from './heap-memory-links.js';
 import type { ThreadActivity } from '../model/activity.js';
+import type { ConnectionPoolModel, CounterModel, ExecutorModel, LogEventModel, ShutdownModel, ThreadRef } from '../model/model.js';
+import type { ThreadDump } from '../model/thread-dump.js';
+import { sightingOfDump, whyNotOneJvm } from '../threads/jvm-identity.js';
+import { poolDisplayName, poolPattern } from '../threads/pool-naming.js';
+import { dumpLabel } from '../threads/series.js';
+import { dubboCounters } from './dubbo-counters.js';
 import { heapExecutors } from './heap-executors.js';
+import { sightingOfHeap } from './heap-identity.js';
+import { HeapMemoryLinks } from './heap-memory-links.js';
 import { heapPools } from './heap-pools.js';
 import { handlingDubboRequest, insideServiceMethod, LEASE_WAITS, leaseWaitOf, shutdownHookKind } from './stack-signs.js';
 import { userCounters, type UserCounterSpec } from './user-counters.js';
@@ -30,7 +30,6 @@ export interface Concurrency {
 
 /** A thread dump is of the heap's JVM when most of its thread names are threads in the heap. */
 const SAME_JVM_OVERLAP = 0.5;
-
 
 export function reconstructConcurrency(
   dumps: readonly ThreadDump[],
@@ -48,7 +47,12 @@ export function reconstructConcurrency(
   const pools: ConnectionPoolModel[] = [];
 
   for (const heap of heaps) {
-    const heapThreadNames = new Set(heap.view.instancesOf('java.lang.Thread').map((t) => threadNameOf(heap.view, t)).filter((n): n is string => n !== undefined));
+    const heapThreadNames = new Set(
+      heap.view
+        .instancesOf('java.lang.Thread')
+        .map((t) => threadNameOf(heap.view, t))
+        .filter((n): n is string => n !== undefined),
+    );
     // A thread dump is lined up with the heap when its threads are the heap's, and nothing they
     // both hold says two JVMs (another instance of the same service has the same thread names).
     const heapSighting = sightingOfHeap(heap.view, heap.path);
@@ -63,7 +67,9 @@ export function reconstructConcurrency(
       })
       .map(({ i }) => i);
     if (otherJvm.length > 0) {
-      notes.push(`${heap.path} is not of the JVM of the thread dumps: ${otherJvm[0]}; heap and threads were not lined up, so counters and pools in the heap are judged without the thread dumps`);
+      notes.push(
+        `${heap.path} is not of the JVM of the thread dumps: ${otherJvm[0]}; heap and threads were not lined up, so counters and pools in the heap are judged without the thread dumps`,
+      );
     } else if (dumps.length > 0 && sameJvm.length === 0) {
       notes.push(`${heap.path}: its threads do not match the thread dumps' (another JVM?); heap and threads were not lined up`);
     }
@@ -123,7 +129,9 @@ export function reconstructConcurrency(
         const inside = dumps[di]!.threads.flatMap((th, ti) => (insideCounter(th, c) ? [ref(di, ti)] : []));
         return { dump: di, count: inside.length, threads: inside };
       });
-      const rejections = logEvents.filter((e) => e.kind === 'dubbo-executes-rejected' && e.method === c.method && e.service === c.service).reduce((n, e) => n + e.count, 0);
+      const rejections = logEvents
+        .filter((e) => e.kind === 'dubbo-executes-rejected' && e.method === c.method && e.service === c.service)
+        .reduce((n, e) => n + e.count, 0);
       counters.push({ ...c, threadsInside, rejectionsLogged: rejections });
     }
 
@@ -142,7 +150,9 @@ export function reconstructConcurrency(
         const named = new Set(queuedCallers);
         waitingThreads = waitingThreads.map((w) => {
           const have = new Set(w.threads.map((t) => t.thread));
-          const more = dumps[w.dump]!.threads.flatMap((th, ti) => (named.has(th.name) && !have.has(ti) && activity[w.dump]?.[ti]?.activity === 'working' ? [ref(w.dump, ti)] : []));
+          const more = dumps[w.dump]!.threads.flatMap((th, ti) =>
+            named.has(th.name) && !have.has(ti) && activity[w.dump]?.[ti]?.activity === 'working' ? [ref(w.dump, ti)] : [],
+          );
           return { dump: w.dump, threads: [...w.threads, ...more] };
         });
       }
@@ -152,7 +162,10 @@ export function reconstructConcurrency(
         if ((p.pending ?? 0) === 0) continue;
         const queued = new Set(p.waiterNames ?? []);
         const syncId = Number(p.object?.id);
-        waitingThreads = waitingThreads.map((w) => ({ dump: w.dump, threads: w.threads.filter((t) => queued.has(t.name) || parksOn(dumps[t.dump]!.threads[t.thread]!, syncId)) }));
+        waitingThreads = waitingThreads.map((w) => ({
+          dump: w.dump,
+          threads: w.threads.filter((t) => queued.has(t.name) || parksOn(dumps[t.dump]!.threads[t.thread]!, syncId)),
+        }));
       }
       const { waiterNames: _names, pendingQueueId, inFlightId: _inFlight, ...pool } = p;
       const poolBytes = retainedOf(p.object?.id);
@@ -162,7 +175,9 @@ export function reconstructConcurrency(
         waitingThreads,
         ...(poolBytes !== undefined ? { retainedBytes: poolBytes } : {}),
         ...(pendingBytes !== undefined ? { pendingRetainedBytes: pendingBytes } : {}),
-        ...(queuedCallers.length + inFlightCallers.length > 0 ? { callersWaiting: { queued: [...queuedCallers].sort(), inFlight: [...inFlightCallers].sort() } } : {}),
+        ...(queuedCallers.length + inFlightCallers.length > 0
+          ? { callersWaiting: { queued: [...queuedCallers].sort(), inFlight: [...inFlightCallers].sort() } }
+          : {}),
       });
     }
   }
@@ -171,12 +186,26 @@ export function reconstructConcurrency(
   const described = new Set(pools.map((p) => p.kind));
   for (const sign of LEASE_WAITS) {
     if (described.has(sign.kind) || !waiters.has(sign.kind)) continue;
-    pools.push({ kind: sign.kind, name: sign.label, route: null, width: null, maxTotal: null, leased: null, idle: null, pending: null, waitingThreads: waiters.get(sign.kind)!, source: 'threads', object: null });
+    pools.push({
+      kind: sign.kind,
+      name: sign.label,
+      route: null,
+      width: null,
+      maxTotal: null,
+      leased: null,
+      idle: null,
+      pending: null,
+      waitingThreads: waiters.get(sign.kind)!,
+      source: 'threads',
+      object: null,
+    });
   }
   // The note only where a heap dump would change the diagnosis: Dubbo providers, or threads waiting on a pool.
   const heapWouldHelp = waiters.size > 0 || dumps.some((d) => d.threads.some((th) => th.name.startsWith('Dubbo')));
   if (heaps.length === 0 && heapWouldHelp) {
-    notes.push('no heap dump given: counters (Dubbo RpcStatus), executor queues and connection-pool widths come from a heap dump of the same JVM (jmap -dump:live,format=b,file=heap.hprof <pid>)');
+    notes.push(
+      'no heap dump given: counters (Dubbo RpcStatus), executor queues and connection-pool widths come from a heap dump of the same JVM (jmap -dump:live,format=b,file=heap.hprof <pid>)',
+    );
   }
   return { executors, counters, connectionPools: pools, shutdown: shutdownOf(dumps, ref), notes };
 }
@@ -193,7 +222,8 @@ function waitingInsideTasks(dumps: readonly ThreadDump[], sameJvm: readonly numb
 }
 
 function insideCounter(th: ThreadDump['threads'][number], c: Omit<CounterModel, 'threadsInside' | 'rejectionsLogged'> & { insideFrame?: string }): boolean {
-  if (c.kind === 'user') return c.insideFrame !== undefined && th.frames.some((f) => f.qualified === c.insideFrame || f.qualified.endsWith('.' + c.insideFrame));
+  if (c.kind === 'user')
+    return c.insideFrame !== undefined && th.frames.some((f) => f.qualified === c.insideFrame || f.qualified.endsWith('.' + c.insideFrame));
   if (c.method === null) return false;
   return insideServiceMethod(th, c.service, c.method, c.kind === 'dubbo-actives' ? 'actives' : 'executes');
 }
@@ -203,7 +233,10 @@ function parksOn(th: ThreadDump['threads'][number], objectId: number): boolean {
 }
 
 /** Every thread parked for a lease, per pool kind and dump, in one walk over the threads. */
-function leaseWaitersByKind(dumps: readonly ThreadDump[], ref: (d: number, t: number) => ThreadRef): Map<ConnectionPoolModel['kind'], ConnectionPoolModel['waitingThreads']> {
+function leaseWaitersByKind(
+  dumps: readonly ThreadDump[],
+  ref: (d: number, t: number) => ThreadRef,
+): Map<ConnectionPoolModel['kind'], ConnectionPoolModel['waitingThreads']> {
   const out = new Map<ConnectionPoolModel['kind'], Array<{ dump: number; threads: ThreadRef[] }>>();
   dumps.forEach((d, di) => {
     d.threads.forEach((th, ti) => {
@@ -239,6 +272,9 @@ function shutdownOf(dumps: readonly ThreadDump[], ref: (d: number, t: number) =>
 function doing(th: ThreadDump['threads'][number]): string {
   const own = th.frames.find((f) => !/^(?:java|jdk|sun)\./.test(f.className));
   const top = th.frames[0];
-  const where = own && top && own !== top ? `${top.className.slice(top.className.lastIndexOf('.') + 1)}.${top.method} in ${own.qualified}` : (top?.qualified ?? '(no stack)');
+  const where =
+    own && top && own !== top
+      ? `${top.className.slice(top.className.lastIndexOf('.') + 1)}.${top.method} in ${own.qualified}`
+      : (top?.qualified ?? '(no stack)');
   return `${th.state.toLowerCase()}: ${where}`;
 }

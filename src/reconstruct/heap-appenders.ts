@@ -3,10 +3,10 @@
  * (blockingQueue), log4j 2's AsyncAppender (queue) and log4j 1's AsyncAppender (buffer, bufferSize).
  * A full queue means the threads that log wait (or, configured to, drop events).
  */
+import type { HeapInput } from '../heap/heap-input.js';
 import { hexId, numberOf, sizeOf, textOf } from '../heap/heap-values.js';
 import type { AsyncAppenderModel } from '../model/model.js';
 import { queueState } from './heap-executors.js';
-import type { HeapInput } from '../heap/heap-input.js';
 
 /** Each framework's async appender class and where its queue is. */
 const ASYNC_APPENDERS = [
@@ -20,7 +20,10 @@ export function asyncAppenders(heaps: readonly HeapInput[]): AsyncAppenderModel[
     ASYNC_APPENDERS.flatMap((kind) =>
       h.view.instancesOf(kind.className, { subclasses: true }).map((o): AsyncAppenderModel => {
         const queue = h.view.follow(o, kind.queueField);
-        const state = 'capacityField' in kind ? { size: sizeOf(h.view, queue) ?? null, capacity: numberOf(h.view, h.view.field(o, kind.capacityField)) ?? null } : queueState(h.view, queue);
+        const state =
+          'capacityField' in kind
+            ? { size: sizeOf(h.view, queue) ?? null, capacity: numberOf(h.view, h.view.field(o, kind.capacityField)) ?? null }
+            : queueState(h.view, queue);
         return {
           input: h.path,
           framework: kind.framework,

@@ -71,7 +71,10 @@ function readExecutor(view: HeapView, tpe: HeapObject, input: string): HeapExecu
  */
 const FACTORY_NAME_FIELDS: ReadonlyArray<{ readonly field: string; readonly factories: string }> = [
   { field: 'mPrefix', factories: "Dubbo's NamedThreadFactory / NamedInternalThreadFactory" },
-  { field: 'namePrefix', factories: "the JDK's Executors$DefaultThreadFactory (pool-N-thread-), Tomcat's TaskThreadFactory, HttpClient 5's DefaultThreadFactory" },
+  {
+    field: 'namePrefix',
+    factories: "the JDK's Executors$DefaultThreadFactory (pool-N-thread-), Tomcat's TaskThreadFactory, HttpClient 5's DefaultThreadFactory",
+  },
   { field: 'threadNamePrefix', factories: "Spring's CustomizableThreadFactory (CustomizableThreadCreator)" },
   { field: 'prefix', factories: "Netty's DefaultThreadFactory" },
   { field: 'threadName', factories: "HikariCP's UtilityElf$DefaultThreadFactory (HikariPool-1 connection adder, ...)" },

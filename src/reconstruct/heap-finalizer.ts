@@ -3,9 +3,9 @@
  * queueLength, the objects found unreachable whose finalize() has not run yet (the Finalizer thread
  * drains it one by one).
  */
-import { numberOf, hexId } from '../heap/heap-values.js';
-import type { FinalizerQueueModel } from '../model/model.js';
 import type { HeapInput } from '../heap/heap-input.js';
+import { hexId, numberOf } from '../heap/heap-values.js';
+import type { FinalizerQueueModel } from '../model/model.js';
 
 export function finalizerQueues(heaps: readonly HeapInput[]): FinalizerQueueModel[] {
   return heaps.flatMap((h) => {

@@ -3,8 +3,8 @@
  * its Java id (`tid`), with the address of its JavaThread (`eetop`), which is what jstack prints as
  * `tid=`. A thread alive in both a heap dump and a thread dump of one JVM shows the same pair.
  */
-import type { HeapView } from '../heap/heap-view.js';
 import { numberOf, threadNameOf } from '../heap/heap-values.js';
+import type { HeapView } from '../heap/heap-view.js';
 import type { JvmSighting, SightedThread } from '../threads/jvm-identity.js';
 
 export function sightingOfHeap(view: HeapView, label: string): JvmSighting {

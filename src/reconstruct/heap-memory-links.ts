@@ -5,7 +5,7 @@
  * walked backwards, from a queue of pending work, the thread waits for that queued work, whatever
  * library put the future and the queue together.
  */
-import { indexesOfIds, inboundIndex, referrerAmong, type InboundIndex } from '../heap/graph/graph-queries.js';
+import { type InboundIndex, inboundIndex, indexesOfIds, referrerAmong } from '../heap/graph/graph-queries.js';
 import type { MemoryAnalysis } from '../heap/graph/heap-memory.js';
 import { threadNameOf } from '../heap/heap-values.js';
 import type { HeapView } from '../heap/heap-view.js';

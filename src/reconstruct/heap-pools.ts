@@ -34,7 +34,11 @@ function queuedThreads(view: HeapView, sync: HeapObject | undefined): string[] {
 function conditionWaiters(view: HeapView, condition: HeapObject | undefined): string[] {
   const names: string[] = [];
   const seen = new Set<number>();
-  for (let node = view.follow(condition, 'firstWaiter'); node !== undefined && !seen.has(node.id) && names.length < 100_000; node = view.follow(node, 'nextWaiter')) {
+  for (
+    let node = view.follow(condition, 'firstWaiter');
+    node !== undefined && !seen.has(node.id) && names.length < 100_000;
+    node = view.follow(node, 'nextWaiter')
+  ) {
     seen.add(node.id);
     names.push(threadNameOf(view, view.follow(node, 'waiter') ?? view.follow(node, 'thread')) ?? '?');
   }
@@ -70,7 +74,15 @@ export function heapPools(view: HeapView, input: string): HeapPool[] {
       const base = { kind, maxTotal, source: 'heap' as const, object: ref(pool) };
       const label = kind === 'apache-httpclient-4' ? 'HttpClient 4' : 'HttpClient 5';
       if (routes.length === 0) {
-        out.push({ ...base, name: `${label} pool`, route: null, width: maxTotal, leased: size(pool, 'leased'), idle: size(pool, 'available'), pending: size(pool, pendingField) });
+        out.push({
+          ...base,
+          name: `${label} pool`,
+          route: null,
+          width: maxTotal,
+          leased: size(pool, 'leased'),
+          idle: size(pool, 'available'),
+          pending: size(pool, pendingField),
+        });
         continue;
       }
       for (const [routeKey, routePoolRef] of routes) {

@@ -3,8 +3,8 @@
  * waiting for a connection lease, shutdown hooks at work, threads inside a service method. Data
  * (frame patterns per kind) plus small predicates over a thread's frames.
  */
-import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import type { ConnectionPoolModel } from '../model/model.js';
+import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { perStack } from '../threads/per-stack.js';
 
 /** How many top frames are looked at for a wait: the lease method sits near the top of a parked thread. */
@@ -18,12 +18,24 @@ export interface LeaseWaitSign {
 }
 
 export const LEASE_WAITS: readonly LeaseWaitSign[] = [
-  { kind: 'apache-httpclient-4', frames: ['pool.AbstractConnPool.getPoolEntryBlocking', 'pool.PoolEntryFuture.await'], label: 'Apache HttpClient 4 connection pool' },
-  { kind: 'apache-httpclient-5', frames: ['pool.StrictConnPool$1.get', 'pool.LaxConnPool$1.get', 'PoolingHttpClientConnectionManager$3.get'], label: 'Apache HttpClient 5 connection pool' },
+  {
+    kind: 'apache-httpclient-4',
+    frames: ['pool.AbstractConnPool.getPoolEntryBlocking', 'pool.PoolEntryFuture.await'],
+    label: 'Apache HttpClient 4 connection pool',
+  },
+  {
+    kind: 'apache-httpclient-5',
+    frames: ['pool.StrictConnPool$1.get', 'pool.LaxConnPool$1.get', 'PoolingHttpClientConnectionManager$3.get'],
+    label: 'Apache HttpClient 5 connection pool',
+  },
   { kind: 'hikaricp', frames: ['hikari.util.ConcurrentBag.borrow'], label: 'HikariCP' },
   { kind: 'druid', frames: ['druid.pool.DruidDataSource.takeLast', 'druid.pool.DruidDataSource.pollLast'], label: 'Druid' },
   { kind: 'commons-pool2', frames: ['pool2.impl.GenericObjectPool.borrowObject'], label: 'commons-pool2' },
-  { kind: 'semaphore', frames: ['java.util.concurrent.Semaphore.acquire', 'java.util.concurrent.Semaphore.acquireUninterruptibly', 'java.util.concurrent.Semaphore.tryAcquire'], label: 'Semaphore' },
+  {
+    kind: 'semaphore',
+    frames: ['java.util.concurrent.Semaphore.acquire', 'java.util.concurrent.Semaphore.acquireUninterruptibly', 'java.util.concurrent.Semaphore.tryAcquire'],
+    label: 'Semaphore',
+  },
 ];
 
 /** What one frame says, computed once per frame object (frames are interned per parse, so this is per distinct frame). */
@@ -83,7 +95,15 @@ const HOOK_FRAMES: ReadonlyArray<readonly [HookKind, readonly string[]]> = [
   ['dubbo', ['.DubboShutdownHook.run', '.DubboShutdownHook.doDestroy', '.DubboShutdownHook.destroyAll']],
   // The Spring hook's thread name changed across versions (Thread-N, SpringContextShutdownHook,
   // SpringApplicationShutdownHook): it is known by its frames.
-  ['spring', ['support.AbstractApplicationContext.doClose', 'support.AbstractApplicationContext$1.run', 'support.AbstractApplicationContext$2.run', 'boot.SpringApplicationShutdownHook.run']],
+  [
+    'spring',
+    [
+      'support.AbstractApplicationContext.doClose',
+      'support.AbstractApplicationContext$1.run',
+      'support.AbstractApplicationContext$2.run',
+      'boot.SpringApplicationShutdownHook.run',
+    ],
+  ],
   ['jvm', ['java.lang.ApplicationShutdownHooks.runHooks', 'java.lang.Shutdown.exit', 'java.lang.Shutdown.runHooks']],
 ];
 
@@ -103,7 +123,12 @@ const hookOfFrames = perStack((frames) => {
 });
 
 /** Frames of a Dubbo provider thread handling a request (any version). */
-const DUBBO_REQUEST_FRAMES = ['dispatcher.ChannelEventRunnable.run', 'HeaderExchangeHandler.received', 'HeaderExchangeHandler.handleRequest', 'proxy.AbstractProxyInvoker.invoke'];
+const DUBBO_REQUEST_FRAMES = [
+  'dispatcher.ChannelEventRunnable.run',
+  'HeaderExchangeHandler.received',
+  'HeaderExchangeHandler.handleRequest',
+  'proxy.AbstractProxyInvoker.invoke',
+];
 
 export function handlingDubboRequest(th: ThreadEntry): boolean {
   return hasDubboRequestFrames(th.frames);

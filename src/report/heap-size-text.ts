@@ -1,7 +1,7 @@
 /** How every renderer words a heap dump's size, so the text, Markdown, HTML and UI agree. */
-import type { HeapSize } from '../model/model.js';
 import { approximateBytes } from '../model/bytes.js';
 import { countText } from '../model/count-text.js';
+import type { HeapSize } from '../model/model.js';
 
 export { approximateBytes };
 

@@ -5,10 +5,10 @@
  * (an SVG title) gives the full frame and the count per state. Frames too narrow to see are left out,
  * and the graph says how many.
  */
-import { mainState, statesByCount, type CallTreeNode } from '../model/call-tree.js';
+import { type CallTreeNode, mainState, statesByCount } from '../model/call-tree.js';
+import { countText } from '../model/count-text.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { esc } from './html-escape.js';
-import { countText } from '../model/count-text.js';
 
 /** Drawing units across (the SVG scales to the page); a frame narrower than MIN_WIDTH units is not drawn. */
 const WIDTH = 1200;
@@ -26,7 +26,10 @@ function shortFrame(frame: string): string {
   return cls >= 0 ? frame.slice(cls + 1) : frame;
 }
 
-const stateText = (n: CallTreeNode) => statesByCount(n).map(([s, c]) => `${s} ${c}`).join(', ');
+const stateText = (n: CallTreeNode) =>
+  statesByCount(n)
+    .map(([s, c]) => `${s} ${c}`)
+    .join(', ');
 
 export function flameGraph(root: CallTreeNode, colours: Readonly<Record<JavaThreadState, string>>, what: string): string {
   if (root.count === 0) return '';

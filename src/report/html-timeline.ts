@@ -3,11 +3,11 @@
  * that dump (blank where the thread was not there). Deadlocked and stuck threads come first and are
  * marked; a long series shows its first rows and says how many it leaves to the JSON report.
  */
-import type { JavaThreadState } from '../model/thread-dump.js';
+import { countText } from '../model/count-text.js';
 import type { Model } from '../model/model.js';
+import type { JavaThreadState } from '../model/thread-dump.js';
 import { esc } from './html-escape.js';
 import { seriesMarkText, type SeriesRow } from './series-rows.js';
-import { countText } from '../model/count-text.js';
 
 /** Rows drawn; threads that stayed in one state are drawn only while there is room. */
 export const TIMELINE_ROWS = 80;
@@ -31,18 +31,24 @@ export function seriesTimeline(model: Model, rows: readonly SeriesRow[], colours
       cells.push(`<text x="${labelW - 6}" y="${y + 12}" text-anchor="end">${esc(name)}</text>`);
       r.thread.states.forEach((st, k) => {
         if (st === null) return;
-        cells.push(`<rect x="${labelW + k * cellW + 1}" y="${y + 1}" width="${cellW - 2}" height="${rowH - 3}" fill="${colours[st]}"><title>${esc(`${r.thread.name} in dump #${s.dumps[k]}: ${st}`)}</title></rect>`);
+        cells.push(
+          `<rect x="${labelW + k * cellW + 1}" y="${y + 1}" width="${cellW - 2}" height="${rowH - 3}" fill="${colours[st]}"><title>${esc(`${r.thread.name} in dump #${s.dumps[k]}: ${st}`)}</title></rect>`,
+        );
       });
       const mark = seriesMarkText(r.mark);
       if (mark !== '') cells.push(`<text x="${labelW + cellW * s.dumps.length + 6}" y="${y + 12}" class="mark">${mark}</text>`);
     });
     const span = s.spanSeconds !== null ? ` over ${s.spanSeconds.toFixed(0)} s` : '';
     out.push(`<h3>Series of ${s.dumps.length} dumps${esc(span)}: ${countText(s.threads.length)} threads</h3>`);
-    out.push(`<svg class="timeline" role="img" aria-label="thread states across the series" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width}px" preserveAspectRatio="xMinYMin meet">${cells.join('')}</svg>`);
+    out.push(
+      `<svg class="timeline" role="img" aria-label="thread states across the series" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width}px" preserveAspectRatio="xMinYMin meet">${cells.join('')}</svg>`,
+    );
     if (mine.length > shown.length) {
       const cut = mine.slice(shown.length);
       const steady = cut.filter((r) => r.mark === 'steady').length;
-      out.push(`<p class="muted">… ${countText(cut.length)} more threads, ${countText(steady)} of them in one state throughout (every thread in the JSON report).</p>`);
+      out.push(
+        `<p class="muted">… ${countText(cut.length)} more threads, ${countText(steady)} of them in one state throughout (every thread in the JSON report).</p>`,
+      );
     }
   });
   return out.join('\n');

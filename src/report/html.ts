@@ -3,22 +3,22 @@
  * ticket attachment. Findings first, then pools, counters, locks and thread groups with collapsible
  * stacks, and a small inline chart of thread states per dump. Every string from a dump is escaped.
  */
-import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
-import { memorySections, type MemorySection } from './memory-section.js';
+import { countText } from '../model/count-text.js';
 import type { Evidence, Finding } from '../model/findings.js';
+import type { Model } from '../model/model.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
-import { configNote, REDACTED_NOTE, type Report } from './report.js';
-import { esc } from './html-escape.js';
-import { inputKindText, inputLineParts } from './input-line.js';
 import { evidenceCutNote } from './evidence-cut.js';
-import { quoteLogLine } from './log-quote.js';
+import { esc } from './html-escape.js';
 import { flameGraph } from './html-flame.js';
 import { seriesTimeline } from './html-timeline.js';
-import { seriesRows } from './series-rows.js';
+import { inputKindText, inputLineParts } from './input-line.js';
+import { quoteLogLine } from './log-quote.js';
+import { type MemorySection, memorySections } from './memory-section.js';
+import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
+import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { deadlockRows, groupRows, lockRows, ownersText } from './series-groups.js';
-import type { Model } from '../model/model.js';
+import { seriesRows } from './series-rows.js';
 import { sourceAt } from './source-location.js';
-import { countText } from '../model/count-text.js';
 
 export { esc } from './html-escape.js';
 
@@ -78,10 +78,14 @@ function findingBlock(f: Finding): string {
     `<div class="sev">${esc(f.severity)} · ${esc(f.rule)}</div>`,
     `<h3>${esc(f.subject)}</h3>`,
     `<p>${esc(f.message)}</p>`,
-    facts.length > 0 ? `<table>${facts.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(Array.isArray(v) ? v.join(', ') : String(v))}</td></tr>`).join('')}</table>` : '',
+    facts.length > 0
+      ? `<table>${facts.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(Array.isArray(v) ? v.join(', ') : String(v))}</td></tr>`).join('')}</table>`
+      : '',
     f.causedBy.length > 0 ? `<p>Caused by: ${f.causedBy.map((c) => `<a href="#${esc(c)}">${esc(c)}</a>`).join(', ')}</p>` : '',
     `<p class="fix"><strong>What to do:</strong> ${esc(f.remedy)}</p>`,
-    f.evidence.length > 0 ? `<details><summary>Evidence (${f.evidence.length})</summary><ul>${f.evidence.slice(0, HTML_EVIDENCE).map(evidenceItem).join('')}</ul>${cutNote(f)}</details>` : '',
+    f.evidence.length > 0
+      ? `<details><summary>Evidence (${f.evidence.length})</summary><ul>${f.evidence.slice(0, HTML_EVIDENCE).map(evidenceItem).join('')}</ul>${cutNote(f)}</details>`
+      : '',
     '</section>',
   ].join('\n');
 }
@@ -143,8 +147,17 @@ const FLAME_DUMPS = 10;
 function flameGraphs(m: Model): string {
   const legend = `<p class="muted">Bottom: where threads start; top: where they are. Width: threads; colour: the state most of them are in (${(['RUNNABLE', 'BLOCKED', 'WAITING', 'TIMED_WAITING'] as const).map((s) => `<span style="color:${STATE_COLOURS[s]}">■</span> ${s}`).join(', ')}). Hover a frame for its counts.</p>`;
   if (m.dumps.length === 1) return legend + flameGraph(m.callTrees.merged, STATE_COLOURS, `${countText(m.dumps[0]!.threads.length)} threads`);
-  const out = [legend, flameGraph(m.callTrees.merged, STATE_COLOURS, `${countText(m.dumps.reduce((n, d) => n + d.threads.length, 0))} thread samples in ${m.dumps.length} dumps`)];
-  m.dumps.slice(0, FLAME_DUMPS).forEach((d, i) => out.push(`<details><summary>dump #${i}${d.timestampIso !== undefined ? ` (${esc(d.timestampIso)})` : ''}: ${countText(d.threads.length)} threads</summary>${flameGraph(m.callTrees.perDump[i]!, STATE_COLOURS, `${countText(d.threads.length)} threads of dump #${i}`)}</details>`));
+  const out = [
+    legend,
+    flameGraph(m.callTrees.merged, STATE_COLOURS, `${countText(m.dumps.reduce((n, d) => n + d.threads.length, 0))} thread samples in ${m.dumps.length} dumps`),
+  ];
+  m.dumps
+    .slice(0, FLAME_DUMPS)
+    .forEach((d, i) =>
+      out.push(
+        `<details><summary>dump #${i}${d.timestampIso !== undefined ? ` (${esc(d.timestampIso)})` : ''}: ${countText(d.threads.length)} threads</summary>${flameGraph(m.callTrees.perDump[i]!, STATE_COLOURS, `${countText(d.threads.length)} threads of dump #${i}`)}</details>`,
+      ),
+    );
   if (m.dumps.length > FLAME_DUMPS) out.push(`<p class="muted">… ${m.dumps.length - FLAME_DUMPS} more dumps, each in the series' graph above.</p>`);
   return out.join('\n');
 }
@@ -181,12 +194,15 @@ function memoryBlock(sec: MemorySection): string {
       const shown = label.length > 60 ? `${label.slice(0, 59)}…` : label;
       return `<g><title>${esc(`${label}: ${r.retainedText} (${r.shareText})`)}</title><text x="${labelWidth - 6}" y="${y + 15}" text-anchor="end">${esc(shown)}</text><rect x="${labelWidth}" y="${y + 3}" width="${w}" height="${rowHeight - 6}" class="bar"></rect><text x="${labelWidth + w + 6}" y="${y + 15}">${esc(`${r.retainedText} · ${r.shareText}`)}</text></g>`;
     });
-    out.push(`<svg class="retainers" role="img" aria-label="biggest retainers by retained size" viewBox="0 0 ${labelWidth + barWidth + 160} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">${bars.join('')}</svg>`);
+    out.push(
+      `<svg class="retainers" role="img" aria-label="biggest retainers by retained size" viewBox="0 0 ${labelWidth + barWidth + 160} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">${bars.join('')}</svg>`,
+    );
   }
   if (sec.suspects.length > 0) out.push(`<ul>${sec.suspects.map((x) => `<li><strong>10% or more</strong>: ${esc(x)}</li>`).join('')}</ul>`);
   if (sec.classes.length > 0) {
     out.push('<table><tr><th>class</th><th>instances</th><th>retained</th><th>share</th></tr>');
-    for (const c of sec.classes) out.push(`<tr><td>${esc(c.className)}</td><td>${countText(c.instances)}</td><td>${esc(c.retainedText)}</td><td>${esc(c.shareText)}</td></tr>`);
+    for (const c of sec.classes)
+      out.push(`<tr><td>${esc(c.className)}</td><td>${countText(c.instances)}</td><td>${esc(c.retainedText)}</td><td>${esc(c.shareText)}</td></tr>`);
     out.push('</table>');
   }
   return out.join('\n');
@@ -202,7 +218,16 @@ export function renderHtml(report: Report): string {
     `<h1>dumpsleuth report</h1>`,
     ...(report.redacted === true ? [`<p class="muted">${esc(REDACTED_NOTE)}</p>`] : []),
     ...(report.config !== undefined ? [`<p class="muted config">${esc(configNote(report.config))}</p>`] : []),
-    `<p class="muted">${m.inputs.map((i) => esc(`${i.path}: ${inputKindText(i)}${inputLineParts(i).map((p) => `, ${p.text}`).join('')}`) + i.warnings.map((w) => `<br><span class="input-warning">warning: ${esc(w)}</span>`).join('')).join('<br>')}</p>`,
+    `<p class="muted">${m.inputs
+      .map(
+        (i) =>
+          esc(
+            `${i.path}: ${inputKindText(i)}${inputLineParts(i)
+              .map((p) => `, ${p.text}`)
+              .join('')}`,
+          ) + i.warnings.map((w) => `<br><span class="input-warning">warning: ${esc(w)}</span>`).join(''),
+      )
+      .join('<br>')}</p>`,
     ...m.notes.map((n) => `<p class="muted note">note: ${esc(n)}</p>`),
     `<h2>Findings (${report.findings.length})</h2>`,
     report.findings.length === 0 ? '<p>No findings.</p>' : `${summaryTable(report.findings)}\n${report.findings.map(findingBlock).join('\n')}`,
@@ -214,26 +239,39 @@ export function renderHtml(report: Report): string {
   const pools = poolRows(m.executors);
   if (pools.length > 0 || m.connectionPools.length > 0) {
     out.push('<h2>Pools</h2><table><tr><th>pool</th><th>dumps</th><th>workers</th><th>busy</th><th>queue</th></tr>');
-    for (const p of pools.slice(0, POOL_ROWS)) out.push(`<tr><td>${esc(p.name)}</td><td>${esc(dumpsText(p.dumps))}</td><td>${esc(acrossDumps(p.workers))}</td><td>${esc(acrossDumps(p.busy))}</td><td>${p.queue !== undefined ? esc(p.queue) : ''}</td></tr>`);
+    for (const p of pools.slice(0, POOL_ROWS))
+      out.push(
+        `<tr><td>${esc(p.name)}</td><td>${esc(dumpsText(p.dumps))}</td><td>${esc(acrossDumps(p.workers))}</td><td>${esc(acrossDumps(p.busy))}</td><td>${p.queue !== undefined ? esc(p.queue) : ''}</td></tr>`,
+      );
     if (pools.length > POOL_ROWS) out.push(`<tr><td colspan="5">… ${pools.length - POOL_ROWS} more pools (every one in the JSON report)</td></tr>`);
     out.push('</table>');
     if (m.connectionPools.length > 0) {
       out.push('<table><tr><th>connection pool</th><th>width</th><th>leased</th><th>idle</th><th>pending</th><th>threads waiting</th></tr>');
-      for (const p of m.connectionPools) out.push(`<tr><td>${esc(p.name)}</td><td>${p.width ?? '?'}</td><td>${p.leased ?? '?'}</td><td>${p.idle ?? '?'}</td><td>${p.pending ?? '?'}</td><td>${Math.max(0, ...p.waitingThreads.map((w) => w.threads.length))}</td></tr>`);
+      for (const p of m.connectionPools)
+        out.push(
+          `<tr><td>${esc(p.name)}</td><td>${p.width ?? '?'}</td><td>${p.leased ?? '?'}</td><td>${p.idle ?? '?'}</td><td>${p.pending ?? '?'}</td><td>${Math.max(0, ...p.waitingThreads.map((w) => w.threads.length))}</td></tr>`,
+        );
       out.push('</table>');
     }
   }
   if (m.counters.length > 0) {
     out.push('<h2>Counters</h2><table><tr><th>counter</th><th>active</th><th>limit</th><th>threads inside</th></tr>');
-    for (const c of m.counters) out.push(`<tr><td>${esc(c.name)}</td><td>${c.active}</td><td>${c.limit ?? ''}</td><td>${c.threadsInside.map((t) => t.count).join(' / ') || '?'}</td></tr>`);
+    for (const c of m.counters)
+      out.push(
+        `<tr><td>${esc(c.name)}</td><td>${c.active}</td><td>${c.limit ?? ''}</td><td>${c.threadsInside.map((t) => t.count).join(' / ') || '?'}</td></tr>`,
+      );
     out.push('</table>');
   }
   const locks = lockRows(m);
   const deadlocks = deadlockRows(m);
   if (locks.length > 0 || deadlocks.length > 0) {
     out.push('<h2>Locks</h2><ul>');
-    for (const d of deadlocks) out.push(`<li><strong>deadlock</strong> (${esc(dumpsText(d.dumps))}${d.confidence === 'possible' ? ', possible' : ''}): ${d.threads.map((t) => `<code>${esc(t)}</code>`).join(' → ')}</li>`);
-    for (const l of locks.slice(0, LOCK_ROWS)) out.push(`<li>${esc(l.lock)} (${esc(dumpsText(l.dumps))}): owner ${esc(ownersText(l.owners))}, ${esc(acrossDumps(l.waiting))} waiting</li>`);
+    for (const d of deadlocks)
+      out.push(
+        `<li><strong>deadlock</strong> (${esc(dumpsText(d.dumps))}${d.confidence === 'possible' ? ', possible' : ''}): ${d.threads.map((t) => `<code>${esc(t)}</code>`).join(' → ')}</li>`,
+      );
+    for (const l of locks.slice(0, LOCK_ROWS))
+      out.push(`<li>${esc(l.lock)} (${esc(dumpsText(l.dumps))}): owner ${esc(ownersText(l.owners))}, ${esc(acrossDumps(l.waiting))} waiting</li>`);
     if (locks.length > LOCK_ROWS) out.push(`<li class="muted">… ${locks.length - LOCK_ROWS} more contended locks (every one in the JSON report)</li>`);
     out.push('</ul>');
   }
@@ -242,8 +280,14 @@ export function renderHtml(report: Report): string {
   if (groups.length > 0) {
     out.push('<h2>Thread groups</h2>');
     for (const g of groups.slice(0, GROUP_ROWS)) {
-      const names = g.threads.slice(0, GROUP_NAMES).map((t) => esc(t.name)).join(', ') + (g.threads.length > GROUP_NAMES ? ` <span class="muted">… and ${g.threads.length - GROUP_NAMES} more</span>` : '');
-      out.push(`<details><summary>${esc(acrossDumps(g.counts))} × ${esc(g.state)} ${esc(g.topFrames[0] ?? '(no stack)')} <span class="muted">(${esc(dumpsText(g.dumps))})</span></summary><pre>${g.topFrames.map((f) => `at ${esc(f)}`).join('\n')}${g.topFrames.length === STACK_FRAMES_SHOWN ? '\n<span class="muted">… the top 8 frames; the flame graph and the JSON report have the whole stack</span>' : ''}</pre><p class="muted">${names}</p></details>`);
+      const names =
+        g.threads
+          .slice(0, GROUP_NAMES)
+          .map((t) => esc(t.name))
+          .join(', ') + (g.threads.length > GROUP_NAMES ? ` <span class="muted">… and ${g.threads.length - GROUP_NAMES} more</span>` : '');
+      out.push(
+        `<details><summary>${esc(acrossDumps(g.counts))} × ${esc(g.state)} ${esc(g.topFrames[0] ?? '(no stack)')} <span class="muted">(${esc(dumpsText(g.dumps))})</span></summary><pre>${g.topFrames.map((f) => `at ${esc(f)}`).join('\n')}${g.topFrames.length === STACK_FRAMES_SHOWN ? '\n<span class="muted">… the top 8 frames; the flame graph and the JSON report have the whole stack</span>' : ''}</pre><p class="muted">${names}</p></details>`,
+      );
     }
     if (groups.length > GROUP_ROWS) out.push(`<p class="muted">… ${groups.length - GROUP_ROWS} more thread groups (every one in the JSON report)</p>`);
   }

@@ -3,9 +3,9 @@
  * format, and then, for a log, what was found in it (2 hung-thread reports, 3 top -H samples), for
  * a dump, its dumps and threads, with a heap's size and the lines that were not understood.
  */
+import { countText } from '../model/count-text.js';
 import type { InputSummary } from '../model/model.js';
 import { heapSizeText } from './heap-size-text.js';
-import { countText } from '../model/count-text.js';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${countText(n)} ${n === 1 ? one : many}`;
 

@@ -2,12 +2,12 @@
  * `--format json`: the versioned `dumpsleuth.report/1` document. Bump the schema on any breaking change.
  * The model is summarised (no raw stacks of every thread) so the document stays small and stable.
  */
+import type { ThreadActivity } from '../model/activity.js';
+import { SEVERITIES } from '../model/findings.js';
+import { compareText } from '../model/text-order.js';
+import { memorySummaryJson } from './memory-text.js';
 import type { Report } from './report.js';
 import { REPORT_SCHEMA } from './report.js';
-import { SEVERITIES } from '../model/findings.js';
-import type { ThreadActivity } from '../model/activity.js';
-import { memorySummaryJson } from './memory-text.js';
-import { compareText } from '../model/text-order.js';
 
 /** Names listed per verdict; the count says how many share it. */
 const NAMES_PER_VERDICT = 200;
@@ -120,12 +120,23 @@ export function renderJson(report: Report): string {
       cpuSamples: m.cpuSamples,
       finalizerQueues: m.finalizerQueues,
       asyncAppenders: m.asyncAppenders,
-      memory: m.memory.map((h) => ({ input: h.input, ...(h.summary !== undefined ? memorySummaryJson(h.summary) : {}), ...(h.skipped !== undefined ? { skipped: h.skipped } : {}) })),
+      memory: m.memory.map((h) => ({
+        input: h.input,
+        ...(h.summary !== undefined ? memorySummaryJson(h.summary) : {}),
+        ...(h.skipped !== undefined ? { skipped: h.skipped } : {}),
+      })),
       notes: m.notes,
       threadGroups: m.threadGroups
         .filter((g) => g.count > 1)
         .slice(0, 200)
-        .map((g) => ({ dump: g.dump, state: g.state, count: g.count, topFrames: g.topFrames.slice(0, 5), activity: g.activity.activity, reason: g.activity.reason })),
+        .map((g) => ({
+          dump: g.dump,
+          state: g.state,
+          count: g.count,
+          topFrames: g.topFrames.slice(0, 5),
+          activity: g.activity.activity,
+          reason: g.activity.reason,
+        })),
       threadActivity: m.activity.map((verdicts, dump) => activitySummary(dump, verdicts, m.dumps[dump]!.threads)),
       series: m.series.map((s) => ({
         dumps: s.dumps,

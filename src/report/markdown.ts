@@ -4,18 +4,18 @@
  * under the 65,536 characters trackers accept by cutting evidence, with a note saying what was cut,
  * never by dropping a finding. Every string from a dump is escaped: it cannot add markup.
  */
-import { memorySections } from './memory-section.js';
 import type { Evidence, Finding } from '../model/findings.js';
-import { configNote, REDACTED_NOTE, type Report } from './report.js';
-import { stripControl } from './sanitize.js';
-import { inputKindText, inputLineParts } from './input-line.js';
-import { evidenceCutNote } from './evidence-cut.js';
-import { quoteLogLine } from './log-quote.js';
-import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
-import { sourceAt } from './source-location.js';
-import { deadlockRows, lockRows, ownersText } from './series-groups.js';
 import type { Model } from '../model/model.js';
 import type { StackFrame } from '../model/thread-dump.js';
+import { evidenceCutNote } from './evidence-cut.js';
+import { inputKindText, inputLineParts } from './input-line.js';
+import { quoteLogLine } from './log-quote.js';
+import { memorySections } from './memory-section.js';
+import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
+import { configNote, REDACTED_NOTE, type Report } from './report.js';
+import { stripControl } from './sanitize.js';
+import { deadlockRows, lockRows, ownersText } from './series-groups.js';
+import { sourceAt } from './source-location.js';
 
 /** Contended locks listed; the rest are counted. */
 const LOCK_ROWS = 20;
@@ -24,13 +24,15 @@ export const MARKDOWN_LIMIT = 65_536;
 
 /** Text from a dump, inert in Markdown and in the HTML trackers allow inside it. */
 export function mdText(s: string): string {
-  return stripControl(s)
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    // `$` too: GitHub renders `$…$` as math.
-    .replace(/([\\`*_[\]#|~!$])/g, '\\$1');
+  return (
+    stripControl(s)
+      .replace(/[\r\n]+/g, ' ')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      // `$` too: GitHub renders `$…$` as math.
+      .replace(/([\\`*_[\]#|~!$])/g, '\\$1')
+  );
 }
 
 const ICON: Record<Finding['severity'], string> = { critical: '🟥', error: '🔴', warning: '🟠', info: 'ℹ️' };
@@ -73,13 +75,17 @@ function stackBlocks(model: Model, f: Finding, limit: number): string[] {
       more++;
       continue;
     }
-    const lines = [`"${th.name}" ${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''}`, ...th.frames.slice(0, FRAMES_PER_STACK).map((x) => `    at ${x.qualified}${x.location ? `(${x.location})` : ''}`)];
+    const lines = [
+      `"${th.name}" ${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''}`,
+      ...th.frames.slice(0, FRAMES_PER_STACK).map((x) => `    at ${x.qualified}${x.location ? `(${x.location})` : ''}`),
+    ];
     if (th.frames.length > FRAMES_PER_STACK) lines.push(`    … ${th.frames.length - FRAMES_PER_STACK} more frames`);
     const text = lines.map((l) => stripControl(l)).join('\n');
     const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
     blocks.push(`${fence}text\n${text}\n${fence}`);
   }
-  if (more > 0 && blocks.length > 0) blocks.push(`_… ${more} more distinct stack${more === 1 ? '' : 's'} among its threads (all in the JSON and HTML reports)_`);
+  if (more > 0 && blocks.length > 0)
+    blocks.push(`_… ${more} more distinct stack${more === 1 ? '' : 's'} among its threads (all in the JSON and HTML reports)_`);
   return blocks;
 }
 
@@ -87,7 +93,14 @@ function stackBlocks(model: Model, f: Finding, limit: number): string[] {
 const anchorOf = (anchors: ReadonlyMap<string, string>, id: string) => anchors.get(id);
 
 function findingSection(model: Model, f: Finding, evidenceLimit: number, anchors: ReadonlyMap<string, string>, byId: ReadonlyMap<string, Finding>): string {
-  const lines = [`<a name="${anchorOf(anchors, f.id)}"></a>`, '', `### ${ICON[f.severity]} ${f.severity.toUpperCase()} · ${f.rule} · ${mdText(f.subject)}`, '', mdText(f.message), ''];
+  const lines = [
+    `<a name="${anchorOf(anchors, f.id)}"></a>`,
+    '',
+    `### ${ICON[f.severity]} ${f.severity.toUpperCase()} · ${f.rule} · ${mdText(f.subject)}`,
+    '',
+    mdText(f.message),
+    '',
+  ];
   const facts = Object.entries(f.facts).filter(([, v]) => v !== null);
   if (facts.length > 0) {
     lines.push('| fact | value |', '| --- | --- |');
@@ -120,8 +133,15 @@ function body(report: Report, evidenceLimit: number): string {
   const out: string[] = [`## dumpsleuth report`, ''];
   if (report.redacted === true) out.push(`_${mdText(REDACTED_NOTE)}_`, '');
   if (report.config !== undefined) out.push(`_${mdText(configNote(report.config))}_`, '');
-  const counts = (['critical', 'error', 'warning', 'info'] as const).map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const).filter(([, n]) => n > 0);
-  out.push(report.findings.length === 0 ? 'No findings.' : `**${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}:** ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}`, '');
+  const counts = (['critical', 'error', 'warning', 'info'] as const)
+    .map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const)
+    .filter(([, n]) => n > 0);
+  out.push(
+    report.findings.length === 0
+      ? 'No findings.'
+      : `**${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}:** ${counts.map(([s, n]) => `${n} ${s}`).join(', ')}`,
+    '',
+  );
   const anchors = new Map(report.findings.map((f, k) => [f.id, `finding-${k + 1}`]));
   const byId = new Map(report.findings.map((f) => [f.id, f]));
   for (const f of report.findings) out.push(findingSection(m, f, evidenceLimit, anchors, byId));
@@ -129,7 +149,9 @@ function body(report: Report, evidenceLimit: number): string {
   if (pools.length > 0 || m.connectionPools.length > 0) {
     out.push('#### Pools', '', '| pool | dumps | workers | busy | queue | width | leased | waiting |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const p of pools.slice(0, POOL_ROWS)) {
-      out.push(`| ${mdText(p.name)} | ${dumpsText(p.dumps)} | ${acrossDumps(p.workers)} | ${acrossDumps(p.busy)} | ${p.queue !== undefined ? mdText(p.queue) : ''} |  |  |  |`);
+      out.push(
+        `| ${mdText(p.name)} | ${dumpsText(p.dumps)} | ${acrossDumps(p.workers)} | ${acrossDumps(p.busy)} | ${p.queue !== undefined ? mdText(p.queue) : ''} |  |  |  |`,
+      );
     }
     if (pools.length > POOL_ROWS) out.push(`| … ${pools.length - POOL_ROWS} more pools |  |  |  |  |  |  |  |`);
     for (const p of m.connectionPools) {
@@ -142,11 +164,13 @@ function body(report: Report, evidenceLimit: number): string {
   const deadlocks = deadlockRows(m);
   if (locks.length > 0 || deadlocks.length > 0) {
     out.push('#### Locks', '');
-    for (const d of deadlocks) out.push(`- **deadlock** (${dumpsText(d.dumps)}${d.confidence === 'possible' ? ', possible' : ''}): ${d.threads.map(mdText).join(' → ')}`);
+    for (const d of deadlocks)
+      out.push(`- **deadlock** (${dumpsText(d.dumps)}${d.confidence === 'possible' ? ', possible' : ''}): ${d.threads.map(mdText).join(' → ')}`);
     if (locks.length > 0) {
       if (deadlocks.length > 0) out.push('');
       out.push('| lock | dumps | owner | waiting |', '| --- | --- | --- | --- |');
-      for (const l of locks.slice(0, LOCK_ROWS)) out.push(`| ${mdText(l.lock)} | ${dumpsText(l.dumps)} | ${mdText(ownersText(l.owners))} | ${acrossDumps(l.waiting)} |`);
+      for (const l of locks.slice(0, LOCK_ROWS))
+        out.push(`| ${mdText(l.lock)} | ${dumpsText(l.dumps)} | ${mdText(ownersText(l.owners))} | ${acrossDumps(l.waiting)} |`);
       if (locks.length > LOCK_ROWS) out.push(`| … ${locks.length - LOCK_ROWS} more contended locks |  |  |  |`);
     }
     out.push('');
@@ -159,13 +183,23 @@ function body(report: Report, evidenceLimit: number): string {
   for (const sec of memorySections(m.memory)) {
     out.push(`#### Memory of ${mdText(sec.input)}`, '', mdText(sec.headline), '');
     if (sec.retainers.length > 0) {
-      out.push('| retained | share | biggest retainer | id |', '| ---: | ---: | --- | --- |', ...sec.retainers.map((r) => `| ${r.retainedText} | ${r.shareText} | ${mdText(r.name)} | \`${r.id}\` |`), '');
+      out.push(
+        '| retained | share | biggest retainer | id |',
+        '| ---: | ---: | --- | --- |',
+        ...sec.retainers.map((r) => `| ${r.retainedText} | ${r.shareText} | ${mdText(r.name)} | \`${r.id}\` |`),
+        '',
+      );
     }
     for (const x of sec.suspects) out.push(`- 10% or more: ${mdText(x)}`);
     if (sec.suspects.length > 0) out.push('');
   }
   out.push('<details><summary>Inputs</summary>', '');
-  for (const i of m.inputs) out.push(`- ${mdText(i.path)}: ${mdText(inputKindText(i))}${inputLineParts(i).map((p) => `, ${mdText(p.text)}`).join('')}${i.warnings.length > 0 ? ` (warnings: ${i.warnings.map(mdText).join('; ')})` : ''}`);
+  for (const i of m.inputs)
+    out.push(
+      `- ${mdText(i.path)}: ${mdText(inputKindText(i))}${inputLineParts(i)
+        .map((p) => `, ${mdText(p.text)}`)
+        .join('')}${i.warnings.length > 0 ? ` (warnings: ${i.warnings.map(mdText).join('; ')})` : ''}`,
+    );
   for (const n of m.notes) out.push(`- note: ${mdText(n)}`);
   out.push('', '</details>', '', `<sub>${mdText(`dumpsleuth ${report.tool.version}`)}</sub>`, '');
   return out.join('\n');

@@ -5,8 +5,8 @@
  * renderer escapes them for its format.
  */
 import { approximateBytes } from '../model/bytes.js';
-import { retainedObjectName, type HeapMemoryModel } from '../model/memory.js';
 import { countText } from '../model/count-text.js';
+import { type HeapMemoryModel, retainedObjectName } from '../model/memory.js';
 
 export interface MemoryRow {
   readonly name: string;
@@ -35,7 +35,8 @@ const pctText = (share: number) => `${(share * 100).toFixed(1)}%`;
 export function memorySections(memory: readonly HeapMemoryModel[]): MemorySection[] {
   return memory.map((m) => {
     const s = m.summary;
-    if (s === undefined) return { input: m.input, headline: `what holds its memory was ${m.skipped ?? 'not computed'}`, retainers: [], suspects: [], classes: [] };
+    if (s === undefined)
+      return { input: m.input, headline: `what holds its memory was ${m.skipped ?? 'not computed'}`, retainers: [], suspects: [], classes: [] };
     const heap = s.retainedBytes;
     return {
       input: m.input,
@@ -45,14 +46,31 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
         (s.suspects.length === 0
           ? 'no object or class retains 10% of the heap'
           : `${s.suspects.length === 1 ? 'one object or class retains' : `${s.suspects.length} objects or classes retain`} 10% of it or more (MAT's leak-suspect test; the memory-leak-suspect rule says which of them are big enough to be findings)`),
-      retainers: s.dominators.slice(0, MEMORY_ROWS).map((o) => ({ name: retainedObjectName(o), id: o.id, retained: o.retained, retainedText: approximateBytes(o.retained), share: pct(o.retained, heap), shareText: pctText(pct(o.retained, heap)) })),
+      retainers: s.dominators.slice(0, MEMORY_ROWS).map((o) => ({
+        name: retainedObjectName(o),
+        id: o.id,
+        retained: o.retained,
+        retainedText: approximateBytes(o.retained),
+        share: pct(o.retained, heap),
+        shareText: pctText(pct(o.retained, heap)),
+      })),
       suspects: s.suspects.map((x) => {
         const who = x.kind === 'object' ? `${retainedObjectName(x.subject)} ${x.subject.id}` : `${countText(x.instances)} instances of ${x.className}`;
         const a = x.accumulation;
-        const where = a.chainLinks !== undefined ? `, accumulating in ${retainedObjectName(a)} ${a.id} (the first of ${countText(a.chainLinks)} linked nodes)` : a.index !== x.subject.index ? `, accumulating in ${retainedObjectName(a)} ${a.id}` : '';
+        const where =
+          a.chainLinks !== undefined
+            ? `, accumulating in ${retainedObjectName(a)} ${a.id} (the first of ${countText(a.chainLinks)} linked nodes)`
+            : a.index !== x.subject.index
+              ? `, accumulating in ${retainedObjectName(a)} ${a.id}`
+              : '';
         return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${pctText(x.share)})${where}`;
       }),
-      classes: s.classes.slice(0, MEMORY_ROWS).map((c) => ({ className: c.className, instances: c.instances, retainedText: approximateBytes(c.retained), shareText: pctText(pct(c.retained, heap)) })),
+      classes: s.classes.slice(0, MEMORY_ROWS).map((c) => ({
+        className: c.className,
+        instances: c.instances,
+        retainedText: approximateBytes(c.retained),
+        shareText: pctText(pct(c.retained, heap)),
+      })),
     };
   });
 }

@@ -3,14 +3,13 @@
  * retainers, the leak suspects, the classes by retained size) and as the `dumpsleuth.memory/1` JSON.
  * Draws what it is given; names from the dump are stripped of control sequences.
  */
-import { retainedObjectName, type MemorySummary, type PathStep, type RetainedObject } from '../model/memory.js';
+import { countText } from '../model/count-text.js';
 import type { RetainerNode } from '../model/memory.js';
+import { type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
 import { approximateBytes } from './heap-size-text.js';
 import { stripControl } from './sanitize.js';
-import { countText } from '../model/count-text.js';
 
 export const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
-
 
 export interface MemoryReport {
   readonly source: string;
@@ -31,7 +30,12 @@ export function renderMemoryText(r: MemoryReport): string {
   out.push(
     `heap: ${countText(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ${countText(s.reachableObjects)} reachable from the GC roots (${approximateBytes(heap)})`,
     `unreachable (left out of the tree): ${countText(s.unreachable.objects)} objects, ${approximateBytes(s.unreachable.bytes)}`,
-    `GC roots: ${Object.entries(s.roots).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${countText(v)}`).join(', ') || 'none'}${s.missingReferences > 0 ? `; ${countText(s.missingReferences)} references to objects not in the dump were ignored` : ''}`,
+    `GC roots: ${
+      Object.entries(s.roots)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${countText(v)}`)
+        .join(', ') || 'none'
+    }${s.missingReferences > 0 ? `; ${countText(s.missingReferences)} references to objects not in the dump were ignored` : ''}`,
   );
   for (const w of r.warnings) out.push(`warning: ${stripControl(w)}`);
   out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
@@ -50,10 +54,19 @@ export function renderMemoryText(r: MemoryReport): string {
     const who = x.kind === 'object' ? `one ${name(x.subject)} ${x.subject.id}` : `${countText(x.instances)} instances of ${stripControl(x.className)}`;
     out.push(`  ${i + 1}. ${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${pct(x.retained, heap)} of the heap)`);
     const a = x.accumulation;
-    if (a.chainLinks !== undefined) out.push(`     the memory accumulates in ${name(a)} ${a.id}, the first of ${countText(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}`);
-    else if (a.index !== x.subject.index) out.push(`     the memory accumulates in ${name(a)} ${a.id}: it retains ${approximateBytes(a.retained)} and directly dominates ${countText(a.dominated)} objects`);
+    if (a.chainLinks !== undefined)
+      out.push(
+        `     the memory accumulates in ${name(a)} ${a.id}, the first of ${countText(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}`,
+      );
+    else if (a.index !== x.subject.index)
+      out.push(
+        `     the memory accumulates in ${name(a)} ${a.id}: it retains ${approximateBytes(a.retained)} and directly dominates ${countText(a.dominated)} objects`,
+      );
     else out.push(`     it directly dominates ${countText(a.dominated)} objects, none of which holds most of it`);
-    if (x.path !== undefined && x.path.length > 0) out.push(`     kept by: ${x.path.map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}) ${name(st.object)}` : `${stripControl(st.via ?? '?')} -> ${name(st.object)}`)).join(' -> ')}`);
+    if (x.path !== undefined && x.path.length > 0)
+      out.push(
+        `     kept by: ${x.path.map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}) ${name(st.object)}` : `${stripControl(st.via ?? '?')} -> ${name(st.object)}`)).join(' -> ')}`,
+      );
   });
   if (r.path !== undefined) {
     out.push('', `Shortest path from a GC root to ${stripControl(r.path.target)} (strong references only; weak, soft and phantom referents do not count)`);
@@ -66,13 +79,26 @@ export function renderMemoryText(r: MemoryReport): string {
   }
   out.push('', 'Classes by retained size (instances not dominated by another instance of the class)');
   out.push(`  ${'retained'.padStart(10)}  ${'shallow'.padStart(10)}  ${'instances'.padStart(10)}  class`);
-  for (const c of s.classes) out.push(`  ${approximateBytes(c.retained).padStart(10)}  ${approximateBytes(c.shallow).padStart(10)}  ${countText(c.instances).padStart(10)}  ${stripControl(c.className)}`);
+  for (const c of s.classes)
+    out.push(
+      `  ${approximateBytes(c.retained).padStart(10)}  ${approximateBytes(c.shallow).padStart(10)}  ${countText(c.instances).padStart(10)}  ${stripControl(c.className)}`,
+    );
   return out.join('\n') + '\n';
 }
 
-const objectJson = (o: RetainedObject) => ({ id: o.id, class: o.className, ...(o.describes !== undefined ? { describes: o.describes } : {}), shallow: o.shallow, retained: o.retained });
+const objectJson = (o: RetainedObject) => ({
+  id: o.id,
+  class: o.className,
+  ...(o.describes !== undefined ? { describes: o.describes } : {}),
+  shallow: o.shallow,
+  retained: o.retained,
+});
 
-const stepJson = (st: PathStep) => ({ ...objectJson(st.object), ...(st.via !== undefined ? { via: st.via } : {}), ...(st.rootKind !== undefined ? { rootKind: st.rootKind } : {}) });
+const stepJson = (st: PathStep) => ({
+  ...objectJson(st.object),
+  ...(st.via !== undefined ? { via: st.via } : {}),
+  ...(st.rootKind !== undefined ? { rootKind: st.rootKind } : {}),
+});
 
 /** The summary's part of `dumpsleuth.memory/1`, which the analysis report's `model.memory` repeats per heap input. */
 export function memorySummaryJson(s: MemorySummary) {
@@ -95,7 +121,11 @@ export function memorySummaryJson(s: MemorySummary) {
       retained: x.retained,
       share: Number(x.share.toFixed(4)),
       subject: objectJson(x.subject),
-      accumulation: { ...objectJson(x.accumulation), dominated: x.accumulation.dominated, ...(x.accumulation.chainLinks !== undefined ? { chainLinks: x.accumulation.chainLinks } : {}) },
+      accumulation: {
+        ...objectJson(x.accumulation),
+        dominated: x.accumulation.dominated,
+        ...(x.accumulation.chainLinks !== undefined ? { chainLinks: x.accumulation.chainLinks } : {}),
+      },
       ...(x.path !== undefined ? { path: x.path.map(stepJson) } : {}),
     })),
   };

@@ -38,7 +38,14 @@ export function poolRows(executors: readonly ExecutorModel[]): PoolRow[] {
     const queue = queueOf(e);
     // An executor seen only in the heap is a row of its own; one of the dumps joins its pool's row.
     if (e.dump < 0) {
-      rows.push({ name: e.name, dumps: [], workers: [e.workers], busy: [e.busy], saturatedIn: e.workers > 0 && e.busy >= e.workers ? 1 : 0, ...(queue !== undefined ? { queue } : {}) });
+      rows.push({
+        name: e.name,
+        dumps: [],
+        workers: [e.workers],
+        busy: [e.busy],
+        saturatedIn: e.workers > 0 && e.busy >= e.workers ? 1 : 0,
+        ...(queue !== undefined ? { queue } : {}),
+      });
       continue;
     }
     let row = byName.get(e.name);

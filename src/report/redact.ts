@@ -14,14 +14,71 @@ type Category = 'host' | 'ip' | 'user' | 'query';
 
 /** Last labels that make a dotted name a host name rather than a Java package or file. */
 const HOST_SUFFIXES = new Set([
-  'com', 'net', 'org', 'io', 'edu', 'gov', 'biz', 'info', 'co', 'cn', 'de', 'uk', 'fr', 'jp', 'ru', 'br', 'in', 'nl', 'us', 'eu', 'cloud',
-  'local', 'localdomain', 'internal', 'intra', 'intranet', 'lan', 'corp', 'home', 'svc', 'cluster', 'prod', 'dev', 'test', 'example',
+  'com',
+  'net',
+  'org',
+  'io',
+  'edu',
+  'gov',
+  'biz',
+  'info',
+  'co',
+  'cn',
+  'de',
+  'uk',
+  'fr',
+  'jp',
+  'ru',
+  'br',
+  'in',
+  'nl',
+  'us',
+  'eu',
+  'cloud',
+  'local',
+  'localdomain',
+  'internal',
+  'intra',
+  'intranet',
+  'lan',
+  'corp',
+  'home',
+  'svc',
+  'cluster',
+  'prod',
+  'dev',
+  'test',
+  'example',
 ]);
 
 /** Dotted names followed by `:port` that are not hosts: source files in stack frames (`Foo.java:12`). */
-const FILE_SUFFIXES = new Set(['java', 'kt', 'scala', 'groovy', 'clj', 'class', 'jar', 'js', 'ts', 'py', 'rb', 'go', 'c', 'cpp', 'h', 'xml', 'properties', 'yml', 'yaml', 'json', 'log', 'txt']);
+const FILE_SUFFIXES = new Set([
+  'java',
+  'kt',
+  'scala',
+  'groovy',
+  'clj',
+  'class',
+  'jar',
+  'js',
+  'ts',
+  'py',
+  'rb',
+  'go',
+  'c',
+  'cpp',
+  'h',
+  'xml',
+  'properties',
+  'yml',
+  'yaml',
+  'json',
+  'log',
+  'txt',
+]);
 
-const URL = /\b([a-z][a-z0-9+.-]*:\/\/)(?:([^\s/?#@"'<>:]+)(:[^\s/?#@"'<>]*)?@)?(\[[0-9a-f:.]+\]|[^\s/?#:"'<>,;()[\]{}|\\]+)(:\d{1,5})?([^\s?#"'<>]*)(\?[^\s#"'<>]*)?/gi;
+const URL =
+  /\b([a-z][a-z0-9+.-]*:\/\/)(?:([^\s/?#@"'<>:]+)(:[^\s/?#@"'<>]*)?@)?(\[[0-9a-f:.]+\]|[^\s/?#:"'<>,;()[\]{}|\\]+)(:\d{1,5})?([^\s?#"'<>]*)(\?[^\s#"'<>]*)?/gi;
 const EMAIL = /\b([a-z0-9._%+-]+)@((?:[a-z0-9-]+\.)+[a-z]{2,})\b/gi;
 const HOME = /(\/home\/|\/Users\/|[A-Za-z]:\\Users\\|[A-Za-z]:\\Documents and Settings\\)([^/\\\s"'<>]+)/g;
 const IPV4 = /(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?!\.?\d)/g;
@@ -57,10 +114,13 @@ export class Redactor {
     if (s.length < 3) return s;
     const cached = this.done.get(s);
     if (cached !== undefined) return cached;
-    let out = s.replace(URL, (_m, scheme: string, user: string | undefined, password: string | undefined, host: string, port = '', path: string, query: string | undefined) => {
-      const who = user === undefined ? '' : `${this.token('user', user)}${password === undefined ? '' : ':***'}@`;
-      return `${scheme}${who}${this.host(host)}${port}${this.homes(path)}${query === undefined ? '' : `?${this.token('query', query.slice(1))}`}`;
-    });
+    let out = s.replace(
+      URL,
+      (_m, scheme: string, user: string | undefined, password: string | undefined, host: string, port = '', path: string, query: string | undefined) => {
+        const who = user === undefined ? '' : `${this.token('user', user)}${password === undefined ? '' : ':***'}@`;
+        return `${scheme}${who}${this.host(host)}${port}${this.homes(path)}${query === undefined ? '' : `?${this.token('query', query.slice(1))}`}`;
+      },
+    );
     out = out.replace(EMAIL, (_m, user: string, host: string) => `${this.token('user', user)}@${this.token('host', host)}`);
     out = this.homes(out);
     out = out.replace(KEY_VALUE_USER, (_m, key: string, user: string) => `${key}=${/^(user|host|ip|query)-\d+$/.test(user) ? user : this.token('user', user)}`);
@@ -113,5 +173,11 @@ function isIpv6(m: string): boolean {
 
 /** The report with every string from the inputs redacted; one Redactor keeps tokens consistent across it. */
 export function redactReport(report: Report, redactor = new Redactor()): Report {
-  return { tool: report.tool, model: redactor.value(report.model), findings: redactor.value(report.findings), redacted: true, ...(report.config !== undefined ? { config: report.config } : {}) };
+  return {
+    tool: report.tool,
+    model: redactor.value(report.model),
+    findings: redactor.value(report.findings),
+    redacted: true,
+    ...(report.config !== undefined ? { config: report.config } : {}),
+  };
 }

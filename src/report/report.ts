@@ -1,7 +1,7 @@
 /** The report: what every renderer draws. Built once from the Model and the findings. */
+import type { ConfigSource } from '../model/config-source.js';
 import type { Finding } from '../model/findings.js';
 import type { Model } from '../model/model.js';
-import type { ConfigSource } from '../model/config-source.js';
 
 export const REPORT_SCHEMA = 'dumpsleuth.report/1';
 

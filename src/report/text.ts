@@ -2,14 +2,15 @@
  * `--format text`: findings first (what to act on), then what was read. Colours come from the
  * chalk instance handed in, so the caller decides (NO_COLOR, FORCE_COLOR, --no-color).
  */
-import { memorySections } from './memory-section.js';
 import type { ChalkInstance } from 'chalk';
+
 import type { Evidence, Finding, Severity } from '../model/findings.js';
-import { configNote, REDACTED_NOTE, type Report } from './report.js';
-import { inputKindText, inputLineParts } from './input-line.js';
 import { evidenceCutNote } from './evidence-cut.js';
+import { inputKindText, inputLineParts } from './input-line.js';
 import { quoteLogLine } from './log-quote.js';
+import { memorySections } from './memory-section.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
+import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 import { sourceAt } from './source-location.js';
 
@@ -36,7 +37,12 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   if (report.config !== undefined) out.push(chalk.dim(stripControl(configNote(report.config))));
   for (const i of m.inputs) {
     const extra = [i.gzip ? 'gzip' : '', i.encoding !== 'utf-8' ? i.encoding : ''].filter(Boolean).join(', ');
-    out.push(`  ${stripControl(i.path)}: ${inputKindText(i)}${extra ? ` (${extra})` : ''}` + inputLineParts(i).map((p) => (p.dim === true ? chalk.dim(`, ${stripControl(p.text)}`) : `, ${stripControl(p.text)}`)).join(''));
+    out.push(
+      `  ${stripControl(i.path)}: ${inputKindText(i)}${extra ? ` (${extra})` : ''}` +
+        inputLineParts(i)
+          .map((p) => (p.dim === true ? chalk.dim(`, ${stripControl(p.text)}`) : `, ${stripControl(p.text)}`))
+          .join(''),
+    );
     for (const w of i.warnings) out.push(chalk.yellow(`    warning: ${stripControl(w)}`));
   }
   out.push('');
@@ -52,14 +58,18 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
       .filter(([, n]) => n > 0)
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
-    out.push(`  #${i} ${stripControl(d.timestampIso ?? d.timestamp ?? '(no timestamp)')}  ${d.threads.length} threads: ${states}${chalk.dim(`  [${stripControl(sourceAt(d.source, d.startLine))}]`)}`);
+    out.push(
+      `  #${i} ${stripControl(d.timestampIso ?? d.timestamp ?? '(no timestamp)')}  ${d.threads.length} threads: ${states}${chalk.dim(`  [${stripControl(sourceAt(d.source, d.startLine))}]`)}`,
+    );
   });
   const pools = poolRows(m.executors);
   if (pools.length > 0) {
     out.push('', chalk.bold('Thread pools'));
     for (const p of pools.slice(0, POOL_ROWS)) {
       const saturated = p.dumps.length > 1 && p.saturatedIn > 0 ? `, all busy in ${p.saturatedIn} of ${p.dumps.length} dumps` : '';
-      out.push(`  ${dumpsText(p.dumps).padEnd(7)} ${stripControl(p.name)}: ${acrossDumps(p.workers)} ${p.workers.every((w) => w === 1) ? 'worker' : 'workers'}, ${acrossDumps(p.busy)} busy${saturated}${p.queue !== undefined ? `; ${stripControl(p.queue)}` : ''}`);
+      out.push(
+        `  ${dumpsText(p.dumps).padEnd(7)} ${stripControl(p.name)}: ${acrossDumps(p.workers)} ${p.workers.every((w) => w === 1) ? 'worker' : 'workers'}, ${acrossDumps(p.busy)} busy${saturated}${p.queue !== undefined ? `; ${stripControl(p.queue)}` : ''}`,
+      );
     }
     if (pools.length > POOL_ROWS) out.push(chalk.dim(`  … ${pools.length - POOL_ROWS} more pools (every one in --format json)`));
   }
@@ -80,7 +90,11 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   }
   for (const sec of memorySections(m.memory)) {
     out.push('', chalk.bold(`Memory of ${stripControl(sec.input)}`), `  ${stripControl(sec.headline)}`);
-    if (sec.retainers.length > 0) out.push('  biggest retainers:', ...sec.retainers.slice(0, 5).map((r) => `    ${r.retainedText.padStart(10)}  ${r.shareText.padStart(6)}  ${stripControl(r.name)} ${r.id}`));
+    if (sec.retainers.length > 0)
+      out.push(
+        '  biggest retainers:',
+        ...sec.retainers.slice(0, 5).map((r) => `    ${r.retainedText.padStart(10)}  ${r.shareText.padStart(6)}  ${stripControl(r.name)} ${r.id}`),
+      );
     for (const x of sec.suspects) out.push(`  10% or more: ${stripControl(x)}`);
   }
   for (const n of m.notes) out.push('', chalk.dim(`note: ${stripControl(n)}`));

@@ -1,9 +1,9 @@
-import type { Rule } from './rule.js';
-import { plural } from './support/evidence.js';
-import { counterEvidence, counterFacts, maxInside, nearLimit } from './support/counter-evidence.js';
-import { threadEvidence } from './support/evidence.js';
 import type { Evidence } from '../model/findings.js';
 import type { Model } from '../model/model.js';
+import type { Rule } from './rule.js';
+import { counterEvidence, counterFacts, maxInside, nearLimit } from './support/counter-evidence.js';
+import { plural } from './support/evidence.js';
+import { threadEvidence } from './support/evidence.js';
 
 /**
  * An in-flight counter sits at (or near) its limit while far fewer threads are inside the method it
@@ -15,7 +15,8 @@ export const activeCountLeak: Rule = {
     id: 'active-count-leak',
     defaultSeverity: 'error',
     title: 'In-flight counter leaked',
-    description: 'A counter such as Dubbo RpcStatus.active is at or near its executes/actives limit while far fewer threads execute the method: completions were never counted.',
+    description:
+      'A counter such as Dubbo RpcStatus.active is at or near its executes/actives limit while far fewer threads execute the method: completions were never counted.',
     remedy:
       'Find the completion path that skips the decrement (Dubbo: RpcStatus.endCount runs from the filter listener when the async result completes; an async context dropped without writing a result never completes it). Restarting the provider resets the counter; fix the path, or complete every async result on timeout or eviction.',
     options: {
@@ -39,7 +40,12 @@ export const activeCountLeak: Rule = {
       if (inside > c.active * ratio) return [];
       const atLimit = c.active >= c.limit;
       const dumps = c.threadsInside.length;
-      const rejected = c.rejectionsLogged > 0 ? ` ${plural(c.rejectionsLogged, 'call was', 'calls were')} rejected for it in the logs.` : atLimit ? ' New calls are rejected.' : '';
+      const rejected =
+        c.rejectionsLogged > 0
+          ? ` ${plural(c.rejectionsLogged, 'call was', 'calls were')} rejected for it in the logs.`
+          : atLimit
+            ? ' New calls are rejected.'
+            : '';
       return [
         {
           subject: c.name,
@@ -61,8 +67,9 @@ function providerWorkers(model: Model): Evidence[] {
   const pool = model.executors.find((e) => e.dump === last && e.name.startsWith('DubboServerHandler'));
   if (pool === undefined) return [];
   return [
-    ...pool.idleThreads.slice(0, 3).map((t) => threadEvidence(model, t, `a provider worker, idle (${pool.idle} of ${pool.workers} are): not inside the method`)),
+    ...pool.idleThreads
+      .slice(0, 3)
+      .map((t) => threadEvidence(model, t, `a provider worker, idle (${pool.idle} of ${pool.workers} are): not inside the method`)),
     ...pool.busyThreads.slice(0, 3).map((t) => threadEvidence(model, t, 'a provider worker, busy elsewhere')),
   ];
 }
-

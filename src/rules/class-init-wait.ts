@@ -10,9 +10,9 @@ import type { Evidence } from '../model/findings.js';
 import type { Model, ThreadRef } from '../model/model.js';
 import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { activityFrame } from '../threads/thread-activity.js';
+import type { FindingDraft, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { threadsByStack } from './support/threads-by-stack.js';
-import type { FindingDraft, Rule } from './rule.js';
 
 export const classInitWait: Rule = {
   meta: {
@@ -63,7 +63,9 @@ export const classInitWait: Rule = {
       if (at === undefined || at !== start) continue;
       for (const t of path) inCycle.add(t);
       const classes = path.map((t) => waitsFor.get(t)!);
-      const steps = path.map((t, k) => `"${threads[t]!.name}" initialises ${waitsFor.get(path[(k + path.length - 1) % path.length]!)} and waits for ${classes[k]}`);
+      const steps = path.map(
+        (t, k) => `"${threads[t]!.name}" initialises ${waitsFor.get(path[(k + path.length - 1) % path.length]!)} and waits for ${classes[k]}`,
+      );
       drafts.push({
         subject: `class initialisation cycle: ${[...classes].sort().join(', ')}`,
         severity: 'critical',
@@ -91,7 +93,10 @@ export const classInitWait: Rule = {
         subject: cls,
         ...(cycleBehind ? { severity: 'critical' as const } : {}),
         message:
-          `${plural(waiters.length, 'thread waits', 'threads wait')} for ${cls} to be initialised (${waiters.slice(0, 5).map((t) => `"${threads[t]!.name}"`).join(', ')}${waiters.length > 5 ? ', ...' : ''})` +
+          `${plural(waiters.length, 'thread waits', 'threads wait')} for ${cls} to be initialised (${waiters
+            .slice(0, 5)
+            .map((t) => `"${threads[t]!.name}"`)
+            .join(', ')}${waiters.length > 5 ? ', ...' : ''})` +
           (init !== undefined
             ? `, which "${threads[init]!.name}" is initialising; it ${doing(threads[init]!, cls)}${cycleBehind ? ', in a class initialisation deadlock: they will wait forever' : ''}.`
             : ': no thread of the dump runs its static initialiser (it may have just finished, or failed).') +
@@ -144,4 +149,3 @@ function doing(th: ThreadEntry, cls: string): string {
   const inside = where === `${cls}.<clinit>` ? '' : `, inside ${cls}.<clinit>`;
   return `is ${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${where}${inside}`;
 }
-

@@ -9,11 +9,11 @@
 import type { Evidence } from '../model/findings.js';
 import type { CpuSampleModel, Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
-import { activityFrame } from '../threads/thread-activity.js';
 import { poolNameOf } from '../threads/pool-naming.js';
+import { activityFrame } from '../threads/thread-activity.js';
+import type { FindingDraft, Rule } from './rule.js';
 import { plural } from './support/evidence.js';
 import { threadEvidence } from './support/evidence.js';
-import type { FindingDraft, Rule } from './rule.js';
 
 export const cpuHotThreads: Rule = {
   meta: {
@@ -21,8 +21,9 @@ export const cpuHotThreads: Rule = {
     defaultSeverity: 'warning',
     title: 'Threads burning CPU',
     description:
-      'Threads whose CPU time is a large share of the time they were watched: from cpu= and elapsed= across a series of dumps (JDK 11+), or from top -H output given beside the dumps (PID = nid); one dump alone gives a hint (info) from the thread\'s whole life. Threads waiting for work and the JVM\'s own threads are left out.',
-    remedy: 'Look at where the hot thread runs in every dump: a loop that does not end (a bad loop condition, a regular expression that backtracks, a retry without a pause) is fixed in that code; a thread that is merely busy needs a limit or more cores.',
+      "Threads whose CPU time is a large share of the time they were watched: from cpu= and elapsed= across a series of dumps (JDK 11+), or from top -H output given beside the dumps (PID = nid); one dump alone gives a hint (info) from the thread's whole life. Threads waiting for work and the JVM's own threads are left out.",
+    remedy:
+      'Look at where the hot thread runs in every dump: a loop that does not end (a bad loop condition, a regular expression that backtracks, a retry without a pause) is fixed in that code; a thread that is merely busy needs a limit or more cores.',
     options: {
       minCoreShare: { type: 'number', min: 0, max: 1, default: 0.5, description: 'Share of one core a thread must use to be reported.' },
       errorCoreShare: {
@@ -47,10 +48,16 @@ export const cpuHotThreads: Rule = {
     const hot: HotThread[] = [];
     for (const [name, refs] of candidatesByName(model, minShare, minLife)) {
       if (neverWorking(model, refs)) continue;
-      const top = model.cpuSamples.length === 0 ? undefined : topMeasure(model.cpuSamples, new Set(refs.flatMap((r) => model.dumps[r.dump]!.threads[r.thread]!.nativeId ?? [])));
+      const top =
+        model.cpuSamples.length === 0
+          ? undefined
+          : topMeasure(model.cpuSamples, new Set(refs.flatMap((r) => model.dumps[r.dump]!.threads[r.thread]!.nativeId ?? [])));
       const measured = [refs.length > 1 ? seriesMeasure(model, refs) : undefined, top].filter((m): m is Measure => m !== undefined);
       const last = refs[refs.length - 1]!;
-      const measures = measured.length > 0 ? measured : [lifetimeMeasure(model.dumps[last.dump]!.threads[last.thread]!, minLife, minShare)].filter((m): m is Measure => m !== undefined);
+      const measures =
+        measured.length > 0
+          ? measured
+          : [lifetimeMeasure(model.dumps[last.dump]!.threads[last.thread]!, minLife, minShare)].filter((m): m is Measure => m !== undefined);
       if (measures.some((m) => m.share >= minShare)) hot.push({ name, refs, measures });
     }
     // Hot workers of one pool are one finding (four workers of pool-4 spinning are one problem).
@@ -80,7 +87,9 @@ export const cpuHotThreads: Rule = {
         message:
           `${who}: ${members.length > 1 ? `"${lead.name}": ` : ''}${lead.measures.map((m) => m.text).join('; ')}. ` +
           `It is ${states.join(', then ')} in ${where}${inside !== undefined && inside !== where ? `, inside ${inside} in all ${lead.refs.length} dumps` : ''}.` +
-          (hintOnly ? ' One dump gives only its lifetime average: take a few dumps a few seconds apart (or top -H beside one) to see whether it burns CPU now.' : ''),
+          (hintOnly
+            ? ' One dump gives only its lifetime average: take a few dumps a few seconds apart (or top -H beside one) to see whether it burns CPU now.'
+            : ''),
         facts: {
           threads: members.map((h) => h.name),
           threadCount: members.length,
@@ -194,7 +203,13 @@ function topMeasure(samples: readonly CpuSampleModel[], nativeIds: ReadonlySet<s
     share: median,
     how: 'top',
     text: `top -H: ${rows.map((r) => `${r.row.cpuPercent} %`).join(', ')} (PID ${pid} = nid 0x${pid.toString(16)}, ${rows.length === 1 ? 'one sample' : `median of ${rows.length} samples`})`,
-    evidence: rows.slice(0, 5).map((r) => ({ kind: 'log' as const, source: r.sample.source, line: r.row.line, text: `PID ${r.row.pid} ${r.row.cpuPercent} %CPU TIME+ ${r.row.cpuSeconds ?? '?'} s ${r.row.command}`, note: r.sample.takenAt !== undefined ? `at ${r.sample.takenAt}` : 'top -H' })),
+    evidence: rows.slice(0, 5).map((r) => ({
+      kind: 'log' as const,
+      source: r.sample.source,
+      line: r.row.line,
+      text: `PID ${r.row.pid} ${r.row.cpuPercent} %CPU TIME+ ${r.row.cpuSeconds ?? '?'} s ${r.row.command}`,
+      note: r.sample.takenAt !== undefined ? `at ${r.sample.takenAt}` : 'top -H',
+    })),
   };
 }
 
@@ -204,7 +219,12 @@ function lifetimeMeasure(th: ThreadEntry, minSeconds: number, minShare: number):
   const share = th.cpuMs / 1000 / th.elapsedS;
   // Below the bar it would be dropped anyway; most threads are, so no text is written for them.
   if (share < minShare) return undefined;
-  return { share, how: 'lifetime', text: `cpu=${(th.cpuMs / 1000).toFixed(0)} s over its ${th.elapsedS.toFixed(0)} s of life (one dump: an average, not a rate)`, evidence: [] };
+  return {
+    share,
+    how: 'lifetime',
+    text: `cpu=${(th.cpuMs / 1000).toFixed(0)} s over its ${th.elapsedS.toFixed(0)} s of life (one dump: an average, not a rate)`,
+    evidence: [],
+  };
 }
 
 /** The frames every sample of the thread shares, from the bottom of its stack: the method it is inside throughout. */
@@ -222,4 +242,3 @@ function sharedFrame(model: Model, refs: readonly ThreadRef[]): string | undefin
   const f = stacks[0]!;
   return f[f.length - common]!.qualified;
 }
-

@@ -1,6 +1,6 @@
 import type { Evidence } from '../model/findings.js';
-import type { Rule } from './rule.js';
 import { FORMATS_WITHOUT_JVM_DEADLOCK_REPORT } from '../model/thread-dump.js';
+import type { Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { lockWaitsByDump } from './support/held-up.js';
 
@@ -11,8 +11,7 @@ export const deadlock: Rule = {
     defaultSeverity: 'critical',
     title: 'Deadlock',
     description: 'A cycle of threads each waiting for a lock (monitor or java.util.concurrent) held by the next.',
-    remedy:
-      'Take the locks in one global order everywhere, or use tryLock with a timeout; the cycle never resolves by itself, so restart the JVM to recover.',
+    remedy: 'Take the locks in one global order everywhere, or use tryLock with a timeout; the cycle never resolves by itself, so restart the JVM to recover.',
     options: {},
   },
   check({ model }) {
@@ -39,15 +38,24 @@ export const deadlock: Rule = {
       const chain = c.threads
         .map((t, k) => `"${t.name}" waits for ${c.locks[k] ? c.locks[k]!.className : 'a lock'} held by "${names[(k + 1) % names.length]}"`)
         .join('; ');
-      const evidence: Evidence[] = c.threads.map((t, k) => threadEvidence(model, t, c.locks[k] ? `waits for <${c.locks[k]!.id}> (${c.locks[k]!.className})` : undefined));
+      const evidence: Evidence[] = c.threads.map((t, k) =>
+        threadEvidence(model, t, c.locks[k] ? `waits for <${c.locks[k]!.id}> (${c.locks[k]!.className})` : undefined),
+      );
       const dump = model.dumps[c.dump]!;
       for (const r of dump.jvmDeadlocks) {
-        if (r.entries.some((e) => names.includes(e.thread))) evidence.push({ kind: 'jvm-report', dump: c.dump, source: dump.source, line: r.line, note: 'the JVM reported this deadlock' });
+        if (r.entries.some((e) => names.includes(e.thread)))
+          evidence.push({ kind: 'jvm-report', dump: c.dump, source: dump.source, line: r.line, note: 'the JVM reported this deadlock' });
       }
       const possible = c.confidence === 'possible';
       // Threads that wait, through any chain of locks, for one of the cycle: they never move either.
       const heldUp = waitsOf(c.dump).heldUpBy(c.threads.map((t) => t.thread));
-      const heldUpText = heldUp.length > 0 ? ` It holds up ${plural(heldUp.length, 'more thread')} waiting behind them: ${heldUp.slice(0, 8).map((t) => `"${t.name}"`).join(', ')}${heldUp.length > 8 ? ', ...' : ''}.` : '';
+      const heldUpText =
+        heldUp.length > 0
+          ? ` It holds up ${plural(heldUp.length, 'more thread')} waiting behind them: ${heldUp
+              .slice(0, 8)
+              .map((t) => `"${t.name}"`)
+              .join(', ')}${heldUp.length > 8 ? ', ...' : ''}.`
+          : '';
       for (const t of heldUp.slice(0, 50)) evidence.push(threadEvidence(model, t, 'held up behind the deadlock'));
       const draft = {
         subject: names.join(' <-> '),
@@ -72,4 +80,3 @@ export const deadlock: Rule = {
     });
   },
 };
-

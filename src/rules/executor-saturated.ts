@@ -1,9 +1,9 @@
 import type { ExecutorModel } from '../model/model.js';
 import type { CauseLink, Rule } from './rule.js';
-import { isCarrier } from './support/virtual-threads.js';
 import { plural, threadEvidence } from './support/evidence.js';
-import { isStarved, poolSubject, starvingPoolsOf } from './support/pool-evidence.js';
 import { deadlockSubject, lockSubject } from './support/held-up.js';
+import { isStarved, poolSubject, starvingPoolsOf } from './support/pool-evidence.js';
+import { isCarrier } from './support/virtual-threads.js';
 
 /** Every worker of a pool busy: new work queues up or, with a hand-off queue, is rejected. */
 export const executorSaturated: Rule = {
@@ -25,7 +25,8 @@ export const executorSaturated: Rule = {
         type: 'integer',
         min: 0,
         default: 0,
-        description: 'Smallest group of look-alike threads (one numbered name stem, one run method, no worker loop: started one by one) that this rule judges; 0 judges only real executors.',
+        description:
+          'Smallest group of look-alike threads (one numbered name stem, one run method, no worker loop: started one by one) that this rule judges; 0 judges only real executors.',
       },
     },
   },
@@ -104,7 +105,8 @@ export const executorSaturated: Rule = {
       // A ForkJoin pool whose workers block is the forkjoin-saturated finding of that pool (dropped when there is none).
       if (e.name.startsWith('ForkJoinPool')) causedBy.push({ rule: 'forkjoin-saturated', subject: e.name });
       // Carriers of the virtual-thread scheduler (ForkJoinPool workers) held by pinned virtual threads.
-      if (e.loop === 'ForkJoinPool' && e.busyThreads.some((t) => isCarrier(model.dumps[t.dump]!.threads[t.thread]!))) causedBy.push({ rule: 'virtual-thread-pinning', subject: 'virtual thread scheduler' });
+      if (e.loop === 'ForkJoinPool' && e.busyThreads.some((t) => isCarrier(model.dumps[t.dump]!.threads[t.thread]!)))
+        causedBy.push({ rule: 'virtual-thread-pinning', subject: 'virtual thread scheduler' });
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
       const saturatedDumps = new Set(seen.map((x) => x.dump)).size;
       // Dubbo logs the pool's name (without the worker number) each time it rejects a task.
@@ -114,33 +116,43 @@ export const executorSaturated: Rule = {
       // on nothing found here is just working through its load.
       const q = e.heap?.queue;
       if (q !== undefined && causedBy.length === 0 && q.capacity !== 0 && q.capacity !== null && (q.size ?? 0) < q.capacity * 0.5) return [];
-      return [{
-        subject: name,
-        message:
-          `All ${plural(e.workers, 'worker')} of pool "${name}" are busy${activity}.` +
-          (saturatedDumps > 1 ? ` Saturated in ${saturatedDumps} of ${totalDumpsFor(name)} dumps.` : '') +
-          (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : '') +
-          (rejected > 0 ? ` Dubbo logged "Thread pool is EXHAUSTED!" ${rejected} times.` : ''),
-        facts: {
-          workers: e.workers,
-          busy: e.busy,
-          idle: e.idle,
-          topActivity: top?.frame ?? null,
-          topActivityThreads: top?.count ?? 0,
-          activities: e.busyActivities.slice(0, 5).map((a) => `${a.count} x ${a.frame}`),
-          dumps: seen.map((s) => s.dump),
-          source: e.source,
-          maxWorkers: e.heap?.maximumPoolSize ?? null,
-          queueSize: e.heap?.queue.size ?? null,
-          queueCapacity: e.heap?.queue.capacity ?? null,
-          exhaustedLogLines: rejected,
+      return [
+        {
+          subject: name,
+          message:
+            `All ${plural(e.workers, 'worker')} of pool "${name}" are busy${activity}.` +
+            (saturatedDumps > 1 ? ` Saturated in ${saturatedDumps} of ${totalDumpsFor(name)} dumps.` : '') +
+            (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : '') +
+            (rejected > 0 ? ` Dubbo logged "Thread pool is EXHAUSTED!" ${rejected} times.` : ''),
+          facts: {
+            workers: e.workers,
+            busy: e.busy,
+            idle: e.idle,
+            topActivity: top?.frame ?? null,
+            topActivityThreads: top?.count ?? 0,
+            activities: e.busyActivities.slice(0, 5).map((a) => `${a.count} x ${a.frame}`),
+            dumps: seen.map((s) => s.dump),
+            source: e.source,
+            maxWorkers: e.heap?.maximumPoolSize ?? null,
+            queueSize: e.heap?.queue.size ?? null,
+            queueCapacity: e.heap?.queue.capacity ?? null,
+            exhaustedLogLines: rejected,
+          },
+          evidence: [
+            ...exhaustedLog.map((x) => ({
+              kind: 'log' as const,
+              source: x.last.source,
+              line: x.last.line,
+              text: x.last.text,
+              note: `${x.count} "Thread pool is EXHAUSTED!" lines`,
+            })),
+            ...e.busyThreads.slice(0, 50).map((t) => threadEvidence(model, t)),
+          ],
+          causedBy,
+          // Every worker held, and the queue behind them: the more of both, the more callers wait.
+          impact: e.workers * 2 + Math.min(e.heap?.queue.size ?? 0, 10_000) / 100,
         },
-        evidence: [...exhaustedLog.map((x) => ({ kind: 'log' as const, source: x.last.source, line: x.last.line, text: x.last.text, note: `${x.count} "Thread pool is EXHAUSTED!" lines` })), ...e.busyThreads.slice(0, 50).map((t) => threadEvidence(model, t))],
-        causedBy,
-        // Every worker held, and the queue behind them: the more of both, the more callers wait.
-        impact: e.workers * 2 + Math.min(e.heap?.queue.size ?? 0, 10_000) / 100,
-      }];
+      ];
     });
   },
 };
-

@@ -4,13 +4,13 @@
  * finalize() across dumps) or cannot keep up, the queue grows, and with it the memory of every
  * queued object. The heap's queue length says how many wait; the thread says why.
  */
+import { countText } from '../model/count-text.js';
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
+import type { FindingDraft, Rule } from './rule.js';
 import { threadEvidence } from './support/evidence.js';
 import { lockWaits } from './support/held-up.js';
-import type { FindingDraft, Rule } from './rule.js';
-import { countText } from '../model/count-text.js';
 
 export const finalizerBacklog: Rule = {
   meta: {
@@ -36,23 +36,46 @@ export const finalizerBacklog: Rule = {
     // In one finalize() in every dump of a series: slow or stuck, whatever its state.
     const f = th !== undefined ? finalizeFrame(th) : undefined;
     const series = model.series.find((s) => s.dumps.includes(last));
-    const sameEvery = f !== undefined && series !== undefined && series.dumps.length > 1 && series.dumps.every((d) => model.dumps[d]!.threads.some((o) => o.frames.some((x) => x.qualified === FINALIZER_LOOP) && finalizeFrame(o) === f));
+    const sameEvery =
+      f !== undefined &&
+      series !== undefined &&
+      series.dumps.length > 1 &&
+      series.dumps.every((d) => model.dumps[d]!.threads.some((o) => o.frames.some((x) => x.qualified === FINALIZER_LOOP) && finalizeFrame(o) === f));
     const backlog = queued >= minQueued;
     if (held === undefined && !sameEvery && !backlog) return [];
     const ref: ThreadRef | undefined = th !== undefined ? model.threadRefs[last]![finalizer] : undefined;
     const evidence: Evidence[] = [
       ...(ref !== undefined ? [threadEvidence(model, ref, held ?? (f !== undefined ? `running ${f}` : 'the Finalizer thread'))] : []),
-      ...(queue !== undefined ? [{ kind: 'heap-object' as const, source: queue.input, id: queue.queueId, className: queue.className, note: `finalizer queue: ${countText(queue.queueLength)} objects` }] : []),
+      ...(queue !== undefined
+        ? [
+            {
+              kind: 'heap-object' as const,
+              source: queue.input,
+              id: queue.queueId,
+              className: queue.className,
+              note: `finalizer queue: ${countText(queue.queueLength)} objects`,
+            },
+          ]
+        : []),
     ];
     const owner = th !== undefined && th.state === 'BLOCKED' ? lockWaits(model, last).lockOf(finalizer)?.owner?.name : undefined;
     const heldBy = owner !== undefined ? `, on a lock "${owner}" holds` : '';
-    const why = held !== undefined ? `The Finalizer thread is ${held}${heldBy}` : sameEvery ? `The Finalizer thread was in ${f} in all ${series!.dumps.length} dumps` : th !== undefined ? `The Finalizer thread is ${th.state}${f !== undefined ? ` in ${f}` : ''}` : 'No Finalizer thread is in the dump';
+    const why =
+      held !== undefined
+        ? `The Finalizer thread is ${held}${heldBy}`
+        : sameEvery
+          ? `The Finalizer thread was in ${f} in all ${series!.dumps.length} dumps`
+          : th !== undefined
+            ? `The Finalizer thread is ${th.state}${f !== undefined ? ` in ${f}` : ''}`
+            : 'No Finalizer thread is in the dump';
     const draft: FindingDraft = {
       subject: 'Finalizer',
       ...((held !== undefined || sameEvery) && backlog ? { severity: 'error' as const } : {}),
       message:
         `${why}: no other object with a finalize() is freed meanwhile.` +
-        (queue !== undefined ? ` The heap's finalizer queue holds ${countText(queue.queueLength)} objects waiting for it${backlog ? '' : ' (not many)'}.` : ' Without a heap dump the queue\'s length is unknown.'),
+        (queue !== undefined
+          ? ` The heap's finalizer queue holds ${countText(queue.queueLength)} objects waiting for it${backlog ? '' : ' (not many)'}.`
+          : " Without a heap dump the queue's length is unknown."),
       facts: {
         thread: th?.name ?? null,
         state: th?.state ?? null,
@@ -81,7 +104,7 @@ function heldIn(th: ThreadEntry): string | undefined {
   const f = finalizeFrame(th);
   if (f === undefined) return undefined;
   if (th.state === 'BLOCKED') return `BLOCKED on a monitor in ${f}`;
-  if (th.state === 'WAITING' || th.state === 'TIMED_WAITING') return `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${th.frames[0]?.qualified ?? f}, inside ${f}`;
+  if (th.state === 'WAITING' || th.state === 'TIMED_WAITING')
+    return `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${th.frames[0]?.qualified ?? f}, inside ${f}`;
   return undefined;
 }
-

@@ -8,12 +8,12 @@
 import type { Evidence } from '../model/findings.js';
 import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { inBlockingIo } from '../threads/blocking-calls.js';
-import { isJdkClass } from '../threads/thread-activity.js';
 import { poolNameOf } from '../threads/pool-naming.js';
-import { plural, threadEvidence } from './support/evidence.js';
+import { isJdkClass } from '../threads/thread-activity.js';
 import type { FindingDraft, Rule } from './rule.js';
-import { isCarrier } from './support/virtual-threads.js';
+import { plural, threadEvidence } from './support/evidence.js';
 import { threadsByStack } from './support/threads-by-stack.js';
+import { isCarrier } from './support/virtual-threads.js';
 
 export const forkjoinSaturated: Rule = {
   meta: {
@@ -51,7 +51,15 @@ export const forkjoinSaturated: Rule = {
       if (blocked.length === 0 || blocked.length * 2 < workers.length) continue;
       // Callers outside the pool waiting for its tasks (a parallel stream's caller, a join, a get).
       const callers = threads.flatMap((th, i) =>
-        !workers.includes(i) && th.frames.slice(0, 12).some((f) => /^java\.util\.concurrent\.(?:ForkJoinTask\.(?:join|get|awaitDone|invoke)|CompletableFuture\.(?:get|join|waitingGet))$/.test(f.qualified)) && th.frames.some((f) => /ForkJoin|CompletableFuture/.test(f.className)) ? [i] : [],
+        !workers.includes(i) &&
+        th.frames
+          .slice(0, 12)
+          .some((f) =>
+            /^java\.util\.concurrent\.(?:ForkJoinTask\.(?:join|get|awaitDone|invoke)|CompletableFuture\.(?:get|join|waitingGet))$/.test(f.qualified),
+          ) &&
+        th.frames.some((f) => /ForkJoin|CompletableFuture/.test(f.className))
+          ? [i]
+          : [],
       );
       const evidence: Evidence[] = [
         ...blocked.map(({ w, how }) => threadEvidence(model, model.threadRefs[last]![w]!, how)),
@@ -65,8 +73,15 @@ export const forkjoinSaturated: Rule = {
         message:
           `All ${plural(workers.length, 'worker')} of ${pool === 'ForkJoinPool.commonPool' ? 'the ForkJoin common pool' : pool} are busy and ${blocked.length} of them block inside their tasks: ` +
           `${[...hows].map(([how, n]) => `${n} ${how}`).join('; ')}.` +
-          (callers.length > 0 ? ` ${plural(callers.length, 'thread waits', 'threads wait')} for the pool (${callers.slice(0, 3).map((c) => `"${threads[c]!.name}"`).join(', ')}).` : '') +
-          (pool === 'ForkJoinPool.commonPool' ? ' Everything that uses the common pool (parallel streams, CompletableFuture.*Async without an executor) waits meanwhile.' : ''),
+          (callers.length > 0
+            ? ` ${plural(callers.length, 'thread waits', 'threads wait')} for the pool (${callers
+                .slice(0, 3)
+                .map((c) => `"${threads[c]!.name}"`)
+                .join(', ')}).`
+            : '') +
+          (pool === 'ForkJoinPool.commonPool'
+            ? ' Everything that uses the common pool (parallel streams, CompletableFuture.*Async without an executor) waits meanwhile.'
+            : ''),
         facts: {
           pool,
           workers: workers.length,
@@ -101,7 +116,7 @@ function blockedHow(th: ThreadEntry): string | undefined {
   const under = app !== undefined ? ` under ${app}` : '';
   if (th.state === 'RUNNABLE') return inBlockingIo(th) ? `in a blocking read or write (${th.frames[0]!.qualified})${under}` : undefined;
   if (th.state === 'BLOCKED') return `BLOCKED on a monitor${under}`;
-  if (th.state === 'WAITING' || th.state === 'TIMED_WAITING') return `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${th.frames[0]?.qualified ?? '?'}${under}`;
+  if (th.state === 'WAITING' || th.state === 'TIMED_WAITING')
+    return `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${th.frames[0]?.qualified ?? '?'}${under}`;
   return undefined;
 }
-

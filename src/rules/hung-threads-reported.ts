@@ -9,8 +9,8 @@ import type { Evidence } from '../model/findings.js';
 import type { LogEventModel, Model, ThreadRef } from '../model/model.js';
 import { poolNameOf } from '../threads/pool-naming.js';
 import { isJdkClass } from '../threads/thread-activity.js';
-import { plural, threadEvidence } from './support/evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
+import { plural, threadEvidence } from './support/evidence.js';
 
 export const hungThreadsReported: Rule = {
   meta: {
@@ -19,7 +19,8 @@ export const hungThreadsReported: Rule = {
     title: 'Hung threads reported by the server',
     description:
       "An application server's own log reports threads hung or stuck (WebSphere WSVR0605W, WebLogic BEA-000337, Tomcat's StuckThreadDetectionValve) and does not report them recovered (WSVR0606W, BEA-000339, the valve's completion line); with what the logged stack runs and the same threads in the dumps given with the log. Reports that recovered are left out; a pool at its maximum (WSVR0652W) makes it an error.",
-    remedy: 'Look at what the hung threads run (the logged stack, and the thread dump taken beside the log): a remote call or a query without a timeout is the usual cause; set one, and fix what the call waits for.',
+    remedy:
+      'Look at what the hung threads run (the logged stack, and the thread dump taken beside the log): a remote call or a query without a timeout is the usual cause; set one, and fix what the call waits for.',
     options: {
       minActiveSeconds: {
         type: 'number',
@@ -54,7 +55,13 @@ export const hungThreadsReported: Rule = {
         return refs.length > 0 ? [refs[refs.length - 1]!] : [];
       });
       const evidence: Evidence[] = [
-        ...list.map((r): Evidence => ({ kind: 'log', source: r.last.source, line: r.last.line, text: r.last.text, note: `${String(r.facts['code'])}${r.count > 1 ? `, reported ${r.count} times` : ''}` })),
+        ...list.map((r): Evidence => ({
+          kind: 'log',
+          source: r.last.source,
+          line: r.last.line,
+          text: r.last.text,
+          note: `${String(r.facts['code'])}${r.count > 1 ? `, reported ${r.count} times` : ''}`,
+        })),
         ...full.map((p): Evidence => ({ kind: 'log', source: p.last.source, line: p.last.line, text: p.last.text, note: 'the pool at its maximum' })),
         ...inDumps.map((ref) => threadEvidence(model, ref, 'the same thread in the dump')),
       ];
@@ -66,7 +73,11 @@ export const hungThreadsReported: Rule = {
           `${server} reported ${plural(list.length, 'thread')} of ${pool} hung and never reported ${list.length === 1 ? 'it' : 'them'} recovered: ${described.join('; ')}.` +
           (runsSame.size === 1 && list.length > 1 ? ' They all run the same code.' : '') +
           (full.length > 0 ? ` The server also reports the ${pool} pool at 100 % of its maximum: requests wait for a thread.` : '') +
-          (inDumps.length > 0 ? ` ${plural(inDumps.length, 'of them is', 'of them are')} in the dumps given with the log.` : model.dumps.length > 0 ? ' None of them is in the dumps given with the log (taken at another time, or of another server).' : ' Take a thread dump of the server now to see what they do.'),
+          (inDumps.length > 0
+            ? ` ${plural(inDumps.length, 'of them is', 'of them are')} in the dumps given with the log.`
+            : model.dumps.length > 0
+              ? ' None of them is in the dumps given with the log (taken at another time, or of another server).'
+              : ' Take a thread dump of the server now to see what they do.'),
         facts: {
           server,
           pool,
@@ -108,4 +119,3 @@ function whatItRuns(frames: readonly string[] | undefined): string | undefined {
   const caller = frames.find((f) => !isJdkClass(f));
   return caller !== undefined && caller !== frames[0] ? `${frames[0]} (called from ${caller})` : frames[0];
 }
-

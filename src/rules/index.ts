@@ -1,23 +1,23 @@
 /** The ordered registry of built-in rules. Order is the order findings of equal severity are listed. */
-import type { Rule } from './rule.js';
-import { deadlock } from './deadlock.js';
-import { lockContention } from './lock-contention.js';
-import { executorSaturated } from './executor-saturated.js';
-import { stuckThreads } from './stuck-threads.js';
 import { activeCountLeak } from './active-count-leak.js';
-import { limitSaturated } from './limit-saturated.js';
-import { queueBacklog } from './queue-backlog.js';
-import { connectionPoolStarvation } from './connection-pool-starvation.js';
-import { shutdownOrdering } from './shutdown-ordering.js';
-import { memoryLeakSuspect } from './memory-leak-suspect.js';
-import { cpuHotThreads } from './cpu-hot-threads.js';
-import { hungThreadsReported } from './hung-threads-reported.js';
-import { ioThreadBlocked } from './io-thread-blocked.js';
 import { classInitWait } from './class-init-wait.js';
-import { loggingContention } from './logging-contention.js';
-import { threadLeak } from './thread-leak.js';
+import { connectionPoolStarvation } from './connection-pool-starvation.js';
+import { cpuHotThreads } from './cpu-hot-threads.js';
+import { deadlock } from './deadlock.js';
+import { executorSaturated } from './executor-saturated.js';
 import { finalizerBacklog } from './finalizer-backlog.js';
 import { forkjoinSaturated } from './forkjoin-saturated.js';
+import { hungThreadsReported } from './hung-threads-reported.js';
+import { ioThreadBlocked } from './io-thread-blocked.js';
+import { limitSaturated } from './limit-saturated.js';
+import { lockContention } from './lock-contention.js';
+import { loggingContention } from './logging-contention.js';
+import { memoryLeakSuspect } from './memory-leak-suspect.js';
+import { queueBacklog } from './queue-backlog.js';
+import type { Rule } from './rule.js';
+import { shutdownOrdering } from './shutdown-ordering.js';
+import { stuckThreads } from './stuck-threads.js';
+import { threadLeak } from './thread-leak.js';
 import { virtualThreadPinning } from './virtual-thread-pinning.js';
 
 export const RULES: readonly Rule[] = [

@@ -8,13 +8,13 @@
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
-import { applicationFrameOf, eventLoopOf, type EventLoopKind } from '../threads/event-loops.js';
-import { poolNameOf } from '../threads/pool-naming.js';
 import { inBlockingIo } from '../threads/blocking-calls.js';
-import { plural, threadEvidence } from './support/evidence.js';
-import { lockSubject, lockWaits } from './support/held-up.js';
+import { applicationFrameOf, type EventLoopKind, eventLoopOf } from '../threads/event-loops.js';
+import { poolNameOf } from '../threads/pool-naming.js';
 import type { FindingDraft, Rule } from './rule.js';
 import { CauseLinks } from './support/cause-links.js';
+import { plural, threadEvidence } from './support/evidence.js';
+import { lockSubject, lockWaits } from './support/held-up.js';
 import { threadsByStack } from './support/threads-by-stack.js';
 
 export const ioThreadBlocked: Rule = {
@@ -58,7 +58,9 @@ export const ioThreadBlocked: Rule = {
     return [...groups].map(([group, list]): FindingDraft => {
       const total = loopsByGroup.get(group) ?? list.length;
       // How many dumps each was held in the same application code (a series says for how long).
-      const dumpsHeld = list.map((h) => model.dumps.filter((d) => d.threads.some((o) => o.name === h.th.name && heldIn(o, h.loop)?.appFrame === h.appFrame)).length);
+      const dumpsHeld = list.map(
+        (h) => model.dumps.filter((d) => d.threads.some((o) => o.name === h.th.name && heldIn(o, h.loop)?.appFrame === h.appFrame)).length,
+      );
       const causedBy = new CauseLinks();
       for (const h of list) {
         const lock = waits.lockOf(h.ref.thread);
@@ -114,4 +116,3 @@ function heldIn(th: ThreadEntry, loop: EventLoopKind): { appFrame: string | unde
   if (th.state === 'RUNNABLE' && appFrame !== undefined) return { appFrame, doing: `RUNNABLE in ${appFrame}` };
   return undefined;
 }
-

@@ -1,6 +1,6 @@
 import type { Rule } from './rule.js';
-import { plural } from './support/evidence.js';
 import { counterEvidence, counterFacts, maxInside, nearLimit } from './support/counter-evidence.js';
+import { plural } from './support/evidence.js';
 
 /** A counter at its limit with the threads really inside: saturation, not a leak. */
 export const limitSaturated: Rule = {
@@ -24,7 +24,7 @@ export const limitSaturated: Rule = {
       if (c.threadsInside.length === 0) {
         // Thread dumps were given, but none is of this heap's JVM (the model's notes say why).
         const otherJvm = model.inputs.some((i) => i.kind === 'threads');
-        const why = otherJvm ? 'The thread dumps given are not of this heap\'s JVM' : 'No thread dump of this JVM was given';
+        const why = otherJvm ? "The thread dumps given are not of this heap's JVM" : 'No thread dump of this JVM was given';
         return [
           {
             subject: c.name,
@@ -46,4 +46,3 @@ export const limitSaturated: Rule = {
     });
   },
 };
-

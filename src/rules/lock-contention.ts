@@ -10,8 +10,7 @@ export const lockContention: Rule = {
     defaultSeverity: 'warning',
     title: 'Lock contention',
     description: 'Many threads blocked or parked on the same monitor or java.util.concurrent lock.',
-    remedy:
-      'Look at what the owner does while holding the lock (I/O, a remote call, a long loop) and move it outside the critical section, or split the lock.',
+    remedy: 'Look at what the owner does while holding the lock (I/O, a remote call, a long loop) and move it outside the critical section, or split the lock.',
     options: {
       minWaiters: { type: 'integer', min: 1, default: 5, description: 'Waiting threads on one lock that make it a finding.' },
     },
@@ -36,7 +35,12 @@ export const lockContention: Rule = {
       // An owner that is itself in a deadlock (or waits behind one) never lets go: the deadlock is the cause.
       const waits = waitsOf(worst.dump);
       const owner = worst.owner?.thread;
-      const behind = owner === undefined ? [] : heldUpByDeadlocks(model, worst.dump, waits).filter(({ deadlock, heldUp }) => deadlock.threads.some((t) => t.thread === owner) || heldUp.some((t) => t.thread === owner));
+      const behind =
+        owner === undefined
+          ? []
+          : heldUpByDeadlocks(model, worst.dump, waits).filter(
+              ({ deadlock, heldUp }) => deadlock.threads.some((t) => t.thread === owner) || heldUp.some((t) => t.thread === owner),
+            );
       const heldUp = owner === undefined ? 0 : waits.heldUpCount([owner]);
       const ownerText = worst.owner ? `held by "${worst.owner.name}", which is ${describeThread(model, worst.owner)}` : 'whose owner the dump does not name';
       return {

@@ -9,11 +9,11 @@ import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
 import { activityFrame, isJdkClass } from '../threads/thread-activity.js';
+import type { FindingDraft, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { lockSubject, lockWaits } from './support/held-up.js';
-import type { FindingDraft, Rule } from './rule.js';
+import { type LoggingFrame, loggingSubject, loggingWait } from './support/logging-frames.js';
 import { threadsByStack } from './support/threads-by-stack.js';
-import { loggingSubject, loggingWait, type LoggingFrame } from './support/logging-frames.js';
 
 export const loggingContention: Rule = {
   meta: {
@@ -55,7 +55,9 @@ export const loggingContention: Rule = {
       const holders = [...owners, ...workers];
       const held = holders.map((h) => `"${threads[h]!.name}" ${row.queue === true ? 'drains the queue and is' : 'holds it and is'} ${describe(threads[h]!)}`);
       const evidence: Evidence[] = [
-        ...holders.map((h) => threadEvidence(model, ref(h), row.queue === true ? `the appender's worker: ${describe(threads[h]!)}` : `holds the lock: ${describe(threads[h]!)}`)),
+        ...holders.map((h) =>
+          threadEvidence(model, ref(h), row.queue === true ? `the appender's worker: ${describe(threads[h]!)}` : `holds the lock: ${describe(threads[h]!)}`),
+        ),
         ...waiters.slice(0, 50).map((w) => threadEvidence(model, ref(w), `waits for ${row.waitsFor}`)),
       ];
       // With a heap dump: the asynchronous appenders' queues, full ones first.
@@ -65,13 +67,26 @@ export const loggingContention: Rule = {
         queues.length === 0
           ? ''
           : ` In the heap: ${(full.length > 0 ? full : queues).map((q) => `${q.name !== null ? `"${q.name}" ` : ''}${q.className} holds ${q.queueSize ?? '?'} of ${q.capacity ?? '?'} events`).join('; ')}.`;
-      for (const q of full.length > 0 ? full : queues) evidence.push({ kind: 'heap-object', source: q.input, id: q.id, className: q.className, note: `queue ${q.queueSize ?? '?'} of ${q.capacity ?? '?'}` });
-      const callers = [...new Set(waiters.map((w) => threads[w]!.frames.find((f) => !isJdkClass(f.qualified) && !f.qualified.startsWith(row.prefix.split('.').slice(0, 3).join('.')))?.qualified).filter((f) => f !== undefined))];
+      for (const q of full.length > 0 ? full : queues)
+        evidence.push({ kind: 'heap-object', source: q.input, id: q.id, className: q.className, note: `queue ${q.queueSize ?? '?'} of ${q.capacity ?? '?'}` });
+      const callers = [
+        ...new Set(
+          waiters
+            .map(
+              (w) =>
+                threads[w]!.frames.find((f) => !isJdkClass(f.qualified) && !f.qualified.startsWith(row.prefix.split('.').slice(0, 3).join('.')))?.qualified,
+            )
+            .filter((f) => f !== undefined),
+        ),
+      ];
       drafts.push({
         subject: loggingSubject(row),
         ...(waiters.length >= errorAt ? { severity: 'error' as const } : {}),
         message:
-          `${plural(waiters.length, 'thread waits', 'threads wait')} inside a log call for ${row.waitsFor} (${row.framework}): ${waiters.slice(0, 5).map((w) => `"${threads[w]!.name}"`).join(', ')}${waiters.length > 5 ? ', ...' : ''}. ` +
+          `${plural(waiters.length, 'thread waits', 'threads wait')} inside a log call for ${row.waitsFor} (${row.framework}): ${waiters
+            .slice(0, 5)
+            .map((w) => `"${threads[w]!.name}"`)
+            .join(', ')}${waiters.length > 5 ? ', ...' : ''}. ` +
           (held.length > 0 ? `${held.join('; ')}.` : 'No thread of the dump is named as what they wait for.') +
           queueText,
         facts: {
@@ -95,17 +110,24 @@ export const loggingContention: Rule = {
 };
 
 /** The threads that drain asynchronous appenders, by a frame of their loop. */
-const ASYNC_WORKER_FRAMES = ['ch.qos.logback.core.AsyncAppenderBase$Worker.run', 'org.apache.log4j.AsyncAppender$Dispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncAppenderEventDispatcher.run', 'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncThread.run', 'com.lmax.disruptor.BatchEventProcessor.run'];
+const ASYNC_WORKER_FRAMES = [
+  'ch.qos.logback.core.AsyncAppenderBase$Worker.run',
+  'org.apache.log4j.AsyncAppender$Dispatcher.run',
+  'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncAppenderEventDispatcher.run',
+  'org.apache.logging.log4j.core.appender.AsyncAppender$AsyncThread.run',
+  'com.lmax.disruptor.BatchEventProcessor.run',
+];
 
 /** A thread's write, in words, when its top frames are one (the destination that does not keep up). */
 function writing(th: ThreadEntry): string | undefined {
   const top = th.frames.slice(0, 12).map((f) => f.qualified);
-  if (top.some((f) => /Socket(?:Dispatcher|OutputStream)\.(?:write|socketWrite)|NioSocketImpl\.(?:write|implWrite)/.test(f))) return 'writing to a socket (a log collector or syslog that does not read fast enough)';
-  if (top.some((f) => /FileOutputStream\.write|FileDispatcherImpl\.write|FileChannelImpl\.write/.test(f))) return 'writing to a file (a slow or full disk, or stdout piped to a reader that does not read)';
+  if (top.some((f) => /Socket(?:Dispatcher|OutputStream)\.(?:write|socketWrite)|NioSocketImpl\.(?:write|implWrite)/.test(f)))
+    return 'writing to a socket (a log collector or syslog that does not read fast enough)';
+  if (top.some((f) => /FileOutputStream\.write|FileDispatcherImpl\.write|FileChannelImpl\.write/.test(f)))
+    return 'writing to a file (a slow or full disk, or stdout piped to a reader that does not read)';
   return undefined;
 }
 
 function describe(th: ThreadEntry): string {
   return writing(th) ?? `${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''} in ${activityFrame(th)}`;
 }
-

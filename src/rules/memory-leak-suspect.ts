@@ -1,10 +1,10 @@
-import type { Evidence } from '../model/findings.js';
-import { retainedObjectName, type LeakSuspect, type MemorySummary, type PathStep, type RetainedObject } from '../model/memory.js';
-import type { Model } from '../model/model.js';
 import { approximateBytes } from '../model/bytes.js';
+import { countText } from '../model/count-text.js';
+import type { Evidence } from '../model/findings.js';
+import { type LeakSuspect, type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
+import type { Model } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { plural } from './support/evidence.js';
-import { countText } from '../model/count-text.js';
 
 /** MAT's leak suspects, as findings: an object or a class retaining a big share of the heap, where it accumulates and how it is held. */
 export const memoryLeakSuspect: Rule = {
@@ -12,21 +12,24 @@ export const memoryLeakSuspect: Rule = {
     id: 'memory-leak-suspect',
     defaultSeverity: 'warning',
     title: 'Memory leak suspect',
-    description: "One object, or the instances of one class together, retain a large share of the heap (MAT's leak suspects): where the memory accumulates and the path from a GC root that keeps it.",
-    remedy: 'Follow the path from the GC root to where the memory accumulates: bound that collection, or stop adding to it (remove entries, unregister listeners), and check the fix with a second heap dump under the same load.',
+    description:
+      "One object, or the instances of one class together, retain a large share of the heap (MAT's leak suspects): where the memory accumulates and the path from a GC root that keeps it.",
+    remedy:
+      'Follow the path from the GC root to where the memory accumulates: bound that collection, or stop adding to it (remove entries, unregister listeners), and check the fix with a second heap dump under the same load.',
     options: {
       minShare: {
         type: 'number',
         min: 0,
         max: 1,
         default: 0.1,
-        description: "Smallest share of the reachable heap a suspect retains (MAT's 10%); the memory analysis lists suspects from 10%, so lower values change nothing.",
+        description:
+          "Smallest share of the reachable heap a suspect retains (MAT's 10%); the memory analysis lists suspects from 10%, so lower values change nothing.",
       },
       minRetainedMB: {
         type: 'number',
         min: 0,
         default: 16,
-        description: 'Smallest suspect judged, in MiB: a tenth of a small heap (the JDK\'s own certificates, a 5 MB test JVM) is not a leak.',
+        description: "Smallest suspect judged, in MiB: a tenth of a small heap (the JDK's own certificates, a 5 MB test JVM) is not a leak.",
       },
       errorShare: {
         type: 'number',
@@ -64,8 +67,24 @@ export const memoryLeakSuspect: Rule = {
           const queue = [a, ...path.map((p) => p.object)].map((o) => queues.get(o.id)).find((q) => q !== undefined);
           const held = path.length > 0 ? ` Kept by: ${keptBy(path)}.` : '';
           const evidence: Evidence[] = [
-            { kind: 'heap-object', source: m.input, id: s.subject.id, className: s.subject.className, note: `retains ${approximateBytes(s.retained)} (${pct})` },
-            ...(a.id !== s.subject.id ? [{ kind: 'heap-object' as const, source: m.input, id: a.id, className: a.className, note: `accumulation point: retains ${approximateBytes(a.retained)}, ${plural(a.dominated, 'object')} directly` }] : []),
+            {
+              kind: 'heap-object',
+              source: m.input,
+              id: s.subject.id,
+              className: s.subject.className,
+              note: `retains ${approximateBytes(s.retained)} (${pct})`,
+            },
+            ...(a.id !== s.subject.id
+              ? [
+                  {
+                    kind: 'heap-object' as const,
+                    source: m.input,
+                    id: a.id,
+                    className: a.className,
+                    note: `accumulation point: retains ${approximateBytes(a.retained)}, ${plural(a.dominated, 'object')} directly`,
+                  },
+                ]
+              : []),
           ];
           return {
             subject: s.kind === 'object' ? `${s.className} ${s.subject.id}` : s.className,
@@ -87,7 +106,9 @@ export const memoryLeakSuspect: Rule = {
             },
             evidence,
             causedBy: queue?.backlog !== undefined ? [{ rule: 'queue-backlog', subject: queue.backlog }] : [],
-            ...(holder !== undefined ? { remedy: `Where it accumulates is ${holder.kind}: ${holder.remedy}. Follow the path from the GC root to see who keeps it.` } : {}),
+            ...(holder !== undefined
+              ? { remedy: `Where it accumulates is ${holder.kind}: ${holder.remedy}. Follow the path from the GC root to see who keeps it.` }
+              : {}),
             // A share of the heap held: a heap about to run out weighs as much as many held threads.
             impact: Math.round(s.share * 100),
           };
@@ -104,16 +125,35 @@ export const memoryLeakSuspect: Rule = {
  */
 const HOLDER_KINDS: ReadonlyArray<{ readonly pattern: RegExp; readonly kind: string; readonly remedy: string }> = [
   { pattern: /ThreadLocal/, kind: 'thread-local values', remedy: 'call ThreadLocal.remove() when the task that set it ends (pooled threads live forever)' },
-  { pattern: /Listener|Observer|Callback|Handler/, kind: 'a list of listeners', remedy: 'unregister listeners when their owner goes away (or hold them weakly)' },
+  {
+    pattern: /Listener|Observer|Callback|Handler/,
+    kind: 'a list of listeners',
+    remedy: 'unregister listeners when their owner goes away (or hold them weakly)',
+  },
   { pattern: /(?:Queue|Deque)\b|(?:Queue|Deque)\$/, kind: 'a queue', remedy: 'bound the queue and reject early; find why its consumers are behind' },
-  { pattern: /(?:Map|Hashtable|Cache)\b|(?:Map|Hashtable|Cache)\$|\$(?:Node|Entry|TreeNode)\[\]$/, kind: 'a map', remedy: 'bound the map (an LRU or expiring cache such as Caffeine with maximumSize), or remove entries when done with them' },
-  { pattern: /(?:List|Vector|Set|Collection)\b|(?:List|Vector|Set)\$|^java\.lang\.Object\[\]$/, kind: 'a collection', remedy: 'bound the collection, or remove elements when done with them' },
+  {
+    pattern: /(?:Map|Hashtable|Cache)\b|(?:Map|Hashtable|Cache)\$|\$(?:Node|Entry|TreeNode)\[\]$/,
+    kind: 'a map',
+    remedy: 'bound the map (an LRU or expiring cache such as Caffeine with maximumSize), or remove entries when done with them',
+  },
+  {
+    pattern: /(?:List|Vector|Set|Collection)\b|(?:List|Vector|Set)\$|^java\.lang\.Object\[\]$/,
+    kind: 'a collection',
+    remedy: 'bound the collection, or remove elements when done with them',
+  },
 ];
 
 function holderKind(s: LeakSuspect): (typeof HOLDER_KINDS)[number] | undefined {
   const path = s.path ?? [];
   // The accumulation point, then what holds it (a table's map, an array's list), nearest first.
-  const names = [s.accumulation.className, ...path.slice(0, -1).reverse().slice(0, 2).map((p) => p.object.className)];
+  const names = [
+    s.accumulation.className,
+    ...path
+      .slice(0, -1)
+      .reverse()
+      .slice(0, 2)
+      .map((p) => p.object.className),
+  ];
   for (const n of names) {
     const row = HOLDER_KINDS.find((k) => k.pattern.test(n));
     if (row !== undefined) return row;
@@ -133,10 +173,11 @@ function pathText(path: readonly PathStep[]): string[] {
  */
 function keptBy(path: readonly PathStep[]): string {
   let from = 0;
-  for (let k = path.length - 1; k > 0; k--) if (path[k]!.object.describes !== undefined) {
-    from = k;
-    break;
-  }
+  for (let k = path.length - 1; k > 0; k--)
+    if (path[k]!.object.describes !== undefined) {
+      from = k;
+      break;
+    }
   const head = from === 0 ? `GC root (${path[0]!.rootKind ?? 'root'}) ${objectName(path[0]!.object)}` : objectName(path[from]!.object);
   return [head, ...path.slice(from + 1).map((st) => `${st.via ?? '?'} -> ${objectName(st.object)}`)].join(' -> ');
 }
@@ -151,4 +192,3 @@ function knownQueues(model: Model, input: string): Map<string, { what: string; b
   }
   return out;
 }
-

@@ -44,7 +44,9 @@ export const queueBacklog: Rule = {
       // The rate is a lower bound (a worker that finishes and wins the next lease looks unchanged), so the time is an upper bound.
       const drain = stalled
         ? ` It did not drain at all between the thread dumps (${throughput!.basis}): it will not drain until what holds the workers is fixed.`
-        : drainSeconds !== null ? ` At the rate measured between the thread dumps (at least ${throughput!.perSecond.toFixed(2)} tasks/s) it needs up to ${formatDuration(drainSeconds)} to drain.` : '';
+        : drainSeconds !== null
+          ? ` At the rate measured between the thread dumps (at least ${throughput!.perSecond.toFixed(2)} tasks/s) it needs up to ${formatDuration(drainSeconds)} to drain.`
+          : '';
       return [
         {
           subject: e.name,
@@ -66,7 +68,13 @@ export const queueBacklog: Rule = {
             downstreamWidth: cause?.width ?? null,
           },
           evidence: [
-            { kind: 'heap-object' as const, source: h.object.input, id: h.object.id, className: h.object.className, note: `queue ${q.size}, ${h.activeWorkers} busy` },
+            {
+              kind: 'heap-object' as const,
+              source: h.object.input,
+              id: h.object.id,
+              className: h.object.className,
+              note: `queue ${q.size}, ${h.activeWorkers} busy`,
+            },
             ...busyEvidence(model, e),
           ],
           causedBy: causes.map((p) => ({ rule: 'connection-pool-starvation', subject: poolSubject(p) })),

@@ -10,7 +10,8 @@ export const shutdownOrdering: Rule = {
     id: 'shutdown-ordering',
     defaultSeverity: 'error',
     title: 'Shutdown hooks race',
-    description: "Dubbo's and Spring's shutdown hooks run at the same time: Spring destroys beans (data sources, clients) while Dubbo still lets requests finish, so they fail.",
+    description:
+      "Dubbo's and Spring's shutdown hooks run at the same time: Spring destroys beans (data sources, clients) while Dubbo still lets requests finish, so they fail.",
     remedy:
       "Let one hook own the shutdown: stop Spring Boot from registering its hook (SpringApplication.setRegisterShutdownHook(false)) and close the context after Dubbo's shutdown completes, or use a Dubbo version that hooks into Spring's ContextClosedEvent (2.7+/3.x) with its own hook disabled.",
     options: {},
@@ -49,4 +50,3 @@ export const shutdownOrdering: Rule = {
     ];
   },
 };
-

@@ -1,14 +1,14 @@
 import type { Evidence } from '../model/findings.js';
-import { isStarved } from './support/pool-evidence.js';
-import type { Rule } from './rule.js';
-import { activityFrame, isSleeping } from '../threads/thread-activity.js';
 import type { Model, SeriesThreadModel } from '../model/model.js';
 import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
-import { plural, threadEvidence } from './support/evidence.js';
+import { activityFrame, isSleeping } from '../threads/thread-activity.js';
+import type { Rule } from './rule.js';
 import { CauseLinks } from './support/cause-links.js';
-import { loggingWaitSubject } from './support/logging-frames.js';
-import { isCarrier } from './support/virtual-threads.js';
+import { plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaits } from './support/held-up.js';
+import { loggingWaitSubject } from './support/logging-frames.js';
+import { isStarved } from './support/pool-evidence.js';
+import { isCarrier } from './support/virtual-threads.js';
 
 /**
  * Across a series of dumps, threads that were working or blocked, in one place, in every dump.
@@ -21,7 +21,8 @@ export const stuckThreads: Rule = {
     title: 'Stuck threads',
     description:
       'Across a series of dumps of one JVM, threads working or blocked in one place in every dump (a running thread may move within its top frames and recursion); threads waiting for work are not stuck.',
-    remedy: 'Find what the stuck threads wait for (the lock owner, the remote call, the loop) and add a timeout or fix the owner; a thread that burns a core in one place is a runaway: look at its loop.',
+    remedy:
+      'Find what the stuck threads wait for (the lock owner, the remote call, the loop) and add a timeout or fix the owner; a thread that burns a core in one place is a runaway: look at its loop.',
     options: {
       minDumps: { type: 'integer', min: 2, default: 2, description: 'Dumps in which the thread must be in the same place.' },
     },
@@ -88,7 +89,8 @@ export const stuckThreads: Rule = {
           if (lock === undefined) continue;
           // A link to a lock with too few waiters to be a finding is dropped by the engine.
           causedBy.add('lock-contention', lockSubject(lock));
-          for (const { deadlock, heldUp } of behindDeadlocks) if (heldUp.some((t) => t.thread === lastOf(m))) causedBy.add('deadlock', deadlockSubject(deadlock));
+          for (const { deadlock, heldUp } of behindDeadlocks)
+            if (heldUp.some((t) => t.thread === lastOf(m))) causedBy.add('deadlock', deadlockSubject(deadlock));
         }
         // What it does: the threads held, more when others wait behind them; a core burned weighs most.
         const heldUp = waits.heldUpCount(members.map(lastOf));
@@ -99,7 +101,10 @@ export const stuckThreads: Rule = {
             `${plural(members.length, 'thread')} stayed ${state} in ${where} ${sameExactly ? 'with the same stack' : 'in the same place (only the top frames or recursion depth changed)'} in all ${series.dumps.length} dumps` +
             (span !== null ? ` (${span.toFixed(0)} s)` : '') +
             cpuText +
-            `: ${members.slice(0, 5).map((m) => `"${m.name}"`).join(', ')}${members.length > 5 ? ', ...' : ''}. Why it counts as ${why.activity}: ${why.reason}.`,
+            `: ${members
+              .slice(0, 5)
+              .map((m) => `"${m.name}"`)
+              .join(', ')}${members.length > 5 ? ', ...' : ''}. Why it counts as ${why.activity}: ${why.reason}.`,
           facts: {
             threads: members.map((m) => m.name),
             threadCount: members.length,
@@ -157,4 +162,3 @@ function explainedElsewhere(model: Model, dump: number): Set<number> {
   }
   return out;
 }
-

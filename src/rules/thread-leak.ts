@@ -6,11 +6,11 @@
  * an instance number is data (the factories that write them, below); a pool that grew to its size
  * and stays there is not a leak.
  */
-import type { Model } from '../model/model.js';
-import { plural, threadEvidence } from './support/evidence.js';
-import type { FindingDraft, Rule } from './rule.js';
-import { instanceNamingOf, type InstanceNaming } from './support/instance-namings.js';
 import { countText } from '../model/count-text.js';
+import type { Model } from '../model/model.js';
+import type { FindingDraft, Rule } from './rule.js';
+import { plural, threadEvidence } from './support/evidence.js';
+import { type InstanceNaming, instanceNamingOf } from './support/instance-namings.js';
 
 export const threadLeak: Rule = {
   meta: {
@@ -121,4 +121,3 @@ function instancesIn(model: Model, dump: number): Instances[] {
   }
   return [...out].map(([naming, byInstance]) => ({ naming, byInstance }));
 }
-

@@ -8,8 +8,8 @@
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
 import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
-import { plural, threadEvidence } from './support/evidence.js';
 import type { FindingDraft, Rule } from './rule.js';
+import { plural, threadEvidence } from './support/evidence.js';
 import { threadsByStack } from './support/threads-by-stack.js';
 import { runsContinuation } from './support/virtual-threads.js';
 
@@ -49,7 +49,9 @@ export const virtualThreadPinning: Rule = {
     const ref = (i: number): ThreadRef => model.threadRefs[dumpIndex]![i]!;
     const described = pinned.map((i) => {
       const th = threads[i]!;
-      const who = th.virtual ? `virtual thread ${th.name || `#${th.javaId ?? '?'}`}` : `"${th.name}" (carrying virtual thread #${th.carriedVirtualThread ?? '?'})`;
+      const who = th.virtual
+        ? `virtual thread ${th.name || `#${th.javaId ?? '?'}`}`
+        : `"${th.name}" (carrying virtual thread #${th.carriedVirtualThread ?? '?'})`;
       return { i, text: `${who} waits in ${waitsIn(th)}, pinned by ${pinnedBy(th)}` };
     });
     const evidence: Evidence[] = described.slice(0, 30).map((d) => threadEvidence(model, ref(d.i), d.text));
@@ -57,8 +59,13 @@ export const virtualThreadPinning: Rule = {
       subject: 'virtual thread scheduler',
       ...(allPinned ? { severity: 'error' as const } : {}),
       message:
-        `${plural(pinned.length, 'virtual thread is', 'virtual threads are')} parked on ${pinned.length === 1 ? 'its carrier' : 'their carriers'}, unable to unmount: ${described.slice(0, 5).map((d) => d.text).join('; ')}${described.length > 5 ? '; ...' : ''}.` +
-        (carriers.length > 0 ? ` ${allPinned ? 'Every one' : `${pinnedCarriers}`} of the scheduler's ${plural(carriers.length, 'carrier')} ${allPinned ? 'is pinned: no other virtual thread can run' : pinnedCarriers === 1 ? 'is pinned' : 'are pinned'}.` : '') +
+        `${plural(pinned.length, 'virtual thread is', 'virtual threads are')} parked on ${pinned.length === 1 ? 'its carrier' : 'their carriers'}, unable to unmount: ${described
+          .slice(0, 5)
+          .map((d) => d.text)
+          .join('; ')}${described.length > 5 ? '; ...' : ''}.` +
+        (carriers.length > 0
+          ? ` ${allPinned ? 'Every one' : `${pinnedCarriers}`} of the scheduler's ${plural(carriers.length, 'carrier')} ${allPinned ? 'is pinned: no other virtual thread can run' : pinnedCarriers === 1 ? 'is pinned' : 'are pinned'}.`
+          : '') +
         (ready > 0 ? ` ${plural(ready, 'virtual thread is', 'virtual threads are')} ready to run and ${ready === 1 ? 'waits' : 'wait'} for a carrier.` : ''),
       facts: {
         pinned: pinned.length,
@@ -83,7 +90,8 @@ function pinnedBy(th: ThreadEntry): string {
   const clinit = below.find((f) => f.method === '<clinit>');
   if (clinit !== undefined) return `a class initialiser (${clinit.qualified}), which a virtual thread cannot leave`;
   const held = th.locks.find((l) => l.kind === 'locked' && l.frameIndex > at);
-  if (held !== undefined) return `synchronized on ${held.lock?.className ?? 'a monitor'} in ${th.frames[held.frameIndex]?.qualified ?? '?'} (pins before JDK 24)`;
+  if (held !== undefined)
+    return `synchronized on ${held.lock?.className ?? 'a monitor'} in ${th.frames[held.frameIndex]?.qualified ?? '?'} (pins before JDK 24)`;
   const native = below.find((f) => f.location === 'Native Method' && !f.qualified.startsWith('jdk.internal.vm.Continuation'));
   if (native !== undefined) return `a native frame (${native.qualified})`;
   return 'a frame that pins it (the dump does not say which)';
@@ -92,7 +100,9 @@ function pinnedBy(th: ThreadEntry): string {
 /** What it waits for while pinned: the first frame below the JDK's parking machinery. */
 function waitsIn(th: ThreadEntry): string {
   const at = th.frames.findIndex((f) => f.qualified === PARKED_ON_CARRIER);
-  const f = th.frames.slice(at + 1).find((x) => !/^java\.lang\.(?:VirtualThread|System\$\d)|^java\.util\.concurrent\.locks\.(?:LockSupport|AbstractQueuedSynchronizer)/.test(x.qualified));
+  const f = th.frames
+    .slice(at + 1)
+    .find((x) => !/^java\.lang\.(?:VirtualThread|System\$\d)|^java\.util\.concurrent\.locks\.(?:LockSupport|AbstractQueuedSynchronizer)/.test(x.qualified));
   return f?.qualified ?? '?';
 }
 
@@ -106,4 +116,3 @@ function parkedOnCarrierStack(frames: readonly StackFrame[]): boolean {
   for (let i = 0; i < end; i++) if (frames[i]!.qualified === PARKED_ON_CARRIER) return true;
   return false;
 }
-

@@ -53,7 +53,13 @@ export interface FrameRow {
   readonly nap?: boolean;
 }
 
-const R = (frame: string, verdict: FrameVerdict, means: string, source: string, extra: Partial<FrameRow> = {}): FrameRow => ({ frame, verdict, means, source, ...extra });
+const R = (frame: string, verdict: FrameVerdict, means: string, source: string, extra: Partial<FrameRow> = {}): FrameRow => ({
+  frame,
+  verdict,
+  means,
+  source,
+  ...extra,
+});
 
 /** Executors' worker run loops: a thread with one of these at its root is a worker of that kind of pool. */
 export const POOL_LOOPS: readonly FrameRow[] = [
@@ -65,22 +71,46 @@ export const POOL_LOOPS: readonly FrameRow[] = [
   R('weblogic.kernel.ExecuteThread.run', 'pool-loop', 'a WebLogic execute queue thread', 'TL', { pool: 'WebLogic execute queue' }),
   R('com.ibm.ws.util.ThreadPool$Worker.run', 'pool-loop', 'a WebSphere thread pool worker', 'IBM-KB; TDFG', { pool: 'WebSphere pool' }),
   R('com.ibm.ws.threading.internal.ExecutorServiceImpl$RunnableWrapper.run', 'pool-loop', 'a Liberty executor worker', 'TDFG', { pool: 'Liberty executor' }),
-  R('org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run', 'pool-loop', "a Jetty QueuedThreadPool thread", 'JETTY', { pool: 'Jetty QueuedThreadPool' }),
-  R('org.eclipse.jetty.util.thread.QueuedThreadPool$2.run', 'pool-loop', "a Jetty QueuedThreadPool thread", 'JETTY', { pool: 'Jetty QueuedThreadPool' }),
-  R('org.eclipse.jetty.util.thread.QueuedThreadPool$3.run', 'pool-loop', "a Jetty QueuedThreadPool thread", 'JETTY', { pool: 'Jetty QueuedThreadPool' }),
-  R('org.jboss.threads.EnhancedQueueExecutor$ThreadBody.run', 'pool-loop', 'a JBoss EnhancedQueueExecutor worker', 'JBT; YAT', { pool: 'JBoss EnhancedQueueExecutor' }),
+  R('org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.run', 'pool-loop', 'a Jetty QueuedThreadPool thread', 'JETTY', { pool: 'Jetty QueuedThreadPool' }),
+  R('org.eclipse.jetty.util.thread.QueuedThreadPool$2.run', 'pool-loop', 'a Jetty QueuedThreadPool thread', 'JETTY', { pool: 'Jetty QueuedThreadPool' }),
+  R('org.eclipse.jetty.util.thread.QueuedThreadPool$3.run', 'pool-loop', 'a Jetty QueuedThreadPool thread', 'JETTY', { pool: 'Jetty QueuedThreadPool' }),
+  R('org.jboss.threads.EnhancedQueueExecutor$ThreadBody.run', 'pool-loop', 'a JBoss EnhancedQueueExecutor worker', 'JBT; YAT', {
+    pool: 'JBoss EnhancedQueueExecutor',
+  }),
   R('org.glassfish.grizzly.threadpool.AbstractThreadPool$Worker.run', 'pool-loop', 'a Grizzly thread pool worker', 'GRZ', { pool: 'Grizzly pool' }),
   R('com.sun.grizzly.util.SyncThreadPool$SyncThreadWorker.run', 'pool-loop', 'a Grizzly 1 pool worker', 'JMX', { pool: 'Grizzly pool' }),
   R('org.eclipse.core.internal.jobs.Worker.run', 'pool-loop', 'an Eclipse Jobs worker', 'TDFG', { pool: 'Eclipse Jobs' }),
-  R('kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.run', 'pool-loop', 'a Kotlin coroutine scheduler worker', 'corpus (kotlinx DefaultDispatcher); LABELS.md pattern 6', { pool: 'Kotlin CoroutineScheduler' }),
-  R('com.hazelcast.spi.impl.operationexecutor.impl.OperationThread.run', 'pool-loop', 'a Hazelcast operation thread', 'corpus (Hazelcast 3 jstack); LABELS.md pattern 5', { pool: 'Hazelcast operation threads' }),
+  R(
+    'kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.run',
+    'pool-loop',
+    'a Kotlin coroutine scheduler worker',
+    'corpus (kotlinx DefaultDispatcher); LABELS.md pattern 6',
+    { pool: 'Kotlin CoroutineScheduler' },
+  ),
+  R(
+    'com.hazelcast.spi.impl.operationexecutor.impl.OperationThread.run',
+    'pool-loop',
+    'a Hazelcast operation thread',
+    'corpus (Hazelcast 3 jstack); LABELS.md pattern 5',
+    { pool: 'Hazelcast operation threads' },
+  ),
   R('org.quartz.simpl.SimpleThreadPool$WorkerThread.run', 'pool-loop', 'a Quartz worker thread', 'TDFG; TL-NG', { pool: 'Quartz SimpleThreadPool' }),
   R('jeus.util.ThreadPoolExecutor$Worker.run', 'pool-loop', 'a JEUS pool worker', 'JMX', { pool: 'JEUS pool' }),
   R('jeus.util.threadpool.ThreadPool$Worker.run', 'pool-loop', 'a JEUS pool worker', 'JMX', { pool: 'JEUS pool' }),
-  R('jeus.servlet.engine.HttpRequestProcessor.run', 'pool-loop', 'a JEUS servlet worker', 'corpus (JEUS 5 hpdump: workers take connections from ThreadPoolManager)', { pool: 'JEUS servlet workers' }),
-  R('jeus.util.concurrent50.concurrent.ThreadPoolExecutor$Worker.run', 'pool-loop', "a worker of JEUS's copy of ThreadPoolExecutor", 'corpus (JEUS 5)', { pool: 'ThreadPoolExecutor' }),
+  R(
+    'jeus.servlet.engine.HttpRequestProcessor.run',
+    'pool-loop',
+    'a JEUS servlet worker',
+    'corpus (JEUS 5 hpdump: workers take connections from ThreadPoolManager)',
+    { pool: 'JEUS servlet workers' },
+  ),
+  R('jeus.util.concurrent50.concurrent.ThreadPoolExecutor$Worker.run', 'pool-loop', "a worker of JEUS's copy of ThreadPoolExecutor", 'corpus (JEUS 5)', {
+    pool: 'ThreadPoolExecutor',
+  }),
   R('com.caucho.env.thread.ResinThread.run', 'pool-loop', 'a Resin pool thread', 'JMX', { pool: 'Resin pool' }),
-  R('org.openide.util.RequestProcessor$Processor.run', 'pool-loop', 'a NetBeans RequestProcessor thread', 'corpus (NetBeans)', { pool: 'NetBeans RequestProcessor' }),
+  R('org.openide.util.RequestProcessor$Processor.run', 'pool-loop', 'a NetBeans RequestProcessor thread', 'corpus (NetBeans)', {
+    pool: 'NetBeans RequestProcessor',
+  }),
 ];
 
 /**
@@ -94,11 +124,13 @@ export const WAIT_FRAMES: readonly FrameRow[] = [
   R('java.util.concurrent.ForkJoinPool.awaitQuiescence', 'idle', 'a ForkJoinPool worker waiting for quiescence', 'jdk', { outsideTaskOnly: true }),
   R('java.util.concurrent.ForkJoinPool.idleAwaitWork', 'idle', 'a ForkJoinPool worker waiting for tasks', 'jdk 8', { outsideTaskOnly: true }),
   R('akka.dispatch.forkjoin.ForkJoinPool.idleAwaitWork', 'idle', 'an Akka dispatcher worker waiting for tasks', 'public dump', { outsideTaskOnly: true }),
-  R('java.util.concurrent.ForkJoinPool.runWorker', 'idle', 'a ForkJoinPool worker parked between tasks', 'jdk (JDK 9-18 park in runWorker itself)', { outsideTaskOnly: true }),
+  R('java.util.concurrent.ForkJoinPool.runWorker', 'idle', 'a ForkJoinPool worker parked between tasks', 'jdk (JDK 9-18 park in runWorker itself)', {
+    outsideTaskOnly: true,
+  }),
   R('weblogic.work.ExecuteThread.waitForRequest', 'idle', 'a WebLogic execute thread waiting for a request (idle)', 'TL-AM; JMX'),
   R('weblogic.kernel.ExecuteThread.waitForRequest', 'idle', 'a WebLogic execute thread waiting for a request (idle)', 'TL-AM; JMX'),
-  R('com.ibm.ws.util.ThreadPool.getTask', 'idle', "a WebSphere pool worker waiting for work (ThreadPool.getTask)", 'IBM-KB; TDFG'),
-  R('com.ibm.ws.util.BoundedBuffer.waitGet_', 'idle', "a WebSphere pool worker waiting for work (BoundedBuffer)", 'IBM-KB; TDFG', { outsideTaskOnly: true }),
+  R('com.ibm.ws.util.ThreadPool.getTask', 'idle', 'a WebSphere pool worker waiting for work (ThreadPool.getTask)', 'IBM-KB; TDFG'),
+  R('com.ibm.ws.util.BoundedBuffer.waitGet_', 'idle', 'a WebSphere pool worker waiting for work (BoundedBuffer)', 'IBM-KB; TDFG', { outsideTaskOnly: true }),
   R('com.ibm.ws.threading.internal.BoundedBuffer.waitGet_', 'idle', 'a Liberty executor worker waiting for work', 'TDFG; IBM-KB', { outsideTaskOnly: true }),
   R('com.ibm.ws.threading.internal.Worker.getWork', 'idle', 'a Liberty worker waiting for work', 'JMX'),
   R('com.ibm.ws.util.CachedThread.waitForRunner', 'idle', 'a WebSphere cached thread waiting for work', 'IBM-WC'),
@@ -119,10 +151,27 @@ export const WAIT_FRAMES: readonly FrameRow[] = [
   R('org.eclipse.core.internal.jobs.WorkerPool.sleep', 'idle', 'an Eclipse Jobs worker waiting for a job (WorkerPool.sleep)', 'TDFG'),
   R('org.eclipse.core.internal.jobs.WorkerPool.startJob', 'idle', 'an Eclipse Jobs worker waiting for a job', 'TDFG', { outsideTaskOnly: true }),
   R('org.eclipse.core.internal.jobs.InternalWorker.run', 'idle', 'the Eclipse job manager waiting for work', 'TDFG'),
-  R('kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.park', 'idle', 'a Kotlin coroutine worker waiting for tasks', 'corpus (kotlinx DefaultDispatcher); LABELS.md pattern 6'),
-  R('kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.tryPark', 'idle', 'a Kotlin coroutine worker waiting for tasks', 'corpus (kotlinx DefaultDispatcher); LABELS.md pattern 6'),
-  R('kotlinx.coroutines.DefaultExecutor.run', 'idle', "kotlinx's default executor waiting for delayed tasks", 'corpus (kotlinx DefaultDispatcher); LABELS.md pattern 6'),
-  R('org.openide.util.RequestProcessor$Processor.run', 'idle', 'a NetBeans RequestProcessor thread waiting for a task', 'corpus (NetBeans)', { outsideTaskOnly: true }),
+  R(
+    'kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.park',
+    'idle',
+    'a Kotlin coroutine worker waiting for tasks',
+    'corpus (kotlinx DefaultDispatcher); LABELS.md pattern 6',
+  ),
+  R(
+    'kotlinx.coroutines.scheduling.CoroutineScheduler$Worker.tryPark',
+    'idle',
+    'a Kotlin coroutine worker waiting for tasks',
+    'corpus (kotlinx DefaultDispatcher); LABELS.md pattern 6',
+  ),
+  R(
+    'kotlinx.coroutines.DefaultExecutor.run',
+    'idle',
+    "kotlinx's default executor waiting for delayed tasks",
+    'corpus (kotlinx DefaultDispatcher); LABELS.md pattern 6',
+  ),
+  R('org.openide.util.RequestProcessor$Processor.run', 'idle', 'a NetBeans RequestProcessor thread waiting for a task', 'corpus (NetBeans)', {
+    outsideTaskOnly: true,
+  }),
   R('org.quartz.simpl.SimpleThreadPool$WorkerThread.run', 'idle', 'a Quartz worker waiting for a job', 'TDFG', { outsideTaskOnly: true }),
   R('org.quartz.core.QuartzSchedulerThread.run', 'idle', 'the Quartz scheduler waiting for the next trigger', 'TDFG; TL-NG'),
   R('io.netty.util.concurrent.SingleThreadEventExecutor.takeTask', 'idle', 'a Netty event executor waiting for a task', 'NETTY; JMX'),
@@ -180,44 +229,135 @@ export const WAIT_FRAMES: readonly FrameRow[] = [
   R('java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take', 'idle-outside-task', 'a scheduled executor waiting for its next task', 'TDFG; W'),
   R('java.util.concurrent.DelayQueue.take', 'idle-outside-task', 'a delay queue take', 'TDFG'),
   R('com.sun.jmx.remote.internal.ServerCommunicatorAdmin$Timeout.run', 'idle', 'the JMX connection timeout checker napping', 'ES'),
-  R('com.sun.jmx.remote.opt.internal.ServerCommunicatorAdmin$Adminor.run', 'idle', 'the JMX connection timeout checker napping', 'corpus (JMX remote optional)'),
-  R('com.sun.jmx.remote.opt.util.ThreadService$ThreadServiceJob.run', 'idle', "a JMX remote pool thread waiting for a job", 'corpus (JMX remote optional)', { outsideTaskOnly: true }),
-  R('com.sun.jmx.remote.opt.util.JobExecutor.run', 'idle', 'a JMX remote job executor waiting for a job', 'corpus (JMX remote optional)', { outsideTaskOnly: true }),
+  R(
+    'com.sun.jmx.remote.opt.internal.ServerCommunicatorAdmin$Adminor.run',
+    'idle',
+    'the JMX connection timeout checker napping',
+    'corpus (JMX remote optional)',
+  ),
+  R('com.sun.jmx.remote.opt.util.ThreadService$ThreadServiceJob.run', 'idle', 'a JMX remote pool thread waiting for a job', 'corpus (JMX remote optional)', {
+    outsideTaskOnly: true,
+  }),
+  R('com.sun.jmx.remote.opt.util.JobExecutor.run', 'idle', 'a JMX remote job executor waiting for a job', 'corpus (JMX remote optional)', {
+    outsideTaskOnly: true,
+  }),
   R('org.apache.kafka.common.network.Selector.select', 'idle-outside-task', 'a Kafka network selector', 'public dumps; kafka sources'),
-  R('org.apache.kafka.clients.consumer.internals.AbstractCoordinator$HeartbeatThread.run', 'idle', 'the Kafka heartbeat thread between heartbeats', 'thread-activity.md row 117'),
+  R(
+    'org.apache.kafka.clients.consumer.internals.AbstractCoordinator$HeartbeatThread.run',
+    'idle',
+    'the Kafka heartbeat thread between heartbeats',
+    'thread-activity.md row 117',
+  ),
   R('akka.actor.LightArrayRevolverScheduler.waitNanos', 'idle', 'the Akka scheduler waiting for its next tick', 'thread-activity.md row 119'),
   R('org.apache.pekko.actor.LightArrayRevolverScheduler.waitNanos', 'idle', 'the Pekko scheduler waiting for its next tick', 'thread-activity.md row 119'),
   R('org.elasticsearch.threadpool.ThreadPool$CachedTimeThread.run', 'idle', "Elasticsearch's cached time thread", 'ES'),
   R('org.apache.log4j.AsyncAppender$Dispatcher.run', 'idle', "log4j's async appender waiting for events", 'TDFG'),
-  R('com.hazelcast.internal.util.collection.MPSCQueue.take', 'idle', 'a Hazelcast operation thread waiting for operations', 'corpus (Hazelcast 3 jstack); LABELS.md pattern 5'),
-  R('com.hazelcast.internal.util.collection.MPSCQueue.takeAll', 'idle', 'a Hazelcast operation thread waiting for operations', 'corpus (Hazelcast 3 jstack); LABELS.md pattern 5'),
-  R('com.hazelcast.spi.impl.operationexecutor.impl.DefaultOperationQueue.take', 'idle', 'a Hazelcast operation thread waiting for operations', 'corpus (Hazelcast 3 jstack); LABELS.md pattern 5'),
-  R('com.hazelcast.spi.impl.operationexecutor.impl.OperationQueueImpl.take', 'idle', 'a Hazelcast operation thread waiting for operations', 'corpus (Hazelcast 3 jstack); LABELS.md pattern 5'),
-  R('com.alibaba.druid.pool.DruidDataSource$CreateConnectionThread.run', 'idle', "Druid's connection creator waiting until a borrower needs a connection", 'fixtures (Druid incident); the earlier IDLE_WAIT_SITES', { outsideTaskOnly: true }),
-  R('com.alibaba.druid.pool.DruidDataSource$DestroyConnectionThread.run', 'idle', "Druid's connection destroyer between runs", 'fixtures (Druid incident); the earlier IDLE_WAIT_SITES', { outsideTaskOnly: true }),
+  R(
+    'com.hazelcast.internal.util.collection.MPSCQueue.take',
+    'idle',
+    'a Hazelcast operation thread waiting for operations',
+    'corpus (Hazelcast 3 jstack); LABELS.md pattern 5',
+  ),
+  R(
+    'com.hazelcast.internal.util.collection.MPSCQueue.takeAll',
+    'idle',
+    'a Hazelcast operation thread waiting for operations',
+    'corpus (Hazelcast 3 jstack); LABELS.md pattern 5',
+  ),
+  R(
+    'com.hazelcast.spi.impl.operationexecutor.impl.DefaultOperationQueue.take',
+    'idle',
+    'a Hazelcast operation thread waiting for operations',
+    'corpus (Hazelcast 3 jstack); LABELS.md pattern 5',
+  ),
+  R(
+    'com.hazelcast.spi.impl.operationexecutor.impl.OperationQueueImpl.take',
+    'idle',
+    'a Hazelcast operation thread waiting for operations',
+    'corpus (Hazelcast 3 jstack); LABELS.md pattern 5',
+  ),
+  R(
+    'com.alibaba.druid.pool.DruidDataSource$CreateConnectionThread.run',
+    'idle',
+    "Druid's connection creator waiting until a borrower needs a connection",
+    'fixtures (Druid incident); the earlier IDLE_WAIT_SITES',
+    { outsideTaskOnly: true },
+  ),
+  R(
+    'com.alibaba.druid.pool.DruidDataSource$DestroyConnectionThread.run',
+    'idle',
+    "Druid's connection destroyer between runs",
+    'fixtures (Druid incident); the earlier IDLE_WAIT_SITES',
+    { outsideTaskOnly: true },
+  ),
   R('okio.AsyncTimeout.awaitTimeout', 'idle', "OkHttp's timeout watchdog waiting", 'fixtures (OkHttp incident); the earlier idle markers'),
   R('okhttp3.ConnectionPool$1.run', 'idle', "OkHttp's connection pool cleanup between runs", 'fixtures (OkHttp incident); the earlier idle markers'),
   R('okhttp3.ConnectionPool.lambda$new$0', 'idle', "OkHttp's connection pool cleanup between runs", 'fixtures (OkHttp incident); the earlier idle markers'),
-  R('com.sun.jmx.remote.internal.ArrayNotificationBuffer.fetchNotifications', 'idle', "a JMX client's long poll for notifications, waiting for events", 'jdk; corpus (JMX over RMI)'),
-  R('org.eclipse.osgi.container.SystemModule.waitForStop', 'idle', "the OSGi framework's launcher waiting for it to stop (waiting for shutdown)", 'corpus (Equinox)'),
-  R('org.apache.felix.framework.Felix.waitForStop', 'idle', "the OSGi framework's launcher waiting for it to stop (waiting for shutdown)", 'felix (frame name known, not seen in a dump here)'),
+  R(
+    'com.sun.jmx.remote.internal.ArrayNotificationBuffer.fetchNotifications',
+    'idle',
+    "a JMX client's long poll for notifications, waiting for events",
+    'jdk; corpus (JMX over RMI)',
+  ),
+  R(
+    'org.eclipse.osgi.container.SystemModule.waitForStop',
+    'idle',
+    "the OSGi framework's launcher waiting for it to stop (waiting for shutdown)",
+    'corpus (Equinox)',
+  ),
+  R(
+    'org.apache.felix.framework.Felix.waitForStop',
+    'idle',
+    "the OSGi framework's launcher waiting for it to stop (waiting for shutdown)",
+    'felix (frame name known, not seen in a dump here)',
+  ),
   R('jeus.server.enginecontainer.EngineContainer.waitForDown', 'idle', "JEUS's main thread waiting for shutdown", 'corpus (JEUS 5)'),
   R('IdleConnectionEvictor$1.run', 'idle', "HttpClient's idle connection evictor between runs", 'fixtures (HttpClient incident); the earlier idle markers'),
 
   // --- reading the next request or message on a connection (a socket read beneath these waits for the peer to speak)
-  R('jeus.servlet.engine.WebServletRequest.readRequestLine', 'next-message', 'a JEUS connection thread reading the next request line (keep-alive)', 'corpus (JEUS)'),
+  R(
+    'jeus.servlet.engine.WebServletRequest.readRequestLine',
+    'next-message',
+    'a JEUS connection thread reading the next request line (keep-alive)',
+    'corpus (JEUS)',
+  ),
   R('org.apache.coyote.ajp.AjpProcessor.readMessage', 'next-message', "Tomcat's AJP connection waiting for the next request (keep-alive)", 'TDFG'),
   R('org.apache.coyote.ajp.AjpProcessor.read', 'next-message', "Tomcat's AJP connection waiting for the next request (keep-alive)", 'TDFG'),
   R('org.apache.jk.common.ChannelSocket.receive', 'next-message', "Tomcat's mod_jk connection waiting for the next request", 'TDFG'),
-  R('org.apache.coyote.http11.Http11InputBuffer.parseRequestLine', 'next-message', "Tomcat's HTTP connection reading the next request line (keep-alive)", 'TDFG'),
-  R('org.apache.coyote.http11.InternalInputBuffer.parseRequestLine', 'next-message', "Tomcat's HTTP connection reading the next request line (keep-alive)", 'TDFG'),
+  R(
+    'org.apache.coyote.http11.Http11InputBuffer.parseRequestLine',
+    'next-message',
+    "Tomcat's HTTP connection reading the next request line (keep-alive)",
+    'TDFG',
+  ),
+  R(
+    'org.apache.coyote.http11.InternalInputBuffer.parseRequestLine',
+    'next-message',
+    "Tomcat's HTTP connection reading the next request line (keep-alive)",
+    'TDFG',
+  ),
   R('com.ibm.ws.http.HttpConnection.readAndHandleRequest', 'next-message', 'a WebSphere connection waiting for the next request (keep-alive)', 'IBM-WC'),
   R('sun.rmi.transport.tcp.TCPTransport.handleMessages', 'next-message', 'an RMI connection waiting for the next call', 'W; TL-NG'),
   R('com.sun.jmx.remote.socket.SocketConnection.readMessage', 'next-message', 'a JMX connection waiting for the next message', 'TL-NG'),
-  R('jeus.io.impl.blockingChannel.util.BlockingChannelInputStreamBuffer.readBuffer', 'next-message', 'a JEUS channel reader waiting for the next message', 'corpus (JEUS)'),
-  R('hudson.remoting.SynchronousCommandTransport$ReaderThread.run', 'next-message', 'a Jenkins remoting channel reader waiting for the next command', 'corpus (Jenkins)'),
+  R(
+    'jeus.io.impl.blockingChannel.util.BlockingChannelInputStreamBuffer.readBuffer',
+    'next-message',
+    'a JEUS channel reader waiting for the next message',
+    'corpus (JEUS)',
+  ),
+  R(
+    'hudson.remoting.SynchronousCommandTransport$ReaderThread.run',
+    'next-message',
+    'a Jenkins remoting channel reader waiting for the next command',
+    'corpus (Jenkins)',
+  ),
   R('eventsource.EventSource.connect', 'next-message', 'a server-sent-events client waiting for the next event', 'corpus (okhttp-eventsource)'),
-  R('eventsource.EventSource.run', 'next-message', 'a server-sent-events client waiting for the next event', 'okhttp-eventsource (frame name known, not seen in a dump here)'),
+  R(
+    'eventsource.EventSource.run',
+    'next-message',
+    'a server-sent-events client waiting for the next event',
+    'okhttp-eventsource (frame name known, not seen in a dump here)',
+  ),
   R('netscape.ldap.LDAPConnThread.run', 'next-message', 'an LDAP connection reader waiting for responses', 'TL-AM'),
   R('com.sun.jndi.ldap.Connection.run', 'next-message', 'an LDAP connection reader waiting for responses', 'TL-NG'),
   R('TibjmsxLinkTcp$LinkReader.run', 'next-message', 'a TIBCO EMS link reader waiting for messages', 'TL-AM'),
@@ -247,7 +387,12 @@ export const WAIT_FRAMES: readonly FrameRow[] = [
   R('java.util.concurrent.Semaphore.acquireUninterruptibly', 'pressure', 'waits for a Semaphore permit', 'jdk'),
   R('java.util.concurrent.Semaphore.tryAcquire', 'pressure', 'waits for a Semaphore permit', 'jdk'),
   R('io.grpc.stub.ClientCalls$ThreadlessExecutor.waitAndDrain', 'pressure', 'waits for a gRPC response', 'grpc (frame name known, not seen in a dump here)'),
-  R('org.apache.dubbo.common.threadpool.ThreadlessExecutor.waitAndDrain', 'pressure', 'waits for a Dubbo provider response', 'thread-activity.md row 114; stack-signs'),
+  R(
+    'org.apache.dubbo.common.threadpool.ThreadlessExecutor.waitAndDrain',
+    'pressure',
+    'waits for a Dubbo provider response',
+    'thread-activity.md row 114; stack-signs',
+  ),
   R('remoting.exchange.support.DefaultFuture.get', 'pressure', 'waits for a Dubbo provider response', 'thread-activity.md row 114; stack-signs'),
   R('java.security.SecureRandom.generateSeed', 'pressure', 'waits for entropy (SecureRandom.generateSeed)', 'TL-AM'),
   R('java.util.concurrent.FutureTask.get', 'pressure', 'waits for a future', 'jdk'),
@@ -390,7 +535,12 @@ export const HOUSEKEEPING_FRAMES: readonly FrameRow[] = [
 export const REQUEST_FRAMES: readonly FrameRow[] = [
   R('javax.servlet.http.HttpServlet.service', 'request', 'a servlet request', 'servlet API'),
   R('jakarta.servlet.http.HttpServlet.service', 'request', 'a servlet request', 'servlet API'),
-  R('org.apache.catalina.core.ApplicationFilterChain.doFilter', 'request', 'a servlet request (Tomcat filter chain)', 'tomcat (frame name known, not seen in a dump here)'),
+  R(
+    'org.apache.catalina.core.ApplicationFilterChain.doFilter',
+    'request',
+    'a servlet request (Tomcat filter chain)',
+    'tomcat (frame name known, not seen in a dump here)',
+  ),
   R('org.apache.catalina.connector.CoyoteAdapter.service', 'request', 'an HTTP request (Tomcat)', 'tomcat (frame name known, not seen in a dump here)'),
   R('org.eclipse.jetty.server.HttpChannel.handle', 'request', 'an HTTP request (Jetty)', 'JETTY'),
   R('io.undertow.server.Connectors.executeRootHandler', 'request', 'an HTTP request (Undertow)', 'YAT'),
@@ -404,15 +554,40 @@ export const REQUEST_FRAMES: readonly FrameRow[] = [
   R('org.apache.dubbo.remoting.transport.dispatcher.ChannelEventRunnable.run', 'request', 'a Dubbo request', 'stack-signs'),
   R('com.alibaba.dubbo.remoting.transport.dispatcher.ChannelEventRunnable.run', 'request', 'a Dubbo request', 'stack-signs'),
   R('rpc.proxy.AbstractProxyInvoker.invoke', 'request', 'a Dubbo request', 'stack-signs'),
-  R('io.grpc.internal.ServerImpl$JumpToApplicationThreadServerStreamListener$1HalfClosed.runInContext', 'request', 'a gRPC call', 'grpc (frame name known, not seen in a dump here)'),
-  R('io.grpc.stub.ServerCalls$UnaryServerCallHandler$UnaryServerCallListener.onHalfClose', 'request', 'a gRPC call', 'grpc (frame name known, not seen in a dump here)'),
+  R(
+    'io.grpc.internal.ServerImpl$JumpToApplicationThreadServerStreamListener$1HalfClosed.runInContext',
+    'request',
+    'a gRPC call',
+    'grpc (frame name known, not seen in a dump here)',
+  ),
+  R(
+    'io.grpc.stub.ServerCalls$UnaryServerCallHandler$UnaryServerCallListener.onHalfClose',
+    'request',
+    'a gRPC call',
+    'grpc (frame name known, not seen in a dump here)',
+  ),
   R('sun.rmi.server.UnicastServerRef.dispatch', 'request', 'an RMI call', 'jdk'),
   R('org.glassfish.jersey.server.ServerRuntime$1.run', 'request', 'a JAX-RS request (Jersey)', 'jersey (frame name known, not seen in a dump here)'),
   R('org.jboss.resteasy.core.SynchronousDispatcher.invoke', 'request', 'a JAX-RS request (RESTEasy)', 'resteasy (frame name known, not seen in a dump here)'),
-  R('org.springframework.jms.listener.AbstractMessageListenerContainer.invokeListener', 'request', 'a JMS message', 'spring (frame name known, not seen in a dump here)'),
-  R('org.springframework.kafka.listener.KafkaMessageListenerContainer$ListenerConsumer.doInvokeRecordListener', 'request', 'a Kafka record', 'spring-kafka (frame name known, not seen in a dump here)'),
+  R(
+    'org.springframework.jms.listener.AbstractMessageListenerContainer.invokeListener',
+    'request',
+    'a JMS message',
+    'spring (frame name known, not seen in a dump here)',
+  ),
+  R(
+    'org.springframework.kafka.listener.KafkaMessageListenerContainer$ListenerConsumer.doInvokeRecordListener',
+    'request',
+    'a Kafka record',
+    'spring-kafka (frame name known, not seen in a dump here)',
+  ),
   R('org.quartz.core.JobRunShell.run', 'request', 'a Quartz job', 'quartz (frame name known, not seen in a dump here)'),
-  R('org.springframework.scheduling.support.ScheduledMethodRunnable.run', 'request', 'a Spring @Scheduled job', 'spring (frame name known, not seen in a dump here)'),
+  R(
+    'org.springframework.scheduling.support.ScheduledMethodRunnable.run',
+    'request',
+    'a Spring @Scheduled job',
+    'spring (frame name known, not seen in a dump here)',
+  ),
 ];
 
 /** Where a task or a thread starts: application frames are counted up from here. */
@@ -439,9 +614,21 @@ export const BOUNDARY_FRAMES: readonly FrameRow[] = [
  * javacores, VisualVM) or frames that say nothing (`Attach Listener` RUNNABLE with no stack).
  */
 export const HOUSEKEEPING_NAMES: ReadonlyArray<{ readonly name: RegExp; readonly means: string; readonly source: string }> = [
-  { name: /^(Signal Dispatcher|Attach Listener|Reference Handler|Finalizer|Common-Cleaner|Notification Thread|Service Thread|Monitor Deflation Thread|Sweeper thread|VM Thread|VM Periodic Task Thread|DestroyJavaVM|Surrogate Locker Thread \(Concurrent GC\)|Low Memory Detector|process reaper( \(pid \d+\))?|VirtualThread-unblocker|Read-Poller|Write-Poller|JFR .*|JVMCI.*|Cleaner-\d+)$/, means: "the JVM's own thread", source: 'IJ; ES; TL-NG' },
-  { name: /^(C[12] CompilerThread\d+|C1 CompilerThread\d+|JIT Compilation Thread-\d+.*|GC (Thread|task thread|Daemon)#?\d*.*|G1 .*|Gang worker#\d+.*|Concurrent Mark-Sweep GC Thread|ParGC Thread#\d+|GC Thread#\d+|ZThread.*|Shenandoah.*)$/, means: "the JVM's compiler or garbage-collector thread", source: 'IJ; TL-NG' },
-  { name: /^(ForkJoinPool-\d+-delayScheduler|Monitor Ctrl-Break|surefire-forkedjvm-.*|RMI GC Daemon|RMI Reaper|GC Daemon|Attach API wait loop|Attach handler|JIT-Sampler|Signal Reporter|JIT Diagnostic Compilation Thread-\d+.*|Finalizer thread|Dump Thread)$/, means: 'a JVM helper or tooling thread', source: 'corpus (JVM helpers, IDE and test harness agents)' },
+  {
+    name: /^(Signal Dispatcher|Attach Listener|Reference Handler|Finalizer|Common-Cleaner|Notification Thread|Service Thread|Monitor Deflation Thread|Sweeper thread|VM Thread|VM Periodic Task Thread|DestroyJavaVM|Surrogate Locker Thread \(Concurrent GC\)|Low Memory Detector|process reaper( \(pid \d+\))?|VirtualThread-unblocker|Read-Poller|Write-Poller|JFR .*|JVMCI.*|Cleaner-\d+)$/,
+    means: "the JVM's own thread",
+    source: 'IJ; ES; TL-NG',
+  },
+  {
+    name: /^(C[12] CompilerThread\d+|C1 CompilerThread\d+|JIT Compilation Thread-\d+.*|GC (Thread|task thread|Daemon)#?\d*.*|G1 .*|Gang worker#\d+.*|Concurrent Mark-Sweep GC Thread|ParGC Thread#\d+|GC Thread#\d+|ZThread.*|Shenandoah.*)$/,
+    means: "the JVM's compiler or garbage-collector thread",
+    source: 'IJ; TL-NG',
+  },
+  {
+    name: /^(ForkJoinPool-\d+-delayScheduler|Monitor Ctrl-Break|surefire-forkedjvm-.*|RMI GC Daemon|RMI Reaper|GC Daemon|Attach API wait loop|Attach handler|JIT-Sampler|Signal Reporter|JIT Diagnostic Compilation Thread-\d+.*|Finalizer thread|Dump Thread)$/,
+    means: 'a JVM helper or tooling thread',
+    source: 'corpus (JVM helpers, IDE and test harness agents)',
+  },
   { name: /^\[JRockit\] /, means: "JRockit's own thread", source: 'corpus (JRockit)' },
 ];
 
@@ -451,7 +638,11 @@ export const HOUSEKEEPING_NAMES: ReadonlyArray<{ readonly name: RegExp; readonly
  * detector's interval). Matched against the first application frame beneath the wait.
  */
 export const WORK_WAIT_METHODS: ReadonlyArray<{ readonly method: RegExp; readonly source: string }> = [
-  { method: /^(waitReady|waitForWork|waitForTask|waitForJob|waitForRequest|waitForEvents?|waitForNext\w*|waitForMessages?|awaitWork|awaitTask|awaitEvents?|sleepInterval|idleWait|waitIdle|nextTask|nextJob|nextEvent|takeTask|takeJob|getNextTask|getNextJob|getNextEvent|getTask|getWork|dequeue)$/, source: 'naming of wait-for-work methods in the frame table (getTask, waitForRequest, getNextEvent, takeTask, ...); corpus (NetBeans, Hazelcast)' },
+  {
+    method:
+      /^(waitReady|waitForWork|waitForTask|waitForJob|waitForRequest|waitForEvents?|waitForNext\w*|waitForMessages?|awaitWork|awaitTask|awaitEvents?|sleepInterval|idleWait|waitIdle|nextTask|nextJob|nextEvent|takeTask|takeJob|getNextTask|getNextJob|getNextEvent|getTask|getWork|dequeue)$/,
+    source: 'naming of wait-for-work methods in the frame table (getTask, waitForRequest, getNextEvent, takeTask, ...); corpus (NetBeans, Hazelcast)',
+  },
 ];
 
 /** Threads named like a program's main thread: waiting shallowly there is waiting for shutdown. */

@@ -19,13 +19,38 @@ export interface EventLoopKind {
 const NETTY = ['io.netty.'];
 
 export const EVENT_LOOPS: readonly EventLoopKind[] = [
-  { frame: 'io.netty.channel.nio.NioEventLoop.run', framework: 'Netty (NIO)', ownPackages: NETTY, source: 'Netty 4.0-4.1 NioEventLoop; Dubbo NettyServerWorker/NettyClientWorker, Vert.x, Reactor Netty, gRPC' },
+  {
+    frame: 'io.netty.channel.nio.NioEventLoop.run',
+    framework: 'Netty (NIO)',
+    ownPackages: NETTY,
+    source: 'Netty 4.0-4.1 NioEventLoop; Dubbo NettyServerWorker/NettyClientWorker, Vert.x, Reactor Netty, gRPC',
+  },
   { frame: 'io.netty.channel.epoll.EpollEventLoop.run', framework: 'Netty (epoll)', ownPackages: NETTY, source: 'Netty 4 native transport on Linux' },
   { frame: 'io.netty.channel.kqueue.KQueueEventLoop.run', framework: 'Netty (kqueue)', ownPackages: NETTY, source: 'Netty 4 native transport on macOS/BSD' },
-  { frame: 'io.netty.channel.SingleThreadIoEventLoop.run', framework: 'Netty 4.2', ownPackages: NETTY, source: 'Netty 4.2 IoEventLoop (NioIoHandler, EpollIoHandler)' },
-  { frame: 'org.jboss.netty.channel.socket.nio.AbstractNioSelector.run', framework: 'Netty 3', ownPackages: ['org.jboss.netty.'], source: 'Netty 3 NioWorker (Dubbo 2.5 with netty3, old Akka)' },
-  { frame: 'org.xnio.nio.WorkerThread.run', framework: 'XNIO (Undertow, WildFly)', ownPackages: ['org.xnio.', 'io.undertow.server.protocol.', 'io.undertow.conduits.'], source: 'XNIO I/O threads ("XNIO-1 I/O-3"); Undertow runs non-dispatched handlers on them' },
-  { frame: 'org.glassfish.grizzly.nio.SelectorRunner.run', framework: 'Grizzly (GlassFish, Payara)', ownPackages: ['org.glassfish.grizzly.'], source: 'Grizzly selector runners' },
+  {
+    frame: 'io.netty.channel.SingleThreadIoEventLoop.run',
+    framework: 'Netty 4.2',
+    ownPackages: NETTY,
+    source: 'Netty 4.2 IoEventLoop (NioIoHandler, EpollIoHandler)',
+  },
+  {
+    frame: 'org.jboss.netty.channel.socket.nio.AbstractNioSelector.run',
+    framework: 'Netty 3',
+    ownPackages: ['org.jboss.netty.'],
+    source: 'Netty 3 NioWorker (Dubbo 2.5 with netty3, old Akka)',
+  },
+  {
+    frame: 'org.xnio.nio.WorkerThread.run',
+    framework: 'XNIO (Undertow, WildFly)',
+    ownPackages: ['org.xnio.', 'io.undertow.server.protocol.', 'io.undertow.conduits.'],
+    source: 'XNIO I/O threads ("XNIO-1 I/O-3"); Undertow runs non-dispatched handlers on them',
+  },
+  {
+    frame: 'org.glassfish.grizzly.nio.SelectorRunner.run',
+    framework: 'Grizzly (GlassFish, Payara)',
+    ownPackages: ['org.glassfish.grizzly.'],
+    source: 'Grizzly selector runners',
+  },
 ];
 
 const BY_FRAME = new Map(EVENT_LOOPS.map((k) => [k.frame, k]));
@@ -50,7 +75,6 @@ const loopOfStack = perStack((frames): EventLoopKind | undefined => {
   }
   return undefined;
 });
-
 
 /** The top-most frame above the loop that is neither the JDK's nor the loop's own: the application's code it runs. */
 export function applicationFrameOf(th: ThreadEntry, loop: EventLoopKind): string | undefined {

@@ -3,16 +3,9 @@
  * Javacores are tagged line by line (`3XMTHREADINFO`, `4XESTACKTRACE`, ...): only the tags that
  * matter for threads and monitors are read, every other tagged line is understood as "not ours".
  */
-import type {
-  JavaThreadState,
-  JvmDeadlockReport,
-  LockRef,
-  ThreadDump,
-  ThreadDumpFile,
-  ThreadEntry,
-} from '../model/thread-dump.js';
-import { parseLockRef } from './frame-text.js';
+import type { JavaThreadState, JvmDeadlockReport, LockRef, ThreadDump, ThreadDumpFile, ThreadEntry } from '../model/thread-dump.js';
 import { FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, threadCountMismatch } from './dump-builder.js';
+import { parseLockRef } from './frame-text.js';
 import { toHex } from './thread-header.js';
 
 /** J9 thread state codes. */

@@ -9,14 +9,10 @@ import { gen, none } from 'stream-chain';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
-import type {
-  FrameLock,
-  LockRef,
-  ThreadDumpFile,
-  ThreadEntry,
-} from '../model/thread-dump.js';
-import { javaStateNamed, parseLockRef } from './frame-text.js';
+
+import type { FrameLock, LockRef, ThreadDumpFile, ThreadEntry } from '../model/thread-dump.js';
 import { FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, threadCountMismatch } from './dump-builder.js';
+import { javaStateNamed, parseLockRef } from './frame-text.js';
 
 export type JsonDumpKind = 'jcmd-json' | 'actuator-json';
 
@@ -64,12 +60,7 @@ async function* skipToJson(chunks: AsyncIterable<string>): AsyncGenerator<string
   }
 }
 
-export async function parseJsonThreadDump(
-  source: string,
-  kind: JsonDumpKind,
-  chunks: AsyncIterable<string>,
-  head: string,
-): Promise<ThreadDumpFile> {
+export async function parseJsonThreadDump(source: string, kind: JsonDumpKind, chunks: AsyncIterable<string>, head: string): Promise<ThreadDumpFile> {
   const frames = new FrameInterner();
   const dump = newThreadDump(source, 0, kind, 1);
   if (kind === 'jcmd-json') {
@@ -82,11 +73,7 @@ export async function parseJsonThreadDump(
   }
   // The pipeline is called chunk by chunk (no Node streams in between), so every thread handed
   // out before a parse error is kept, and a failing input ends the parse instead of hanging it.
-  const tokensToThreads = gen(
-    parser({ streamValues: false }),
-    pick({ filter: kind === 'jcmd-json' ? JCMD_FILTER : ACTUATOR_FILTER }),
-    streamValues(),
-  );
+  const tokensToThreads = gen(parser({ streamValues: false }), pick({ filter: kind === 'jcmd-json' ? JCMD_FILTER : ACTUATOR_FILTER }), streamValues());
   let declared: number | undefined;
   const take = (item: unknown): void => {
     const value = (item as { value: Json }).value;
@@ -208,8 +195,7 @@ function actuatorThread(o: JsonObject, frames: FrameInterner): ThreadEntry | nul
   const lock = lockFromInfo(o['lockInfo']);
   if (lock) {
     const top = th.frames[0]?.qualified ?? '';
-    const kind: FrameLock['kind'] =
-      th.state === 'BLOCKED' ? 'blocked-on' : /\.park(?:Nanos|Until)?$|Unsafe\.park$/.test(top) ? 'parking' : 'waiting-on';
+    const kind: FrameLock['kind'] = th.state === 'BLOCKED' ? 'blocked-on' : /\.park(?:Nanos|Until)?$|Unsafe\.park$/.test(top) ? 'parking' : 'waiting-on';
     th.locks.push({ frameIndex: 0, kind, lock });
   }
   const ownerName = str(o['lockOwnerName']);

@@ -4,8 +4,8 @@
  * so dumps without a report (VisualVM, ThreadInfo, j.u.c. read-lock cycles) are covered too.
  */
 import type { LockRef, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
-import { heldLocks, waitOf, type ThreadWait, type WaitKind } from './thread-waits.js';
 import { IdIndex } from './id-index.js';
+import { heldLocks, type ThreadWait, type WaitKind, waitOf } from './thread-waits.js';
 
 export interface LockNode {
   /** Its place in LockGraph.locks, so analyses keep what they learn of a lock in arrays, not maps. */
@@ -104,7 +104,9 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
     const th = threads[i]!;
     if (th.lockOwnerId === undefined && th.lockOwnerName === undefined) return null;
     owners ??= ownerIndexes();
-    const o = (th.lockOwnerId !== undefined ? owners.byJavaId.get(th.lockOwnerId) : undefined) ?? (th.lockOwnerName !== undefined ? owners.byName.get(th.lockOwnerName) : undefined);
+    const o =
+      (th.lockOwnerId !== undefined ? owners.byJavaId.get(th.lockOwnerId) : undefined) ??
+      (th.lockOwnerName !== undefined ? owners.byName.get(th.lockOwnerName) : undefined);
     return o !== undefined && o !== i ? o : null;
   };
   const waitNodes: Array<LockNode | null> = new Array<LockNode | null>(threads.length).fill(null);
@@ -118,7 +120,10 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
     n.owner ??= namedOwner(i);
     return n.owner !== i ? n.owner : null;
   });
-  const cycles = findCycles(waitsFor, waits.map((w) => w?.lock ?? null));
+  const cycles = findCycles(
+    waitsFor,
+    waits.map((w) => w?.lock ?? null),
+  );
   cycles.push(...inferReadLockCycles(threads, waits, waitsFor, waitNodes, cycles));
   const reported = new Set<string>();
   for (const r of dump.jvmDeadlocks) for (const e of r.entries) reported.add(e.thread);
@@ -145,7 +150,12 @@ function findCycles(next: Array<number | null>, lockOf: Array<LockRef | null>): 
     if (cur !== null && color[cur] === 1) {
       const from = path.subarray(0, length).indexOf(cur);
       const members = Array.from(path.subarray(from, length));
-      cycles.push({ threads: members, locks: members.map((t) => lockOf[t]).filter((l): l is LockRef => l !== null), confidence: 'certain', reportedByJvm: false });
+      cycles.push({
+        threads: members,
+        locks: members.map((t) => lockOf[t]).filter((l): l is LockRef => l !== null),
+        confidence: 'certain',
+        reportedByJvm: false,
+      });
     }
     for (let k = 0; k < length; k++) color[path[k]!] = 2;
   }

@@ -27,4 +27,3 @@ export class RawFrameLines {
     return entry;
   }
 }
-

@@ -85,7 +85,14 @@ export function isCopyOf(a: ThreadDump, b: ThreadDump): boolean {
   if (a.timestampIso === undefined || a.timestampIso !== b.timestampIso || a.threads.length !== b.threads.length) return false;
   return a.threads.every((t, i) => {
     const u = b.threads[i]!;
-    return t.name === u.name && t.state === u.state && t.cpuMs === u.cpuMs && t.elapsedS === u.elapsedS && t.frames.length === u.frames.length && t.frames.every((f, k) => f.qualified === u.frames[k]!.qualified && f.location === u.frames[k]!.location);
+    return (
+      t.name === u.name &&
+      t.state === u.state &&
+      t.cpuMs === u.cpuMs &&
+      t.elapsedS === u.elapsedS &&
+      t.frames.length === u.frames.length &&
+      t.frames.every((f, k) => f.qualified === u.frames[k]!.qualified && f.location === u.frames[k]!.location)
+    );
   });
 }
 

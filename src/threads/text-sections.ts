@@ -224,7 +224,7 @@ export class ThreadDumpSections {
     const c0 = t.charCodeAt(0);
     // Most lines are a thread's body: frames, locks, its state. No dump boundary starts with these characters.
     const th0 = this.thread;
-    if (th0 !== null && this.section === 'threads' && (c0 === 97 /* a */ || c0 === 45 /* - */ || c0 === 106 /* j */ || c0 === 76 /* L */)) {
+    if (th0 !== null && this.section === 'threads' && (c0 === 97 /* a */ || c0 === 45 /* - */ || c0 === 106 /* j */ || c0 === 76) /* L */) {
       if (this.threadBodyLine(th0, t)) return;
     }
     // Dump boundaries first: they may appear in any section.
@@ -687,7 +687,9 @@ export class ThreadDumpSections {
     for (const d of this.dropped.reverse()) {
       const name = d.threads[0]?.name ?? '';
       const shown = name.length > 40 ? `${name.slice(0, 37)}...` : name;
-      this.warnings.push(`line ${d.startLine}: "${shown}" looks like a thread header, but nothing around it is a thread dump (no banner, thread id, state line or stack frame); read as text`);
+      this.warnings.push(
+        `line ${d.startLine}: "${shown}" looks like a thread header, but nothing around it is a thread dump (no banner, thread id, state line or stack frame); read as text`,
+      );
     }
     this.dumps.forEach((d, i) => (d.index = i));
   }

@@ -13,6 +13,7 @@ import type { ThreadActivity } from '../model/activity.js';
 import type { StackFrame, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
 import {
   BOUNDARY_FRAMES,
+  type FrameRow,
   HOUSEKEEPING_FRAMES,
   HOUSEKEEPING_NAMES,
   MAIN_THREAD_NAMES,
@@ -20,7 +21,6 @@ import {
   REQUEST_FRAMES,
   WAIT_FRAMES,
   WORK_WAIT_METHODS,
-  type FrameRow,
 } from './activity-knowledge.js';
 import type { LockGraph } from './lock-graph.js';
 import { isSharedStack, perStack } from './per-stack.js';
@@ -113,12 +113,27 @@ export function isJdkFrame(f: StackFrame): boolean {
 
 /** Whether a class (or a `Class.method` name) is the JDK's own, by its package. */
 export function isJdkClass(c: string): boolean {
-  return c.startsWith('java.') || c.startsWith('jdk.') || c.startsWith('sun.') || c.startsWith('javax.') || c.startsWith('jrockit.') || c.startsWith('com.ibm.oti.') || c.startsWith('com.sun.proxy.');
+  return (
+    c.startsWith('java.') ||
+    c.startsWith('jdk.') ||
+    c.startsWith('sun.') ||
+    c.startsWith('javax.') ||
+    c.startsWith('jrockit.') ||
+    c.startsWith('com.ibm.oti.') ||
+    c.startsWith('com.sun.proxy.')
+  );
 }
 
 /** Compiler-made frames (accessors, lambdas, reflection): not code anyone wrote as a loop level. */
 function isSynthetic(f: StackFrame): boolean {
-  return f.method.startsWith('access$') || f.method.startsWith('lambda$') || f.className.includes('$$Lambda') || f.className.includes('$Lambda$') || f.className.includes('GeneratedMethodAccessor') || f.className.startsWith('$Proxy');
+  return (
+    f.method.startsWith('access$') ||
+    f.method.startsWith('lambda$') ||
+    f.className.includes('$$Lambda') ||
+    f.className.includes('$Lambda$') ||
+    f.className.includes('GeneratedMethodAccessor') ||
+    f.className.startsWith('$Proxy')
+  );
 }
 
 // ---------------------------------------------------------------- the shape of one stack
@@ -173,8 +188,7 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
       // The wait the application called: the last of the run of waits on top (a queue's poll, not the park inside it).
       else if (v === 'idle-outside-task' || v === 'ambiguous') {
         if (wait === undefined || appBeneathWait === 0) wait = { row, at: i };
-      }
-      else if (v === 'pressure') decisive = { row, at: i };
+      } else if (v === 'pressure') decisive = { row, at: i };
       else if (!row.outsideTaskOnly || (appAbove === 0 && directlyInLoop(frames, i))) decisive = { row, at: i };
       else {
         // The loop's own frame with a task above it: the loop is the boundary; the task is the work.
@@ -262,8 +276,18 @@ const THREAD_ROOTS = /^(java\.lang\.Thread\.run|java\.lang\.Thread\.runWith|jdk\
 
 // ---------------------------------------------------------------- verdicts
 
-const idle = (basis: ThreadActivity['basis'], reason: string, frame?: string): ThreadActivity => ({ activity: 'idle', basis, reason, ...(frame !== undefined ? { frame } : {}) });
-const working = (basis: ThreadActivity['basis'], reason: string, frame?: string): ThreadActivity => ({ activity: 'working', basis, reason, ...(frame !== undefined ? { frame } : {}) });
+const idle = (basis: ThreadActivity['basis'], reason: string, frame?: string): ThreadActivity => ({
+  activity: 'idle',
+  basis,
+  reason,
+  ...(frame !== undefined ? { frame } : {}),
+});
+const working = (basis: ThreadActivity['basis'], reason: string, frame?: string): ThreadActivity => ({
+  activity: 'working',
+  basis,
+  reason,
+  ...(frame !== undefined ? { frame } : {}),
+});
 
 /**
  * What one dump's lock graph tells the classifier about a thread: the lock it waits to acquire, and,
@@ -305,7 +329,9 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
   const classInit = th.locks.length === 0 ? undefined : th.locks.find((l) => l.kind === 'waiting-class-init');
   if (classInit !== undefined) {
     const reason = `waits for ${classInit.lock?.className ?? 'a class'} to be initialised by another thread`;
-    return frames.length === 0 ? { activity: 'blocked', basis: 'class-init', reason } : { activity: 'blocked', basis: 'class-init', reason, frame: stackShape(frames).activityFrame };
+    return frames.length === 0
+      ? { activity: 'blocked', basis: 'class-init', reason }
+      : { activity: 'blocked', basis: 'class-init', reason, frame: stackShape(frames).activityFrame };
   }
   if (frames.length === 0) {
     const named = housekeepingByName(th.name);
@@ -334,7 +360,8 @@ export function classifyThread(th: ThreadEntry, locks: LockContext = NO_LOCKS): 
   }
   // Whether the thread waits on an object is part of the key: a verdict given to a thread with no
   // wait object (it never read one) must not reach threads whose wait object would decide theirs.
-  const key = th.stackTruncated || locks.waitObject !== undefined ? `${th.state}${th.stackTruncated ? '!' : ''}${locks.waitObject !== undefined ? '@' : ''}` : th.state;
+  const key =
+    th.stackTruncated || locks.waitObject !== undefined ? `${th.state}${th.stackTruncated ? '!' : ''}${locks.waitObject !== undefined ? '@' : ''}` : th.state;
   const known = memo?.get(key);
   if (known !== undefined) return known;
   const verdict = classifyShape(th, s, locks, byName);
@@ -379,7 +406,8 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
   const d = s.decisive;
   if (locks.acquiring !== undefined) {
     // A loop whose threads take turns on one lock (WebLogic's muxers) is idle while it waits its turn.
-    if (d !== undefined && d.row.verdict === 'idle') return idle('known-frame', `${d.row.means}; waits its turn for the loop's lock ${locks.acquiring.lock}`, d.row.frame);
+    if (d !== undefined && d.row.verdict === 'idle')
+      return idle('known-frame', `${d.row.means}; waits its turn for the loop's lock ${locks.acquiring.lock}`, d.row.frame);
     const owner = locks.acquiring.owner !== null ? ` held by "${locks.acquiring.owner}"` : ' (no owner named in the dump)';
     return { activity: 'blocked', basis: 'lock', reason: `waits to acquire ${locks.acquiring.lock}${owner}`, frame: s.activityFrame };
   }
@@ -414,19 +442,31 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
       return working('nap', `${w.row.means} inside ${inside} (${caller}): the task holds its worker while it waits`, w.row.frame);
     }
     if (w.row.verdict === 'ambiguous') {
-      if (dedicated && shallow) return idle('listener', `${w.row.means} in its own loop (${caller}), outside any task or request: a listener waiting for its peer's next message`, w.row.frame);
+      if (dedicated && shallow)
+        return idle(
+          'listener',
+          `${w.row.means} in its own loop (${caller}), outside any task or request: a listener waiting for its peer's next message`,
+          w.row.frame,
+        );
       return working('in-task', `${w.row.means} inside ${inside} (${caller}): a call to a remote peer or a file`, w.row.frame);
     }
     if (shallow) {
       // A loop of the JDK's own (no application frame at all) needs no "where".
       const where = s.rootClass === undefined ? '' : ` (${caller})`;
-      if (w.row.nap === true) return idle('own-loop-nap', `naps in its own loop${where}: ${w.row.means} between rounds, with no task or request beneath`, w.row.frame);
+      if (w.row.nap === true)
+        return idle('own-loop-nap', `naps in its own loop${where}: ${w.row.means} between rounds, with no task or request beneath`, w.row.frame);
       return idle('own-loop', `waits for its next item in its own loop${where}: ${w.row.means}, with no task or request beneath`, w.row.frame);
     }
     const on = locks.waitObject?.();
     if (on !== undefined && !LATCH_LIKE.test(on.className)) {
       if (on.sharedWaiters >= SHARED_WAIT_MIN_THREADS && !on.owned) {
-        return fromWaitObject(idle('wait-object', `waits with ${on.sharedWaiters - 1} other threads on one ${shortClass(on.className)} that no thread holds: consumers of a work queue`, w.row.frame));
+        return fromWaitObject(
+          idle(
+            'wait-object',
+            `waits with ${on.sharedWaiters - 1} other threads on one ${shortClass(on.className)} that no thread holds: consumers of a work queue`,
+            w.row.frame,
+          ),
+        );
       }
       if (s.rootClass !== undefined && on.className === s.rootClass) {
         return fromWaitObject(idle('wait-object', `waits on its own ${shortClass(on.className)} object for work handed to it`, w.row.frame));
@@ -475,7 +515,11 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
     for (const w of node.waiters) if (w.thread !== owner && out[w.thread]!.activity === 'blocked') blocked++;
     if (blocked === 0) continue;
     const was = out[owner]!;
-    out[owner] = working('holds-lock', `holds ${node.lock.className}${node.lock.id ? ` <${node.lock.id}>` : ''} that ${blocked} blocked thread${blocked === 1 ? ' waits' : 's wait'} for; itself, it ${was.reason}`, was.frame);
+    out[owner] = working(
+      'holds-lock',
+      `holds ${node.lock.className}${node.lock.id ? ` <${node.lock.id}>` : ''} that ${blocked} blocked thread${blocked === 1 ? ' waits' : 's wait'} for; itself, it ${was.reason}`,
+      was.frame,
+    );
   }
   return out;
 }

@@ -25,7 +25,8 @@ export interface ThreadHeader extends ThreadHeaderFields {
 }
 
 // What may follow the closing quote of a thread name. Anything else means the quote is part of the name.
-const AFTER_NAME = /^ +(?:#\d|\[|daemon\b|virtual\b|prio=|os_prio=|tid=|nid=|Id=\d|id=|\(id:|- Thread t@|lwp_id=|cpu=|in [A-Z_]+|runnable|waiting|sleeping|[A-Z_]+\b)/;
+const AFTER_NAME =
+  /^ +(?:#\d|\[|daemon\b|virtual\b|prio=|os_prio=|tid=|nid=|Id=\d|id=|\(id:|- Thread t@|lwp_id=|cpu=|in [A-Z_]+|runnable|waiting|sleeping|[A-Z_]+\b)/;
 
 /** Index of the quote closing the thread name, or -1. */
 export function findNameEnd(line: string): number {
@@ -216,8 +217,17 @@ function knownStateWords(line: string, from: number): string | undefined {
 /** What String.prototype.trim removes: ECMAScript's white space and line terminators. */
 function isTrimmed(c: number): boolean {
   return (
-    (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+    (c >= 9 && c <= 13) ||
+    c === 32 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
   );
 }
 
@@ -282,7 +292,7 @@ export function parseAnyHotspotTail(name: string, tail: string): ThreadHeader {
   const tid = /(?:^| )tid=(0x[0-9a-fA-F]+|\d+)/.exec(rest);
   if (tid) h.address = tid[1]!.toLowerCase();
   const nid = / ?nid=(0x[0-9a-fA-F]+|\d+)/.exec(rest);
-  let stateText = '';
+  let stateText: string;
   if (nid) {
     h.nativeId = toHex(nid[1]!);
     stateText = rest.slice(nid.index + nid[0].length);
@@ -292,7 +302,10 @@ export function parseAnyHotspotTail(name: string, tail: string): ThreadHeader {
     // VM threads of some versions: `"VM Thread" os_prio=0 cpu=.. elapsed=.. runnable`.
     stateText = rest.replace(/\S+=\S+/g, '');
   }
-  stateText = stateText.replace(/\[[0-9a-fA-Fx.]*\]\s*$/, '').replace(/\b(?:lwp_id|allocated|defined_classes)=\S+/g, '').trim();
+  stateText = stateText
+    .replace(/\[[0-9a-fA-Fx.]*\]\s*$/, '')
+    .replace(/\b(?:lwp_id|allocated|defined_classes)=\S+/g, '')
+    .trim();
   if (stateText.length > 0) {
     h.headerState = stateText;
     const state = stateFromHotspotWords(stateText);
@@ -367,13 +380,18 @@ function parseJrockitTail(name: string, tail: string): ThreadHeader {
   const prio = /(?:^| )prio=(\d+)/.exec(tail);
   if (prio) h.priority = Number(prio[1]);
   const flagsText = tail.replace(/\S+=\S+/g, '').trim();
-  const flags = flagsText.split(',').map((f) => f.trim()).filter((f) => f.length > 0);
+  const flags = flagsText
+    .split(',')
+    .map((f) => f.trim())
+    .filter((f) => f.length > 0);
   h.headerState = flags.join(', ');
   h.daemon = flags.includes('daemon');
   if (flags.includes('blocked')) h.state = 'BLOCKED';
   else if (flags.includes('sleeping')) h.state = 'TIMED_WAITING';
-  else if (flags.includes('parked')) { h.state = 'WAITING'; h.stateDetail = 'parking'; }
-  else if (flags.includes('waiting')) h.state = 'WAITING';
+  else if (flags.includes('parked')) {
+    h.state = 'WAITING';
+    h.stateDetail = 'parking';
+  } else if (flags.includes('waiting')) h.state = 'WAITING';
   else h.state = 'RUNNABLE'; // alive, in native, native_waiting: running as far as Java is concerned
   return h;
 }

@@ -7,10 +7,10 @@
  * method, with at least one of them waiting there for work.
  */
 import type { ThreadActivity } from '../model/activity.js';
-import type { StackFrame, ThreadDump } from '../model/thread-dump.js';
-import { activityFrameOfFrames, poolLoopOf } from './thread-activity.js';
-import { poolNameOf, workerNumberEnd, workerNumberStart } from './pool-naming.js';
 import { compareText } from '../model/text-order.js';
+import type { StackFrame, ThreadDump } from '../model/thread-dump.js';
+import { poolNameOf, workerNumberEnd, workerNumberStart } from './pool-naming.js';
+import { activityFrameOfFrames, poolLoopOf } from './thread-activity.js';
 
 export interface ThreadPoolObservation {
   /** Pool name as people say it (`DubboServerHandler-10.0.0.1:20880`, `weblogic.kernel.Default`). */

@@ -5,16 +5,16 @@
 import type { Evidence, Finding } from '../model/findings.js';
 import type { Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
-import { stripControl } from '../report/sanitize.js';
-import { activityFrame } from '../threads/thread-activity.js';
-import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './view-data.js';
 import { heapSizeText } from '../report/heap-size-text.js';
-import { sourceAt } from '../report/source-location.js';
-import { memoryRowKey, memoryScreen } from './memory-screen.js';
-import { callsScreen } from './calls-screen.js';
 import { inputKindText, inputLineParts } from '../report/input-line.js';
 import { quoteLogLine } from '../report/log-quote.js';
+import { stripControl } from '../report/sanitize.js';
 import { seriesMarkText, seriesRows } from '../report/series-rows.js';
+import { sourceAt } from '../report/source-location.js';
+import { activityFrame } from '../threads/thread-activity.js';
+import { callsScreen } from './calls-screen.js';
+import { memoryRowKey, memoryScreen } from './memory-screen.js';
+import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './view-data.js';
 
 /** Dump text made safe for one terminal line (stripControl already turns breaks and tabs into spaces). */
 const clean = stripControl;
@@ -44,7 +44,10 @@ function evidenceLine(e: Evidence, memoryRowOf: MemoryRowOf): UiDetailLine {
       return { text: `  JVM deadlock report ${clean(e.source)}:${e.line}${note}`, tone: 'dim' };
     case 'heap-object': {
       const row = memoryRowOf(e.source, e.id);
-      return { text: `  ${row !== undefined ? '→ ' : ''}heap object ${clean(e.id)} ${clean(e.className)}${note}`, ...(row !== undefined ? { link: { screen: 'memory', key: row } } : { tone: 'dim' }) };
+      return {
+        text: `  ${row !== undefined ? '→ ' : ''}heap object ${clean(e.id)} ${clean(e.className)}${note}`,
+        ...(row !== undefined ? { link: { screen: 'memory', key: row } } : { tone: 'dim' }),
+      };
     }
     case 'log':
       return { text: `  log ${clean(e.source)}:${e.line}: ${clean(quoteLogLine(e.text, 200))}${note}`, tone: 'dim' };
@@ -85,7 +88,9 @@ function frameLines(th: ThreadEntry): UiDetailLine[] {
 /** What a thread holds and waits for, frame by frame: the part of its stack that is its own. */
 function lockLines(th: ThreadEntry): UiDetailLine[] {
   const lines: UiDetailLine[] = [];
-  for (const l of th.locks) if (l.lock) lines.push({ text: `  ${l.kind} <${clean(l.lock.id)}> ${clean(l.lock.className)} at ${clean(th.frames[l.frameIndex]?.qualified ?? '?')}`, tone: 'dim' });
+  for (const l of th.locks)
+    if (l.lock)
+      lines.push({ text: `  ${l.kind} <${clean(l.lock.id)}> ${clean(l.lock.className)} at ${clean(th.frames[l.frameIndex]?.qualified ?? '?')}`, tone: 'dim' });
   for (const s of th.ownableSynchronizers) lines.push({ text: `  holds <${clean(s.id)}> ${clean(s.className)}`, tone: 'dim' });
   return lines;
 }
@@ -145,7 +150,8 @@ class ThreadRow implements UiRow {
       const th = this.#thread;
       const head = `#${this.#ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)}`;
       // Under its group the stack is the group's; alone, the row says where it is.
-      this.#text = this.tree !== undefined ? `${head} ${this.#verdict.activity}` : `${head} ${this.#verdict.activity.padEnd(12)} ×1    ${clean(this.#group.top)}`;
+      this.#text =
+        this.tree !== undefined ? `${head} ${this.#verdict.activity}` : `${head} ${this.#verdict.activity.padEnd(12)} ×1    ${clean(this.#group.top)}`;
     }
     return this.#text;
   }
@@ -154,7 +160,9 @@ class ThreadRow implements UiRow {
     if (this.#search === undefined) {
       const th = this.#thread;
       // A group's row is found by its frames; a thread under it by its name.
-      this.#search = searchText(`${th.name} ${th.state} ${this.#verdict.activity}${this.tree === undefined ? ` ${th.frames.map((f) => f.qualified).join(' ')}` : ''}`);
+      this.#search = searchText(
+        `${th.name} ${th.state} ${this.#verdict.activity}${this.tree === undefined ? ` ${th.frames.map((f) => f.qualified).join(' ')}` : ''}`,
+      );
     }
     return this.#search;
   }
@@ -166,7 +174,10 @@ class ThreadRow implements UiRow {
       { text: `"${clean(th.name)}" ${th.state}${th.stateDetail ? ` (${clean(th.stateDetail)})` : ''}`, tone: 'title' },
       // Why dumpsleuth calls it idle, working, blocked or housekeeping: the verdict every rule reads.
       { text: `  ${verdict.activity}: ${clean(verdict.reason)}`, ...(verdict.activity === 'blocked' ? { tone: 'warning' as Tone } : {}) },
-      { text: `  dump #${this.#ref.dump} ${clean(sourceAt(this.#model.dumps[this.#ref.dump]!.source, th.line))}; ${this.#group.size === 1 ? 'the only thread with this stack' : `one of ${this.#group.size} threads with this stack`}`, tone: 'dim' },
+      {
+        text: `  dump #${this.#ref.dump} ${clean(sourceAt(this.#model.dumps[this.#ref.dump]!.source, th.line))}; ${this.#group.size === 1 ? 'the only thread with this stack' : `one of ${this.#group.size} threads with this stack`}`,
+        tone: 'dim',
+      },
       ...lockLines(th),
     ];
   }
@@ -192,11 +203,15 @@ function threadsScreen(model: Model): UiScreen {
     group.refs.push(...g.threads);
     group.dumps.add(g.dump);
   }
-  const ordered = [...groups.values()].sort((a, b) => b.refs.length - a.refs.length || a.refs[0]!.dump - b.refs[0]!.dump || a.refs[0]!.thread - b.refs[0]!.thread);
+  const ordered = [...groups.values()].sort(
+    (a, b) => b.refs.length - a.refs.length || a.refs[0]!.dump - b.refs[0]!.dump || a.refs[0]!.thread - b.refs[0]!.thread,
+  );
   const rows: UiRow[] = [];
   ordered.forEach((group, n) => {
     // In dump and thread order already, unless stacks that differ only in lines were merged.
-    const inOrder = group.refs.every((r, i) => i === 0 || r.dump > group.refs[i - 1]!.dump || (r.dump === group.refs[i - 1]!.dump && r.thread > group.refs[i - 1]!.thread));
+    const inOrder = group.refs.every(
+      (r, i) => i === 0 || r.dump > group.refs[i - 1]!.dump || (r.dump === group.refs[i - 1]!.dump && r.thread > group.refs[i - 1]!.thread),
+    );
     const refs = inOrder ? group.refs : [...group.refs].sort((a, b) => a.dump - b.dump || a.thread - b.thread);
     const first = model.dumps[refs[0]!.dump]!.threads[refs[0]!.thread]!;
     // What the thread is doing, not the JDK's parking machinery above it.
@@ -213,7 +228,12 @@ function threadsScreen(model: Model): UiScreen {
     const verdict = model.activity[refs[0]!.dump]![refs[0]!.thread]!;
     // The same stack in several dumps: how many threads each dump has in it, when they agree.
     const perDump = dumps.map((d) => refs.filter((r) => r.dump === d).length);
-    const where = dumps.length === 1 ? `dump #${dumps[0]}` : perDump.every((c) => c === perDump[0]) ? `${dumps.length} dumps, ${perDump[0]} in each` : `${dumps.length} dumps`;
+    const where =
+      dumps.length === 1
+        ? `dump #${dumps[0]}`
+        : perDump.every((c) => c === perDump[0])
+          ? `${dumps.length} dumps, ${perDump[0]} in each`
+          : `${dumps.length} dumps`;
     rows.push({
       key,
       text: `×${String(refs.length).padEnd(5)} ${first.state.padEnd(13)} ${verdict.activity.padEnd(12)} ${clean(top)}  (${where})`,
@@ -247,7 +267,14 @@ function executorsScreen(model: Model): UiScreen {
       search: searchText(`${e.name}`),
       detail: [
         { text: clean(e.name), tone: 'title' },
-        ...(h ? [{ text: `  ${clean(h.object.className)} ${h.object.id}: ${h.runState}, core ${h.corePoolSize ?? '?'}, max ${h.maximumPoolSize ?? '?'}, completed ${h.completedTasks ?? '?'}` }, { text: `  queue ${clean(h.queue.className)}: ${h.queue.size ?? '?'} of ${h.queue.capacity ?? 'unbounded'}` }] : []),
+        ...(h
+          ? [
+              {
+                text: `  ${clean(h.object.className)} ${h.object.id}: ${h.runState}, core ${h.corePoolSize ?? '?'}, max ${h.maximumPoolSize ?? '?'}, completed ${h.completedTasks ?? '?'}`,
+              },
+              { text: `  queue ${clean(h.queue.className)}: ${h.queue.size ?? '?'} of ${h.queue.capacity ?? 'unbounded'}` },
+            ]
+          : []),
         ...e.busyActivities.slice(0, 5).map((a) => ({ text: `  ${a.count} × ${clean(a.frame)}`, tone: 'dim' as Tone })),
         { text: 'busy workers', tone: 'title' },
         ...e.busyThreads.slice(0, 200).map((t) => threadLink(t)),
@@ -286,10 +313,16 @@ function countersScreen(model: Model): UiScreen {
       detail: [
         { text: clean(c.name), tone: 'title' },
         { text: `  ${c.kind}, ${c.identity ? clean(c.identity) : ''}` },
-        { text: `  active ${c.active}, limit ${c.limit ?? 'none'}${c.limitSource ? ` (${clean(c.limitSource)})` : ''}, total ${c.total ?? '?'}, failed ${c.failed ?? '?'}` },
-        { text: `  threads inside per dump: ${c.threadsInside.map((t) => t.count).join(', ') || 'no thread dump of this JVM'}; rejections in logs: ${c.rejectionsLogged}` },
+        {
+          text: `  active ${c.active}, limit ${c.limit ?? 'none'}${c.limitSource ? ` (${clean(c.limitSource)})` : ''}, total ${c.total ?? '?'}, failed ${c.failed ?? '?'}`,
+        },
+        {
+          text: `  threads inside per dump: ${c.threadsInside.map((t) => t.count).join(', ') || 'no thread dump of this JVM'}; rejections in logs: ${c.rejectionsLogged}`,
+        },
         // The threads of the dump with most inside; a heading only when there is one to list.
-        ...(busiest !== undefined && busiest.threads.length > 0 ? [{ text: `threads inside (dump #${busiest.dump})`, tone: 'title' as Tone }, ...busiest.threads.slice(0, 200).map((t) => threadLink(t))] : []),
+        ...(busiest !== undefined && busiest.threads.length > 0
+          ? [{ text: `threads inside (dump #${busiest.dump})`, tone: 'title' as Tone }, ...busiest.threads.slice(0, 200).map((t) => threadLink(t))]
+          : []),
         ...(busiest !== undefined && busiest.threads.length > 200 ? [{ text: `  … ${busiest.threads.length - 200} more`, tone: 'dim' as Tone }] : []),
       ],
     };
@@ -299,7 +332,9 @@ function countersScreen(model: Model): UiScreen {
     id: 'counters',
     title: 'Counters',
     rows,
-    empty: heapGiven ? 'No in-flight counter was found in the heap dump (Dubbo RpcStatus, and the counters your config names).' : 'No in-flight counter was found (they come from a heap dump: give one beside the thread dumps).',
+    empty: heapGiven
+      ? 'No in-flight counter was found in the heap dump (Dubbo RpcStatus, and the counters your config names).'
+      : 'No in-flight counter was found (they come from a heap dump: give one beside the thread dumps).',
   };
 }
 
@@ -367,12 +402,15 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
   for (const i of model.inputs) {
     rows.push({
       key: `input:${i.path}`,
-      text: `${clean(i.path)}: ${inputKindText(i)}${i.gzip ? ' (gzip)' : ''}${inputLineParts(i).map((p) => `, ${clean(p.text)}`).join('')}`,
+      text: `${clean(i.path)}: ${inputKindText(i)}${i.gzip ? ' (gzip)' : ''}${inputLineParts(i)
+        .map((p) => `, ${clean(p.text)}`)
+        .join('')}`,
       search: searchText(i.path),
       detail: [
         { text: clean(i.path), tone: 'title' },
         ...(i.heap !== undefined ? [{ text: `  ${heapSizeText(i.heap)}` }] : []),
-        ...i.warnings.map((w) => ({ text: `  warning: ${clean(w)}`, tone: 'warning' as Tone }))],
+        ...i.warnings.map((w) => ({ text: `  warning: ${clean(w)}`, tone: 'warning' as Tone })),
+      ],
     });
   }
   model.dumps.forEach((d, di) => {
@@ -392,7 +430,10 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
       text: `${String(list.length).padStart(3)} ${sev}: ${list.map((f) => `${f.rule} ${clean(f.subject)}`).join('; ')}`,
       tone: sev,
       search: sev,
-      detail: [{ text: `${sev} findings`, tone: 'title' }, ...list.map((f) => ({ text: `  → ${f.rule}: ${clean(f.subject)}`, link: { screen: 'findings' as ScreenId, key: f.id } }))],
+      detail: [
+        { text: `${sev} findings`, tone: 'title' },
+        ...list.map((f) => ({ text: `  → ${f.rule}: ${clean(f.subject)}`, link: { screen: 'findings' as ScreenId, key: f.id } })),
+      ],
     });
   }
   if (findings.length === 0) rows.push({ key: 'none', text: 'No findings.', tone: 'ok', search: '', detail: [] });
@@ -411,6 +452,16 @@ export function buildUiData(model: Model, findings: readonly Finding[], title: s
   const findingsScreen: UiScreen = { id: 'findings', title: 'Findings', rows: findings.map((f) => findingRow(f, memoryRowOf)), empty: 'No findings.' };
   return {
     title: clean(title),
-    screens: [overviewScreen(model, findings), findingsScreen, threadsScreen(model), executorsScreen(model), countersScreen(model), locksScreen(model), seriesScreen(model, findings), memory, callsScreen(model)],
+    screens: [
+      overviewScreen(model, findings),
+      findingsScreen,
+      threadsScreen(model),
+      executorsScreen(model),
+      countersScreen(model),
+      locksScreen(model),
+      seriesScreen(model, findings),
+      memory,
+      callsScreen(model),
+    ],
   };
 }

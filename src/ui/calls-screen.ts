@@ -4,12 +4,12 @@
  * threads pass through it, the share of all threads, and the states they are in. `+` and `-` open
  * and close a node; `/` finds a frame wherever it sits. In a series a thread counts once per dump.
  */
+import { type CallTreeNode, mainState, statesByCount } from '../model/call-tree.js';
+import { countText } from '../model/count-text.js';
 import type { Model } from '../model/model.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { stripControl } from '../report/sanitize.js';
-import { mainState, statesByCount, type CallTreeNode } from '../model/call-tree.js';
 import type { Tone, UiDetailLine, UiRow, UiScreen } from './view-data.js';
-import { countText } from '../model/count-text.js';
 
 /** Nodes drawn; callers narrower than MIN_SHARE of all threads are counted in one row per parent. */
 const MAX_ROWS = 20_000;
@@ -17,9 +17,20 @@ const MIN_SHARE = 0.001;
 /** Open at first: the first levels of the widest branches. */
 const OPEN_DEPTH = 3;
 
-const STATE_SHORT: Readonly<Record<JavaThreadState, string>> = { RUNNABLE: 'run', BLOCKED: 'blocked', WAITING: 'wait', TIMED_WAITING: 'timed', NEW: 'new', TERMINATED: 'ended', UNKNOWN: '?' };
+const STATE_SHORT: Readonly<Record<JavaThreadState, string>> = {
+  RUNNABLE: 'run',
+  BLOCKED: 'blocked',
+  WAITING: 'wait',
+  TIMED_WAITING: 'timed',
+  NEW: 'new',
+  TERMINATED: 'ended',
+  UNKNOWN: '?',
+};
 
-const statesText = (n: CallTreeNode) => statesByCount(n).map(([s, c]) => `${STATE_SHORT[s]} ${c}`).join(', ');
+const statesText = (n: CallTreeNode) =>
+  statesByCount(n)
+    .map(([s, c]) => `${STATE_SHORT[s]} ${c}`)
+    .join(', ');
 
 const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(n * 1000 < of ? 2 : 1)}%`;
 
@@ -48,7 +59,9 @@ export function callsScreen(model: Model): UiScreen {
       { text: `  ${countText(n.count)} of ${countText(root.count)} ${what} (${pct(n.count, root.count)}) pass through it: ${statesText(n)}` },
       ...(n.self > 0 ? [{ text: `  it is the top frame of ${countText(n.self)}`, tone: 'dim' as Tone }] : []),
       ...(narrow > 0 ? [{ text: `  ${narrow} narrower callees (${countText(narrowThreads)} threads) are not listed`, tone: 'dim' as Tone }] : []),
-      ...(path.length > 0 ? [{ text: 'called from (the thread\'s start first)', tone: 'title' as Tone }, ...path.map((p) => ({ text: `  ${p}`, tone: 'dim' as Tone }))] : [{ text: '  where its threads start', tone: 'dim' as Tone }]),
+      ...(path.length > 0
+        ? [{ text: "called from (the thread's start first)", tone: 'title' as Tone }, ...path.map((p) => ({ text: `  ${p}`, tone: 'dim' as Tone }))]
+        : [{ text: '  where its threads start', tone: 'dim' as Tone }]),
     ];
     rows.push({
       key,
@@ -56,7 +69,12 @@ export function callsScreen(model: Model): UiScreen {
       ...(tone !== undefined ? { tone } : {}),
       search: frame.toLowerCase(),
       detail,
-      tree: { depth, ...(parent !== undefined ? { parent } : {}), children: wide.length, ...(depth < OPEN_DEPTH && n.count * 10 >= root.count ? { open: true } : {}) },
+      tree: {
+        depth,
+        ...(parent !== undefined ? { parent } : {}),
+        children: wide.length,
+        ...(depth < OPEN_DEPTH && n.count * 10 >= root.count ? { open: true } : {}),
+      },
     });
     for (let i = wide.length - 1; i >= 0; i--) stack.push({ n: wide[i]!, depth: depth + 1, parent: key, path: [...path, frame] });
   }
@@ -72,6 +90,13 @@ export function callsScreen(model: Model): UiScreen {
     });
   }
   const cut = stack.length;
-  if (cut > 0) rows.push({ key: 'call:more', text: `… ${countText(cut)} more call paths not listed (the HTML report's flame graph draws them)`, tone: 'dim', search: '', detail: [] });
+  if (cut > 0)
+    rows.push({
+      key: 'call:more',
+      text: `… ${countText(cut)} more call paths not listed (the HTML report's flame graph draws them)`,
+      tone: 'dim',
+      search: '',
+      detail: [],
+    });
   return { id: 'calls', title: 'Calls', rows, empty: 'No thread dump was given.' };
 }

@@ -23,7 +23,11 @@ export interface UiLoadRequest {
   readonly memory: MemoryChoice;
 }
 
-export async function loadIncidentData(request: UiLoadRequest, onProgress: (p: LoadProgress) => void, signal?: AbortSignal): Promise<{ data: UiData; notes: string[] }> {
+export async function loadIncidentData(
+  request: UiLoadRequest,
+  onProgress: (p: LoadProgress) => void,
+  signal?: AbortSignal,
+): Promise<{ data: UiData; notes: string[] }> {
   const { paths } = request;
   const notes: string[] = [];
   const title = paths.length === 1 ? paths[0]! : `${paths.length} paths`;
@@ -42,7 +46,8 @@ export async function loadIncidentData(request: UiLoadRequest, onProgress: (p: L
       ...(signal !== undefined ? { signal } : {}),
     },
   );
-  if (result.outcome === 'nothing-to-analyse') throw new InputError('no thread dump or heap dump found in the given paths', 'pass jstack output, a heap dump, or a directory holding them');
+  if (result.outcome === 'nothing-to-analyse')
+    throw new InputError('no thread dump or heap dump found in the given paths', 'pass jstack output, a heap dump, or a directory holding them');
   const source = result.config.source;
   if (source?.chosen === 'working-directory') notes.unshift(configNote(source));
   await phase('screens');

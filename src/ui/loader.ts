@@ -7,6 +7,7 @@
  * No Ink here: loading starts before Ink is imported, and the two overlap.
  */
 import { EventEmitter } from 'node:events';
+
 import { errorText, loadIncidentData, type UiLoadRequest } from './load-incident-data.js';
 import type { UiData } from './view-data.js';
 
@@ -36,14 +37,18 @@ export function startLoading(request: UiLoadRequest): Loader {
   let last = 0;
   const abort = new AbortController();
   setImmediate(() => {
-    loadIncidentData(request, (p) => {
-      // A new phase always shows (it may be long: the memory analysis); bytes at most every 250 ms:
-      // each update redraws the screen on the thread that is also parsing.
-      const now = Date.now();
-      if (now - last < 250 && p.event.bytesRead > 0) return;
-      last = now;
-      emit({ type: 'progress', file: p.file, phase: p.event.phase, bytesRead: p.event.bytesRead, totalBytes: p.event.totalBytes ?? null });
-    }, abort.signal).then(
+    loadIncidentData(
+      request,
+      (p) => {
+        // A new phase always shows (it may be long: the memory analysis); bytes at most every 250 ms:
+        // each update redraws the screen on the thread that is also parsing.
+        const now = Date.now();
+        if (now - last < 250 && p.event.bytesRead > 0) return;
+        last = now;
+        emit({ type: 'progress', file: p.file, phase: p.event.phase, bytesRead: p.event.bytesRead, totalBytes: p.event.totalBytes ?? null });
+      },
+      abort.signal,
+    ).then(
       (r) => emit({ type: 'done', data: r.data, notes: r.notes }),
       (e: unknown) => {
         const user = errorText(e);

@@ -4,11 +4,11 @@
  * classes by retained size. Every string from the dump goes through stripControl here.
  */
 import { approximateBytes } from '../model/bytes.js';
+import { countText } from '../model/count-text.js';
 import type { Finding } from '../model/findings.js';
-import { retainedObjectName, type HeapMemoryModel, type PathStep, type RetainedObject, type RetainerNode } from '../model/memory.js';
+import { type HeapMemoryModel, type PathStep, type RetainedObject, retainedObjectName, type RetainerNode } from '../model/memory.js';
 import { stripControl as clean } from '../report/sanitize.js';
 import type { UiDetailLine, UiRow, UiScreen } from './view-data.js';
-import { countText } from '../model/count-text.js';
 
 /** Tree rows retaining this share of the heap or more start expanded: the big ones are where people look first. */
 const OPEN_SHARE = 0.1;
@@ -26,7 +26,8 @@ export function memoryRowKey(heap: number, id: string): string {
 
 /** The steps from a GC root to an object, one line each, as `memory --path` prints them. */
 function pathLines(path: readonly PathStep[] | undefined): UiDetailLine[] {
-  if (path === undefined) return [{ text: '  not looked up (a heap snapshot carries only the summary): run dumpsleuth memory --path <id> on the HPROF', tone: 'dim' }];
+  if (path === undefined)
+    return [{ text: '  not looked up (a heap snapshot carries only the summary): run dumpsleuth memory --path <id> on the HPROF', tone: 'dim' }];
   if (path.length === 0) return [{ text: '  none: no strong path reaches it (held only through weak, soft or phantom references)', tone: 'dim' }];
   return path.map((step, k) => {
     const o = step.object;
@@ -46,7 +47,13 @@ function suspectFindings(findings: readonly Finding[], input: string): Map<strin
 }
 
 function findingLink(findingId: string | undefined): UiDetailLine[] {
-  return findingId === undefined ? [] : [{ text: '', tone: 'dim' }, { text: 'finding', tone: 'title' }, { text: `  → ${clean(findingId)}`, link: { screen: 'findings', key: findingId } }];
+  return findingId === undefined
+    ? []
+    : [
+        { text: '', tone: 'dim' },
+        { text: 'finding', tone: 'title' },
+        { text: `  → ${clean(findingId)}`, link: { screen: 'findings', key: findingId } },
+      ];
 }
 
 function treeRows(heap: number, nodes: readonly RetainerNode[], heapBytes: number, findingOf: ReadonlyMap<string, string>): UiRow[] {
@@ -62,10 +69,17 @@ function treeRows(heap: number, nodes: readonly RetainerNode[], heapBytes: numbe
         text: `${approximateBytes(o.retained).padStart(10)} ${pctText(o.retained, heapBytes).padStart(6)}  ${objectName(o)} ${clean(o.id)}`,
         tone: o.retained >= heapBytes * OPEN_SHARE ? 'alert' : undefined,
         search: clean(`${retainedObjectName(o)} ${o.id}`).toLowerCase(),
-        tree: { depth, ...(parent !== undefined ? { parent } : {}), children: n.children.length, ...(o.retained >= heapBytes * OPEN_SHARE && n.children.length > 0 ? { open: true } : {}) },
+        tree: {
+          depth,
+          ...(parent !== undefined ? { parent } : {}),
+          children: n.children.length,
+          ...(o.retained >= heapBytes * OPEN_SHARE && n.children.length > 0 ? { open: true } : {}),
+        },
         detail: [
           { text: `${objectName(o)} ${clean(o.id)}`, tone: 'title' },
-          { text: `  retains ${approximateBytes(o.retained)} (${pctText(o.retained, heapBytes)} of the reachable heap); shallow ${approximateBytes(o.shallow)}` },
+          {
+            text: `  retains ${approximateBytes(o.retained)} (${pctText(o.retained, heapBytes)} of the reachable heap); shallow ${approximateBytes(o.shallow)}`,
+          },
           {
             text: `  dominates ${count(dominated)} object${dominated === 1 ? '' : 's'} directly${n.more.objects > 0 ? `; ${n.more.objects === 1 ? 'one of them' : `${count(n.more.objects)} of them`} (${approximateBytes(n.more.bytes)}) ${n.more.objects === 1 ? 'is' : 'are'} too small to list` : ''}`,
             tone: 'dim',
@@ -87,7 +101,15 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
   const s = m.summary;
   const title: UiDetailLine = { text: clean(m.input), tone: 'title' };
   if (s === undefined) {
-    return [{ key: `memory:${heap}`, text: `${clean(m.input)}: what holds its memory was ${clean(m.skipped ?? 'not computed')}`, tone: 'dim', search: '', detail: [title, { text: `  ${clean(m.skipped ?? 'not computed')}` }] }];
+    return [
+      {
+        key: `memory:${heap}`,
+        text: `${clean(m.input)}: what holds its memory was ${clean(m.skipped ?? 'not computed')}`,
+        tone: 'dim',
+        search: '',
+        detail: [title, { text: `  ${clean(m.skipped ?? 'not computed')}` }],
+      },
+    ];
   }
   const bytes = s.retainedBytes;
   const findingOf = suspectFindings(findings, m.input);
@@ -99,9 +121,19 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
       search: clean(m.input).toLowerCase(),
       detail: [
         title,
-        { text: `  ${count(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ${count(s.reachableObjects)} reachable from the GC roots (${approximateBytes(bytes)})` },
+        {
+          text: `  ${count(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ${count(s.reachableObjects)} reachable from the GC roots (${approximateBytes(bytes)})`,
+        },
         { text: `  unreachable, left out of the tree: ${count(s.unreachable.objects)} objects, ${approximateBytes(s.unreachable.bytes)}` },
-        { text: `  GC roots: ${Object.entries(s.roots).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${clean(k)} ${count(v)}`).join(', ') || 'none'}`, tone: 'dim' },
+        {
+          text: `  GC roots: ${
+            Object.entries(s.roots)
+              .sort((a, b) => b[1] - a[1])
+              .map(([k, v]) => `${clean(k)} ${count(v)}`)
+              .join(', ') || 'none'
+          }`,
+          tone: 'dim',
+        },
         { text: '  + and - expand and collapse the tree below; the detail of a row shows its path from a GC root', tone: 'dim' },
       ],
     },
@@ -131,18 +163,34 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
   // An extract carries no tree: its top-level dominators stand alone.
   const tree = m.tree ?? s.dominators.map((object): RetainerNode => ({ object, children: [], more: { objects: 0, bytes: 0 } }));
   rows.push(...treeRows(heap, tree, bytes, findingOf));
-  rows.push({ key: `memory:${heap}:classes`, text: '  classes by retained size', tone: 'title', search: '', detail: [{ text: 'A class retains what the set of its instances retains: those not dominated by another instance of it, as MAT counts.' }] });
+  rows.push({
+    key: `memory:${heap}:classes`,
+    text: '  classes by retained size',
+    tone: 'title',
+    search: '',
+    detail: [{ text: 'A class retains what the set of its instances retains: those not dominated by another instance of it, as MAT counts.' }],
+  });
   for (const c of s.classes.slice(0, CLASS_ROWS)) {
     rows.push({
       key: `memory:${heap}:class:${c.className}`,
       text: `  ${approximateBytes(c.retained).padStart(10)} ${pctText(c.retained, bytes).padStart(6)}  ${clean(c.className)} (${count(c.instances)} instance${c.instances === 1 ? '' : 's'})`,
       search: clean(c.className).toLowerCase(),
-      detail: [{ text: clean(c.className), tone: 'title' }, { text: `  ${count(c.instances)} instances, ${approximateBytes(c.shallow)} shallow, ${approximateBytes(c.retained)} retained (${pctText(c.retained, bytes)})` }],
+      detail: [
+        { text: clean(c.className), tone: 'title' },
+        {
+          text: `  ${count(c.instances)} instances, ${approximateBytes(c.shallow)} shallow, ${approximateBytes(c.retained)} retained (${pctText(c.retained, bytes)})`,
+        },
+      ],
     });
   }
   return rows;
 }
 
 export function memoryScreen(memory: readonly HeapMemoryModel[], findings: readonly Finding[]): UiScreen {
-  return { id: 'memory', title: 'Memory', rows: memory.flatMap((m, i) => heapRows(m, i, findings)), empty: 'No HPROF heap dump was given (or its memory analysis was not asked for: --memory).' };
+  return {
+    id: 'memory',
+    title: 'Memory',
+    rows: memory.flatMap((m, i) => heapRows(m, i, findings)),
+    empty: 'No HPROF heap dump was given (or its memory analysis was not asked for: --memory).',
+  };
 }

@@ -4,9 +4,11 @@
  * starts first; Ink (about a second to import) loads meanwhile, and only for this command.
  */
 import chalk, { Chalk } from 'chalk';
-import { UsageError, UserError } from '../errors.js';
+
 import type { MemoryChoice } from '../analysis/heap-memory-work.js';
+import { UsageError, UserError } from '../errors.js';
 import { startLoading } from './loader.js';
+import type * as ScreenModule from './screen.js';
 
 const ENTER_ALT_SCREEN = '\u001b[?1049h\u001b[H';
 const LEAVE_ALT_SCREEN = '\u001b[?1049l';
@@ -21,19 +23,23 @@ export interface UiOptions {
  * The screen, from the bundle the build makes (Ink and React in one file: 0.1 s to import instead
  * of 0.4 s, see scripts/bundle-ui.mjs); from its modules when run from the sources (`npm run dev`).
  */
-async function importScreen(): Promise<typeof import('./screen.js')> {
+async function importScreen(): Promise<typeof ScreenModule> {
   try {
     return await import('./screen.bundle.js');
   } catch (e) {
     // Only the bundle itself missing (its `url` is the one asked for), not something it imports.
-    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || (e as { url?: string }).url !== new URL('./screen.bundle.js', import.meta.url).href) throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND' || (e as { url?: string }).url !== new URL('./screen.bundle.js', import.meta.url).href)
+      throw e;
     return await import('./screen.js');
   }
 }
 
 export async function runUi(paths: string[], options: UiOptions, env: NodeJS.ProcessEnv): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    throw new UsageError('`ui` needs a terminal (stdin and stdout are not a TTY here)', 'use `dumpsleuth analyze` for scripts, pipes and CI (--format text or json)');
+    throw new UsageError(
+      '`ui` needs a terminal (stdin and stdout are not a TTY here)',
+      'use `dumpsleuth analyze` for scripts, pipes and CI (--format text or json)',
+    );
   }
   // Ink colours through the shared chalk; NO_COLOR (which chalk ignores) is applied here, once.
   const level = options.color !== undefined ? (options.color ? 1 : 0) : env['NO_COLOR'] ? 0 : new Chalk().level;

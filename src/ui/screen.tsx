@@ -1,10 +1,11 @@
 /** The Ink side of `ui`: a progress screen while the loader works, then the App; resolves with the exit code. */
 import { Box, render, Text, useInput } from 'ink';
 import { useEffect, useState } from 'react';
+
 import { stripControl } from '../report/sanitize.js';
 import { App } from './components/App.js';
-import type { UiData } from './view-data.js';
 import type { Loader, LoadMessage } from './loader.js';
+import type { UiData } from './view-data.js';
 
 /** What each loading phase is doing, in words (phases without a word show as reading). */
 const PHASE_WORDS: Readonly<Record<string, string>> = {

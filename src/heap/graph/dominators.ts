@@ -62,7 +62,17 @@ export function dominatorTree(g: ObjectGraph): DominatorTree {
  * and `parent` by preorder number. The root's successors are the GC roots; the stack keeps each
  * node's next edge (for the root, the next GC root). Returns the number of nodes reached.
  */
-function depthFirst(root: number, edgeStart: Int32Array, edges: Int32Array, roots: Int32Array, dfn: Int32Array, vertex: Int32Array, parent: Int32Array, stackNode: Int32Array, stackEdge: Int32Array): number {
+function depthFirst(
+  root: number,
+  edgeStart: Int32Array,
+  edges: Int32Array,
+  roots: Int32Array,
+  dfn: Int32Array,
+  vertex: Int32Array,
+  parent: Int32Array,
+  stackNode: Int32Array,
+  stackEdge: Int32Array,
+): number {
   const rootCount = roots.length;
   let count = 0;
   let sp = 0;
@@ -103,7 +113,14 @@ function unreachedBytes(n: number, dfn: Int32Array, shallow: Float64Array): numb
  * root): the list of preorder number k is preds[predStart[k] .. predStart[k + 1]). `spare`, the
  * write cursor, is free afterwards.
  */
-function predecessors(n: number, count: number, edgeStart: Int32Array, edges: Int32Array, roots: Int32Array, dfn: Int32Array): { predStart: Int32Array; preds: Int32Array; spare: Int32Array } {
+function predecessors(
+  n: number,
+  count: number,
+  edgeStart: Int32Array,
+  edges: Int32Array,
+  roots: Int32Array,
+  dfn: Int32Array,
+): { predStart: Int32Array; preds: Int32Array; spare: Int32Array } {
   const rootCount = roots.length;
   const predCount = new Int32Array(count + 2);
   for (let k = 0; k < rootCount; k++) predCount[dfn[roots[k]!]! + 1]!++;
@@ -135,7 +152,16 @@ function predecessors(n: number, count: number, edgeStart: Int32Array, edges: In
  * 3. Semidominators, in decreasing dfn, with a path-compressed forest (`ancestor`, zeroed; 0 = a
  * tree root); `path` is scratch. Returns `semi` (by preorder number).
  */
-function semidominators(count: number, predStart: Int32Array, preds: Int32Array, parent: Int32Array, semi: Int32Array, label: Int32Array, ancestor: Int32Array, path: Int32Array): Int32Array {
+function semidominators(
+  count: number,
+  predStart: Int32Array,
+  preds: Int32Array,
+  parent: Int32Array,
+  semi: Int32Array,
+  label: Int32Array,
+  ancestor: Int32Array,
+  path: Int32Array,
+): Int32Array {
   semi[0] = 0;
   label[0] = 0;
   for (let k = 1; k <= count; k++) {

@@ -51,7 +51,14 @@ export interface BackwardLimits {
  * The first of `targets` that refers to `start` through a chain of references (walked backwards,
  * breadth first), without passing through `stops`; -1 when none within the limits.
  */
-export function referrerAmong(g: ObjectGraph, inbound: InboundIndex, start: number, targets: ReadonlySet<number>, stops: ReadonlySet<number>, limits: BackwardLimits): number {
+export function referrerAmong(
+  g: ObjectGraph,
+  inbound: InboundIndex,
+  start: number,
+  targets: ReadonlySet<number>,
+  stops: ReadonlySet<number>,
+  limits: BackwardLimits,
+): number {
   const seen = new Map<number, number>([[start, 0]]); // object -> depth
   const queue = [start];
   for (let head = 0; head < queue.length && seen.size < limits.visits; head++) {

@@ -5,18 +5,18 @@
  * accumulates (for an HPROF a second pass, only when there is a path to name, reads the field names).
  */
 import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
+import type { ProgressListener } from '../../model/progress.js';
 import type { FeedOptions } from '../hprof/byte-source.js';
-import { dominatorTree, type DominatorTree } from './dominators.js';
 import { hprofObjectGraph } from '../hprof/graph/hprof-graph.js';
-import { dominatedLists, memorySummary, objectAt, type DominatedLists, type SummaryOptions } from './memory-summary.js';
-import type { ObjectGraph } from './object-graph.js';
-import { shortestStrongPaths } from './root-path.js';
 import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../hprof/graph/step-names.js';
 import type { IndexedHprof } from '../hprof/object-index.js';
-import { v8ObjectGraph, type NamedObjectGraph } from '../v8/v8-graph.js';
-import { retainerTree, treeIndexes, withPaths, type RetainerTreeShape } from './retainer-tree.js';
+import { type NamedObjectGraph, v8ObjectGraph } from '../v8/v8-graph.js';
+import { type DominatorTree, dominatorTree } from './dominators.js';
 import { indexesOfIds } from './graph-queries.js';
-import type { ProgressListener } from '../../model/progress.js';
+import { type DominatedLists, dominatedLists, memorySummary, objectAt, type SummaryOptions } from './memory-summary.js';
+import type { ObjectGraph } from './object-graph.js';
+import { retainerTree, type RetainerTreeShape, treeIndexes, withPaths } from './retainer-tree.js';
+import { shortestStrongPaths } from './root-path.js';
 
 export interface MemoryAnalysis {
   readonly graph: ObjectGraph;
@@ -115,6 +115,8 @@ async function pathsFromGcRoots(source: NamedObjectGraph, tree: DominatorTree, t
 export function analysisBuffers(a: MemoryAnalysis): ArrayBuffer[] {
   const g = a.graph;
   const t = a.tree;
-  const all = [g.ids, g.classOf, g.shallow, g.edgeStart, g.edges, g.roots, t.idom, t.retained, t.preorder, a.lists.start, a.lists.children, a.lists.sorted].map((x) => x.buffer as ArrayBuffer);
+  const all = [g.ids, g.classOf, g.shallow, g.edgeStart, g.edges, g.roots, t.idom, t.retained, t.preorder, a.lists.start, a.lists.children, a.lists.sorted].map(
+    (x) => x.buffer as ArrayBuffer,
+  );
   return [...new Set(all)];
 }

@@ -6,9 +6,9 @@
  * its accumulation point (follow the biggest dominated child while it keeps `bigDropRatio` of its
  * parent's retained size).
  */
+import type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '../../model/memory.js';
 import type { DominatorTree } from './dominators.js';
 import { idText, type ObjectGraph } from './object-graph.js';
-import type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '../../model/memory.js';
 
 export type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '../../model/memory.js';
 
@@ -88,7 +88,8 @@ export function classesByRetained(g: ObjectGraph, t: DominatorTree, lists: Domin
   }
   const retained = topLevelRetained(k, classOf, t.retained, t.root, lists);
   const out: ClassRetained[] = [];
-  for (let c = 0; c < k; c++) if (instances[c]! > 0) out.push({ className: g.classNames[c]!, instances: instances[c]!, shallow: shallow[c]!, retained: retained[c]! });
+  for (let c = 0; c < k; c++)
+    if (instances[c]! > 0) out.push({ className: g.classNames[c]!, instances: instances[c]!, shallow: shallow[c]!, retained: retained[c]! });
   return out.sort((a, b) => b.retained - a.retained || b.shallow - a.shallow || (a.className < b.className ? -1 : 1));
 }
 
@@ -166,7 +167,15 @@ export function memorySummary(g: ObjectGraph, t: DominatorTree, options: Summary
     if (t.retained[v]! < heap * share) break; // largest first
     single.add(v);
     const subject = objectAt(g, t, v);
-    suspects.push({ kind: 'object', subject, className: subject.className, instances: 1, retained: subject.retained, share: subject.retained / heap, accumulation: accumulationPoint(g, t, lists, v, ratio) });
+    suspects.push({
+      kind: 'object',
+      subject,
+      className: subject.className,
+      instances: 1,
+      retained: subject.retained,
+      share: subject.retained / heap,
+      accumulation: accumulationPoint(g, t, lists, v, ratio),
+    });
   }
   // Group suspects: the other top-level dominators, by class. Class objects are not grouped, nor are
   // a JavaScript heap's compiled code, functions and object shapes: the classes (or functions) of a

@@ -1,5 +1,6 @@
 /** Runs the memory analysis of one HPROF file in a worker thread, while the main thread loads the rest of the incident. */
 import { parentPort, workerData } from 'node:worker_threads';
+
 import { analyseMemory, analysisBuffers, type MemoryAnalysisOptions } from './heap-memory.js';
 
 const { file, options } = workerData as { file: string; options: Omit<MemoryAnalysisOptions, 'onProgress'> };

@@ -1,8 +1,8 @@
 /** The top of the dominator tree, for reports and the UI: the biggest top-level dominators and, under each, the biggest it dominates. */
-import type { DominatorTree } from './dominators.js';
-import { objectAt, sortedChildren, type DominatedLists } from './memory-summary.js';
-import type { ObjectGraph } from './object-graph.js';
 import type { RetainerNode } from '../../model/memory.js';
+import type { DominatorTree } from './dominators.js';
+import { type DominatedLists, objectAt, sortedChildren } from './memory-summary.js';
+import type { ObjectGraph } from './object-graph.js';
 
 export type { RetainerNode } from '../../model/memory.js';
 

@@ -4,7 +4,7 @@
  * roots" excludes them. Breadth-first over the graph's edges, whatever format the graph was built
  * from; the names of the steps come from the dump (hprof/graph/step-names.ts for HPROF).
  */
-import { referentOf, type ObjectGraph } from './object-graph.js';
+import { type ObjectGraph, referentOf } from './object-graph.js';
 
 /**
  * Object indexes from a GC root to each target (undefined when no strong path reaches it), from

@@ -4,6 +4,7 @@
  * the test runner (which cannot start a worker from TypeScript sources).
  */
 import { Worker } from 'node:worker_threads';
+
 import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from './heap-memory.js';
 
 export interface RunningMemoryAnalysis {

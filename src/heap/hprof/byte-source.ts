@@ -5,10 +5,11 @@
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
-import { HprofParser, type HprofHeader } from './parser.js';
-import { jmapGzipBlockSize, parallelGunzip } from './parallel-gunzip.js';
-import type { ProgressListener } from '../../model/progress.js';
+
 import { DEFAULT_MAX_GUNZIP_BYTES } from '../../model/bytes.js';
+import type { ProgressListener } from '../../model/progress.js';
+import { jmapGzipBlockSize, parallelGunzip } from './parallel-gunzip.js';
+import { type HprofHeader, type HprofParser } from './parser.js';
 
 const READ_BUFFER = 8 * 1024 * 1024;
 /** No single record is buffered beyond this; the parser skips anything it would not deliver anyway. */

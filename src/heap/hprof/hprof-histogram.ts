@@ -6,13 +6,13 @@
  * objects out on a 64-bit JVM with compressed class pointers and compressed oops (heaps under 32 GB):
  * a 12-byte header (16 for arrays, with the length), 4-byte references, 8-byte alignment.
  */
-import { sortHistogramRows, type Histogram, type HistogramRow } from '../histogram.js';
-import { feedHprof } from './byte-source.js';
-import { basicTypeSize, isReferenceType, primitiveArrayClassName } from './format.js';
-import { HprofFormatError, HprofParser } from './parser.js';
-import { ClassMetadata } from './class-metadata.js';
-import { truncationWarning } from './hprof-warnings.js';
 import type { ProgressListener } from '../../model/progress.js';
+import { type Histogram, type HistogramRow, sortHistogramRows } from '../histogram.js';
+import { feedHprof } from './byte-source.js';
+import { ClassMetadata } from './class-metadata.js';
+import { basicTypeSize, isReferenceType, primitiveArrayClassName } from './format.js';
+import { truncationWarning } from './hprof-warnings.js';
+import { HprofFormatError, HprofParser } from './parser.js';
 
 export const HPROF_SIZE_MODEL =
   'shallow sizes are estimates for a 64-bit HotSpot JVM with compressed oops and class pointers (12-byte header, 16 for arrays, 4-byte references, 8-byte alignment); HPROF does not record the real layout';

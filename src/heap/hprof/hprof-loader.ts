@@ -11,19 +11,20 @@
  * rider on the first pass keeps: see LoadHooks.firstPass).
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
+
+import type { ProgressListener } from '../../model/progress.js';
 import type { HeapObject, HeapStore, HeapValue } from '../heap-model.js';
-import { feedHprof, isGzipFile, passEnd, type FeedOptions, type FeedSummary, type PassEnd } from './byte-source.js';
-import { PlainCopy } from './plain-copy.js';
+import { feedHprof, type FeedOptions, type FeedSummary, isGzipFile, type PassEnd, passEnd } from './byte-source.js';
 import { ClassMetadata } from './class-metadata.js';
 import { BASIC_TYPES, basicTypeSize, isReferenceType, SUB } from './format.js';
 import { HistogramTally } from './hprof-histogram.js';
 import { truncationWarning } from './hprof-warnings.js';
-import { ObjectIndex, type IndexedHprof } from './object-index.js';
 import { parseIndexedBlock } from './indexed-block.js';
+import { type IndexedHprof, ObjectIndex } from './object-index.js';
+import { HprofFormatError, type HprofHeader, HprofParser, type HprofVisitor, readValue } from './parser.js';
+import { PlainCopy } from './plain-copy.js';
 import { StackTraceCollector } from './stack-traces.js';
 import { visitorPair } from './visitor-pair.js';
-import { HprofFormatError, HprofParser, readValue, type HprofHeader, type HprofVisitor } from './parser.js';
-import type { ProgressListener } from '../../model/progress.js';
 
 export interface LoadPlan {
   /** Every instance of these classes (and, unless told otherwise, their subclasses) is loaded, then followed `depth` references deep. */
@@ -179,7 +180,14 @@ class FirstPass {
 }
 
 /** After the first pass: the references left, then the store. `seekable` is a plain file to read blocks from, if there is one. */
-async function finishLoad(path: string, plan: LoadPlan, first: FirstPass, fed0: FeedSummary, seekable: string | undefined, onProgress: ProgressListener | undefined): Promise<HeapStore> {
+async function finishLoad(
+  path: string,
+  plan: LoadPlan,
+  first: FirstPass,
+  fed0: FeedSummary,
+  seekable: string | undefined,
+  onProgress: ProgressListener | undefined,
+): Promise<HeapStore> {
   const { closure, header, index } = first;
   const meta = closure.meta;
   if (header === undefined) throw new HprofFormatError(`the file ends before the HPROF header does`);
@@ -207,9 +215,12 @@ async function finishLoad(path: string, plan: LoadPlan, first: FirstPass, fed0: 
     }
   }
   if (closure.full) warnings.push(`loading stopped at ${closure.maxObjects} objects; collections reached past that point are reported as incomplete`);
-  if (closure.missingCount > 0) warnings.push(`${closure.missingCount} referenced objects are not in the dump; walks that reach them are reported as incomplete`);
+  if (closure.missingCount > 0)
+    warnings.push(`${closure.missingCount} referenced objects are not in the dump; walks that reach them are reported as incomplete`);
   else if (closure.pending) {
-    warnings.push(`${closure.frontier.size} referenced objects were not found (after ${passes} passes and ${sweeps} index sweeps); walks that reach them are reported as incomplete`);
+    warnings.push(
+      `${closure.frontier.size} referenced objects were not found (after ${passes} passes and ${sweeps} index sweeps); walks that reach them are reported as incomplete`,
+    );
   }
   if (truncated.truncatedAt !== undefined) warnings.push(truncationWarning(truncated));
 
@@ -287,7 +298,8 @@ class Closure {
         this.add(id, { kind: 'raw-instance', id, classId, raw: Buffer.from(data) }, budget);
       },
       objectArrayHeader: (id) => this.wants(id),
-      objectArrayData: (id, classId, elements) => this.add(id, { kind: 'object-array', id, classId, elements: Array.from(elements) }, this.frontier.get(id) ?? 0),
+      objectArrayData: (id, classId, elements) =>
+        this.add(id, { kind: 'object-array', id, classId, elements: Array.from(elements) }, this.frontier.get(id) ?? 0),
       primitiveArrayHeader: (id) => this.wants(id),
       primitiveArrayData: (id, type, data) => this.add(id, decodePrimitiveArray(id, type, data), this.frontier.get(id) ?? 0),
     };
@@ -357,7 +369,7 @@ class Closure {
 
   private layoutKnown(classId: number): boolean {
     const seen = new Set<number>();
-    for (let id = classId; id !== 0 && !seen.has(id); ) {
+    for (let id = classId; id !== 0 && !seen.has(id);) {
       seen.add(id);
       const c = this.meta.classDumps.get(id);
       if (c === undefined) return false;
@@ -456,7 +468,7 @@ class MinHeap {
   push(v: number): void {
     const a = this.a;
     a.push(v);
-    for (let i = a.length - 1; i > 0; ) {
+    for (let i = a.length - 1; i > 0;) {
       const p = (i - 1) >> 1;
       if (a[p]! <= v) break;
       a[i] = a[p]!;
@@ -472,7 +484,7 @@ class MinHeap {
     const last = a.pop()!;
     if (a.length > 0) {
       a[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

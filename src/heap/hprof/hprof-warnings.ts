@@ -1,6 +1,6 @@
 /** Messages shared by every HPROF pass. */
-import type { FeedSummary } from './byte-source.js';
 import { formatBytes } from '../../model/bytes.js';
+import type { FeedSummary } from './byte-source.js';
 
 export function truncationWarning(fed: FeedSummary): string {
   const offset = fed.truncatedAt ?? fed.streamBytes;

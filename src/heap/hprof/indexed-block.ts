@@ -4,8 +4,9 @@
  * hold the objects they look for.
  */
 import { readSync } from 'node:fs';
+
 import type { IndexBlock } from './object-index.js';
-import { HprofParser, type HprofHeader, type HprofVisitor } from './parser.js';
+import { type HprofHeader, HprofParser, type HprofVisitor } from './parser.js';
 
 /** Parses block `block` of the open file `fd` (`fileSize` bytes) with `visitor`. */
 export function parseIndexedBlock(fd: number, fileSize: number, header: HprofHeader, block: IndexBlock, visitor: HprofVisitor): void {

@@ -11,6 +11,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+
 import type { ProgressListener } from '../../model/progress.js';
 
 /** The block size from the first member's comment, or undefined for any other gzip file. */

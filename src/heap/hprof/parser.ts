@@ -209,7 +209,14 @@ export class HprofParser {
         return;
       case TAG.FRAME:
         if (length >= 4 * idSize + 8) {
-          v.frame!(id(body), id(body + idSize), id(body + 2 * idSize), id(body + 3 * idSize), dv.getUint32(base + body + 4 * idSize), dv.getInt32(base + body + 4 * idSize + 4));
+          v.frame!(
+            id(body),
+            id(body + idSize),
+            id(body + 2 * idSize),
+            id(body + 3 * idSize),
+            dv.getUint32(base + body + 4 * idSize),
+            dv.getInt32(base + body + 4 * idSize + 4),
+          );
         }
         return;
       case TAG.TRACE: {
@@ -242,7 +249,10 @@ export class HprofParser {
         const n = dv.getUint32(base + p + 5 + 2 * idSize);
         used = head + n;
         if (used > this.segmentLeft) return this.corruptSegment(p, 'an instance runs past the end of its segment');
-        if ((this.asks(p) ? (this.answer = v.instanceHeader !== undefined && v.instanceHeader(id, classId, n)) : this.answer) && (v.instanceFields !== undefined || v.instanceData !== undefined)) {
+        if (
+          (this.asks(p) ? (this.answer = v.instanceHeader !== undefined && v.instanceHeader(id, classId, n)) : this.answer) &&
+          (v.instanceFields !== undefined || v.instanceData !== undefined)
+        ) {
           if (avail < used) return this.needBytes(used);
           if (v.instanceFields !== undefined) v.instanceFields(id, classId, dv, base + p + head, n);
           else v.instanceData!(id, classId, buf.subarray(p + head, p + used));
@@ -257,7 +267,10 @@ export class HprofParser {
         const classId = readId(dv, base + p + 9 + idSize, idSize);
         used = head + n * idSize;
         if (used > this.segmentLeft) return this.corruptSegment(p, 'an object array runs past the end of its segment');
-        if ((this.asks(p) ? (this.answer = v.objectArrayHeader !== undefined && v.objectArrayHeader(id, classId, n)) : this.answer) && (v.objectArrayElements !== undefined || v.objectArrayData !== undefined)) {
+        if (
+          (this.asks(p) ? (this.answer = v.objectArrayHeader !== undefined && v.objectArrayHeader(id, classId, n)) : this.answer) &&
+          (v.objectArrayElements !== undefined || v.objectArrayData !== undefined)
+        ) {
           if (used > MAX_DELIVERED_BODY) {
             this.warn(`object array 0x${id.toString(16)} (${n} elements) is too large to load; skipped`);
           } else if (v.objectArrayElements !== undefined) {
@@ -282,7 +295,10 @@ export class HprofParser {
         if (size === 0 || isReferenceType(type)) return this.corruptSegment(p, `a primitive array has element type ${type}`);
         used = head + n * size;
         if (used > this.segmentLeft) return this.corruptSegment(p, 'a primitive array runs past the end of its segment');
-        if ((this.asks(p) ? (this.answer = v.primitiveArrayHeader !== undefined && v.primitiveArrayHeader(id, type, n)) : this.answer) && v.primitiveArrayData !== undefined) {
+        if (
+          (this.asks(p) ? (this.answer = v.primitiveArrayHeader !== undefined && v.primitiveArrayHeader(id, type, n)) : this.answer) &&
+          v.primitiveArrayData !== undefined
+        ) {
           if (used > MAX_DELIVERED_BODY) {
             this.warn(`primitive array 0x${id.toString(16)} (${n} elements) is too large to load; skipped`);
           } else {
@@ -310,7 +326,14 @@ export class HprofParser {
         used = 1 + size;
         if (avail < used) return this.needBytes(used);
         if (v.root !== undefined) {
-          const threadSerial = sub === SUB.ROOT_JNI_LOCAL || sub === SUB.ROOT_JAVA_FRAME || sub === SUB.ROOT_THREAD_OBJ || sub === SUB.ROOT_NATIVE_STACK || sub === SUB.ROOT_THREAD_BLOCK ? dv.getUint32(base + p + 1 + idSize) : 0;
+          const threadSerial =
+            sub === SUB.ROOT_JNI_LOCAL ||
+            sub === SUB.ROOT_JAVA_FRAME ||
+            sub === SUB.ROOT_THREAD_OBJ ||
+            sub === SUB.ROOT_NATIVE_STACK ||
+            sub === SUB.ROOT_THREAD_BLOCK
+              ? dv.getUint32(base + p + 1 + idSize)
+              : 0;
           const frame = sub === SUB.ROOT_JNI_LOCAL || sub === SUB.ROOT_JAVA_FRAME || sub === SUB.ROOT_THREAD_OBJ ? dv.getInt32(base + p + 5 + idSize) : 0;
           v.root(sub, readId(dv, base + p + 1, idSize), threadSerial, frame);
         }
@@ -391,7 +414,10 @@ export class HprofParser {
   /** The warnings, with a count of those beyond the first MAX_WARNINGS and of every record skipped. */
   warningReport(): string[] {
     if (this.suppressedWarnings === 0) return [...this.warnings];
-    return [...this.warnings, `${this.suppressedWarnings} more warnings like these were not listed; ${this.recordsSkipped} records or heap-dump segments were skipped in all`];
+    return [
+      ...this.warnings,
+      `${this.suppressedWarnings} more warnings like these were not listed; ${this.recordsSkipped} records or heap-dump segments were skipped in all`,
+    ];
   }
 }
 

@@ -49,7 +49,9 @@ export class StackTraceCollector {
     return this.roots.map((r) => {
       const ids = this.traces.get(r.traceSerial);
       // Trace serial 0 or a trace with no frames (JVM-internal threads): no stack to show.
-      return ids === undefined || ids.length === 0 ? { objectId: r.objectId, threadSerial: r.threadSerial } : { objectId: r.objectId, threadSerial: r.threadSerial, frames: ids.map(frameText) };
+      return ids === undefined || ids.length === 0
+        ? { objectId: r.objectId, threadSerial: r.threadSerial }
+        : { objectId: r.objectId, threadSerial: r.threadSerial, frames: ids.map(frameText) };
     });
   }
 

@@ -6,7 +6,7 @@
  * The second rides on the first: when it throws, it is told no more, `onSecondFailed` hears why, and
  * the first reads on as if alone (a failure of what rides on a load must not fail the load).
  */
-import { readId, type HprofVisitor } from './parser.js';
+import { type HprofVisitor, readId } from './parser.js';
 
 export function visitorPair(first: HprofVisitor, second: HprofVisitor, onSecondFailed: (e: unknown) => void): HprofVisitor {
   let idSize = 8;
@@ -35,18 +35,20 @@ export function visitorPair(first: HprofVisitor, second: HprofVisitor, onSecondF
   };
   /** A header callback asking both: what each said is kept for the body that follows. */
   type Header = (id: number, classOrType: number, size: number) => boolean;
-  const header = (a: Header | undefined, b: Header | undefined): Header => (id, classOrType, size) => {
-    firstWants = a?.call(first, id, classOrType, size) === true;
-    secondWants = false;
-    if (!secondFailed) {
-      try {
-        secondWants = b?.call(second, id, classOrType, size) === true;
-      } catch (e) {
-        fail(e);
+  const header =
+    (a: Header | undefined, b: Header | undefined): Header =>
+    (id, classOrType, size) => {
+      firstWants = a?.call(first, id, classOrType, size) === true;
+      secondWants = false;
+      if (!secondFailed) {
+        try {
+          secondWants = b?.call(second, id, classOrType, size) === true;
+        } catch (e) {
+          fail(e);
+        }
       }
-    }
-    return firstWants || secondWants;
-  };
+      return firstWants || secondWants;
+    };
   const takesInstances = (v: HprofVisitor) => v.instanceFields !== undefined || v.instanceData !== undefined;
   const takesObjectArrays = (v: HprofVisitor) => v.objectArrayElements !== undefined || v.objectArrayData !== undefined;
   const pair: HprofVisitor = {
@@ -81,15 +83,17 @@ export function visitorPair(first: HprofVisitor, second: HprofVisitor, onSecondF
   }
   /** A body's delivery: to each visitor that asked for it, by `to`, in the form that visitor takes. */
   type Deliver = (v: HprofVisitor, id: number, classId: number, view: DataView, at: number, length: number) => void;
-  const bodies = (to: Deliver) => (id: number, classId: number, view: DataView, at: number, length: number): void => {
-    if (firstWants) to(first, id, classId, view, at, length);
-    if (!secondWants) return;
-    try {
-      to(second, id, classId, view, at, length);
-    } catch (e) {
-      fail(e);
-    }
-  };
+  const bodies =
+    (to: Deliver) =>
+    (id: number, classId: number, view: DataView, at: number, length: number): void => {
+      if (firstWants) to(first, id, classId, view, at, length);
+      if (!secondWants) return;
+      try {
+        to(second, id, classId, view, at, length);
+      } catch (e) {
+        fail(e);
+      }
+    };
   if (takesInstances(first) || takesInstances(second)) pair.instanceFields = bodies(instanceTo);
   if (takesObjectArrays(first) || takesObjectArrays(second)) pair.objectArrayElements = bodies(elementsTo);
   if (first.primitiveArrayData !== undefined || second.primitiveArrayData !== undefined) {

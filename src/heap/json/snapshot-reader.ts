@@ -7,10 +7,11 @@ import { gen, none } from 'stream-chain';
 import { parser } from 'stream-json';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamValues } from 'stream-json/streamers/stream-values.js';
+
+import { InputError } from '../../errors.js';
+import type { MemorySummary } from '../../model/memory.js';
 import type { BasicType, HeapClass, HeapObject, HeapStore, HeapValue } from '../heap-model.js';
 import type { Histogram } from '../histogram.js';
-import type { MemorySummary } from '../../model/memory.js';
-import { InputError } from '../../errors.js';
 import { decodeValue, HEAP_SNAPSHOT_FORMAT } from './snapshot-format.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -37,7 +38,8 @@ export async function readHeapSnapshot(path: string, opened: SnapshotText): Prom
   const take = (item: unknown) => {
     const value = (item as { value: Json }).value;
     if (format === undefined) {
-      if (value !== HEAP_SNAPSHOT_FORMAT) throw new InputError(`${path} is not a dumpsleuth heap snapshot (format ${JSON.stringify(value)})`, `expected "${HEAP_SNAPSHOT_FORMAT}"`);
+      if (value !== HEAP_SNAPSHOT_FORMAT)
+        throw new InputError(`${path} is not a dumpsleuth heap snapshot (format ${JSON.stringify(value)})`, `expected "${HEAP_SNAPSHOT_FORMAT}"`);
       format = value;
       return;
     }
@@ -79,7 +81,11 @@ export async function readHeapSnapshot(path: string, opened: SnapshotText): Prom
     .filter((t): t is JsonObject => t !== null && typeof t === 'object' && !Array.isArray(t) && typeof t['objectId'] === 'number')
     .map((t) => {
       const frames = Array.isArray(t['frames']) ? t['frames'].filter((f): f is string => typeof f === 'string') : [];
-      return { objectId: t['objectId'] as number, threadSerial: typeof t['threadSerial'] === 'number' ? t['threadSerial'] : 0, ...(frames.length > 0 ? { frames } : {}) };
+      return {
+        objectId: t['objectId'] as number,
+        threadSerial: typeof t['threadSerial'] === 'number' ? t['threadSerial'] : 0,
+        ...(frames.length > 0 ? { frames } : {}),
+      };
     });
   return {
     source: {
@@ -108,11 +114,31 @@ function memoryFrom(v: Json | undefined): { memory?: MemorySummary } {
   if (v === null || v === undefined || typeof v !== 'object' || Array.isArray(v)) return {};
   const isNum = (x: Json | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
   const isObj = (x: Json | undefined): x is JsonObject => x !== null && x !== undefined && typeof x === 'object' && !Array.isArray(x);
-  const retained = (x: Json | undefined): x is JsonObject => isObj(x) && typeof x['id'] === 'string' && typeof x['className'] === 'string' && isNum(x['shallow']) && isNum(x['retained']);
-  if (!['objects', 'reachableObjects', 'shallowBytes', 'retainedBytes', 'missingReferences'].every((k) => isNum(v[k])) || !isObj(v['unreachable']) || !isObj(v['roots'])) return {};
+  const retained = (x: Json | undefined): x is JsonObject =>
+    isObj(x) && typeof x['id'] === 'string' && typeof x['className'] === 'string' && isNum(x['shallow']) && isNum(x['retained']);
+  if (
+    !['objects', 'reachableObjects', 'shallowBytes', 'retainedBytes', 'missingReferences'].every((k) => isNum(v[k])) ||
+    !isObj(v['unreachable']) ||
+    !isObj(v['roots'])
+  )
+    return {};
   const list = (x: Json | undefined) => (Array.isArray(x) ? x : []);
-  const suspects = list(v['suspects']).filter((x): x is JsonObject => isObj(x) && (x['kind'] === 'object' || x['kind'] === 'class') && typeof x['className'] === 'string' && isNum(x['retained']) && isNum(x['share']) && isNum(x['instances']) && retained(x['subject']) && retained(x['accumulation']) && isNum((x['accumulation'] as JsonObject)['dominated']) && (x['path'] === undefined || (Array.isArray(x['path']) && x['path'].every((st) => isObj(st) && retained(st['object'])))));
-  const classes = list(v['classes']).filter((x): x is JsonObject => isObj(x) && typeof x['className'] === 'string' && isNum(x['instances']) && isNum(x['shallow']) && isNum(x['retained']));
+  const suspects = list(v['suspects']).filter(
+    (x): x is JsonObject =>
+      isObj(x) &&
+      (x['kind'] === 'object' || x['kind'] === 'class') &&
+      typeof x['className'] === 'string' &&
+      isNum(x['retained']) &&
+      isNum(x['share']) &&
+      isNum(x['instances']) &&
+      retained(x['subject']) &&
+      retained(x['accumulation']) &&
+      isNum((x['accumulation'] as JsonObject)['dominated']) &&
+      (x['path'] === undefined || (Array.isArray(x['path']) && x['path'].every((st) => isObj(st) && retained(st['object'])))),
+  );
+  const classes = list(v['classes']).filter(
+    (x): x is JsonObject => isObj(x) && typeof x['className'] === 'string' && isNum(x['instances']) && isNum(x['shallow']) && isNum(x['retained']),
+  );
   const roots = Object.fromEntries(Object.entries(v['roots'] as JsonObject).filter(([, n]) => isNum(n))) as Record<string, number>;
   const u = v['unreachable'] as JsonObject;
   return {
@@ -172,13 +198,15 @@ function objectFrom(v: JsonObject, classes: Map<number, HeapClass>): HeapObject 
     const type = v['type'];
     if (!BASIC_TYPES.has(type) || type === 'object') return undefined;
     const elementType = type as Exclude<BasicType, 'object'>;
-    if (typeof v['base64'] === 'string') return { kind: 'primitive-array', id, elementType, values: Array.from(new Int8Array(Buffer.from(v['base64'], 'base64'))) };
+    if (typeof v['base64'] === 'string')
+      return { kind: 'primitive-array', id, elementType, values: Array.from(new Int8Array(Buffer.from(v['base64'], 'base64'))) };
     if (!Array.isArray(v['values'])) return undefined;
     return { kind: 'primitive-array', id, elementType, values: (v['values'] as Json[]).map((x) => decodeValue(elementType, x) as number | bigint | boolean) };
   }
   const classId = v['class'];
   if (typeof classId !== 'number') return undefined;
-  if (Array.isArray(v['elements'])) return { kind: 'object-array', id, classId, elements: (v['elements'] as Json[]).map((e) => (typeof e === 'number' ? e : 0)) };
+  if (Array.isArray(v['elements']))
+    return { kind: 'object-array', id, classId, elements: (v['elements'] as Json[]).map((e) => (typeof e === 'number' ? e : 0)) };
   if (!Array.isArray(v['values'])) return undefined;
   const types: BasicType[] = [];
   const seen = new Set<number>();

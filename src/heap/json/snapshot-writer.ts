@@ -3,10 +3,11 @@
  * whole source heap, then one class and one object per line, so it streams both ways. Gzipped when
  * asked (the extract of a multi-GB dump is small, and smaller still compressed).
  */
-import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { createGzip } from 'node:zlib';
+import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
+import { createGzip } from 'node:zlib';
+
 import type { HeapClass, HeapObject, HeapStore } from '../heap-model.js';
 import { encodeValue, HEAP_SNAPSHOT_FORMAT } from './snapshot-format.js';
 
@@ -44,7 +45,9 @@ export async function writeHeapSnapshot(store: HeapStore, out: Writable, meta: S
     // What holds the memory, computed from the HPROF, so an attached snapshot still shows it.
     ...(store.memory !== undefined ? { memory: store.memory } : {}),
   };
-  await write(`{"format":${JSON.stringify(HEAP_SNAPSHOT_FORMAT)},\n"header":${JSON.stringify(header)},\n"histogram":${JSON.stringify(store.histogram ?? null)},\n"classes":[`);
+  await write(
+    `{"format":${JSON.stringify(HEAP_SNAPSHOT_FORMAT)},\n"header":${JSON.stringify(header)},\n"histogram":${JSON.stringify(store.histogram ?? null)},\n"classes":[`,
+  );
   let first = true;
   const classes = [...store.classes.values()].sort((a, b) => a.id - b.id);
   for (const c of classes) {

@@ -6,11 +6,11 @@
  * objects here: what they reach, directly or through one another, is a GC root of the kind they
  * name, under the graph's virtual root.
  */
+import { InputError } from '../../errors.js';
+import type { ProgressListener } from '../../model/progress.js';
+import type { ObjectGraph } from '../graph/object-graph.js';
 import { groupClassName, scanV8HeapSnapshot } from './v8-snapshot.js';
 import type { V8RawGraph } from './v8-snapshot-scanner.js';
-import { InputError } from '../../errors.js';
-import type { ObjectGraph } from '../graph/object-graph.js';
-import type { ProgressListener } from '../../model/progress.js';
 
 /** A graph with what names the steps of its paths (a field, an array index). */
 export interface NamedObjectGraph {
@@ -23,16 +23,31 @@ export interface NamedObjectGraph {
 const NAMED_TYPES = new Set(['object', 'native']);
 
 export async function v8ObjectGraph(path: string, onProgress?: ProgressListener): Promise<NamedObjectGraph> {
-  const summary = await scanV8HeapSnapshot(path, { collectGraph: true, ...(onProgress !== undefined ? { onProgress: (bytesRead, totalBytes) => onProgress({ phase: 'reading', bytesRead, ...(totalBytes !== undefined ? { totalBytes } : {}) }) } : {}) });
+  const summary = await scanV8HeapSnapshot(path, {
+    collectGraph: true,
+    ...(onProgress !== undefined
+      ? { onProgress: (bytesRead, totalBytes) => onProgress({ phase: 'reading', bytesRead, ...(totalBytes !== undefined ? { totalBytes } : {}) }) }
+      : {}),
+  });
   const raw = summary.graph!;
   const fieldOf = (fields: readonly string[], name: string) => {
     const k = fields.indexOf(name);
-    if (k < 0) throw new InputError(`${path}: the snapshot's meta has no "${name}" field, which the memory analysis needs`, 'take the heap snapshot with a current Node.js or Chrome');
+    if (k < 0)
+      throw new InputError(
+        `${path}: the snapshot's meta has no "${name}" field, which the memory analysis needs`,
+        'take the heap snapshot with a current Node.js or Chrome',
+      );
     return k;
   };
   const nf = summary.nodeFields;
   const nodeStride = nf.length;
-  const [typeF, nameF, idF, sizeF, edgeCountF] = ['type', 'name', 'id', 'self_size', 'edge_count'].map((f) => fieldOf(nf, f)) as [number, number, number, number, number];
+  const [typeF, nameF, idF, sizeF, edgeCountF] = ['type', 'name', 'id', 'self_size', 'edge_count'].map((f) => fieldOf(nf, f)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const ef = raw.edgeFields;
   const edgeStride = ef.length;
   const [eTypeF, eNameF, eToF] = ['type', 'name_or_index', 'to_node'].map((f) => fieldOf(ef, f)) as [number, number, number];
@@ -71,7 +86,11 @@ export async function v8ObjectGraph(path: string, onProgress?: ProgressListener)
     shallow[o] = nodes[base + sizeF]!;
     const typeName = typeNames[nodes[base + typeF]!];
     const nameIndex = nodes[base + nameF]!;
-    const name = groupClassName({ typeName, nameIndex: typeName !== undefined && NAMED_TYPES.has(typeName) ? nameIndex : -1, name: raw.strings.get(nameIndex) });
+    const name = groupClassName({
+      typeName,
+      nameIndex: typeName !== undefined && NAMED_TYPES.has(typeName) ? nameIndex : -1,
+      name: raw.strings.get(nameIndex),
+    });
     let c = classIndex.get(name);
     if (c === undefined) classIndex.set(name, (c = classNames.push(name) - 1));
     classOf[o] = c;
@@ -145,7 +164,11 @@ export async function v8ObjectGraph(path: string, onProgress?: ProgressListener)
     rootKindOf,
     idNotation: 'node-id',
   };
-  return { graph, stepNames: async (paths) => paths.map((path) => path.slice(0, -1).map((v, k) => stepName(raw, edgeStride, eTypeF, eNameF, viaEdgeOf(graph, viaEdge, v, path[k + 1]!)))) };
+  return {
+    graph,
+    stepNames: async (paths) =>
+      paths.map((path) => path.slice(0, -1).map((v, k) => stepName(raw, edgeStride, eTypeF, eNameF, viaEdgeOf(graph, viaEdge, v, path[k + 1]!)))),
+  };
 }
 
 /** The raw edge behind the graph edge from `from` to `to` (the first, when several lead there). */

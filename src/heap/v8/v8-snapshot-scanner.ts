@@ -500,7 +500,8 @@ export class V8SnapshotScanner {
             strings: this.names,
           }
         : undefined;
-    if (graph !== undefined && this.nodesDone && !this.edgesDone) warnings.push(`${ended} inside \`edges\`: the references after the first ${graph.edges.length / Math.max(1, this.meta.edgeFields.length)} are missing`);
+    if (graph !== undefined && this.nodesDone && !this.edgesDone)
+      warnings.push(`${ended} inside \`edges\`: the references after the first ${graph.edges.length / Math.max(1, this.meta.edgeFields.length)} are missing`);
     return {
       nodeFields: this.meta.nodeFields,
       nodeTypes: types,
@@ -765,7 +766,8 @@ export class V8SnapshotScanner {
     const edgeCount = (header as { edge_count?: unknown }).edge_count;
     // The edges' layout matters only to the memory analysis, which checks it.
     const edgeMeta = meta as { edge_fields?: unknown; edge_types?: unknown };
-    const edgeFields = Array.isArray(edgeMeta.edge_fields) && edgeMeta.edge_fields.every((f) => typeof f === 'string') ? (edgeMeta.edge_fields as string[]) : [];
+    const edgeFields =
+      Array.isArray(edgeMeta.edge_fields) && edgeMeta.edge_fields.every((f) => typeof f === 'string') ? (edgeMeta.edge_fields as string[]) : [];
     const edgeTypesAll = Array.isArray(edgeMeta.edge_types) ? edgeMeta.edge_types[edgeFields.indexOf('type')] : undefined;
     const edgeTypes = Array.isArray(edgeTypesAll) && edgeTypesAll.every((t) => typeof t === 'string') ? (edgeTypesAll as string[]) : [];
     return {

@@ -8,9 +8,10 @@
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
+
 import { InputError } from '../../errors.js';
-import { sortHistogramRows, type Histogram, type HistogramRow } from '../histogram.js';
-import { V8SnapshotScanner, type V8NodeGroup, type V8SnapshotSummary } from './v8-snapshot-scanner.js';
+import { type Histogram, type HistogramRow, sortHistogramRows } from '../histogram.js';
+import { type V8NodeGroup, V8SnapshotScanner, type V8SnapshotSummary } from './v8-snapshot-scanner.js';
 
 export interface V8HeapSnapshotReadOptions {
   /** Called after each chunk with bytes of the file read so far (compressed bytes for gzip input) and the file size. */
@@ -41,7 +42,10 @@ export async function readV8HeapSnapshotHistogram(path: string, options: V8HeapS
  * Streams a V8 heap snapshot, plain or gzip, through the scanner: the per-group counts and, with
  * `collectGraph`, every node, edge and string (the memory analysis's object graph).
  */
-export async function scanV8HeapSnapshot(path: string, options: V8HeapSnapshotReadOptions & { readonly collectGraph?: boolean } = {}): Promise<V8SnapshotSummary> {
+export async function scanV8HeapSnapshot(
+  path: string,
+  options: V8HeapSnapshotReadOptions & { readonly collectGraph?: boolean } = {},
+): Promise<V8SnapshotSummary> {
   const fd = openForReading(path);
   try {
     const stats = fstatSync(fd);

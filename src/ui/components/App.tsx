@@ -4,9 +4,10 @@
  */
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
 import { useEffect, useReducer, useState } from 'react';
+
 import { keyNames } from '../keys.js';
-import { currentRows, initialState, reduce, type UiAction, type UiState } from '../state/ui-state.js';
 import { fit, layoutFor, tabLabels } from '../state/layout.js';
+import { currentRows, initialState, reduce, type UiAction, type UiState } from '../state/ui-state.js';
 import { detailOf, type UiData } from '../view-data.js';
 import { DetailPane } from './DetailPane.js';
 import { HelpOverlay } from './HelpOverlay.js';
@@ -16,7 +17,11 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
   const { stdout } = useStdout();
   const [size, setSize] = useState({ columns: stdout.columns, rows: stdout.rows });
   const layout = layoutFor(size.columns, size.rows);
-  const [state, dispatch] = useReducer((s: UiState, a: UiAction) => reduce(data, s, a), undefined, () => initialState(data, layout.listHeight));
+  const [state, dispatch] = useReducer(
+    (s: UiState, a: UiAction) => reduce(data, s, a),
+    undefined,
+    () => initialState(data, layout.listHeight),
+  );
   const { exit } = useApp();
 
   useEffect(() => {
@@ -46,7 +51,10 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
   const pos = state.positions[state.screen]!;
   const row = rows[pos.cursor];
   // The overview, memory and calls screens count no rows worth a number (their rows are of many kinds).
-  const specs = data.screens.map((s) => ({ title: s.title, ...(s.rows.length > 0 && s.id !== 'overview' && s.id !== 'memory' && s.id !== 'calls' ? { count: s.rows.length } : {}) }));
+  const specs = data.screens.map((s) => ({
+    title: s.title,
+    ...(s.rows.length > 0 && s.id !== 'overview' && s.id !== 'memory' && s.id !== 'calls' ? { count: s.rows.length } : {}),
+  }));
   // The title needs a few columns of its own ("shutdow…"), so the tabs get the rest.
   const tabs = tabLabels(specs, layout.width - 10, (i) => data.screens[i]!.id === 'findings', state.screen);
   // The tabs first; the title gets what room is left on the line.
@@ -70,9 +78,23 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
         <HelpOverlay height={layout.listHeight + layout.detailHeight + 1} />
       ) : (
         <>
-          <ListView rows={rows} cursor={pos.cursor} offset={pos.offset} height={layout.listHeight} width={layout.width} focused={state.focus === 'list'} empty={screen.empty} expanded={pos.expanded} />
+          <ListView
+            rows={rows}
+            cursor={pos.cursor}
+            offset={pos.offset}
+            height={layout.listHeight}
+            width={layout.width}
+            focused={state.focus === 'list'}
+            empty={screen.empty}
+            expanded={pos.expanded}
+          />
           <Text dimColor>{'─'.repeat(layout.width - 1)}</Text>
-          <DetailPane lines={row !== undefined ? detailOf(row) : []} height={layout.detailHeight} width={layout.width} selectedLink={state.focus === 'detail' ? state.detailLink : -1} />
+          <DetailPane
+            lines={row !== undefined ? detailOf(row) : []}
+            height={layout.detailHeight}
+            width={layout.width}
+            selectedLink={state.focus === 'detail' ? state.detailLink : -1}
+          />
         </>
       )}
       <Text dimColor>{fit(status, layout.width - 1)}</Text>

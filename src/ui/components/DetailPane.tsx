@@ -1,7 +1,8 @@
 /** The selected row's detail: wrapped lines, scrolled so the selected link stays in view. */
 import { Box, Text } from 'ink';
-import type { UiDetailLine } from '../view-data.js';
+
 import { wrap } from '../state/layout.js';
+import type { UiDetailLine } from '../view-data.js';
 import { toneProps } from './tone.js';
 
 export interface DetailPaneProps {

@@ -1,5 +1,6 @@
 /** The `?` overlay: the keymap, as the keymap says. */
 import { Box, Text } from 'ink';
+
 import { KEYMAP } from '../keys.js';
 
 export function HelpOverlay({ height }: { readonly height: number }) {

@@ -1,8 +1,9 @@
 /** A windowed list: only the rows on screen are drawn, with a cursor and a scrollbar. */
 import { Box, Text } from 'ink';
-import type { UiRow } from '../view-data.js';
+
 import { fit } from '../state/layout.js';
 import { scrollThumb } from '../state/window.js';
+import type { UiRow } from '../view-data.js';
 import { toneProps } from './tone.js';
 
 export interface ListViewProps {

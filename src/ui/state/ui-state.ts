@@ -2,7 +2,7 @@
  * The UI's state and its reducer: which screen, where the cursor is on each, whether the detail pane
  * has the focus, search, help. Pure: commands in, state out; rows are looked up in the data given.
  */
-import { commandFor, type Command } from '../keys.js';
+import { type Command, commandFor } from '../keys.js';
 import { detailOf, type UiData, type UiLink, type UiRow } from '../view-data.js';
 import { clamp, windowOffset } from './window.js';
 
@@ -39,7 +39,12 @@ export type UiAction =
 export function initialState(data: UiData, listHeight: number): UiState {
   return {
     screen: 0,
-    positions: data.screens.map((screen) => ({ cursor: 0, offset: 0, query: '', expanded: new Set(screen.rows.filter((r) => r.tree?.open === true).map((r) => r.key)) })),
+    positions: data.screens.map((screen) => ({
+      cursor: 0,
+      offset: 0,
+      query: '',
+      expanded: new Set(screen.rows.filter((r) => r.tree?.open === true).map((r) => r.key)),
+    })),
     focus: 'list',
     detailLink: 0,
     mode: 'normal',
@@ -161,7 +166,11 @@ function treeCommand(data: UiData, s: UiState, c: 'tree.expand' | 'tree.collapse
     expanded.delete(target);
   } else return s;
   const next = { ...s, positions: replace(s.positions, s.screen, { ...pos, expanded }) };
-  return withCursor(data, next, currentRows(data, next).findIndex((r) => r.key === target));
+  return withCursor(
+    data,
+    next,
+    currentRows(data, next).findIndex((r) => r.key === target),
+  );
 }
 
 function detailCommand(data: UiData, s: UiState, c: Command): UiState {
@@ -219,7 +228,7 @@ export function pressKey(data: UiData, s: UiState, name: string): UiState {
 
 function switchScreen(data: UiData, s: UiState, c: Command): UiState {
   const n = data.screens.length;
-  let target = s.screen;
+  let target: number;
   if (c === 'screen.next') target = (s.screen + 1) % n;
   else if (c === 'screen.previous') target = (s.screen - 1 + n) % n;
   else target = Number(c.slice('screen.'.length));
@@ -260,14 +269,24 @@ function clearFilter(data: UiData, s: UiState): UiState {
   const selected = currentRow(data, s)?.key;
   const pos = s.positions[s.screen]!;
   const next = { ...s, positions: replace(s.positions, s.screen, { ...pos, query: '' }) };
-  return withCursor(data, next, Math.max(0, currentRows(data, next).findIndex((r) => r.key === selected)));
+  return withCursor(
+    data,
+    next,
+    Math.max(
+      0,
+      currentRows(data, next).findIndex((r) => r.key === selected),
+    ),
+  );
 }
 
 function goBack(data: UiData, s: UiState): UiState {
   const last = s.history[s.history.length - 1];
   if (last === undefined) return s;
   const rows = visibleRows(data.screens[last.screen]!.rows, s.positions[last.screen]!.query, s.positions[last.screen]!.expanded);
-  const index = Math.max(0, rows.findIndex((r) => r.key === last.key));
+  const index = Math.max(
+    0,
+    rows.findIndex((r) => r.key === last.key),
+  );
   return withCursor(data, { ...s, screen: last.screen, focus: 'detail', history: s.history.slice(0, -1) }, index);
 }
 
