@@ -29,7 +29,8 @@ describe('TextDumpParser against ThreadDumpSections, its speed-ups off', () => {
   const files = [...textFiles(FIXTURES), ...(corpusAvailable ? textFiles(CORPUS) : [])];
 
   it(`${files.length} files: the same dumps, threads, frames, locks and counts`, () => {
-    expect(files.length).toBeGreaterThan(20);
+    // The fixtures alone (a clone without ../shared) hold 16 such files; the corpus adds hundreds.
+    expect(files.length).toBeGreaterThan(corpusAvailable ? 20 : 10);
     let threads = 0;
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
@@ -38,6 +39,7 @@ describe('TextDumpParser against ThreadDumpSections, its speed-ups off', () => {
       threads += reference.dumps.reduce((n, d) => n + d.threads.length, 0);
       expect(parse(new TextDumpParser(file), text, 1 << 16), file).toEqual(reference);
     }
-    expect(threads).toBeGreaterThan(1000);
+    // About 490 threads in the fixtures alone, thousands with the corpus.
+    expect(threads).toBeGreaterThan(corpusAvailable ? 1000 : 400);
   });
 });
