@@ -104,7 +104,8 @@ function collector(): { stream: Writable; text(): string } {
 export async function runCli(args: string[], env: NodeJS.ProcessEnv = { NO_COLOR: '1' }): Promise<CliRun> {
   const out = collector();
   const err = collector();
-  const code = await runCliInProcess(args, { stdout: out.stream, stderr: err.stream as unknown as NodeJS.WriteStream, env: { ...process.env, ...env }, version });
+  const stderr = err.stream as unknown as NodeJS.WriteStream;
+  const code = await runCliInProcess(args, { stdout: out.stream, stderr, env: { ...process.env, ...env }, version });
   return { code, stdout: out.text(), stderr: err.text() };
 }
 

@@ -148,7 +148,8 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     const log = join(out, 'app.log');
     writeFileSync(log, '2026-12-01 10:00:00.000 INFO [main] started\n');
     // Port 1: nothing listens there, so the QoS step fails and says so, and the capture goes on.
-    const r = cli(['capture', `CaptureTarget ${life}`, '--dumps', '1', '--heap', '--log', log, '--dubbo-qos', '1', '-o', join(out, 'incidents'), '--no-analyze']);
+    const incidents = join(out, 'incidents');
+    const r = cli(['capture', `CaptureTarget ${life}`, '--dumps', '1', '--heap', '--log', log, '--dubbo-qos', '1', '-o', incidents, '--no-analyze']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/warning: the heap dump paused the JVM while it was written/);
     expect(r.stderr).toMatch(/warning: Dubbo QoS on 127\.0\.0\.1:1 \(ls, ps, count\): no Dubbo QoS console at 127\.0\.0\.1:1/);
