@@ -73,31 +73,31 @@ export interface FrameLock {
 export interface ThreadEntry {
   readonly name: string;
   /** Java thread id (`#12`, `Id=12`, `t@12`, `id=12`) as printed, when present. */
-  javaId?: string;
+  javaId?: string | undefined;
   /** Native (OS) thread id, normalised to lower-case hex `0x..` (JDK 21 prints it decimal). */
-  nativeId?: string;
+  nativeId?: string | undefined;
   /** The JVM's `tid=0x...` thread address, when present. */
-  address?: string;
+  address?: string | undefined;
   daemon: boolean;
   virtual: boolean;
-  priority?: number;
+  priority?: number | undefined;
   state: JavaThreadState;
   /** Qualifier of the state: `parking`, `sleeping`, `on object monitor`, ... */
-  stateDetail?: string;
+  stateDetail?: string | undefined;
   /** HotSpot's header words (`waiting on condition`, `runnable`, ...), JRockit's flags, javacore's code. */
-  headerState?: string;
-  cpuMs?: number;
-  elapsedS?: number;
+  headerState?: string | undefined;
+  cpuMs?: number | undefined;
+  elapsedS?: number | undefined;
   frames: StackFrame[];
   locks: FrameLock[];
   /** `Locked ownable synchronizers` (jstack -l), j.u.c. locks held exclusively. */
   ownableSynchronizers: LockRef[];
   /** The owner of the awaited lock as the dump names it (ThreadInfo, VisualVM, javacore, JSON). */
-  lockOwnerName?: string;
+  lockOwnerName?: string | undefined;
   /** The owner's Java thread id, when the dump gives it (ThreadInfo `Id=`, JSON dumps). */
-  lockOwnerId?: string;
+  lockOwnerId?: string | undefined;
   /** Virtual thread id carried by this carrier thread (JDK 21+). */
-  carriedVirtualThread?: string;
+  carriedVirtualThread?: string | undefined;
   /** True when the dump cut the stack (`...` in ThreadInfo output, JRockit/javacore truncation). */
   stackTruncated: boolean;
   /** 1-based line of the header in the source file (0 for JSON inputs). */

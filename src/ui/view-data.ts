@@ -15,7 +15,7 @@ export interface UiLink {
 
 export interface UiDetailLine {
   readonly text: string;
-  readonly tone?: Tone;
+  readonly tone?: Tone | undefined;
   /** Enter on this line follows the link. */
   readonly link?: UiLink;
 }
@@ -23,7 +23,7 @@ export interface UiDetailLine {
 export interface UiRow {
   readonly key: string;
   readonly text: string;
-  readonly tone?: Tone;
+  readonly tone?: Tone | undefined;
   /** Lower-case text `/` searches: names and frames. */
   readonly search: string;
   readonly detail: readonly UiDetailLine[];
@@ -34,7 +34,7 @@ export interface UiRow {
    */
   readonly more?: readonly UiDetailLine[];
   /** A row of a tree (the dominator tree): it shows only while its parent is expanded, unless a search is on. */
-  readonly tree?: UiTreePlace;
+  readonly tree?: UiTreePlace | undefined;
 }
 
 export interface UiTreePlace {

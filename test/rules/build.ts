@@ -43,7 +43,7 @@ export interface ThreadSpec {
   readonly nativeId?: string;
   readonly virtual?: boolean;
   readonly daemon?: boolean;
-  readonly cpuMs?: number;
+  readonly cpuMs?: number | undefined;
   readonly elapsedS?: number;
   readonly carriedVirtualThread?: string;
 }

@@ -57,7 +57,7 @@ export interface ObjectGraph {
    * The index of the object with this dump id, -1 when there is none: the table the graph resolved its
    * references with, when it has one (not on a graph that crossed from a worker: functions do not cross).
    */
-  readonly indexOfId?: (id: number) => number;
+  readonly indexOfId?: ((id: number) => number) | undefined;
   /** How the dump's tools write an id: an HPROF's address in hex (`0x7ff01234`, the default), a V8 node id as DevTools does (`@1234`). */
   readonly idNotation?: 'address' | 'node-id';
 }
