@@ -14,13 +14,13 @@ const LAYERS = {
   // A heap dump's own thread stacks are built with the thread model's builder.
   heap: ['model', 'threads'],
   reconstruct: ['model', 'threads', 'heap', 'logs'],
-  rules: ['model', 'threads', 'reconstruct'],
+  rules: ['model', 'threads', 'heap', 'logs', 'reconstruct'],
   engine: ['model', 'rules', 'reconstruct'],
   analysis: ['model', 'input', 'threads', 'heap', 'logs', 'reconstruct', 'rules', 'engine'],
   report: ['model'],
   ui: ['model', 'threads', 'analysis', 'report'],
-  batch: ['model', 'input', 'threads', 'analysis'],
-  commands: ['model', 'input', 'threads', 'heap', 'logs', 'capture', 'reconstruct', 'rules', 'engine', 'analysis', 'report', 'batch'],
+  batch: ['model', 'input', 'threads', 'analysis', 'report'],
+  commands: ['model', 'input', 'threads', 'heap', 'logs', 'capture', 'reconstruct', 'rules', 'engine', 'analysis', 'report', 'ui', 'batch'],
 };
 
 const FOLDERS = Object.keys(LAYERS);
