@@ -29,6 +29,7 @@ export function identifyHeapFile(file: string, maxGunzipBytes?: number): Promise
 
 async function heapSourceOf(input: IdentifiedInput, maxGunzipBytes: number | undefined): Promise<HeapSource> {
   const kind = requireHeapKind(input);
+  if (kind === 'hprof') return { kind, file: input.file, gzip: input.gzip };
   if (kind !== 'dumpsleuth-heap') return { kind, file: input.file };
   return { kind, file: input.file, opened: await openInput(input.file, undefined, maxGunzipBytes) };
 }

@@ -12,7 +12,7 @@ import { readV8HeapSnapshotHistogram } from './v8/v8-snapshot.js';
 
 /** A heap dump ready to read: an HPROF is read from its file; a snapshot from the text its caller opened. */
 export type HeapSource =
-  | { readonly kind: 'hprof'; readonly file: string }
+  | { readonly kind: 'hprof'; readonly file: string; readonly gzip?: boolean }
   | { readonly kind: 'dumpsleuth-heap'; readonly file: string; readonly opened: SnapshotText }
   | { readonly kind: 'v8-heapsnapshot'; readonly file: string };
 
@@ -31,7 +31,7 @@ export async function openHeap(
   hooks?: LoadHooks,
 ): Promise<HeapStore> {
   if (source.kind === 'dumpsleuth-heap') return readHeapSnapshot(source.file, source.opened);
-  return loadHprof(source.file, plan, onProgress, hooks);
+  return loadHprof(source.file, plan, onProgress, hooks, source.gzip);
 }
 
 /** The class histogram; undefined for a snapshot that carries none. */

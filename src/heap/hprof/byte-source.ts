@@ -35,6 +35,8 @@ export interface FeedOptions {
   readonly inflateThreads?: number;
   /** A gzip input stops here, as if cut (see DEFAULT_MAX_GUNZIP_BYTES). */
   readonly maxGunzipBytes?: number;
+  /** Whether the file is gzip, when the caller identified it already (else its magic bytes are read). */
+  readonly gzip?: boolean;
 }
 
 export function isGzipFile(path: string): boolean {
@@ -103,7 +105,7 @@ export function passEnd(parser: HprofParser, fed: FeedSummary): PassEnd {
 export type ChunkTee = (chunk: Buffer) => void;
 
 export async function feedHprof(path: string, parser: HprofParser, options: FeedOptions = {}): Promise<FeedSummary> {
-  return isGzipFile(path) ? feedGzip(path, parser, options) : feedPlain(path, parser, options.onProgress);
+  return (options.gzip ?? isGzipFile(path)) ? feedGzip(path, parser, options) : feedPlain(path, parser, options.onProgress);
 }
 
 function feedPlain(path: string, parser: HprofParser, onProgress?: ProgressListener): FeedSummary {

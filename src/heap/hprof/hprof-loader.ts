@@ -42,8 +42,9 @@ export interface LoadPlan {
   readonly maxGunzipBytes?: number;
 }
 
-function feedOptions(plan: LoadPlan, onProgress: ProgressListener | undefined): FeedOptions {
+function feedOptions(plan: LoadPlan, onProgress: ProgressListener | undefined, gzip: boolean): FeedOptions {
   return {
+    gzip,
     ...(onProgress !== undefined ? { onProgress } : {}),
     ...(plan.inflateThreads !== undefined ? { inflateThreads: plan.inflateThreads } : {}),
     ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}),
@@ -93,11 +94,13 @@ export interface FirstPassEnd extends PassEnd {
   readonly riderFailure?: { readonly error: unknown };
 }
 
-export async function loadHprof(path: string, plan: LoadPlan, onProgress?: ProgressListener, hooks: LoadHooks = {}): Promise<HeapStore> {
+/** `gzip`: whether the file is gzip, when the caller identified it already. */
+export async function loadHprof(path: string, plan: LoadPlan, onProgress?: ProgressListener, hooks: LoadHooks = {}, gzip?: boolean): Promise<HeapStore> {
+  const isGzip = gzip ?? isGzipFile(path);
   // A gzip file cannot seek: the first pass keeps a plain copy (when not too big) so later reads can.
-  const copy = isGzipFile(path) ? new PlainCopy() : undefined;
+  const copy = isGzip ? new PlainCopy() : undefined;
   try {
-    const { store, indexed, firstPass } = await load(path, plan, copy, onProgress, hooks.firstPass);
+    const { store, indexed, firstPass } = await load(path, isGzip, plan, copy, onProgress, hooks.firstPass);
     // The pass's loaded objects (their raw bytes) are no longer reachable from here while whileOpen runs.
     if (hooks.whileOpen !== undefined) await hooks.whileOpen(indexed, firstPass);
     return store;
@@ -109,13 +112,14 @@ export async function loadHprof(path: string, plan: LoadPlan, onProgress?: Progr
 /** The store, and what the loader can offer other readers of the file (see LoadHooks.whileOpen). */
 async function load(
   path: string,
+  gzip: boolean,
   plan: LoadPlan,
   copy: PlainCopy | undefined,
   onProgress: ProgressListener | undefined,
   rider: LoadHooks['firstPass'],
 ): Promise<{ store: HeapStore; indexed: IndexedHprof | undefined; firstPass: FirstPassEnd }> {
   const first = new FirstPass(plan, rider);
-  const fed0 = await feedHprof(path, first.parser, { ...feedOptions(plan, onProgress), ...(copy ? { tee: (chunk: Buffer) => copy.write(chunk) } : {}) });
+  const fed0 = await feedHprof(path, first.parser, { ...feedOptions(plan, onProgress, gzip), ...(copy ? { tee: (chunk: Buffer) => copy.write(chunk) } : {}) });
   const firstPass = { ...passEnd(first.parser, fed0), ...(first.riderFailure !== undefined ? { riderFailure: first.riderFailure } : {}) };
   const seekable = fed0.gzip ? copy?.finish() : path;
   const store = await finishLoad(path, plan, first, fed0, seekable, onProgress);
@@ -207,7 +211,7 @@ async function finishLoad(
   } else {
     while (closure.pending && !closure.full && passes < MAX_PASSES) {
       const wantedFromStart = [...closure.frontier.keys()];
-      const fed = await feedHprof(path, new HprofParser(closure.captureVisitor(false)), feedOptions(plan, onProgress));
+      const fed = await feedHprof(path, new HprofParser(closure.captureVisitor(false)), feedOptions(plan, onProgress, fed0.gzip));
       passes++;
       if (fed.truncatedAt !== undefined) truncated = fed;
       // A whole pass saw every object: what was wanted all along and not found is not in the dump.
@@ -219,7 +223,8 @@ async function finishLoad(
     warnings.push(`${closure.missingCount} referenced objects are not in the dump; walks that reach them are reported as incomplete`);
   else if (closure.pending) {
     warnings.push(
-      `${closure.frontier.size} referenced objects were not found (after ${passes} passes and ${sweeps} index sweeps); walks that reach them are reported as incomplete`,
+      `${closure.frontier.size} referenced objects were not found (after ${passes} passes ` +
+        `and ${sweeps} index sweeps); walks that reach them are reported as incomplete`,
     );
   }
   if (truncated.truncatedAt !== undefined) warnings.push(truncationWarning(truncated));
