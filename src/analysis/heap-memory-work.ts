@@ -134,7 +134,9 @@ export function startHeapMemory(input: IdentifiedInput, name: string, plan: Memo
   if (choice === 'auto' && size > AUTO_MEMORY_MAX_BYTES) {
     return {
       where: 'skipped',
-      reason: `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)} MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\``,
+      reason:
+        `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)}` +
+        ` MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\``,
     };
   }
   // One thread inflates for it: the graph pass reads slower than one thread inflates, and the load

@@ -95,9 +95,14 @@ const pidAlive = (pid: number) => {
 /** A tool's failure in one line: its timeout, its stderr's first line, or its exit code. */
 function failure(r: ToolRun): string | undefined {
   if (r.timedOut)
-    return `${basename(r.tool)} did not answer within its timeout (${r.seconds.toFixed(0)} s): the JVM may be hung in a safepoint or stopped; try again, or kill -3 <pid> (the dump goes to its stdout)`;
-  if (r.code !== 0)
-    return `${basename(r.tool)} ${r.args.join(' ')} failed (exit ${r.code ?? '?'}): ${(r.stderr.trim() || r.stdout.trim()).split('\n')[0]?.slice(0, 300) ?? ''}`;
+    return (
+      `${basename(r.tool)} did not answer within its timeout (${r.seconds.toFixed(0)} s): the JVM may ` +
+      'be hung in a safepoint or stopped; try again, or kill -3 <pid> (the dump goes to its stdout)'
+    );
+  if (r.code !== 0) {
+    const firstOutputLine = (r.stderr.trim() || r.stdout.trim()).split('\n')[0]?.slice(0, 300) ?? '';
+    return `${basename(r.tool)} ${r.args.join(' ')} failed (exit ${r.code ?? '?'}): ${firstOutputLine}`;
+  }
   return undefined;
 }
 
@@ -167,7 +172,8 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
   const proc = procAvailable(target.pid);
   if (!proc)
     warnings.push(
-      'no /proc here: the dumps carry no per-thread CPU of their own (their cpu= and elapsed= still measure it, JDK 11+); run top -H -b -n 1 -p <pid> beside them',
+      'no /proc here: the dumps carry no per-thread CPU of their own (their cpu= and ' +
+        'elapsed= still measure it, JDK 11+); run top -H -b -n 1 -p <pid> beside them',
     );
   const ticks = await clockTicks();
   // The first dump's CPU is measured over half a second before it, while nothing else runs.

@@ -25,7 +25,8 @@ export function askQos(host: string, port: number, commands: readonly string[], 
       clearTimeout(timer);
       reject(
         new Error(
-          `no Dubbo QoS console at ${host}:${port} (${(e as NodeJS.ErrnoException).code ?? e.message}): is qos.enable on, and the port right (dubbo.application.qos-port)?`,
+          `no Dubbo QoS console at ${host}:${port} (${(e as NodeJS.ErrnoException).code ?? e.message}): ` +
+            'is qos.enable on, and the port right (dubbo.application.qos-port)?',
         ),
       );
     });
@@ -56,7 +57,8 @@ export function servicesIn(ls: string): string[] {
 
 const two = (n: number, w = 2) => String(n).padStart(w, '0');
 const logTime = (d: Date) =>
-  `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${two(d.getMilliseconds(), 3)}`;
+  `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}` +
+  ` ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${two(d.getMilliseconds(), 3)}`;
 
 /** `ls`, `ps`, then `count` of each provided service (at most 20): the log text capture writes. */
 export async function qosLog(host: string, port: number, timeoutMs: number): Promise<string> {

@@ -35,7 +35,8 @@ function loadsTheJvm(pid: number): boolean {
 }
 
 const SAME_USER =
-  'the JDK attaches only to JVMs of the same user: run as that user (sudo -u <user> dumpsleuth capture ...), or inside its container (kubectl exec / docker exec)';
+  'the JDK attaches only to JVMs of the same user: run as that user (sudo -u <user> ' +
+  'dumpsleuth capture ...), or inside its container (kubectl exec / docker exec)';
 
 export async function resolveTarget(target: string, jcmd: string): Promise<TargetJvm> {
   const jvms = await listJvms(jcmd);

@@ -49,7 +49,8 @@ export function asTopFrame(pid: number, before: ThreadCpuReading, now: ThreadCpu
   const wall = Math.max(0.001, (now.at.getTime() - before.at.getTime()) / 1000);
   const t = now.at;
   const lines = [
-    `top - ${two(t.getHours())}:${two(t.getMinutes())}:${two(t.getSeconds())} up ?, per-thread CPU of PID ${pid} from /proc/${pid}/task (dumpsleuth capture, over the last ${wall.toFixed(2)} s)`,
+    `top - ${two(t.getHours())}:${two(t.getMinutes())}:${two(t.getSeconds())} up ?, per-thread CPU ` +
+      `of PID ${pid} from /proc/${pid}/task (dumpsleuth capture, over the last ${wall.toFixed(2)} s)`,
     `Threads: ${now.threads.size} total`,
     '',
     '  PID S  %CPU     TIME+ COMMAND',

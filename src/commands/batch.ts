@@ -167,7 +167,10 @@ function summaryTable(lines: readonly IncidentLine[]): string {
   const rows = lines.map((l) => {
     const c = l.counts;
     const name = stripControl(l.path).slice(-width).padEnd(width);
-    return `${name}  ${l.status.padEnd(6)}  ${String(c.critical).padStart(8)}  ${String(c.error).padStart(5)}  ${String(c.warning).padStart(7)}  ${String(c.info).padStart(4)}${l.error ? `  ${stripControl(l.error).slice(0, 120)}` : ''}`;
+    return (
+      `${name}  ${l.status.padEnd(6)}  ${String(c.critical).padStart(8)}  ${String(c.error).padStart(5)}  ` +
+      `${String(c.warning).padStart(7)}  ${String(c.info).padStart(4)}${l.error ? `  ${stripControl(l.error).slice(0, 120)}` : ''}`
+    );
   });
   const errors = lines.filter((l) => l.status === 'error').length;
   return [head, ...rows, `${lines.length} incident${lines.length === 1 ? '' : 's'}, ${errors} unreadable`, ''].join('\n');

@@ -23,12 +23,14 @@ export async function captureCommand(target: string, opts: CaptureCommandOptions
   if (jcmd === undefined) {
     throw new UsageError(
       'jcmd is not on PATH, in $JAVA_HOME/bin or beside java',
-      "capture needs a JDK, not only a JRE, of the JVM's version or newer: apt-get install openjdk-17-jdk-headless (or the JDK of your vendor), or set JAVA_HOME",
+      "capture needs a JDK, not only a JRE, of the JVM's version or newer: apt-get " +
+        'install openjdk-17-jdk-headless (or the JDK of your vendor), or set JAVA_HOME',
     );
   }
   const jvm = await resolveTarget(target, jcmd);
   io.stderr.write(
-    `capturing pid ${jvm.pid} (${stripControl(jvm.command.slice(0, 100))}): ${opts.dumps} thread dumps ${opts.intervalSeconds} s apart${opts.heap !== undefined ? `, then a heap dump (${opts.heap} objects; it pauses the JVM while it is written)` : ''}\n`,
+    `capturing pid ${jvm.pid} (${stripControl(jvm.command.slice(0, 100))}): ${opts.dumps} thread dumps ${opts.intervalSeconds} s ` +
+      `apart${opts.heap !== undefined ? `, then a heap dump (${opts.heap} objects; it pauses the JVM while it is written)` : ''}\n`,
   );
   const { out, analyze: _analyze, failOn: _failOn, ...taken } = opts;
   const { dir, manifest } = await captureIncident(jvm, { ...taken, outDir: out, jcmd, ...(jstack !== undefined ? { jstack } : {}) });

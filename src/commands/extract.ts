@@ -50,7 +50,8 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
       ? `${heapSizeText({ objects: store.histogram.totalInstances, shallowBytes: store.histogram.totalBytes, classes: store.histogram.rows.length })}; `
       : '';
   io.stderr.write(
-    `wrote ${stripControl(opts.output)}: ${size}the snapshot keeps ${countText(store.classes.size)} class definitions (every class loaded) and the ${countText(store.objects.size)} objects the analysis reads${gzip ? ' (gzip)' : ''}\n`,
+    `wrote ${stripControl(opts.output)}: ${size}the snapshot keeps ${countText(store.classes.size)} class definitions ` +
+      `(every class loaded) and the ${countText(store.objects.size)} objects the analysis reads${gzip ? ' (gzip)' : ''}\n`,
   );
   for (const w of store.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
   return 0;

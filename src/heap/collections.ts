@@ -51,7 +51,10 @@ function need(view: HeapView, c: Collector<unknown>, v: HeapValue | undefined): 
   return o;
 }
 
-/** Entries of a map: HashMap, LinkedHashMap (in order), ConcurrentHashMap, Hashtable, IdentityHashMap, TreeMap, JDK 9+ immutable maps, and Collections wrappers. */
+/**
+ * Entries of a map: HashMap, LinkedHashMap (in order), ConcurrentHashMap, Hashtable, IdentityHashMap, TreeMap,
+ * JDK 9+ immutable maps, and Collections wrappers.
+ */
 export function mapEntries(view: HeapView, map: HeapObject | undefined): Walked<MapEntry> {
   const c = new Collector<MapEntry>();
   if (map === undefined) return { items: [], complete: false };

@@ -8,7 +8,8 @@ import { openInput, type TextEncodingName } from './open.js';
 import { sniff, type SniffedKind } from './sniff.js';
 
 export const ACCEPTED_HEAP_INPUTS =
-  'accepted: HPROF heap dumps (jmap, -XX:+HeapDumpOnOutOfMemoryError, actuator /heapdump; plain or gzip), dumpsleuth heap snapshots (dumpsleuth extract), V8 .heapsnapshot files';
+  'accepted: HPROF heap dumps (jmap, -XX:+HeapDumpOnOutOfMemoryError, actuator /heapdump; ' +
+  'plain or gzip), dumpsleuth heap snapshots (dumpsleuth extract), V8 .heapsnapshot files';
 
 /** dumpsleuth's own JSON heap snapshot opens with its format id; other JSON is told apart by sniff. */
 const HEAP_SNAPSHOT_HEAD = /^\s*\{\s*"format"\s*:\s*"dumpsleuth\.heap\/\d+"/;

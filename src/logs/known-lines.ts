@@ -35,8 +35,11 @@ const serviceOfUrl = (url: string): string => {
 export const KNOWN_LINES: readonly KnownLine[] = [
   {
     kind: 'dubbo-pool-exhausted',
-    pattern:
-      /Thread pool is EXHAUSTED! Thread Name: (.*?), Pool Size: (\d+) \(active: (\d+), core: (\d+), max: (\d+), largest: (\d+)\), Task: (\d+) \(completed: (\d+)\), Executor status:\(isShutdown:(\w+), isTerminated:(\w+), isTerminating:(\w+)\), in ([\w.+-]+):\/\/([^:\s]+):(\d+)!/,
+    pattern: new RegExp(
+      /Thread pool is EXHAUSTED! Thread Name: (.*?), Pool Size: (\d+) \(active: (\d+), core: (\d+), /.source +
+        /max: (\d+), largest: (\d+)\), Task: (\d+) \(completed: (\d+)\), Executor status:\(isShutdown:(\w+), /.source +
+        /isTerminated:(\w+), isTerminating:(\w+)\), in ([\w.+-]+):\/\/([^:\s]+):(\d+)!/.source,
+    ),
     facts: (m) => ({
       threadName: m[1]!,
       poolSize: Number(m[2]),
@@ -57,8 +60,10 @@ export const KNOWN_LINES: readonly KnownLine[] = [
   },
   {
     kind: 'dubbo-actives-timeout',
-    pattern:
-      /Waiting concurrent invoke timeout in client-side for service:\s+(\S+), method: (\S+), elapsed: (\d+), timeout: (\d+)\. concurrent invokes: (\d+)\. max concurrent invoke limit: (\d+)/,
+    pattern: new RegExp(
+      /Waiting concurrent invoke timeout in client-side for service:\s+(\S+), method: (\S+), /.source +
+        /elapsed: (\d+), timeout: (\d+)\. concurrent invokes: (\d+)\. max concurrent invoke limit: (\d+)/.source,
+    ),
     facts: (m) => ({ elapsedMs: Number(m[3]), timeoutMs: Number(m[4]), concurrent: Number(m[5]), actives: Number(m[6]) }),
     subject: (m) => ({ service: m[1]!, method: m[2]! }),
   },
@@ -69,8 +74,10 @@ const HUNG_THREAD_LINES: readonly KnownLine[] = [
   {
     kind: 'hung-thread-reported',
     source: 'WebSphere traditional ThreadMonitor, WSVR0605W',
-    pattern:
-      /WSVR0605W: Thread "(.+?)" \((\w+)\) has been active for (\d+) milliseconds and may be hung\.\s+There is\/are (\d+) thread\(s\) in total in the server that may be hung/,
+    pattern: new RegExp(
+      /WSVR0605W: Thread "(.+?)" \((\w+)\) has been active for (\d+) milliseconds and may /.source +
+        /be hung\.\s+There is\/are (\d+) thread\(s\) in total in the server that may be hung/.source,
+    ),
     facts: (m) => ({ server: 'WebSphere', activeMs: Number(m[3]), hungInServer: Number(m[4]), code: 'WSVR0605W' }),
     thread: (m) => m[1]!,
     stackFollows: true,
@@ -92,8 +99,10 @@ const HUNG_THREAD_LINES: readonly KnownLine[] = [
   {
     kind: 'hung-thread-reported',
     source: 'WebLogic, BEA-000337 [STUCK]',
-    pattern:
-      /BEA-000337.*?ExecuteThread: '(\d+)' for queue: '(.+?)' has been busy for "(\d+)" seconds working on the request "(.*?)", which is more than the configured time \(StuckThreadMaxTime\) of "(\d+)" seconds/,
+    pattern: new RegExp(
+      /BEA-000337.*?ExecuteThread: '(\d+)' for queue: '(.+?)' has been busy for "(\d+)" seconds working on /.source +
+        /the request "(.*?)", which is more than the configured time \(StuckThreadMaxTime\) of "(\d+)" seconds/.source,
+    ),
     facts: (m) => ({ server: 'WebLogic', activeMs: Number(m[3]) * 1000, request: m[4]!.slice(0, 300), thresholdSeconds: Number(m[5]), code: 'BEA-000337' }),
     thread: weblogicThread,
     stackFollows: true,
@@ -108,8 +117,11 @@ const HUNG_THREAD_LINES: readonly KnownLine[] = [
   {
     kind: 'hung-thread-reported',
     source: 'Tomcat StuckThreadDetectionValve (notifyStuckThreadDetected)',
-    pattern:
-      /Thread \[(.+?)\] \(id=\[(\d+)\]\) has been active for \[([\d,. ]+)\] milliseconds \(since \[(.+?)\]\) to serve the same request for \[(.*?)\] and may be stuck \(configured threshold for this StuckThreadDetectionValve is \[(\d+)\] seconds\)/,
+    pattern: new RegExp(
+      /Thread \[(.+?)\] \(id=\[(\d+)\]\) has been active for \[([\d,. ]+)\] milliseconds /.source +
+        /\(since \[(.+?)\]\) to serve the same request for \[(.*?)\] and may be stuck /.source +
+        /\(configured threshold for this StuckThreadDetectionValve is \[(\d+)\] seconds\)/.source,
+    ),
     facts: (m) => ({
       server: 'Tomcat',
       activeMs: millis(m[3]!),

@@ -100,7 +100,8 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     if (i === 0 || !isCopyOf(d, dumps[i - 1]!)) return;
     copies.add(i);
     copyNotes.push(
-      `${d.source} (dump ${d.index + 1} of the file) is a copy of ${dumps[i - 1]!.source} (dump ${dumps[i - 1]!.index + 1}): the same instant, threads and CPU times; it is counted once in the series`,
+      `${d.source} (dump ${d.index + 1} of the file) is a copy of ${dumps[i - 1]!.source} (dump ` +
+        `${dumps[i - 1]!.index + 1}): the same instant, threads and CPU times; it is counted once in the series`,
     );
   });
   // Dumps that cannot come from one JVM are never one series, and the report says why.
@@ -112,7 +113,8 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     .slice(1)
     .map(
       (g, k) =>
-        `${describeDumps(dumps, g)} cannot come from the JVM of ${describeDumps(dumps, jvms.groups[0]!)}: ${jvms.reasons[k]}; each JVM's dumps are a series of their own`,
+        `${describeDumps(dumps, g)} cannot come from the JVM of ${describeDumps(dumps, jvms.groups[0]!)}` +
+        `: ${jvms.reasons[k]}; each JVM's dumps are a series of their own`,
     );
   const series = buildSeries(dumps, jvms.groups);
   dumps.forEach((dump, di) => {
@@ -200,7 +202,9 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
       ...jvmNotes,
       ...stacksFromHeaps.map(
         (h) =>
-          `no thread dump given: the threads are those recorded in the heap dump ${h.path} (stacks from its HPROF traces, states from Thread.threadStatus, what parked threads wait for from Thread.parkBlocker); a heap dump has no lock lines, so monitor owners and waiters are unknown: jstack -l output of the same JVM adds them`,
+          `no thread dump given: the threads are those recorded in the heap dump ${h.path} (stacks from its HPROF ` +
+          'traces, states from Thread.threadStatus, what parked threads wait for from Thread.parkBlocker); a heap dump ' +
+          'has no lock lines, so monitor owners and waiters are unknown: jstack -l output of the same JVM adds them',
       ),
       ...concurrency.notes,
       ...heaps.flatMap((h) =>

@@ -68,7 +68,8 @@ export function reconstructConcurrency(
       .map(({ i }) => i);
     if (otherJvm.length > 0) {
       notes.push(
-        `${heap.path} is not of the JVM of the thread dumps: ${otherJvm[0]}; heap and threads were not lined up, so counters and pools in the heap are judged without the thread dumps`,
+        `${heap.path} is not of the JVM of the thread dumps: ${otherJvm[0]}; heap and threads ` +
+          'were not lined up, so counters and pools in the heap are judged without the thread dumps',
       );
     } else if (dumps.length > 0 && sameJvm.length === 0) {
       notes.push(`${heap.path}: its threads do not match the thread dumps' (another JVM?); heap and threads were not lined up`);
@@ -204,7 +205,8 @@ export function reconstructConcurrency(
   const heapWouldHelp = waiters.size > 0 || dumps.some((d) => d.threads.some((th) => th.name.startsWith('Dubbo')));
   if (heaps.length === 0 && heapWouldHelp) {
     notes.push(
-      'no heap dump given: counters (Dubbo RpcStatus), executor queues and connection-pool widths come from a heap dump of the same JVM (jmap -dump:live,format=b,file=heap.hprof <pid>)',
+      'no heap dump given: counters (Dubbo RpcStatus), executor queues and connection-pool widths ' +
+        'come from a heap dump of the same JVM (jmap -dump:live,format=b,file=heap.hprof <pid>)',
     );
   }
   return { executors, counters, connectionPools: pools, shutdown: shutdownOf(dumps, ref), notes };

@@ -80,7 +80,8 @@ export function flameGraph(root: CallTreeNode, colours: Readonly<Record<JavaThre
     ...(cut > 0 ? [`stacks cut at ${MAX_DEPTH} frames deep (${countText(cut)} frames above)`] : []),
   ];
   return (
-    `<svg class="flame" role="img" aria-label="${esc(`flame graph of ${what}`)}" viewBox="0 0 ${WIDTH} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">${boxes.join('')}</svg>` +
+    `<svg class="flame" role="img" aria-label="${esc(`flame graph of ${what}`)}" viewBox="0 0 ` +
+    `${WIDTH} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">${boxes.join('')}</svg>` +
     (notes.length > 0 ? `<p class="muted">Not drawn: ${esc(notes.join('; '))}. The thread groups below and the JSON report have every stack.</p>` : '')
   );
 }

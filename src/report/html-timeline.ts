@@ -32,7 +32,8 @@ export function seriesTimeline(model: Model, rows: readonly SeriesRow[], colours
       r.thread.states.forEach((st, k) => {
         if (st === null) return;
         cells.push(
-          `<rect x="${labelW + k * cellW + 1}" y="${y + 1}" width="${cellW - 2}" height="${rowH - 3}" fill="${colours[st]}"><title>${esc(`${r.thread.name} in dump #${s.dumps[k]}: ${st}`)}</title></rect>`,
+          `<rect x="${labelW + k * cellW + 1}" y="${y + 1}" width="${cellW - 2}" height="${rowH - 3}"` +
+            ` fill="${colours[st]}"><title>${esc(`${r.thread.name} in dump #${s.dumps[k]}: ${st}`)}</title></rect>`,
         );
       });
       const mark = seriesMarkText(r.mark);
@@ -41,7 +42,8 @@ export function seriesTimeline(model: Model, rows: readonly SeriesRow[], colours
     const span = s.spanSeconds !== null ? ` over ${s.spanSeconds.toFixed(0)} s` : '';
     out.push(`<h3>Series of ${s.dumps.length} dumps${esc(span)}: ${countText(s.threads.length)} threads</h3>`);
     out.push(
-      `<svg class="timeline" role="img" aria-label="thread states across the series" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width}px" preserveAspectRatio="xMinYMin meet">${cells.join('')}</svg>`,
+      `<svg class="timeline" role="img" aria-label="thread states across the series" viewBox="0 0 ${width} ${height}"` +
+        ` width="100%" style="max-width:${width}px" preserveAspectRatio="xMinYMin meet">${cells.join('')}</svg>`,
     );
     if (mine.length > shown.length) {
       const cut = mine.slice(shown.length);

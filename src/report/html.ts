@@ -22,7 +22,8 @@ import { sourceAt } from './source-location.js';
 
 export { esc } from './html-escape.js';
 
-const STYLE = `
+const STYLE =
+  `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1f2328}
 h1{font-size:1.4rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #d0d7de}
 svg.retainers{max-width:60rem;font-size:12px}svg.retainers .bar{fill:#8250df}svg.retainers text{fill:#1f2328}
@@ -32,8 +33,11 @@ svg.retainers{max-width:60rem;font-size:12px}svg.retainers .bar{fill:#8250df}svg
 .sev{font-weight:700;text-transform:uppercase;font-size:.8rem;letter-spacing:.04em}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left;vertical-align:top}
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f6f8fa;padding:.5rem;overflow:auto}
-svg.flame,svg.timeline,svg.states{font:11px ui-monospace,SFMono-Regular,Menlo,monospace;display:block;margin:.5rem 0}svg.flame text{fill:#1f2328;pointer-events:none}svg.timeline .mark{fill:#cf222e;font-weight:700}
-table.summary{width:100%;table-layout:fixed}table.summary td{overflow-wrap:anywhere}table.summary th:nth-child(1){width:5.5rem}table.summary th:nth-child(2){width:10rem}table.summary th:nth-child(3){width:30%}table.summary td.sev{font-size:.75rem}td.critical{color:#8b0000}td.error{color:#cf222e}td.warning{color:#9a6700}td.info{color:#0969da}
+svg.flame,svg.timeline,svg.states{font:11px ui-monospace,SFMono-Regular,Menlo,monospace;display:block;margin:.5rem 0}` +
+  `svg.flame text{fill:#1f2328;pointer-events:none}svg.timeline .mark{fill:#cf222e;font-weight:700}
+table.summary{width:100%;table-layout:fixed}table.summary td{overflow-wrap:anywhere}table.summary th:nth-child(1){width:5.5rem}` +
+  `table.summary th:nth-child(2){width:10rem}table.summary th:nth-child(3){width:30%}table.summary td.sev{font-size:.75rem}` +
+  `td.critical{color:#8b0000}td.error{color:#cf222e}td.warning{color:#9a6700}td.info{color:#0969da}
 summary{cursor:pointer}.fix{background:#dafbe1;padding:.4rem .6rem;border-radius:4px}.muted{color:#57606a}
 `;
 
@@ -84,7 +88,8 @@ function findingBlock(f: Finding): string {
     f.causedBy.length > 0 ? `<p>Caused by: ${f.causedBy.map((c) => `<a href="#${esc(c)}">${esc(c)}</a>`).join(', ')}</p>` : '',
     `<p class="fix"><strong>What to do:</strong> ${esc(f.remedy)}</p>`,
     f.evidence.length > 0
-      ? `<details><summary>Evidence (${f.evidence.length})</summary><ul>${f.evidence.slice(0, HTML_EVIDENCE).map(evidenceItem).join('')}</ul>${cutNote(f)}</details>`
+      ? `<details><summary>Evidence (${f.evidence.length})</summary><ul>` +
+        `${f.evidence.slice(0, HTML_EVIDENCE).map(evidenceItem).join('')}</ul>${cutNote(f)}</details>`
       : '',
     '</section>',
   ].join('\n');
@@ -111,7 +116,9 @@ function statesChart(report: Report): string {
       .filter((s) => counts[s] > 0)
       .map((s) => {
         const w = (counts[s] / max) * barW;
-        const rect = `<rect x="${x.toFixed(1)}" y="${i * rowH + 2}" width="${w.toFixed(1)}" height="${rowH - 6}" fill="${STATE_COLOURS[s]}"><title>${esc(`${s}: ${counts[s]}`)}</title></rect>`;
+        const rect =
+          `<rect x="${x.toFixed(1)}" y="${i * rowH + 2}" width="${w.toFixed(1)}" height="${rowH - 6}"` +
+          ` fill="${STATE_COLOURS[s]}"><title>${esc(`${s}: ${counts[s]}`)}</title></rect>`;
         x += w;
         return rect;
       });
@@ -121,13 +128,18 @@ function statesChart(report: Report): string {
   const legendY = m.dumps.length * rowH + 8;
   let lx = labelW;
   const legend = used.map((s) => {
-    const item = `<rect x="${lx}" y="${legendY}" width="10" height="10" fill="${STATE_COLOURS[s]}"/><text x="${lx + 14}" y="${legendY + 9}" font-size="11">${s}</text>`;
+    const item =
+      `<rect x="${lx}" y="${legendY}" width="10" height="10" fill="${STATE_COLOURS[s]}"/>` +
+      `<text x="${lx + 14}" y="${legendY + 9}" font-size="11">${s}</text>`;
     lx += 14 + s.length * 7 + 16;
     return item;
   });
   const width = Math.max(labelW + barW + 60, lx);
   const height = legendY + 16;
-  return `<svg class="states" role="img" aria-label="thread states per dump" viewBox="0 0 ${width} ${height}" width="100%" style="max-width:${width}px" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">${bars.join('')}${legend.join('')}</svg>`;
+  return (
+    `<svg class="states" role="img" aria-label="thread states per dump" viewBox="0 0 ${width} ${height}" width="100%"` +
+    ` style="max-width:${width}px" preserveAspectRatio="xMinYMin meet" xmlns="http://www.w3.org/2000/svg">${bars.join('')}${legend.join('')}</svg>`
+  );
 }
 
 /** Rows per section; the rest are counted, and all are in the JSON report. */
@@ -145,7 +157,10 @@ const FLAME_DUMPS = 10;
  * with each dump's own graph folded below it.
  */
 function flameGraphs(m: Model): string {
-  const legend = `<p class="muted">Bottom: where threads start; top: where they are. Width: threads; colour: the state most of them are in (${(['RUNNABLE', 'BLOCKED', 'WAITING', 'TIMED_WAITING'] as const).map((s) => `<span style="color:${STATE_COLOURS[s]}">■</span> ${s}`).join(', ')}). Hover a frame for its counts.</p>`;
+  const legend =
+    '<p class="muted">Bottom: where threads start; top: where they are. Width: threads; colour: the state most of them are in (' +
+    `${(['RUNNABLE', 'BLOCKED', 'WAITING', 'TIMED_WAITING'] as const).map((s) => `<span style="color:${STATE_COLOURS[s]}">■</span> ${s}`).join(', ')}` +
+    '). Hover a frame for its counts.</p>';
   if (m.dumps.length === 1) return legend + flameGraph(m.callTrees.merged, STATE_COLOURS, `${countText(m.dumps[0]!.threads.length)} threads`);
   const out = [
     legend,
@@ -155,7 +170,8 @@ function flameGraphs(m: Model): string {
     .slice(0, FLAME_DUMPS)
     .forEach((d, i) =>
       out.push(
-        `<details><summary>dump #${i}${d.timestampIso !== undefined ? ` (${esc(d.timestampIso)})` : ''}: ${countText(d.threads.length)} threads</summary>${flameGraph(m.callTrees.perDump[i]!, STATE_COLOURS, `${countText(d.threads.length)} threads of dump #${i}`)}</details>`,
+        `<details><summary>dump #${i}${d.timestampIso !== undefined ? ` (${esc(d.timestampIso)})` : ''}: ${countText(d.threads.length)} threads` +
+          `</summary>${flameGraph(m.callTrees.perDump[i]!, STATE_COLOURS, `${countText(d.threads.length)} threads of dump #${i}`)}</details>`,
       ),
     );
   if (m.dumps.length > FLAME_DUMPS) out.push(`<p class="muted">… ${m.dumps.length - FLAME_DUMPS} more dumps, each in the series' graph above.</p>`);
@@ -166,7 +182,10 @@ function flameGraphs(m: Model): string {
 function summaryTable(findings: readonly Finding[]): string {
   const rows = findings.map((f) => {
     const line = firstSentence(f.message);
-    return `<tr><td class="sev ${f.severity}">${esc(f.severity)}</td><td><code>${esc(f.rule)}</code></td><td><a href="#${esc(f.id)}">${esc(f.subject)}</a></td><td>${esc(line)}</td></tr>`;
+    return (
+      `<tr><td class="sev ${f.severity}">${esc(f.severity)}</td><td><code>${esc(f.rule)}</code>` +
+      `</td><td><a href="#${esc(f.id)}">${esc(f.subject)}</a></td><td>${esc(line)}</td></tr>`
+    );
   });
   return `<table class="summary"><tr><th>severity</th><th>rule</th><th>subject</th><th>what it says</th></tr>${rows.join('')}</table>`;
 }
@@ -192,10 +211,15 @@ function memoryBlock(sec: MemorySection): string {
       const w = Math.max(1, Math.round(r.share * barWidth));
       const label = `${r.name} ${r.id}`;
       const shown = label.length > 60 ? `${label.slice(0, 59)}…` : label;
-      return `<g><title>${esc(`${label}: ${r.retainedText} (${r.shareText})`)}</title><text x="${labelWidth - 6}" y="${y + 15}" text-anchor="end">${esc(shown)}</text><rect x="${labelWidth}" y="${y + 3}" width="${w}" height="${rowHeight - 6}" class="bar"></rect><text x="${labelWidth + w + 6}" y="${y + 15}">${esc(`${r.retainedText} · ${r.shareText}`)}</text></g>`;
+      return (
+        `<g><title>${esc(`${label}: ${r.retainedText} (${r.shareText})`)}</title><text x="${labelWidth - 6}" y="${y + 15}" ` +
+        `text-anchor="end">${esc(shown)}</text><rect x="${labelWidth}" y="${y + 3}" width="${w}" height="${rowHeight - 6}" ` +
+        `class="bar"></rect><text x="${labelWidth + w + 6}" y="${y + 15}">${esc(`${r.retainedText} · ${r.shareText}`)}</text></g>`
+      );
     });
     out.push(
-      `<svg class="retainers" role="img" aria-label="biggest retainers by retained size" viewBox="0 0 ${labelWidth + barWidth + 160} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">${bars.join('')}</svg>`,
+      '<svg class="retainers" role="img" aria-label="biggest retainers by retained size" viewBox="0 0 ' +
+        `${labelWidth + barWidth + 160} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">${bars.join('')}</svg>`,
     );
   }
   if (sec.suspects.length > 0) out.push(`<ul>${sec.suspects.map((x) => `<li><strong>10% or more</strong>: ${esc(x)}</li>`).join('')}</ul>`);
@@ -241,7 +265,8 @@ export function renderHtml(report: Report): string {
     out.push('<h2>Pools</h2><table><tr><th>pool</th><th>dumps</th><th>workers</th><th>busy</th><th>queue</th></tr>');
     for (const p of pools.slice(0, POOL_ROWS))
       out.push(
-        `<tr><td>${esc(p.name)}</td><td>${esc(dumpsText(p.dumps))}</td><td>${esc(acrossDumps(p.workers))}</td><td>${esc(acrossDumps(p.busy))}</td><td>${p.queue !== undefined ? esc(p.queue) : ''}</td></tr>`,
+        `<tr><td>${esc(p.name)}</td><td>${esc(dumpsText(p.dumps))}</td><td>${esc(acrossDumps(p.workers))}` +
+          `</td><td>${esc(acrossDumps(p.busy))}</td><td>${p.queue !== undefined ? esc(p.queue) : ''}</td></tr>`,
       );
     if (pools.length > POOL_ROWS) out.push(`<tr><td colspan="5">… ${pools.length - POOL_ROWS} more pools (every one in the JSON report)</td></tr>`);
     out.push('</table>');
@@ -249,7 +274,8 @@ export function renderHtml(report: Report): string {
       out.push('<table><tr><th>connection pool</th><th>width</th><th>leased</th><th>idle</th><th>pending</th><th>threads waiting</th></tr>');
       for (const p of m.connectionPools)
         out.push(
-          `<tr><td>${esc(p.name)}</td><td>${p.width ?? '?'}</td><td>${p.leased ?? '?'}</td><td>${p.idle ?? '?'}</td><td>${p.pending ?? '?'}</td><td>${Math.max(0, ...p.waitingThreads.map((w) => w.threads.length))}</td></tr>`,
+          `<tr><td>${esc(p.name)}</td><td>${p.width ?? '?'}</td><td>${p.leased ?? '?'}</td><td>${p.idle ?? '?'}</td>` +
+            `<td>${p.pending ?? '?'}</td><td>${Math.max(0, ...p.waitingThreads.map((w) => w.threads.length))}</td></tr>`,
         );
       out.push('</table>');
     }
@@ -268,7 +294,8 @@ export function renderHtml(report: Report): string {
     out.push('<h2>Locks</h2><ul>');
     for (const d of deadlocks)
       out.push(
-        `<li><strong>deadlock</strong> (${esc(dumpsText(d.dumps))}${d.confidence === 'possible' ? ', possible' : ''}): ${d.threads.map((t) => `<code>${esc(t)}</code>`).join(' → ')}</li>`,
+        `<li><strong>deadlock</strong> (${esc(dumpsText(d.dumps))}${d.confidence === 'possible' ? ', possible' : ''})` +
+          `: ${d.threads.map((t) => `<code>${esc(t)}</code>`).join(' → ')}</li>`,
       );
     for (const l of locks.slice(0, LOCK_ROWS))
       out.push(`<li>${esc(l.lock)} (${esc(dumpsText(l.dumps))}): owner ${esc(ownersText(l.owners))}, ${esc(acrossDumps(l.waiting))} waiting</li>`);
@@ -285,9 +312,14 @@ export function renderHtml(report: Report): string {
           .slice(0, GROUP_NAMES)
           .map((t) => esc(t.name))
           .join(', ') + (g.threads.length > GROUP_NAMES ? ` <span class="muted">… and ${g.threads.length - GROUP_NAMES} more</span>` : '');
-      out.push(
-        `<details><summary>${esc(acrossDumps(g.counts))} × ${esc(g.state)} ${esc(g.topFrames[0] ?? '(no stack)')} <span class="muted">(${esc(dumpsText(g.dumps))})</span></summary><pre>${g.topFrames.map((f) => `at ${esc(f)}`).join('\n')}${g.topFrames.length === STACK_FRAMES_SHOWN ? '\n<span class="muted">… the top 8 frames; the flame graph and the JSON report have the whole stack</span>' : ''}</pre><p class="muted">${names}</p></details>`,
-      );
+      const dumpsNote = `<span class="muted">(${esc(dumpsText(g.dumps))})</span>`;
+      const summary = `${esc(acrossDumps(g.counts))} × ${esc(g.state)} ${esc(g.topFrames[0] ?? '(no stack)')} ${dumpsNote}`;
+      const frames = g.topFrames.map((f) => `at ${esc(f)}`).join('\n');
+      const framesCutNote =
+        g.topFrames.length === STACK_FRAMES_SHOWN
+          ? '\n<span class="muted">… the top 8 frames; the flame graph and the JSON report have the whole stack</span>'
+          : '';
+      out.push(`<details><summary>${summary}</summary><pre>${frames}${framesCutNote}</pre><p class="muted">${names}</p></details>`);
     }
     if (groups.length > GROUP_ROWS) out.push(`<p class="muted">… ${groups.length - GROUP_ROWS} more thread groups (every one in the JSON report)</p>`);
   }

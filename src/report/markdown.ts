@@ -150,7 +150,8 @@ function body(report: Report, evidenceLimit: number): string {
     out.push('#### Pools', '', '| pool | dumps | workers | busy | queue | width | leased | waiting |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const p of pools.slice(0, POOL_ROWS)) {
       out.push(
-        `| ${mdText(p.name)} | ${dumpsText(p.dumps)} | ${acrossDumps(p.workers)} | ${acrossDumps(p.busy)} | ${p.queue !== undefined ? mdText(p.queue) : ''} |  |  |  |`,
+        `| ${mdText(p.name)} | ${dumpsText(p.dumps)} | ${acrossDumps(p.workers)} | ` +
+          `${acrossDumps(p.busy)} | ${p.queue !== undefined ? mdText(p.queue) : ''} |  |  |  |`,
       );
     }
     if (pools.length > POOL_ROWS) out.push(`| … ${pools.length - POOL_ROWS} more pools |  |  |  |  |  |  |  |`);

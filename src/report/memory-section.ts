@@ -45,7 +45,8 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
         `${countText(s.unreachable.objects)} unreachable objects (${approximateBytes(s.unreachable.bytes)}) are left out; ` +
         (s.suspects.length === 0
           ? 'no object or class retains 10% of the heap'
-          : `${s.suspects.length === 1 ? 'one object or class retains' : `${s.suspects.length} objects or classes retain`} 10% of it or more (MAT's leak-suspect test; the memory-leak-suspect rule says which of them are big enough to be findings)`),
+          : `${s.suspects.length === 1 ? 'one object or class retains' : `${s.suspects.length} objects or classes retain`} 10% of ` +
+            `it or more (MAT's leak-suspect test; the memory-leak-suspect rule says which of them are big enough to be findings)`),
       retainers: s.dominators.slice(0, MEMORY_ROWS).map((o) => ({
         name: retainedObjectName(o),
         id: o.id,

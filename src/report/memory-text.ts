@@ -28,7 +28,8 @@ export function renderMemoryText(r: MemoryReport): string {
   const heap = s.retainedBytes;
   const out: string[] = [`dumpsleuth memory ${stripControl(r.source)}`];
   out.push(
-    `heap: ${countText(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ${countText(s.reachableObjects)} reachable from the GC roots (${approximateBytes(heap)})`,
+    `heap: ${countText(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ` +
+      `${countText(s.reachableObjects)} reachable from the GC roots (${approximateBytes(heap)})`,
     `unreachable (left out of the tree): ${countText(s.unreachable.objects)} objects, ${approximateBytes(s.unreachable.bytes)}`,
     `GC roots: ${
       Object.entries(s.roots)
@@ -40,7 +41,8 @@ export function renderMemoryText(r: MemoryReport): string {
   for (const w of r.warnings) out.push(`warning: ${stripControl(w)}`);
   out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
   const line = (o: RetainedObject, prefix: string) =>
-    `${prefix}${approximateBytes(o.retained).padStart(10)}  ${pct(o.retained, heap).padStart(6)}  ${approximateBytes(o.shallow).padStart(10)}  ${name(o)} ${o.id}`;
+    `${prefix}${approximateBytes(o.retained).padStart(10)}  ${pct(o.retained, heap).padStart(6)}` +
+    `  ${approximateBytes(o.shallow).padStart(10)}  ${name(o)} ${o.id}`;
   const walk = (nodes: readonly RetainerNode[], depth: number) => {
     for (const n of nodes) {
       out.push(line(n.object, '  '.repeat(depth + 1)));
@@ -60,12 +62,16 @@ export function renderMemoryText(r: MemoryReport): string {
       );
     else if (a.index !== x.subject.index)
       out.push(
-        `     the memory accumulates in ${name(a)} ${a.id}: it retains ${approximateBytes(a.retained)} and directly dominates ${countText(a.dominated)} objects`,
+        `     the memory accumulates in ${name(a)} ${a.id}: it retains ` +
+          `${approximateBytes(a.retained)} and directly dominates ${countText(a.dominated)} objects`,
       );
     else out.push(`     it directly dominates ${countText(a.dominated)} objects, none of which holds most of it`);
     if (x.path !== undefined && x.path.length > 0)
       out.push(
-        `     kept by: ${x.path.map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}) ${name(st.object)}` : `${stripControl(st.via ?? '?')} -> ${name(st.object)}`)).join(' -> ')}`,
+        '     kept by: ' +
+          x.path
+            .map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}) ${name(st.object)}` : `${stripControl(st.via ?? '?')} -> ${name(st.object)}`))
+            .join(' -> '),
       );
   });
   if (r.path !== undefined) {
@@ -81,7 +87,8 @@ export function renderMemoryText(r: MemoryReport): string {
   out.push(`  ${'retained'.padStart(10)}  ${'shallow'.padStart(10)}  ${'instances'.padStart(10)}  class`);
   for (const c of s.classes)
     out.push(
-      `  ${approximateBytes(c.retained).padStart(10)}  ${approximateBytes(c.shallow).padStart(10)}  ${countText(c.instances).padStart(10)}  ${stripControl(c.className)}`,
+      `  ${approximateBytes(c.retained).padStart(10)}  ${approximateBytes(c.shallow).padStart(10)}` +
+        `  ${countText(c.instances).padStart(10)}  ${stripControl(c.className)}`,
     );
   return out.join('\n') + '\n';
 }

@@ -31,7 +31,10 @@ export function poolRows(executors: readonly ExecutorModel[]): PoolRow[] {
     if (q === undefined) return undefined;
     const held = q.retainedBytes !== undefined && (q.size ?? 0) > 0 ? ` holding ${approximateBytes(q.retainedBytes)}` : '';
     const max = e.heap!.maximumPoolSize;
-    return `queue ${q.size ?? '?'}${q.capacity !== null ? `/${q.capacity}` : ''} (${q.className.replace(/^.*\./, '')})${held}, max ${max === null ? '?' : max >= 2147483647 ? 'unbounded' : max}`;
+    return (
+      `queue ${q.size ?? '?'}${q.capacity !== null ? `/${q.capacity}` : ''} (${q.className.replace(/^.*\./, '')})${held}` +
+      `, max ${max === null ? '?' : max >= 2147483647 ? 'unbounded' : max}`
+    );
   };
   for (const e of executors) {
     if (!e.namedLikePool && e.heap === undefined) continue;

@@ -59,7 +59,8 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
     out.push(
-      `  #${i} ${stripControl(d.timestampIso ?? d.timestamp ?? '(no timestamp)')}  ${d.threads.length} threads: ${states}${chalk.dim(`  [${stripControl(sourceAt(d.source, d.startLine))}]`)}`,
+      `  #${i} ${stripControl(d.timestampIso ?? d.timestamp ?? '(no timestamp)')}  ${d.threads.length}` +
+        ` threads: ${states}${chalk.dim(`  [${stripControl(sourceAt(d.source, d.startLine))}]`)}`,
     );
   });
   const pools = poolRows(m.executors);
@@ -68,7 +69,8 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
     for (const p of pools.slice(0, POOL_ROWS)) {
       const saturated = p.dumps.length > 1 && p.saturatedIn > 0 ? `, all busy in ${p.saturatedIn} of ${p.dumps.length} dumps` : '';
       out.push(
-        `  ${dumpsText(p.dumps).padEnd(7)} ${stripControl(p.name)}: ${acrossDumps(p.workers)} ${p.workers.every((w) => w === 1) ? 'worker' : 'workers'}, ${acrossDumps(p.busy)} busy${saturated}${p.queue !== undefined ? `; ${stripControl(p.queue)}` : ''}`,
+        `  ${dumpsText(p.dumps).padEnd(7)} ${stripControl(p.name)}: ${acrossDumps(p.workers)} ${p.workers.every((w) => w === 1) ? 'worker' : 'workers'}` +
+          `, ${acrossDumps(p.busy)} busy${saturated}${p.queue !== undefined ? `; ${stripControl(p.queue)}` : ''}`,
       );
     }
     if (pools.length > POOL_ROWS) out.push(chalk.dim(`  … ${pools.length - POOL_ROWS} more pools (every one in --format json)`));

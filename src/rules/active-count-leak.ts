@@ -16,9 +16,12 @@ export const activeCountLeak: Rule = {
     defaultSeverity: 'error',
     title: 'In-flight counter leaked',
     description:
-      'A counter such as Dubbo RpcStatus.active is at or near its executes/actives limit while far fewer threads execute the method: completions were never counted.',
+      'A counter such as Dubbo RpcStatus.active is at or near its executes/actives ' +
+      'limit while far fewer threads execute the method: completions were never counted.',
     remedy:
-      'Find the completion path that skips the decrement (Dubbo: RpcStatus.endCount runs from the filter listener when the async result completes; an async context dropped without writing a result never completes it). Restarting the provider resets the counter; fix the path, or complete every async result on timeout or eviction.',
+      'Find the completion path that skips the decrement (Dubbo: RpcStatus.endCount runs from the filter listener ' +
+      'when the async result completes; an async context dropped without writing a result never completes it). ' +
+      'Restarting the provider resets the counter; fix the path, or complete every async result on timeout or eviction.',
     options: {
       nearLimitRatio: { type: 'number', min: 0, max: 1, default: 0.9, description: 'The counter is judged when active >= limit x this.' },
       maxInsideRatio: {
@@ -51,8 +54,10 @@ export const activeCountLeak: Rule = {
           subject: c.name,
           severity: atLimit ? 'critical' : 'error',
           message:
-            `${c.name}: the in-flight counter says ${c.active} (limit ${c.limit}${c.limitSource ? `, ${c.limitSource}` : ''}) but ${inside === 0 ? 'no thread executes' : `only ${plural(inside, 'thread')} execute${inside === 1 ? 's' : ''}`} the method ` +
-            `(${dumps === 1 ? 'in the thread dump' : `at most, over ${dumps} thread dumps`}): ${c.active - inside} calls were counted in and never out.${rejected}`,
+            `${c.name}: the in-flight counter says ${c.active} (limit ${c.limit}${c.limitSource ? `, ${c.limitSource}` : ''}) but ` +
+            `${inside === 0 ? 'no thread executes' : `only ${plural(inside, 'thread')} execute${inside === 1 ? 's' : ''}`} the method ` +
+            `(${dumps === 1 ? 'in the thread dump' : `at most, over ${dumps} thread dumps`}): ` +
+            `${c.active - inside} calls were counted in and never out.${rejected}`,
           facts: { ...counterFacts(c), leaked: c.active - inside },
           evidence: [...counterEvidence(model, c, `active ${c.active}, limit ${c.limit}`), ...providerWorkers(model)],
         },

@@ -20,9 +20,13 @@ export const classInitWait: Rule = {
     defaultSeverity: 'warning',
     title: "Threads waiting for a class's initialisation",
     description:
-      "Threads waiting for the class another thread is initialising (its <clinit> in that thread's stack; JDK 17+ dumps print `waiting on the Class initialization monitor`): the initialiser, what it does, and the waiters; a cycle of them (A's initialiser needs B while B's needs A) is a deadlock the JVM does not report (critical).",
+      "Threads waiting for the class another thread is initialising (its <clinit> in that thread's stack; JDK 17+ " +
+      'dumps print `waiting on the Class initialization monitor`): the initialiser, what it does, and the waiters; ' +
+      "a cycle of them (A's initialiser needs B while B's needs A) is a deadlock the JVM does not report (critical).",
     remedy:
-      "A static initialiser must not wait for other threads, remote services or classes that may be initialising at the same time: move slow work (configuration fetches, connections) out of static blocks into lazily initialised holders with timeouts, and break cycles between classes' static initialisers by initialising them from one place, in one order.",
+      'A static initialiser must not wait for other threads, remote services or classes that may be initialising at the same ' +
+      'time: move slow work (configuration fetches, connections) out of static blocks into lazily initialised holders with ' +
+      "timeouts, and break cycles between classes' static initialisers by initialising them from one place, in one order.",
     options: {},
   },
   check({ model }) {
@@ -98,7 +102,8 @@ export const classInitWait: Rule = {
             .map((t) => `"${threads[t]!.name}"`)
             .join(', ')}${waiters.length > 5 ? ', ...' : ''})` +
           (init !== undefined
-            ? `, which "${threads[init]!.name}" is initialising; it ${doing(threads[init]!, cls)}${cycleBehind ? ', in a class initialisation deadlock: they will wait forever' : ''}.`
+            ? `, which "${threads[init]!.name}" is initialising; it ${doing(threads[init]!, cls)}` +
+              `${cycleBehind ? ', in a class initialisation deadlock: they will wait forever' : ''}.`
             : ': no thread of the dump runs its static initialiser (it may have just finished, or failed).') +
           (longest > 1 ? ` Seen waiting in ${longest} of ${model.dumps.length} dumps.` : ''),
         facts: {

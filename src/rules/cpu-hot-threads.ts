@@ -21,9 +21,12 @@ export const cpuHotThreads: Rule = {
     defaultSeverity: 'warning',
     title: 'Threads burning CPU',
     description:
-      "Threads whose CPU time is a large share of the time they were watched: from cpu= and elapsed= across a series of dumps (JDK 11+), or from top -H output given beside the dumps (PID = nid); one dump alone gives a hint (info) from the thread's whole life. Threads waiting for work and the JVM's own threads are left out.",
+      'Threads whose CPU time is a large share of the time they were watched: from cpu= and elapsed= across a ' +
+      'series of dumps (JDK 11+), or from top -H output given beside the dumps (PID = nid); one dump alone gives ' +
+      "a hint (info) from the thread's whole life. Threads waiting for work and the JVM's own threads are left out.",
     remedy:
-      'Look at where the hot thread runs in every dump: a loop that does not end (a bad loop condition, a regular expression that backtracks, a retry without a pause) is fixed in that code; a thread that is merely busy needs a limit or more cores.',
+      'Look at where the hot thread runs in every dump: a loop that does not end (a bad loop condition, a regular expression ' +
+      'that backtracks, a retry without a pause) is fixed in that code; a thread that is merely busy needs a limit or more cores.',
     options: {
       minCoreShare: { type: 'number', min: 0, max: 1, default: 0.5, description: 'Share of one core a thread must use to be reported.' },
       errorCoreShare: {
@@ -80,13 +83,15 @@ export const cpuHotThreads: Rule = {
       const who =
         members.length === 1
           ? `"${lead.name}" ${hintOnly ? 'has used' : 'uses'} ${pct(share)} of a core`
-          : `${plural(members.length, 'thread')} of ${pool} ${hintOnly ? 'have used' : 'use'} ${total.toFixed(1)} cores together (${members.map((h) => `"${h.name}" ${pct(shareOf(h))}`).join(', ')})`;
+          : `${plural(members.length, 'thread')} of ${pool} ${hintOnly ? 'have used' : 'use'} ${total.toFixed(1)}` +
+            ` cores together (${members.map((h) => `"${h.name}" ${pct(shareOf(h))}`).join(', ')})`;
       return {
         subject: members.length === 1 ? lead.name : pool,
         ...(hintOnly ? { severity: 'info' as const } : share >= errorShare ? { severity: 'error' as const } : {}),
         message:
           `${who}: ${members.length > 1 ? `"${lead.name}": ` : ''}${lead.measures.map((m) => m.text).join('; ')}. ` +
-          `It is ${states.join(', then ')} in ${where}${inside !== undefined && inside !== where ? `, inside ${inside} in all ${lead.refs.length} dumps` : ''}.` +
+          `It is ${states.join(', then ')} in ${where}` +
+          `${inside !== undefined && inside !== where ? `, inside ${inside} in all ${lead.refs.length} dumps` : ''}.` +
           (hintOnly
             ? ' One dump gives only its lifetime average: take a few dumps a few seconds apart (or top -H beside one) to see whether it burns CPU now.'
             : ''),
@@ -187,7 +192,9 @@ function seriesMeasure(model: Model, refs: readonly ThreadRef[]): Measure | unde
   return {
     share,
     how: 'series',
-    text: `${cpuSeconds.toFixed(1)} s of CPU in ${wall.toFixed(1)} s between dumps #${timed[0]!.dump} and #${timed[timed.length - 1]!.dump} (cpu= and elapsed= of its header): ${pct(share)} of a core`,
+    text:
+      `${cpuSeconds.toFixed(1)} s of CPU in ${wall.toFixed(1)} s between dumps #${timed[0]!.dump} and ` +
+      `#${timed[timed.length - 1]!.dump} (cpu= and elapsed= of its header): ${pct(share)} of a core`,
     evidence: [],
   };
 }
@@ -202,7 +209,9 @@ function topMeasure(samples: readonly CpuSampleModel[], nativeIds: ReadonlySet<s
   return {
     share: median,
     how: 'top',
-    text: `top -H: ${rows.map((r) => `${r.row.cpuPercent} %`).join(', ')} (PID ${pid} = nid 0x${pid.toString(16)}, ${rows.length === 1 ? 'one sample' : `median of ${rows.length} samples`})`,
+    text:
+      `top -H: ${rows.map((r) => `${r.row.cpuPercent} %`).join(', ')} (PID ${pid} = nid 0x` +
+      `${pid.toString(16)}, ${rows.length === 1 ? 'one sample' : `median of ${rows.length} samples`})`,
     evidence: rows.slice(0, 5).map((r) => ({
       kind: 'log' as const,
       source: r.sample.source,

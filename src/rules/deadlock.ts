@@ -62,7 +62,9 @@ export const deadlock: Rule = {
         title: possible ? 'Possible deadlock (read lock)' : 'Deadlock',
         message: possible
           ? `${names.length} threads are probably deadlocked: ${c.note ?? chain}${heldUpText}`
-          : `${names.length} threads are deadlocked${c.reportedByJvm || FORMATS_WITHOUT_JVM_DEADLOCK_REPORT.has(model.dumps[c.dump]!.format) ? '' : ' (the JVM did not report it)'}: ${chain}.${heldUpText}`,
+          : `${names.length} threads are deadlocked` +
+            `${c.reportedByJvm || FORMATS_WITHOUT_JVM_DEADLOCK_REPORT.has(model.dumps[c.dump]!.format) ? '' : ' (the JVM did not report it)'}` +
+            `: ${chain}.${heldUpText}`,
         facts: {
           threads: names,
           threadCount: names.length,

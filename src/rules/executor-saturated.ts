@@ -13,7 +13,8 @@ export const executorSaturated: Rule = {
     title: 'Executor saturated',
     description: 'All workers of a thread pool are busy; with a hand-off queue new work is rejected, otherwise it queues.',
     remedy:
-      'Find what the busy workers wait for (a lock, a downstream pool, a slow call) and fix that first; size the pool to the load, bound its queue and reject early.',
+      'Find what the busy workers wait for (a lock, a downstream pool, a slow call) ' +
+      'and fix that first; size the pool to the load, bound its queue and reject early.',
     options: {
       minWorkers: {
         type: 'integer',
@@ -26,7 +27,8 @@ export const executorSaturated: Rule = {
         min: 0,
         default: 0,
         description:
-          'Smallest group of look-alike threads (one numbered name stem, one run method, no worker loop: started one by one) that this rule judges; 0 judges only real executors.',
+          'Smallest group of look-alike threads (one numbered name stem, one run method, no ' +
+          'worker loop: started one by one) that this rule judges; 0 judges only real executors.',
       },
     },
   },

@@ -18,9 +18,12 @@ export const finalizerBacklog: Rule = {
     defaultSeverity: 'warning',
     title: 'Finalizer backlog',
     description:
-      "The Finalizer thread is held inside a finalize() (blocked on a lock or waiting, or in the same finalize() in every dump of a series) or the heap's finalizer queue holds many objects (java.lang.ref.Finalizer.queue's length); objects with a finalize() keep their memory until it has run. Error when both.",
+      'The Finalizer thread is held inside a finalize() (blocked on a lock or waiting, or in the same finalize() ' +
+      "in every dump of a series) or the heap's finalizer queue holds many objects (java.lang.ref.Finalizer.queue's " +
+      'length); objects with a finalize() keep their memory until it has run. Error when both.',
     remedy:
-      "Make finalize() never block (no locks another thread may hold, no I/O), or better, replace finalizers with explicit close() and java.lang.ref.Cleaner; find what the Finalizer thread waits for (the lock's holder).",
+      'Make finalize() never block (no locks another thread may hold, no I/O), or better, replace finalizers with ' +
+      "explicit close() and java.lang.ref.Cleaner; find what the Finalizer thread waits for (the lock's holder).",
     options: {
       minQueued: { type: 'integer', min: 1, default: 10000, description: 'Objects in the finalizer queue that make a backlog by themselves.' },
     },

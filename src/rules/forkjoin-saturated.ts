@@ -21,9 +21,12 @@ export const forkjoinSaturated: Rule = {
     defaultSeverity: 'warning',
     title: 'ForkJoin pool blocked',
     description:
-      'Every worker of a ForkJoin pool (the common pool above all) is busy and at least half of them block inside their tasks (a socket read, a sleep, a lock, a future): blocking calls in parallel streams or in CompletableFuture.*Async without an executor; everything else sharing the pool waits. Error when every worker blocks. A pool busy computing is not reported.',
+      'Every worker of a ForkJoin pool (the common pool above all) is busy and at least half of them block inside their tasks ' +
+      '(a socket read, a sleep, a lock, a future): blocking calls in parallel streams or in CompletableFuture.*Async without an ' +
+      'executor; everything else sharing the pool waits. Error when every worker blocks. A pool busy computing is not reported.',
     remedy:
-      'Run blocking calls on an executor of their own (pass it to supplyAsync/runAsync; do not use parallel streams for I/O); for the common pool, -Djava.util.concurrent.ForkJoinPool.common.parallelism only hides it. Find what the blocked workers wait for.',
+      'Run blocking calls on an executor of their own (pass it to supplyAsync/runAsync; do not use parallel streams for I/O); for ' +
+      'the common pool, -Djava.util.concurrent.ForkJoinPool.common.parallelism only hides it. Find what the blocked workers wait for.',
     options: {},
   },
   check({ model }) {
@@ -71,7 +74,8 @@ export const forkjoinSaturated: Rule = {
         subject: pool,
         ...(blocked.length === workers.length ? { severity: 'error' as const } : {}),
         message:
-          `All ${plural(workers.length, 'worker')} of ${pool === 'ForkJoinPool.commonPool' ? 'the ForkJoin common pool' : pool} are busy and ${blocked.length} of them block inside their tasks: ` +
+          `All ${plural(workers.length, 'worker')} of ${pool === 'ForkJoinPool.commonPool' ? 'the ForkJoin common pool' : pool}` +
+          ` are busy and ${blocked.length} of them block inside their tasks: ` +
           `${[...hows].map(([how, n]) => `${n} ${how}`).join('; ')}.` +
           (callers.length > 0
             ? ` ${plural(callers.length, 'thread waits', 'threads wait')} for the pool (${callers

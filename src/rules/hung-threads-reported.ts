@@ -18,9 +18,12 @@ export const hungThreadsReported: Rule = {
     defaultSeverity: 'warning',
     title: 'Hung threads reported by the server',
     description:
-      "An application server's own log reports threads hung or stuck (WebSphere WSVR0605W, WebLogic BEA-000337, Tomcat's StuckThreadDetectionValve) and does not report them recovered (WSVR0606W, BEA-000339, the valve's completion line); with what the logged stack runs and the same threads in the dumps given with the log. Reports that recovered are left out; a pool at its maximum (WSVR0652W) makes it an error.",
+      "An application server's own log reports threads hung or stuck (WebSphere WSVR0605W, WebLogic BEA-000337, Tomcat's StuckThreadDetectionValve) " +
+      "and does not report them recovered (WSVR0606W, BEA-000339, the valve's completion line); with what the logged stack runs and the same " +
+      'threads in the dumps given with the log. Reports that recovered are left out; a pool at its maximum (WSVR0652W) makes it an error.',
     remedy:
-      'Look at what the hung threads run (the logged stack, and the thread dump taken beside the log): a remote call or a query without a timeout is the usual cause; set one, and fix what the call waits for.',
+      'Look at what the hung threads run (the logged stack, and the thread dump taken beside the log): a ' +
+      'remote call or a query without a timeout is the usual cause; set one, and fix what the call waits for.',
     options: {
       minActiveSeconds: {
         type: 'number',
@@ -70,7 +73,8 @@ export const hungThreadsReported: Rule = {
         subject: pool,
         ...(full.length > 0 ? { severity: 'error' as const } : {}),
         message:
-          `${server} reported ${plural(list.length, 'thread')} of ${pool} hung and never reported ${list.length === 1 ? 'it' : 'them'} recovered: ${described.join('; ')}.` +
+          `${server} reported ${plural(list.length, 'thread')} of ${pool} hung and never ` +
+          `reported ${list.length === 1 ? 'it' : 'them'} recovered: ${described.join('; ')}.` +
           (runsSame.size === 1 && list.length > 1 ? ' They all run the same code.' : '') +
           (full.length > 0 ? ` The server also reports the ${pool} pool at 100 % of its maximum: requests wait for a thread.` : '') +
           (inDumps.length > 0

@@ -23,9 +23,12 @@ export const ioThreadBlocked: Rule = {
     defaultSeverity: 'warning',
     title: 'Event-loop threads held in application code',
     description:
-      "Event-loop (I/O) threads (Netty NioEventLoop/EpollEventLoop, so Dubbo's NettyServerWorker, Vert.x, Reactor Netty, gRPC; XNIO/Undertow; Grizzly) that are not in their selector but waiting for a lock, a future, a sleep or a blocking read in application code, or running the same application code in every dump of a series: every connection such a loop serves is frozen. Error when every loop of the group is held.",
+      "Event-loop (I/O) threads (Netty NioEventLoop/EpollEventLoop, so Dubbo's NettyServerWorker, Vert.x, Reactor Netty, gRPC; XNIO/Undertow; " +
+      'Grizzly) that are not in their selector but waiting for a lock, a future, a sleep or a blocking read in application code, or running the ' +
+      'same application code in every dump of a series: every connection such a loop serves is frozen. Error when every loop of the group is held.',
     remedy:
-      'Never block an event loop: hand the work to a worker pool (Dubbo: dispatcher=all or message, not direct; Vert.x: executeBlocking or a worker verticle; Netty: a separate EventExecutorGroup for blocking handlers; Undertow: dispatch to a worker), and find what the held loops wait for.',
+      'Never block an event loop: hand the work to a worker pool (Dubbo: dispatcher=all or message, not direct; Vert.x: executeBlocking or a worker ' +
+      'verticle; Netty: a separate EventExecutorGroup for blocking handlers; Undertow: dispatch to a worker), and find what the held loops wait for.',
     options: {},
   },
   check({ model }) {
@@ -72,7 +75,8 @@ export const ioThreadBlocked: Rule = {
         subject: group,
         ...(list.length >= total ? { severity: 'error' as const } : {}),
         message:
-          `${list.length} of ${plural(total, `${list[0]!.loop.framework} event loop`)} of ${group} ${list.length === 1 ? 'is' : 'are'} not in ${total === 1 ? 'its' : 'their'} selector but held in application code: ` +
+          `${list.length} of ${plural(total, `${list[0]!.loop.framework} event loop`)} of ${group} ` +
+          `${list.length === 1 ? 'is' : 'are'} not in ${total === 1 ? 'its' : 'their'} selector but held in application code: ` +
           `${list.map((h) => `"${h.th.name}" ${h.doing}`).join('; ')}.` +
           (Math.max(...dumpsHeld) > 1 ? ` Held so in up to ${Math.max(...dumpsHeld)} of ${model.dumps.length} dumps.` : '') +
           ' Every connection these loops serve waits meanwhile.',

@@ -28,7 +28,9 @@ export const limitSaturated: Rule = {
         return [
           {
             subject: c.name,
-            message: `${c.name}: the in-flight counter is at ${c.active} of its limit ${c.limit}. ${why}, so a leak cannot be told from saturation: add jstack output taken next to the heap dump.`,
+            message:
+              `${c.name}: the in-flight counter is at ${c.active} of its limit ${c.limit}. ${why}, so ` +
+              'a leak cannot be told from saturation: add jstack output taken next to the heap dump.',
             facts: counterFacts(c),
             evidence: counterEvidence(model, c, `active ${c.active}, limit ${c.limit}`),
           },
@@ -38,7 +40,9 @@ export const limitSaturated: Rule = {
       return [
         {
           subject: c.name,
-          message: `${c.name}: ${c.active} calls in flight against a limit of ${c.limit}, and ${plural(inside, 'thread')} really ${inside === 1 ? 'is' : 'are'} inside the method: the service is saturated, the counter is telling the truth.`,
+          message:
+            `${c.name}: ${c.active} calls in flight against a limit of ${c.limit}, and ${plural(inside, 'thread')} really ` +
+            `${inside === 1 ? 'is' : 'are'} inside the method: the service is saturated, the counter is telling the truth.`,
           facts: counterFacts(c),
           evidence: counterEvidence(model, c, `active ${c.active}, limit ${c.limit}`),
         },

@@ -21,9 +21,13 @@ export const loggingContention: Rule = {
     defaultSeverity: 'warning',
     title: 'Threads held by logging',
     description:
-      "Threads waiting inside a log call: for an appender's lock (logback, log4j 1 and 2, java.util.logging handlers) or on an asynchronous appender's full queue, with the thread that holds the lock (or drains the queue) and what it does (a write to a disk or a socket that does not keep up). Error from 10 threads.",
+      "Threads waiting inside a log call: for an appender's lock (logback, log4j 1 and 2, java.util.logging " +
+      "handlers) or on an asynchronous appender's full queue, with the thread that holds the lock (or drains " +
+      'the queue) and what it does (a write to a disk or a socket that does not keep up). Error from 10 threads.',
     remedy:
-      "Find what the appender waits for (the holder's write: a slow disk, a log collector, stdout piped to nothing); log less at that level, put the slow destination behind an asynchronous appender that drops rather than blocks (logback neverBlock=true, log4j 2 a discarding queue-full policy), and never log synchronously to a network destination from request threads.",
+      "Find what the appender waits for (the holder's write: a slow disk, a log collector, stdout piped to nothing); log less at " +
+      'that level, put the slow destination behind an asynchronous appender that drops rather than blocks (logback neverBlock=true, ' +
+      'log4j 2 a discarding queue-full policy), and never log synchronously to a network destination from request threads.',
     options: {
       minThreads: { type: 'integer', min: 1, default: 3, description: 'Threads that must wait in logging for a finding.' },
       errorThreads: { type: 'integer', min: 1, default: 10, description: 'Threads waiting in logging that make it an error.' },
@@ -66,7 +70,11 @@ export const loggingContention: Rule = {
       const queueText =
         queues.length === 0
           ? ''
-          : ` In the heap: ${(full.length > 0 ? full : queues).map((q) => `${q.name !== null ? `"${q.name}" ` : ''}${q.className} holds ${q.queueSize ?? '?'} of ${q.capacity ?? '?'} events`).join('; ')}.`;
+          : ' In the heap: ' +
+            (full.length > 0 ? full : queues)
+              .map((q) => `${q.name !== null ? `"${q.name}" ` : ''}${q.className} holds ${q.queueSize ?? '?'} of ${q.capacity ?? '?'} events`)
+              .join('; ') +
+            '.';
       for (const q of full.length > 0 ? full : queues)
         evidence.push({ kind: 'heap-object', source: q.input, id: q.id, className: q.className, note: `queue ${q.queueSize ?? '?'} of ${q.capacity ?? '?'}` });
       const callers = [

@@ -13,9 +13,11 @@ export const memoryLeakSuspect: Rule = {
     defaultSeverity: 'warning',
     title: 'Memory leak suspect',
     description:
-      "One object, or the instances of one class together, retain a large share of the heap (MAT's leak suspects): where the memory accumulates and the path from a GC root that keeps it.",
+      "One object, or the instances of one class together, retain a large share of the heap (MAT's " +
+      'leak suspects): where the memory accumulates and the path from a GC root that keeps it.',
     remedy:
-      'Follow the path from the GC root to where the memory accumulates: bound that collection, or stop adding to it (remove entries, unregister listeners), and check the fix with a second heap dump under the same load.',
+      'Follow the path from the GC root to where the memory accumulates: bound that collection, or stop adding to ' +
+      'it (remove entries, unregister listeners), and check the fix with a second heap dump under the same load.',
     options: {
       minShare: {
         type: 'number',
@@ -89,7 +91,9 @@ export const memoryLeakSuspect: Rule = {
           return {
             subject: s.kind === 'object' ? `${s.className} ${s.subject.id}` : s.className,
             ...(s.share >= errorShare ? { severity: 'error' as const } : {}),
-            message: `${who} retain${s.kind === 'object' ? 's' : ''} ${approximateBytes(s.retained)}, ${pct} of the ${approximateBytes(heap)} reachable heap.${accumulates}${held}${queue !== undefined ? ` This is ${queue.what}: the backlog is what fills the heap.` : ''}`,
+            message:
+              `${who} retain${s.kind === 'object' ? 's' : ''} ${approximateBytes(s.retained)}, ${pct} of the ${approximateBytes(heap)} ` +
+              `reachable heap.${accumulates}${held}${queue !== undefined ? ` This is ${queue.what}: the backlog is what fills the heap.` : ''}`,
             facts: {
               retainedBytes: s.retained,
               share: Number(s.share.toFixed(4)),

@@ -11,7 +11,8 @@ export const queueBacklog: Rule = {
     title: 'Executor queue backlog',
     description: "An executor's queue holds a large backlog; with the time it needs to drain and, when one is found, what holds the workers up.",
     remedy:
-      'Fix what holds the workers up first (see the cause). Bound the queue so callers are rejected early instead of waiting minutes (Dubbo: queues > 0, or the fixed pool with queues=0), and size the pool to the load.',
+      'Fix what holds the workers up first (see the cause). Bound the queue so callers are rejected early instead ' +
+      'of waiting minutes (Dubbo: queues > 0, or the fixed pool with queues=0), and size the pool to the load.',
     options: {
       minBacklog: { type: 'integer', min: 1, default: 1000, description: 'Fewest queued tasks that make a finding (or a queue at 90% of its capacity).' },
       maxDrainSeconds: {
@@ -45,13 +46,17 @@ export const queueBacklog: Rule = {
       const drain = stalled
         ? ` It did not drain at all between the thread dumps (${throughput!.basis}): it will not drain until what holds the workers is fixed.`
         : drainSeconds !== null
-          ? ` At the rate measured between the thread dumps (at least ${throughput!.perSecond.toFixed(2)} tasks/s) it needs up to ${formatDuration(drainSeconds)} to drain.`
+          ? ` At the rate measured between the thread dumps (at least ${throughput!.perSecond.toFixed(2)}` +
+            ` tasks/s) it needs up to ${formatDuration(drainSeconds)} to drain.`
           : '';
       return [
         {
           subject: e.name,
           ...(stalled || (drainSeconds !== null && drainSeconds > maxDrain) || nearCapacity ? { severity: 'error' as const } : {}),
-          message: `${plural(q.size, 'task waits', 'tasks wait')} in the queue of "${e.name}" (${shortClass(q.className)}${q.capacity === null ? ', unbounded' : `, capacity ${q.capacity}`}) behind ${h.activeWorkers} busy of ${h.maximumPoolSize ?? '?'} workers.${drain}${because}`,
+          message:
+            `${plural(q.size, 'task waits', 'tasks wait')} in the queue of "${e.name}" (${shortClass(q.className)}` +
+            `${q.capacity === null ? ', unbounded' : `, capacity ${q.capacity}`}) behind ` +
+            `${h.activeWorkers} busy of ${h.maximumPoolSize ?? '?'} workers.${drain}${because}`,
           facts: {
             queueSize: q.size,
             queueCapacity: q.capacity,

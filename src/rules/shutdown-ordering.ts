@@ -11,9 +11,12 @@ export const shutdownOrdering: Rule = {
     defaultSeverity: 'error',
     title: 'Shutdown hooks race',
     description:
-      "Dubbo's and Spring's shutdown hooks run at the same time: Spring destroys beans (data sources, clients) while Dubbo still lets requests finish, so they fail.",
+      "Dubbo's and Spring's shutdown hooks run at the same time: Spring destroys beans " +
+      '(data sources, clients) while Dubbo still lets requests finish, so they fail.',
     remedy:
-      "Let one hook own the shutdown: stop Spring Boot from registering its hook (SpringApplication.setRegisterShutdownHook(false)) and close the context after Dubbo's shutdown completes, or use a Dubbo version that hooks into Spring's ContextClosedEvent (2.7+/3.x) with its own hook disabled.",
+      'Let one hook own the shutdown: stop Spring Boot from registering its hook (SpringApplication.setRegisterShutdownHook(false)) and close the ' +
+      "context after Dubbo's shutdown completes, or use a Dubbo version that hooks " +
+      "into Spring's ContextClosedEvent (2.7+/3.x) with its own hook disabled.",
     options: {},
   },
   check({ model }) {
@@ -28,7 +31,8 @@ export const shutdownOrdering: Rule = {
       {
         subject: 'shutdown hooks',
         message:
-          `Both shutdown hooks run at once${racing.length > 1 ? ` (in ${racing.length} dumps)` : ''}: Dubbo's "${dubbo.thread.name}" (${dubbo.doing}) and Spring's "${spring.thread.name}" (${spring.doing})` +
+          `Both shutdown hooks run at once${racing.length > 1 ? ` (in ${racing.length} dumps)` : ''}: Dubbo's ` +
+          `"${dubbo.thread.name}" (${dubbo.doing}) and Spring's "${spring.thread.name}" (${spring.doing})` +
           (inFlight > 0 ? `, with ${plural(inFlight, 'request')} still executing: they lose the beans Spring destroys.` : '.'),
         facts: {
           dubboHook: dubbo.thread.name,

@@ -20,9 +20,11 @@ export const stuckThreads: Rule = {
     defaultSeverity: 'warning',
     title: 'Stuck threads',
     description:
-      'Across a series of dumps of one JVM, threads working or blocked in one place in every dump (a running thread may move within its top frames and recursion); threads waiting for work are not stuck.',
+      'Across a series of dumps of one JVM, threads working or blocked in one place in every dump (a ' +
+      'running thread may move within its top frames and recursion); threads waiting for work are not stuck.',
     remedy:
-      'Find what the stuck threads wait for (the lock owner, the remote call, the loop) and add a timeout or fix the owner; a thread that burns a core in one place is a runaway: look at its loop.',
+      'Find what the stuck threads wait for (the lock owner, the remote call, the loop) and add a ' +
+      'timeout or fix the owner; a thread that burns a core in one place is a runaway: look at its loop.',
     options: {
       minDumps: { type: 'integer', min: 2, default: 2, description: 'Dumps in which the thread must be in the same place.' },
     },
@@ -67,7 +69,8 @@ export const stuckThreads: Rule = {
           cpuMax === null || state !== 'RUNNABLE'
             ? ''
             : runaway
-              ? `, burning ${(cpuMax / 1000).toFixed(1)} s of CPU in ${span!.toFixed(0)} s (${Math.round((cpuMax / (span! * 1000)) * 100)} % of a core): a runaway in one place, not progress`
+              ? `, burning ${(cpuMax / 1000).toFixed(1)} s of CPU in ${span!.toFixed(0)} s (` +
+                `${Math.round((cpuMax / (span! * 1000)) * 100)} % of a core): a runaway in one place, not progress`
               : `, using ${cpuMax.toFixed(0)} ms of CPU between the first and last dump`;
         const sameExactly = members.every((m) => m.sameStack);
         // Blocked threads wait behind a contended lock or a deadlock: that finding is their cause.
@@ -98,7 +101,9 @@ export const stuckThreads: Rule = {
         drafts.push({
           subject: `${where} (${state})`,
           message:
-            `${plural(members.length, 'thread')} stayed ${state} in ${where} ${sameExactly ? 'with the same stack' : 'in the same place (only the top frames or recursion depth changed)'} in all ${series.dumps.length} dumps` +
+            `${plural(members.length, 'thread')} stayed ${state} in ${where} ` +
+            `${sameExactly ? 'with the same stack' : 'in the same place (only the top frames or recursion depth changed)'}` +
+            ` in all ${series.dumps.length} dumps` +
             (span !== null ? ` (${span.toFixed(0)} s)` : '') +
             cpuText +
             `: ${members

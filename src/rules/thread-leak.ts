@@ -18,7 +18,9 @@ export const threadLeak: Rule = {
     defaultSeverity: 'warning',
     title: 'Threads piling up',
     description:
-      'Executors, Timers, HTTP clients or event-loop groups created per call and never shut down: many instances of one naming scheme (pool-#-thread-#, Timer-#, HttpClient-#-SelectorManager, ...), most of their threads waiting for work, and across a series the count growing; or a series whose thread count grows in every dump. A pool that grew to its size and stays is not a leak.',
+      'Executors, Timers, HTTP clients or event-loop groups created per call and never shut down: many instances of one naming scheme ' +
+      '(pool-#-thread-#, Timer-#, HttpClient-#-SelectorManager, ...), most of their threads waiting for work, and across a series ' +
+      'the count growing; or a series whose thread count grows in every dump. A pool that grew to its size and stays is not a leak.',
     remedy: 'Find where the instances are created (the code that builds an executor, Timer or client per request) and share one, or shut each down when done.',
     options: {
       minInstances: {
@@ -66,7 +68,8 @@ export const threadLeak: Rule = {
         subject: inst.naming.scheme,
         ...(instances >= minInstances * 5 ? { severity: 'error' as const } : {}),
         message:
-          `${countText(instances)} instances of ${inst.naming.scheme} (${inst.naming.instance}) hold ${plural(threads.length, 'thread')}, ${idle} of them waiting for work` +
+          `${countText(instances)} instances of ${inst.naming.scheme} (${inst.naming.instance})` +
+          ` hold ${plural(threads.length, 'thread')}, ${idle} of them waiting for work` +
           (highest > instances ? `; the numbers reach ${countText(highest)}, so more were created than are left` : '') +
           (growing ? `; their count grew in every dump: ${perSeries!.join(' → ')}${seconds !== null ? ` in ${seconds.toFixed(0)} s` : ''}` : '') +
           `. Instances created per call and never shut down: ${inst.naming.remedy}.`,
@@ -89,7 +92,9 @@ export const threadLeak: Rule = {
     if (grew && drafts.length === 0) {
       drafts.push({
         subject: 'thread count',
-        message: `The JVM's thread count grew in every dump: ${counts.join(' → ')}${series?.spanSeconds != null ? ` in ${series.spanSeconds.toFixed(0)} s` : ''}. Compare the dumps' thread names to find what creates them.`,
+        message:
+          `The JVM's thread count grew in every dump: ${counts.join(' → ')}` +
+          `${series?.spanSeconds != null ? ` in ${series.spanSeconds.toFixed(0)} s` : ''}. Compare the dumps' thread names to find what creates them.`,
         facts: { threadsPerDump: counts, growth: counts[counts.length - 1]! - counts[0]! },
         evidence: [],
         impact: Math.round((counts[counts.length - 1]! - counts[0]!) / 10),

@@ -19,9 +19,13 @@ export const virtualThreadPinning: Rule = {
     defaultSeverity: 'warning',
     title: 'Virtual threads pinned to their carriers',
     description:
-      'Virtual threads parked while they cannot leave their carrier (VirtualThread.parkOnCarrierThread in their stack): inside a class initialiser or a native frame, or synchronized before JDK 24; names what pins each one and what it waits for; error when every carrier of the scheduler is pinned (no virtual thread can run), with the virtual threads waiting for a carrier (JSON thread dumps list them).',
+      'Virtual threads parked while they cannot leave their carrier (VirtualThread.parkOnCarrierThread in their stack): inside a class ' +
+      'initialiser or a native frame, or synchronized before JDK 24; names what pins each one and what it waits for; error when every carrier ' +
+      'of the scheduler is pinned (no virtual thread can run), with the virtual threads waiting for a carrier (JSON thread dumps list them).',
     remedy:
-      'Do not block where a virtual thread cannot unmount: move waits out of static initialisers and native callbacks; before JDK 24 replace synchronized around blocking calls with ReentrantLock (or upgrade to JDK 24+). -Djdk.tracePinnedThreads (JDK 21-23) or the jdk.VirtualThreadPinned JFR event names the places.',
+      'Do not block where a virtual thread cannot unmount: move waits out of static initialisers and native ' +
+      'callbacks; before JDK 24 replace synchronized around blocking calls with ReentrantLock (or upgrade to ' +
+      'JDK 24+). -Djdk.tracePinnedThreads (JDK 21-23) or the jdk.VirtualThreadPinned JFR event names the places.',
     options: {},
   },
   check({ model }) {
@@ -59,12 +63,16 @@ export const virtualThreadPinning: Rule = {
       subject: 'virtual thread scheduler',
       ...(allPinned ? { severity: 'error' as const } : {}),
       message:
-        `${plural(pinned.length, 'virtual thread is', 'virtual threads are')} parked on ${pinned.length === 1 ? 'its carrier' : 'their carriers'}, unable to unmount: ${described
+        `${plural(pinned.length, 'virtual thread is', 'virtual threads are')} parked on ` +
+        `${pinned.length === 1 ? 'its carrier' : 'their carriers'}, unable to unmount: ` +
+        described
           .slice(0, 5)
           .map((d) => d.text)
-          .join('; ')}${described.length > 5 ? '; ...' : ''}.` +
+          .join('; ') +
+        `${described.length > 5 ? '; ...' : ''}.` +
         (carriers.length > 0
-          ? ` ${allPinned ? 'Every one' : `${pinnedCarriers}`} of the scheduler's ${plural(carriers.length, 'carrier')} ${allPinned ? 'is pinned: no other virtual thread can run' : pinnedCarriers === 1 ? 'is pinned' : 'are pinned'}.`
+          ? ` ${allPinned ? 'Every one' : `${pinnedCarriers}`} of the scheduler's ${plural(carriers.length, 'carrier')} ` +
+            `${allPinned ? 'is pinned: no other virtual thread can run' : pinnedCarriers === 1 ? 'is pinned' : 'are pinned'}.`
           : '') +
         (ready > 0 ? ` ${plural(ready, 'virtual thread is', 'virtual threads are')} ready to run and ${ready === 1 ? 'waits' : 'wait'} for a carrier.` : ''),
       facts: {

@@ -615,17 +615,36 @@ export const BOUNDARY_FRAMES: readonly FrameRow[] = [
  */
 export const HOUSEKEEPING_NAMES: ReadonlyArray<{ readonly name: RegExp; readonly means: string; readonly source: string }> = [
   {
-    name: /^(Signal Dispatcher|Attach Listener|Reference Handler|Finalizer|Common-Cleaner|Notification Thread|Service Thread|Monitor Deflation Thread|Sweeper thread|VM Thread|VM Periodic Task Thread|DestroyJavaVM|Surrogate Locker Thread \(Concurrent GC\)|Low Memory Detector|process reaper( \(pid \d+\))?|VirtualThread-unblocker|Read-Poller|Write-Poller|JFR .*|JVMCI.*|Cleaner-\d+)$/,
+    name: new RegExp(
+      '^(' +
+        /Signal Dispatcher|Attach Listener|Reference Handler|Finalizer|Common-Cleaner|Notification Thread|/.source +
+        /Service Thread|Monitor Deflation Thread|Sweeper thread|VM Thread|VM Periodic Task Thread|/.source +
+        /DestroyJavaVM|Surrogate Locker Thread \(Concurrent GC\)|Low Memory Detector|/.source +
+        /process reaper( \(pid \d+\))?|VirtualThread-unblocker|Read-Poller|Write-Poller|JFR .*|JVMCI.*|Cleaner-\d+/.source +
+        ')$',
+    ),
     means: "the JVM's own thread",
     source: 'IJ; ES; TL-NG',
   },
   {
-    name: /^(C[12] CompilerThread\d+|C1 CompilerThread\d+|JIT Compilation Thread-\d+.*|GC (Thread|task thread|Daemon)#?\d*.*|G1 .*|Gang worker#\d+.*|Concurrent Mark-Sweep GC Thread|ParGC Thread#\d+|GC Thread#\d+|ZThread.*|Shenandoah.*)$/,
+    name: new RegExp(
+      '^(' +
+        /C[12] CompilerThread\d+|C1 CompilerThread\d+|JIT Compilation Thread-\d+.*|/.source +
+        /GC (Thread|task thread|Daemon)#?\d*.*|G1 .*|Gang worker#\d+.*|/.source +
+        /Concurrent Mark-Sweep GC Thread|ParGC Thread#\d+|GC Thread#\d+|ZThread.*|Shenandoah.*/.source +
+        ')$',
+    ),
     means: "the JVM's compiler or garbage-collector thread",
     source: 'IJ; TL-NG',
   },
   {
-    name: /^(ForkJoinPool-\d+-delayScheduler|Monitor Ctrl-Break|surefire-forkedjvm-.*|RMI GC Daemon|RMI Reaper|GC Daemon|Attach API wait loop|Attach handler|JIT-Sampler|Signal Reporter|JIT Diagnostic Compilation Thread-\d+.*|Finalizer thread|Dump Thread)$/,
+    name: new RegExp(
+      '^(' +
+        /ForkJoinPool-\d+-delayScheduler|Monitor Ctrl-Break|surefire-forkedjvm-.*|/.source +
+        /RMI GC Daemon|RMI Reaper|GC Daemon|Attach API wait loop|Attach handler|JIT-Sampler|/.source +
+        /Signal Reporter|JIT Diagnostic Compilation Thread-\d+.*|Finalizer thread|Dump Thread/.source +
+        ')$',
+    ),
     means: 'a JVM helper or tooling thread',
     source: 'corpus (JVM helpers, IDE and test harness agents)',
   },
@@ -639,8 +658,13 @@ export const HOUSEKEEPING_NAMES: ReadonlyArray<{ readonly name: RegExp; readonly
  */
 export const WORK_WAIT_METHODS: ReadonlyArray<{ readonly method: RegExp; readonly source: string }> = [
   {
-    method:
-      /^(waitReady|waitForWork|waitForTask|waitForJob|waitForRequest|waitForEvents?|waitForNext\w*|waitForMessages?|awaitWork|awaitTask|awaitEvents?|sleepInterval|idleWait|waitIdle|nextTask|nextJob|nextEvent|takeTask|takeJob|getNextTask|getNextJob|getNextEvent|getTask|getWork|dequeue)$/,
+    method: new RegExp(
+      '^(' +
+        /waitReady|waitForWork|waitForTask|waitForJob|waitForRequest|waitForEvents?|waitForNext\w*|/.source +
+        /waitForMessages?|awaitWork|awaitTask|awaitEvents?|sleepInterval|idleWait|waitIdle|nextTask|/.source +
+        /nextJob|nextEvent|takeTask|takeJob|getNextTask|getNextJob|getNextEvent|getTask|getWork|dequeue/.source +
+        ')$',
+    ),
     source: 'naming of wait-for-work methods in the frame table (getTask, waitForRequest, getNextEvent, takeTask, ...); corpus (NetBeans, Hazelcast)',
   },
 ];

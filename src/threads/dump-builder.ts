@@ -116,5 +116,8 @@ export function threadCountMismatch(dump: ThreadDump, counted: (t: ThreadEntry) 
   if (declared === undefined) return undefined;
   const parsed = dump.threads.filter(counted).length;
   if (parsed === declared.count) return undefined;
-  return `line ${dump.startLine}: ${declared.by} declares ${declared.count} ${declared.what}, ${parsed} were read${parsed < declared.count ? ` (${declared.count - parsed} missing: the dump may be cut or hold lines dumpsleuth could not read)` : ''}`;
+  return (
+    `line ${dump.startLine}: ${declared.by} declares ${declared.count} ${declared.what}, ${parsed} were read` +
+    `${parsed < declared.count ? ` (${declared.count - parsed} missing: the dump may be cut or hold lines dumpsleuth could not read)` : ''}`
+  );
 }

@@ -109,7 +109,10 @@ export function whyNotOneJvm(a: JvmSighting, b: JvmSighting): string | undefined
   if (a.vendor !== undefined && b.vendor !== undefined && a.vendor !== b.vendor) return `${a.label} is a ${a.vendor} dump, ${b.label} a ${b.vendor} one`;
   if (a.jvm !== undefined && b.jvm !== undefined && !sameJvmBuild(a.jvm, b.jvm)) return `${a.label} was printed by ${a.jvm}, ${b.label} by ${b.jvm}`;
   if (a.startMs !== undefined && b.startMs !== undefined && Math.abs(a.startMs - b.startMs) > START_TOLERANCE_MS) {
-    return `the JVM of ${a.label} started at ${clock(a.startMs)}, that of ${b.label} at ${clock(b.startMs)} (each dump's time minus its oldest thread's elapsed=)`;
+    return (
+      `the JVM of ${a.label} started at ${clock(a.startMs)}, that of ${b.label} at ` +
+      `${clock(b.startMs)} (each dump's time minus its oldest thread's elapsed=)`
+    );
   }
   const [small, large] = a.threads.size <= b.threads.size ? [a, b] : [b, a];
   let agree = 0;

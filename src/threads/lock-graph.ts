@@ -223,7 +223,8 @@ function inferReadLockCycles(
         `"${threads[writer]!.name}" waits for the write lock of a ReentrantReadWriteLock that no thread holds exclusively, ` +
         `so readers hold it; thread dumps do not name read-lock holders. ` +
         dependants.map((t) => `"${threads[t]!.name}"`).join(', ') +
-        ` wait${dependants.length === 1 ? 's' : ''} for "${threads[writer]!.name}" and cannot release a read lock if ${dependants.length === 1 ? 'it holds' : 'they hold'} one.`,
+        ` wait${dependants.length === 1 ? 's' : ''} for "${threads[writer]!.name}" and cannot ` +
+        `release a read lock if ${dependants.length === 1 ? 'it holds' : 'they hold'} one.`,
     });
   });
   return out;

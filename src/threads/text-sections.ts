@@ -688,7 +688,8 @@ export class ThreadDumpSections {
       const name = d.threads[0]?.name ?? '';
       const shown = name.length > 40 ? `${name.slice(0, 37)}...` : name;
       this.warnings.push(
-        `line ${d.startLine}: "${shown}" looks like a thread header, but nothing around it is a thread dump (no banner, thread id, state line or stack frame); read as text`,
+        `line ${d.startLine}: "${shown}" looks like a thread header, but nothing around it ` +
+          'is a thread dump (no banner, thread id, state line or stack frame); read as text',
       );
     }
     this.dumps.forEach((d, i) => (d.index = i));

@@ -517,7 +517,8 @@ export function classifyDump(dump: ThreadDump, graph: LockGraph): ThreadActivity
     const was = out[owner]!;
     out[owner] = working(
       'holds-lock',
-      `holds ${node.lock.className}${node.lock.id ? ` <${node.lock.id}>` : ''} that ${blocked} blocked thread${blocked === 1 ? ' waits' : 's wait'} for; itself, it ${was.reason}`,
+      `holds ${node.lock.className}${node.lock.id ? ` <${node.lock.id}>` : ''} that ${blocked}` +
+        ` blocked thread${blocked === 1 ? ' waits' : 's wait'} for; itself, it ${was.reason}`,
       was.frame,
     );
   }

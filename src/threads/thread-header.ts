@@ -10,7 +10,8 @@ import type { JavaThreadState, LockRef, ThreadDumpFormat, ThreadEntry } from '..
 import { javaStateNamed, parseLockRef } from './frame-text.js';
 
 /** The fields a header line gives, with the same names and meanings as on ThreadEntry. */
-type HeaderOptionalField = 'javaId' | 'nativeId' | 'address' | 'priority' | 'cpuMs' | 'elapsedS' | 'headerState' | 'state' | 'stateDetail' | 'lockOwnerName' | 'lockOwnerId';
+type HeaderOptionalField =
+  'javaId' | 'nativeId' | 'address' | 'priority' | 'cpuMs' | 'elapsedS' | 'headerState' | 'state' | 'stateDetail' | 'lockOwnerName' | 'lockOwnerId';
 
 /** What a header can say of a thread; a field it does not give may be absent or set to undefined (hot paths keep one object shape). */
 export type ThreadHeaderFields = Pick<ThreadEntry, 'name' | 'daemon' | 'virtual'> & { [K in HeaderOptionalField]?: ThreadEntry[K] | undefined };

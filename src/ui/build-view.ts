@@ -175,7 +175,9 @@ class ThreadRow implements UiRow {
       // Why dumpsleuth calls it idle, working, blocked or housekeeping: the verdict every rule reads.
       { text: `  ${verdict.activity}: ${clean(verdict.reason)}`, ...(verdict.activity === 'blocked' ? { tone: 'warning' as Tone } : {}) },
       {
-        text: `  dump #${this.#ref.dump} ${clean(sourceAt(this.#model.dumps[this.#ref.dump]!.source, th.line))}; ${this.#group.size === 1 ? 'the only thread with this stack' : `one of ${this.#group.size} threads with this stack`}`,
+        text:
+          `  dump #${this.#ref.dump} ${clean(sourceAt(this.#model.dumps[this.#ref.dump]!.source, th.line))}; ` +
+          `${this.#group.size === 1 ? 'the only thread with this stack' : `one of ${this.#group.size} threads with this stack`}`,
         tone: 'dim',
       },
       ...lockLines(th),
@@ -262,7 +264,9 @@ function executorsScreen(model: Model): UiScreen {
     const saturated = e.busy >= e.workers && e.workers > 0;
     rows.push({
       key: `executor:${where}:${e.name}`,
-      text: `${where.padEnd(5)} ${clean(e.name).padEnd(40)} workers ${String(e.workers).padStart(4)} busy ${String(e.busy).padStart(4)} idle ${String(e.idle).padStart(4)}${queue}`,
+      text:
+        `${where.padEnd(5)} ${clean(e.name).padEnd(40)} workers ${String(e.workers).padStart(4)}` +
+        ` busy ${String(e.busy).padStart(4)} idle ${String(e.idle).padStart(4)}${queue}`,
       tone: saturated ? 'warning' : undefined,
       search: searchText(`${e.name}`),
       detail: [
@@ -270,7 +274,9 @@ function executorsScreen(model: Model): UiScreen {
         ...(h
           ? [
               {
-                text: `  ${clean(h.object.className)} ${h.object.id}: ${h.runState}, core ${h.corePoolSize ?? '?'}, max ${h.maximumPoolSize ?? '?'}, completed ${h.completedTasks ?? '?'}`,
+                text:
+                  `  ${clean(h.object.className)} ${h.object.id}: ${h.runState}, core ${h.corePoolSize ?? '?'}` +
+                  `, max ${h.maximumPoolSize ?? '?'}, completed ${h.completedTasks ?? '?'}`,
               },
               { text: `  queue ${clean(h.queue.className)}: ${h.queue.size ?? '?'} of ${h.queue.capacity ?? 'unbounded'}` },
             ]
@@ -286,7 +292,9 @@ function executorsScreen(model: Model): UiScreen {
     const peak = p.waitingThreads.reduce((best, w) => (w.threads.length > best.length ? w.threads : best), [] as ThreadRef[]);
     rows.push({
       key: `pool:${p.name}`,
-      text: `pool  ${clean(p.name).padEnd(40)} width ${String(p.width ?? '?').padStart(4)} leased ${String(p.leased ?? '?').padStart(4)} waiting ${String(waiting).padStart(4)}${p.pending !== null ? ` pending ${p.pending}` : ''}`,
+      text:
+        `pool  ${clean(p.name).padEnd(40)} width ${String(p.width ?? '?').padStart(4)} leased ${String(p.leased ?? '?').padStart(4)}` +
+        ` waiting ${String(waiting).padStart(4)}${p.pending !== null ? ` pending ${p.pending}` : ''}`,
       tone: waiting > 0 || (p.pending ?? 0) > 0 ? 'alert' : undefined,
       search: searchText(`${p.name} ${p.kind}`),
       detail: [
@@ -307,17 +315,23 @@ function countersScreen(model: Model): UiScreen {
     const busiest = [...c.threadsInside].sort((a, b) => b.count - a.count)[0];
     return {
       key: `counter:${c.name}`,
-      text: `${clean(c.name).padEnd(56)} active ${String(c.active).padStart(5)} limit ${String(c.limit ?? '-').padStart(5)} inside ${c.threadsInside.length > 0 ? String(inside).padStart(4) : '   ?'}${leaking ? '  LEAK' : ''}`,
+      text:
+        `${clean(c.name).padEnd(56)} active ${String(c.active).padStart(5)} limit ${String(c.limit ?? '-').padStart(5)}` +
+        ` inside ${c.threadsInside.length > 0 ? String(inside).padStart(4) : '   ?'}${leaking ? '  LEAK' : ''}`,
       tone: leaking ? 'critical' : c.limit !== null && c.active >= c.limit ? 'warning' : undefined,
       search: searchText(c.name),
       detail: [
         { text: clean(c.name), tone: 'title' },
         { text: `  ${c.kind}, ${c.identity ? clean(c.identity) : ''}` },
         {
-          text: `  active ${c.active}, limit ${c.limit ?? 'none'}${c.limitSource ? ` (${clean(c.limitSource)})` : ''}, total ${c.total ?? '?'}, failed ${c.failed ?? '?'}`,
+          text:
+            `  active ${c.active}, limit ${c.limit ?? 'none'}${c.limitSource ? ` (${clean(c.limitSource)})` : ''}` +
+            `, total ${c.total ?? '?'}, failed ${c.failed ?? '?'}`,
         },
         {
-          text: `  threads inside per dump: ${c.threadsInside.map((t) => t.count).join(', ') || 'no thread dump of this JVM'}; rejections in logs: ${c.rejectionsLogged}`,
+          text:
+            `  threads inside per dump: ${c.threadsInside.map((t) => t.count).join(', ') || 'no thread dump of this JVM'}` +
+            `; rejections in logs: ${c.rejectionsLogged}`,
         },
         // The threads of the dump with most inside; a heading only when there is one to list.
         ...(busiest !== undefined && busiest.threads.length > 0

@@ -81,7 +81,12 @@ function treeRows(heap: number, nodes: readonly RetainerNode[], heapBytes: numbe
             text: `  retains ${approximateBytes(o.retained)} (${pctText(o.retained, heapBytes)} of the reachable heap); shallow ${approximateBytes(o.shallow)}`,
           },
           {
-            text: `  dominates ${count(dominated)} object${dominated === 1 ? '' : 's'} directly${n.more.objects > 0 ? `; ${n.more.objects === 1 ? 'one of them' : `${count(n.more.objects)} of them`} (${approximateBytes(n.more.bytes)}) ${n.more.objects === 1 ? 'is' : 'are'} too small to list` : ''}`,
+            text:
+              `  dominates ${count(dominated)} object${dominated === 1 ? '' : 's'} directly` +
+              (n.more.objects > 0
+                ? `; ${n.more.objects === 1 ? 'one of them' : `${count(n.more.objects)} of them`} (${approximateBytes(n.more.bytes)}) ` +
+                  `${n.more.objects === 1 ? 'is' : 'are'} too small to list`
+                : ''),
             tone: 'dim',
           },
           { text: '' },
@@ -116,13 +121,17 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
   const rows: UiRow[] = [
     {
       key: `memory:${heap}`,
-      text: `${clean(m.input)}: ${count(s.reachableObjects)} reachable objects retain ${approximateBytes(bytes)}; ${s.suspects.length === 0 ? 'no leak suspect' : `${s.suspects.length} leak suspect${s.suspects.length === 1 ? '' : 's'}`}`,
+      text:
+        `${clean(m.input)}: ${count(s.reachableObjects)} reachable objects retain ${approximateBytes(bytes)}; ` +
+        `${s.suspects.length === 0 ? 'no leak suspect' : `${s.suspects.length} leak suspect${s.suspects.length === 1 ? '' : 's'}`}`,
       tone: 'title',
       search: clean(m.input).toLowerCase(),
       detail: [
         title,
         {
-          text: `  ${count(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ${count(s.reachableObjects)} reachable from the GC roots (${approximateBytes(bytes)})`,
+          text:
+            `  ${count(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ` +
+            `${count(s.reachableObjects)} reachable from the GC roots (${approximateBytes(bytes)})`,
         },
         { text: `  unreachable, left out of the tree: ${count(s.unreachable.objects)} objects, ${approximateBytes(s.unreachable.bytes)}` },
         {
@@ -173,12 +182,16 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
   for (const c of s.classes.slice(0, CLASS_ROWS)) {
     rows.push({
       key: `memory:${heap}:class:${c.className}`,
-      text: `  ${approximateBytes(c.retained).padStart(10)} ${pctText(c.retained, bytes).padStart(6)}  ${clean(c.className)} (${count(c.instances)} instance${c.instances === 1 ? '' : 's'})`,
+      text:
+        `  ${approximateBytes(c.retained).padStart(10)} ${pctText(c.retained, bytes).padStart(6)}` +
+        `  ${clean(c.className)} (${count(c.instances)} instance${c.instances === 1 ? '' : 's'})`,
       search: clean(c.className).toLowerCase(),
       detail: [
         { text: clean(c.className), tone: 'title' },
         {
-          text: `  ${count(c.instances)} instances, ${approximateBytes(c.shallow)} shallow, ${approximateBytes(c.retained)} retained (${pctText(c.retained, bytes)})`,
+          text:
+            `  ${count(c.instances)} instances, ${approximateBytes(c.shallow)} shallow, ` +
+            `${approximateBytes(c.retained)} retained (${pctText(c.retained, bytes)})`,
         },
       ],
     });

@@ -15,7 +15,8 @@ import { truncationWarning } from './hprof-warnings.js';
 import { HprofFormatError, HprofParser } from './parser.js';
 
 export const HPROF_SIZE_MODEL =
-  'shallow sizes are estimates for a 64-bit HotSpot JVM with compressed oops and class pointers (12-byte header, 16 for arrays, 4-byte references, 8-byte alignment); HPROF does not record the real layout';
+  'shallow sizes are estimates for a 64-bit HotSpot JVM with compressed oops and class pointers (12-byte ' +
+  'header, 16 for arrays, 4-byte references, 8-byte alignment); HPROF does not record the real layout';
 
 const align8 = (n: number) => (n + 7) & ~7;
 

@@ -46,7 +46,8 @@ export async function writeHeapSnapshot(store: HeapStore, out: Writable, meta: S
     ...(store.memory !== undefined ? { memory: store.memory } : {}),
   };
   await write(
-    `{"format":${JSON.stringify(HEAP_SNAPSHOT_FORMAT)},\n"header":${JSON.stringify(header)},\n"histogram":${JSON.stringify(store.histogram ?? null)},\n"classes":[`,
+    `{"format":${JSON.stringify(HEAP_SNAPSHOT_FORMAT)},\n"header":${JSON.stringify(header)}` +
+      `,\n"histogram":${JSON.stringify(store.histogram ?? null)},\n"classes":[`,
   );
   let first = true;
   const classes = [...store.classes.values()].sort((a, b) => a.id - b.id);

@@ -63,7 +63,8 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
   const status =
     state.mode === 'search'
       ? `/${state.typing}▏  Enter keeps the filter, Esc clears it`
-      : `${rows.length === 0 ? 0 : pos.cursor + 1}/${rows.length}${pos.query ? `  filter "${pos.query}"` : ''}  ${state.focus === 'detail' ? 'Enter follows the link, Esc back' : 'Enter opens'}  ? keys  q quit`;
+      : `${rows.length === 0 ? 0 : pos.cursor + 1}/${rows.length}${pos.query ? `  filter "${pos.query}"` : ''}` +
+        `  ${state.focus === 'detail' ? 'Enter follows the link, Esc back' : 'Enter opens'}  ? keys  q quit`;
   return (
     <Box flexDirection="column" width={layout.width}>
       <Text wrap="truncate-end">
