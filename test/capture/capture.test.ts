@@ -118,9 +118,11 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     const runawayClasses = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-runaway-'));
     const c = spawnSync('javac', ['-d', runawayClasses, 'fixtures/programs/runtime-incidents/com/example/search/CpuRunaway.java'], { encoding: 'utf8' });
     expect(c.status, c.stderr).toBe(0);
+    let pid = 0;
     const truth = await new Promise<{ hot: string; readerPrefix: string; batch: string }>((resolve, reject) => {
       const p = spawn('java', ['-cp', runawayClasses, 'com.example.search.CpuRunaway'], { cwd: runawayClasses, stdio: ['ignore', 'pipe', 'inherit'] });
       running.push(p);
+      pid = p.pid!;
       let out = '';
       p.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
@@ -130,8 +132,9 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
       p.on('error', reject);
     });
     const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
-    // Dumps 1 s apart (the default is 2): the series measures the spinner as well, in less time.
-    const r = cli(['capture', 'CpuRunaway', '--interval', '1', '-o', out, '--fail-on', 'never']);
+    // By pid: another run of this file on the machine has a CpuRunaway too (the name lookup is the heap
+    // test's). Dumps 1 s apart (the default is 2): the series measures the spinner as well, in less time.
+    const r = cli(['capture', String(pid), '--interval', '1', '-o', out, '--fail-on', 'never']);
     expect(r.code, r.stderr).toBe(0);
     const [dir] = readdirSync(out);
     const report = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', '--config', LOADED_MACHINE_CONFIG, join(out, dir!)]).stdout);
