@@ -13,7 +13,7 @@ import { RULES } from '../rules/index.js';
 import { analysisPlan, type IncidentLoadHooks, type IncidentPlan, loadIncidentInputs, nothingToAnalyse } from './load-incident.js';
 
 /** The limits an analysis's plan takes from its caller (the rest comes from the built-in roots and the config's counters). */
-export type PlanLimits = Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree'>;
+type PlanLimits = Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree'>;
 
 export interface AnalysisRequest {
   /** Files, one directory (an incident), or `-` for stdin. */
@@ -26,7 +26,7 @@ export interface AnalysisRequest {
 }
 
 /** The phases after the load, told as each starts; awaited, so a screen can draw between them. */
-export type AnalysisPhase = 'model' | 'rules';
+type AnalysisPhase = 'model' | 'rules';
 
 export interface AnalysisHooks extends IncidentLoadHooks {
   readonly onPhase?: (phase: AnalysisPhase) => void | Promise<void>;

@@ -174,14 +174,14 @@ const LOG_EVENT_WORDS: Readonly<Record<LogEventModel['kind'], readonly [string, 
 };
 
 /** What a log's events add up to, per kind: `40 Dubbo executes rejections`, `2 hung-thread reports`. */
-export function foundInLog(events: readonly LogEventModel[]): string[] {
+function foundInLog(events: readonly LogEventModel[]): string[] {
   const byKind = new Map<LogEventModel['kind'], number>();
   for (const e of events) byKind.set(e.kind, (byKind.get(e.kind) ?? 0) + e.count);
   return [...byKind].map(([kind, n]) => `${countText(n)} ${LOG_EVENT_WORDS[kind][n === 1 ? 0 : 1]}`);
 }
 
 /** A log's known lines and `top -H` samples. */
-export interface LoadedLog {
+interface LoadedLog {
   readonly summary: InputSummary;
   readonly events: LogEventModel[];
   readonly cpuSamples: CpuSampleModel[];

@@ -24,7 +24,7 @@ export interface LoadedThreadInput {
   readonly logEvents?: LogEventModel[];
 }
 
-export const ACCEPTED_INPUTS =
+const ACCEPTED_INPUTS =
   'accepted: jstack / jcmd Thread.print / kill -3 output (also inside logs), VisualVM, ThreadInfo (Arthas, Dubbo_JStack.log), ' +
   'JRockit, IBM/OpenJ9 javacore, jcmd Thread.dump_to_file JSON, Spring Boot /actuator/threaddump JSON; plain, UTF-16 or gzip';
 

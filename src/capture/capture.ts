@@ -31,7 +31,7 @@ export interface CaptureOptions {
   readonly onStep?: (what: string) => void;
 }
 
-export interface CaptureStep {
+interface CaptureStep {
   readonly what: string;
   readonly file?: string;
   readonly tool?: string;

@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 const PROMPT = 'dubbo>';
 
 /** Sends `commands` one after another and returns each answer (up to the next prompt). */
-export function askQos(host: string, port: number, commands: readonly string[], timeoutMs: number): Promise<Array<{ command: string; answer: string }>> {
+function askQos(host: string, port: number, commands: readonly string[], timeoutMs: number): Promise<Array<{ command: string; answer: string }>> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host, port });
     const answers: Array<{ command: string; answer: string }> = [];

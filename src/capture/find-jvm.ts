@@ -15,7 +15,7 @@ export interface TargetJvm {
 }
 
 /** The JVMs `jcmd -l` lists (those of this user that allow attach), without jcmd itself. */
-export async function listJvms(jcmd: string): Promise<TargetJvm[]> {
+async function listJvms(jcmd: string): Promise<TargetJvm[]> {
   const r = await runTool(jcmd, ['-l'], 20_000);
   return r.stdout
     .split('\n')

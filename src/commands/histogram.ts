@@ -17,7 +17,7 @@ export interface HistogramOptions {
   readonly progress: boolean;
 }
 
-export const HISTOGRAM_SCHEMA = 'dumpsleuth.histogram/1';
+const HISTOGRAM_SCHEMA = 'dumpsleuth.histogram/1';
 
 export async function histogramCommand(path: string, opts: HistogramOptions, io: CommandIo): Promise<number> {
   if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json')
@@ -39,7 +39,7 @@ export async function histogramCommand(path: string, opts: HistogramOptions, io:
 }
 
 /** jmap's layout: rank, instances, bytes, class name; then a total line and how sizes were estimated. */
-export function renderHistogramText(h: Histogram, top: number): string {
+function renderHistogramText(h: Histogram, top: number): string {
   const rows = top > 0 ? h.rows.slice(0, top) : h.rows;
   const lines = [' num     #instances         #bytes  class name', '----------------------------------------------'];
   rows.forEach((r, i) =>

@@ -14,7 +14,7 @@ import { SEVERITIES, type Severity } from '../model/findings.js';
 import type { UserCounterSpec } from '../reconstruct/user-counters.js';
 import { optionAccepts, optionDomain, type OptionValue, type Rule } from '../rules/rule.js';
 
-export interface ResolvedRuleConfig {
+interface ResolvedRuleConfig {
   readonly enabled: boolean;
   readonly severity: Severity | null;
   readonly options: Readonly<Record<string, OptionValue>>;
@@ -22,7 +22,7 @@ export interface ResolvedRuleConfig {
 
 export type ResolvedConfig = Readonly<Record<string, ResolvedRuleConfig>>;
 
-export const DEFAULT_CONFIG_FILE = 'dumpsleuth.config.json';
+const DEFAULT_CONFIG_FILE = 'dumpsleuth.config.json';
 
 export function defaultConfig(rules: readonly Rule[]): ResolvedConfig {
   return resolveConfig(rules, {}, '(defaults)');

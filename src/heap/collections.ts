@@ -9,7 +9,7 @@
 import type { HeapObject, HeapValue } from './heap-model.js';
 import { type HeapView, isRef } from './heap-view.js';
 
-export const MAX_ITEMS = 1_000_000;
+const MAX_ITEMS = 1_000_000;
 
 export interface Walked<T> {
   readonly items: T[];
@@ -159,7 +159,7 @@ function walkConcurrentTable(view: HeapView, c: Collector<MapEntry>, table: Heap
 }
 
 /** ConcurrentHashMap has no size field: baseCount plus the striped counter cells. */
-export function concurrentHashMapSize(view: HeapView, map: HeapObject): number | undefined {
+function concurrentHashMapSize(view: HeapView, map: HeapObject): number | undefined {
   const base = num(view.field(map, 'baseCount'));
   if (base === undefined) return undefined;
   let total = base;
@@ -327,7 +327,7 @@ export function atomicValue(view: HeapView, o: HeapObject | undefined): HeapValu
 }
 
 /** An atomic's value as a number (bigints beyond 2^53 lose precision, which counters never reach). */
-export function atomicNumber(view: HeapView, o: HeapObject | undefined): number | undefined {
+function atomicNumber(view: HeapView, o: HeapObject | undefined): number | undefined {
   const v = atomicValue(view, o);
   return typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : undefined;
 }

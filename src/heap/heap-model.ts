@@ -17,7 +17,7 @@ export interface HeapRef {
 /** A field or element value: null, a primitive (long as bigint, char as its UTF-16 code unit), or a reference. */
 export type HeapValue = null | boolean | number | bigint | HeapRef;
 
-export interface HeapField {
+interface HeapField {
   readonly name: string;
   readonly type: BasicType;
 }
@@ -45,7 +45,7 @@ export interface HeapInstance {
   readonly values: readonly HeapValue[];
 }
 
-export interface HeapObjectArray {
+interface HeapObjectArray {
   readonly kind: 'object-array';
   readonly id: number;
   readonly classId: number;
@@ -53,7 +53,7 @@ export interface HeapObjectArray {
   readonly elements: readonly number[];
 }
 
-export interface HeapPrimitiveArray {
+interface HeapPrimitiveArray {
   readonly kind: 'primitive-array';
   readonly id: number;
   readonly elementType: Exclude<BasicType, 'object'>;
@@ -62,7 +62,7 @@ export interface HeapPrimitiveArray {
 
 export type HeapObject = HeapInstance | HeapObjectArray | HeapPrimitiveArray;
 
-export interface HeapSourceInfo {
+interface HeapSourceInfo {
   readonly path: string;
   /** `hprof` or `dumpsleuth-heap` (an extract), with the HPROF version and id size it came from. */
   readonly format: 'hprof' | 'dumpsleuth-heap';

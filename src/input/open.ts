@@ -171,7 +171,7 @@ async function peek(source: AsyncIterable<Buffer>, n: number): Promise<{ head: B
 }
 
 /** UTF-16 without a BOM shows up as zero bytes in every other position of ASCII text. */
-export function detectEncoding(head: Buffer): TextEncodingName {
+function detectEncoding(head: Buffer): TextEncodingName {
   if (head.length >= 2) {
     if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
     if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';

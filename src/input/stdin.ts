@@ -10,7 +10,7 @@ import { pipeline } from 'node:stream/promises';
 
 import { UserError } from '../errors.js';
 
-export interface SpooledStdin {
+interface SpooledStdin {
   /** The temporary file holding what stdin carried. */
   readonly file: string;
 }

@@ -32,7 +32,7 @@ const serviceOfUrl = (url: string): string => {
   return path.replace(/\/+$/, '');
 };
 
-export const KNOWN_LINES: readonly KnownLine[] = [
+const KNOWN_LINES: readonly KnownLine[] = [
   {
     kind: 'dubbo-pool-exhausted',
     pattern: new RegExp(

@@ -9,10 +9,10 @@
  * - `housekeeping`: the JVM's, JFR's, the attach API's, an IDE's or a test harness's own threads,
  *   and the thread that is taking the dump.
  */
-export type Activity = 'idle' | 'working' | 'blocked' | 'housekeeping';
+type Activity = 'idle' | 'working' | 'blocked' | 'housekeeping';
 
 /** What decided a verdict: the kind of evidence, for scripts; `reason` says it in words. */
-export type ActivityBasis =
+type ActivityBasis =
   | 'no-stack'
   | 'thread-name'
   | 'known-frame'

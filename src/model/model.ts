@@ -41,7 +41,7 @@ export interface ThreadRef {
 }
 
 /** A heap object cited as evidence: which heap input, its id (hex) and class. */
-export interface HeapObjectRef {
+interface HeapObjectRef {
   readonly input: string;
   readonly id: string;
   readonly className: string;

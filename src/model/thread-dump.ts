@@ -119,7 +119,7 @@ export interface JvmDeadlockReport {
   readonly entries: DeadlockReportEntry[];
 }
 
-export interface UnparsedLine {
+interface UnparsedLine {
   readonly line: number;
   readonly text: string;
 }

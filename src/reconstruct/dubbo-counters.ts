@@ -58,7 +58,7 @@ export function dubboCounters(view: HeapView, input: string): HeapCounter[] {
 }
 
 /** `dubbo://10.0.0.5:20880/com.foo.DemoService` -> `com.foo.DemoService`. */
-export function serviceOf(identity: string): string {
+function serviceOf(identity: string): string {
   const m = /^[a-z][\w+.-]*:\/\/[^/]*\/(.*)$/.exec(identity);
   return (m ? m[1]! : identity).replace(/\/+$/, '');
 }

@@ -8,7 +8,7 @@ import { approximateBytes } from '../model/bytes.js';
 import { countText } from '../model/count-text.js';
 import { type HeapMemoryModel, retainedObjectName } from '../model/memory.js';
 
-export interface MemoryRow {
+interface MemoryRow {
   readonly name: string;
   readonly id: string;
   readonly retained: number;
@@ -27,7 +27,7 @@ export interface MemorySection {
 }
 
 /** Retainers and classes listed per heap dump in reports (the JSON carries the same lists). */
-export const MEMORY_ROWS = 10;
+const MEMORY_ROWS = 10;
 
 const pct = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
 const pctText = (share: number) => `${(share * 100).toFixed(1)}%`;

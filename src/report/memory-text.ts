@@ -9,7 +9,7 @@ import { type MemorySummary, type PathStep, type RetainedObject, retainedObjectN
 import { approximateBytes } from './heap-size-text.js';
 import { stripControl } from './sanitize.js';
 
-export const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
+const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
 
 export interface MemoryReport {
   readonly source: string;

@@ -14,7 +14,7 @@ export type RuleOption =
   | { readonly type: 'boolean'; readonly default: boolean; readonly description: string }
   | { readonly type: 'enum'; readonly default: string; readonly values: readonly string[]; readonly description: string };
 
-export interface RuleMeta {
+interface RuleMeta {
   /** Stable id: scripts and tickets depend on it. Same as the file name. */
   readonly id: string;
   readonly defaultSeverity: Severity;
@@ -53,7 +53,7 @@ export interface FindingDraft {
   readonly impact?: number;
 }
 
-export interface RuleContext {
+interface RuleContext {
   readonly model: Model;
   readonly options: Readonly<Record<string, OptionValue>>;
 }

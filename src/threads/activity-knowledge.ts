@@ -15,7 +15,7 @@
  * `io.grpc.netty.shaded.io.netty...` match too), or `prefix.*`, a package or class prefix.
  */
 
-export type FrameVerdict =
+type FrameVerdict =
   /** A loop's own wait for work or events: idle (with `outsideTaskOnly`, only when no task runs beneath it). */
   | 'idle'
   /** A wait for the next item (a queue take, a condition, a nap, a select): idle in a thread's own loop, work under a task or request. */

@@ -7,7 +7,7 @@ import type { FrameLock, LockRef, StackFrame, ThreadDump, ThreadDumpFormat, Thre
 import { parseFrameText } from './frame-text.js';
 
 /** At most this many unparsed lines are kept per dump; all are counted. */
-export const MAX_KEPT_UNPARSED = 500;
+const MAX_KEPT_UNPARSED = 500;
 
 export function newThreadDump(source: string, index: number, format: ThreadDumpFormat, startLine: number): ThreadDump {
   return { source, index, format, startLine, endLine: startLine, threads: [], jvmDeadlocks: [], unparsed: [], unparsedCount: 0 };

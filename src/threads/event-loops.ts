@@ -18,7 +18,7 @@ export interface EventLoopKind {
 
 const NETTY = ['io.netty.'];
 
-export const EVENT_LOOPS: readonly EventLoopKind[] = [
+const EVENT_LOOPS: readonly EventLoopKind[] = [
   {
     frame: 'io.netty.channel.nio.NioEventLoop.run',
     framework: 'Netty (NIO)',

@@ -23,14 +23,14 @@ type JsonObject = { [k: string]: Json };
 const JCMD_FILTER = /^threadDump\.threadContainers\.\d+\.(?:threads\.\d+|threadCount)$/;
 const ACTUATOR_FILTER = /^threads\.\d+$/;
 
-export interface JsonHeaderFacts {
+interface JsonHeaderFacts {
   readonly time?: string;
   readonly runtimeVersion?: string;
   readonly processId?: string;
 }
 
 /** Scalar facts near the top of a jcmd JSON dump, read from the head text so the stream can skip them. */
-export function readJcmdHeaderFacts(head: string): JsonHeaderFacts {
+function readJcmdHeaderFacts(head: string): JsonHeaderFacts {
   const pick1 = (key: string): string | undefined => {
     const m = new RegExp(`"${key}"\\s*:\\s*"?([^",}]*)"?`).exec(head);
     return m ? m[1] : undefined;

@@ -7,7 +7,7 @@ import type { LockRef, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
 import { IdIndex } from './id-index.js';
 import { heldLocks, type ThreadWait, type WaitKind, waitOf } from './thread-waits.js';
 
-export interface LockNode {
+interface LockNode {
   /** Its place in LockGraph.locks, so analyses keep what they learn of a lock in arrays, not maps. */
   readonly index: number;
   readonly lock: LockRef;
@@ -16,7 +16,7 @@ export interface LockNode {
   readonly waiters: Array<{ thread: number; kind: WaitKind }>;
 }
 
-export interface DeadlockCycle {
+interface DeadlockCycle {
   /** Thread indexes in wait order: each waits for a lock held by the next, the last by the first. */
   readonly threads: number[];
   readonly locks: LockRef[];

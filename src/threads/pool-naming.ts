@@ -4,7 +4,7 @@
  * to the generic reading: the name without its last number (`pool-3-thread-7` → `pool-3`).
  */
 
-export interface PoolNamingRow {
+interface PoolNamingRow {
   readonly scheme: string;
   readonly pattern: RegExp;
   /** The pool's name from the match. */
@@ -12,7 +12,7 @@ export interface PoolNamingRow {
   readonly source: string;
 }
 
-export const POOL_NAMING: readonly PoolNamingRow[] = [
+const POOL_NAMING: readonly PoolNamingRow[] = [
   {
     // `[ACTIVE] ExecuteThread: '13' for queue: 'weblogic.kernel.Default (self-tuning)'`: ACTIVE, STANDBY and
     // STUCK are states of the one self-tuning pool, and the queue is what names the pool.

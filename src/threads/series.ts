@@ -6,7 +6,7 @@
 import type { StackFrame, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
 import { groupByJvm, sightingOfDump } from './jvm-identity.js';
 
-export interface SeriesThread {
+interface SeriesThread {
   /** Stable key of the thread within the series. */
   readonly key: string;
   readonly name: string;
@@ -123,7 +123,7 @@ function splitByIdentity(dumps: ThreadDump[], group: number[]): number[][] {
 }
 
 /** Frames that may change while a thread stays in one place: the top few of a loop that spins or recurses. */
-export const SAME_PLACE_TOP_TOLERANCE = 3;
+const SAME_PLACE_TOP_TOLERANCE = 3;
 
 /** Class.method of each frame (no line numbers), a run of one frame repeated (recursion) as one. */
 function placeOf(frames: readonly StackFrame[]): string[] {

@@ -24,7 +24,7 @@ interface StackNode {
  * Past this many nodes no new ones are made (stacks off the known paths are left as they are):
  * a dump of deep stacks that all differ would otherwise build a node for every frame it holds.
  */
-export const MAX_STACK_NODES = 256 * 1024;
+const MAX_STACK_NODES = 256 * 1024;
 
 const newNode = (frame: StackFrame | undefined): StackNode => ({ frame, last: undefined, children: undefined, stack: undefined });
 

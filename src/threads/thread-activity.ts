@@ -26,9 +26,9 @@ import type { LockGraph } from './lock-graph.js';
 import { isSharedStack, perStack } from './per-stack.js';
 
 /** Application frames a thread's own loop may have between its run method and its wait. */
-export const OWN_LOOP_MAX_FRAMES = 5;
+const OWN_LOOP_MAX_FRAMES = 5;
 /** Threads waiting on one condition or monitor that make it a work queue. */
-export const SHARED_WAIT_MIN_THREADS = 3;
+const SHARED_WAIT_MIN_THREADS = 3;
 
 // ---------------------------------------------------------------- frame knowledge lookup
 
@@ -300,7 +300,7 @@ export interface LockContext {
   readonly waitObject?: () => WaitObject | undefined;
 }
 
-export interface WaitObject {
+interface WaitObject {
   /** Its class. */
   readonly className: string;
   /** Threads waiting (Object.wait or parked on a signal) on it, this one included. */

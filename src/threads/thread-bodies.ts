@@ -44,13 +44,13 @@ export const MAX_BODY_CHARS = 32 * 1024;
  * Total text kept as keys. When every body is different (each thread holds its own locks), the cache
  * would otherwise grow to the size of the input; past this it only answers for the bodies it has.
  */
-export const MAX_KEPT_BODY_CHARS = 8 * 1024 * 1024;
+const MAX_KEPT_BODY_CHARS = 8 * 1024 * 1024;
 
 /**
  * Bodies of one length kept at most: past it, a length is shared by bodies that differ (each thread
  * holding its own lock, say) and new ones are not remembered, so a lookup compares at most this many.
  */
-export const MAX_BODIES_PER_LENGTH = 4;
+const MAX_BODIES_PER_LENGTH = 4;
 
 /**
  * Records keyed by the body's length and compared whole with `===`. (A Map keyed by the text hashes

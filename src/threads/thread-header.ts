@@ -14,7 +14,7 @@ type HeaderOptionalField =
   'javaId' | 'nativeId' | 'address' | 'priority' | 'cpuMs' | 'elapsedS' | 'headerState' | 'state' | 'stateDetail' | 'lockOwnerName' | 'lockOwnerId';
 
 /** What a header can say of a thread; a field it does not give may be absent or set to undefined (hot paths keep one object shape). */
-export type ThreadHeaderFields = Pick<ThreadEntry, 'name' | 'daemon' | 'virtual'> & { [K in HeaderOptionalField]?: ThreadEntry[K] | undefined };
+type ThreadHeaderFields = Pick<ThreadEntry, 'name' | 'daemon' | 'virtual'> & { [K in HeaderOptionalField]?: ThreadEntry[K] | undefined };
 
 export interface ThreadHeader extends ThreadHeaderFields {
   format: Extract<ThreadDumpFormat, 'hotspot' | 'visualvm' | 'threadinfo' | 'jmx-legacy' | 'jrockit'>;

@@ -22,7 +22,7 @@ const clean = stripControl;
 const searchText = (s: string): string => clean(s).toLowerCase();
 
 /** A thread row's key: dump and index (lines do not identify threads in JSON or heap inputs). */
-export function threadKey(dump: number, index: number): string {
+function threadKey(dump: number, index: number): string {
   return `${dump}:${index}`;
 }
 

@@ -37,7 +37,7 @@ export interface UiRow {
   readonly tree?: UiTreePlace | undefined;
 }
 
-export interface UiTreePlace {
+interface UiTreePlace {
   readonly depth: number;
   /** The key of the parent row; absent at the top level. */
   readonly parent?: string;

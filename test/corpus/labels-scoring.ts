@@ -3,13 +3,14 @@
  * must match a `must` or an `allowed` entry of its rule, every `must` needs `min_findings` matches.
  * Shared by the labels test and scripts/score-labels.ts (which prints the figures for a closing note).
  */
-import { UserError } from '../../src/errors.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { UserError } from '../../src/errors.js';
 import type { Finding } from '../../src/model/findings.js';
 import { analyseFiles, CORPUS } from '../helpers.js';
 
-export interface LabelEntry {
+interface LabelEntry {
   readonly rule: string;
   readonly match: string;
   readonly min_findings?: number;
@@ -118,7 +119,11 @@ export function withSupplement(cases: readonly LabelCase[], supplementPath: stri
     const mine = entries.filter((e) => e.case === c.case);
     if (mine.length === 0) return c;
     const entry = (e: SupplementEntry): LabelEntry => ({ rule: e.rule, match: e.match, why: e.from });
-    return { ...c, must: [...c.must, ...mine.filter((e) => e.kind === 'must').map(entry)], allowed: [...c.allowed, ...mine.filter((e) => e.kind === 'allowed').map(entry)] };
+    return {
+      ...c,
+      must: [...c.must, ...mine.filter((e) => e.kind === 'must').map(entry)],
+      allowed: [...c.allowed, ...mine.filter((e) => e.kind === 'allowed').map(entry)],
+    };
   });
 }
 

@@ -8,30 +8,33 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { Chalk } from 'chalk';
 import fc from 'fast-check';
-import { UserError } from '../../src/errors.js';
-import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
+
 import { heapHistogramOfFile } from '../../src/analysis/heap-file.js';
 import { loadAnyInput } from '../../src/analysis/load-incident.js';
-import { buildModel } from '../../src/reconstruct/build-model.js';
-import { RULES } from '../../src/rules/index.js';
 import { defaultConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
+import { UserError } from '../../src/errors.js';
+import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
+import { buildModel } from '../../src/reconstruct/build-model.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderJson } from '../../src/report/json.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderText } from '../../src/report/text.js';
+import { RULES } from '../../src/rules/index.js';
 import { buildUiData } from '../../src/ui/build-view.js';
 
-export type Outcome = { readonly kind: 'results'; readonly warnings: readonly string[]; readonly text: string } | { readonly kind: 'refused'; readonly message: string };
+export type Outcome =
+  { readonly kind: 'results'; readonly warnings: readonly string[]; readonly text: string } | { readonly kind: 'refused'; readonly message: string };
 
 /** Seed of every property in the CI suite; `npm run fuzz` varies it. */
-export const SEED = Number(process.env['DUMPSLEUTH_FUZZ_SEED'] ?? 20261130);
+const SEED = Number(process.env['DUMPSLEUTH_FUZZ_SEED'] ?? 20261130);
 /** Cases per property: small in CI, larger when fuzzing. */
-export const RUNS = Number(process.env['DUMPSLEUTH_FUZZ_RUNS'] ?? 25);
+const RUNS = Number(process.env['DUMPSLEUTH_FUZZ_RUNS'] ?? 25);
 /** Resident memory above this after a case is unbounded growth (the inputs here are at most 100 MB). */
-export const RSS_LIMIT_MB = 3000;
+const RSS_LIMIT_MB = 3000;
 
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-robust-'));
 let counter = 0;
@@ -72,7 +75,8 @@ export async function analyseBytes(bytes: Uint8Array, name: string): Promise<Out
     if (rssMb > RSS_LIMIT_MB) throw new Error(`${name}: resident memory ${rssMb.toFixed(0)} MB (bound ${RSS_LIMIT_MB} MB)`);
     if (outcome.kind === 'refused') {
       // One line a person can read: no stack, no newline, not empty.
-      if (outcome.message.length === 0 || /\n|\s+at\s+\S+\s+\(/.test(outcome.message)) throw new Error(`${name}: refusal is not one clean line: ${JSON.stringify(outcome.message.slice(0, 300))}`);
+      if (outcome.message.length === 0 || /\n|\s+at\s+\S+\s+\(/.test(outcome.message))
+        throw new Error(`${name}: refusal is not one clean line: ${JSON.stringify(outcome.message.slice(0, 300))}`);
     }
     return outcome;
   } finally {

@@ -5,16 +5,17 @@
  * would see from a parsed dump; heap and log facts (counters, pools, queues) are laid on top.
  */
 import { expect } from 'vitest';
+
 import { defaultConfig, resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import type { Finding, Severity } from '../../src/model/findings.js';
-import type { ConnectionPoolModel, CounterModel, ExecutorHeapState, ExecutorModel, Model, ThreadRef } from '../../src/model/model.js';
+import type { ConnectionPoolModel, CounterModel, ExecutorHeapState, Model, ThreadRef } from '../../src/model/model.js';
 import type { FrameLockKind, JavaThreadState, LockRef, StackFrame, ThreadDump, ThreadEntry } from '../../src/model/thread-dump.js';
 import { buildModel } from '../../src/reconstruct/build-model.js';
 import { RULES } from '../../src/rules/index.js';
 
 /** `com.acme.Foo.bar` or `com.acme.Foo.bar(Native Method)`: a frame as the dump prints it, line made up. */
-export function frame(text: string): StackFrame {
+function frame(text: string): StackFrame {
   const m = /^(.*)\.([^.(]+)(?:\((.*)\))?$/.exec(text)!;
   const className = m[1]!;
   const simple = className.slice(className.lastIndexOf('.') + 1).replace(/\$.*/, '');
@@ -48,7 +49,7 @@ export interface ThreadSpec {
   readonly carriedVirtualThread?: string;
 }
 
-export function thread(s: ThreadSpec, line = 1): ThreadEntry {
+function thread(s: ThreadSpec, line = 1): ThreadEntry {
   const frames = (s.frames ?? []).map(frame);
   return {
     name: s.name,
@@ -77,7 +78,7 @@ export interface DumpSpec {
   readonly source?: string;
 }
 
-export function dump(d: DumpSpec, index = 0): ThreadDump {
+function dump(d: DumpSpec, index = 0): ThreadDump {
   let line = 3;
   const threads = d.threads.map((s) => {
     const t = thread(s, line);
@@ -201,10 +202,8 @@ export function executorHeap(h: Omit<Partial<ExecutorHeapState>, 'queue'> & { qu
   };
 }
 
-export type { ExecutorModel };
-
 /** What a case expects of one finding: its subject, and as much else as matters. */
-export interface Expected {
+interface Expected {
   readonly subject: string;
   readonly severity?: Severity;
   readonly facts?: Record<string, unknown>;
@@ -222,7 +221,7 @@ export interface Case {
 }
 
 /** The rule's findings on the model, through the engine with every rule registered (so cause links resolve). */
-export function findingsOf(ruleId: string, m: Model, options?: Record<string, unknown>): Finding[] {
+function findingsOf(ruleId: string, m: Model, options?: Record<string, unknown>): Finding[] {
   const config = options === undefined ? defaultConfig(RULES) : resolveConfig(RULES, { rules: { [ruleId]: { options } } }, 'test');
   return runRules(m, RULES, config).filter((f) => f.rule === ruleId);
 }

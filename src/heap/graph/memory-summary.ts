@@ -10,7 +10,7 @@ import type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '
 import type { DominatorTree } from './dominators.js';
 import { idText, type ObjectGraph } from './object-graph.js';
 
-export type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '../../model/memory.js';
+export type { MemorySummary, RetainedObject } from '../../model/memory.js';
 
 export interface SummaryOptions {
   readonly topDominators?: number;
@@ -75,7 +75,7 @@ export function objectAt(g: ObjectGraph, t: DominatorTree, index: number): Retai
 }
 
 /** Per class: instances, shallow and retained bytes (top-level instances only), in one walk of the dominator tree. */
-export function classesByRetained(g: ObjectGraph, t: DominatorTree, lists: DominatedLists): ClassRetained[] {
+function classesByRetained(g: ObjectGraph, t: DominatorTree, lists: DominatedLists): ClassRetained[] {
   const k = g.classNames.length;
   const instances = new Float64Array(k);
   const shallow = new Float64Array(k);

@@ -73,8 +73,3 @@ export function parseObjectId(text: string): number | undefined {
   if (/^@?\d+$/.test(text)) return Number(text.replace('@', ''));
   return undefined;
 }
-
-/** Bytes the graph's arrays take, for the figures the memory command prints. */
-export function graphBytes(g: ObjectGraph): number {
-  return g.ids.byteLength + g.classOf.byteLength + g.shallow.byteLength + g.edgeStart.byteLength + g.edges.byteLength + g.roots.byteLength;
-}

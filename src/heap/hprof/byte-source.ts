@@ -102,7 +102,7 @@ export function passEnd(parser: HprofParser, fed: FeedSummary): PassEnd {
 }
 
 /** Called with every decompressed chunk of a gzip input, in order (the loader keeps a plain copy to seek in). */
-export type ChunkTee = (chunk: Buffer) => void;
+type ChunkTee = (chunk: Buffer) => void;
 
 export async function feedHprof(path: string, parser: HprofParser, options: FeedOptions = {}): Promise<FeedSummary> {
   return (options.gzip ?? isGzipFile(path)) ? feedGzip(path, parser, options) : feedPlain(path, parser, options.onProgress);
@@ -162,7 +162,7 @@ function feedPlain(path: string, parser: HprofParser, onProgress?: ProgressListe
  * Hands decompressed chunks to the parser: gathers them until the parser's `need` is met, and
  * discards the bytes of bodies the parser skips.
  */
-export class ChunkFeeder {
+class ChunkFeeder {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private skip = 0;

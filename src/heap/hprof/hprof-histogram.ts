@@ -14,7 +14,7 @@ import { basicTypeSize, isReferenceType, primitiveArrayClassName } from './forma
 import { truncationWarning } from './hprof-warnings.js';
 import { HprofFormatError, HprofParser } from './parser.js';
 
-export const HPROF_SIZE_MODEL =
+const HPROF_SIZE_MODEL =
   'shallow sizes are estimates for a 64-bit HotSpot JVM with compressed oops and class pointers (12-byte ' +
   'header, 16 for arrays, 4-byte references, 8-byte alignment); HPROF does not record the real layout';
 
@@ -42,7 +42,7 @@ export function classObjectShallowSize(meta: ClassMetadata, idSize: number): num
 }
 
 /** The fields of a class and its superclasses, as far as the dump has their class dumps. */
-export function* fieldsUpTheHierarchy(meta: ClassMetadata, classId: number): Generator<{ readonly type: number; readonly nameId: number }> {
+function* fieldsUpTheHierarchy(meta: ClassMetadata, classId: number): Generator<{ readonly type: number; readonly nameId: number }> {
   const seen = new Set<number>();
   for (let c = meta.classDumps.get(classId); c !== undefined && !seen.has(c.id); c = meta.classDumps.get(c.superId)) {
     seen.add(c.id);

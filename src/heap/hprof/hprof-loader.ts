@@ -505,7 +505,7 @@ class MinHeap {
 }
 
 /** Field values in layout order: the object's class's fields, then its superclass's, up to Object. */
-export function decodeInstance(id: number, classId: number, raw: Buffer, meta: ClassMetadata, idSize: number): HeapObject {
+function decodeInstance(id: number, classId: number, raw: Buffer, meta: ClassMetadata, idSize: number): HeapObject {
   const values: HeapValue[] = [];
   const dv = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   let o = 0;
@@ -526,7 +526,7 @@ export function decodeInstance(id: number, classId: number, raw: Buffer, meta: C
   return { kind: 'instance', id, classId, values };
 }
 
-export function decodePrimitiveArray(id: number, type: number, data: Buffer): HeapObject {
+function decodePrimitiveArray(id: number, type: number, data: Buffer): HeapObject {
   const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const size = basicTypeSize(type, 8);
   const n = size === 0 ? 0 : Math.floor(data.length / size);

@@ -7,7 +7,7 @@
 import type { ClassMetadata } from './class-metadata.js';
 import type { HprofHeader } from './parser.js';
 
-export const INDEX_EVERY = 256;
+const INDEX_EVERY = 256;
 /** More ascending runs than this and a lookup would read too many blocks: passes are used instead. */
 const MAX_RUNS = 8;
 

@@ -8,7 +8,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const MAX_COPY_BYTES = 4 * 1024 * 1024 * 1024;
+const MAX_COPY_BYTES = 4 * 1024 * 1024 * 1024;
 
 export class PlainCopy {
   private fd: number | undefined;

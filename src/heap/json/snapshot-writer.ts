@@ -27,7 +27,7 @@ export async function writeHeapSnapshotFile(store: HeapStore, path: string, meta
   await done;
 }
 
-export async function writeHeapSnapshot(store: HeapStore, out: Writable, meta: SnapshotMeta): Promise<void> {
+async function writeHeapSnapshot(store: HeapStore, out: Writable, meta: SnapshotMeta): Promise<void> {
   const write = async (s: string) => {
     if (!out.write(s)) await once(out, 'drain');
   };

@@ -6,7 +6,7 @@ import { type Command, commandFor } from '../keys.js';
 import { detailOf, type UiData, type UiLink, type UiRow } from '../view-data.js';
 import { clamp, windowOffset } from './window.js';
 
-export interface ScreenPosition {
+interface ScreenPosition {
   readonly cursor: number;
   readonly offset: number;
   readonly query: string;
@@ -93,7 +93,7 @@ export function currentRow(data: UiData, s: UiState): UiRow | undefined {
 }
 
 /** The links of the selected row's detail, in order. */
-export function detailLinks(row: UiRow | undefined): UiLink[] {
+function detailLinks(row: UiRow | undefined): UiLink[] {
   return row === undefined ? [] : detailOf(row).flatMap((l) => (l.link ? [l.link] : []));
 }
 
@@ -213,7 +213,7 @@ function searchCommand(data: UiData, s: UiState, c: Command): UiState {
  * Esc end it); otherwise the keymap turns them into commands. Keys arrive one by one through here, so
  * several in one chunk see each other's effect.
  */
-export function pressKey(data: UiData, s: UiState, name: string): UiState {
+function pressKey(data: UiData, s: UiState, name: string): UiState {
   if (name === 'ctrl-c') return { ...s, quit: true };
   if (s.mode === 'search') {
     if (name === 'backspace') return { ...s, typing: s.typing.slice(0, -1) };

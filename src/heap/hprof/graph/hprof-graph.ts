@@ -21,7 +21,7 @@ import { ObjectColumns, RefStore } from './pass-columns.js';
 import { referentsOf, resolveEdges } from './resolve-edges.js';
 
 /** MAT's names for the root kinds, in the words the memory report uses. */
-export const ROOT_KIND_NAMES: Readonly<Record<number, string>> = {
+const ROOT_KIND_NAMES: Readonly<Record<number, string>> = {
   [SUB.ROOT_UNKNOWN]: 'unknown',
   [SUB.ROOT_JNI_GLOBAL]: 'jni-global',
   [SUB.ROOT_JNI_LOCAL]: 'jni-local',
