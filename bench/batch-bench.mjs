@@ -25,7 +25,10 @@ import { Worker } from 'node:worker_threads';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const copies = Number(process.argv[2] ?? 10);
 const work = mkdtempSync(join(tmpdir(), 'dumpsleuth-batch-bench-'));
-const dirsUnder = (d) => readdirSync(d).map((x) => join(d, x)).filter((p) => statSync(p).isDirectory());
+const dirsUnder = (d) =>
+  readdirSync(d)
+    .map((x) => join(d, x))
+    .filter((p) => statSync(p).isDirectory());
 const incidentDirs = dirsUnder(join(root, 'fixtures/incidents'));
 
 /** Links `copies` of each source into a fresh folder: the batch's folder, arguments, incident count and bytes. */
@@ -42,7 +45,11 @@ function makeBatch(name, sources) {
   }
   // A folder of incident directories is one argument; files are given one by one (a folder of files
   // would be one incident).
-  const args = statSync(sources[0]).isDirectory() ? [dir] : readdirSync(dir).sort().map((f) => join(dir, f));
+  const args = statSync(sources[0]).isDirectory()
+    ? [dir]
+    : readdirSync(dir)
+        .sort()
+        .map((f) => join(dir, f));
   return { dir, args, count: sources.length * copies, bytes };
 }
 
@@ -67,11 +74,26 @@ function timeReadAll(dir) {
 function runBatch(batch, jobs) {
   const usageFile = join(work, `usage-${jobs}.json`);
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--import', join(root, 'bench/report-rss.mjs'), join(root, 'dist/cli.js'), 'batch', '--no-progress', '--fail-on', 'never', '-j', String(jobs), ...batch.args], {
-    env: { ...process.env, DUMPSLEUTH_RSS_FILE: usageFile },
-    encoding: 'utf8',
-    maxBuffer: 512 * 1024 * 1024,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      join(root, 'bench/report-rss.mjs'),
+      join(root, 'dist/cli.js'),
+      'batch',
+      '--no-progress',
+      '--fail-on',
+      'never',
+      '-j',
+      String(jobs),
+      ...batch.args,
+    ],
+    {
+      env: { ...process.env, DUMPSLEUTH_RSS_FILE: usageFile },
+      encoding: 'utf8',
+      maxBuffer: 512 * 1024 * 1024,
+    },
+  );
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
   if (r.status !== 0) throw new Error(`batch -j ${jobs} exited ${r.status}: ${r.stderr.slice(-500)}`);
   const lines = r.stdout.trim().split('\n');
@@ -115,8 +137,14 @@ for (const [label, batch] of [
   runBatch(batch, 2); // warm-up
   const one = runBatch(batch, 1);
   const two = runBatch(batch, 2);
-  for (const [j, r] of [['-j 1', one], ['-j 2', two]]) {
-    console.log(`  batch ${j}  ${fmt(r.seconds).padStart(6)} s  ${fmt(batch.count / r.seconds, 1).padStart(6)} incidents/s  ${fmt(mb / r.seconds, 1).padStart(6)} MB/s  cores busy ${fmt(r.cpuSeconds / r.seconds)}  peak RSS ${fmt(r.rssMb, 0)} MB`);
+  for (const [j, r] of [
+    ['-j 1', one],
+    ['-j 2', two],
+  ]) {
+    console.log(
+      `  batch ${j}  ${fmt(r.seconds).padStart(6)} s  ${fmt(batch.count / r.seconds, 1).padStart(6)} incidents/s  ` +
+        `${fmt(mb / r.seconds, 1).padStart(6)} MB/s  cores busy ${fmt(r.cpuSeconds / r.seconds)}  peak RSS ${fmt(r.rssMb, 0)} MB`,
+    );
   }
   console.log(`  speed-up of -j 2 over -j 1: ${fmt(one.seconds / two.seconds)}x (target 1.6x)`);
 }

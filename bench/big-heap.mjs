@@ -15,7 +15,9 @@ export async function makeBigHeap({ records, plain, gz }) {
   const classes = join(here, 'out', 'bigheap-classes');
   mkdirSync(classes, { recursive: true });
   execFileSync(join(JAVA_HOME, 'bin/javac'), ['-d', classes, join(here, 'java/BigHeap.java')], { stdio: 'inherit' });
-  const jvm = spawn(join(JAVA_HOME, 'bin/java'), ['-Xms4g', '-Xmx4g', '-XX:+UseParallelGC', '-cp', classes, 'BigHeap', String(records)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const jvm = spawn(join(JAVA_HOME, 'bin/java'), ['-Xms4g', '-Xmx4g', '-XX:+UseParallelGC', '-cp', classes, 'BigHeap', String(records)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     await new Promise((resolve, reject) => {
       let seen = '';

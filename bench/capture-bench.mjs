@@ -26,7 +26,9 @@ try {
   for (let run = 0; run < 3; run++) {
     const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-bench-out-'));
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'capture', String(jvm.pid), '-n', '3', '-i', '2', '-o', out, '--no-analyze'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'capture', String(jvm.pid), '-n', '3', '-i', '2', '-o', out, '--no-analyze'], {
+      encoding: 'utf8',
+    });
     wholes.push(Number(process.hrtime.bigint() - t0) / 1e9);
     if (r.status !== 0) throw new Error(r.stderr);
     const manifest = JSON.parse(readFileSync(join(out, readdirSync(out)[0], 'capture.json'), 'utf8'));
@@ -36,5 +38,8 @@ try {
   jvm.kill('SIGKILL');
 }
 const span = median(spans);
-console.log(`capture of 3 dumps 2 s apart, median of 3, node ${process.version}: capture ${span.toFixed(2)} s (2 x interval + ${(span - 4).toFixed(2)} s), whole process ${median(wholes).toFixed(2)} s`);
+console.log(
+  `capture of 3 dumps 2 s apart, median of 3, node ${process.version}: capture ${span.toFixed(2)} s (2 x interval + ${(span - 4).toFixed(2)} s), whole ` +
+    `process ${median(wholes).toFixed(2)} s`,
+);
 process.exit(0);

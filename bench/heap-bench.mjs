@@ -15,11 +15,12 @@
  *   node bench/heap-bench.mjs            (BENCH_RECORDS=3000000 by default; BENCH_REBUILD=1 to remake the dump)
  */
 import { spawnSync } from 'node:child_process';
-import { makeBigHeap } from './big-heap.mjs';
 import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
-import { createGunzip } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createGunzip } from 'node:zlib';
+
+import { makeBigHeap } from './big-heap.mjs';
 
 /** A module of a build, at its path in this layout or the one before (the bench also runs older builds). */
 async function importFirst(root, ...paths) {
@@ -98,11 +99,19 @@ async function child(mode, file) {
     done = phase();
     const { shortestStrongPaths } = await import(join(root, 'dist/heap/graph/root-path.js'));
     const { stepNamesOfPaths } = await importFirst(root, 'dist/heap/hprof/graph/step-names.js', 'dist/heap/graph/root-path.js');
-    const paths = shortestStrongPaths(graph, summary.suspects.map((s) => s.accumulation.index)).filter((p) => p !== undefined && p.length > 1);
+    const paths = shortestStrongPaths(
+      graph,
+      summary.suspects.map((s) => s.accumulation.index),
+    ).filter((p) => p !== undefined && p.length > 1);
     if (paths.length > 0) await stepNamesOfPaths(file, graph, paths);
     const pathSeconds = done();
     done = phase();
-    const text = renderMemoryText({ source: file, summary, tree: retainerTree(graph, tree, lists, { top: 10, children: 3, depth: 3 }), warnings: graph.warnings });
+    const text = renderMemoryText({
+      source: file,
+      summary,
+      tree: retainerTree(graph, tree, lists, { top: 10, children: 3, depth: 3 }),
+      warnings: graph.warnings,
+    });
     const reportSeconds = done();
     extra.objects = graph.objects;
     extra.edges = graph.edges.length;
@@ -127,7 +136,8 @@ async function main() {
   mkdirSync(out, { recursive: true });
   const plain = join(out, 'big.hprof');
   const gz = join(out, 'big.hprof.gz');
-  if (process.env.BENCH_REBUILD || !existsSync(plain) || !existsSync(gz)) await makeBigHeap({ records: Number(process.env.BENCH_RECORDS ?? 3_000_000), plain, gz });
+  if (process.env.BENCH_REBUILD || !existsSync(plain) || !existsSync(gz))
+    await makeBigHeap({ records: Number(process.env.BENCH_RECORDS ?? 3_000_000), plain, gz });
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   const measure = (mode, file) => {
     const results = [];
@@ -144,7 +154,10 @@ async function main() {
   const gzMb = mb(gz);
   console.log(`input: ${plainMb.toFixed(0)} MB HPROF (${plain}), ${gzMb.toFixed(0)} MB gzip copy (jmap gz=1); median of ${runs} runs, node ${process.version}`);
   const line = (label, r, sizeMb, base) =>
-    console.log(`${label.padEnd(34)} ${r.seconds.toFixed(2).padStart(6)} s ${(sizeMb / r.seconds).toFixed(0).padStart(6)} MB/s  ${base ? `${(r.seconds / base.seconds).toFixed(1).padStart(5)}x read` : '          '}  peak RSS ${r.maxRssMb.toFixed(0).padStart(5)} MB`);
+    console.log(
+      `${label.padEnd(34)} ${r.seconds.toFixed(2).padStart(6)} s ${(sizeMb / r.seconds).toFixed(0).padStart(6)} MB/s  ` +
+        `${base ? `${(r.seconds / base.seconds).toFixed(1).padStart(5)}x read` : '          '}  peak RSS ${r.maxRssMb.toFixed(0).padStart(5)} MB`,
+    );
   const read = measure('read', plain);
   line('read bytes only (baseline)', read, plainMb);
   const histogram = measure('histogram', plain);
@@ -159,7 +172,8 @@ async function main() {
   const p = memory.phases;
   console.log(
     `  ${memory.objects} objects, ${memory.edges} references; graph arrays ${memory.graphBytesPerObject.toFixed(1)} bytes per object; ` +
-      `phases: parse + graph ${p.graph.toFixed(2)} s, dominators ${p.dominators.toFixed(2)} s, retained + summary ${p.retainedAndSummary.toFixed(2)} s, suspect paths ${p.suspectPaths.toFixed(2)} s, report ${p.report.toFixed(2)} s; ` +
+      `phases: parse + graph ${p.graph.toFixed(2)} s, dominators ${p.dominators.toFixed(2)} s, retained + summary ${p.retainedAndSummary.toFixed(2)} ` +
+      `s, suspect paths ${p.suspectPaths.toFixed(2)} s, report ${p.report.toFixed(2)} s; ` +
       `${(memory.seconds / histogram.seconds).toFixed(1)}x the histogram; ${memory.suspects} suspects`,
   );
   const gunzip = measure('gunzip', gz);

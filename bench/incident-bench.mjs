@@ -8,10 +8,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 
 /** A module of a build, at its path in this layout or the one before (the bench also runs older builds). */
 async function importFirst(root, ...paths) {
@@ -59,7 +59,15 @@ async function inProcess(dir) {
   const t2 = t();
   const findings = runRules(model, RULES, defaultConfig(RULES));
   const t3 = t();
-  return { total: t3 - t0, heap: tHeap, threadsAndLogs: tThreads, model: t2 - t1, rules: t3 - t2, findings: findings.map((f) => f.id), maxRssMb: process.resourceUsage().maxRSS / 1024 };
+  return {
+    total: t3 - t0,
+    heap: tHeap,
+    threadsAndLogs: tThreads,
+    model: t2 - t1,
+    rules: t3 - t2,
+    findings: findings.map((f) => f.id),
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+  };
 }
 
 async function main() {
@@ -79,7 +87,10 @@ async function main() {
   const runs = [];
   for (let i = 0; i < 3; i++) {
     const t0 = process.hrtime.bigint();
-    const p = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'analyze', '--format', 'json', '--fail-on', 'never', '--no-progress', dir], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const p = spawnSync(process.execPath, [join(root, 'dist/cli.js'), 'analyze', '--format', 'json', '--fail-on', 'never', '--no-progress', dir], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     if (p.status !== 0) throw new Error(p.stderr);
     runs.push(Number(process.hrtime.bigint() - t0) / 1e9);
   }
@@ -94,7 +105,8 @@ async function main() {
   inner.sort((a, b) => a.total - b.total);
   const m = inner[1];
   console.log(
-    `in process: total ${m.total.toFixed(2)} s = heap ${m.heap.toFixed(2)} s + thread dumps ${m.threadsAndLogs.toFixed(2)} s + model ${m.model.toFixed(2)} s + rules ${m.rules.toFixed(3)} s; peak RSS ${m.maxRssMb.toFixed(0)} MB`,
+    `in process: total ${m.total.toFixed(2)} s = heap ${m.heap.toFixed(2)} s + thread dumps ${m.threadsAndLogs.toFixed(2)} s + model ` +
+      `${m.model.toFixed(2)} s + rules ${m.rules.toFixed(3)} s; peak RSS ${m.maxRssMb.toFixed(0)} MB`,
   );
   console.log(`findings: ${m.findings.join(', ')}`);
 }

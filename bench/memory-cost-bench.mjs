@@ -14,10 +14,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { makeBigHeap } from './big-heap.mjs';
-import { gunzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+
+import { makeBigHeap } from './big-heap.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = join(root, 'dist/cli.js');
@@ -26,12 +27,21 @@ const runs = Number(process.env.BENCH_RUNS ?? 5);
 const incidents = join(root, 'fixtures/incidents');
 const bigHeaps = [25_000, 85_000].map((records) => ({ records, file: join(root, `bench/out/mid-${records}.hprof`) }));
 if (process.argv.length <= 2) for (const h of bigHeaps) if (!existsSync(h.file)) await makeBigHeap({ records: h.records, plain: h.file });
-const targets = process.argv.length > 2
-  ? process.argv.slice(2)
-  : [...readdirSync(incidents).filter((d) => existsSync(join(incidents, d, 'heap.hprof.gz'))).map((d) => join(incidents, d)), ...bigHeaps.map((h) => h.file)];
+const targets =
+  process.argv.length > 2
+    ? process.argv.slice(2)
+    : [
+        ...readdirSync(incidents)
+          .filter((d) => existsSync(join(incidents, d, 'heap.hprof.gz')))
+          .map((d) => join(incidents, d)),
+        ...bigHeaps.map((h) => h.file),
+      ];
 
 function once(target, extra, command = cli) {
-  const p = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, command, 'analyze', '--no-progress', '--fail-on', 'never', ...extra, target], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const p = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, command, 'analyze', '--no-progress', '--fail-on', 'never', ...extra, target], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   const [seconds, kb] = p.stderr.trim().split('\n').pop().split(' ').map(Number);
   if (p.status !== 0) throw new Error(`${target}: exit ${p.status}\n${p.stderr}`);
   return { seconds, rssMb: kb / 1024 };
@@ -72,10 +82,14 @@ for (const target of targets) {
   const big = bigHeaps.find((h) => h.file === target);
   if (big !== undefined) console.log(`(the next line: BigHeap with ${big.records.toLocaleString('en-US')} records)`);
   console.log(
-    `${target.replace(root + '/', '').padEnd(44)} heap ${(statSync(heap).size / 1048576).toFixed(1).padStart(5)} MB${heap.endsWith('.gz') ? ` gz (${(bytes / 1048576).toFixed(0).padStart(2)} MB)` : '             '}  ` +
-      `${a.toFixed(2)} s -> ${b.toFixed(2)} s  ${(b / a).toFixed(2)}x  peak RSS ${median(without.map((x) => x.rssMb)).toFixed(0)} -> ${median(withMemory.map((x) => x.rssMb)).toFixed(0)} MB` +
+    `${target.replace(root + '/', '').padEnd(44)} heap ${(statSync(heap).size / 1048576).toFixed(1).padStart(5)} ` +
+      `MB${heap.endsWith('.gz') ? ` gz (${(bytes / 1048576).toFixed(0).padStart(2)} MB)` : '             '}  ` +
+      `${a.toFixed(2)} s -> ${b.toFixed(2)} s  ${(b / a).toFixed(2)}x  peak RSS ${median(without.map((x) => x.rssMb)).toFixed(0)} -> ` +
+      `${median(withMemory.map((x) => x.rssMb)).toFixed(0)} MB` +
       (c !== undefined ? `  | before: ${c.toFixed(2)} s, ${(b / c).toFixed(2)}x` : ''),
   );
 }
 console.log(`worst ratio: ${worst.toFixed(2)}x${before !== undefined ? `; to the build before: ${worstBefore.toFixed(2)}x` : ''}`);
-console.log(`worst ratio for heaps under 100 MB: ${worstUnder.toFixed(2)}x${before !== undefined ? `; to the build before: ${worstBeforeUnder.toFixed(2)}x` : ''}`);
+console.log(
+  `worst ratio for heaps under 100 MB: ${worstUnder.toFixed(2)}x${before !== undefined ? `; to the build before: ${worstBeforeUnder.toFixed(2)}x` : ''}`,
+);

@@ -33,5 +33,8 @@ console.log(`cold start, median of ${runs}, node ${process.version}`);
 const node = median(seconds[0]);
 variants.forEach((v, i) => {
   const m = median(seconds[i]);
-  console.log(`${v.label.padEnd(Math.max(...variants.map((x) => x.label.length)))}  ${m.toFixed(3)} s${i > 0 ? `  (loading the program: ${(m - node).toFixed(3)} s)` : ''}`);
+  console.log(
+    `${v.label.padEnd(Math.max(...variants.map((x) => x.label.length)))}  ${m.toFixed(3)} ` +
+      `s${i > 0 ? `  (loading the program: ${(m - node).toFixed(3)} s)` : ''}`,
+  );
 });

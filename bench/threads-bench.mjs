@@ -12,9 +12,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, mkdirSync, statSync } from 'node:fs';
-import { buildThreadDump } from './build-thread-dump.mjs';
-import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+import { buildThreadDump } from './build-thread-dump.mjs';
 
 /** A module of a build, at its path in this layout or the one before (the bench also runs older builds). */
 async function importFirst(root, ...paths) {
@@ -48,7 +50,7 @@ async function child(mode, file, distRoot = root) {
     for (const e of list.getEntries()) gcSeconds += e.duration / 1000;
   });
   gcObserver.observe({ entryTypes: ['gc'] });
-  let extra = {};
+  let extra;
   if (mode === 'baseline') {
     let n = 0;
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) n += chunk.length;
@@ -69,7 +71,12 @@ async function child(mode, file, distRoot = root) {
     t = process.hrtime.bigint();
     const findings = runRules(model, RULES, defaultConfig(RULES));
     const rules = since(t);
-    extra = { threads: model.inputs[0].threads, findings: findings.length, unparsed: model.inputs[0].unparsedLines, phases: { imports, load, model: modelSeconds, rules } };
+    extra = {
+      threads: model.inputs[0].threads,
+      findings: findings.length,
+      unparsed: model.inputs[0].unparsedLines,
+      phases: { imports, load, model: modelSeconds, rules },
+    };
   }
   const seconds = since(t0);
   // GC entries arrive after the work that caused them.
@@ -81,7 +88,6 @@ async function child(mode, file, distRoot = root) {
   extra.liveHeapMb = process.memoryUsage().heapUsed / 1048576;
   process.stdout.write(JSON.stringify({ seconds, maxRssMb: process.resourceUsage().maxRSS / 1024, ...extra }));
 }
-
 
 async function main() {
   const [, , flag, childMode, childFile, childRoot] = process.argv;
@@ -99,7 +105,10 @@ async function main() {
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   const before = process.env.BENCH_BEFORE;
   const once = (mode, file, distRoot) => {
-    const p = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', mode, file, distRoot ?? root], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const p = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', mode, file, distRoot ?? root], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
     if (p.status !== 0) throw new Error(p.stderr);
     return JSON.parse(p.stdout);
   };
@@ -119,16 +128,23 @@ async function main() {
   const uniqueBoth = measure('analyze', uniqueFile);
   const full = fullBoth.now;
   const unique = uniqueBoth.now;
-  const line = (name, r, size) => `${name.padEnd(34)} ${r.seconds.toFixed(2).padStart(6)} s  ${(size / r.seconds).toFixed(0).padStart(5)} MB/s  peak RSS ${r.maxRssMb.toFixed(0).padStart(5)} MB`;
+  const line = (name, r, size) =>
+    `${name.padEnd(34)} ${r.seconds.toFixed(2).padStart(6)} s  ${(size / r.seconds).toFixed(0).padStart(5)} MB/s  peak RSS ` +
+    `${r.maxRssMb.toFixed(0).padStart(5)} MB`;
   console.log(`input: ${mb.toFixed(1)} MB, ${threads} threads (${file}), median of ${runs} runs, node ${process.version}`);
   console.log(line('read bytes only (baseline)', base, mb));
   console.log(line('parse + model + rules', full, mb));
-  console.log(`threads parsed: ${full.threads}, unparsed lines: ${full.unparsed}, findings: ${full.findings}, live heap after the run: ${full.liveHeapMb.toFixed(0)} MB`);
+  console.log(
+    `threads parsed: ${full.threads}, unparsed lines: ${full.unparsed}, findings: ${full.findings}, live heap after the run: ${full.liveHeapMb.toFixed(0)} MB`,
+  );
   console.log(`peak RSS / input size: ${(full.maxRssMb / mb).toFixed(2)}x; end-to-end vs read: ${(full.seconds / base.seconds).toFixed(1)}x the time`);
   console.log(phasesLine(full));
   console.log(`worst case, no two thread bodies alike: ${uniqueMb.toFixed(1)} MB (${uniqueFile})`);
   console.log(line('parse + model + rules', unique, uniqueMb));
-  console.log(`threads parsed: ${unique.threads}, unparsed lines: ${unique.unparsed}, findings: ${unique.findings}; peak RSS / input size: ${(unique.maxRssMb / uniqueMb).toFixed(2)}x`);
+  console.log(
+    `threads parsed: ${unique.threads}, unparsed lines: ${unique.unparsed}, findings: ${unique.findings}; peak RSS / input size: ` +
+      `${(unique.maxRssMb / uniqueMb).toFixed(2)}x`,
+  );
   console.log(phasesLine(unique));
   if (before !== undefined) {
     console.log(`the build before (${before}), same runs, interleaved:`);
@@ -142,7 +158,10 @@ async function main() {
 /** Where the median run's time went. */
 function phasesLine(r) {
   const s = (x) => `${x.toFixed(2)} s`;
-  return `  of which: loading modules ${s(r.phases.imports)}, reading and parsing ${s(r.phases.load)}, model ${s(r.phases.model)}, rules ${s(r.phases.rules)}; GC pauses in all ${s(r.gcSeconds)}`;
+  return (
+    `  of which: loading modules ${s(r.phases.imports)}, reading and parsing ${s(r.phases.load)}, model ${s(r.phases.model)}, rules ` +
+    `${s(r.phases.rules)}; GC pauses in all ${s(r.gcSeconds)}`
+  );
 }
 
 main().catch((e) => {

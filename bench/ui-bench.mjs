@@ -14,6 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { buildThreadDump } from './build-thread-dump.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -42,6 +43,7 @@ function inTerminal(file, { timeout = 60, quitAfter } = {}) {
     }, timeout * 1000);
     child.stdout.on('data', (chunk) => {
       // Escape sequences out, so the words are found whatever colours surround them.
+      // eslint-disable-next-line no-control-regex -- the terminal's escape sequences are what is removed
       text += chunk.toString('utf8').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
       if (first === undefined && /dumpsleuth|1 Overview/.test(text)) first = since();
       if (quitAfter !== undefined && quitAt === undefined && quitAfter.test(text)) {
@@ -95,7 +97,12 @@ async function keyToFrame(threads) {
   }
   ui.unmount();
   times.sort((a, b) => a - b);
-  return { rows: data.screens.find((s) => s.id === 'threads').rows.length, median: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)], max: times[times.length - 1] };
+  return {
+    rows: data.screens.find((s) => s.id === 'threads').rows.length,
+    median: times[Math.floor(times.length / 2)],
+    p95: times[Math.floor(times.length * 0.95)],
+    max: times[times.length - 1],
+  };
 }
 
 const incident = join(root, 'fixtures/incidents/shutdown-ordering');
@@ -130,9 +137,20 @@ const childSeconds = (code) => {
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', code, bigFile], { cwd: root, encoding: 'utf8' });
   return Number(r.stdout.trim());
 };
-const loadAlone = median([0, 1, 2].map(() => childSeconds(`const t = performance.now(); const { loadIncidentData } = await import('./dist/ui/load-incident-data.js'); await loadIncidentData({ paths: [process.argv[1]], memory: 'auto' }, () => {}); console.log((performance.now() - t) / 1000);`)));
-const inkPackages = median([0, 1, 2].map(() => childSeconds(`const t = performance.now(); await import('ink'); await import('react'); console.log((performance.now() - t) / 1000);`)));
-const inkBundle = median([0, 1, 2].map(() => childSeconds(`const t = performance.now(); await import('./dist/ui/screen.bundle.js'); console.log((performance.now() - t) / 1000);`)));
+const loadAlone = median(
+  [0, 1, 2].map(() =>
+    childSeconds(
+      `const t = performance.now(); const { loadIncidentData } = await import('./dist/ui/load-incident-data.js'); await loadIncidentData({ paths: ` +
+        `[process.argv[1]], memory: 'auto' }, () => {}); console.log((performance.now() - t) / 1000);`,
+    ),
+  ),
+);
+const inkPackages = median(
+  [0, 1, 2].map(() => childSeconds(`const t = performance.now(); await import('ink'); await import('react'); console.log((performance.now() - t) / 1000);`)),
+);
+const inkBundle = median(
+  [0, 1, 2].map(() => childSeconds(`const t = performance.now(); await import('./dist/ui/screen.bundle.js'); console.log((performance.now() - t) / 1000);`)),
+);
 console.log(
   `  of which (each alone, median of 3): the UI's loading and screens without Ink ${loadAlone.toFixed(2)} s; ` +
     `importing the screen bundle (Ink, React, the components) ${inkBundle.toFixed(2)} s, where Ink and React as packages take ${inkPackages.toFixed(2)} s`,
@@ -140,5 +158,7 @@ console.log(
 const quits = [await quitWhileLoading(bigFile), await quitWhileLoading(bigFile), await quitWhileLoading(bigFile)];
 console.log(`q while loading that dump: exited after ${median(quits).toFixed(0)} ms (median of 3)`);
 const k = await keyToFrame(35_000);
-console.log(`key to frame with ${k.rows} thread rows (${'40'} key presses): median ${k.median.toFixed(1)} ms, p95 ${k.p95.toFixed(1)} ms, max ${k.max.toFixed(1)} ms`);
+console.log(
+  `key to frame with ${k.rows} thread rows (${'40'} key presses): median ${k.median.toFixed(1)} ms, p95 ${k.p95.toFixed(1)} ms, max ${k.max.toFixed(1)} ms`,
+);
 process.exit(0);

@@ -33,7 +33,7 @@ function child(mode) {
   if (mode === 'read') {
     const fd = openSync(file, 'r');
     const buf = Buffer.allocUnsafe(8 << 20);
-    for (let pos = 0; ; ) {
+    for (let pos = 0; ;) {
       const r = readSync(fd, buf, 0, buf.length, pos);
       if (r === 0) break;
       pos += r;
@@ -61,7 +61,14 @@ if (process.argv[2] === '--child') {
   const mb = statSync(file).size / 1048576;
   console.log(`input: ${mb.toFixed(0)} MB V8 heap snapshot (${file}), whole process each, node ${process.version}`);
   const read = measure('read');
-  for (const [label, r] of [['read bytes only (baseline)', read], ['histogram', measure('histogram')], ['memory (dominator tree)', measure('memory')]]) {
-    console.log(`${label.padEnd(30)} ${r.seconds.toFixed(2).padStart(6)} s ${(mb / r.seconds).toFixed(0).padStart(6)} MB/s  ${r === read ? '          ' : `${(r.seconds / read.seconds).toFixed(1).padStart(5)}x read`}  peak RSS ${r.rssMb.toFixed(0).padStart(5)} MB`);
+  for (const [label, r] of [
+    ['read bytes only (baseline)', read],
+    ['histogram', measure('histogram')],
+    ['memory (dominator tree)', measure('memory')],
+  ]) {
+    console.log(
+      `${label.padEnd(30)} ${r.seconds.toFixed(2).padStart(6)} s ${(mb / r.seconds).toFixed(0).padStart(6)} MB/s  ` +
+        `${r === read ? '          ' : `${(r.seconds / read.seconds).toFixed(1).padStart(5)}x read`}  peak RSS ${r.rssMb.toFixed(0).padStart(5)} MB`,
+    );
   }
 }

@@ -1,20 +1,22 @@
 // Bundles each program dumpsleuth starts (dist/cli.js, and the two workers it starts:
 // dist/heap/graph/memory-worker.js, dist/batch/batch-worker.js) into one file in place of tsc's,
 // with the packages it imports. Why: Node resolved, read and compiled each of the ~180 modules of
-// the build one by one, and every command paid it before its first line (bench/startup-bench.mjs:
-// loading the program took 0.258 s of a 0.390 s `dumpsleuth --version`; bundled, 0.128 s of 0.260 s). The other modules of dist/ stay as tsc wrote them (benches and
-// tests import them); the bundles do not import them. Run after tsc and the UI bundle (npm run build).
+// the build one by one, and every command paid it before its first line (bench/startup-bench.mjs
+// prints what loading the program costs). The other modules of dist/ stay as tsc wrote them
+// (benches and tests import them); the bundles do not import them. Run after tsc and the UI bundle (npm run build).
 //
 // - A module's `import.meta.url` names where tsc put it (its workers and package.json are found from
 //   there), not the bundle: each bundled module gets its own URL back, worked out from the bundle's.
 // - The UI stays out: it is its own bundle (scripts/bundle-ui.mjs), loaded only by `dumpsleuth ui`;
 //   an import of it is kept as an import, its path made relative to the bundle.
 // - The rest as the UI bundle has it (scripts/node-bundle.mjs: chalk outside, a require for CommonJS).
-import { build } from 'esbuild';
-import { BUNDLE_BANNER, NODE_BUNDLE } from './node-bundle.mjs';
 import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { build } from 'esbuild';
+
+import { BUNDLE_BANNER, NODE_BUNDLE } from './node-bundle.mjs';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 const programs = ['cli.js', 'heap/graph/memory-worker.js', 'batch/batch-worker.js'];
@@ -24,7 +26,9 @@ const leftOut = ['ui/screen.js', 'ui/screen.bundle.js'].map((p) => resolve(dist,
 for (const p of programs) {
   // A bundle bundled again would declare its banner twice and fail on start: only tsc's output is taken.
   if (!existsSync(dist + p) || readFileSync(dist + p, 'utf8').includes(BUNDLE_BANNER)) {
-    console.error(`bundle-cli: dist/${p} is ${existsSync(dist + p) ? 'bundled already' : 'missing'}; run npm run build (it cleans dist/, runs tsc, then the bundles)`);
+    console.error(
+      `bundle-cli: dist/${p} is ${existsSync(dist + p) ? 'bundled already' : 'missing'}; run npm run build (it cleans dist/, runs tsc, then the bundles)`,
+    );
     process.exit(1);
   }
 }

@@ -8,10 +8,12 @@
 // - Ink's development mode is off: Ink turns it on when DEV=true, a variable many shells set for
 //   their own reasons; it then loads react-devtools-core (not installed) and its own package.json
 //   (not beside the bundle). Its devtools module and their WebSocket client are left out.
-import { build } from 'esbuild';
-import { NODE_BUNDLE } from './node-bundle.mjs';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
+import { build } from 'esbuild';
+
+import { NODE_BUNDLE } from './node-bundle.mjs';
 
 const dist = fileURLToPath(new URL('../dist/ui/', import.meta.url));
 if (!existsSync(dist + 'screen.js')) {
@@ -23,7 +25,9 @@ const noDevtools = {
   name: 'no-ink-devtools',
   setup(b) {
     b.onLoad({ filter: /[\\/]ink[\\/]build[\\/]utils\.js$/ }, () => ({ contents: 'export const isDev = () => false;', loader: 'js' }));
-    b.onResolve({ filter: /^\.\/devtools\.js$/ }, (args) => (/[\\/]ink[\\/]/.test(args.importer) ? { path: 'ink-devtools', namespace: 'left-out' } : undefined));
+    b.onResolve({ filter: /^\.\/devtools\.js$/ }, (args) =>
+      /[\\/]ink[\\/]/.test(args.importer) ? { path: 'ink-devtools', namespace: 'left-out' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({
       contents: "const e = new Error('react-devtools-core is not part of the dumpsleuth UI bundle'); e.code = 'ERR_MODULE_NOT_FOUND'; throw e;",
       loader: 'js',

@@ -42,7 +42,11 @@ while (Date.now() < until) {
     appendFileSync(log, `${line}\n${r.stdout.slice(-4000)}\n`);
   } else if (r.status !== 0) {
     failures++;
-    const summary = (r.stdout + r.stderr).split('\n').filter((l) => /FAIL|Counterexample|Caused by|Error:/.test(l)).slice(0, 20).join('\n');
+    const summary = (r.stdout + r.stderr)
+      .split('\n')
+      .filter((l) => /FAIL|Counterexample|Caused by|Error:/.test(l))
+      .slice(0, 20)
+      .join('\n');
     console.log(`seed ${seed}: FAILED after ${seconds} s\n${summary}`);
     appendFileSync(log, `seed ${seed} (runs ${runs}): FAILED\n${r.stdout}\n${r.stderr}\n`);
   } else {

@@ -3,10 +3,11 @@
  * (../shared/corpus/threaddumps/LABELS.json, rubric in LABELS.md) and prints precision, recall and
  * every false alarm and miss. Run: `npx tsx scripts/score-labels.ts [--verbose]`.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { type CaseScore, findingsOfCase, type LabelCase, scoreCase, totals, withSupplement } from '../test/corpus/labels-scoring.js';
 import { CORPUS } from '../test/helpers.js';
-import { findingsOfCase, scoreCase, totals, type CaseScore, type LabelCase, withSupplement } from '../test/corpus/labels-scoring.js';
 
 const labelsPath = join(CORPUS, 'LABELS.json');
 if (!existsSync(labelsPath)) {
@@ -20,7 +21,10 @@ for (const c of cases) {
   const s = scoreCase(c, await findingsOfCase(c));
   scores.push(s);
   if (s.falseAlarms.length > 0 || s.misses.length > 0 || verbose) {
-    console.log(`${c.case}: ${s.counted} warning+, ${s.trueFindings} true, ${s.allowedFindings} allowed, ${s.falseAlarms.length} false, must ${s.mustFound}/${s.mustTotal}`);
+    console.log(
+      `${c.case}: ${s.counted} warning+, ${s.trueFindings} true, ${s.allowedFindings} allowed, ${s.falseAlarms.length} false, must ` +
+        `${s.mustFound}/${s.mustTotal}`,
+    );
     for (const f of s.falseAlarms) console.log(`   FALSE ${f.rule} | ${f.subject} | ${f.message.slice(0, 200)}`);
     for (const m of s.misses) console.log(`   MISS  ${m.rule} /${m.match}/`);
   }

@@ -5,17 +5,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+
 import { Command, CommanderError, Option } from 'commander';
+
 import { analyzeCommand, type CommandIo } from './commands/analyze.js';
-import { rulesCommand } from './commands/rules.js';
-import { histogramCommand } from './commands/histogram.js';
-import { extractCommand } from './commands/extract.js';
-import { memoryCommand } from './commands/memory.js';
 import { batchCommand } from './commands/batch.js';
-import { UsageError, UserError } from './errors.js';
-import { stripControl } from './report/sanitize.js';
+import { extractCommand } from './commands/extract.js';
+import { histogramCommand } from './commands/histogram.js';
+import { memoryCommand } from './commands/memory.js';
 import { writeToStdout } from './commands/output.js';
+import { rulesCommand } from './commands/rules.js';
+import { UsageError, UserError } from './errors.js';
 import { parseByteSize } from './model/bytes.js';
+import { stripControl } from './report/sanitize.js';
 
 export type { CommandIo } from './commands/analyze.js';
 
@@ -38,7 +40,8 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
   };
   const wholeNumber = (flag: string, text: string, min: number, example: string): number => {
     const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
-    if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${stripControl(text)}"`, example);
+    if (!Number.isSafeInteger(n) || n < min)
+      throw new UsageError(`${flag} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${stripControl(text)}"`, example);
     return n;
   };
   program
@@ -56,24 +59,39 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (e.g. 64g)', '16g')
     .option('--memory', 'compute what holds the memory of every HPROF (dominator tree, leak suspects), however big (default: up to 512 MB)')
     .option('--no-memory', 'skip the memory analysis of heap dumps')
-    .action(async (paths: string[], o: { format?: string; output?: string; failOn: string; config?: string; color?: boolean; progress: boolean; redact?: boolean; maxGunzipSize: string; memory?: boolean }) => {
-      exitCode = await analyzeCommand(
-        paths,
-        {
-          ...(o.format !== undefined ? { format: o.format } : {}),
-          memory: o.memory === undefined ? 'auto' : o.memory ? 'always' : 'never',
-          failOn: o.failOn,
-          progress: o.progress,
-          redact: o.redact === true,
-          maxGunzipBytes: byteSizeOption(o.maxGunzipSize),
-          ...(o.output !== undefined ? { output: o.output } : {}),
-          ...(o.config !== undefined ? { config: o.config } : {}),
-          // commander leaves `color` undefined unless --color or --no-color was given.
-          ...(o.color !== undefined ? { color: o.color } : {}),
+    .action(
+      async (
+        paths: string[],
+        o: {
+          format?: string;
+          output?: string;
+          failOn: string;
+          config?: string;
+          color?: boolean;
+          progress: boolean;
+          redact?: boolean;
+          maxGunzipSize: string;
+          memory?: boolean;
         },
-        io,
-      );
-    });
+      ) => {
+        exitCode = await analyzeCommand(
+          paths,
+          {
+            ...(o.format !== undefined ? { format: o.format } : {}),
+            memory: o.memory === undefined ? 'auto' : o.memory ? 'always' : 'never',
+            failOn: o.failOn,
+            progress: o.progress,
+            redact: o.redact === true,
+            maxGunzipBytes: byteSizeOption(o.maxGunzipSize),
+            ...(o.output !== undefined ? { output: o.output } : {}),
+            ...(o.config !== undefined ? { config: o.config } : {}),
+            // commander leaves `color` undefined unless --color or --no-color was given.
+            ...(o.color !== undefined ? { color: o.color } : {}),
+          },
+          io,
+        );
+      },
+    );
   program
     .command('batch')
     .description('analyse many incidents (directories of dumps, or dump files; globs allowed) in parallel: one NDJSON line each')
@@ -85,7 +103,18 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--redact', 'mask IP addresses, host names, user names and query strings in every line (the same value, the same token)')
     .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (e.g. 64g)', '16g')
     .action(async (paths: string[], o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean; maxGunzipSize: string }) => {
-      exitCode = await batchCommand(paths, { jobs: wholeNumber('-j', o.jobs, 1, `for example -j ${availableParallelism()}`), failOn: o.failOn, progress: o.progress, redact: o.redact === true, maxGunzipBytes: byteSizeOption(o.maxGunzipSize), ...(o.config !== undefined ? { config: o.config } : {}) }, io);
+      exitCode = await batchCommand(
+        paths,
+        {
+          jobs: wholeNumber('-j', o.jobs, 1, `for example -j ${availableParallelism()}`),
+          failOn: o.failOn,
+          progress: o.progress,
+          redact: o.redact === true,
+          maxGunzipBytes: byteSizeOption(o.maxGunzipSize),
+          ...(o.config !== undefined ? { config: o.config } : {}),
+        },
+        io,
+      );
     });
   program
     .command('ui')
@@ -100,7 +129,11 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
       // Ink loads only here: it costs about a second.
       const { runUi } = await import('./ui/run.js');
       const memory = o.memory === undefined ? 'auto' : o.memory ? 'always' : 'never';
-      exitCode = await runUi(paths, { ...(o.config !== undefined ? { config: o.config } : {}), ...(o.color !== undefined ? { color: o.color } : {}), memory }, io.env);
+      exitCode = await runUi(
+        paths,
+        { ...(o.config !== undefined ? { config: o.config } : {}), ...(o.color !== undefined ? { color: o.color } : {}), memory },
+        io.env,
+      );
     });
   program
     .command('histogram')
@@ -111,7 +144,16 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--top <n>', 'classes to list in text (0 for all)', '40')
     .option('--no-progress', 'no progress line on stderr')
     .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean }) => {
-      exitCode = await histogramCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), top: wholeNumber('--top', o.top, 0, 'for example --top 50, or --top 0 for every class'), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io);
+      exitCode = await histogramCommand(
+        heap,
+        {
+          ...(o.format !== undefined ? { format: o.format } : {}),
+          top: wholeNumber('--top', o.top, 0, 'for example --top 50, or --top 0 for every class'),
+          progress: o.progress,
+          ...(o.output !== undefined ? { output: o.output } : {}),
+        },
+        io,
+      );
     });
   program
     .command('memory')
@@ -123,27 +165,81 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--path <id>', 'also the shortest path from a GC root to this object, through strong references (weak, soft, phantom referents excluded)')
     .option('--no-progress', 'no progress line on stderr')
     .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean; path?: string }) => {
-      exitCode = await memoryCommand(heap, { ...(o.format !== undefined ? { format: o.format } : {}), ...(o.path !== undefined ? { path: o.path } : {}), top: wholeNumber('--top', o.top, 1, 'for example --top 20'), progress: o.progress, ...(o.output !== undefined ? { output: o.output } : {}) }, io);
+      exitCode = await memoryCommand(
+        heap,
+        {
+          ...(o.format !== undefined ? { format: o.format } : {}),
+          ...(o.path !== undefined ? { path: o.path } : {}),
+          top: wholeNumber('--top', o.top, 1, 'for example --top 20'),
+          progress: o.progress,
+          ...(o.output !== undefined ? { output: o.output } : {}),
+        },
+        io,
+      );
     });
   program
     .command('capture')
-    .description('take an incident from a live JVM (thread dumps with per-thread CPU, its identity, optionally a heap dump and log tails) into a directory, then analyse it')
+    .description(
+      'take an incident from a live JVM (thread dumps with per-thread CPU, its identity, optionally a heap dump and log tails) into a directory, then ' +
+        'analyse it',
+    )
     .argument('<jvm>', 'the pid of a JVM, or a piece of its main class or jar (as jcmd -l lists it)')
     .option('-n, --dumps <n>', 'thread dumps to take', '3')
     .option('-i, --interval <seconds>', 'seconds between the dumps', '2')
     .option('-o, --out <dir>', 'where the incident directory is made', '.')
-    .addOption(new Option('--heap [which]', 'also a heap dump after the thread dumps (it pauses the JVM): live objects (after a full GC) or all').choices(['live', 'all']).preset('live'))
-    .option('--log <path>', 'an application log whose tail (up to 8 MB) goes into the incident; repeat for more', (v: string, all: string[]) => [...all, v], [] as string[])
+    .addOption(
+      new Option('--heap [which]', 'also a heap dump after the thread dumps (it pauses the JVM): live objects (after a full GC) or all')
+        .choices(['live', 'all'])
+        .preset('live'),
+    )
+    .option(
+      '--log <path>',
+      'an application log whose tail (up to 8 MB) goes into the incident; repeat for more',
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
     .option('--timeout <seconds>', 'seconds a JVM may take to answer one command', '30')
     .option('--fail-on <severity|never>', 'exit 1 when the analysis finds this or worse', 'error')
     .option('--dubbo-qos [port]', "also record a Dubbo provider's QoS console on localhost (ls, ps, count per service; port 22222 unless given)")
     .option('--no-analyze', 'only capture; analyse later with dumpsleuth analyze <dir>')
-    .action(async (target: string, o: { dumps: string; interval: string; out: string; heap?: 'live' | 'all'; log?: string[]; timeout: string; failOn: string; analyze: boolean; dubboQos?: string | boolean }) => {
-      const interval = Number(o.interval);
-      if (!Number.isFinite(interval) || interval < 0) throw new UsageError(`--interval must be a number of seconds, got ${o.interval}`, 'for example --interval 2');
-      const { captureCommand } = await import('./commands/capture.js');
-      exitCode = await captureCommand(target, { dumps: wholeNumber('--dumps', o.dumps, 1, 'for example --dumps 3'), intervalSeconds: interval, out: o.out, ...(o.heap !== undefined ? { heap: o.heap } : {}), logs: o.log ?? [], analyze: o.analyze, timeoutSeconds: wholeNumber('--timeout', o.timeout, 1, 'for example --timeout 30'), failOn: o.failOn, ...(o.dubboQos !== undefined ? { dubboQosPort: o.dubboQos === true ? 22222 : wholeNumber('--dubbo-qos', String(o.dubboQos), 1, 'for example --dubbo-qos 22222') } : {}) }, io);
-    });
+    .action(
+      async (
+        target: string,
+        o: {
+          dumps: string;
+          interval: string;
+          out: string;
+          heap?: 'live' | 'all';
+          log?: string[];
+          timeout: string;
+          failOn: string;
+          analyze: boolean;
+          dubboQos?: string | boolean;
+        },
+      ) => {
+        const interval = Number(o.interval);
+        if (!Number.isFinite(interval) || interval < 0)
+          throw new UsageError(`--interval must be a number of seconds, got ${o.interval}`, 'for example --interval 2');
+        const { captureCommand } = await import('./commands/capture.js');
+        exitCode = await captureCommand(
+          target,
+          {
+            dumps: wholeNumber('--dumps', o.dumps, 1, 'for example --dumps 3'),
+            intervalSeconds: interval,
+            out: o.out,
+            ...(o.heap !== undefined ? { heap: o.heap } : {}),
+            logs: o.log ?? [],
+            analyze: o.analyze,
+            timeoutSeconds: wholeNumber('--timeout', o.timeout, 1, 'for example --timeout 30'),
+            failOn: o.failOn,
+            ...(o.dubboQos !== undefined
+              ? { dubboQosPort: o.dubboQos === true ? 22222 : wholeNumber('--dubbo-qos', String(o.dubboQos), 1, 'for example --dubbo-qos 22222') }
+              : {}),
+          },
+          io,
+        );
+      },
+    );
   program
     .command('extract')
     .description('write the objects the analyses need from a heap dump as a small JSON heap snapshot (for a ticket)')

@@ -30,6 +30,6 @@ export default function setup(): void {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
   } catch (e) {
     const r = e as { stdout?: Buffer; stderr?: Buffer };
-    throw new Error(`npm run build failed; the tests that run dist/cli.js need it:\n${String(r.stdout ?? '')}${String(r.stderr ?? '')}`);
+    throw new Error(`npm run build failed; the tests that run dist/cli.js need it:\n${String(r.stdout ?? '')}${String(r.stderr ?? '')}`, { cause: e });
   }
 }

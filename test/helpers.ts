@@ -4,11 +4,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Writable } from 'node:stream';
-import { runCli as runCliInProcess, version } from '../src/cli-main.js';
+
 import { analyseIncident as runAnalysis, type AnalysisRequest } from '../src/analysis/analyse.js';
-import { loadThreadInput, type LoadedThreadInput } from '../src/analysis/load-threads.js';
-import type { Model } from '../src/model/model.js';
+import { type LoadedThreadInput, loadThreadInput } from '../src/analysis/load-threads.js';
+import { runCli as runCliInProcess, version } from '../src/cli-main.js';
 import type { Finding } from '../src/model/findings.js';
+import type { Model } from '../src/model/model.js';
 import type { ThreadDumpFile } from '../src/model/thread-dump.js';
 import { TextDumpParser } from '../src/threads/text-parser.js';
 

@@ -7,11 +7,13 @@
  * Lean: one CaptureTarget JVM serves every test (the tests run in order; the one that stops it
  * continues it, the one that kills it comes last), and the runaway program is the only other JVM.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { findTool } from '../../src/capture/jvm-tools.js';
 import { BUILT_CLI } from '../helpers.js';
 
@@ -90,7 +92,14 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     const manifest = JSON.parse(readFileSync(join(out, dir!, 'capture.json'), 'utf8'));
     expect(manifest).toMatchObject({ schema: 'dumpsleuth.capture/1', pid: jvm.pid, warnings: [] });
     const whats = manifest.steps.map((s: { what: string }) => s.what);
-    for (const w of ['thread dump 1 of 3', 'thread dump 3 of 3', 'per-thread CPU 3 (/proc/' + jvm.pid + '/task)', 'JVM identity: VM.version', 'JVM identity: VM.flags']) expect(whats).toContain(w);
+    for (const w of [
+      'thread dump 1 of 3',
+      'thread dump 3 of 3',
+      'per-thread CPU 3 (/proc/' + jvm.pid + '/task)',
+      'JVM identity: VM.version',
+      'JVM identity: VM.flags',
+    ])
+      expect(whats).toContain(w);
     expect(manifest.steps.every((s: { ok: boolean }) => s.ok)).toBe(true);
     expect(manifest.jvm['VM.command_line']).toContain('CaptureTarget');
     expect(r.stderr).toMatch(new RegExp(`^capturing pid \\d+ \\(CaptureTarget ${life}\\): 3 thread dumps 1 s apart`));
@@ -114,7 +123,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     expect(report.findings.filter((f: { rule: string }) => f.rule === 'executor-saturated')).toEqual([]);
   });
 
-  it('on the cpu-runaway incident program: the analysis of the capture says what the program\'s truth says', async () => {
+  it("on the cpu-runaway incident program: the analysis of the capture says what the program's truth says", async () => {
     const runawayClasses = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-runaway-'));
     const c = spawnSync('javac', ['-d', runawayClasses, 'fixtures/programs/runtime-incidents/com/example/search/CpuRunaway.java'], { encoding: 'utf8' });
     expect(c.status, c.stderr).toBe(0);
@@ -209,7 +218,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
   it('without a JDK it says what to install', () => {
     const r = spawnSync(process.execPath, [BUILT_CLI, 'capture', '1'], { env: { PATH: '', NO_COLOR: '1' }, encoding: 'utf8' });
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^error: jcmd is not on PATH, in \$JAVA_HOME\/bin or beside java\n  capture needs a JDK/);
+    expect(r.stderr).toMatch(/^error: jcmd is not on PATH, in \$JAVA_HOME\/bin or beside java\n {2}capture needs a JDK/);
   });
 
   it('a pid that is not a JVM, or not running, is exit 2 with what to do', () => {

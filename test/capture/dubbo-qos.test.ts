@@ -4,7 +4,9 @@
  * protocol's format, not a Dubbo provider.
  */
 import { createServer, type Server } from 'node:net';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { qosLog, servicesIn } from '../../src/capture/dubbo-qos.js';
 import { looksLikeLogLine } from '../../src/input/sniff.js';
 
@@ -32,7 +34,14 @@ describe('Dubbo QoS', () => {
         const cmd = d.toString().trim();
         asked.push(cmd);
         if (cmd === 'exit') return void s.end();
-        const answer = cmd === 'ls' ? LS : cmd === 'ps' ? '20880' : cmd.startsWith('count ') ? '+--------+-------+\r\n| method | total |\r\n| sayHello | 1523 |' : `Unsupported command: ${cmd}`;
+        const answer =
+          cmd === 'ls'
+            ? LS
+            : cmd === 'ps'
+              ? '20880'
+              : cmd.startsWith('count ')
+                ? '+--------+-------+\r\n| method | total |\r\n| sayHello | 1523 |'
+                : `Unsupported command: ${cmd}`;
         s.write(`${answer}\r\ndubbo>`);
       });
     });

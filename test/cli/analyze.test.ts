@@ -3,8 +3,10 @@
  * in-process (src/cli-main.ts); stdin needs a process of its own, so that one runs the built CLI.
  */
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, test } from 'vitest';
-import { runBuiltCli, runCli, type CliRun } from '../helpers.js';
+
+import { type CliRun, runBuiltCli, runCli } from '../helpers.js';
 
 async function run(args: string[], opts: { input?: Buffer | string; env?: Record<string, string> } = {}): Promise<CliRun> {
   const env = { NO_COLOR: '', FORCE_COLOR: '', ...opts.env };
@@ -29,7 +31,9 @@ describe('dumpsleuth analyze', { timeout: 60_000 }, () => {
     expect(doc.inputs[0]).toMatchObject({ path: 'fixtures/threads/deadlock/dump-1.txt', kind: 'threads', format: 'hotspot', dumps: 1, unparsedLines: 0 });
     expect(Object.keys(doc.model)).toEqual(expect.arrayContaining(['executors', 'counters', 'connectionPools', 'locks', 'shutdown']));
     const f = doc.findings.find((x: any) => x.rule === 'deadlock');
-    expect(Object.keys(f)).toEqual(expect.arrayContaining(['id', 'rule', 'severity', 'subject', 'title', 'message', 'facts', 'evidence', 'causedBy', 'remedy']));
+    expect(Object.keys(f)).toEqual(
+      expect.arrayContaining(['id', 'rule', 'severity', 'subject', 'title', 'message', 'facts', 'evidence', 'causedBy', 'remedy']),
+    );
   });
 
   test('stdin with -', async () => {

@@ -3,13 +3,15 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+
 import { describe, expect, it } from 'vitest';
+
 import { expandIncidentPaths } from '../../src/batch/expand-paths.js';
 import { batchProgressShown, incidentsOf } from '../../src/commands/batch.js';
-import { PassThrough } from 'node:stream';
-import { analyseFiles, BUILT_CLI, CORPUS, corpusAvailable } from '../helpers.js';
 import { InputError } from '../../src/errors.js';
 import { severityRank } from '../../src/model/findings.js';
+import { analyseFiles, BUILT_CLI, CORPUS, corpusAvailable } from '../helpers.js';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -22,8 +24,20 @@ function filesUnder(dir: string): string[] {
 // source, batch analyses in its own thread.
 
 function run(args: string[]) {
-  const r = spawnSync(process.execPath, [BUILT_CLI, 'batch', '--no-progress', ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  return { code: r.status, lines: r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)), stderr: r.stderr };
+  const r = spawnSync(process.execPath, [BUILT_CLI, 'batch', '--no-progress', ...args], {
+    env: { ...process.env, NO_COLOR: '1' },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return {
+    code: r.status,
+    lines: r.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l)),
+    stderr: r.stderr,
+  };
 }
 
 describe('dumpsleuth batch', { timeout: 120_000 }, () => {
@@ -50,7 +64,10 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     const r = run(['--fail-on', 'never', 'fixtures/incidents']);
     expect(r.code).toBe(0);
     // Every sub-directory is an incident, in name order (listed here, not asked of the code under test).
-    const expected = readdirSync('fixtures/incidents', { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join('fixtures/incidents', e.name)).sort();
+    const expected = readdirSync('fixtures/incidents', { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => join('fixtures/incidents', e.name))
+      .sort();
     expect(expected.length).toBeGreaterThan(10);
     expect(r.lines.map((l) => l.path)).toEqual(expected);
     const leak = r.lines.find((l) => l.path.endsWith('active-count-leak'));
@@ -64,7 +81,11 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
   });
 
   it('draws its progress line only for a terminal on stderr whose stdout goes elsewhere', () => {
-    const io = (stdout: boolean, stderr: boolean, env: NodeJS.ProcessEnv = {}) => ({ stdout: Object.assign(new PassThrough(), { isTTY: stdout }), stderr: Object.assign(new PassThrough(), { isTTY: stderr }) as unknown as NodeJS.WriteStream, env });
+    const io = (stdout: boolean, stderr: boolean, env: NodeJS.ProcessEnv = {}) => ({
+      stdout: Object.assign(new PassThrough(), { isTTY: stdout }),
+      stderr: Object.assign(new PassThrough(), { isTTY: stderr }) as unknown as NodeJS.WriteStream,
+      env,
+    });
     expect(batchProgressShown(true, io(false, true))).toBe(true);
     // Both on one terminal: a redrawn line would land inside the NDJSON lines.
     expect(batchProgressShown(true, io(true, true))).toBe(false);
@@ -91,7 +112,15 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
   });
 
   it('expands globs itself (no shell needed)', () => {
-    expect(expandIncidentPaths(['fixtures/threads/*'])).toEqual(['fixtures/threads/activity', 'fixtures/threads/contention', 'fixtures/threads/deadlock', 'fixtures/threads/logs', 'fixtures/threads/pool', 'fixtures/threads/series', 'fixtures/threads/threadinfo']);
+    expect(expandIncidentPaths(['fixtures/threads/*'])).toEqual([
+      'fixtures/threads/activity',
+      'fixtures/threads/contention',
+      'fixtures/threads/deadlock',
+      'fixtures/threads/logs',
+      'fixtures/threads/pool',
+      'fixtures/threads/series',
+      'fixtures/threads/threadinfo',
+    ]);
     expect(expandIncidentPaths(['fixtures/threads/**/truth.json']).length).toBe(7);
     expect(expandIncidentPaths(['fixtures/threads/deadlock'])).toEqual(['fixtures/threads/deadlock']);
   });

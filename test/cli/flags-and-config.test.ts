@@ -6,8 +6,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
-import { runBuiltCli, runCli, type CliRun } from '../helpers.js';
+
+import { type CliRun, runBuiltCli, runCli } from '../helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const DUMP = join(root, 'fixtures/threads/deadlock/dump-1.txt');
@@ -79,6 +81,9 @@ describe('the config file', { timeout: 60_000 }, () => {
     expect(JSON.parse((await run(['analyze', '-f', 'json', '--fail-on', 'never', DUMP], dir)).stdout).config).toBeUndefined();
     expect((await run(['analyze', '--fail-on', 'never', DUMP], dir)).stdout).not.toMatch(/Config:/);
     writeFileSync(join(dir, 'mine.json'), '{}');
-    expect(JSON.parse((await run(['analyze', '-f', 'json', '--fail-on', 'never', '-c', join(dir, 'mine.json'), DUMP], dir)).stdout).config).toEqual({ path: join(dir, 'mine.json'), chosen: 'flag' });
+    expect(JSON.parse((await run(['analyze', '-f', 'json', '--fail-on', 'never', '-c', join(dir, 'mine.json'), DUMP], dir)).stdout).config).toEqual({
+      path: join(dir, 'mine.json'),
+      chosen: 'flag',
+    });
   });
 });

@@ -6,7 +6,9 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
 import { describe, expect, test } from 'vitest';
+
 import { readJmapHisto } from '../heap/jmap-histo.js';
 import { runBuiltCli, runCli } from '../helpers.js';
 
@@ -53,7 +55,9 @@ describe('dumpsleuth histogram', { timeout: 60_000 }, () => {
     const input = report.inputs.find((i: any) => i.kind === 'heap');
     expect(input.heap).toEqual({ objects: histogram.totalInstances, shallowBytes: histogram.totalBytes, classes: histogram.rows.length });
     expect(input.heap.objects).toBeGreaterThan(1000);
-    expect((await run(['analyze', HEAP])).stdout).toContain(`heap ${histogram.totalInstances.toLocaleString('en-US')} objects of ${histogram.rows.length} classes`);
+    expect((await run(['analyze', HEAP])).stdout).toContain(
+      `heap ${histogram.totalInstances.toLocaleString('en-US')} objects of ${histogram.rows.length} classes`,
+    );
   });
 
   test('reads an extract and a V8 snapshot too', async () => {
@@ -85,7 +89,12 @@ describe('dumpsleuth extract', { timeout: 60_000 }, () => {
     const r = await run(['extract', HEAP, '-o', out]);
     expect(r.code).toBe(0);
     // The dump's size as analyze words it, then what the snapshot keeps.
-    expect(r.stderr).toMatch(/wrote .*pool\.json\.gz: heap [\d,]+ objects of [\d,]+ classes, [\d.]+ \w+ shallow; the snapshot keeps [\d,]+ class definitions \(every class loaded\) and the [\d,]+ objects the analysis reads \(gzip\)/);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        /wrote .*pool\.json\.gz: heap [\d,]+ objects of [\d,]+ classes, [\d.]+ \w+ shallow; /.source +
+          /the snapshot keeps [\d,]+ class definitions \(every class loaded\) and the [\d,]+ objects the analysis reads \(gzip\)/.source,
+      ),
+    );
     // The same objects and classes as analyze counts in the dump.
     const analysed = JSON.parse((await run(['analyze', '--format', 'json', '--fail-on', 'never', HEAP])).stdout);
     const heap = analysed.inputs[0].heap;

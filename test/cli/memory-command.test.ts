@@ -3,7 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
 import { describe, expect, test } from 'vitest';
+
 import { runCli } from '../helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-memory-'));

@@ -6,7 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
 import { checkOutputPath, chooseFormat, writeFileWhole } from '../../src/commands/output.js';
 import { BUILT_CLI, runCli } from '../helpers.js';
 
@@ -25,7 +27,11 @@ describe('a bad -o is exit 2 with one line, before any input is read', { timeout
     ['a path under a file', (d) => (writeFileSync(join(d, 'f'), ''), join(d, 'f', 'x.txt')), /is not a folder/],
   ];
   for (const [what, path, message] of cases) {
-    for (const command of [['analyze', 'no/such/input'], ['histogram', 'no/such/heap'], ['extract', 'no/such/heap']]) {
+    for (const command of [
+      ['analyze', 'no/such/input'],
+      ['histogram', 'no/such/heap'],
+      ['extract', 'no/such/heap'],
+    ]) {
       test(`${command[0]}: ${what}`, async () => {
         const r = await run([...command, '-o', path(scratch())]);
         expect(r.code).toBe(2);

@@ -9,7 +9,9 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+
 import { describe, expect, test } from 'vitest';
+
 import { BUILT_CLI } from '../helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -35,7 +37,12 @@ const incidentWithTwoJvms = (dir: string) => {
 const mk = (dir: string, sub: string) => (mkdirSync(join(dir, sub), { recursive: true }), sub);
 
 const HPROF_HEADER = Buffer.concat([Buffer.from('JAVA PROFILE 1.0.2\0'), Buffer.from([0, 0, 0, 8]), Buffer.alloc(8)]);
-const record = (tag: number, body: Buffer) => Buffer.concat([Buffer.from([tag, 0, 0, 0, 0]), Buffer.from([(body.length >>> 24) & 255, (body.length >>> 16) & 255, (body.length >>> 8) & 255, body.length & 255]), body]);
+const record = (tag: number, body: Buffer) =>
+  Buffer.concat([
+    Buffer.from([tag, 0, 0, 0, 0]),
+    Buffer.from([(body.length >>> 24) & 255, (body.length >>> 16) & 255, (body.length >>> 8) & 255, body.length & 255]),
+    body,
+  ]);
 
 const REPRODUCTIONS: Record<string, Reproduction> = {
   'no command': { args: () => [] },
@@ -56,16 +63,26 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
   'an empty file': { args: (d) => (write(d, 'empty.txt', ''), ['analyze', 'empty.txt']) },
   'not a dump': { args: (d) => (write(d, 'notes.txt', 'hello\n'), ['analyze', 'notes.txt']) },
   'a log with no dump': {
-    args: (d) => (write(d, 'SystemOut.log', '[10/1/24 12:00:00:000 UTC] 00000001 WsServerImpl  A   WSVR0001I: Server server1 open for e-business\n'), ['analyze', 'SystemOut.log']),
+    args: (d) => (
+      write(d, 'SystemOut.log', '[10/1/24 12:00:00:000 UTC] 00000001 WsServerImpl  A   WSVR0001I: Server server1 open for e-business\n'),
+      ['analyze', 'SystemOut.log']
+    ),
   },
   'JSON nested past 1024 levels': { args: (d) => (write(d, 'nested.json', `{"threadDump": ${'['.repeat(1100)}`), ['analyze', 'nested.json']) },
   'not an HPROF': {
-    args: (d) => (write(d, 'id3.hprof', Buffer.concat([Buffer.from('JAVA PROFILE 1.0.2\0'), Buffer.from([0, 0, 0, 3]), Buffer.alloc(8)])), ['histogram', 'id3.hprof']),
+    args: (d) => (
+      write(d, 'id3.hprof', Buffer.concat([Buffer.from('JAVA PROFILE 1.0.2\0'), Buffer.from([0, 0, 0, 3]), Buffer.alloc(8)])),
+      ['histogram', 'id3.hprof']
+    ),
   },
   'a V8 `.heapsnapshot`': { args: (d) => (write(d, 'x.heapsnapshot', '{"snapshot":{"meta":{}}}'), ['analyze', 'x.heapsnapshot']) },
-  'not enough memory for the input': { unchecked: 'it needs an input larger than the heap Node is given; the guard itself is tested in test/robustness/big-inputs.test.ts' },
+  'not enough memory for the input': {
+    unchecked: 'it needs an input larger than the heap Node is given; the guard itself is tested in test/robustness/big-inputs.test.ts',
+  },
   '`ui` without a terminal': { args: () => ['ui', fixture('incidents/active-count-leak')] },
-  'one unreadable incident in `batch`': { args: (d) => (write(d, 'notes.txt', 'hello\n'), ['batch', '--fail-on', 'never', 'notes.txt', fixture('threads/deadlock/dump-1.txt')]) },
+  'one unreadable incident in `batch`': {
+    args: (d) => (write(d, 'notes.txt', 'hello\n'), ['batch', '--fail-on', 'never', 'notes.txt', fixture('threads/deadlock/dump-1.txt')]),
+  },
   'a file that is not a dump inside an incident directory': {
     args: (d) => {
       copyFileSync(fixture('threads/deadlock/dump-1.txt'), join(d, mk(d, 'incident'), 'dump-1.txt'));
@@ -81,7 +98,10 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
     },
   },
   'a line that only looks like a thread header': {
-    args: (d) => (write(d, 'with-licence.txt', `"AS IS" BASIS, WITHOUT WARRANTIES\n${readFileSync(fixture('threads/deadlock/dump-1.txt'), 'utf8')}`), ['analyze', '--fail-on', 'never', 'with-licence.txt']),
+    args: (d) => (
+      write(d, 'with-licence.txt', `"AS IS" BASIS, WITHOUT WARRANTIES\n${readFileSync(fixture('threads/deadlock/dump-1.txt'), 'utf8')}`),
+      ['analyze', '--fail-on', 'never', 'with-licence.txt']
+    ),
   },
   'dumps of two JVMs in one file': {
     args: (d) => {
@@ -123,18 +143,29 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
     },
   },
   'an HPROF record with an unknown tag': {
-    args: (d) => (write(d, 'odd.hprof', Buffer.concat([HPROF_HEADER, record(0x77, Buffer.alloc(4)), record(0x2c, Buffer.alloc(0))])), ['histogram', 'odd.hprof']),
+    args: (d) => (
+      write(d, 'odd.hprof', Buffer.concat([HPROF_HEADER, record(0x77, Buffer.alloc(4)), record(0x2c, Buffer.alloc(0))])),
+      ['histogram', 'odd.hprof']
+    ),
   },
   'a gzip input inflating past `--max-gunzip-size`': {
     args: (d) => {
-      write(d, 'bomb.txt.gz', gzipSync(Buffer.concat([readFileSync(fixture('threads/deadlock/dump-1.txt')), Buffer.alloc(8 * 1024 * 1024, 0x0a)]), { level: 9 }));
+      write(
+        d,
+        'bomb.txt.gz',
+        gzipSync(Buffer.concat([readFileSync(fixture('threads/deadlock/dump-1.txt')), Buffer.alloc(8 * 1024 * 1024, 0x0a)]), { level: 9 }),
+      );
       return ['analyze', '--fail-on', 'never', '--max-gunzip-size', '1m', 'bomb.txt.gz'];
     },
   },
   'damaged records in a dumpsleuth heap snapshot': {
-    shell: (cli) => `${cli} extract ${fixture('incidents/active-count-leak/heap.hprof.gz')} -o snap.json 2>/dev/null && sed -i 's/^"classes":\\[$/"classes":[\\n{"bogus":1},/' snap.json && ${cli} histogram snap.json`,
+    shell: (cli) =>
+      `${cli} extract ${fixture('incidents/active-count-leak/heap.hprof.gz')} -o snap.json 2>/dev/null && sed -i ` +
+      `'s/^"classes":\\[$/"classes":[\\n{"bogus":1},/' snap.json && ${cli} histogram snap.json`,
   },
-  'a reader that closes the pipe': { shell: (cli) => `${cli} histogram -f json --top 0 ${fixture('incidents/active-count-leak/heap.hprof.gz')} | head -c 1 >/dev/null` },
+  'a reader that closes the pipe': {
+    shell: (cli) => `${cli} histogram -f json --top 0 ${fixture('incidents/active-count-leak/heap.hprof.gz')} | head -c 1 >/dev/null`,
+  },
   'a bug in dumpsleuth': { unchecked: 'only a bug produces it; the mapping to exit 70 is in src/cli-main.ts' },
 };
 
@@ -152,7 +183,10 @@ function readmeRows(): Row[] {
   for (const line of lines.slice(2)) {
     if (!line.startsWith('|')) break;
     // Cells are split on pipes that are not escaped (`\|`).
-    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
     rows.push({ failure: cells[0]!, exits: cells[1]!.split('/').map(Number), printed: cells[2]! });
   }
   return rows;
@@ -200,6 +234,7 @@ describe("the README's table of errors and warnings", { timeout: 120_000 }, () =
   }
 
   test('every unchecked row says why', () => {
-    for (const [key, repro] of Object.entries(REPRODUCTIONS)) if (repro.args === undefined && repro.shell === undefined) expect(repro.unchecked, key).toMatch(/\S+ \S+ \S+ \S+/);
+    for (const [key, repro] of Object.entries(REPRODUCTIONS))
+      if (repro.args === undefined && repro.shell === undefined) expect(repro.unchecked, key).toMatch(/\S+ \S+ \S+ \S+/);
   });
 });

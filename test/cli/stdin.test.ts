@@ -3,12 +3,17 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
 import { describe, expect, test } from 'vitest';
+
 import { runBuiltCli, runCli } from '../helpers.js';
 
 const HEAP_GZ = readFileSync('fixtures/incidents/active-count-leak/heap.hprof.gz');
 const HEAP = gunzipSync(HEAP_GZ);
-const spoolDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith('dumpsleuth-stdin-')).sort();
+const spoolDirs = () =>
+  readdirSync(tmpdir())
+    .filter((n) => n.startsWith('dumpsleuth-stdin-'))
+    .sort();
 
 describe('a heap dump on stdin', { timeout: 60_000 }, () => {
   test('analyze - reads a gzip HPROF from stdin as a heap, named -', async () => {
@@ -19,7 +24,9 @@ describe('a heap dump on stdin', { timeout: 60_000 }, () => {
     expect(doc.inputs).toHaveLength(1);
     expect(doc.inputs[0]).toMatchObject({ path: '-', kind: 'heap', format: 'hprof' });
     // The same diagnosis as from the file.
-    const fromFile = JSON.parse((await runCli(['analyze', '--format', 'json', '--fail-on', 'never', 'fixtures/incidents/active-count-leak/heap.hprof.gz'])).stdout);
+    const fromFile = JSON.parse(
+      (await runCli(['analyze', '--format', 'json', '--fail-on', 'never', 'fixtures/incidents/active-count-leak/heap.hprof.gz'])).stdout,
+    );
     expect(doc.findings.map((f: { rule: string }) => f.rule)).toEqual(fromFile.findings.map((f: { rule: string }) => f.rule));
     expect(spoolDirs()).toEqual(before);
   });

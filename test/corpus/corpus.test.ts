@@ -5,7 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
 import { analyse, CORPUS, corpusAvailable, load } from '../helpers.js';
 
 interface Expected {

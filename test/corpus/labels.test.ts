@@ -5,9 +5,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterAll, describe, expect, test } from 'vitest';
+
 import { CORPUS } from '../helpers.js';
-import { findingsOfCase, scoreCase, totals, withSupplement, type CaseScore, type LabelCase } from './labels-scoring.js';
+import { type CaseScore, findingsOfCase, type LabelCase, scoreCase, totals, withSupplement } from './labels-scoring.js';
 
 const LABELS = join(CORPUS, 'LABELS.json');
 const available = existsSync(LABELS);
@@ -30,6 +32,9 @@ describe.runIf(available)('corpus labels (LABELS.md rubric)', () => {
     const s = scoreCase(c, await findingsOfCase(c));
     scores.push(s);
     expect(s.falseAlarms, 'false alarms').toEqual([]);
-    expect(s.misses.map((m) => `${m.rule} /${m.match}/`), 'musts not found').toEqual([]);
+    expect(
+      s.misses.map((m) => `${m.rule} /${m.match}/`),
+      'musts not found',
+    ).toEqual([]);
   });
 });

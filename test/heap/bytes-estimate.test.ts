@@ -8,7 +8,9 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+
 import { expect, test } from 'vitest';
+
 import { hprofBytesEstimate, hprofBytesToSizeFor } from '../../src/heap/hprof/byte-source.js';
 
 const SINGLE = 'fixtures/heap/retained/heap.hprof.gz';

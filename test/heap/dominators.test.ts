@@ -6,10 +6,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+
 import { dominatorTree } from '../../src/heap/graph/dominators.js';
-import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { memorySummary } from '../../src/heap/graph/memory-summary.js';
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
+import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 import { chkIdom } from './reference-dominators.js';
 
@@ -72,14 +73,36 @@ function naiveRetained(g: ObjectGraph): number[] {
 describe('dominator tree', () => {
   test('a chain, a diamond, a shared object, a cycle and an island', () => {
     // 0 -> 1 -> 2 (chain); 0 -> 3, 0 -> 4, 3 -> 5, 4 -> 5 (diamond: 5 is 0's); 6 <-> 7 (cycle under root 6); 8 -> 9 unreachable
-    const g = graphOf(10, [[0, 1], [1, 2], [0, 3], [0, 4], [3, 5], [4, 5], [6, 7], [7, 6]], [0, 6]);
+    const g = graphOf(
+      10,
+      [
+        [0, 1],
+        [1, 2],
+        [0, 3],
+        [0, 4],
+        [3, 5],
+        [4, 5],
+        [6, 7],
+        [7, 6],
+      ],
+      [0, 6],
+    );
     const t = dominatorTree(g);
     expect([...t.idom]).toEqual([10, 0, 1, 0, 0, 0, 10, 6, -1, -1]);
     expect([...t.retained.subarray(0, 10)]).toEqual([96, 32, 16, 16, 16, 16, 32, 16, 0, 0]);
     expect(t.retained[10]).toBe(128);
     expect(t.unreachable).toEqual({ objects: 2, bytes: 32 });
     // Two GC roots reaching one object: the virtual root dominates it.
-    const shared = dominatorTree(graphOf(3, [[0, 2], [1, 2]], [0, 1]));
+    const shared = dominatorTree(
+      graphOf(
+        3,
+        [
+          [0, 2],
+          [1, 2],
+        ],
+        [0, 1],
+      ),
+    );
     expect([...shared.idom]).toEqual([3, 3, 3]);
   });
 
@@ -107,7 +130,11 @@ describe('dominator tree', () => {
 });
 
 describe('on the real-JVM fixture heaps', { timeout: 120_000 }, () => {
-  for (const heap of ['fixtures/incidents/active-count-leak/heap.hprof.gz', 'fixtures/heap/jdk17/heap.hprof.gz', 'fixtures/incidents/okhttp-dispatcher-queue/heap.hprof.gz']) {
+  for (const heap of [
+    'fixtures/incidents/active-count-leak/heap.hprof.gz',
+    'fixtures/heap/jdk17/heap.hprof.gz',
+    'fixtures/incidents/okhttp-dispatcher-queue/heap.hprof.gz',
+  ]) {
     test(heap, async () => {
       const g = await hprofObjectGraph(heap);
       const h = await hprofHistogram(heap);

@@ -8,21 +8,28 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, test } from 'vitest';
-import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
-import { hprofGraphBuilder, hprofObjectGraph, type HprofGraphBuilder } from '../../src/heap/hprof/graph/hprof-graph.js';
-import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
-import { indexesOfIds } from '../../src/heap/graph/graph-queries.js';
-import { feedHprof, hprofBytesEstimate } from '../../src/heap/hprof/byte-source.js';
-import { loadHprof, type FirstPassEnd, type LoadHooks } from '../../src/heap/hprof/hprof-loader.js';
-import { MAX_DELIVERED_BODY } from '../../src/heap/hprof/parser.js';
-import { objectArrayShallowSize } from '../../src/heap/hprof/hprof-histogram.js';
-import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/analysis/heap-memory-work.js';
-import { chainHeap } from './hand-hprof.js';
-import { HprofParser, readId, type HprofVisitor } from '../../src/heap/hprof/parser.js';
-import { visitorPair } from '../../src/heap/hprof/visitor-pair.js';
 
-const GZIP_HEAPS = ['fixtures/heap/retained/heap.hprof.gz', 'fixtures/heap/jdk17/heap-jmapgz.hprof.gz', 'fixtures/heap/jdk25/heap.hprof.gz', 'fixtures/incidents/session-cache-leak/heap.hprof.gz'];
+import { describe, expect, test } from 'vitest';
+
+import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/analysis/heap-memory-work.js';
+import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
+import { indexesOfIds } from '../../src/heap/graph/graph-queries.js';
+import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
+import { feedHprof, hprofBytesEstimate } from '../../src/heap/hprof/byte-source.js';
+import { type HprofGraphBuilder, hprofGraphBuilder, hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
+import { objectArrayShallowSize } from '../../src/heap/hprof/hprof-histogram.js';
+import { type FirstPassEnd, type LoadHooks, loadHprof } from '../../src/heap/hprof/hprof-loader.js';
+import { MAX_DELIVERED_BODY } from '../../src/heap/hprof/parser.js';
+import { HprofParser, type HprofVisitor, readId } from '../../src/heap/hprof/parser.js';
+import { visitorPair } from '../../src/heap/hprof/visitor-pair.js';
+import { chainHeap } from './hand-hprof.js';
+
+const GZIP_HEAPS = [
+  'fixtures/heap/retained/heap.hprof.gz',
+  'fixtures/heap/jdk17/heap-jmapgz.hprof.gz',
+  'fixtures/heap/jdk25/heap.hprof.gz',
+  'fixtures/incidents/session-cache-leak/heap.hprof.gz',
+];
 
 /** The graph built on the loader's first pass, and the store the loader returned with it. */
 async function graphOnLoad(file: string): Promise<{ graph: ObjectGraph; store: Awaited<ReturnType<typeof loadHprof>> }> {
@@ -48,7 +55,7 @@ function plainCopy(file: string, keep = 1): string {
   return out;
 }
 
-describe('the object graph built on the loader\'s first pass', { timeout: 120_000 }, () => {
+describe("the object graph built on the loader's first pass", { timeout: 120_000 }, () => {
   for (const file of GZIP_HEAPS) {
     test(`${file}: the same graph as its own pass, and the same load as without it`, async () => {
       const { graph, store } = await graphOnLoad(file);
@@ -85,23 +92,26 @@ describe('the object graph built on the loader\'s first pass', { timeout: 120_00
 });
 
 describe('what rides on the load never fails it', { timeout: 120_000 }, () => {
-  test('an object array too big to hand over: in the graph with its size and no references, with a warning of the graph\'s own; the load\'s warnings unchanged', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-big-array-'));
-    const file = join(dir, 'heap.hprof');
-    const length = MAX_DELIVERED_BODY / 8 + 1000;
-    writeFileSync(file, chainHeap([0x1000, 0x1010, 0x1020, 0x1030], length));
-    const { graph, store } = await graphOnLoad(file);
-    const own = await hprofObjectGraph(file);
-    expect(plain(graph)).toEqual(plain(own));
-    const array = [...graph.ids].indexOf(0x9000);
-    expect(array).toBeGreaterThanOrEqual(0);
-    expect(graph.shallow[array]).toBe(objectArrayShallowSize(length));
-    expect(graph.edgeStart[array + 1]! - graph.edgeStart[array]!).toBe(1); // its class only
-    expect(graph.warnings.some((w) => /1 objects of over 64 MiB each were not read/.test(w))).toBe(true);
-    const alone = await loadHprof(file, ANALYSIS_PLAN);
-    expect(store.warnings).toEqual(alone.warnings);
-    expect(store.histogram).toEqual(alone.histogram);
-  });
+  test(
+    "an object array too big to hand over: in the graph with its size and no references, with a warning of the graph's own; the load's warnings " + 'unchanged',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-big-array-'));
+      const file = join(dir, 'heap.hprof');
+      const length = MAX_DELIVERED_BODY / 8 + 1000;
+      writeFileSync(file, chainHeap([0x1000, 0x1010, 0x1020, 0x1030], length));
+      const { graph, store } = await graphOnLoad(file);
+      const own = await hprofObjectGraph(file);
+      expect(plain(graph)).toEqual(plain(own));
+      const array = [...graph.ids].indexOf(0x9000);
+      expect(array).toBeGreaterThanOrEqual(0);
+      expect(graph.shallow[array]).toBe(objectArrayShallowSize(length));
+      expect(graph.edgeStart[array + 1]! - graph.edgeStart[array]!).toBe(1); // its class only
+      expect(graph.warnings.some((w) => /1 objects of over 64 MiB each were not read/.test(w))).toBe(true);
+      const alone = await loadHprof(file, ANALYSIS_PLAN);
+      expect(store.warnings).toEqual(alone.warnings);
+      expect(store.histogram).toEqual(alone.histogram);
+    },
+  );
 
   test('a rider that throws is told no more: the load reads on as alone, and its end says what was thrown', async () => {
     const file = GZIP_HEAPS[3]!;
@@ -126,7 +136,7 @@ describe('what rides on the load never fails it', { timeout: 120_000 }, () => {
     expect(store.warnings).toEqual(alone.warnings);
   });
 
-  test('analyze\'s memory analysis whose graph failed on the load: reported as not computed, the heap loaded', async () => {
+  test("analyze's memory analysis whose graph failed on the load: reported as not computed, the heap loaded", async () => {
     const file = GZIP_HEAPS[3]!;
     const work = new DeferredMemoryAnalysis(file, {});
     const hooks = work.loadHooks();

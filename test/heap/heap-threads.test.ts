@@ -7,10 +7,12 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
+import { loadAnyInput, type LoadedInput } from '../../src/analysis/load-incident.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { threadStatusToState, virtualThreadStateToState } from '../../src/heap/heap-threads.js';
-import { loadAnyInput, type LoadedInput } from '../../src/analysis/load-incident.js';
 import type { ThreadEntry } from '../../src/model/thread-dump.js';
 import { analyseIncident, INCIDENTS, runCli } from '../helpers.js';
 
@@ -42,7 +44,10 @@ describe('threads of the heap dump equal the last jstack dump of the same JVM', 
   it.each(withHeap)('%s', async (incident) => {
     const dir = join(INCIDENTS, incident);
     const heap = await loadHeap(join(dir, 'heap.hprof.gz'));
-    const last = readdirSync(dir).filter((f) => /^dump-\d+\.txt$/.test(f)).sort().pop()!;
+    const last = readdirSync(dir)
+      .filter((f) => /^dump-\d+\.txt$/.test(f))
+      .sort()
+      .pop()!;
     const jstack = ((await loadAnyInput(join(dir, last), ANALYSIS_PLAN)) as Extract<LoadedInput, { kind: 'threads' }>).input.file.dumps[0]!;
     const fromHeap = heap.stacks!.dumps[0]!;
     expect(fromHeap.format).toBe('hprof');
@@ -75,11 +80,17 @@ describe('heap dumps of every JDK: thread objects and traces', { timeout: 60_000
   it('JDK 17 and 25 (states in Thread.holder since JDK 19): every thread has a known state and main has its stack', async () => {
     for (const jdk of ['jdk17', 'jdk25']) {
       const threads = (await loadHeap(`fixtures/heap/${jdk}/heap.hprof.gz`)).stacks!.dumps[0]!.threads;
-      expect(threads.filter((t) => t.state === 'UNKNOWN').map((t) => t.name), jdk).toEqual([]);
+      expect(
+        threads.filter((t) => t.state === 'UNKNOWN').map((t) => t.name),
+        jdk,
+      ).toEqual([]);
       const main = threads.find((t) => t.name === 'main')!;
       expect(main.state, jdk).toBe('TIMED_WAITING');
       expect(main.stateDetail, jdk).toBe('sleeping');
-      expect(frameTexts(main).some((f) => f.startsWith('FixtureSupport.sleepForever(FixtureSupport.java:')), jdk).toBe(true);
+      expect(
+        frameTexts(main).some((f) => f.startsWith('FixtureSupport.sleepForever(FixtureSupport.java:')),
+        jdk,
+      ).toBe(true);
     }
   });
 
@@ -96,7 +107,11 @@ describe('heap dumps of every JDK: thread objects and traces', { timeout: 60_000
       expect(owner.ownableSynchronizers.map((l) => l.id)).toContain(lock.id);
     }
     // Every virtual thread has its stack, down to the continuation it runs in.
-    for (const t of virtual) expect(t.frames.some((f) => f.qualified === 'java.lang.VirtualThread.run'), t.name).toBe(true);
+    for (const t of virtual)
+      expect(
+        t.frames.some((f) => f.qualified === 'java.lang.VirtualThread.run'),
+        t.name,
+      ).toBe(true);
   });
 
   it.each([
@@ -153,9 +168,14 @@ describe('a heap dump alone', { timeout: 60_000 }, () => {
     expect(deadlocks[0]!.message).not.toMatch(/did not report/);
     // Negative control: the audits are BLOCKED, but a heap dump does not say on what.
     const audits = heapOnly.model.dumps[0]!.threads.filter((t) => t.name.startsWith('audit-'));
-    expect(audits.map((t) => [t.state, t.locks.length])).toEqual([['BLOCKED', 0], ['BLOCKED', 0]]);
+    expect(audits.map((t) => [t.state, t.locks.length])).toEqual([
+      ['BLOCKED', 0],
+      ['BLOCKED', 0],
+    ]);
     const withJstack = await analyseIncident(join(INCIDENTS, 'heap-deadlock'));
-    const jstackCycles = withJstack.findings.filter((f) => f.rule === 'deadlock' && f.facts['reportedByJvm'] === true).map((f) => [...(f.facts['threads'] as string[])].sort());
+    const jstackCycles = withJstack.findings
+      .filter((f) => f.rule === 'deadlock' && f.facts['reportedByJvm'] === true)
+      .map((f) => [...(f.facts['threads'] as string[])].sort());
     expect(jstackCycles).toContainEqual([...truth.monitorDeadlock.threads].sort());
     expect(jstackCycles).toContainEqual([...truth.jucDeadlock.threads].sort());
   });

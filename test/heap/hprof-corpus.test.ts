@@ -6,7 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
 import { describe, expect, it } from 'vitest';
+
 import { threadDumpFromHeap } from '../../src/heap/heap-threads.js';
 import { HeapView } from '../../src/heap/heap-view.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
@@ -82,7 +84,24 @@ describe('truncated heap dumps', () => {
   const whole = gunzipSync(readFileSync(join('fixtures', 'heap', 'jdk17', 'heap.hprof.gz')));
   const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cut-'));
   // Cuts inside the header, the names, the class dumps and the objects, and one byte short of the end.
-  const cuts = [5, 20, 31, 40, 1000, 50_000, 200_000, 400_000, 700_000, 1_000_000, 1_500_000, 2_000_000, 2_500_000, 3_000_000, whole.length - 9, whole.length - 1];
+  const cuts = [
+    5,
+    20,
+    31,
+    40,
+    1000,
+    50_000,
+    200_000,
+    400_000,
+    700_000,
+    1_000_000,
+    1_500_000,
+    2_000_000,
+    2_500_000,
+    3_000_000,
+    whole.length - 9,
+    whole.length - 1,
+  ];
   for (const cut of cuts) {
     it(`cut at byte ${cut}: what is before the cut, and a warning naming where it ends`, { timeout: 20_000 }, async () => {
       const path = join(dir, `cut-${cut}.hprof`);

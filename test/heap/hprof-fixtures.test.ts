@@ -8,7 +8,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { atomicValue, collectionElements, mapEntries } from '../../src/heap/collections.js';
 import type { HeapObject, HeapStore, HeapValue } from '../../src/heap/heap-model.js';
 import { HeapView, isRef } from '../../src/heap/heap-view.js';
@@ -90,7 +92,9 @@ for (const dir of dirs) {
       });
 
       it('Collections wrappers', () => {
-        expect(new Map(mapEntries(view, holder('UNMODIFIABLE_MAP')).items.map(([k, v]) => [text(k), text(v)]))).toEqual(new Map(truth.statics.UNMODIFIABLE_MAP.entries));
+        expect(new Map(mapEntries(view, holder('UNMODIFIABLE_MAP')).items.map(([k, v]) => [text(k), text(v)]))).toEqual(
+          new Map(truth.statics.UNMODIFIABLE_MAP.entries),
+        );
         expect(mapEntries(view, holder('SYNCHRONIZED_MAP')).items.map(([k, v]) => [text(k), text(v)])).toEqual(truth.statics.SYNCHRONIZED_MAP.entries);
         expect(collectionElements(view, holder('UNMODIFIABLE_LIST')).items.map(text)).toEqual(truth.statics.UNMODIFIABLE_LIST.elements);
         expect(collectionElements(view, holder('SYNCHRONIZED_LIST')).items.map(text)).toEqual(truth.statics.SYNCHRONIZED_LIST.elements);
@@ -181,15 +185,24 @@ for (const dir of dirs) {
       //   heap dumper writes as `int[]`;
       // - between the histogram and the dump, the JDK's Cleaner can retire MethodHandle call-site contexts
       //   (each with its PhantomCleanableRef), and the freed space is then written as int[] fillers.
-      const explained = new Set(['java.lang.Class', 'jdk.internal.vm.FillerElement[]', 'int[]', 'java.lang.invoke.MethodHandleNatives$CallSiteContext', 'jdk.internal.ref.CleanerImpl$PhantomCleanableRef']);
+      const explained = new Set([
+        'java.lang.Class',
+        'jdk.internal.vm.FillerElement[]',
+        'int[]',
+        'java.lang.invoke.MethodHandleNatives$CallSiteContext',
+        'jdk.internal.ref.CleanerImpl$PhantomCleanableRef',
+      ]);
       const differ: string[] = [];
-      for (const [name, count] of jmap) if (!explained.has(name) && ours.get(name) !== count) differ.push(`${name}: jmap ${count}, dumpsleuth ${ours.get(name)}`);
+      for (const [name, count] of jmap)
+        if (!explained.has(name) && ours.get(name) !== count) differ.push(`${name}: jmap ${count}, dumpsleuth ${ours.get(name)}`);
       expect(differ).toEqual([]);
       const classDiff = jmap.get('java.lang.Class')! - ours.get('java.lang.Class')!;
       expect(classDiff).toBeGreaterThanOrEqual(0);
       expect(classDiff).toBeLessThanOrEqual(truth.jdk.startsWith('17') ? 10 : jmap.get('java.lang.Class')! / 2);
-      const retired = (jmap.get('java.lang.invoke.MethodHandleNatives$CallSiteContext') ?? 0) - (ours.get('java.lang.invoke.MethodHandleNatives$CallSiteContext') ?? 0);
-      const retiredRefs = (jmap.get('jdk.internal.ref.CleanerImpl$PhantomCleanableRef') ?? 0) - (ours.get('jdk.internal.ref.CleanerImpl$PhantomCleanableRef') ?? 0);
+      const retired =
+        (jmap.get('java.lang.invoke.MethodHandleNatives$CallSiteContext') ?? 0) - (ours.get('java.lang.invoke.MethodHandleNatives$CallSiteContext') ?? 0);
+      const retiredRefs =
+        (jmap.get('jdk.internal.ref.CleanerImpl$PhantomCleanableRef') ?? 0) - (ours.get('jdk.internal.ref.CleanerImpl$PhantomCleanableRef') ?? 0);
       expect(retired).toBeGreaterThanOrEqual(0);
       expect(retiredRefs).toBe(retired);
       const extraIntArrays = (ours.get('int[]') ?? 0) - (jmap.get('int[]') ?? 0) - (jmap.get('jdk.internal.vm.FillerElement[]') ?? 0);
@@ -207,7 +220,8 @@ describe("jmap's own gzip output (several gzip members)", () => {
     const b = await hprofHistogram(join(HEAP_FIXTURES, 'jdk17', 'heap-jmapgz.hprof.gz'));
     expect(b.warnings).toEqual([]);
     const truth = JSON.parse(readFileSync(join(HEAP_FIXTURES, 'jdk17', 'truth.json'), 'utf8'));
-    for (const name of Object.keys(truth.instanceCounts)) expect(b.rows.find((r) => r.className === name)?.instances ?? 0).toBe(a.rows.find((r) => r.className === name)?.instances ?? 0);
+    for (const name of Object.keys(truth.instanceCounts))
+      expect(b.rows.find((r) => r.className === name)?.instances ?? 0).toBe(a.rows.find((r) => r.className === name)?.instances ?? 0);
     expect(Math.abs(b.totalInstances - a.totalInstances)).toBeLessThan(a.totalInstances * 0.01);
   });
 });

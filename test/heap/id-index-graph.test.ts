@@ -4,9 +4,10 @@
  * and -1 for ids not in the dump.
  */
 import { describe, expect, it } from 'vitest';
+
+import { referentOf } from '../../src/heap/graph/object-graph.js';
 import { addressTable } from '../../src/heap/hprof/graph/address-table.js';
 import { idIndex } from '../../src/heap/hprof/graph/id-index.js';
-import { referentOf } from '../../src/heap/graph/object-graph.js';
 
 function random(seed: number): () => number {
   let s = seed >>> 0;
@@ -29,7 +30,11 @@ function heapIds(n: number, seed: number, base = 0x7f0000000): Float64Array {
 describe('idIndex', () => {
   it('finds every object and nothing else: by address, hashed and sorted alike', () => {
     // Below 32 GB, and above it.
-    for (const [seed, base] of [[1, 0x7f0000000], [2, 0x7f0000000], [3, 2 ** 40]] as const) {
+    for (const [seed, base] of [
+      [1, 0x7f0000000],
+      [2, 0x7f0000000],
+      [3, 2 ** 40],
+    ] as const) {
       const ids = heapIds(30_000, seed, base);
       // Two ids written twice (a damaged dump): the first object is found.
       ids[20_000] = ids[100]!;
@@ -62,16 +67,23 @@ describe('idIndex', () => {
       const ids = Float64Array.from({ length: 5000 }, (_, i) => unit * (5000 - i) + 1000 * unit);
       const table = addressTable(ids)!;
       expect(table, `unit ${unit}`).toBeDefined();
-      expect([ids[0]!, ids[1]!, ids[4999]!, ids[4999]! - unit, ids[0]! + unit, ids[0]! + unit / 2].map((id) => table.get(id)), `unit ${unit}`).toEqual([0, 1, 4999, -1, -1, -1]);
+      expect(
+        [ids[0]!, ids[1]!, ids[4999]!, ids[4999]! - unit, ids[0]! + unit, ids[0]! + unit / 2].map((id) => table.get(id)),
+        `unit ${unit}`,
+      ).toEqual([0, 1, 4999, -1, -1, -1]);
     }
     // Dense (many objects a page) and sparse (about two a page), each with a run of empty pages in the
     // middle: every id is found, and nothing in the hole, between objects or past the last.
-    for (const [label, step, hole] of [['dense', 24, 40_000], ['sparse', 24 * 40, 4_000_000]] as const) {
+    for (const [label, step, hole] of [
+      ['dense', 24, 40_000],
+      ['sparse', 24 * 40, 4_000_000],
+    ] as const) {
       const ids = Float64Array.from({ length: 20_000 }, (_, i) => 0x7f0000000 + i * step + (i >= 10_000 ? hole : 0));
       const table = addressTable(ids)!;
       expect(table, label).toBeDefined();
       for (let i = 0; i < ids.length; i += 7) expect(table.get(ids[i]!), `${label} ${i}`).toBe(i);
-      for (const missing of [ids[9_999]! + step, ids[10_000]! - step, ids[9_999]! + hole / 2, ids[500]! + 8, ids[19_999]! + step]) expect(table.get(missing), `${label} ${missing}`).toBe(-1);
+      for (const missing of [ids[9_999]! + step, ids[10_000]! - step, ids[9_999]! + hole / 2, ids[500]! + 8, ids[19_999]! + step])
+        expect(table.get(missing), `${label} ${missing}`).toBe(-1);
     }
     // Not whole numbers: no table.
     expect(addressTable(Float64Array.from([8, 16.5, 24]))).toBeUndefined();

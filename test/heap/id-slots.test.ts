@@ -1,5 +1,6 @@
 /** IdSlots against a Map on ids shaped like HPROF's (aligned addresses past 2^32), through growth. */
 import { describe, expect, it } from 'vitest';
+
 import { IdSlots } from '../../src/heap/hprof/id-slots.js';
 
 describe('IdSlots', () => {

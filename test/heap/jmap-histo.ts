@@ -20,4 +20,3 @@ export function readJmapHisto(path: string): Map<string, number> {
   }
   return out;
 }
-

@@ -9,15 +9,17 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
 import { describe, expect, test } from 'vitest';
+
+import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/analysis/heap-memory-work.js';
+import { loadAnyInput, type LoadedInput } from '../../src/analysis/load-incident.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from '../../src/heap/graph/heap-memory.js';
 import { shortestStrongPaths } from '../../src/heap/graph/root-path.js';
 import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../../src/heap/hprof/graph/step-names.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import type { IndexedHprof } from '../../src/heap/hprof/object-index.js';
-import { loadAnyInput, type LoadedInput } from '../../src/analysis/load-incident.js';
-import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/analysis/heap-memory-work.js';
 
 /** A heap whose suspect, paths and tree are known by construction (fixtures/programs, see retained-fixture.test.ts). */
 const RETAINED = 'fixtures/heap/retained/heap.hprof.gz';
@@ -44,7 +46,7 @@ async function analyseWhileLoaded(file: string): Promise<{ analysis: MemoryAnaly
   return { analysis: (await finishHeapMemory({ where: 'on-load' as const, deferred: work }, file)).analysis!, offered };
 }
 
-describe('the memory analysis on the loader\'s indexed file', { timeout: 60_000 }, () => {
+describe("the memory analysis on the loader's indexed file", { timeout: 60_000 }, () => {
   for (const file of [RETAINED, SESSION_LEAK]) {
     test(`${file}: the same summary, tree and named paths as the analysis of the dump itself; the plain copy removed after`, async () => {
       const { analysis, offered } = await analyseWhileLoaded(file);
@@ -69,7 +71,10 @@ describe('the memory analysis on the loader\'s indexed file', { timeout: 60_000 
       whileOpen: async (indexed) => {
         offered = indexed;
         const a = await analyseMemory(plain, OPTIONS);
-        const paths = shortestStrongPaths(a.graph, [...Array(200).keys()].map((k) => (k * 7919) % a.graph.objects)).filter((p): p is number[] => p !== undefined && p.length > 1);
+        const paths = shortestStrongPaths(
+          a.graph,
+          [...Array(200).keys()].map((k) => (k * 7919) % a.graph.objects),
+        ).filter((p): p is number[] => p !== undefined && p.length > 1);
         expect(paths.length).toBeGreaterThan(10);
         expect(stepNamesFromIndexedFile(indexed!, a.graph, paths)).toEqual(await stepNamesOfPaths(plain, a.graph, paths));
       },
@@ -105,7 +110,7 @@ describe('the memory analysis on the loader\'s indexed file', { timeout: 60_000 
     expect(memory.model.skipped).toMatch(/^the memory analysis failed: /);
   });
 
-  test('analyze\'s loading gives the heap input the same memory summary as the analysis of the dump', async () => {
+  test("analyze's loading gives the heap input the same memory summary as the analysis of the dump", async () => {
     const loaded = (await loadAnyInput(SESSION_LEAK, ANALYSIS_PLAN)) as Extract<LoadedInput, { kind: 'heap' }>;
     const direct = await analyseMemory(SESSION_LEAK, { suspectPaths: true, suspectPathMinBytes: 1024 * 1024, topDominators: 10, topClasses: 15 });
     expect(loaded.heap.memory?.model.summary).toEqual(direct.summary);

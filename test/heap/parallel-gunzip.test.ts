@@ -6,9 +6,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+
 import { describe, expect, it } from 'vitest';
-import { jmapGzipBlockSize, parallelGunzip } from '../../src/heap/hprof/parallel-gunzip.js';
+
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
+import { jmapGzipBlockSize, parallelGunzip } from '../../src/heap/hprof/parallel-gunzip.js';
 
 const JMAP_GZ = join('fixtures', 'heap', 'jdk17', 'heap-jmapgz.hprof.gz');
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-pgz-'));
@@ -16,7 +18,15 @@ const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-pgz-'));
 async function inflateAll(path: string): Promise<{ result: Awaited<ReturnType<typeof parallelGunzip>>; bytes: Buffer }> {
   const parts: Buffer[] = [];
   // The fixtures are small: the size below which one thread inflates is set to 0 to test the workers.
-  const result = await parallelGunzip(path, jmapGzipBlockSize(path)!, (b) => parts.push(Buffer.from(b)), () => false, undefined, undefined, 0);
+  const result = await parallelGunzip(
+    path,
+    jmapGzipBlockSize(path)!,
+    (b) => parts.push(Buffer.from(b)),
+    () => false,
+    undefined,
+    undefined,
+    0,
+  );
   return { result, bytes: Buffer.concat(parts) };
 }
 
@@ -87,7 +97,15 @@ describe('stopping the workers', { timeout: 120_000 }, () => {
     writeFileSync(path, Buffer.concat(members));
     for (let round = 0; round < 150; round++) {
       let chunks = 0;
-      const result = await parallelGunzip(path, block, () => chunks++, () => chunks > round, undefined, 4, 0);
+      const result = await parallelGunzip(
+        path,
+        block,
+        () => chunks++,
+        () => chunks > round,
+        undefined,
+        4,
+        0,
+      );
       expect(result).toEqual({ done: true });
     }
   });

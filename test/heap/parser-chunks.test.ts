@@ -7,17 +7,27 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
 import { describe, expect, test } from 'vitest';
-import { HprofParser, type HprofVisitor } from '../../src/heap/hprof/parser.js';
+
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
-import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
+import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
+import { HprofParser, type HprofVisitor } from '../../src/heap/hprof/parser.js';
 
 const DUMP = gunzipSync(readFileSync('fixtures/incidents/session-cache-leak/heap.hprof.gz'));
 
 /** What a visitor that asks for every body is told: header calls per kind and the bodies delivered. */
 function tally(chunk: number): Record<string, number> {
-  const seen: Record<string, number> = { instanceHeader: 0, instanceData: 0, objectArrayHeader: 0, objectArrayData: 0, primitiveArrayHeader: 0, primitiveArrayData: 0, bodyBytes: 0 };
+  const seen: Record<string, number> = {
+    instanceHeader: 0,
+    instanceData: 0,
+    objectArrayHeader: 0,
+    objectArrayData: 0,
+    primitiveArrayHeader: 0,
+    primitiveArrayData: 0,
+    bodyBytes: 0,
+  };
   const visitor: HprofVisitor = {
     instanceHeader: () => (seen['instanceHeader']!++, true),
     instanceData: (_id, _c, data) => {

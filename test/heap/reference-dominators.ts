@@ -38,7 +38,7 @@ export function chkIdom(g: ObjectGraph): Int32Array {
     }
     return a;
   };
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const v of rpo) {
       if (v === root) continue;

@@ -3,15 +3,17 @@
  * dumpsleuth's model: 12-byte headers, 16 for arrays, 4-byte references, 8-byte alignment).
  * The heap comes from a real JVM (bash fixtures/generate-retained.sh).
  */
-import { describe, expect, test } from 'vitest';
-import { dominatorTree } from '../../src/heap/graph/dominators.js';
-import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
-import { dominatedLists, memorySummary } from '../../src/heap/graph/memory-summary.js';
-import { analyseMemory } from '../../src/heap/graph/heap-memory.js';
-import type { RetainerNode } from '../../src/model/memory.js';
-import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
 import { readFileSync } from 'node:fs';
+
 import Ajv2020 from 'ajv/dist/2020.js';
+import { describe, expect, test } from 'vitest';
+
+import { dominatorTree } from '../../src/heap/graph/dominators.js';
+import { analyseMemory } from '../../src/heap/graph/heap-memory.js';
+import { dominatedLists, memorySummary } from '../../src/heap/graph/memory-summary.js';
+import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
+import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
+import type { RetainerNode } from '../../src/model/memory.js';
 import { runCli } from '../helpers.js';
 
 const HEAP = 'fixtures/heap/retained/heap.hprof.gz';
@@ -143,7 +145,12 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
     const text = await runCli(['memory', HEAP]);
     // (An app class's statics are retained by its class loader, which holds its classes.)
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/Leak suspects\n {2}1\. .* retains .* of the heap\)\n {5}the memory accumulates in java\.lang\.Object\[\] 0x[0-9a-f]+: it retains .* and directly dominates 2,000 objects/);
+    expect(text.stdout).toMatch(
+      new RegExp(
+        /Leak suspects\n {2}1\. .* retains .* of the heap\)\n {5}/.source +
+          /the memory accumulates in java\.lang\.Object\[\] 0x[0-9a-f]+: it retains .* and directly dominates 2,000 objects/.source,
+      ),
+    );
     const doc = JSON.parse((await runCli(['memory', '-f', 'json', HEAP])).stdout);
     expect(doc.schema).toBe('dumpsleuth.memory/1');
     const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -151,7 +158,12 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
     expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
     expect(validate({ ...doc, heap: { objects: 1 } })).toBe(false);
     expect(doc.heap).toMatchObject({ objects: g.objects, reachableObjects: t.reachable, unreachable: t.unreachable });
-    expect(doc.classes.find((c: { class: string }) => c.class === 'Retained$ChainNode')).toEqual({ class: 'Retained$ChainNode', instances: 100, shallow: 2400, retained: 14400 });
+    expect(doc.classes.find((c: { class: string }) => c.class === 'Retained$ChainNode')).toEqual({
+      class: 'Retained$ChainNode',
+      instances: 100,
+      shallow: 2400,
+      retained: 14400,
+    });
     expect(doc.dominators[0].retained).toBeGreaterThanOrEqual(doc.dominators[1].retained);
   });
 });

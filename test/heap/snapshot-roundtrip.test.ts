@@ -5,15 +5,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { beforeAll, describe, expect, it } from 'vitest';
+
+import { heapHistogramOfFile } from '../../src/analysis/heap-file.js';
 import { collectionElements, mapEntries } from '../../src/heap/collections.js';
 import type { HeapStore } from '../../src/heap/heap-model.js';
 import { HeapView } from '../../src/heap/heap-view.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import { readHeapSnapshot } from '../../src/heap/json/snapshot-reader.js';
-import { openInput } from '../../src/input/open.js';
 import { writeHeapSnapshotFile } from '../../src/heap/json/snapshot-writer.js';
-import { heapHistogramOfFile } from '../../src/analysis/heap-file.js';
+import { openInput } from '../../src/input/open.js';
 
 const PLAN = {
   roots: [
@@ -60,9 +62,14 @@ for (const jdk of ['jdk17', 'jdk25']) {
         }
         for (const name of ['LBQ', 'ABQ', 'ARRAY_DEQUE', 'ARRAY_LIST']) {
           const ea = collectionElements(a, a.object(a.staticValue('HeapObjects', name) ?? null)).items.map((v) => a.string(v));
-          expect(collectionElements(b, b.object(b.staticValue('HeapObjects', name) ?? null)).items.map((v) => b.string(v)), name).toEqual(ea);
+          expect(
+            collectionElements(b, b.object(b.staticValue('HeapObjects', name) ?? null)).items.map((v) => b.string(v)),
+            name,
+          ).toEqual(ea);
         }
-        expect(b.instancesOf('java.lang.Thread').map((t) => b.string(b.field(t, 'name')))).toEqual(a.instancesOf('java.lang.Thread').map((t) => a.string(a.field(t, 'name'))));
+        expect(b.instancesOf('java.lang.Thread').map((t) => b.string(b.field(t, 'name')))).toEqual(
+          a.instancesOf('java.lang.Thread').map((t) => a.string(a.field(t, 'name'))),
+        );
         expect(b.string(b.staticValue('HeapObjects', 'UTF16') ?? null)).toBe('héllo-世界-MARKER');
         expect(b.staticValue('HeapObjects$Prims', 'LONG')).toBe(1n << 40n);
       });

@@ -9,8 +9,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, test } from 'vitest';
+
 import { dominatorTree } from '../../src/heap/graph/dominators.js';
 import { analyseMemory } from '../../src/heap/graph/heap-memory.js';
 import { v8ObjectGraph } from '../../src/heap/v8/v8-graph.js';
@@ -58,7 +60,10 @@ function reference(s: Snapshot) {
   while (todo.length > 0) {
     for (const t of edgesOf[todo.pop()!]!) {
       if (!synthetic(t)) roots.add(s.nodes[t * nf + m.node_fields.indexOf('id')]!);
-      else if (!seen.has(t)) (seen.add(t), todo.push(t));
+      else if (!seen.has(t)) {
+        seen.add(t);
+        todo.push(t);
+      }
     }
   }
   return { objects: objects.length, retainingEdges, rootIds: roots };

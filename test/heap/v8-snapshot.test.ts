@@ -7,10 +7,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+
 import { afterAll, describe, expect, it } from 'vitest';
+
 import type { Histogram, HistogramRow } from '../../src/heap/histogram.js';
-import { V8SnapshotScanner, type V8SnapshotSummary } from '../../src/heap/v8/v8-snapshot-scanner.js';
 import { readV8HeapSnapshotHistogram } from '../../src/heap/v8/v8-snapshot.js';
+import { V8SnapshotScanner, type V8SnapshotSummary } from '../../src/heap/v8/v8-snapshot-scanner.js';
 
 const FIXTURE_GZ = 'fixtures/heap-v8/markers.heapsnapshot.gz';
 const CORPUS_SMALL = join('..', 'shared', 'corpus', 'heap', 'stefanpenner__heapsnapshot', 'small.heapsnapshot');
@@ -53,14 +55,7 @@ function sortedGroups(s: V8SnapshotSummary): string[] {
 }
 
 /** Builds a snapshot text the way V8 lays it out: one node per line, strings last. */
-function snapshotText(opts: {
-  fields: string[];
-  types: string[];
-  nodes: number[][];
-  strings: string[];
-  nodeCount?: number;
-  extra?: string;
-}): string {
+function snapshotText(opts: { fields: string[]; types: string[]; nodes: number[][]; strings: string[]; nodeCount?: number; extra?: string }): string {
   const header = {
     meta: { node_fields: opts.fields, node_types: opts.fields.map((f) => (f === 'type' ? opts.types : 'number')) },
     node_count: opts.nodeCount ?? opts.nodes.length,
@@ -86,9 +81,11 @@ describe('V8 heap snapshot fixture written by Node (markers.heapsnapshot.gz)', (
     expect(h.source).toBe(FIXTURE_GZ);
     expect(h.sizeModel).toMatch(/self_size/);
     expectConsistent(h);
-    const nodeCount = (JSON.parse(fixturePlain.subarray(0, fixturePlain.indexOf('\n')).toString().replace(/,$/, '}')) as {
-      snapshot: { node_count: number };
-    }).snapshot.node_count;
+    const nodeCount = (
+      JSON.parse(fixturePlain.subarray(0, fixturePlain.indexOf('\n')).toString().replace(/,$/, '}')) as {
+        snapshot: { node_count: number };
+      }
+    ).snapshot.node_count;
     expect(h.totalInstances).toBe(nodeCount);
   });
 
@@ -130,8 +127,7 @@ describe.skipIf(!corpusAvailable)(`corpus cross-check (SKIPPED when ${join('..',
     for (let i = 0; i < snap.nodes.length; i += stride) {
       const type = types[snap.nodes[i + typeAt]!];
       const name = snap.strings[snap.nodes[i + nameAt]!]!;
-      const group =
-        type === undefined ? '(unknown node type)' : type === 'object' || type === 'native' ? name || `(anonymous ${type})` : `(${type})`;
+      const group = type === undefined ? '(unknown node type)' : type === 'object' || type === 'native' ? name || `(anonymous ${type})` : `(${type})`;
       const acc = expected.get(group) ?? { instances: 0, shallowBytes: 0 };
       acc.instances++;
       acc.shallowBytes += snap.nodes[i + sizeAt]!;
@@ -140,9 +136,7 @@ describe.skipIf(!corpusAvailable)(`corpus cross-check (SKIPPED when ${join('..',
 
     const h = await readV8HeapSnapshotHistogram(CORPUS_SMALL);
     // The V8 that wrote this file used type 12 (later named "symbol") without listing it in meta.node_types.
-    expect(h.warnings).toEqual([
-      '13 nodes have a type index outside `meta.node_types`, which names 12 types (seen: 12); they are counted as one unknown type',
-    ]);
+    expect(h.warnings).toEqual(['13 nodes have a type index outside `meta.node_types`, which names 12 types (seen: 12); they are counted as one unknown type']);
     expectConsistent(h);
     expect(Object.fromEntries(h.rows.map((r) => [r.className, { instances: r.instances, shallowBytes: r.shallowBytes }]))).toEqual(
       Object.fromEntries(expected),
@@ -158,34 +152,57 @@ describe('truncated input', () => {
   const stringsAt = full.indexOf('"strings":[');
   const firstNodeEnd = full.indexOf('\n', nodesAt);
   const cuts = [
-    0, 1, 2, 40, nodesAt - 2, nodesAt, nodesAt + 9, nodesAt + 10, nodesAt + 1000, Math.floor((nodesAt + edgesAt) / 2), edgesAt - 1,
-    edgesAt, edgesAt + 12345, stringsAt - 3, stringsAt, stringsAt + 11, stringsAt + 5000, Math.floor((stringsAt + full.length) / 2),
-    full.length - 2, full.length - 1,
+    0,
+    1,
+    2,
+    40,
+    nodesAt - 2,
+    nodesAt,
+    nodesAt + 9,
+    nodesAt + 10,
+    nodesAt + 1000,
+    Math.floor((nodesAt + edgesAt) / 2),
+    edgesAt - 1,
+    edgesAt,
+    edgesAt + 12345,
+    stringsAt - 3,
+    stringsAt,
+    stringsAt + 11,
+    stringsAt + 5000,
+    Math.floor((stringsAt + full.length) / 2),
+    full.length - 2,
+    full.length - 1,
   ];
 
-  it.each(cuts)('a copy cut at byte %i gives counts with a warning naming the offset, or a one-line error', async (cut) => {
-    const path = writeScratch(full.subarray(0, cut));
-    let h: Histogram;
-    try {
-      h = await readV8HeapSnapshotHistogram(path);
-    } catch (e) {
-      expect(e).toBeInstanceOf(Error);
-      const message = (e as Error).message;
-      expect(message).not.toContain('\n');
-      expect(message).toMatch(cut === 0 ? /empty/ : new RegExp(`byte ${cut}\\b`));
-      // Errors only while not even one node is complete; after that there is something to show.
-      expect(cut).toBeLessThanOrEqual(firstNodeEnd);
-      return;
-    }
-    expect(h.warnings.some((w) => w.includes(`byte ${cut},`))).toBe(true);
-    expectConsistent(h);
-  }, 20_000);
+  it.each(cuts)(
+    'a copy cut at byte %i gives counts with a warning naming the offset, or a one-line error',
+    async (cut) => {
+      const path = writeScratch(full.subarray(0, cut));
+      let h: Histogram;
+      try {
+        h = await readV8HeapSnapshotHistogram(path);
+      } catch (e) {
+        expect(e).toBeInstanceOf(Error);
+        const message = (e as Error).message;
+        expect(message).not.toContain('\n');
+        expect(message).toMatch(cut === 0 ? /empty/ : new RegExp(`byte ${cut}\\b`));
+        // Errors only while not even one node is complete; after that there is something to show.
+        expect(cut).toBeLessThanOrEqual(firstNodeEnd);
+        return;
+      }
+      expect(h.warnings.some((w) => w.includes(`byte ${cut},`))).toBe(true);
+      expectConsistent(h);
+    },
+    20_000,
+  );
 
   it('a cut gzip file gives counts with a warning in decompressed bytes', async () => {
     const gz = readFileSync(FIXTURE_GZ);
     const complete = await readV8HeapSnapshotHistogram(FIXTURE_GZ);
     const early = await readV8HeapSnapshotHistogram(writeScratch(gz.subarray(0, Math.floor(gz.length / 3)), '.gz'));
-    expect(early.warnings.join(' ')).toMatch(/^the gzip data ends early at decompressed byte \d+, (before|inside) the `strings` table: \d+ constructor names are missing/);
+    expect(early.warnings.join(' ')).toMatch(
+      /^the gzip data ends early at decompressed byte \d+, (before|inside) the `strings` table: \d+ constructor names are missing/,
+    );
     expectConsistent(early);
     expect(early.totalInstances).toBeGreaterThan(0);
     expect(early.totalInstances).toBeLessThanOrEqual(complete.totalInstances);
@@ -204,7 +221,12 @@ describe('truncated input', () => {
     const text = snapshotText({
       fields: ['type', 'name', 'id', 'self_size', 'edge_count'],
       types: ['hidden', 'object', 'string'],
-      nodes: [[1, 1, 1, 10, 0], [1, 1, 3, 20, 0], [2, 2, 5, 30, 0], [1, 3, 7, 40, 0]],
+      nodes: [
+        [1, 1, 1, 10, 0],
+        [1, 1, 3, 20, 0],
+        [2, 2, 5, 30, 0],
+        [1, 3, 7, 40, 0],
+      ],
       strings: ['', 'Foo', 'text', 'Bar'],
     });
     const cut = text.indexOf('1,3,7,40');
@@ -222,7 +244,17 @@ describe('hand-made snapshots', () => {
     const text = snapshotText({
       fields: ['name', 'self_size', 'id', 'type', 'edge_count'],
       types: ['hidden', 'object', 'string', 'native', 'closure'],
-      nodes: [[0, 0, 1, 0, 0], [1, 100, 3, 1, 0], [1, 50, 5, 1, 0], [2, 7, 7, 2, 0], [3, 9, 9, 2, 0], [1, 5, 11, 4, 0], [4, 3, 13, 3, 0], [5, 1, 15, 1, 0], [6, 2, 17, 99, 0]],
+      nodes: [
+        [0, 0, 1, 0, 0],
+        [1, 100, 3, 1, 0],
+        [1, 50, 5, 1, 0],
+        [2, 7, 7, 2, 0],
+        [3, 9, 9, 2, 0],
+        [1, 5, 11, 4, 0],
+        [4, 3, 13, 3, 0],
+        [5, 1, 15, 1, 0],
+        [6, 2, 17, 99, 0],
+      ],
       strings: ['', 'Foo', 'some text', 'more text', 'HTMLDivElement', 'Quote"Back\\slash\u00e9', 'x'],
     });
     const h = await readV8HeapSnapshotHistogram(writeScratch(text));
@@ -235,9 +267,7 @@ describe('hand-made snapshots', () => {
       { className: 'Quote"Back\\slashé', instances: 1, shallowBytes: 1 },
       { className: '(hidden)', instances: 1, shallowBytes: 0 },
     ]);
-    expect(h.warnings).toEqual([
-      '1 nodes have a type index outside `meta.node_types`, which names 5 types (seen: 99); they are counted as one unknown type',
-    ]);
+    expect(h.warnings).toEqual(['1 nodes have a type index outside `meta.node_types`, which names 5 types (seen: 99); they are counted as one unknown type']);
     const bytes = Buffer.from(text);
     expect(sortedGroups(scanInChunks(bytes, 1))).toEqual(sortedGroups(scanInChunks(bytes, bytes.length)));
   });
@@ -266,17 +296,21 @@ describe('hand-made snapshots', () => {
     ['a minus sign', '-'],
     ['a decimal point', '.'],
     ['two commas', ','],
-  ])('rejects %s inside the nodes array, naming the byte offset', async (_what, junk) => {
-    const good = Buffer.from(fixturePlain);
-    const at = good.indexOf('\n,', good.indexOf('"nodes":[') + 5000) + 2;
-    good[at] = junk.charCodeAt(0);
-    const message = await readV8HeapSnapshotHistogram(writeScratch(good)).then(
-      () => 'no error',
-      (e: Error) => e.message,
-    );
-    expect(message).toMatch(new RegExp(`unexpected '\\${junk}' inside \`nodes\` .* at byte ${at}$`));
-    expect(message).not.toContain('\n');
-  }, 20_000);
+  ])(
+    'rejects %s inside the nodes array, naming the byte offset',
+    async (_what, junk) => {
+      const good = Buffer.from(fixturePlain);
+      const at = good.indexOf('\n,', good.indexOf('"nodes":[') + 5000) + 2;
+      good[at] = junk.charCodeAt(0);
+      const message = await readV8HeapSnapshotHistogram(writeScratch(good)).then(
+        () => 'no error',
+        (e: Error) => e.message,
+      );
+      expect(message).toMatch(new RegExp(`unexpected '\\${junk}' inside \`nodes\` .* at byte ${at}$`));
+      expect(message).not.toContain('\n');
+    },
+    20_000,
+  );
 
   it.each([
     ['an empty file', '', /the file is empty/],

@@ -4,7 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import type { Finding } from '../../src/model/findings.js';
 import { severityRank } from '../../src/model/findings.js';
 import type { Model } from '../../src/model/model.js';
@@ -60,7 +62,13 @@ describe('negative control: the limit reached with the threads really inside (sa
     expect(byRule(r.findings, 'active-count-leak')).toEqual([]);
     const [f] = byRule(r.findings, 'limit-saturated');
     expect(f).toBeDefined();
-    expect(f!.facts).toMatchObject({ active: truth.active, limit: truth.limit.value, limitSource: `URL parameter ${truth.limit.source}`, executingThreads: truth.threadsInsideMethod, rejectionsLogged: truth.rejections.loggedInAppLog });
+    expect(f!.facts).toMatchObject({
+      active: truth.active,
+      limit: truth.limit.value,
+      limitSource: `URL parameter ${truth.limit.source}`,
+      executingThreads: truth.threadsInsideMethod,
+      rejectionsLogged: truth.rejections.loggedInAppLog,
+    });
     // The 32 threads inside are this finding's evidence, not stuck threads of their own.
     expect(byRule(r.findings, 'stuck-threads')).toEqual([]);
   });

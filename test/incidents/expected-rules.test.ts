@@ -8,10 +8,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+
 import type { Finding } from '../../src/model/findings.js';
 import type { Model } from '../../src/model/model.js';
+import { analyseIncident, INCIDENTS } from '../helpers.js';
 
 interface Row {
   /** The rule ids of the whole incident's findings, each once, sorted. */

@@ -5,7 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import type { Finding } from '../../src/model/findings.js';
 import { severityRank } from '../../src/model/findings.js';
 import type { Model } from '../../src/model/model.js';
@@ -93,7 +95,13 @@ describe('OkHttp: calls queue in the dispatcher behind maxRequestsPerHost', { ti
     expect(f).toBeDefined();
     // The numbers when the heap dump was taken (the ready queue drains as calls finish).
     const atHeap = truth.atDump['heap.hprof.gz'].dispatcher;
-    expect(f!.facts).toMatchObject({ poolKind: 'okhttp-dispatcher', width: atHeap.maxRequestsPerHost, leased: atHeap.runningAsyncCalls, pending: atHeap.readyAsyncCalls, waitingThreads: 0 });
+    expect(f!.facts).toMatchObject({
+      poolKind: 'okhttp-dispatcher',
+      width: atHeap.maxRequestsPerHost,
+      leased: atHeap.runningAsyncCalls,
+      pending: atHeap.readyAsyncCalls,
+      waitingThreads: 0,
+    });
     // Its housekeeping threads are idle, not stuck.
     expect(byRule(r.findings, 'stuck-threads').filter((x) => /AsyncTimeout|ConnectionPool/.test(String(x.facts['frame'])))).toEqual([]);
   });
@@ -109,7 +117,14 @@ describe('HikariCP: 4 connections held, 16 threads waiting', { timeout: 60_000 }
     const [f] = byRule(r.findings, 'connection-pool-starvation');
     expect(f).toBeDefined();
     expect(f!.subject).toBe(`HikariCP ${truth.hikariPool.poolName}`);
-    expect(f!.facts).toMatchObject({ poolKind: 'hikaricp', width: truth.hikariPool.maximumPoolSize, leased: truth.hikariPool.active, idle: truth.hikariPool.idle, pending: truth.hikariPool.waiting, waitingThreads: truth.hikariPool.waiting });
+    expect(f!.facts).toMatchObject({
+      poolKind: 'hikaricp',
+      width: truth.hikariPool.maximumPoolSize,
+      leased: truth.hikariPool.active,
+      idle: truth.hikariPool.idle,
+      pending: truth.hikariPool.waiting,
+      waitingThreads: truth.hikariPool.waiting,
+    });
     const names = f!.evidence.filter((e) => e.kind === 'thread').map((e) => (e as { thread: string }).thread);
     expect(names.sort()).toEqual([...truth.hikariPool.waiters].sort());
   });

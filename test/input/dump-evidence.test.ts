@@ -7,7 +7,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
 import { TextDumpParser } from '../../src/threads/text-parser.js';
 import { runCli } from '../helpers.js';
 

@@ -3,9 +3,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+
 import { describe, expect, test } from 'vitest';
-import { load } from '../helpers.js';
+
 import { InputError } from '../../src/errors.js';
+import { load } from '../helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-enc-'));
 const original = readFileSync('fixtures/threads/contention/dump-1.txt');
@@ -29,10 +31,13 @@ describe('containers and encodings', async () => {
     ['CRLF line endings', () => Buffer.from(text.replace(/\n/g, '\r\n'))],
     ['UTF-16LE with BOM', () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])],
     ['UTF-16LE without BOM', () => Buffer.from(text, 'utf16le')],
-    ['UTF-16BE with BOM', () => {
-      const le = Buffer.from('\ufeff' + text, 'utf16le');
-      return Buffer.from(le).swap16();
-    }],
+    [
+      'UTF-16BE with BOM',
+      () => {
+        const le = Buffer.from('\ufeff' + text, 'utf16le');
+        return Buffer.from(le).swap16();
+      },
+    ],
     ['UTF-8 BOM', () => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), original])],
     ['gzip of UTF-16LE', () => gzipSync(Buffer.from(text, 'utf16le'))],
   ])('%s', async (name, make) => {
@@ -63,7 +68,10 @@ describe('containers and encodings', async () => {
     ['data.json', Buffer.from('{"a": 1}'), /neither a jcmd nor a Spring Boot/],
   ])('%s is refused with a clear error', async (name, bytes, message) => {
     const p = write(name, bytes);
-    const err = await load(p).then(() => null, (e: unknown) => e);
+    const err = await load(p).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toMatch(message);
   });
@@ -73,10 +81,13 @@ describe('cut JSON dumps keep the threads before the cut', () => {
   const json = readFileSync('fixtures/threads/pool/jdk25-threads.json');
   test.each([
     ['plain', (b: Buffer) => b.subarray(0, Math.floor(b.length * 0.6))],
-    ['gzip', (b: Buffer) => {
-      const gz = gzipSync(b);
-      return gz.subarray(0, Math.floor(gz.length * 0.6));
-    }],
+    [
+      'gzip',
+      (b: Buffer) => {
+        const gz = gzipSync(b);
+        return gz.subarray(0, Math.floor(gz.length * 0.6));
+      },
+    ],
   ])('%s', async (name, cut) => {
     const whole = (await load(write(`whole-${name}.json`, json))).file.dumps[0]!.threads.length;
     const { file } = await load(write(`cut-${name}.json`, cut(json)));

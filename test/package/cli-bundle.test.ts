@@ -5,10 +5,11 @@
  * import.meta.url, and every URL it builds from that (a worker's file, package.json), must name a file the build has. Needs a build;
  * without one it says it skipped.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
 
 const dist = new URL('../../dist/', import.meta.url);
@@ -20,7 +21,8 @@ if (!built) console.log('cli-bundle.test: skipped, no build (run npm run build)'
  * Every module a file loads at run time: static imports (esbuild writes them at the start of a line),
  * dynamic imports and require()s. (A bare `from "` would also match the bundle's message texts.)
  */
-const loadedBy = (text: string) => [...text.matchAll(/(?:^import\b[^;\n]*?\bfrom\s*|^import\s+|\bimport\s*\(\s*|\b(?:__)?require\s*\(\s*)["']([^"']+)["']/gm)].map((m) => m[1]!);
+const loadedBy = (text: string) =>
+  [...text.matchAll(/(?:^import\b[^;\n]*?\bfrom\s*|^import\s+|\bimport\s*\(\s*|\b(?:__)?require\s*\(\s*)["']([^"']+)["']/gm)].map((m) => m[1]!);
 const outside = (text: string) => [...new Set(loadedBy(text).filter((m) => !m.startsWith('node:') && !builtinModules.includes(m)))].sort();
 
 describe.skipIf(!built)('the bundled programs', () => {
@@ -32,7 +34,11 @@ describe.skipIf(!built)('the bundled programs', () => {
   });
 
   it('the workers load nothing from outside but chalk', () => {
-    for (const p of programs.slice(1)) expect(outside(texts.get(p)!).filter((m) => m !== 'chalk'), p).toEqual([]);
+    for (const p of programs.slice(1))
+      expect(
+        outside(texts.get(p)!).filter((m) => m !== 'chalk'),
+        p,
+      ).toEqual([]);
   });
 
   it("each module's own URL is made from the bundle's, and names a file of the build", () => {
@@ -42,11 +48,15 @@ describe.skipIf(!built)('the bundled programs', () => {
       if (p === 'cli.js') expect(own.length).toBeGreaterThan(0);
       for (const rel of own) expect(existsSync(new URL(rel, new URL(p, dist))), `${p}: ${rel}`).toBe(true);
       // What those modules build from their own URLs (a worker's file, package.json): each names a file of the build.
-      const made = [...text.matchAll(/new URL\("([^"]+)", new URL\("([^"]+)", import\.meta\.url\)\.href\)/g)].map((m) => new URL(m[1]!, new URL(m[2]!, new URL(p, dist))));
+      const made = [...text.matchAll(/new URL\("([^"]+)", new URL\("([^"]+)", import\.meta\.url\)\.href\)/g)].map(
+        (m) => new URL(m[1]!, new URL(m[2]!, new URL(p, dist))),
+      );
       if (p !== 'heap/graph/memory-worker.js') expect(made.length, p).toBeGreaterThan(0);
       for (const url of made) expect(existsSync(url), `${p}: ${url.href}`).toBe(true);
       // No module reads the bundle's URL as if it were its own.
-      expect(text.replaceAll(/new URL\("[^"]+", import\.meta\.url\)\.href/g, '').match(/import\.meta\.url/g)?.length ?? 0, p).toBe(1); // the createRequire banner
+      // One left: the createRequire banner's.
+      const unrewritten = text.replaceAll(/new URL\("[^"]+", import\.meta\.url\)\.href/g, '').match(/import\.meta\.url/g)?.length ?? 0;
+      expect(unrewritten, p).toBe(1);
     }
   });
 

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+
 import { afterAll, describe, expect, test } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -34,7 +35,12 @@ describe.skipIf(!built)('the packed tarball', { timeout: 300_000 }, () => {
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(files.filter((f) => /^(src|test|fixtures|bench)\//.test(f))).toEqual([]);
     // The programs only, each one bundled file (scripts/bundle-cli.mjs, bundle-ui.mjs): tsc's modules are for the benches and tests.
-    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/batch/batch-worker.js', 'dist/cli.js', 'dist/heap/graph/memory-worker.js', 'dist/ui/screen.bundle.js']);
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual([
+      'dist/batch/batch-worker.js',
+      'dist/cli.js',
+      'dist/heap/graph/memory-worker.js',
+      'dist/ui/screen.bundle.js',
+    ]);
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toContain(`${pkg.license} License`);
   });
 
@@ -45,7 +51,10 @@ describe.skipIf(!built)('the packed tarball', { timeout: 300_000 }, () => {
   test('installed globally into a prefix, it runs from another directory', () => {
     expect(tarball).not.toBe('');
     const prefix = join(work, 'prefix');
-    const install = spawnSync(npm, ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: work, encoding: 'utf8' });
+    const install = spawnSync(npm, ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--prefer-offline', tarball], {
+      cwd: work,
+      encoding: 'utf8',
+    });
     expect(install.status, install.stderr).toBe(0);
     const bin = process.platform === 'win32' ? join(prefix, 'dumpsleuth.cmd') : join(prefix, 'bin', 'dumpsleuth');
     const elsewhere = join(work, 'elsewhere');
@@ -59,10 +68,16 @@ describe.skipIf(!built)('the packed tarball', { timeout: 300_000 }, () => {
     expect(report.schema).toBe('dumpsleuth.report/1');
     expect(report.findings.map((f) => f.rule)).toContain('connection-pool-starvation');
     // batch starts its worker from the installed files; the bundles need no package but chalk.
-    const batch = spawnSync(bin, ['batch', '--no-progress', '--fail-on', 'never', '-j', '2', incident, join(root, 'fixtures/incidents/shutdown-ordering')], { cwd: elsewhere, encoding: 'utf8' });
+    const batch = spawnSync(bin, ['batch', '--no-progress', '--fail-on', 'never', '-j', '2', incident, join(root, 'fixtures/incidents/shutdown-ordering')], {
+      cwd: elsewhere,
+      encoding: 'utf8',
+    });
     expect(batch.status, batch.stderr).toBe(0);
     // One JSON line per incident on stdout (the table goes to stderr), each analysed by a worker.
-    const lines = batch.stdout.trim().split('\n').map((l) => JSON.parse(l) as { status: string });
+    const lines = batch.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string });
     expect(lines.map((l) => l.status)).toEqual(['ok', 'ok']);
     const installed = process.platform === 'win32' ? join(prefix, 'node_modules', 'dumpsleuth') : join(prefix, 'lib', 'node_modules', 'dumpsleuth');
     expect(readdirSync(join(installed, 'node_modules')).filter((d) => !d.startsWith('.'))).toEqual(['chalk']);

@@ -1,10 +1,13 @@
 /** Executors found only in the heap are named as their threads would be: by their thread factory, not by address. */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 
-const heapOnly = async (incident: string) => (await analyseIncident(join(INCIDENTS, incident))).model.executors.filter((e) => e.source === 'heap').map((e) => e.name);
+const heapOnly = async (incident: string) =>
+  (await analyseIncident(join(INCIDENTS, incident))).model.executors.filter((e) => e.source === 'heap').map((e) => e.name);
 
 describe('heap executor names', { timeout: 120_000 }, () => {
   it("HikariCP's executors by the name its thread factory keeps (threadName)", async () => {

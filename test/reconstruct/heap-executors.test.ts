@@ -1,9 +1,11 @@
 /** The executor reconstructor on the heap fixture's real ThreadPoolExecutor (2 of max 4 workers stuck, 3 tasks queued of 10). */
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
+
+import { openHeapFile } from '../../src/analysis/heap-file.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { HeapView } from '../../src/heap/heap-view.js';
-import { openHeapFile } from '../../src/analysis/heap-file.js';
 import { heapExecutors } from '../../src/reconstruct/heap-executors.js';
 
 for (const jdk of ['jdk17', 'jdk25']) {

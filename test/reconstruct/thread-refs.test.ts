@@ -3,7 +3,9 @@
  * refs, one per thread of each dump, in thread order (the same objects its pools and groups cite).
  */
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 
 describe('Model.threadRefs', () => {

@@ -1,10 +1,11 @@
 /** Counters declared in the config: read from a real heap (the fixture's HeapObjects$Derived), validated, judged. */
 import { describe, expect, it } from 'vitest';
-import { analysisPlan } from '../../src/analysis/load-incident.js';
-import { HeapView } from '../../src/heap/heap-view.js';
+
 import { openHeapFile } from '../../src/analysis/heap-file.js';
+import { analysisPlan } from '../../src/analysis/load-incident.js';
 import { defaultConfig, resolveCounterSpecs } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
+import { HeapView } from '../../src/heap/heap-view.js';
 import { buildModel } from '../../src/reconstruct/build-model.js';
 import { RULES } from '../../src/rules/index.js';
 
@@ -18,7 +19,18 @@ describe('user-declared counters', () => {
     );
     const plan = analysisPlan(specs);
     const view = new HeapView(await openHeapFile(HEAP, plan));
-    const summary = { path: HEAP, kind: 'heap' as const, format: 'hprof', gzip: true, encoding: 'binary', dumps: 1, threads: 0, unparsedLines: 0, outsideLines: 0, warnings: [] };
+    const summary = {
+      path: HEAP,
+      kind: 'heap' as const,
+      format: 'hprof',
+      gzip: true,
+      encoding: 'binary',
+      dumps: 1,
+      threads: 0,
+      unparsedLines: 0,
+      outsideLines: 0,
+      warnings: [],
+    };
     const model = buildModel([], { heaps: [{ path: HEAP, view, summary }], userCounters: specs });
     expect(model.counters).toHaveLength(1);
     // Derived.value is 2 (the field Derived declares), not Base.value (1).
@@ -29,18 +41,36 @@ describe('user-declared counters', () => {
   });
 
   it('a fixed limit and a long path', async () => {
-    const specs = resolveCounterSpecs({ counters: [{ name: 'pool-queue', className: 'java.util.concurrent.ThreadPoolExecutor', active: 'workQueue.count', limit: 10, insideFrame: 'x.y' }] }, 'test');
+    const specs = resolveCounterSpecs(
+      { counters: [{ name: 'pool-queue', className: 'java.util.concurrent.ThreadPoolExecutor', active: 'workQueue.count', limit: 10, insideFrame: 'x.y' }] },
+      'test',
+    );
     const plan = analysisPlan(specs);
     const view = new HeapView(await openHeapFile(HEAP, plan));
-    const summary = { path: HEAP, kind: 'heap' as const, format: 'hprof', gzip: true, encoding: 'binary', dumps: 1, threads: 0, unparsedLines: 0, outsideLines: 0, warnings: [] };
+    const summary = {
+      path: HEAP,
+      kind: 'heap' as const,
+      format: 'hprof',
+      gzip: true,
+      encoding: 'binary',
+      dumps: 1,
+      threads: 0,
+      unparsedLines: 0,
+      outsideLines: 0,
+      warnings: [],
+    };
     const model = buildModel([], { heaps: [{ path: HEAP, view, summary }], userCounters: specs });
     // The fixture's pool holds 3 queued tasks (truth.json: POOL.queueSize).
     expect(model.counters.find((c) => c.name === 'pool-queue')).toMatchObject({ active: 3, limit: 10, limitSource: 'config' });
   });
 
   it('are validated with a message naming the entry', () => {
-    expect(() => resolveCounterSpecs({ counters: [{ name: 'x', className: 'C', active: 'a', limit: 'b' }] }, 'cfg.json')).toThrow(/counters\[0\]\.insideFrame: expected a non-empty string/);
-    expect(() => resolveCounterSpecs({ counters: [{ name: 'x', className: 'C', active: 'a', limit: 'b', insideFrame: 'f', extra: 1 }] }, 'cfg.json')).toThrow(/counters\[0\]\.extra: unknown key/);
+    expect(() => resolveCounterSpecs({ counters: [{ name: 'x', className: 'C', active: 'a', limit: 'b' }] }, 'cfg.json')).toThrow(
+      /counters\[0\]\.insideFrame: expected a non-empty string/,
+    );
+    expect(() => resolveCounterSpecs({ counters: [{ name: 'x', className: 'C', active: 'a', limit: 'b', insideFrame: 'f', extra: 1 }] }, 'cfg.json')).toThrow(
+      /counters\[0\]\.extra: unknown key/,
+    );
     expect(() => resolveCounterSpecs({ counters: {} }, 'cfg.json')).toThrow(/counters: expected an array/);
     expect(resolveCounterSpecs({ rules: {} }, 'cfg.json')).toEqual([]);
   });

@@ -1,5 +1,6 @@
 /** countText writes counts as toLocaleString('en-US') does for integers, without loading ICU. */
 import { describe, expect, test } from 'vitest';
+
 import { countText } from '../../src/model/count-text.js';
 import { compareText } from '../../src/model/text-order.js';
 

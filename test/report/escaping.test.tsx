@@ -2,6 +2,7 @@
 import chalk from 'chalk';
 import { render } from 'ink-testing-library';
 import { describe, expect, test } from 'vitest';
+
 import { mdText } from '../../src/report/markdown.js';
 import { DetailPane } from '../../src/ui/components/DetailPane.js';
 
@@ -14,7 +15,11 @@ describe('escaping and marking', () => {
     const level = chalk.level;
     chalk.level = 0;
     try {
-      const lines = [{ text: 'evidence' }, { text: '  → "worker-1"', link: { screen: 'threads' as const, key: 'a' } }, { text: '  → "worker-2"', link: { screen: 'threads' as const, key: 'b' } }];
+      const lines = [
+        { text: 'evidence' },
+        { text: '  → "worker-1"', link: { screen: 'threads' as const, key: 'a' } },
+        { text: '  → "worker-2"', link: { screen: 'threads' as const, key: 'b' } },
+      ];
       const frame = render(<DetailPane lines={lines} height={5} width={40} selectedLink={1} />).lastFrame() ?? '';
       expect(frame).toContain('› → "worker-2"');
       expect(frame).toContain('  → "worker-1"');

@@ -3,26 +3,47 @@
  * the message, the remedy, what caused it, each fact (a list by its first item), and its first
  * piece of evidence. Each format escapes in its own way; the text is compared after undoing that.
  */
-import { Chalk } from 'chalk';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
+
+import type { Finding } from '../../src/model/findings.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderJson } from '../../src/report/json.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
-import { renderText } from '../../src/report/text.js';
 import { stripControl } from '../../src/report/sanitize.js';
+import { renderText } from '../../src/report/text.js';
 import { buildUiData } from '../../src/ui/build-view.js';
 import { detailOf } from '../../src/ui/view-data.js';
-import type { Finding } from '../../src/model/findings.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 
 const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
-const INCIDENT_DIRS = readdirSync(INCIDENTS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const INCIDENT_DIRS = readdirSync(INCIDENTS, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
-const fromHtml = (s: string) => squash(s.replace(/<[^>]*>/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&'));
-const fromMarkdown = (s: string) => squash(s.replace(/\\([\\`*_[\]#|~!$])/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'));
+const fromHtml = (s: string) =>
+  squash(
+    s
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&'),
+  );
+const fromMarkdown = (s: string) =>
+  squash(
+    s
+      .replace(/\\([\\`*_[\]#|~!$])/g, '$1')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
+  );
 
 /** What every format must say of a finding, as plain text. */
 function sayings(f: Finding): Array<[string, string]> {
@@ -58,7 +79,11 @@ describe('every format says the same about each finding', { timeout: 120_000 }, 
       for (const f of findings) {
         const uiRow = ui.rows.find((r) => r.key === f.id);
         expect(uiRow, `${incident}: ${f.id} in the UI`).toBeDefined();
-        formats['ui'] = squash(detailOf(uiRow!).map((l) => l.text).join(' '));
+        formats['ui'] = squash(
+          detailOf(uiRow!)
+            .map((l) => l.text)
+            .join(' '),
+        );
         const inJson = json.findings.find((x: Finding) => x.id === f.id);
         expect(inJson, `${incident}: ${f.id} in JSON`).toBeDefined();
         expect(inJson.message).toBe(f.message);
@@ -70,7 +95,8 @@ describe('every format says the same about each finding', { timeout: 120_000 }, 
           // The causes, by their subject (each format links or names them its own way).
           for (const c of f.causedBy) {
             const cause = findings.find((x) => x.id === c);
-            if (cause !== undefined) expect(text.includes(squash(stripControl(cause.subject))), `${incident}: ${format} does not name the cause ${c} of ${f.id}`).toBe(true);
+            if (cause !== undefined)
+              expect(text.includes(squash(stripControl(cause.subject))), `${incident}: ${format} does not name the cause ${c} of ${f.id}`).toBe(true);
           }
         }
       }

@@ -7,8 +7,10 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+
 import { chromium } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+
 import { renderHtml } from '../../src/report/html.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 
@@ -27,7 +29,19 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
 
     // --no-sandbox: CI runs as root, where chromium's sandbox refuses to start. The other flags stop
     // chromium's own background connections, which a closed network refuses.
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    });
     try {
       const page = await browser.newPage();
       const consoleErrors: string[] = [];
@@ -75,14 +89,26 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
     writeFileSync(file, html);
     const artifacts = 'test-artifacts';
     mkdirSync(artifacts, { recursive: true });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] });
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    });
     try {
       for (const width of [1400, 800]) {
         const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width, height: 900 } });
         const page = await context.newPage();
         await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
         // Nothing wider than the window: no sideways scrolling at either width.
-        const scrollWidth = await page.evaluate("document.documentElement.scrollWidth");
+        const scrollWidth = await page.evaluate('document.documentElement.scrollWidth');
         expect(Number(scrollWidth)).toBeLessThanOrEqual(width);
         // The summary links each finding to its block.
         const links = page.locator('table.summary a');
@@ -94,7 +120,9 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
           expect(box!.x + box!.width).toBeLessThanOrEqual(width);
         }
         // The stuck threads lead the timeline, marked.
-        expect(await page.locator('svg.timeline .mark').count()).toBe(new Set(findings.filter((f) => f.rule === 'stuck-threads').flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'thread' ? [e.thread] : [])))).size);
+        expect(await page.locator('svg.timeline .mark').count()).toBe(
+          new Set(findings.filter((f) => f.rule === 'stuck-threads').flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'thread' ? [e.thread] : [])))).size,
+        );
         await page.screenshot({ path: join(artifacts, `tomcat-stuck-requests-${width}.png`), fullPage: true });
         await context.close();
       }

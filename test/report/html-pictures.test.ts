@@ -1,14 +1,21 @@
 /** The HTML report's pictures: the flame graph's widths and escaping, the series timeline's order and marks. */
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { callTree } from '../../src/threads/call-tree.js';
+
 import { flameGraph } from '../../src/report/html-flame.js';
-import { seriesRows } from '../../src/report/series-rows.js';
 import { seriesTimeline, TIMELINE_ROWS } from '../../src/report/html-timeline.js';
+import { seriesRows } from '../../src/report/series-rows.js';
+import { callTree } from '../../src/threads/call-tree.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 
 const COLOURS = { RUNNABLE: '#0f0', BLOCKED: '#f00', WAITING: '#ff0', TIMED_WAITING: '#fa0', NEW: '#ccc', TERMINATED: '#999', UNKNOWN: '#eee' } as const;
-const frame = (qualified: string) => ({ className: qualified.slice(0, qualified.lastIndexOf('.')), method: qualified.slice(qualified.lastIndexOf('.') + 1), location: '', qualified });
+const frame = (qualified: string) => ({
+  className: qualified.slice(0, qualified.lastIndexOf('.')),
+  method: qualified.slice(qualified.lastIndexOf('.') + 1),
+  location: '',
+  qualified,
+});
 const th = (state: 'BLOCKED' | 'RUNNABLE', ...frames: string[]) => ({ name: 't', state, frames: frames.map(frame), locks: [] });
 
 /** Each drawn box: its tooltip title and width. */
@@ -18,7 +25,9 @@ function boxes(svg: string): Array<{ title: string; width: number }> {
 
 describe('flame graph', () => {
   it('draws each frame as wide as its threads, and escapes frame names', () => {
-    const dump = { threads: [th('BLOCKED', 'a.<b>.c', 'a.Main.run'), th('BLOCKED', 'a.<b>.c', 'a.Main.run'), th('RUNNABLE', 'a.X.y', 'a.Main.run'), th('RUNNABLE', 'a.Z.w')] } as never;
+    const dump = {
+      threads: [th('BLOCKED', 'a.<b>.c', 'a.Main.run'), th('BLOCKED', 'a.<b>.c', 'a.Main.run'), th('RUNNABLE', 'a.X.y', 'a.Main.run'), th('RUNNABLE', 'a.Z.w')],
+    } as never;
     const svg = flameGraph(callTree([dump]), COLOURS, '4 threads');
     expect(svg).not.toContain('<b>');
     const drawn = boxes(svg);
@@ -54,11 +63,18 @@ describe('series timeline', () => {
 
   it('puts the stuck threads before the others, and cuts a long series with a count', async () => {
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'tomcat-stuck-requests'));
-    const stuck = new Set(findings.filter((f) => f.rule === 'stuck-threads').flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'thread' ? [e.thread] : []))));
+    const stuck = new Set(
+      findings.filter((f) => f.rule === 'stuck-threads').flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'thread' ? [e.thread] : []))),
+    );
     expect(stuck.size).toBeGreaterThan(0);
     const rows = seriesRows(model, findings);
     const firstOther = rows.findIndex((r) => r.mark !== 'deadlocked' && r.mark !== 'stuck');
-    expect(rows.slice(0, firstOther).map((r) => r.thread.name).sort()).toEqual([...stuck].sort());
+    expect(
+      rows
+        .slice(0, firstOther)
+        .map((r) => r.thread.name)
+        .sort(),
+    ).toEqual([...stuck].sort());
     const svg = seriesTimeline(model, rows, COLOURS);
     const drawn = Math.min(TIMELINE_ROWS, model.series[0]!.threads.length);
     expect(svg.match(/text-anchor="end"/g)?.length).toBe(drawn);

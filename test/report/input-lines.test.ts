@@ -4,8 +4,10 @@
  * thread dumps, a server log and top -H files (a real Tomcat's, fixtures/generate-runtime-incidents.sh).
  */
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+
 import { Chalk } from 'chalk';
+import { describe, expect, test } from 'vitest';
+
 import { inputLineParts } from '../../src/report/input-line.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderText } from '../../src/report/text.js';
@@ -18,7 +20,10 @@ describe('input lines', { timeout: 60_000 }, () => {
     const report = { tool: { name: 'dumpsleuth' as const, version: 'test' }, model, findings };
     const text = renderText(report, new Chalk({ level: 0 }));
     const markdown = renderMarkdown(report);
-    const ui = buildUiData(model, findings, 't').screens.find((s) => s.id === 'overview')!.rows.map((r) => r.text).join('\n');
+    const ui = buildUiData(model, findings, 't')
+      .screens.find((s) => s.id === 'overview')!
+      .rows.map((r) => r.text)
+      .join('\n');
     const log = model.inputs.find((i) => i.path.endsWith('catalina.out'))!;
     expect(inputLineParts(log).map((p) => p.text)).toEqual(['3 hung-thread reports', '1 recovery of a reported thread']);
     for (const i of model.inputs) {

@@ -6,12 +6,14 @@
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+
 import Ajv2020 from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+
+import { InputError } from '../../src/errors.js';
 import { renderJson } from '../../src/report/json.js';
 import { redactReport } from '../../src/report/redact.js';
 import { analyse, analyseIncident, CORPUS, corpusAvailable, FIXTURES, INCIDENTS } from '../helpers.js';
-import { InputError } from '../../src/errors.js';
 
 const schema = JSON.parse(readFileSync('docs/report.schema.json', 'utf8'));
 const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -71,7 +73,9 @@ describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
 
   it('every thread fixture', async () => {
     for (const scenario of readdirSync(FIXTURES).filter((d) => statSync(join(FIXTURES, d)).isDirectory())) {
-      const files = readdirSync(join(FIXTURES, scenario)).filter((f) => !f.endsWith('.json') && !f.endsWith('.java') && !f.endsWith('.md')).map((f) => join(FIXTURES, scenario, f));
+      const files = readdirSync(join(FIXTURES, scenario))
+        .filter((f) => !f.endsWith('.json') && !f.endsWith('.java') && !f.endsWith('.md'))
+        .map((f) => join(FIXTURES, scenario, f));
       // A scenario's folder may hold dumps of several JVMs (one per JDK), which analyze refuses together.
       for (const file of files) {
         const { model, findings } = await analyse([file]);

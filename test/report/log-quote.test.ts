@@ -1,10 +1,14 @@
 /** Quoted log lines keep their cause: URL parameters go first, then the middle, never the end. */
-import { describe, expect, it } from 'vitest';
-import { quoteLogLine } from '../../src/report/log-quote.js';
 import { readFileSync } from 'node:fs';
 
+import { describe, expect, it } from 'vitest';
+
+import { quoteLogLine } from '../../src/report/log-quote.js';
+
 // A real line of the limit-saturated fixture's Dubbo provider log, 800-odd characters long.
-const LINE = readFileSync('fixtures/incidents/limit-saturated/app.log', 'utf8').split('\n').find((l) => l.includes('cause: The service using threads'))!;
+const LINE = readFileSync('fixtures/incidents/limit-saturated/app.log', 'utf8')
+  .split('\n')
+  .find((l) => l.includes('cause: The service using threads'))!;
 
 describe('quoteLogLine', () => {
   it('drops a long URL query first, and keeps the cause', () => {

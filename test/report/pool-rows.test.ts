@@ -3,11 +3,13 @@
  * queue-backlog incident (a real JVM: 4 stuck workers, 20,000 queued tasks, three dumps and a heap).
  */
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+
 import { Chalk } from 'chalk';
-import { acrossDumps, dumpsText, poolRows } from '../../src/report/pool-rows.js';
+import { describe, expect, test } from 'vitest';
+
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
+import { acrossDumps, dumpsText, poolRows } from '../../src/report/pool-rows.js';
 import { renderText } from '../../src/report/text.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 

@@ -5,9 +5,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { Redactor, redactReport } from '../../src/report/redact.js';
+
 import { renderJson } from '../../src/report/json.js';
+import { Redactor, redactReport } from '../../src/report/redact.js';
 import { analyse, analyseIncident, FIXTURES, INCIDENTS, runCli } from '../helpers.js';
 
 const cli = runCli;
@@ -41,7 +43,8 @@ describe('Redactor', () => {
       'version 1.8.0.292',
       'Foo::bar',
       'localhost:8080',
-    ]) expect(r.text(s)).toBe(s);
+    ])
+      expect(r.text(s)).toBe(s);
   });
 
   it('a report with nothing to mask comes back the same (the deep copy loses nothing)', async () => {
@@ -69,13 +72,33 @@ describe('--redact in every format', { timeout: 120_000 }, () => {
   // (a format edge case, not a JVM's output).
   const secrets = ['10.42.7.19', 'orders-db.prod.acme.internal', 'alice', 's3cr3t', 'token=abcdef', 'bob@acme.com'];
   const lines = ['2026-11-30 10:00:00', 'Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):', ''];
-  const names = ['http-nio-10.42.7.19-8080-exec-1', 'jdbc:postgresql://orders-db.prod.acme.internal:5432/orders', 'GET /api/export?token=abcdef', 'mailer bob@acme.com', 'https://alice:s3cr3t@orders-db.prod.acme.internal/x', 'loader /home/alice/app'];
+  const names = [
+    'http-nio-10.42.7.19-8080-exec-1',
+    'jdbc:postgresql://orders-db.prod.acme.internal:5432/orders',
+    'GET /api/export?token=abcdef',
+    'mailer bob@acme.com',
+    'https://alice:s3cr3t@orders-db.prod.acme.internal/x',
+    'loader /home/alice/app',
+  ];
   names.forEach((n, i) => {
     for (let k = 0; k < 4; k++) {
-      lines.push(`"${n} ${k}" #${i * 10 + k} prio=5 os_prio=0 tid=0x${i}${k} nid=0x${i}${k} waiting for monitor entry  [0x1]`, '   java.lang.Thread.State: BLOCKED (on object monitor)', '\tat com.acme.Cls.m(Cls.java:1)', `\t- waiting to lock <0x0000000000000abc> (a com.acme.Lock)`, '\tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)', '');
+      lines.push(
+        `"${n} ${k}" #${i * 10 + k} prio=5 os_prio=0 tid=0x${i}${k} nid=0x${i}${k} waiting for monitor entry  [0x1]`,
+        '   java.lang.Thread.State: BLOCKED (on object monitor)',
+        '\tat com.acme.Cls.m(Cls.java:1)',
+        `\t- waiting to lock <0x0000000000000abc> (a com.acme.Lock)`,
+        '\tat java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)',
+        '',
+      );
     }
   });
-  lines.push('"owner" #99 prio=5 os_prio=0 tid=0x99 nid=0x99 runnable  [0x1]', '   java.lang.Thread.State: RUNNABLE', '\tat com.acme.Cls.m(Cls.java:1)', '\t- locked <0x0000000000000abc> (a com.acme.Lock)', '');
+  lines.push(
+    '"owner" #99 prio=5 os_prio=0 tid=0x99 nid=0x99 runnable  [0x1]',
+    '   java.lang.Thread.State: RUNNABLE',
+    '\tat com.acme.Cls.m(Cls.java:1)',
+    '\t- locked <0x0000000000000abc> (a com.acme.Lock)',
+    '',
+  );
   const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-redact-'));
   const file = join(dir, 'jstack.txt');
   writeFileSync(file, lines.join('\n'));
@@ -100,7 +123,10 @@ describe('--redact in every format', { timeout: 120_000 }, () => {
   it('batch: the same host gets the same token in every line', async () => {
     const r = await cli(['batch', '--no-progress', '--redact', '--fail-on', 'never', file, join(INCIDENTS, 'http-pool-starvation')]);
     expect(r.code).toBe(0);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     for (const s of secrets) expect(r.stdout).not.toContain(s);
     expect(r.stdout).not.toContain('127.0.0.1');
     expect(out.every((l: { redacted?: boolean }) => l.redacted === true)).toBe(true);

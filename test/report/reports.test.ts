@@ -2,26 +2,31 @@
  * Markdown and HTML reports: golden files on the incident fixtures, the size cap, and a hostile dump
  * (names carrying HTML, Markdown and terminal escapes) that must stay inert in every format.
  */
-import { Chalk } from 'chalk';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { TextDumpParser } from '../../src/threads/text-parser.js';
-import { buildModel } from '../../src/reconstruct/build-model.js';
-import { RULES } from '../../src/rules/index.js';
+
 import { defaultConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
+import { buildModel } from '../../src/reconstruct/build-model.js';
 import { esc, renderHtml } from '../../src/report/html.js';
-import { MARKDOWN_LIMIT, renderMarkdown } from '../../src/report/markdown.js';
 import { renderJson } from '../../src/report/json.js';
-import { renderText } from '../../src/report/text.js';
+import { MARKDOWN_LIMIT, renderMarkdown } from '../../src/report/markdown.js';
 import type { Report } from '../../src/report/report.js';
+import { renderText } from '../../src/report/text.js';
+import { RULES } from '../../src/rules/index.js';
+import { TextDumpParser } from '../../src/threads/text-parser.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 
 const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
 
 // Every fixture incident, so a change to any report shows in review as a diff of what users read.
-const ALL_INCIDENTS = readdirSync(INCIDENTS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+const ALL_INCIDENTS = readdirSync(INCIDENTS, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort();
 
 describe('text, markdown and html reports (golden)', { timeout: 60_000 }, () => {
   for (const incident of ALL_INCIDENTS) {
@@ -48,7 +53,12 @@ describe('text, markdown and html reports (golden)', { timeout: 60_000 }, () => 
   it('stays under 65,536 characters by cutting evidence, never findings', async () => {
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'http-pool-starvation'));
     // Many findings with long evidence lists: far past the limit at full length.
-    const many = Array.from({ length: 60 }, (_, i) => ({ ...findings[0]!, id: `x:${i}`, subject: `pool ${i}`, evidence: Array.from({ length: 300 }, () => findings[0]!.evidence[1]!) }));
+    const many = Array.from({ length: 60 }, (_, i) => ({
+      ...findings[0]!,
+      id: `x:${i}`,
+      subject: `pool ${i}`,
+      evidence: Array.from({ length: 300 }, () => findings[0]!.evidence[1]!),
+    }));
     const md = renderMarkdown({ tool, model, findings: many });
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
     for (let i = 0; i < 60; i++) expect(md).toContain(`pool ${i}`);
@@ -58,11 +68,22 @@ describe('text, markdown and html reports (golden)', { timeout: 60_000 }, () => 
 
 describe('a hostile dump', () => {
   // Hand-written: names carrying markup and escape sequences (a format edge case, not a JVM's output).
-  const names = ['<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '**bold** [link](http://evil) | pipe `code`', '\u001b[2J\u001b]8;;http://evil\u0007click\u001b]8;;\u0007'];
+  const names = [
+    '<script>alert(1)</script>',
+    '<img src=x onerror=alert(1)>',
+    '**bold** [link](http://evil) | pipe `code`',
+    '\u001b[2J\u001b]8;;http://evil\u0007click\u001b]8;;\u0007',
+  ];
   const lines = ['Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):', ''];
   names.forEach((n, i) => {
     for (let k = 0; k < 6; k++) {
-      lines.push(`"${n}-${k}" #${i * 10 + k} prio=5 os_prio=0 tid=0x${i}${k} nid=0x${i}${k} waiting for monitor entry  [0x1]`, '   java.lang.Thread.State: BLOCKED (on object monitor)', '\tat evil.Cls.m(Cls.java:1)', `\t- waiting to lock <0x0000000000000abc> (a evil.<b>Lock</b>)`, '');
+      lines.push(
+        `"${n}-${k}" #${i * 10 + k} prio=5 os_prio=0 tid=0x${i}${k} nid=0x${i}${k} waiting for monitor entry  [0x1]`,
+        '   java.lang.Thread.State: BLOCKED (on object monitor)',
+        '\tat evil.Cls.m(Cls.java:1)',
+        `\t- waiting to lock <0x0000000000000abc> (a evil.<b>Lock</b>)`,
+        '',
+      );
     }
   });
   const p = new TextDumpParser('hostile.txt');

@@ -7,7 +7,9 @@
 import { closeSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { runBuiltCli } from '../helpers.js';
 import { analyseFile } from './harness.js';
 

@@ -7,14 +7,18 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+
 import { describe, expect, it } from 'vitest';
-import { analyseBytes } from './harness.js';
-import { extractToBuffer } from './extract-buffer.js';
+
 import { collectInputs } from '../../src/input/collect-inputs.js';
+import { extractToBuffer } from './extract-buffer.js';
+import { analyseBytes } from './harness.js';
 
 const HEADER = 'Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):\n\n';
 const thread = (name: string, n: number) =>
-  `"${name}" #${n} prio=5 os_prio=0 cpu=1.00ms elapsed=2.00s tid=0x${n.toString(16)} nid=0x${n.toString(16)} waiting on condition  [0x1]\n   java.lang.Thread.State: TIMED_WAITING (sleeping)\n\tat java.lang.Thread.sleep(java.base@17.0.15/Native Method)\n\tat demo.Main.run(Main.java:${n})\n\n`;
+  `"${name}" #${n} prio=5 os_prio=0 cpu=1.00ms elapsed=2.00s tid=0x${n.toString(16)} nid=0x${n.toString(16)} waiting on condition  [0x1]\n   ` +
+  `java.lang.Thread.State: TIMED_WAITING (sleeping)\n\tat java.lang.Thread.sleep(java.base@17.0.15/Native Method)\n\tat ` +
+  `demo.Main.run(Main.java:${n})\n\n`;
 
 describe('edge cases', { timeout: 300_000 }, () => {
   it('an empty file is refused in one line', async () => {
@@ -39,14 +43,23 @@ describe('edge cases', { timeout: 300_000 }, () => {
   });
 
   it('deeply nested JSON is refused, not a stack overflow', async () => {
-    for (const doc of ['{"threadDump":' + '['.repeat(200_000), '{"threads":' + '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000) + '}', '['.repeat(500_000) + ']'.repeat(500_000)]) {
+    for (const doc of [
+      '{"threadDump":' + '['.repeat(200_000),
+      '{"threads":' + '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000) + '}',
+      '['.repeat(500_000) + ']'.repeat(500_000),
+    ]) {
       const r = await analyseBytes(Buffer.from(doc), 'deep.json');
       expect(r.kind).toBe('refused');
     }
   });
 
   it('invalid UTF-8 in names and frames: results, with the bytes replaced', async () => {
-    const bytes = Buffer.concat([Buffer.from(HEADER), Buffer.from(thread('bad-\u0000name', 1)).subarray(0, 5), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82]), Buffer.from(thread('ok', 2).slice(5))]);
+    const bytes = Buffer.concat([
+      Buffer.from(HEADER),
+      Buffer.from(thread('bad-\u0000name', 1)).subarray(0, 5),
+      Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82]),
+      Buffer.from(thread('ok', 2).slice(5)),
+    ]);
     const r = await analyseBytes(Buffer.concat([bytes, Buffer.from(thread('ok-too', 3))]), 'utf8.txt');
     expect(r.kind).toBe('results');
   });
@@ -61,7 +74,11 @@ describe('edge cases', { timeout: 300_000 }, () => {
 
   it('control sequences in thread names and lock classes are neutralised in text', async () => {
     const evil = 'x\u001b]8;;http://evil\u0007link\u001b]8;;\u0007\u001b[2J\u009b31m\u0007';
-    const lines = HEADER + thread(evil, 1) + `"${evil}-2" #2 prio=5 os_prio=0 tid=0x2 nid=0x2 waiting for monitor entry  [0x1]\n   java.lang.Thread.State: BLOCKED (on object monitor)\n\tat demo.${evil}.m(X.java:1)\n\t- waiting to lock <0x00000000000000ab> (a demo.${evil})\n\n`;
+    const lines =
+      HEADER +
+      thread(evil, 1) +
+      `"${evil}-2" #2 prio=5 os_prio=0 tid=0x2 nid=0x2 waiting for monitor entry  [0x1]\n   java.lang.Thread.State: BLOCKED (on object monitor)\n\tat ` +
+      `demo.${evil}.m(X.java:1)\n\t- waiting to lock <0x00000000000000ab> (a demo.${evil})\n\n`;
     const r = await analyseBytes(Buffer.from(lines), 'evil.txt');
     expect(r.kind).toBe('results');
     if (r.kind === 'results') expect(r.text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
@@ -70,7 +87,11 @@ describe('edge cases', { timeout: 300_000 }, () => {
   it('a queue whose last node points back to its first, and a map bin pointing to itself', async () => {
     const extract = JSON.parse((await extractToBuffer('fixtures/incidents/http-pool-starvation/heap.hprof.gz')).toString('utf8'));
     let cycles = 0;
-    for (const [className, field] of [['java.util.concurrent.LinkedBlockingQueue$Node', 'next'], ['java.util.HashMap$Node', 'next'], ['java.util.concurrent.ConcurrentHashMap$Node', 'next']] as const) {
+    for (const [className, field] of [
+      ['java.util.concurrent.LinkedBlockingQueue$Node', 'next'],
+      ['java.util.HashMap$Node', 'next'],
+      ['java.util.concurrent.ConcurrentHashMap$Node', 'next'],
+    ] as const) {
       const cls = extract.classes.find((c: { name: string }) => c.name === className);
       if (cls === undefined) continue;
       const slot = cls.fields.findIndex((f: [string, string]) => f[0] === field);
@@ -131,7 +152,11 @@ describe('names that try to forge report lines', { timeout: 120_000 }, () => {
     expect(forged.text.split('\n').some((l) => /^CRITICAL forged-rule/.test(l.trim()))).toBe(false);
     expect(forged.text).not.toMatch(/[\u202e\u2028\r]/);
     // The same findings (rule and severity lines) as without the forged names.
-    const findingLines = (t: string) => t.split('\n').filter((l) => /^(CRITICAL|ERROR|WARNING|INFO) /.test(l)).map((l) => l.split(/\s+/).slice(0, 2).join(' '));
+    const findingLines = (t: string) =>
+      t
+        .split('\n')
+        .filter((l) => /^(CRITICAL|ERROR|WARNING|INFO) /.test(l))
+        .map((l) => l.split(/\s+/).slice(0, 2).join(' '));
     expect(findingLines(forged.text)).toEqual(findingLines(original.text));
   });
 });
@@ -145,7 +170,11 @@ describe('HPROF damage is counted, not only listed', { timeout: 120_000 }, () =>
     const damaged = Buffer.from(hprof);
     // UTF8 records (tag 0x01) are the many small ones before the heap: make 150 of them unknown.
     let changed = 0;
-    for (const r of records) if (damaged[r] === 0x01 && changed < 150) (damaged[r] = 0xee), changed++;
+    for (const r of records) {
+      if (damaged[r] !== 0x01 || changed >= 150) continue;
+      damaged[r] = 0xee;
+      changed++;
+    }
     expect(changed).toBe(150);
     const r = await analyseBytes(damaged, 'tags.hprof');
     expect(r.kind).toBe('results');

@@ -2,8 +2,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
+
 import { openHeapFile } from '../../src/analysis/heap-file.js';
+import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { writeHeapSnapshotFile } from '../../src/heap/json/snapshot-writer.js';
 
 export async function extractToBuffer(heapPath: string): Promise<Buffer> {

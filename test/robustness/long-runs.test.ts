@@ -6,6 +6,7 @@
  * nothing itself, since a bound on milliseconds fails on a machine other work keeps busy.
  */
 import { describe, expect, it } from 'vitest';
+
 import { KnownLineCollector } from '../../src/logs/known-lines.js';
 import { JavacoreParser } from '../../src/threads/javacore-parser.js';
 import { TextDumpParser } from '../../src/threads/text-parser.js';

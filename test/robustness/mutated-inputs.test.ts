@@ -8,12 +8,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyseBytes, mutate, mutation, propertyOptions } from './harness.js';
-import { hprofRecords } from './hprof-records.js';
+
 import { TextDumpParser } from '../../src/threads/text-parser.js';
 import { parseLineByLine } from '../helpers.js';
+import { analyseBytes, mutate, mutation, propertyOptions } from './harness.js';
+import { hprofRecords } from './hprof-records.js';
 
 const CORPUS_JAVACORE = '../shared/corpus/threaddumps/eclipse-mat__mat/javacore.20130429.083110.14261.0002.txt';
 
@@ -41,18 +43,27 @@ describe('mutated thread dumps and logs', { timeout: 300_000 }, () => {
 
   it.skipIf(!existsSync(CORPUS_JAVACORE))('IBM javacore (corpus)', async () => {
     const base = readFileSync(CORPUS_JAVACORE);
-    await fc.assert(fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'javacore.txt'))), propertyOptions());
+    await fc.assert(
+      fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'javacore.txt'))),
+      propertyOptions(),
+    );
   });
 
   it('gzip thread dump, truncated or damaged in the compressed bytes', async () => {
     const base = gzipSync(readFileSync('fixtures/threads/series/dump-1.txt'));
-    await fc.assert(fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'dump.txt.gz'))), propertyOptions());
+    await fc.assert(
+      fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'dump.txt.gz'))),
+      propertyOptions(),
+    );
   });
 
   it('UTF-16 thread dump, mutated', async () => {
     const text = readFileSync('fixtures/threads/contention/dump-1.txt', 'utf8');
     const base = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
-    await fc.assert(fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'dump-utf16.txt'))), propertyOptions());
+    await fc.assert(
+      fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'dump-utf16.txt'))),
+      propertyOptions(),
+    );
   });
 });
 
@@ -79,7 +90,10 @@ describe('mutated JSON thread dumps', { timeout: 300_000 }, () => {
   for (const path of ['fixtures/threads/deadlock/jdk25-threads.json', 'fixtures/threads/pool/jdk25-threads.json']) {
     it(`bytes of ${path}`, async () => {
       const base = readFileSync(path);
-      await fc.assert(fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'threads.json'))), propertyOptions());
+      await fc.assert(
+        fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'threads.json'))),
+        propertyOptions(),
+      );
     });
   }
 
@@ -102,7 +116,12 @@ function replaceNth(root: unknown, n: number, value: unknown): void {
   const slots: Array<[Record<string, unknown> | unknown[], string | number]> = [];
   const walk = (node: unknown) => {
     if (Array.isArray(node)) node.forEach((v, i) => (slots.push([node, i]), walk(v)));
-    else if (node !== null && typeof node === 'object') for (const [k, v] of Object.entries(node)) slots.push([node as Record<string, unknown>, k]), walk(v);
+    else if (node !== null && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node)) {
+        slots.push([node as Record<string, unknown>, k]);
+        walk(v);
+      }
+    }
   };
   walk(root);
   if (slots.length === 0) return;
@@ -116,12 +135,18 @@ describe('mutated heap dumps', { timeout: 300_000 }, () => {
   const records = hprofRecords(hprof);
 
   it('HPROF bytes anywhere', async () => {
-    await fc.assert(fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(hprof, m), 'heap.hprof'))), propertyOptions());
+    await fc.assert(
+      fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(hprof, m), 'heap.hprof'))),
+      propertyOptions(),
+    );
   });
 
   it('HPROF class and string records (the first 5%)', async () => {
     const focus = { from: 0, to: Math.floor(hprof.length / 20) };
-    await fc.assert(fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(hprof, m, focus), 'heap.hprof'))), propertyOptions());
+    await fc.assert(
+      fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(hprof, m, focus), 'heap.hprof'))),
+      propertyOptions(),
+    );
   });
 
   it('HPROF record lengths that claim gigabytes, unknown tags, a wrong id size', async () => {
@@ -150,18 +175,34 @@ describe('mutated heap dumps', { timeout: 300_000 }, () => {
 
   it('gzip HPROF (jmap gz members), truncated or damaged in the compressed bytes', async () => {
     const base = readFileSync('fixtures/heap/jdk17/heap-jmapgz.hprof.gz');
-    await fc.assert(fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'heap.hprof.gz'))), propertyOptions(15));
+    await fc.assert(
+      fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'heap.hprof.gz'))),
+      propertyOptions(15),
+    );
   });
 
   it('V8 .heapsnapshot', async () => {
     const base = gunzipSync(readFileSync('fixtures/heap-v8/markers.heapsnapshot.gz'));
-    await fc.assert(fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'node.heapsnapshot'))), propertyOptions(15));
+    await fc.assert(
+      fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'node.heapsnapshot'))),
+      propertyOptions(15),
+    );
   });
 });
 
 describe('random bytes', { timeout: 300_000 }, () => {
   it('any bytes, under any name', async () => {
-    const prefix = fc.constantFrom('', 'JAVA PROFILE 1.0.2\u0000', '{', '{"threadDump":', '{"format":"dumpsleuth.heap/1"', 'Full thread dump ', '0SECTION', '"main" #1 ', '\u001f\u008b');
+    const prefix = fc.constantFrom(
+      '',
+      'JAVA PROFILE 1.0.2\u0000',
+      '{',
+      '{"threadDump":',
+      '{"format":"dumpsleuth.heap/1"',
+      'Full thread dump ',
+      '0SECTION',
+      '"main" #1 ',
+      '\u001f\u008b',
+    );
     await fc.assert(
       fc.asyncProperty(prefix, fc.uint8Array({ maxLength: 4096 }), fc.constantFrom('x.txt', 'x.hprof', 'x.json', 'x.gz'), async (p, bytes, name) => {
         await analyseBytes(Buffer.concat([Buffer.from(p, 'latin1'), bytes]), name);
@@ -175,6 +216,9 @@ describe('the JSON heap snapshot', { timeout: 300_000 }, () => {
   it('mutated bytes of an extract', async () => {
     const { extractToBuffer } = await import('./extract-buffer.js');
     const base = await extractToBuffer(join('fixtures/incidents/active-count-leak', 'heap.hprof.gz'));
-    await fc.assert(fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'incident.json'))), propertyOptions());
+    await fc.assert(
+      fc.asyncProperty(mutation, async (m) => void (await analyseBytes(mutate(base, m), 'incident.json'))),
+      propertyOptions(),
+    );
   });
 });

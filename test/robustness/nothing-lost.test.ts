@@ -6,10 +6,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { analyseFile } from './harness.js';
+
 import { loadThreadInput } from '../../src/analysis/load-threads.js';
 import { CORPUS, corpusAvailable, runCli } from '../helpers.js';
+import { analyseFile } from './harness.js';
 
 const FIXTURE = 'fixtures/threads/deadlock/dump-1.txt';
 
@@ -53,7 +55,7 @@ describe('thread counts reconciled with what the dump declares', { timeout: 120_
     expect(whole.file.warnings.filter((w) => /declares/.test(w))).toEqual([]);
   });
 
-  it("a jcmd JSON dump missing a thread its container counts: a warning", async () => {
+  it('a jcmd JSON dump missing a thread its container counts: a warning', async () => {
     const doc = JSON.parse(readFileSync('fixtures/threads/deadlock/jdk25-threads.json', 'utf8'));
     const container = doc.threadDump.threadContainers.find((c: { threads: unknown[] }) => c.threads.length > 1);
     container.threads.pop();

@@ -3,9 +3,11 @@
  * `npm run fuzz`, seed named). Each must now give results or a one-line refusal.
  */
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
-import { analyseBytes } from './harness.js';
+
 import { extractToBuffer } from './extract-buffer.js';
+import { analyseBytes } from './harness.js';
 
 describe('regressions', { timeout: 120_000 }, () => {
   it('a ThreadInfo header cut after `Id` left a thread with no state; the renderers crashed (CI seed, truncate at 16)', async () => {

@@ -7,7 +7,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+
 import { describe, expect, it } from 'vitest';
+
 import { heapHistogramOfFile } from '../../src/analysis/heap-file.js';
 
 const heap = gunzipSync(readFileSync('fixtures/incidents/active-count-leak/heap.hprof.gz'));

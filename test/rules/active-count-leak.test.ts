@@ -4,7 +4,8 @@
  * real JVMs' leaks (Dubbo 2.7 and 3) are checked in test/incidents/dubbo.test.ts and more-pools.test.ts.
  */
 import { describe, test } from 'vitest';
-import { check, counter, inPoolWorker, many, modelOf, refs, type Case } from './build.js';
+
+import { type Case, check, counter, inPoolWorker, many, modelOf, refs } from './build.js';
 
 const inside = (n: number) =>
   many(n, 'DubboServerHandler-127.0.0.1:20880-thread-', () => ({

@@ -6,17 +6,29 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
-import { check, many, modelOf, type Case, type ThreadSpec } from './build.js';
 
-type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown>; evidence: Array<{ kind: string; thread?: string }> };
+import { describe, expect, test } from 'vitest';
+
+import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
+
+type Found = {
+  rule: string;
+  subject: string;
+  severity: string;
+  message: string;
+  facts: Record<string, unknown>;
+  evidence: Array<{ kind: string; thread?: string }>;
+};
 const initFindings = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'class-init-wait') as Found[];
 
 describe('class-init-wait', { timeout: 60_000 }, () => {
   for (const name of ['class-init-waits', 'class-init-waits-jdk25']) {
     const dir = join(INCIDENTS, name);
-    const truth = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as { jdk: string; facts: { cycle: string[]; cycleClasses: string[]; slowClass: string; initialiser: string; waiters: number; waiterPrefix: string; control: string } };
+    const truth = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as {
+      jdk: string;
+      facts: { cycle: string[]; cycleClasses: string[]; slowClass: string; initialiser: string; waiters: number; waiterPrefix: string; control: string };
+    };
     test(`${name} (${truth.jdk}): the cycle as a deadlock, the slow initialiser with its waiters, not the control`, async () => {
       const { findings } = await analyseIncident(dir);
       const found = initFindings(findings);
@@ -41,7 +53,11 @@ describe('class-init-wait', { timeout: 60_000 }, () => {
     const last = model.dumps.length - 1;
     const waiter = model.dumps[last]!.threads.findIndex((t) => t.name === 'http-nio-8080-exec-1');
     expect(model.dumps[last]!.threads[waiter]!.state).toBe('RUNNABLE');
-    expect(model.activity[last]![waiter]).toMatchObject({ activity: 'blocked', basis: 'class-init', reason: expect.stringMatching(/RemoteConfig to be initialised/) });
+    expect(model.activity[last]![waiter]).toMatchObject({
+      activity: 'blocked',
+      basis: 'class-init',
+      reason: expect.stringMatching(/RemoteConfig to be initialised/),
+    });
     // The rule finds its waiters by that basis: every thread with a class-initialisation lock line has it, and no other.
     model.dumps.forEach((d, k) =>
       d.threads.forEach((th, i) => expect(model.activity[k]![i]!.basis === 'class-init', th.name).toBe(th.locks.some((l) => l.kind === 'waiting-class-init'))),

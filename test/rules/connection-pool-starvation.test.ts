@@ -5,7 +5,8 @@
  * and 5, OkHttp, HikariCP, Druid, commons-pool2) are checked in test/incidents/.
  */
 import { describe, test } from 'vitest';
-import { check, connectionPool, heapObject, many, modelOf, refs, type Case } from './build.js';
+
+import { type Case, check, connectionPool, heapObject, many, modelOf, refs } from './build.js';
 
 const waiting = (n: number) =>
   many(n, 'order-worker-', () => ({

@@ -6,14 +6,16 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
+import { rulesCommand } from '../../src/commands/rules.js';
 import { defaultConfig, resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { UsageError } from '../../src/errors.js';
-import { rulesCommand } from '../../src/commands/rules.js';
-import { RULES } from '../../src/rules/index.js';
-import { optionAccepts, optionDomain, type FindingDraft, type Rule, type RuleOption } from '../../src/rules/rule.js';
 import { SEVERITIES } from '../../src/model/findings.js';
+import { RULES } from '../../src/rules/index.js';
+import { type FindingDraft, optionAccepts, optionDomain, type Rule, type RuleOption } from '../../src/rules/rule.js';
 import { modelOf } from './build.js';
 
 const RULES_DIR = 'src/rules';

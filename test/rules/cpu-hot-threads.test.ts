@@ -7,20 +7,31 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, describe, expect, test } from 'vitest';
+
 import { defaultConfig, resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { TopThreadsCollector } from '../../src/logs/top-threads.js';
 import { RULES } from '../../src/rules/index.js';
 import { analyseIncident, CORPUS, INCIDENTS } from '../helpers.js';
-import { check, modelOf, type Case, type DumpSpec, type ThreadSpec } from './build.js';
+import { type Case, check, type DumpSpec, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'cpu-runaway');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { hot: string; readerPrefix: string; socketReaders: number; batch: string; idlePool: string } };
+const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+  facts: { hot: string; readerPrefix: string; socketReaders: number; batch: string; idlePool: string };
+};
 const scratch = mkdtempSync(join(tmpdir(), 'dumpsleuth-cpu-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const cpuFindings = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'cpu-hot-threads') as Array<{ rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown> }>;
+const cpuFindings = (findings: readonly { rule: string }[]) =>
+  findings.filter((f) => f.rule === 'cpu-hot-threads') as Array<{
+    rule: string;
+    subject: string;
+    severity: string;
+    message: string;
+    facts: Record<string, unknown>;
+  }>;
 
 /** The named thread's header and state lines in a dump, to check the controls look like the runaway. */
 function stateOf(dump: string, name: string): string {
@@ -59,9 +70,16 @@ describe('cpu-hot-threads', { timeout: 60_000 }, () => {
     expect(cpuFindings((await analyseIncident(dir)).findings)).toEqual([]);
   });
 
-  test('one dump gives a hint at most (info), from the thread\'s lifetime', async () => {
+  test("one dump gives a hint at most (info), from the thread's lifetime", async () => {
     const { model } = await analyseIncident(DIR, { threadsOnly: true });
-    const one = { ...model, dumps: [model.dumps[2]!], threadRefs: [model.dumps[2]!.threads.map((th, thread) => ({ dump: 0, thread, name: th.name }))], activity: [model.activity[2]!], series: [], cpuSamples: [] };
+    const one = {
+      ...model,
+      dumps: [model.dumps[2]!],
+      threadRefs: [model.dumps[2]!.threads.map((th, thread) => ({ dump: 0, thread, name: th.name }))],
+      activity: [model.activity[2]!],
+      series: [],
+      cpuSamples: [],
+    };
     const config = defaultConfig(RULES);
     const quick = resolveConfig(RULES, { rules: { 'cpu-hot-threads': { options: { minLifetimeSeconds: 1 } } } }, 'test');
     const cpu = cpuFindings(runRules(one, RULES, quick));
@@ -72,9 +90,11 @@ describe('cpu-hot-threads', { timeout: 60_000 }, () => {
 });
 
 describe('top -H output', () => {
-  test('the fixture\'s frames: one sample each, PIDs as native ids, TIME+ in seconds', () => {
+  test("the fixture's frames: one sample each, PIDs as native ids, TIME+ in seconds", () => {
     const c = new TopThreadsCollector('top-1.txt');
-    readFileSync(join(DIR, 'top-1.txt'), 'utf8').split('\n').forEach((l, i) => c.push(l, i + 1));
+    readFileSync(join(DIR, 'top-1.txt'), 'utf8')
+      .split('\n')
+      .forEach((l, i) => c.push(l, i + 1));
     const [sample, ...rest] = c.finish();
     expect(rest).toEqual([]);
     expect(sample!.takenAt).toMatch(/^\d\d:\d\d:\d\d$/);
@@ -89,7 +109,9 @@ describe('top -H output', () => {
   const watson = join(CORPUS, 'drauf__watson', 'CPU-USAGE-DUMP-1.txt');
   test.runIf(existsSync(watson))('a production top -H (Jira, 482 threads): TIME+ past an hour', () => {
     const c = new TopThreadsCollector('watson');
-    readFileSync(watson, 'utf8').split('\n').forEach((l, i) => c.push(l, i + 1));
+    readFileSync(watson, 'utf8')
+      .split('\n')
+      .forEach((l, i) => c.push(l, i + 1));
     const [sample] = c.finish();
     expect(sample!.threads.length).toBeGreaterThan(400);
     expect(sample!.threads[0]).toMatchObject({ pid: 15365, nativeId: '0x3c05', cpuPercent: 99.9, cpuSeconds: 144 * 60 + 51.95 });

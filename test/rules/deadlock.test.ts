@@ -6,12 +6,14 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { Chalk } from 'chalk';
 import { describe, expect, test } from 'vitest';
-import { analyse, FIXTURES } from '../helpers.js';
-import { renderText } from '../../src/report/text.js';
+
 import type { Finding } from '../../src/model/findings.js';
-import { check, many, modelOf, type Case, type ThreadSpec } from './build.js';
+import { renderText } from '../../src/report/text.js';
+import { analyse, FIXTURES } from '../helpers.js';
+import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
 
 const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 

@@ -4,12 +4,13 @@
  * still grow, a bounded queue with room), then the real JVMs' pools.
  */
 import { describe, expect, test } from 'vitest';
-import { analyse, FIXTURES } from '../helpers.js';
+
 import { resolveConfig } from '../../src/engine/config.js';
-import { RULES } from '../../src/rules/index.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import type { Finding } from '../../src/model/findings.js';
-import { check, connectionPool, executorHeap, idlePoolWorker, inPoolWorker, many, modelOf, refs, type Case, type ThreadSpec } from './build.js';
+import { RULES } from '../../src/rules/index.js';
+import { analyse, FIXTURES } from '../helpers.js';
+import { type Case, check, connectionPool, executorHeap, idlePoolWorker, inPoolWorker, many, modelOf, refs, type ThreadSpec } from './build.js';
 
 const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 

@@ -6,9 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
 import { analyseIncident, INCIDENTS } from '../helpers.js';
-import { check, modelOf, type Case, type ThreadSpec } from './build.js';
+import { type Case, check, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'finalizer-backlog');
 const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { queuedAtLeast: number; finalizeMethod: string; lockHolder: string } };
@@ -16,7 +18,7 @@ type Found = { rule: string; severity: string; facts: Record<string, unknown> };
 const backlog = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'finalizer-backlog') as Found[];
 
 describe('finalizer-backlog', { timeout: 60_000 }, () => {
-  test('with the heap: the blocked Finalizer, its lock\'s holder, and the queue\'s length (error)', async () => {
+  test("with the heap: the blocked Finalizer, its lock's holder, and the queue's length (error)", async () => {
     const [f, ...rest] = backlog((await analyseIncident(DIR)).findings);
     expect(rest).toEqual([]);
     expect(f!.severity).toBe('error');

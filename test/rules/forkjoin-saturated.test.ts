@@ -5,9 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
 import { analyseIncident, INCIDENTS } from '../helpers.js';
-import { check, many, modelOf, type Case, type ThreadSpec } from './build.js';
+import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'forkjoin-common-pool-blocked');
 const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { pool: string; parallelism: number; blockedIn: string; control: string } };
@@ -15,7 +17,7 @@ type Found = { rule: string; subject: string; severity: string; message: string;
 const fj = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'forkjoin-saturated') as Found[];
 
 describe('forkjoin-saturated', { timeout: 60_000 }, () => {
-  test('the common pool\'s blocked workers, what they block in, its caller; not the computing pool', async () => {
+  test("the common pool's blocked workers, what they block in, its caller; not the computing pool", async () => {
     const { findings } = await analyseIncident(DIR);
     const found = fj(findings);
     expect(found.map((f) => f.subject)).toEqual([truth.facts.pool]);
@@ -25,7 +27,9 @@ describe('forkjoin-saturated', { timeout: 60_000 }, () => {
     expect(f.facts['blocked']).toBe(truth.facts.parallelism);
     expect(f.message).toContain(truth.facts.blockedIn);
     // The executor-saturated finding of the same pool points at it.
-    expect(findings.find((x) => x.rule === 'executor-saturated' && x.subject === truth.facts.pool)?.causedBy).toContain(`forkjoin-saturated:${truth.facts.pool}`);
+    expect(findings.find((x) => x.rule === 'executor-saturated' && x.subject === truth.facts.pool)?.causedBy).toContain(
+      `forkjoin-saturated:${truth.facts.pool}`,
+    );
     expect(JSON.stringify(found)).not.toContain(truth.facts.control);
   });
 });

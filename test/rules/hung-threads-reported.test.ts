@@ -8,13 +8,17 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterAll, describe, expect, test } from 'vitest';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+
 import type { LogEventModel } from '../../src/model/model.js';
-import { check, modelOf, type Case } from './build.js';
+import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { type Case, check, modelOf } from './build.js';
 
 const DIR = join(INCIDENTS, 'tomcat-stuck-requests');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { stuck: number; stuckPath: string; recovered: number; recoveredPath: string } };
+const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+  facts: { stuck: number; stuckPath: string; recovered: number; recoveredPath: string };
+};
 const scratch = mkdtempSync(join(tmpdir(), 'dumpsleuth-hung-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -31,7 +35,7 @@ function incident(name: string, files: Record<string, string>): string {
 }
 
 describe('hung-threads-reported', { timeout: 60_000 }, () => {
-  test('Tomcat\'s valve: the two stuck requests, the slow one that completed left out, matched to the dumps', async () => {
+  test("Tomcat's valve: the two stuck requests, the slow one that completed left out, matched to the dumps", async () => {
     const [f, ...rest] = hung((await analyseIncident(DIR)).findings);
     expect(rest).toEqual([]);
     expect(f!.facts['threadCount']).toBe(truth.facts.stuck);
@@ -61,14 +65,22 @@ describe('hung-threads-reported', { timeout: 60_000 }, () => {
 
   test('WebSphere and WebLogic lines (hand-written from their message texts): hung, recovered, pool full', async () => {
     const websphere = [
-      '[8/15/24 15:07:40:982 EDT] 00000126 ThreadMonitor W   WSVR0605W: Thread "WebContainer : 3" (00001a8a) has been active for 700000 milliseconds and may be hung.  There is/are 2 thread(s) in total in the server that may be hung.',
+      '[8/15/24 15:07:40:982 EDT] 00000126 ThreadMonitor W   WSVR0605W: Thread "WebContainer : 3" (00001a8a) has been active for 700000 milliseconds ' +
+        'and may be hung.  There is/are 2 thread(s) in total in the server that may be hung.',
       '\tat java.net.SocketInputStream.socketRead0(Native Method)',
       '\tat oracle.jdbc.driver.T4CMAREngine.unmarshalUB1(T4CMAREngine.java:1109)',
-      '[8/15/24 15:07:41:000 EDT] 00000126 ThreadMonitor W   WSVR0605W: Thread "WebContainer : 9" (00001a8b) has been active for 650000 milliseconds and may be hung.  There is/are 2 thread(s) in total in the server that may be hung.',
-      '[8/15/24 15:09:00:000 EDT] 00000126 ThreadMonitor W   WSVR0606W: Thread "WebContainer : 9" (00001a8b) was previously reported to be hung but has completed.  It was active for approximately 720000 milliseconds.  There is/are 1 thread(s) in total in the server that still may be hung.',
+      '[8/15/24 15:07:41:000 EDT] 00000126 ThreadMonitor W   WSVR0605W: Thread "WebContainer : 9" (00001a8b) has been active for 650000 milliseconds ' +
+        'and may be hung.  There is/are 2 thread(s) in total in the server that may be hung.',
+      '[8/15/24 15:09:00:000 EDT] 00000126 ThreadMonitor W   WSVR0606W: Thread "WebContainer : 9" (00001a8b) was previously reported to be hung but ' +
+        'has completed.  It was active for approximately 720000 milliseconds.  There is/are 1 thread(s) in total in the server that still may be ' +
+        'hung.',
     ];
     const weblogic = [
-      '####<Mar 3, 2024 2:45:10 PM EST> <Error> <WebLogicServer> <host> <AdminServer> <[ACTIVE] ExecuteThread: \'7\' for queue: \'weblogic.kernel.Default (self-tuning)\'> <<WLS Kernel>> <> <> <1709495110000> <BEA-000337> <[STUCK] ExecuteThread: \'12\' for queue: \'weblogic.kernel.Default (self-tuning)\' has been busy for "640" seconds working on the request "Workmanager: default, Version: 0, Scheduled=true, Started=true, Started time: 640000 ms", which is more than the configured time (StuckThreadMaxTime) of "600" seconds in "server-failure-trigger". Stack trace:',
+      "####<Mar 3, 2024 2:45:10 PM EST> <Error> <WebLogicServer> <host> <AdminServer> <[ACTIVE] ExecuteThread: '7' for queue: " +
+        "'weblogic.kernel.Default (self-tuning)'> <<WLS Kernel>> <> <> <1709495110000> <BEA-000337> <[STUCK] ExecuteThread: '12' for queue: " +
+        '\'weblogic.kernel.Default (self-tuning)\' has been busy for "640" seconds working on the request "Workmanager: default, Version: 0, ' +
+        'Scheduled=true, Started=true, Started time: 640000 ms", which is more than the configured time (StuckThreadMaxTime) of "600" seconds in ' +
+        '"server-failure-trigger". Stack trace:',
       '\tat java.lang.Object.wait(Native Method)',
       '\tat com.acme.orders.OrderService.await(OrderService.java:88)',
     ];
@@ -82,7 +94,13 @@ describe('hung-threads-reported', { timeout: 60_000 }, () => {
     expect(wl.facts['activeSeconds']).toEqual([640]);
     // The BEA-000339 line that says it became unstuck resolves it.
     const unstuck = incident('unstuck', {
-      'AdminServer.log': [...weblogic, '####<Mar 3, 2024 2:47:00 PM EST> <Info> <WebLogicServer> <host> <AdminServer> <[STUCK] ExecuteThread: \'12\' for queue: \'weblogic.kernel.Default (self-tuning)\'> <<WLS Kernel>> <> <> <1709495220000> <BEA-000339> <[STUCK] ExecuteThread: \'12\' for queue: \'weblogic.kernel.Default (self-tuning)\' has become "unstuck".>'].join('\n') + '\n',
+      'AdminServer.log':
+        [
+          ...weblogic,
+          "####<Mar 3, 2024 2:47:00 PM EST> <Info> <WebLogicServer> <host> <AdminServer> <[STUCK] ExecuteThread: '12' for queue: " +
+            "'weblogic.kernel.Default (self-tuning)'> <<WLS Kernel>> <> <> <1709495220000> <BEA-000339> <[STUCK] ExecuteThread: '12' for queue: " +
+            '\'weblogic.kernel.Default (self-tuning)\' has become "unstuck".>',
+        ].join('\n') + '\n',
     });
     expect(hung((await analyseIncident(unstuck)).findings)).toEqual([]);
   });

@@ -7,17 +7,21 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
 import { analyseFiles, analyseIncident, INCIDENTS } from '../helpers.js';
-import { check, modelOf, type Case, type ThreadSpec } from './build.js';
+import { type Case, check, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'netty-blocked-event-loops');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { blockedLoops: number; loopPrefix: string; onLock: number; onFuture: number; service: string; healthyLoops: string } };
+const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+  facts: { blockedLoops: number; loopPrefix: string; onLock: number; onFuture: number; service: string; healthyLoops: string };
+};
 type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown> };
 const ioFindings = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'io-thread-blocked') as Found[];
 
 describe('io-thread-blocked', { timeout: 60_000 }, () => {
-  test('the provider\'s held event loops, in the service\'s code, and not the healthy server\'s loops', async () => {
+  test("the provider's held event loops, in the service's code, and not the healthy server's loops", async () => {
     const found = ioFindings((await analyseIncident(DIR)).findings);
     expect(found).toHaveLength(1);
     const f = found[0]!;

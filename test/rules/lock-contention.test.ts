@@ -6,15 +6,17 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { Chalk } from 'chalk';
 import { describe, expect, test } from 'vitest';
-import { renderText } from '../../src/report/text.js';
-import { analyse, FIXTURES } from '../helpers.js';
+
 import { resolveConfig } from '../../src/engine/config.js';
-import { RULES } from '../../src/rules/index.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import type { Finding } from '../../src/model/findings.js';
-import { check, many, modelOf, type Case, type LockSpec, type ThreadSpec } from './build.js';
+import { renderText } from '../../src/report/text.js';
+import { RULES } from '../../src/rules/index.js';
+import { analyse, FIXTURES } from '../helpers.js';
+import { type Case, check, type LockSpec, many, modelOf, type ThreadSpec } from './build.js';
 
 const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 

@@ -8,17 +8,31 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
 import { analyseIncident, INCIDENTS } from '../helpers.js';
-import { check, many, modelOf, type Case, type ThreadSpec } from './build.js';
+import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'logging-contention');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { syncAppender: string; syncThreads: number; syncPrefix: string; asyncAppender: string; asyncThreads: number; asyncQueueCapacity: number; asyncAppenderName: string; asyncPrefix: string; control: string } };
+const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+  facts: {
+    syncAppender: string;
+    syncThreads: number;
+    syncPrefix: string;
+    asyncAppender: string;
+    asyncThreads: number;
+    asyncQueueCapacity: number;
+    asyncAppenderName: string;
+    asyncPrefix: string;
+    control: string;
+  };
+};
 type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown>; causedBy: string[] };
 const logFindings = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'logging-contention') as Found[];
 
 describe('logging-contention', { timeout: 60_000 }, () => {
-  test('the appender lock\'s waiters and its holder\'s socket write; the full async queue\'s producers and its worker', async () => {
+  test("the appender lock's waiters and its holder's socket write; the full async queue's producers and its worker", async () => {
     const { findings, model } = await analyseIncident(DIR);
     const found = logFindings(findings);
     const sync = found.find((f) => f.facts['appenderFrame'] === truth.facts.syncAppender)!;
@@ -42,7 +56,7 @@ describe('logging-contention', { timeout: 60_000 }, () => {
     expect(model.activity[last]![producer]).toMatchObject({ activity: 'working', reason: expect.stringMatching(/room in a full ArrayBlockingQueue/) });
   });
 
-  test('from the thread dumps alone: the same two findings, without the queue\'s fill', async () => {
+  test("from the thread dumps alone: the same two findings, without the queue's fill", async () => {
     const found = logFindings((await analyseIncident(DIR, { threadsOnly: true })).findings);
     expect(found).toHaveLength(2);
     expect(found.find((f) => f.facts['asyncQueueFull'] === true)!.facts['queues']).toEqual([]);

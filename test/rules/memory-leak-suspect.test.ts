@@ -5,9 +5,10 @@
  * test/rules/memory-meets-concurrency.test.ts.
  */
 import { describe, test } from 'vitest';
+
 import type { LeakSuspect, MemorySummary, RetainedObject } from '../../src/model/memory.js';
 import type { Model } from '../../src/model/model.js';
-import { check, executorHeap, inPoolWorker, many, modelOf, type Case } from './build.js';
+import { type Case, check, executorHeap, inPoolWorker, many, modelOf } from './build.js';
 
 const MB = 1024 * 1024;
 const object = (className: string, id: string, retained: number): RetainedObject => ({ index: Number.parseInt(id, 16), id, className, shallow: 48, retained });

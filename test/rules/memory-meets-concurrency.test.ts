@@ -6,15 +6,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
-import { collectInputs } from '../../src/input/collect-inputs.js';
+
 import { analysisPlan, loadIncidentInputs } from '../../src/analysis/load-incident.js';
-import { buildModel } from '../../src/reconstruct/build-model.js';
 import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
-import { RULES } from '../../src/rules/index.js';
+import { collectInputs } from '../../src/input/collect-inputs.js';
 import type { Finding } from '../../src/model/findings.js';
+import { buildModel } from '../../src/reconstruct/build-model.js';
+import { RULES } from '../../src/rules/index.js';
+import { analyseIncident, INCIDENTS } from '../helpers.js';
 
 const truthOf = (incident: string) => JSON.parse(readFileSync(join(INCIDENTS, incident, 'truth.json'), 'utf8')).facts as Record<string, number>;
 const rulesOf = (fs: readonly Finding[], rule: string) => fs.filter((f) => f.rule === rule);
@@ -79,13 +81,15 @@ describe('memory-leak-suspect', { timeout: 60_000 }, () => {
     expect(s.facts['accumulationClass']).toBe('java.util.concurrent.ConcurrentHashMap$Node[]');
     expect(s.facts['holderKind']).toBe('a map');
     expect(s.facts['retainedBytes']).toBeGreaterThan(truth['sessions']! * truth['attributeBytes']!);
-    expect(s.message).toContain('class com.example.session.SessionCacheLeak$SessionRegistry -> static SESSIONS_BY_ID -> java.util.concurrent.ConcurrentHashMap');
+    expect(s.message).toContain(
+      'class com.example.session.SessionCacheLeak$SessionRegistry -> static SESSIONS_BY_ID -> java.util.concurrent.ConcurrentHashMap',
+    );
     expect(s.severity).toBe('error');
     // The idle request threads are fine: nothing else is wrong with this JVM.
     expect(findings.filter((f) => f.rule !== 'memory-leak-suspect')).toEqual([]);
   });
 
-  test('controls: small heaps whose 10% shares are the JDK\'s own (certificates, suffix lists) make no finding', async () => {
+  test("controls: small heaps whose 10% shares are the JDK's own (certificates, suffix lists) make no finding", async () => {
     for (const incident of ['healthy-light-load', 'http-pool-starvation', 'okhttp-dispatcher-queue']) {
       const { model, findings } = await analyseIncident(join(INCIDENTS, incident));
       expect(model.memory[0]!.summary!.suspects.length, incident).toBeGreaterThan(0);
@@ -104,7 +108,10 @@ describe('memory-leak-suspect', { timeout: 60_000 }, () => {
   });
 
   test('--no-memory: no memory analysis, no note', async () => {
-    const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([join(INCIDENTS, 'session-cache-leak')]), analysisPlan([], { memory: 'never' }));
+    const { threads, heaps, logs } = await loadIncidentInputs(
+      await collectInputs([join(INCIDENTS, 'session-cache-leak')]),
+      analysisPlan([], { memory: 'never' }),
+    );
     const model = buildModel(threads, { heaps, logs });
     expect(model.memory).toEqual([]);
     expect(model.notes.some((n) => /holds its memory/.test(n))).toBe(false);
@@ -118,8 +125,17 @@ describe('an extract carries the memory summary', { timeout: 60_000 }, () => {
     const { extractCommand } = await import('../../src/commands/extract.js');
     const out = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-extract-')), 'incident.json.gz');
     const sink = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
-    expect(await extractCommand(join(INCIDENTS, 'session-cache-leak', 'heap.hprof.gz'), { output: out, progress: false }, { stdout: sink, stderr: sink, env: {}, version: 'test' })).toBe(0);
-    const { threads, heaps, logs } = await loadIncidentInputs(await collectInputs([out, join(INCIDENTS, 'session-cache-leak', 'dump-3.txt')]), analysisPlan([]));
+    expect(
+      await extractCommand(
+        join(INCIDENTS, 'session-cache-leak', 'heap.hprof.gz'),
+        { output: out, progress: false },
+        { stdout: sink, stderr: sink, env: {}, version: 'test' },
+      ),
+    ).toBe(0);
+    const { threads, heaps, logs } = await loadIncidentInputs(
+      await collectInputs([out, join(INCIDENTS, 'session-cache-leak', 'dump-3.txt')]),
+      analysisPlan([]),
+    );
     const model = buildModel(threads, { heaps, logs });
     expect(model.memory[0]!.summary!.suspects[0]!.accumulation.className).toBe('java.util.concurrent.ConcurrentHashMap$Node[]');
     const [s] = rulesOf(runRules(model, RULES, resolveConfig(RULES, {}, 'test')), 'memory-leak-suspect');

@@ -5,8 +5,9 @@
  * test/rules/memory-meets-concurrency.test.ts.
  */
 import { describe, test } from 'vitest';
+
 import type { Model } from '../../src/model/model.js';
-import { check, connectionPool, executorHeap, inPoolWorker, many, modelOf, refs, type Case } from './build.js';
+import { type Case, check, connectionPool, executorHeap, inPoolWorker, many, modelOf, refs } from './build.js';
 
 const busy = (n: number) =>
   many(n, 'render-pool-thread-', () => ({

@@ -4,8 +4,9 @@
  * from its thread dumps alone, is checked in test/incidents/dubbo.test.ts.
  */
 import { describe, test } from 'vitest';
+
 import type { Model, ShutdownHookModel } from '../../src/model/model.js';
-import { check, inPoolWorker, many, modelOf, ref, refs, type Case } from './build.js';
+import { type Case, check, inPoolWorker, many, modelOf, ref, refs } from './build.js';
 
 const threads = [
   { name: 'DubboShutdownHook', state: 'WAITING' as const, frames: ['java.lang.Object.wait(Native Method)', 'org.apache.dubbo.config.DubboShutdownHook.run'] },

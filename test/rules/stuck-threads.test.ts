@@ -6,11 +6,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
-import { analyse, FIXTURES } from '../helpers.js';
-import { renderJson } from '../../src/report/json.js';
+
 import type { Finding } from '../../src/model/findings.js';
-import { check, idlePoolWorker, modelOf, type Case, type DumpSpec, type ThreadSpec } from './build.js';
+import { renderJson } from '../../src/report/json.js';
+import { analyse, FIXTURES } from '../helpers.js';
+import { type Case, check, type DumpSpec, idlePoolWorker, modelOf, type ThreadSpec } from './build.js';
 
 const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 

@@ -5,16 +5,20 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
 import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { RULES } from '../../src/rules/index.js';
 import { INSTANCE_NAMINGS, instanceNamingOf } from '../../src/rules/support/instance-namings.js';
 import { analyseFiles, analyseIncident, INCIDENTS, threadDumpTextFiles } from '../helpers.js';
-import { check, idlePoolWorker, modelOf, type Case, type DumpSpec, type ThreadSpec } from './build.js';
+import { type Case, check, type DumpSpec, idlePoolWorker, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'thread-leak');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { leakPattern: string; threadsPerPool: number; timerPattern: string; fullPool: string } };
+const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+  facts: { leakPattern: string; threadsPerPool: number; timerPattern: string; fullPool: string };
+};
 type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown> };
 const leaks = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'thread-leak') as Found[];
 
@@ -43,9 +47,11 @@ describe('thread-leak', { timeout: 60_000 }, () => {
 
   test('the first-character test before the patterns loses no name: every fixture and corpus name, and one of each scheme', () => {
     const names = new Set(INSTANCE_NAMINGS.map((n) => n.scheme.replaceAll('#', '7')));
-    for (const dir of [INCIDENTS]) for (const inc of readdirSync(dir)) for (const f of readdirSync(join(dir, inc)).filter((x) => x.endsWith('.txt'))) {
-      for (const m of readFileSync(join(dir, inc, f), 'utf8').matchAll(/^"([^"]*)"/gm)) names.add(m[1]!);
-    }
+    for (const dir of [INCIDENTS])
+      for (const inc of readdirSync(dir))
+        for (const f of readdirSync(join(dir, inc)).filter((x) => x.endsWith('.txt'))) {
+          for (const m of readFileSync(join(dir, inc, f), 'utf8').matchAll(/^"([^"]*)"/gm)) names.add(m[1]!);
+        }
     for (const file of threadDumpTextFiles()) for (const m of readFileSync(file, 'latin1').matchAll(/^"([^"]*)"/gm)) names.add(m[1]!);
     let matched = 0;
     for (const name of names) {
@@ -53,7 +59,10 @@ describe('thread-leak', { timeout: 60_000 }, () => {
       expect(instanceNamingOf(name)?.naming.scheme, name).toBe(plain?.scheme);
       if (plain !== undefined) {
         matched++;
-        expect(plain.starts.some((s) => name.startsWith(s)), name).toBe(true);
+        expect(
+          plain.starts.some((s) => name.startsWith(s)),
+          name,
+        ).toBe(true);
       }
     }
     // Every scheme's example, and the thread-leak incident's pools and timers.

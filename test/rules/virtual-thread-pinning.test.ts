@@ -7,9 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
+
 import { analyseFiles, analyseIncident, INCIDENTS } from '../helpers.js';
-import { check, modelOf, type Case, type ThreadSpec } from './build.js';
+import { type Case, check, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'virtual-thread-pinning');
 const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { carriers: number; pinnedIn: string[]; waitingVirtualThreads: number } };
@@ -21,11 +23,16 @@ describe('virtual-thread-pinning', { timeout: 60_000 }, () => {
     const [f, ...rest] = pinning((await analyseFiles([join(DIR, 'threads.json')])).findings);
     expect(rest).toEqual([]);
     expect(f!.severity).toBe('error');
-    expect(f!.facts).toMatchObject({ pinned: truth.facts.carriers, carriers: truth.facts.carriers, pinnedCarriers: truth.facts.carriers, waitingForCarrier: truth.facts.waitingVirtualThreads });
+    expect(f!.facts).toMatchObject({
+      pinned: truth.facts.carriers,
+      carriers: truth.facts.carriers,
+      pinnedCarriers: truth.facts.carriers,
+      waitingForCarrier: truth.facts.waitingVirtualThreads,
+    });
     for (const where of truth.facts.pinnedIn) expect(f!.message).toContain(where);
   });
 
-  test('from the JDK 25 text dumps: the carriers carry the pinned virtual threads\' frames on top', async () => {
+  test("from the JDK 25 text dumps: the carriers carry the pinned virtual threads' frames on top", async () => {
     const { model, findings } = await analyseFiles([join(DIR, 'dump-1.txt')]);
     const carrier = model.dumps[0]!.threads.find((t) => t.carriedVirtualThread !== undefined)!;
     expect(carrier.frames[0]!.qualified).toBe('jdk.internal.misc.Unsafe.park');
@@ -35,7 +42,7 @@ describe('virtual-thread-pinning', { timeout: 60_000 }, () => {
     expect(f!.severity).toBe('error');
   });
 
-  test('the whole incident (text and JSON of one JVM) gives one finding, and the scheduler\'s pool points at it', async () => {
+  test("the whole incident (text and JSON of one JVM) gives one finding, and the scheduler's pool points at it", async () => {
     const { findings } = await analyseIncident(DIR);
     expect(pinning(findings)).toHaveLength(1);
     expect(findings.filter((x) => x.rule === 'forkjoin-saturated')).toEqual([]);

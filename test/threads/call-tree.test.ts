@@ -1,9 +1,11 @@
 /** The merged call tree (flame graph and call-tree data): counts checked against the stacks themselves. */
+import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { mainState, type CallTreeNode } from '../../src/model/call-tree.js';
+
+import { type CallTreeNode, mainState } from '../../src/model/call-tree.js';
 import { callTree } from '../../src/threads/call-tree.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
-import { join } from 'node:path';
 
 function find(n: CallTreeNode, path: readonly string[]): CallTreeNode | undefined {
   let at: CallTreeNode | undefined = n;
@@ -38,13 +40,21 @@ describe('callTree', () => {
   });
 
   it('orders children widest first and names the state most threads of a node are in', () => {
-    const frame = (qualified: string) => ({ className: qualified.slice(0, qualified.lastIndexOf('.')), method: qualified.slice(qualified.lastIndexOf('.') + 1), location: '', qualified });
+    const frame = (qualified: string) => ({
+      className: qualified.slice(0, qualified.lastIndexOf('.')),
+      method: qualified.slice(qualified.lastIndexOf('.') + 1),
+      location: '',
+      qualified,
+    });
     const th = (state: 'BLOCKED' | 'RUNNABLE', ...frames: string[]) => ({ name: 't', state, frames: frames.map(frame), locks: [] });
     const dump = { threads: [th('RUNNABLE', 'a.B.c', 'a.Main.run'), th('BLOCKED', 'a.D.e', 'a.Main.run'), th('BLOCKED', 'a.D.e', 'a.Main.run')] } as never;
     const tree = callTree([dump]);
     const run = tree.children[0]!;
     expect(run.frame).toBe('a.Main.run');
-    expect(run.children.map((c) => [c.frame, c.count])).toEqual([['a.D.e', 2], ['a.B.c', 1]]);
+    expect(run.children.map((c) => [c.frame, c.count])).toEqual([
+      ['a.D.e', 2],
+      ['a.B.c', 1],
+    ]);
     expect(mainState(run)).toBe('BLOCKED');
     expect(mainState(run.children[1]!)).toBe('RUNNABLE');
   });

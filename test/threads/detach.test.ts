@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { detach, detachAll } from '../../src/threads/dump-builder.js';
 
 describe('detachAll', () => {

@@ -3,10 +3,11 @@
  * created, in which state, holding what; the parsers and analyses must find exactly that.
  */
 import { describe, expect, test } from 'vitest';
-import { analyse, FIXTURES, load, truth } from '../helpers.js';
-import { findThreadPools } from '../../src/threads/thread-pools.js';
+
 import { buildLockGraph } from '../../src/threads/lock-graph.js';
 import { classifyDump } from '../../src/threads/thread-activity.js';
+import { findThreadPools } from '../../src/threads/thread-pools.js';
+import { analyse, FIXTURES, load, truth } from '../helpers.js';
 
 const SCENARIOS = ['deadlock', 'pool', 'contention', 'series', 'logs', 'threadinfo'] as const;
 
@@ -96,7 +97,12 @@ test('JDK 25 JSON: monitor deadlocks from blockedOn and monitorsOwned alone', as
   const t = await truth('deadlock');
   const { file } = await load(`${FIXTURES}/deadlock/jdk25-threads.json`);
   const dump = file.dumps[0]!;
-  const found = buildLockGraph(dump).cycles.map((c) => c.threads.map((i) => dump.threads[i]!.name).sort().join(' '));
+  const found = buildLockGraph(dump).cycles.map((c) =>
+    c.threads
+      .map((i) => dump.threads[i]!.name)
+      .sort()
+      .join(' '),
+  );
   // JDK 25.0.3 writes no owner for a park blocker, so only the monitor cycles can be seen in its JSON.
   const monitorCycles = t.deadlocks.filter((d: any) => d.kind === 'monitor').map((d: any) => [...d.threads].sort().join(' '));
   expect(found.sort()).toEqual(monitorCycles.sort());

@@ -1,11 +1,17 @@
 import { describe, expect, test } from 'vitest';
+
 import { parseFrameText, parseLockLine, parseLockRef } from '../../src/threads/frame-text.js';
 
 describe('parseFrameText', () => {
   test.each([
     ['java.lang.Thread.sleep(Native Method)', 'java.lang.Thread', 'sleep', 'Native Method'],
     ['java.lang.Thread.run(java.base@17.0.15/Thread.java:833)', 'java.lang.Thread', 'run', 'Thread.java:833'],
-    ['java.base@17/java.lang.ref.Reference.waitForReferencePendingList(Native Method)', 'java.lang.ref.Reference', 'waitForReferencePendingList', 'Native Method'],
+    [
+      'java.base@17/java.lang.ref.Reference.waitForReferencePendingList(Native Method)',
+      'java.lang.ref.Reference',
+      'waitForReferencePendingList',
+      'Native Method',
+    ],
     ['java.base/java.lang.Object.wait0(Native Method)', 'java.lang.Object', 'wait0', 'Native Method'],
     ['app//com.example.Foo.bar(Foo.java:12)', 'com.example.Foo', 'bar', 'Foo.java:12'],
     ['java/lang/Object.wait(J)V(Native Method)', 'java.lang.Object', 'wait', 'Native Method'],
@@ -23,7 +29,12 @@ describe('parseFrameText', () => {
 describe('lock lines', () => {
   test.each([
     ['locked <0x000000076ab62208> (a java.lang.Object)', 'locked', '0x000000076ab62208', 'java.lang.Object'],
-    ['parking to wait for  <0x00000000ffc08760> (a java.util.concurrent.locks.ReentrantLock$NonfairSync)', 'parking', '0x00000000ffc08760', 'java.util.concurrent.locks.ReentrantLock$NonfairSync'],
+    [
+      'parking to wait for  <0x00000000ffc08760> (a java.util.concurrent.locks.ReentrantLock$NonfairSync)',
+      'parking',
+      '0x00000000ffc08760',
+      'java.util.concurrent.locks.ReentrantLock$NonfairSync',
+    ],
     ['waiting to re-lock in wait() <0x1> (a X)', 'waiting-to-relock', '0x1', 'X'],
     ['waiting on <no object reference available>', 'waiting-on', '', ''],
     ['eliminated <owner is scalar replaced> (a java.lang.Object)', 'eliminated', '', 'java.lang.Object'],

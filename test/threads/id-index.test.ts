@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IdIndex, addressValue } from '../../src/threads/id-index.js';
+
+import { addressValue, IdIndex } from '../../src/threads/id-index.js';
 
 /** A small deterministic generator, so a failure names the seed that made it. */
 function random(seed: number): () => number {
@@ -21,8 +22,12 @@ describe('IdIndex', () => {
         let id: string;
         const r = next();
         if (r < 0.3 && seen.length > 0) id = seen[Math.floor(next() * seen.length)]!;
-        else if (r < 0.85) id = `0x0000${Math.floor(next() * 2 ** 40).toString(16).padStart(12, '0')}`;
-        else if (r < 0.95) id = `${Math.floor(next() * 1e6)}`; // javacore-like or JSON ids
+        else if (r < 0.85)
+          id = `0x0000${Math.floor(next() * 2 ** 40)
+            .toString(16)
+            .padStart(12, '0')}`;
+        else if (r < 0.95)
+          id = `${Math.floor(next() * 1e6)}`; // javacore-like or JSON ids
         else id = `0x${'f'.repeat(16)}${Math.floor(next() * 100)}`; // beyond exact doubles: kept as text
         seen.push(id);
         const want = reference.get(id) ?? reference.size;

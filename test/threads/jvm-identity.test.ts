@@ -3,28 +3,37 @@
  * the real-JVM fixtures (every incident's dumps and heap are one JVM; any two incidents are two),
  * on the corpus (every labelled series is one JVM) and end to end: nothing of two JVMs is merged.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
-import { groupByJvm, sightingOfDump, whyNotOneJvm, type JvmSighting } from '../../src/threads/jvm-identity.js';
+
+import { analysisPlan, loadAnyInput } from '../../src/analysis/load-incident.js';
 import { loadThreadInput } from '../../src/analysis/load-threads.js';
-import { loadAnyInput, analysisPlan } from '../../src/analysis/load-incident.js';
 import { sightingOfHeap } from '../../src/reconstruct/heap-identity.js';
+import { groupByJvm, type JvmSighting, sightingOfDump, whyNotOneJvm } from '../../src/threads/jvm-identity.js';
 import { runCli } from '../helpers.js';
 
-const sighting = (label: string, fields: Partial<JvmSighting>, threads: Array<[string, { name: string; nativeId?: string; address?: bigint }]> = []): JvmSighting => ({
+const sighting = (
+  label: string,
+  fields: Partial<JvmSighting>,
+  threads: Array<[string, { name: string; nativeId?: string; address?: bigint }]> = [],
+): JvmSighting => ({
   label,
   ...fields,
   threads: new Map(threads),
 });
 
 describe('whyNotOneJvm', () => {
-  const ref = (nid: string, address: bigint) => ['#2', { name: 'Reference Handler', nativeId: nid, address }] as [string, { name: string; nativeId: string; address: bigint }];
+  const ref = (nid: string, address: bigint) =>
+    ['#2', { name: 'Reference Handler', nativeId: nid, address }] as [string, { name: string; nativeId: string; address: bigint }];
   const fin = (nid: string) => ['#3', { name: 'Finalizer', nativeId: nid }] as [string, { name: string; nativeId: string }];
 
   test('two banners, two vendors, two start times', async () => {
-    expect(whyNotOneJvm(sighting('a', { jvm: 'OpenJDK 64-Bit Server VM (17.0.2+8)' }), sighting('b', { jvm: 'OpenJDK 64-Bit Server VM (21.0.1+12)' }))).toMatch(/a was printed by .*17.*, b by .*21/);
+    expect(whyNotOneJvm(sighting('a', { jvm: 'OpenJDK 64-Bit Server VM (17.0.2+8)' }), sighting('b', { jvm: 'OpenJDK 64-Bit Server VM (21.0.1+12)' }))).toMatch(
+      /a was printed by .*17.*, b by .*21/,
+    );
     expect(whyNotOneJvm(sighting('a', { vendor: 'HotSpot' }), sighting('b', { vendor: 'JRockit' }))).toMatch(/HotSpot dump, b a JRockit one/);
     expect(whyNotOneJvm(sighting('a', { startMs: 0 }), sighting('b', { startMs: 3_600_000 }))).toMatch(/started at 1970-01-01 00:00:00.*01:00:00/);
     // Within the tolerance: one JVM, seen at two moments.
@@ -32,8 +41,12 @@ describe('whyNotOneJvm', () => {
   });
 
   test('a thread id with another native id or address, and none that agrees', async () => {
-    expect(whyNotOneJvm(sighting('a', {}, [ref('0x10', 0x7f00n)]), sighting('b', {}, [ref('0x2f', 0x7f00n)]))).toMatch(/Java thread #2 \("Reference Handler"\) has native id 0x10 in a and 0x2f in b/);
-    expect(whyNotOneJvm(sighting('a', {}, [ref('0x10', 0x7f00n)]), sighting('b', {}, [ref('0x10', 0x7e00n)]))).toMatch(/JavaThread address 0x7f00 in a and 0x7e00 in b/);
+    expect(whyNotOneJvm(sighting('a', {}, [ref('0x10', 0x7f00n)]), sighting('b', {}, [ref('0x2f', 0x7f00n)]))).toMatch(
+      /Java thread #2 \("Reference Handler"\) has native id 0x10 in a and 0x2f in b/,
+    );
+    expect(whyNotOneJvm(sighting('a', {}, [ref('0x10', 0x7f00n)]), sighting('b', {}, [ref('0x10', 0x7e00n)]))).toMatch(
+      /JavaThread address 0x7f00 in a and 0x7e00 in b/,
+    );
   });
 
   test('one disagreement among agreements is not another JVM; two are', async () => {
@@ -99,7 +112,10 @@ const haveCorpus = existsSync(join(corpus, 'LABELS.json'));
 // Skipped silently without it: test/global-setup.ts says once per run that ../shared is absent.
 
 describe.skipIf(!haveCorpus)('on the corpus', { timeout: 120_000 }, () => {
-  const labels = haveCorpus ? (JSON.parse(readFileSync(join(corpus, 'LABELS.json'), 'utf8')) as { cases: Array<{ case: string; files?: string[] }> } | Array<{ case: string; files?: string[] }>) : [];
+  const labels = haveCorpus
+    ? (JSON.parse(readFileSync(join(corpus, 'LABELS.json'), 'utf8')) as
+        { cases: Array<{ case: string; files?: string[] }> } | Array<{ case: string; files?: string[] }>)
+    : [];
   const cases = Array.isArray(labels) ? labels : labels.cases;
 
   test('every labelled series and every file of several dumps is one JVM', async () => {
@@ -164,12 +180,20 @@ describe('end to end: two JVMs are never one analysis', { timeout: 120_000 }, ()
   test('one file across a restart: each JVM its own series, and a note says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-jvms-'));
     const file = join(dir, 'catalina.out');
-    writeFileSync(file, [`${A}/dump-1.txt`, `${A}/dump-2.txt`, `${B}/dump-1.txt`, `${B}/dump-2.txt`].map((f) => readFileSync(f, 'utf8')).join('\nlog line between dumps\n'));
+    writeFileSync(
+      file,
+      [`${A}/dump-1.txt`, `${A}/dump-2.txt`, `${B}/dump-1.txt`, `${B}/dump-2.txt`].map((f) => readFileSync(f, 'utf8')).join('\nlog line between dumps\n'),
+    );
     const doc = JSON.parse((await runCli(['analyze', '-f', 'json', '--fail-on', 'never', file])).stdout);
     expect(doc.dumps).toHaveLength(4);
-    expect(doc.model.series.map((s: { dumps: number[] }) => s.dumps)).toEqual([[0, 1], [2, 3]]);
+    expect(doc.model.series.map((s: { dumps: number[] }) => s.dumps)).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
     // The model orders dumps in time (B's were taken first); the note numbers them as in the file.
-    expect(doc.model.notes.join('\n')).toMatch(/dumps 1, 2 of .*catalina\.out cannot come from the JVM of dumps 3, 4 of .*catalina\.out: the JVM of dump \d of .* started at/);
+    expect(doc.model.notes.join('\n')).toMatch(
+      /dumps 1, 2 of .*catalina\.out cannot come from the JVM of dumps 3, 4 of .*catalina\.out: the JVM of dump \d of .* started at/,
+    );
   });
 
   test('a heap dump of another JVM beside the thread dumps: not lined up, no false leak, a note in every format', async () => {
@@ -180,12 +204,17 @@ describe('end to end: two JVMs are never one analysis', { timeout: 120_000 }, ()
     // The heap's counter is at its limit; with threads of another JVM it read as a critical leak.
     expect(doc.findings.map((f: { rule: string }) => f.rule)).not.toContain('active-count-leak');
     // What it can say: the counter is at its limit, and why the threads cannot tell leak from saturation.
-    expect(doc.findings.find((f: { rule: string }) => f.rule === 'limit-saturated').message).toMatch(/The thread dumps given are not of this heap's JVM, so a leak cannot be told from saturation/);
+    expect(doc.findings.find((f: { rule: string }) => f.rule === 'limit-saturated').message).toMatch(
+      /The thread dumps given are not of this heap's JVM, so a leak cannot be told from saturation/,
+    );
     // (Markdown escapes the `#`, HTML the quotes.)
     const note = /heap\.hprof\.gz is not of the JVM of the thread dumps: Java thread \\?#\d+ .{1,60} has JavaThread address/;
     expect(doc.model.notes.join('\n')).toMatch(note);
-    for (const format of ['text', 'markdown', 'html']) expect((await runCli(['analyze', '-f', format, '--fail-on', 'never', dir])).stdout, format).toMatch(note);
+    for (const format of ['text', 'markdown', 'html'])
+      expect((await runCli(['analyze', '-f', format, '--fail-on', 'never', dir])).stdout, format).toMatch(note);
     // The same heap with its own dumps is still the leak it is.
-    expect(JSON.parse((await runCli(['analyze', '-f', 'json', '--fail-on', 'never', A])).stdout).findings.map((f: { rule: string }) => f.rule)).toContain('active-count-leak');
+    expect(JSON.parse((await runCli(['analyze', '-f', 'json', '--fail-on', 'never', A])).stdout).findings.map((f: { rule: string }) => f.rule)).toContain(
+      'active-count-leak',
+    );
   });
 });

@@ -3,11 +3,12 @@
  * must not depend on whether threads share their array or hold equal copies.
  */
 import { describe, expect, it } from 'vitest';
-import { markSharedStack, perStack } from '../../src/threads/per-stack.js';
-import { groupIdenticalStacks } from '../../src/threads/stack-groups.js';
+
+import type { JavaThreadState, StackFrame } from '../../src/model/thread-dump.js';
 import { newThreadDump, newThreadEntry } from '../../src/threads/dump-builder.js';
 import { parseFrameText } from '../../src/threads/frame-text.js';
-import type { JavaThreadState, StackFrame } from '../../src/model/thread-dump.js';
+import { markSharedStack, perStack } from '../../src/threads/per-stack.js';
+import { groupIdenticalStacks } from '../../src/threads/stack-groups.js';
 
 const park = parseFrameText('jdk.internal.misc.Unsafe.park(java.base@17/Native Method)');
 const getTask = parseFrameText('java.util.concurrent.ThreadPoolExecutor.getTask(java.base@17/ThreadPoolExecutor.java:1062)');

@@ -1,12 +1,14 @@
 /** StackInterner hands threads with the same frames one array, whatever else their bodies hold. */
-import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { StackInterner } from '../../src/threads/stack-interner.js';
-import { FIXTURES, parseLineByLine } from '../helpers.js';
-import { TextDumpParser } from '../../src/threads/text-parser.js';
-import { parseFrameText } from '../../src/threads/frame-text.js';
+
+import { describe, expect, it } from 'vitest';
+
 import type { StackFrame, ThreadEntry } from '../../src/model/thread-dump.js';
+import { parseFrameText } from '../../src/threads/frame-text.js';
+import { StackInterner } from '../../src/threads/stack-interner.js';
+import { TextDumpParser } from '../../src/threads/text-parser.js';
+import { FIXTURES, parseLineByLine } from '../helpers.js';
 
 const [park, getTask, run, work] = [
   'jdk.internal.misc.Unsafe.park(java.base@17/Native Method)',

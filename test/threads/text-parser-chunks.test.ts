@@ -4,7 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { TextDumpParser } from '../../src/threads/text-parser.js';
 import { FIXTURES, parseLineByLine } from '../helpers.js';
 

@@ -5,7 +5,9 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { TextDumpParser } from '../../src/threads/text-parser.js';
 import { ThreadDumpSections } from '../../src/threads/text-sections.js';
 import { CORPUS, corpusAvailable, FIXTURES } from '../helpers.js';

@@ -1,12 +1,13 @@
 /** Idle or busy (frame markers, and wait sites idle only when the thread waits right there); what counts as outside a dump. */
 import { describe, expect, it } from 'vitest';
+
 import type { JavaThreadState, ThreadEntry } from '../../src/model/thread-dump.js';
+import { HOUSEKEEPING_NAMES, MAIN_THREAD_NAMES } from '../../src/threads/activity-knowledge.js';
 import { newThreadEntry } from '../../src/threads/dump-builder.js';
 import { parseFrameText } from '../../src/threads/frame-text.js';
-import { classifyDump, classifyThread } from '../../src/threads/thread-activity.js';
 import { buildLockGraph } from '../../src/threads/lock-graph.js';
+import { classifyDump, classifyThread } from '../../src/threads/thread-activity.js';
 import { findThreadPools } from '../../src/threads/thread-pools.js';
-import { HOUSEKEEPING_NAMES, MAIN_THREAD_NAMES } from '../../src/threads/activity-knowledge.js';
 
 const isIdle = (th: ThreadEntry): boolean => classifyThread(th).activity === 'idle';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
@@ -22,8 +23,20 @@ const CREATE_RUN = 'com.alibaba.druid.pool.DruidDataSource$CreateConnectionThrea
 
 describe('idle or not, on hand-made stacks of real frames', () => {
   it('a pool worker waiting in getTask is idle; one in application code is not', () => {
-    expect(isIdle(thread('WAITING', ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.ThreadPoolExecutor.getTask(ThreadPoolExecutor.java:1062)']))).toBe(true);
-    expect(isIdle(thread('WAITING', ['jdk.internal.misc.Unsafe.park(Native Method)', 'com.example.Orders.place(Orders.java:10)', 'java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)']))).toBe(false);
+    expect(
+      isIdle(
+        thread('WAITING', ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.ThreadPoolExecutor.getTask(ThreadPoolExecutor.java:1062)']),
+      ),
+    ).toBe(true);
+    expect(
+      isIdle(
+        thread('WAITING', [
+          'jdk.internal.misc.Unsafe.park(Native Method)',
+          'com.example.Orders.place(Orders.java:10)',
+          'java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)',
+        ]),
+      ),
+    ).toBe(false);
   });
 
   it("Druid's create thread waiting on `empty` is idle", () => {
@@ -45,13 +58,33 @@ describe('idle or not, on hand-made stacks of real frames', () => {
     ]);
     expect(isIdle(connecting)).toBe(false);
     // Waiting, but for a lock inside the driver: still busy.
-    expect(isIdle(thread('WAITING', ['jdk.internal.misc.Unsafe.park(Native Method)', 'com.mysql.cj.NativeSession.connect(NativeSession.java:120)', CREATE_RUN]))).toBe(false);
-    expect(isIdle(thread('WAITING', ['jdk.internal.misc.Unsafe.park(Native Method)', 'java.util.concurrent.locks.LockSupport.park(LockSupport.java:341)', 'com.mysql.cj.NativeSession.connect(NativeSession.java:120)', CREATE_RUN, 'java.lang.Thread.run(Thread.java:840)']))).toBe(false);
+    expect(
+      isIdle(thread('WAITING', ['jdk.internal.misc.Unsafe.park(Native Method)', 'com.mysql.cj.NativeSession.connect(NativeSession.java:120)', CREATE_RUN])),
+    ).toBe(false);
+    expect(
+      isIdle(
+        thread('WAITING', [
+          'jdk.internal.misc.Unsafe.park(Native Method)',
+          'java.util.concurrent.locks.LockSupport.park(LockSupport.java:341)',
+          'com.mysql.cj.NativeSession.connect(NativeSession.java:120)',
+          CREATE_RUN,
+          'java.lang.Thread.run(Thread.java:840)',
+        ]),
+      ),
+    ).toBe(false);
   });
 });
 
 describe('the time line jstack prints first', () => {
-  const dump = ['2026-11-30 13:12:26', 'Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):', '', '"main" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 runnable', '   java.lang.Thread.State: RUNNABLE', '\tat A.b(A.java:1)', ''];
+  const dump = [
+    '2026-11-30 13:12:26',
+    'Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):',
+    '',
+    '"main" #1 prio=5 os_prio=0 tid=0x1 nid=0x2 runnable',
+    '   java.lang.Thread.State: RUNNABLE',
+    '\tat A.b(A.java:1)',
+    '',
+  ];
   const parse = (lines: string[]) => {
     const p = new TextDumpParser('t.txt');
     p.pushText(lines.join('\n') + '\n');
@@ -75,14 +108,17 @@ describe('verdicts shared by stack never cross what the wait object says', () =>
   // A hand-written dump (a format edge case: jstack writes no `- waiting on` line when the monitor
   // is not known): one thread of a stack with no wait object, then four with a shared, unowned one.
   const worker = (n: number, waitLine: boolean) => [
-    `"worker-${n}" #${10 + n} prio=5 os_prio=0 cpu=1.00ms elapsed=10.00s tid=0x00007f000000${n}000 nid=0x${(100 + n).toString(16)} in Object.wait()  [0x00007f0000001000]`,
+    `"worker-${n}" #${10 + n} prio=5 os_prio=0 cpu=1.00ms elapsed=10.00s tid=0x00007f000000${n}000 nid=0x${(100 + n).toString(16)} in Object.wait()  ` +
+      `[0x00007f0000001000]`,
     '   java.lang.Thread.State: WAITING (on object monitor)',
     '\tat java.lang.Object.wait(java.base@17.0.15/Native Method)',
     ...(waitLine ? ['\t- waiting on <0x00000000f0001000> (a com.acme.JobQueue)'] : []),
     '\tat java.lang.Object.wait(java.base@17.0.15/Object.java:338)',
     '\tat com.acme.JobQueue.next(JobQueue.java:40)',
     // Application frames down to its own run method: no known loop, no task boundary the stack shows.
-    ...['Orders.load', 'Orders.sync', 'Sync.batch', 'Sync.step', 'Sync.tick', 'Sync.loop'].map((m, k) => `\tat com.acme.${m}(${m.split('.')[0]}.java:${k + 1})`),
+    ...['Orders.load', 'Orders.sync', 'Sync.batch', 'Sync.step', 'Sync.tick', 'Sync.loop'].map(
+      (m, k) => `\tat com.acme.${m}(${m.split('.')[0]}.java:${k + 1})`,
+    ),
     '\tat com.acme.Sync.run(Sync.java:9)',
     '\tat java.lang.Thread.run(java.base@17.0.15/Thread.java:833)',
     '',
@@ -106,7 +142,8 @@ describe('look-alike threads whose names carry two numbers', () => {
   // Hand-written (a naming edge case): `app-w09 [container1-223]`, the worker number and a container
   // counter, so no two names share the pattern that replaces the last number only.
   const worker = (n: number) => [
-    `"app-w${n} [container1-${200 + n}]" #${10 + n} prio=5 os_prio=0 tid=0x00007f000000${n}000 nid=0x${(100 + n).toString(16)} waiting on condition  [0x00007f0000001000]`,
+    `"app-w${n} [container1-${200 + n}]" #${10 + n} prio=5 os_prio=0 tid=0x00007f000000${n}000 nid=0x${(100 + n).toString(16)} waiting on condition  ` +
+      `[0x00007f0000001000]`,
     '   java.lang.Thread.State: WAITING (parking)',
     '\tat jdk.internal.misc.Unsafe.park(java.base@17.0.15/Native Method)',
     '\t- parking to wait for  <0x00000000f0002000> (a java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject)',
@@ -153,7 +190,11 @@ describe('names that say what a thread is', () => {
     const main = (name: string) => {
       const th = newThreadEntry(name, 1);
       th.state = 'WAITING';
-      th.frames.push(parseFrameText('java.lang.Object.wait(Native Method)'), parseFrameText('java.lang.Thread.join(Thread.java:1300)'), parseFrameText('App.main(App.java:10)'));
+      th.frames.push(
+        parseFrameText('java.lang.Object.wait(Native Method)'),
+        parseFrameText('java.lang.Thread.join(Thread.java:1300)'),
+        parseFrameText('App.main(App.java:10)'),
+      );
       return classifyThread(th);
     };
     for (const name of MAIN_THREAD_NAMES) expect(main(name).basis, name).toBe('shutdown-wait');

@@ -4,7 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { TextDumpParser } from '../../src/threads/text-parser.js';
 import { corpusAvailable, FIXTURES, parseLineByLine, threadDumpTextFiles } from '../helpers.js';
 
@@ -16,7 +18,11 @@ function wholeText(text: string) {
 
 // A real JVM's pool (fixtures/threads/pool): workers 6 to 8 wait idle for work and print one body.
 const poolDump = readFileSync(join(FIXTURES, 'pool', 'dump-1.txt'), 'latin1');
-const idleWorkers = ['DubboServerHandler-127.0.0.1:20880-thread-6', 'DubboServerHandler-127.0.0.1:20880-thread-7', 'DubboServerHandler-127.0.0.1:20880-thread-8'];
+const idleWorkers = [
+  'DubboServerHandler-127.0.0.1:20880-thread-6',
+  'DubboServerHandler-127.0.0.1:20880-thread-7',
+  'DubboServerHandler-127.0.0.1:20880-thread-8',
+];
 
 describe('thread bodies remembered by the text parser', () => {
   it('give the same parse as reading every line, on every text file of the fixtures and the corpus', () => {
@@ -59,7 +65,12 @@ describe('thread bodies remembered by the text parser', () => {
       const start = poolDump.indexOf(`"${name}"`);
       return poolDump.slice(start, poolDump.indexOf('\n"', start) + 1);
     };
-    const text = ['Full thread dump OpenJDK 64-Bit Server VM (17 mixed mode):\n\n', blockOf(idleWorkers[0]!), blockOf(idleWorkers[1]!), '"broken header line\n\tat com.example.Extra.frame(Extra.java:1)\n\n'].join('');
+    const text = [
+      'Full thread dump OpenJDK 64-Bit Server VM (17 mixed mode):\n\n',
+      blockOf(idleWorkers[0]!),
+      blockOf(idleWorkers[1]!),
+      '"broken header line\n\tat com.example.Extra.frame(Extra.java:1)\n\n',
+    ].join('');
     const parsed = wholeText(text);
     expect(parsed).toEqual(parseLineByLine(text));
     const [first, second] = parsed.dumps[0]!.threads;

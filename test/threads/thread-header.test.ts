@@ -1,22 +1,50 @@
 import { readFileSync } from 'node:fs';
+
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { findNameEnd, parseAnyHotspotTail, parseAnyThreadHeader, parseHotspotTail, parseThreadHeader, scanCommonHotspotHeader, toHex } from '../../src/threads/thread-header.js';
+
+import {
+  findNameEnd,
+  parseAnyHotspotTail,
+  parseAnyThreadHeader,
+  parseHotspotTail,
+  parseThreadHeader,
+  scanCommonHotspotHeader,
+  toHex,
+} from '../../src/threads/thread-header.js';
 import { threadDumpTextFiles } from '../helpers.js';
 
 // Hand-written header lines: format edge cases, one per real variant seen in the wild.
 describe('parseThreadHeader', () => {
   test('JDK 17 with cpu and elapsed', () => {
-    const h = parseThreadHeader('"main" #1 prio=5 os_prio=0 cpu=58.53ms elapsed=2.26s tid=0x00007f4274017ea0 nid=0x43cc waiting on condition  [0x00007f427ab1e000]')!;
-    expect(h).toMatchObject({ name: 'main', format: 'hotspot', javaId: '1', priority: 5, cpuMs: 58.53, elapsedS: 2.26, nativeId: '0x43cc', headerState: 'waiting on condition', daemon: false });
+    const h = parseThreadHeader(
+      '"main" #1 prio=5 os_prio=0 cpu=58.53ms elapsed=2.26s tid=0x00007f4274017ea0 nid=0x43cc waiting on condition  [0x00007f427ab1e000]',
+    )!;
+    expect(h).toMatchObject({
+      name: 'main',
+      format: 'hotspot',
+      javaId: '1',
+      priority: 5,
+      cpuMs: 58.53,
+      elapsedS: 2.26,
+      nativeId: '0x43cc',
+      headerState: 'waiting on condition',
+      daemon: false,
+    });
   });
   test('JDK 21 with os thread id and decimal nid', () => {
-    const h = parseThreadHeader('"Reference Handler" #9 [30467] daemon prio=10 os_prio=31 cpu=0.15ms elapsed=8.05s tid=0x000000013a80e200 nid=30467 waiting on condition  [0x000000016f7fe000]')!;
+    const h = parseThreadHeader(
+      '"Reference Handler" #9 [30467] daemon prio=10 os_prio=31 cpu=0.15ms elapsed=8.05s tid=0x000000013a80e200 nid=30467 waiting on condition  ' +
+        '[0x000000016f7fe000]',
+    )!;
     expect(h).toMatchObject({ javaId: '9', nativeId: toHex('30467'), daemon: true });
     expect(h.nativeId).toBe('0x7703');
   });
   test('VM thread without id', () => {
-    expect(parseThreadHeader('"VM Thread" os_prio=0 cpu=10.27ms elapsed=2.24s tid=0x00007f42740f1000 nid=0x43d2 runnable  ')).toMatchObject({ name: 'VM Thread', state: 'RUNNABLE' });
+    expect(parseThreadHeader('"VM Thread" os_prio=0 cpu=10.27ms elapsed=2.24s tid=0x00007f42740f1000 nid=0x43d2 runnable  ')).toMatchObject({
+      name: 'VM Thread',
+      state: 'RUNNABLE',
+    });
   });
   test('name with quotes inside', () => {
     expect(parseThreadHeader('"say "hi" worker" #12 prio=5 os_prio=0 tid=0x1 nid=0x2 runnable')?.name).toBe('say "hi" worker');
@@ -28,7 +56,10 @@ describe('parseThreadHeader', () => {
   });
   test('VisualVM and JMX legacy', () => {
     expect(parseThreadHeader('"Reference Handler" - Thread t@2')).toMatchObject({ format: 'visualvm', javaId: '2' });
-    expect(parseThreadHeader('"RMI TCP Connection(23)-127.0.1.1" id=3149 in RUNNABLE (running in native)')).toMatchObject({ format: 'jmx-legacy', state: 'RUNNABLE' });
+    expect(parseThreadHeader('"RMI TCP Connection(23)-127.0.1.1" id=3149 in RUNNABLE (running in native)')).toMatchObject({
+      format: 'jmx-legacy',
+      state: 'RUNNABLE',
+    });
   });
   test('JRockit', () => {
     expect(parseThreadHeader('"Thread-0" id=10 idx=0x14 tid=5628 prio=5 alive, in native, blocked')).toMatchObject({ format: 'jrockit', state: 'BLOCKED' });
@@ -122,7 +153,16 @@ describe('scanCommonHotspotHeader', () => {
   test('format edges: the same answer, or none', () => {
     expect(scannedAlike(edges)).toBeGreaterThanOrEqual(5);
     expect(scanCommonHotspotHeader(edges[1]!)).toBeNull();
-    expect(parseThreadHeader(edges[2]!)).toMatchObject({ javaId: '1', daemon: true, priority: 10, cpuMs: 1.5, elapsedS: 2.25, address: '0xab', nativeId: '0x4d', state: 'WAITING' });
+    expect(parseThreadHeader(edges[2]!)).toMatchObject({
+      javaId: '1',
+      daemon: true,
+      priority: 10,
+      cpuMs: 1.5,
+      elapsedS: 2.25,
+      address: '0xab',
+      nativeId: '0x4d',
+      state: 'WAITING',
+    });
   });
 });
 

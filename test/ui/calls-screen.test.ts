@@ -1,6 +1,8 @@
 /** The Calls screen: the merged call tree as rows, counts from the stacks, widest first, searchable by frame. */
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { buildUiData } from '../../src/ui/build-view.js';
 import { visibleRows } from '../../src/ui/state/ui-state.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
@@ -13,7 +15,8 @@ describe('Calls screen', () => {
     // Top-level rows: the bottom frames threads start in, with their thread counts, widest first.
     const top = calls.rows.filter((r) => r.tree?.depth === 0);
     const bottom = new Map<string, number>();
-    for (const t of all) if (t.frames.length > 0) bottom.set(t.frames[t.frames.length - 1]!.qualified, (bottom.get(t.frames[t.frames.length - 1]!.qualified) ?? 0) + 1);
+    for (const t of all)
+      if (t.frames.length > 0) bottom.set(t.frames[t.frames.length - 1]!.qualified, (bottom.get(t.frames[t.frames.length - 1]!.qualified) ?? 0) + 1);
     const widest = [...bottom].sort((a, b) => b[1] - a[1])[0]!;
     expect(top[0]!.text).toMatch(new RegExp(`^\\s*${widest[1]}\\s+[\\d.]+%\\s+${widest[0].replace(/[.$]/g, '\\$&')}`));
     // Opened at first: a wide branch shows its children without a key press.

@@ -4,6 +4,7 @@
  * it (a developer machine), the test says it was skipped.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+
 import { describe, expect, it } from 'vitest';
 
 const haveTmux = spawnSync('tmux', ['-V']).status === 0;

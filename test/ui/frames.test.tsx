@@ -2,12 +2,14 @@
  * Frames of every screen on the shutdown-ordering incident, through ink-testing-library (golden files
  * in test/golden/ui). Colours off, 100 columns, one key per write with a yield after each.
  */
+import { join } from 'node:path';
+
 import chalk from 'chalk';
 import { render } from 'ink-testing-library';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { App } from '../../src/ui/components/App.js';
+
 import { buildUiData } from '../../src/ui/build-view.js';
+import { App } from '../../src/ui/components/App.js';
 import type { UiData } from '../../src/ui/view-data.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 

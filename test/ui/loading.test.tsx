@@ -4,11 +4,13 @@
  * never finishes stands in for a big input.
  */
 import { EventEmitter } from 'node:events';
+
 import { render } from 'ink-testing-library';
 import { describe, expect, test } from 'vitest';
+
+import { loadIncidentData } from '../../src/ui/load-incident-data.js';
 import type { Loader, LoadMessage } from '../../src/ui/loader.js';
 import { Root } from '../../src/ui/screen.js';
-import { loadIncidentData } from '../../src/ui/load-incident-data.js';
 
 const tick = () => new Promise((r) => setImmediate(() => setTimeout(r, 0)));
 
@@ -18,7 +20,11 @@ function endlessLoader(): Loader & { say(m: LoadMessage): void } {
 }
 
 describe('the loading screen', () => {
-  for (const [key, code] of [['q', 0], ['\u001b', 0], ['\u0003', 130]] as const) {
+  for (const [key, code] of [
+    ['q', 0],
+    ['\u001b', 0],
+    ['\u0003', 130],
+  ] as const) {
     test(`${JSON.stringify(key)} ends it with ${code}, while the load goes on`, async () => {
       const exits: number[] = [];
       const loader = endlessLoader();

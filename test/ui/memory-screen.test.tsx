@@ -3,11 +3,13 @@
  * loaded as `ui` loads it, the tree keeps the dominator identities, its nodes carry their paths from
  * a GC root, the finding's evidence leads to the tree, and the frame is a golden file.
  */
-import chalk from 'chalk';
-import { render } from 'ink-testing-library';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+import chalk from 'chalk';
+import { render } from 'ink-testing-library';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { App } from '../../src/ui/components/App.js';
 import { loadIncidentData } from '../../src/ui/load-incident-data.js';
 import { follow, initialState } from '../../src/ui/state/ui-state.js';
@@ -50,7 +52,7 @@ describe('the Memory screen', { timeout: 60_000 }, () => {
     }
   });
 
-  it('the registry\'s map holds the sessions, and its path from a GC root names the static field', () => {
+  it("the registry's map holds the sessions, and its path from a GC root names the static field", () => {
     const [cls, field] = truth.facts.holder.split(/\.(?=[A-Z_]+$)/) as [string, string];
     const registry = memory.rows.find((r) => r.tree !== undefined && r.text.includes(`class ${cls}`))!;
     expect(registry).toBeDefined();

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+
 import { describe, expect, it } from 'vitest';
 
 const bundlePath = new URL('../../dist/ui/screen.bundle.js', import.meta.url);
@@ -36,4 +37,3 @@ describe.skipIf(!built)('the UI bundle', () => {
     expect(typeof m['showUi']).toBe('function');
   });
 });
-

@@ -1,6 +1,8 @@
 /** The UI's Series screen: deadlocked and stuck threads first, marked, as the HTML timeline lists them. */
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { buildUiData } from '../../src/ui/build-view.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 
@@ -17,7 +19,9 @@ describe('Series screen', () => {
   it('lists the stuck threads next, marked STUCK', async () => {
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'tomcat-stuck-requests'));
     const series = buildUiData(model, findings, 't').screens.find((s) => s.id === 'series')!;
-    const stuck = new Set(findings.filter((f) => f.rule === 'stuck-threads').flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'thread' ? [e.thread] : []))));
+    const stuck = new Set(
+      findings.filter((f) => f.rule === 'stuck-threads').flatMap((f) => f.evidence.flatMap((e) => (e.kind === 'thread' ? [e.thread] : []))),
+    );
     expect(stuck.size).toBeGreaterThan(0);
     const marked = series.rows.filter((r) => r.text.includes('STUCK'));
     expect(marked.length).toBe(stuck.size);

@@ -1,8 +1,9 @@
 /** The UI's reducer, keymap and window maths, without Ink. */
 import { describe, expect, it } from 'vitest';
+
 import { commandFor, keyNames } from '../../src/ui/keys.js';
 import { layoutFor, tabLabels, wrap } from '../../src/ui/state/layout.js';
-import { currentRow, currentRows, initialState, reduce, visibleRows, type UiState } from '../../src/ui/state/ui-state.js';
+import { currentRow, currentRows, initialState, reduce, type UiState, visibleRows } from '../../src/ui/state/ui-state.js';
 import { scrollThumb, windowOffset } from '../../src/ui/state/window.js';
 import type { UiData, UiRow } from '../../src/ui/view-data.js';
 
@@ -12,7 +13,18 @@ function data(threads = 20_000): UiData {
   return {
     title: 't',
     screens: [
-      { id: 'findings', title: 'Findings', empty: '', rows: [row('f1', 'leak', [{ text: 'msg' }, { text: '→ t5', link: { screen: 'threads', key: 'k5' } }, { text: '→ t9', link: { screen: 'threads', key: 'k9' } }])] },
+      {
+        id: 'findings',
+        title: 'Findings',
+        empty: '',
+        rows: [
+          row('f1', 'leak', [
+            { text: 'msg' },
+            { text: '→ t5', link: { screen: 'threads', key: 'k5' } },
+            { text: '→ t9', link: { screen: 'threads', key: 'k9' } },
+          ]),
+        ],
+      },
       { id: 'threads', title: 'Threads', empty: '', rows: Array.from({ length: threads }, (_, i) => row(`k${i}`, `worker-${i} ${i % 2 ? 'odd' : 'even'}`)) },
     ],
   };
@@ -41,7 +53,7 @@ describe('window maths', () => {
     expect(wrap('aaa bbb ccc', 7)).toEqual(['aaa bbb', '    ccc']);
     expect(wrap('x'.repeat(10), 4)).toEqual(['xxxx', 'xxxx', 'xx']);
   });
-  it('drops the tabs\' counts that do not fit, the findings\' last', () => {
+  it("drops the tabs' counts that do not fit, the findings' last", () => {
     const tabs = [{ title: 'Findings', count: 12 }, { title: 'Threads', count: 20_000 }, { title: 'Memory' }];
     const findings = (i: number) => i === 0;
     expect(tabLabels(tabs, 80, findings)).toEqual(['1 Findings (12)', '2 Threads (20000)', '3 Memory']);
@@ -173,7 +185,19 @@ describe('tree rows (the Memory screen)', () => {
     title: 't',
     screens: [
       { id: 'findings', title: 'Findings', empty: '', rows: [row('f1', 'leak', [{ text: '→ a1', link: { screen: 'memory', key: 'a1' } }])] },
-      { id: 'memory', title: 'Memory', empty: '', rows: [row('head', 'heap'), treeRow('root', 0, 2, undefined, true), treeRow('a', 1, 1, 'root'), treeRow('a1', 2, 0, 'a'), treeRow('b', 1, 0, 'root'), treeRow('top-2', 0, 0)] },
+      {
+        id: 'memory',
+        title: 'Memory',
+        empty: '',
+        rows: [
+          row('head', 'heap'),
+          treeRow('root', 0, 2, undefined, true),
+          treeRow('a', 1, 1, 'root'),
+          treeRow('a1', 2, 0, 'a'),
+          treeRow('b', 1, 0, 'root'),
+          treeRow('top-2', 0, 0),
+        ],
+      },
     ],
   };
   const keys = (s: UiState) => visibleRows(d.screens[1]!.rows, s.positions[1]!.query, s.positions[1]!.expanded).map((r) => r.key);
