@@ -21,17 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 
 import { makeBigHeap } from './big-heap.mjs';
-
-/** A module of a build, at its path in this layout or the one before (the bench also runs older builds). */
-async function importFirst(root, ...paths) {
-  for (const p of paths) {
-    try {
-      return await import(join(root, p));
-    } catch (e) {
-      if (e?.code !== 'ERR_MODULE_NOT_FOUND' || p === paths[paths.length - 1]) throw e;
-    }
-  }
-}
+import { importFirst } from './import-build.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');

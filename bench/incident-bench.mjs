@@ -13,16 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 
-/** A module of a build, at its path in this layout or the one before (the bench also runs older builds). */
-async function importFirst(root, ...paths) {
-  for (const p of paths) {
-    try {
-      return await import(join(root, p));
-    } catch (e) {
-      if (e?.code !== 'ERR_MODULE_NOT_FOUND' || p === paths[paths.length - 1]) throw e;
-    }
-  }
-}
+import { importFirst } from './import-build.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');

@@ -31,17 +31,8 @@ export class TextDumpParser extends ThreadDumpSections {
    * is compared as memory; `startsWith` at an offset goes character by character).
    */
   override pushText(chunk: string): void {
-    let start = 0;
-    if (this.carry.length > 0) {
-      const nl = chunk.indexOf('\n');
-      if (nl < 0) {
-        this.carry += chunk;
-        return;
-      }
-      this.push(this.carry + chunk.slice(0, nl));
-      this.carry = '';
-      start = nl + 1;
-    }
+    let start = this.finishCarriedLine(chunk);
+    if (start < 0) return;
     const length = chunk.length;
     while (start < length) {
       const nl = chunk.indexOf('\n', start);

@@ -123,19 +123,26 @@ export class ThreadDumpSections {
     this.source = source;
   }
 
+  /**
+   * Completes the line the previous chunk left open: the offset where this chunk's own lines start,
+   * or -1 when the whole chunk is still inside that line.
+   */
+  protected finishCarriedLine(chunk: string): number {
+    if (this.carry.length === 0) return 0;
+    const nl = chunk.indexOf('\n');
+    if (nl < 0) {
+      this.carry += chunk;
+      return -1;
+    }
+    this.push(this.carry + chunk.slice(0, nl));
+    this.carry = '';
+    return nl + 1;
+  }
+
   /** Feeds a chunk of decoded text (lines may span chunks), line by line. */
   pushText(chunk: string): void {
-    let start = 0;
-    if (this.carry.length > 0) {
-      const nl = chunk.indexOf('\n');
-      if (nl < 0) {
-        this.carry += chunk;
-        return;
-      }
-      this.push(this.carry + chunk.slice(0, nl));
-      this.carry = '';
-      start = nl + 1;
-    }
+    let start = this.finishCarriedLine(chunk);
+    if (start < 0) return;
     for (let nl = chunk.indexOf('\n', start); nl >= 0; nl = chunk.indexOf('\n', start)) {
       this.push(chunk.slice(start, nl));
       start = nl + 1;
