@@ -72,5 +72,7 @@ function sortTree(root: CallTreeNode): void {
 
 /** The trees a model carries: every dump merged, and each dump alone (what the HTML report and the UI draw). */
 export function callTreesOf(dumps: readonly ThreadDump[]): CallTreesModel {
-  return { merged: callTree(dumps), perDump: dumps.map((d) => callTree([d])) };
+  const merged = callTree(dumps);
+  // One dump's own tree is the merged one: built once.
+  return { merged, perDump: dumps.length === 1 ? [merged] : dumps.map((d) => callTree([d])) };
 }
