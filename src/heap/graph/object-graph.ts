@@ -73,3 +73,12 @@ export function parseObjectId(text: string): number | undefined {
   if (/^@?\d+$/.test(text)) return Number(text.replace('@', ''));
   return undefined;
 }
+
+/**
+ * Bytes the graph's arrays take: what bench/heap-bench.mjs prints per object (it loads this module
+ * of the build by path, which knip cannot follow).
+ * @public
+ */
+export function graphBytes(g: ObjectGraph): number {
+  return g.ids.byteLength + g.classOf.byteLength + g.shallow.byteLength + g.edgeStart.byteLength + g.edges.byteLength + g.roots.byteLength;
+}
