@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { type CaseScore, findingsOfCase, type LabelCase, scoreCase, totals, withSupplement } from '../test/corpus/labels-scoring.js';
+import { type CaseScore, findingsOfCase, type LabelCase, scoreCase, totals } from '../test/corpus/labels-scoring.js';
 import { CORPUS } from '../test/helpers.js';
 
 const labelsPath = join(CORPUS, 'LABELS.json');
@@ -15,7 +15,7 @@ if (!existsSync(labelsPath)) {
   process.exit(2);
 }
 const verbose = process.argv.includes('--verbose');
-const cases = withSupplement(JSON.parse(readFileSync(labelsPath, 'utf8')) as LabelCase[], 'test/corpus/labels-supplement.json');
+const cases = JSON.parse(readFileSync(labelsPath, 'utf8')) as LabelCase[];
 const scores: CaseScore[] = [];
 for (const c of cases) {
   const s = scoreCase(c, await findingsOfCase(c));

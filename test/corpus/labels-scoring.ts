@@ -3,7 +3,6 @@
  * must match a `must` or an `allowed` entry of its rule, every `must` needs `min_findings` matches.
  * Shared by the labels test and scripts/score-labels.ts (which prints the figures for a closing note).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { UserError } from '../../src/errors.js';
@@ -100,31 +99,6 @@ export function totals(scores: readonly CaseScore[]): Totals {
     precision: counted === 0 ? 1 : good / counted,
     recall: mustTotal === 0 ? 1 : mustFound / mustTotal,
   };
-}
-
-interface SupplementEntry extends LabelEntry {
-  readonly case: string;
-  readonly kind: 'must' | 'allowed';
-  readonly from: string;
-}
-
-/**
- * The cases with what test/corpus/labels-supplement.json adds for rules newer than the labels (each
- * entry quotes the label text it is read from). An entry for a case the labels do not have fails.
- */
-export function withSupplement(cases: readonly LabelCase[], supplementPath: string): LabelCase[] {
-  const entries = (JSON.parse(readFileSync(supplementPath, 'utf8')) as { entries: SupplementEntry[] }).entries;
-  for (const e of entries) if (!cases.some((c) => c.case === e.case)) throw new Error(`${supplementPath}: no labelled case ${e.case}`);
-  return cases.map((c) => {
-    const mine = entries.filter((e) => e.case === c.case);
-    if (mine.length === 0) return c;
-    const entry = (e: SupplementEntry): LabelEntry => ({ rule: e.rule, match: e.match, why: e.from });
-    return {
-      ...c,
-      must: [...c.must, ...mine.filter((e) => e.kind === 'must').map(entry)],
-      allowed: [...c.allowed, ...mine.filter((e) => e.kind === 'allowed').map(entry)],
-    };
-  });
 }
 
 /** A case's files analysed together, as `analyze` would (logs too); a refused input gives no findings (the labels score that too). */

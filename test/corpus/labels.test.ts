@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 
 import { CORPUS } from '../helpers.js';
-import { type CaseScore, findingsOfCase, type LabelCase, scoreCase, totals, withSupplement } from './labels-scoring.js';
+import { type CaseScore, findingsOfCase, type LabelCase, scoreCase, totals } from './labels-scoring.js';
 
 const LABELS = join(CORPUS, 'LABELS.json');
 const available = existsSync(LABELS);
@@ -19,7 +19,7 @@ if (!available) {
 }
 
 describe.runIf(available)('corpus labels (LABELS.md rubric)', () => {
-  const cases = available ? withSupplement(JSON.parse(readFileSync(LABELS, 'utf8')) as LabelCase[], 'test/corpus/labels-supplement.json') : [];
+  const cases = available ? (JSON.parse(readFileSync(LABELS, 'utf8')) as LabelCase[]) : [];
   const scores: CaseScore[] = [];
   afterAll(() => {
     const t = totals(scores);
