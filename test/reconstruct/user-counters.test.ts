@@ -17,21 +17,7 @@ describe('user-declared counters', () => {
       { counters: [{ name: 'derived-limiter', className: 'HeapObjects$Derived', active: 'value', limit: 'value', insideFrame: 'HeapObjects$Derived.work' }] },
       'test',
     );
-    const plan = analysisPlan(specs);
-    const view = new HeapView(await openHeapFile(HEAP, plan));
-    const summary = {
-      path: HEAP,
-      kind: 'heap' as const,
-      format: 'hprof',
-      gzip: true,
-      encoding: 'binary',
-      dumps: 1,
-      threads: 0,
-      unparsedLines: 0,
-      outsideLines: 0,
-      warnings: [],
-    };
-    const model = buildModel([], { heaps: [{ path: HEAP, view, summary }], userCounters: specs });
+    const model = await modelOfHeap(specs);
     expect(model.counters).toHaveLength(1);
     // Derived.value is 2 (the field Derived declares), not Base.value (1).
     expect(model.counters[0]).toMatchObject({ kind: 'user', name: 'derived-limiter', active: 2, limit: 2, limitSource: 'HeapObjects$Derived.value' });
@@ -45,21 +31,7 @@ describe('user-declared counters', () => {
       { counters: [{ name: 'pool-queue', className: 'java.util.concurrent.ThreadPoolExecutor', active: 'workQueue.count', limit: 10, insideFrame: 'x.y' }] },
       'test',
     );
-    const plan = analysisPlan(specs);
-    const view = new HeapView(await openHeapFile(HEAP, plan));
-    const summary = {
-      path: HEAP,
-      kind: 'heap' as const,
-      format: 'hprof',
-      gzip: true,
-      encoding: 'binary',
-      dumps: 1,
-      threads: 0,
-      unparsedLines: 0,
-      outsideLines: 0,
-      warnings: [],
-    };
-    const model = buildModel([], { heaps: [{ path: HEAP, view, summary }], userCounters: specs });
+    const model = await modelOfHeap(specs);
     // The fixture's pool holds 3 queued tasks (truth.json: POOL.queueSize).
     expect(model.counters.find((c) => c.name === 'pool-queue')).toMatchObject({ active: 3, limit: 10, limitSource: 'config' });
   });
@@ -75,3 +47,13 @@ describe('user-declared counters', () => {
     expect(resolveCounterSpecs({ rules: {} }, 'cfg.json')).toEqual([]);
   });
 });
+
+/** The fixture heap alone, loaded with the plan the counters ask for, built into a model. */
+async function modelOfHeap(specs: ReturnType<typeof resolveCounterSpecs>) {
+  const view = new HeapView(await openHeapFile(HEAP, analysisPlan(specs)));
+  const summary = { path: HEAP, kind: 'heap' as const, format: 'hprof', gzip: true, encoding: 'binary', dumps: 1 };
+  return buildModel([], {
+    heaps: [{ path: HEAP, view, summary: { ...summary, threads: 0, unparsedLines: 0, outsideLines: 0, warnings: [] } }],
+    userCounters: specs,
+  });
+}
