@@ -2,6 +2,9 @@
  * What a file is, decided once from its first bytes (decompressed when it is gzip): the kind every
  * later step routes on, so no reader sniffs the same file again.
  */
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+
 import { InputError } from '../errors.js';
 import type { HeapInputKind } from '../model/input-kind.js';
 import { openInput, type TextEncodingName } from './open.js';
@@ -34,6 +37,7 @@ export async function identifyInput(
   file: string = path,
   options: { maxGunzipBytes?: number; directoryRemedy?: string } = {},
 ): Promise<IdentifiedInput> {
+  await requireReadable(path, file);
   let opened;
   try {
     opened = await openInput(path, undefined, options.maxGunzipBytes, file);
@@ -46,6 +50,20 @@ export async function identifyInput(
   opened.close();
   const sniffed = sniff(opened.headBytes, opened.headText);
   return { path, file, gzip: opened.gzip, encoding: opened.encoding, fileBytes: opened.fileBytes, sniffed, heapKind: heapKindOf(sniffed, opened.headText) };
+}
+
+/**
+ * A file that exists but cannot be read says so: the head reader keeps a read error for later (a
+ * damaged file still shows its head), so an unreadable file would otherwise look like an empty text.
+ */
+async function requireReadable(path: string, file: string): Promise<void> {
+  if (path === '-' && file === path) return;
+  try {
+    await access(file, constants.R_OK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EACCES')
+      throw new InputError(`cannot read ${path}: permission denied`, "check the file's permissions, or copy it somewhere readable");
+  }
 }
 
 function heapKindOf(sniffed: SniffedKind, headText: string): HeapInputKind | undefined {
