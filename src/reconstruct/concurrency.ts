@@ -17,7 +17,7 @@ import { heapExecutors } from './heap-executors.js';
 import { sightingOfHeap } from './heap-identity.js';
 import { HeapMemoryLinks } from './heap-memory-links.js';
 import { heapPools } from './heap-pools.js';
-import { handlingDubboRequest, insideServiceMethod, LEASE_WAITS, leaseWaitOf, shutdownHookKind } from './stack-signs.js';
+import { handlingDubboRequest, insideServiceMethod, LEASE_KINDS, leaseWaitOf, shutdownHookKind } from './stack-signs.js';
 import { userCounters, type UserCounterSpec } from './user-counters.js';
 
 export interface Concurrency {
@@ -185,18 +185,18 @@ export function reconstructConcurrency(
 
   // Threads-only: threads parked in a pool's lease method, for pool kinds no heap dump described.
   const described = new Set(pools.map((p) => p.kind));
-  for (const sign of LEASE_WAITS) {
-    if (described.has(sign.kind) || !waiters.has(sign.kind)) continue;
+  for (const { kind, pool } of LEASE_KINDS) {
+    if (described.has(kind) || !waiters.has(kind)) continue;
     pools.push({
-      kind: sign.kind,
-      name: sign.label,
+      kind,
+      name: pool,
       route: null,
       width: null,
       maxTotal: null,
       leased: null,
       idle: null,
       pending: null,
-      waitingThreads: waiters.get(sign.kind)!,
+      waitingThreads: waiters.get(kind)!,
       source: 'threads',
       object: null,
     });
@@ -242,7 +242,7 @@ function leaseWaitersByKind(
   const out = new Map<ConnectionPoolModel['kind'], Array<{ dump: number; threads: ThreadRef[] }>>();
   dumps.forEach((d, di) => {
     d.threads.forEach((th, ti) => {
-      const kind = leaseWaitOf(th)?.kind;
+      const kind = leaseWaitOf(th)?.detail.kind;
       if (kind === undefined) return;
       let perDump = out.get(kind);
       if (perDump === undefined) out.set(kind, (perDump = dumps.map((_, i) => ({ dump: i, threads: [] as ThreadRef[] }))));

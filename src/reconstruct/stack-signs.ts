@@ -3,6 +3,7 @@
  * waiting for a connection lease, shutdown hooks at work, threads inside a service method. Data
  * (frame patterns per kind) plus small predicates over a thread's frames.
  */
+import { frameIndexOf, lookupFrame, type RowOf, rowsOf } from '../knowledge/index.js';
 import type { ConnectionPoolModel } from '../model/model.js';
 import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { perStack } from '../threads/per-stack.js';
@@ -10,33 +11,14 @@ import { perStack } from '../threads/per-stack.js';
 /** How many top frames are looked at for a wait: the lease method sits near the top of a parked thread. */
 const WAIT_DEPTH = 16;
 
-export interface LeaseWaitSign {
-  readonly kind: ConnectionPoolModel['kind'];
-  /** A frame (`Class.method` suffix) that only a thread waiting for a lease has near its top. */
-  readonly frames: readonly string[];
-  readonly label: string;
-}
+/** A pool's lease method, as the registry knows it: the kind of pool and its name. */
+export type LeaseWaitSign = RowOf<'lease-wait'>;
 
-export const LEASE_WAITS: readonly LeaseWaitSign[] = [
-  {
-    kind: 'apache-httpclient-4',
-    frames: ['pool.AbstractConnPool.getPoolEntryBlocking', 'pool.PoolEntryFuture.await'],
-    label: 'Apache HttpClient 4 connection pool',
-  },
-  {
-    kind: 'apache-httpclient-5',
-    frames: ['pool.StrictConnPool$1.get', 'pool.LaxConnPool$1.get', 'PoolingHttpClientConnectionManager$3.get'],
-    label: 'Apache HttpClient 5 connection pool',
-  },
-  { kind: 'hikaricp', frames: ['hikari.util.ConcurrentBag.borrow'], label: 'HikariCP' },
-  { kind: 'druid', frames: ['druid.pool.DruidDataSource.takeLast', 'druid.pool.DruidDataSource.pollLast'], label: 'Druid' },
-  { kind: 'commons-pool2', frames: ['pool2.impl.GenericObjectPool.borrowObject'], label: 'commons-pool2' },
-  {
-    kind: 'semaphore',
-    frames: ['java.util.concurrent.Semaphore.acquire', 'java.util.concurrent.Semaphore.acquireUninterruptibly', 'java.util.concurrent.Semaphore.tryAcquire'],
-    label: 'Semaphore',
-  },
-];
+const LEASES = frameIndexOf('lease-wait');
+const HOOKS = frameIndexOf('shutdown-hook');
+const CLIENT_CALLS = frameIndexOf('client-call');
+const REQUESTS = frameIndexOf('request');
+const IDLE = frameIndexOf('idle');
 
 /** What one frame says, computed once per frame object (frames are interned per parse, so this is per distinct frame). */
 interface FrameSigns {
@@ -52,14 +34,12 @@ const signsCache = new WeakMap<StackFrame, FrameSigns>();
 function signsOf(f: StackFrame): FrameSigns {
   let s = signsCache.get(f);
   if (s === undefined) {
-    const q = f.qualified;
-    const ends = (list: readonly string[]) => list.some((x) => q.endsWith(x));
     s = {
-      lease: LEASE_WAITS.find((sign) => ends(sign.frames)),
-      hook: HOOK_FRAMES.find(([, frames]) => ends(frames))?.[0],
-      httpCall: ends(HTTP_CALL_FRAMES),
-      dubboRequest: ends(DUBBO_REQUEST_FRAMES),
-      getTask: q.endsWith('ThreadPoolExecutor.getTask'),
+      lease: lookupFrame(LEASES, f),
+      hook: lookupFrame(HOOKS, f)?.detail.hook,
+      httpCall: lookupFrame(CLIENT_CALLS, f) !== undefined,
+      dubboRequest: lookupFrame(REQUESTS, f)?.detail?.server === 'Dubbo',
+      getTask: lookupFrame(IDLE, f)?.detail?.outsideTaskOnly === true,
     };
     signsCache.set(f, s);
   }
@@ -80,9 +60,6 @@ const leaseFrameOnTop = perStack((frames) => {
   return undefined;
 });
 
-/** Frames that mean a thread is running inside an HTTP client call with a connection in hand. */
-const HTTP_CALL_FRAMES = ['execchain.MainClientExec.execute', 'impl.classic.MainClientExec.execute', 'okhttp3.internal.http.CallServerInterceptor.intercept'];
-
 export function inHttpCall(th: ThreadEntry): boolean {
   return leaseWaitOf(th) === undefined && hasHttpCallFrame(th.frames);
 }
@@ -91,28 +68,12 @@ const hasHttpCallFrame = perStack((frames) => frames.some((f) => signsOf(f).http
 
 export type HookKind = 'dubbo' | 'spring' | 'jvm';
 
-const HOOK_FRAMES: ReadonlyArray<readonly [HookKind, readonly string[]]> = [
-  ['dubbo', ['.DubboShutdownHook.run', '.DubboShutdownHook.doDestroy', '.DubboShutdownHook.destroyAll']],
-  // The Spring hook's thread name changed across versions (Thread-N, SpringContextShutdownHook,
-  // SpringApplicationShutdownHook): it is known by its frames.
-  [
-    'spring',
-    [
-      'support.AbstractApplicationContext.doClose',
-      'support.AbstractApplicationContext$1.run',
-      'support.AbstractApplicationContext$2.run',
-      'boot.SpringApplicationShutdownHook.run',
-    ],
-  ],
-  ['jvm', ['java.lang.ApplicationShutdownHooks.runHooks', 'java.lang.Shutdown.exit', 'java.lang.Shutdown.runHooks']],
-];
-
 export function shutdownHookKind(th: ThreadEntry): HookKind | undefined {
   return th.name === 'DubboShutdownHook' ? 'dubbo' : hookOfFrames(th.frames);
 }
 
 const hookOfFrames = perStack((frames) => {
-  // In the order of HOOK_FRAMES: a thread with Dubbo's frames is Dubbo's hook even when the JVM's are below.
+  // A thread with Dubbo's frames is Dubbo's hook even when the JVM's are below.
   let found: HookKind | undefined;
   for (const f of frames) {
     const hook = signsOf(f).hook;
@@ -122,14 +83,7 @@ const hookOfFrames = perStack((frames) => {
   return found;
 });
 
-/** Frames of a Dubbo provider thread handling a request (any version). */
-const DUBBO_REQUEST_FRAMES = [
-  'dispatcher.ChannelEventRunnable.run',
-  'HeaderExchangeHandler.received',
-  'HeaderExchangeHandler.handleRequest',
-  'proxy.AbstractProxyInvoker.invoke',
-];
-
+/** A Dubbo provider thread handling a request (any version), not waiting in its pool for the next. */
 export function handlingDubboRequest(th: ThreadEntry): boolean {
   return hasDubboRequestFrames(th.frames);
 }
@@ -166,3 +120,8 @@ export function insideServiceMethod(th: ThreadEntry, service: string, method: st
   // Consumers wait inside the filter itself (ActiveLimitFilter); a filter frame with the method below it counts too.
   return filterAt >= 0 && th.frames.slice(0, filterAt).some((f) => f.method === method);
 }
+
+/** Each kind of pool the registry knows a lease method of, once, in registry order. */
+export const LEASE_KINDS: ReadonlyArray<{ readonly kind: ConnectionPoolModel['kind']; readonly pool: string }> = [
+  ...new Map(rowsOf('lease-wait').map((r) => [r.detail.kind, r.detail.pool] as const)),
+].map(([kind, pool]) => ({ kind, pool }));

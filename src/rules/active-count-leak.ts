@@ -1,5 +1,6 @@
 import type { Evidence } from '../model/findings.js';
 import type { Model } from '../model/model.js';
+import { serverOfPool } from '../threads/pool-naming.js';
 import type { Rule } from './rule.js';
 import { counterEvidence, counterFacts, maxInside, nearLimit } from './support/counter-evidence.js';
 import { plural } from './support/evidence.js';
@@ -69,7 +70,7 @@ export const activeCountLeak: Rule = {
 /** A few of the provider's workers in the last dump, to show where the threads the counter claims really are. */
 function providerWorkers(model: Model): Evidence[] {
   const last = model.dumps.length - 1;
-  const pool = model.executors.find((e) => e.dump === last && e.name.startsWith('DubboServerHandler'));
+  const pool = model.executors.find((e) => e.dump === last && serverOfPool(e.name) === 'Dubbo provider');
   if (pool === undefined) return [];
   return [
     ...pool.idleThreads

@@ -105,7 +105,7 @@ export const executorSaturated: Rule = {
         }
       }
       // A ForkJoin pool whose workers block is the forkjoin-saturated finding of that pool (dropped when there is none).
-      if (e.name.startsWith('ForkJoinPool')) causedBy.push({ rule: 'forkjoin-saturated', subject: e.name });
+      if (e.loop === 'ForkJoinPool') causedBy.push({ rule: 'forkjoin-saturated', subject: e.name });
       // Carriers of the virtual-thread scheduler (ForkJoinPool workers) held by pinned virtual threads.
       if (e.loop === 'ForkJoinPool' && e.busyThreads.some((t) => isCarrier(model.dumps[t.dump]!.threads[t.thread]!)))
         causedBy.push({ rule: 'virtual-thread-pinning', subject: 'virtual thread scheduler' });

@@ -5,11 +5,11 @@
  * sits unused while everything else that shares it (parallel streams, CompletableFuture.*Async
  * without an executor) waits. A pool busy computing is doing its job.
  */
+import { isJdkClass } from '../knowledge/index.js';
 import type { Evidence } from '../model/findings.js';
 import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { inBlockingIo } from '../threads/blocking-calls.js';
 import { poolNameOf } from '../threads/pool-naming.js';
-import { isJdkClass } from '../threads/thread-activity.js';
 import type { FindingDraft, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { threadsByStack } from './support/threads-by-stack.js';

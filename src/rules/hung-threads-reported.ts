@@ -5,10 +5,10 @@
  * stuck, whatever one dump shows; the report's logged stack says what it runs, and the thread of
  * the same name in the dumps given with the log shows what it does now.
  */
+import { isJdkClass } from '../knowledge/index.js';
 import type { Evidence } from '../model/findings.js';
 import type { LogEventModel, Model, ThreadRef } from '../model/model.js';
 import { poolNameOf } from '../threads/pool-naming.js';
-import { isJdkClass } from '../threads/thread-activity.js';
 import type { FindingDraft, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 

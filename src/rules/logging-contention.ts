@@ -5,14 +5,15 @@
  * write to a disk or a log collector that does not keep up. Which frames are the frameworks'
  * appenders is data (below, with the framework and what waiting there means).
  */
+import { isJdkClass } from '../knowledge/index.js';
 import type { Evidence } from '../model/findings.js';
 import type { ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
-import { activityFrame, isJdkClass } from '../threads/thread-activity.js';
+import { activityFrame } from '../threads/thread-activity.js';
 import type { FindingDraft, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { lockSubject, lockWaits } from './support/held-up.js';
-import { type LoggingFrame, loggingSubject, loggingWait } from './support/logging-frames.js';
+import { type LoggingFrame, loggingSite, loggingSubject, loggingWait } from './support/logging-frames.js';
 import { threadsByStack } from './support/threads-by-stack.js';
 
 export const loggingContention: Rule = {
@@ -55,17 +56,26 @@ export const loggingContention: Rule = {
       // Who they wait for: the lock's owner, or, for a full queue, the appender's worker.
       const locks = [...new Set(waiters.map((w) => waits.lockOf(w)).filter((l) => l !== undefined))];
       const owners = [...new Set(locks.flatMap((l) => (l.owner !== null ? [l.owner.thread] : [])))];
-      const workers = row.queue === true ? threadsByStack(model, last, (frames) => frames.some((f) => ASYNC_WORKER_FRAMES.includes(f.qualified))) : [];
+      const workers = row.detail.queue === true ? threadsByStack(model, last, (frames) => frames.some((f) => ASYNC_WORKER_FRAMES.includes(f.qualified))) : [];
       const holders = [...owners, ...workers];
-      const held = holders.map((h) => `"${threads[h]!.name}" ${row.queue === true ? 'drains the queue and is' : 'holds it and is'} ${describe(threads[h]!)}`);
+      const held = holders.map(
+        (h) => `"${threads[h]!.name}" ${row.detail.queue === true ? 'drains the queue and is' : 'holds it and is'} ${describe(threads[h]!)}`,
+      );
       const evidence: Evidence[] = [
         ...holders.map((h) =>
-          threadEvidence(model, ref(h), row.queue === true ? `the appender's worker: ${describe(threads[h]!)}` : `holds the lock: ${describe(threads[h]!)}`),
+          threadEvidence(
+            model,
+            ref(h),
+            row.detail.queue === true ? `the appender's worker: ${describe(threads[h]!)}` : `holds the lock: ${describe(threads[h]!)}`,
+          ),
         ),
-        ...waiters.slice(0, 50).map((w) => threadEvidence(model, ref(w), `waits for ${row.waitsFor}`)),
+        ...waiters.slice(0, 50).map((w) => threadEvidence(model, ref(w), `waits for ${row.means}`)),
       ];
       // With a heap dump: the asynchronous appenders' queues, full ones first.
-      const queues = row.queue === true ? model.asyncAppenders.filter((a) => a.framework === row.framework || row.framework.startsWith(a.framework)) : [];
+      const queues =
+        row.detail.queue === true
+          ? model.asyncAppenders.filter((a) => a.framework === row.detail.framework || row.detail.framework.startsWith(a.framework))
+          : [];
       const full = queues.filter((q) => q.capacity !== null && q.queueSize !== null && q.queueSize >= q.capacity);
       const queueText =
         queues.length === 0
@@ -82,7 +92,8 @@ export const loggingContention: Rule = {
           waiters
             .map(
               (w) =>
-                threads[w]!.frames.find((f) => !isJdkClass(f.qualified) && !f.qualified.startsWith(row.prefix.split('.').slice(0, 3).join('.')))?.qualified,
+                threads[w]!.frames.find((f) => !isJdkClass(f.qualified) && !f.qualified.startsWith(loggingSite(row).split('.').slice(0, 3).join('.')))
+                  ?.qualified,
             )
             .filter((f) => f !== undefined),
         ),
@@ -91,16 +102,16 @@ export const loggingContention: Rule = {
         subject: loggingSubject(row),
         ...(waiters.length >= errorAt ? { severity: 'error' as const } : {}),
         message:
-          `${plural(waiters.length, 'thread waits', 'threads wait')} inside a log call for ${row.waitsFor} (${row.framework}): ${waiters
+          `${plural(waiters.length, 'thread waits', 'threads wait')} inside a log call for ${row.means} (${row.detail.framework}): ${waiters
             .slice(0, 5)
             .map((w) => `"${threads[w]!.name}"`)
             .join(', ')}${waiters.length > 5 ? ', ...' : ''}. ` +
           (held.length > 0 ? `${held.join('; ')}.` : 'No thread of the dump is named as what they wait for.') +
           queueText,
         facts: {
-          framework: row.framework,
-          appenderFrame: row.prefix.replace(/\.$/, ''),
-          asyncQueueFull: row.queue === true,
+          framework: row.detail.framework,
+          appenderFrame: loggingSite(row),
+          asyncQueueFull: row.detail.queue === true,
           waiters: waiters.map((w) => threads[w]!.name),
           waiterCount: waiters.length,
           holders: holders.map((h) => threads[h]!.name),

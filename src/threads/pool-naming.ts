@@ -1,45 +1,22 @@
 /**
  * How servers name their pool threads, read for what the name says: the pool a worker belongs to.
- * Knowledge as data, one row per naming scheme, with its source. A name no row knows falls back
- * to the generic reading: the name without its last number (`pool-3-thread-7` → `pool-3`).
+ * The naming schemes are the registry's `pool-naming` rows. A name no row knows falls back to the
+ * generic reading: the name without its last number (`pool-3-thread-7` → `pool-3`).
  */
+import { rowsOf } from '../knowledge/index.js';
 
-interface PoolNamingRow {
-  readonly scheme: string;
-  readonly pattern: RegExp;
-  /** The pool's name from the match. */
-  readonly pool: (m: RegExpExecArray) => string;
-  readonly source: string;
+/** The registry's `pool-naming` rows: the pool's name is the pattern's first group. */
+const POOL_NAMING = rowsOf('pool-naming').map((r) => new RegExp(r.match));
+
+const SERVER_POOL_NAMING = rowsOf('pool-naming').flatMap((r) =>
+  r.detail?.server === undefined ? [] : [{ pattern: new RegExp(r.match), server: r.detail.server }],
+);
+
+/** The server whose request pool this is (Dubbo's provider pool), when its naming says so: a worker of it would be named by that server's scheme. */
+export function serverOfPool(poolName: string): string | undefined {
+  const worker = `${poolName}-thread-1`;
+  return SERVER_POOL_NAMING.find((n) => n.pattern.exec(worker)?.[1] === poolName)?.server;
 }
-
-const POOL_NAMING: readonly PoolNamingRow[] = [
-  {
-    // `[ACTIVE] ExecuteThread: '13' for queue: 'weblogic.kernel.Default (self-tuning)'`: ACTIVE, STANDBY and
-    // STUCK are states of the one self-tuning pool, and the queue is what names the pool.
-    scheme: 'WebLogic execute threads',
-    pattern: /^(?:\[(?:ACTIVE|STANDBY|STUCK|HOGGING)\]\s*)*ExecuteThread: '\d+' for queue: '([^']+)'/,
-    pool: (m) => m[1]!,
-    source: 'TL (NestedWebLogicCategory); corpus (WebLogic 8-12)',
-  },
-  {
-    scheme: 'WebSphere pools (`WebContainer : 18`)',
-    pattern: /^(.+?) : \d+$/,
-    pool: (m) => m[1]!,
-    source: 'IBM-KB; IBM-WC',
-  },
-  {
-    scheme: 'SAP NetWeaver thread managers (`SAPEngine_Application_Thread[impl:3]_12`)',
-    pattern: /^(SAPEngine_\w+?_Thread\[impl:\d+\])_\d+$/,
-    pool: (m) => m[1]!,
-    source: 'SAPN',
-  },
-  {
-    scheme: 'JEUS servlet workers (`AWRB_SOPSI_BAN_01-w09 [container1-223]`)',
-    pattern: /^(.+)-w\d+ \[[^\]]*\]$/,
-    pool: (m) => m[1]!,
-    source: 'corpus (JEUS)',
-  },
-];
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
@@ -91,9 +68,9 @@ export function poolDisplayName(pattern: string): string {
  * call it once per group of threads with one name pattern, not once per thread.
  */
 export function poolNameOf(threadName: string): string | null {
-  for (const row of POOL_NAMING) {
-    const m = row.pattern.exec(threadName);
-    if (m !== null) return row.pool(m);
+  for (const pattern of POOL_NAMING) {
+    const m = pattern.exec(threadName);
+    if (m?.[1] !== undefined) return m[1];
   }
   const p = poolPattern(threadName);
   if (p === null) return null;

@@ -5,23 +5,13 @@
  * or request, and means work when a task or request lies beneath it. The stack says which: the
  * frames between the wait and the nearest boundary beneath it (a thread's run method, a pool's run
  * loop, a task's start) are the loop's own code when there are few of them and none handles a
- * request. Knowledge kept as data (activity-knowledge.ts) names the waits of known frameworks and
+ * request. Knowledge kept as data (the registry of src/knowledge/) names the waits of known frameworks and
  * the frames of requests, pools and housekeeping; the wait object adds what one stack cannot (many
  * threads parked on one condition nobody holds are a work queue's consumers).
  */
+import { frameIndexOf, isJdkClass, lookupFrame, nameMatcher, type RowOf, rowsOf } from '../knowledge/index.js';
 import type { ThreadActivity } from '../model/activity.js';
 import type { StackFrame, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
-import {
-  BOUNDARY_FRAMES,
-  type FrameRow,
-  HOUSEKEEPING_FRAMES,
-  HOUSEKEEPING_NAMES,
-  MAIN_THREAD_NAMES,
-  POOL_LOOPS,
-  REQUEST_FRAMES,
-  WAIT_FRAMES,
-  WORK_WAIT_METHODS,
-} from './activity-knowledge.js';
 import type { LockGraph } from './lock-graph.js';
 import { isSharedStack, perStack } from './per-stack.js';
 
@@ -32,58 +22,21 @@ const SHARED_WAIT_MIN_THREADS = 3;
 
 // ---------------------------------------------------------------- frame knowledge lookup
 
+type WaitRow = RowOf<'idle' | 'idle-outside-task' | 'ambiguous' | 'pressure' | 'next-message'>;
+type BoundaryRow = RowOf<'pool-loop' | 'boundary'>;
+
 interface FrameKnowledge {
-  readonly wait?: FrameRow;
-  readonly housekeeping?: FrameRow;
-  readonly request?: FrameRow;
+  readonly wait?: WaitRow;
+  readonly housekeeping?: RowOf<'housekeeping'>;
+  readonly request?: RowOf<'request'>;
   /** A pool loop or a task/thread boundary. */
-  readonly boundary?: FrameRow;
+  readonly boundary?: BoundaryRow;
 }
 
-interface RowIndex {
-  readonly byMethod: Map<string, Array<{ readonly cls: string; readonly row: FrameRow }>>;
-  readonly prefixes: Array<{ readonly prefix: string; readonly row: FrameRow }>;
-}
-
-function indexRows(rows: readonly FrameRow[]): RowIndex {
-  const byMethod = new Map<string, Array<{ cls: string; row: FrameRow }>>();
-  const prefixes: Array<{ prefix: string; row: FrameRow }> = [];
-  for (const row of rows) {
-    if (row.frame.endsWith('*')) {
-      prefixes.push({ prefix: row.frame.replace(/\.?\*$/, ''), row });
-      continue;
-    }
-    const dot = row.frame.lastIndexOf('.');
-    const method = row.frame.slice(dot + 1);
-    const list = byMethod.get(method) ?? [];
-    list.push({ cls: row.frame.slice(0, dot), row });
-    byMethod.set(method, list);
-  }
-  return { byMethod, prefixes };
-}
-
-/** `cls` names the frame's class, or its tail at a package boundary (shaded copies match). */
-function classMatches(className: string, cls: string): boolean {
-  return className === cls || (className.endsWith(cls) && /[.$]/.test(className.charAt(className.length - cls.length - 1)));
-}
-
-function prefixMatches(className: string, prefix: string): boolean {
-  if (className.startsWith(prefix)) return true;
-  const at = className.indexOf('.' + prefix);
-  return at > 0;
-}
-
-function lookup(index: RowIndex, f: StackFrame): FrameRow | undefined {
-  const candidates = index.byMethod.get(f.method);
-  if (candidates !== undefined) for (const c of candidates) if (classMatches(f.className, c.cls)) return c.row;
-  for (const p of index.prefixes) if (prefixMatches(f.className, p.prefix)) return p.row;
-  return undefined;
-}
-
-const WAITS = indexRows(WAIT_FRAMES);
-const HOUSEKEEPING = indexRows(HOUSEKEEPING_FRAMES);
-const REQUESTS = indexRows(REQUEST_FRAMES);
-const BOUNDARIES = indexRows([...POOL_LOOPS, ...BOUNDARY_FRAMES]);
+const WAITS = frameIndexOf('idle', 'idle-outside-task', 'ambiguous', 'pressure', 'next-message');
+const HOUSEKEEPING = frameIndexOf('housekeeping');
+const REQUESTS = frameIndexOf('request');
+const BOUNDARIES = frameIndexOf('pool-loop', 'boundary');
 
 // Frames are interned per parse: the answer per frame object is computed once.
 const knowledgeCache = new WeakMap<StackFrame, FrameKnowledge>();
@@ -91,10 +44,10 @@ const knowledgeCache = new WeakMap<StackFrame, FrameKnowledge>();
 function knowledgeOf(f: StackFrame): FrameKnowledge {
   let k = knowledgeCache.get(f);
   if (k === undefined) {
-    const wait = lookup(WAITS, f);
-    const housekeeping = lookup(HOUSEKEEPING, f);
-    const request = lookup(REQUESTS, f);
-    const boundary = lookup(BOUNDARIES, f);
+    const wait = lookupFrame(WAITS, f);
+    const housekeeping = lookupFrame(HOUSEKEEPING, f);
+    const request = lookupFrame(REQUESTS, f);
+    const boundary = lookupFrame(BOUNDARIES, f);
     k = {
       ...(wait !== undefined ? { wait } : {}),
       ...(housekeeping !== undefined ? { housekeeping } : {}),
@@ -109,19 +62,6 @@ function knowledgeOf(f: StackFrame): FrameKnowledge {
 /** The JDK's own classes: never the application's loop or task. */
 export function isJdkFrame(f: StackFrame): boolean {
   return isJdkClass(f.className);
-}
-
-/** Whether a class (or a `Class.method` name) is the JDK's own, by its package. */
-export function isJdkClass(c: string): boolean {
-  return (
-    c.startsWith('java.') ||
-    c.startsWith('jdk.') ||
-    c.startsWith('sun.') ||
-    c.startsWith('javax.') ||
-    c.startsWith('jrockit.') ||
-    c.startsWith('com.ibm.oti.') ||
-    c.startsWith('com.sun.proxy.')
-  );
 }
 
 /** Compiler-made frames (accessors, lambdas, reflection): not code anyone wrote as a loop level. */
@@ -140,16 +80,16 @@ function isSynthetic(f: StackFrame): boolean {
 
 /** What a stack says, independent of the thread's state and locks (so it is computed once per shared stack). */
 interface StackShape {
-  readonly housekeeping?: FrameRow;
+  readonly housekeeping?: RowOf<'housekeeping'>;
   /** The topmost wait of the JDK or a framework, above the first boundary. */
-  readonly wait?: { readonly row: FrameRow; readonly at: number };
+  readonly wait?: { readonly row: RowOf<'idle-outside-task' | 'ambiguous'>; readonly at: number };
   /** The first framework row that decides by itself: idle or pressure. */
-  readonly decisive?: { readonly row: FrameRow; readonly at: number };
+  readonly decisive?: { readonly row: RowOf<'idle' | 'pressure'>; readonly at: number };
   /** Server code reading the next request or message, beneath the wait. */
-  readonly nextMessage?: { readonly row: FrameRow; readonly at: number };
-  readonly request?: { readonly row: FrameRow; readonly at: number };
+  readonly nextMessage?: { readonly row: RowOf<'next-message'>; readonly at: number };
+  readonly request?: { readonly row: RowOf<'request'>; readonly at: number };
   /** The first boundary beneath the top: a pool loop, a task start or a thread's run method. */
-  readonly boundary?: { readonly row: FrameRow; readonly at: number };
+  readonly boundary?: { readonly row: BoundaryRow; readonly at: number };
   /** Application frames between the wait (or the top) and the first boundary. */
   readonly appFramesBeneathWait: number;
   /** The first frame outside the JDK: what the thread is doing, as people read it. */
@@ -163,7 +103,7 @@ interface StackShape {
 }
 
 function shapeOf(frames: readonly StackFrame[]): StackShape {
-  let housekeeping: FrameRow | undefined;
+  let housekeeping: RowOf<'housekeeping'> | undefined;
   let wait: StackShape['wait'];
   let decisive: StackShape['decisive'];
   let nextMessage: StackShape['nextMessage'];
@@ -183,16 +123,15 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
     if (k.request !== undefined) request ??= { row: k.request, at: i };
     const row = k.wait;
     if (row !== undefined && request === undefined && decisive === undefined) {
-      const v = row.verdict;
-      if (v === 'next-message') nextMessage ??= { row, at: i };
+      if (row.role === 'next-message') nextMessage ??= { row, at: i };
       // The wait the application called: the last of the run of waits on top (a queue's poll, not the park inside it).
-      else if (v === 'idle-outside-task' || v === 'ambiguous') {
+      else if (row.role === 'idle-outside-task' || row.role === 'ambiguous') {
         if (wait === undefined || appBeneathWait === 0) wait = { row, at: i };
-      } else if (v === 'pressure') decisive = { row, at: i };
-      else if (!row.outsideTaskOnly || (appAbove === 0 && directlyInLoop(frames, i))) decisive = { row, at: i };
+      } else if (row.role === 'pressure') decisive = { row, at: i };
+      else if (row.detail?.outsideTaskOnly !== true || (appAbove === 0 && directlyInLoop(frames, i))) decisive = { row, at: i };
       else {
         // The loop's own frame with a task above it: the loop is the boundary; the task is the work.
-        boundary = { row: { ...row, verdict: 'pool-loop', means: `its loop (${row.frame})` }, at: i };
+        boundary = { row: { match: row.match, role: 'pool-loop', means: `its loop (${row.match})`, source: row.source, detail: { pool: row.means } }, at: i };
         continue;
       }
     }
@@ -251,7 +190,7 @@ export function poolLoopOf(th: ThreadEntry): string | undefined {
 const poolLoopOfStack = perStack((frames): string | undefined => {
   for (let i = frames.length - 1; i >= 0; i--) {
     const b = knowledgeOf(frames[i]!).boundary;
-    if (b?.verdict === 'pool-loop') return b.pool;
+    if (b?.role === 'pool-loop') return b.detail.pool;
   }
   return undefined;
 });
@@ -265,14 +204,17 @@ function directlyInLoop(frames: readonly StackFrame[], at: number): boolean {
   for (let i = at + 1; i < frames.length; i++) {
     const f = frames[i]!;
     const b = knowledgeOf(f).boundary;
-    if (b !== undefined) return b.verdict === 'pool-loop' || THREAD_ROOTS.test(b.frame);
+    if (b !== undefined) return b.role === 'pool-loop' || isThreadStart(b);
     if (f.className === own || isJdkFrame(f) || isSynthetic(f)) continue;
     return false;
   }
   return true;
 }
 
-const THREAD_ROOTS = /^(java\.lang\.Thread\.run|java\.lang\.Thread\.runWith|jdk\.internal\.misc\.InnocuousThread\.run|java\.lang\.Thread\.startThreadFromVM)$/;
+/** The thread's own start (Thread.run): above it runs the thread's own code, not a pool's task. */
+function isThreadStart(b: BoundaryRow): boolean {
+  return b.role === 'boundary' && b.detail?.threadStart === true;
+}
 
 // ---------------------------------------------------------------- verdicts
 
@@ -383,31 +325,27 @@ function fromWaitObject(v: ThreadActivity): ThreadActivity {
  * once per row. Anchored once, outside the alternation: with each row's own `^` inside it, the regex
  * engine tried the alternatives at every position of the name.
  */
-const ANY_HOUSEKEEPING_NAME = new RegExp(`^(?:${HOUSEKEEPING_NAMES.map((h) => `(?:${h.name.source.replace(/^\^/, '')})`).join('|')})`);
+const housekeepingByName = nameMatcher('jvm-thread-name', 'gc-thread-name');
 
-function housekeepingByName(name: string): (typeof HOUSEKEEPING_NAMES)[number] | undefined {
-  if (!ANY_HOUSEKEEPING_NAME.test(name)) return undefined;
-  return HOUSEKEEPING_NAMES.find((h) => h.name.test(name));
-}
+const isMainThreadName = nameMatcher('main-thread-name');
 
-const MAIN_NAMES = new Set(MAIN_THREAD_NAMES);
-const MAIN_NAME_LENGTHS = new Set(MAIN_THREAD_NAMES.map((n) => n.length));
+/** The methods whose names say "wait for the next piece of work", as one test. */
+const WORK_WAIT_METHOD = new RegExp(
+  rowsOf('work-wait-method')
+    .map((r) => `(?:${r.match})`)
+    .join('|'),
+);
 
-/** A length first: most names are not one of the few, and are told apart without hashing them. */
-function isMainThreadName(name: string): boolean {
-  return MAIN_NAME_LENGTHS.has(name.length) && MAIN_NAMES.has(name);
-}
-
-function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named: (typeof HOUSEKEEPING_NAMES)[number] | undefined): ThreadActivity {
+function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named: RowOf<'jvm-thread-name' | 'gc-thread-name'> | undefined): ThreadActivity {
   const frames = th.frames;
-  if (s.housekeeping !== undefined) return { activity: 'housekeeping', basis: 'known-frame', reason: s.housekeeping.means, frame: s.housekeeping.frame };
+  if (s.housekeeping !== undefined) return { activity: 'housekeeping', basis: 'known-frame', reason: s.housekeeping.means, frame: s.housekeeping.match };
   if (named !== undefined && s.request === undefined) return { activity: 'housekeeping', basis: 'thread-name', reason: `${named.means} (by its name)` };
 
   const d = s.decisive;
   if (locks.acquiring !== undefined) {
     // A loop whose threads take turns on one lock (WebLogic's muxers) is idle while it waits its turn.
-    if (d !== undefined && d.row.verdict === 'idle')
-      return idle('known-frame', `${d.row.means}; waits its turn for the loop's lock ${locks.acquiring.lock}`, d.row.frame);
+    if (d !== undefined && d.row.role === 'idle')
+      return idle('known-frame', `${d.row.means}; waits its turn for the loop's lock ${locks.acquiring.lock}`, d.row.match);
     const owner = locks.acquiring.owner !== null ? ` held by "${locks.acquiring.owner}"` : ' (no owner named in the dump)';
     return { activity: 'blocked', basis: 'lock', reason: `waits to acquire ${locks.acquiring.lock}${owner}`, frame: s.activityFrame };
   }
@@ -416,46 +354,46 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
     return idle('shutdown-wait', `the program's main thread waiting for the life of the JVM (${s.activityFrame})`, s.activityFrame);
   }
   if (d !== undefined) {
-    if (d.row.verdict === 'pressure') return working('pressure', `${d.row.means} inside its work (${s.activityFrame})`, d.row.frame);
-    return idle('known-frame', d.row.means, d.row.frame);
+    if (d.row.role === 'pressure') return working('pressure', `${d.row.means} inside its work (${s.activityFrame})`, d.row.match);
+    return idle('known-frame', d.row.means, d.row.match);
   }
   const nm = s.nextMessage;
-  if (nm !== undefined && s.wait !== undefined && s.wait.row.verdict === 'ambiguous' && s.wait.at < nm.at) {
-    return idle('listener', `${nm.row.means}: ${s.wait.row.means} with no request in progress`, nm.row.frame);
+  if (nm !== undefined && s.wait !== undefined && s.wait.row.role === 'ambiguous' && s.wait.at < nm.at) {
+    return idle('listener', `${nm.row.means}: ${s.wait.row.means} with no request in progress`, nm.row.match);
   }
   if (s.request !== undefined) {
     const what = s.wait !== undefined ? `${s.wait.row.means} inside ${s.request.row.means}` : `handling ${s.request.row.means}`;
-    return working('in-request', `${what} (${s.activityFrame})`, s.request.row.frame);
+    return working('in-request', `${what} (${s.activityFrame})`, s.request.row.match);
   }
   const w = s.wait;
   if (w !== undefined) {
     const root = s.boundary?.row;
-    const dedicated = root === undefined || THREAD_ROOTS.test(root.frame);
+    const dedicated = root === undefined || isThreadStart(root);
     const shallow = s.appFramesBeneathWait <= OWN_LOOP_MAX_FRAMES && !(th.stackTruncated && s.boundary === undefined && s.appFramesBeneathWait > 2);
     const caller = s.activityFrame;
-    const inside = root === undefined ? 'its work' : root.verdict === 'pool-loop' ? `a task of ${root.means}` : root.means;
-    const workWait = s.caller !== undefined ? WORK_WAIT_METHODS.find((m) => m.method.test(s.caller!.method)) : undefined;
-    if (workWait !== undefined) {
-      return idle('work-wait-method', `${w.row.means} in ${s.caller!.qualified}, a method that waits for the next piece of work`, w.row.frame);
+    const inside = root === undefined ? 'its work' : root.role === 'pool-loop' ? `a task of ${root.means}` : root.means;
+    const workWait = s.caller !== undefined ? WORK_WAIT_METHOD.test(s.caller.method) : false;
+    if (workWait) {
+      return idle('work-wait-method', `${w.row.means} in ${s.caller!.qualified}, a method that waits for the next piece of work`, w.row.match);
     }
-    if (w.row.nap === true && !dedicated) {
-      return working('nap', `${w.row.means} inside ${inside} (${caller}): the task holds its worker while it waits`, w.row.frame);
+    if (w.row.role === 'idle-outside-task' && w.row.detail?.nap === true && !dedicated) {
+      return working('nap', `${w.row.means} inside ${inside} (${caller}): the task holds its worker while it waits`, w.row.match);
     }
-    if (w.row.verdict === 'ambiguous') {
+    if (w.row.role === 'ambiguous') {
       if (dedicated && shallow)
         return idle(
           'listener',
           `${w.row.means} in its own loop (${caller}), outside any task or request: a listener waiting for its peer's next message`,
-          w.row.frame,
+          w.row.match,
         );
-      return working('in-task', `${w.row.means} inside ${inside} (${caller}): a call to a remote peer or a file`, w.row.frame);
+      return working('in-task', `${w.row.means} inside ${inside} (${caller}): a call to a remote peer or a file`, w.row.match);
     }
     if (shallow) {
       // A loop of the JDK's own (no application frame at all) needs no "where".
       const where = s.rootClass === undefined ? '' : ` (${caller})`;
-      if (w.row.nap === true)
-        return idle('own-loop-nap', `naps in its own loop${where}: ${w.row.means} between rounds, with no task or request beneath`, w.row.frame);
-      return idle('own-loop', `waits for its next item in its own loop${where}: ${w.row.means}, with no task or request beneath`, w.row.frame);
+      if (w.row.role === 'idle-outside-task' && w.row.detail?.nap === true)
+        return idle('own-loop-nap', `naps in its own loop${where}: ${w.row.means} between rounds, with no task or request beneath`, w.row.match);
+      return idle('own-loop', `waits for its next item in its own loop${where}: ${w.row.means}, with no task or request beneath`, w.row.match);
     }
     const on = locks.waitObject?.();
     if (on !== undefined && !LATCH_LIKE.test(on.className)) {
@@ -464,15 +402,15 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
           idle(
             'wait-object',
             `waits with ${on.sharedWaiters - 1} other threads on one ${shortClass(on.className)} that no thread holds: consumers of a work queue`,
-            w.row.frame,
+            w.row.match,
           ),
         );
       }
       if (s.rootClass !== undefined && on.className === s.rootClass) {
-        return fromWaitObject(idle('wait-object', `waits on its own ${shortClass(on.className)} object for work handed to it`, w.row.frame));
+        return fromWaitObject(idle('wait-object', `waits on its own ${shortClass(on.className)} object for work handed to it`, w.row.match));
       }
     }
-    const deep = working('in-task', `${w.row.means} ${s.appFramesBeneathWait} frames deep inside its work (${caller})`, w.row.frame);
+    const deep = working('in-task', `${w.row.means} ${s.appFramesBeneathWait} frames deep inside its work (${caller})`, w.row.match);
     return on !== undefined ? fromWaitObject(deep) : deep;
   }
   if (th.state === 'RUNNABLE') return working('running', `running ${s.activityFrame}`, s.activityFrame);
@@ -562,9 +500,9 @@ function waitObjectOf(graph: LockGraph, signalWaiters: Int32Array, i: number): W
   return { className: w.lock.className, sharedWaiters: Math.max(1, waiting), owned: owner !== null && owner !== i };
 }
 
-const SLEEP_FRAME = /^java\.lang\.Thread\.sleep/; // sleep, sleep0 (JDK 21), sleepNanos0 (JDK 25)
-
 /** A thread in Thread.sleep: a loop between rounds when it sleeps in the same place again and again. */
 export function isSleeping(th: ThreadEntry): boolean {
-  return th.stateDetail === 'sleeping' || (th.frames.length > 0 && SLEEP_FRAME.test(th.frames[0]!.qualified));
+  if (th.stateDetail === 'sleeping') return true;
+  const top = th.frames[0] === undefined ? undefined : knowledgeOf(th.frames[0]).wait;
+  return top?.role === 'idle-outside-task' && top.detail?.sleep === true;
 }

@@ -1,4 +1,5 @@
 /** Thread names that carry an instance number, by the factory that writes them: what the thread-leak rule counts. */
+import { rowsOf } from '../../knowledge/index.js';
 
 export interface InstanceNaming {
   /** How every name of the scheme begins (what `pattern` asks first, as plain text). */
@@ -12,51 +13,14 @@ export interface InstanceNaming {
   readonly remedy: string;
 }
 
-/** Thread names with an instance number, by the factory that writes them (the JDK's, Netty's). */
-export const INSTANCE_NAMINGS: readonly InstanceNaming[] = [
-  {
-    starts: ['pool-'],
-    pattern: /^pool-(\d+)-thread-\d+$/,
-    scheme: 'pool-#-thread-#',
-    instance: 'an executor of Executors.newFixedThreadPool/newCachedThreadPool (the default thread factory numbers each pool)',
-    remedy: 'create the executor once and share it, or shut it down (try-with-resources on JDK 19+, or shutdown() in a finally)',
-  },
-  {
-    starts: ['Timer-'],
-    pattern: /^Timer-(\d+)$/,
-    scheme: 'Timer-#',
-    instance: 'a java.util.Timer (each has its own thread)',
-    remedy: 'share one Timer or ScheduledExecutorService, or cancel() each Timer when done',
-  },
-  {
-    starts: ['ForkJoinPool-'],
-    pattern: /^ForkJoinPool-(\d+)-worker-\d+$/,
-    scheme: 'ForkJoinPool-#-worker-#',
-    instance: 'a new ForkJoinPool',
-    remedy: 'create the ForkJoinPool once and share it, or shut it down',
-  },
-  {
-    starts: ['HttpClient-'],
-    pattern: /^HttpClient-(\d+)-(?:SelectorManager|Worker-\d+)$/,
-    scheme: 'HttpClient-#-SelectorManager',
-    instance: 'a java.net.http.HttpClient (each has a selector thread)',
-    remedy: 'build one HttpClient and share it (it is thread-safe), or close it (JDK 21+)',
-  },
-  {
-    starts: ['nioEventLoopGroup-', 'epollEventLoopGroup-', 'defaultEventLoopGroup-'],
-    pattern: /^(?:nioEventLoopGroup|epollEventLoopGroup|defaultEventLoopGroup)-(\d+)-\d+$/,
-    scheme: 'nioEventLoopGroup-#-#',
-    instance: 'a Netty EventLoopGroup',
-    remedy: 'share the EventLoopGroup, or shutdownGracefully() it when its channels close',
-  },
-  {
-    starts: ['OkHttp ConnectionPool'],
-    pattern: /^OkHttp ConnectionPool(?: \((\d+)\))?$/,
-    scheme: 'OkHttp ConnectionPool',
-    instance: 'an OkHttpClient built per call (each has its own connection pool)',
-    remedy: 'build one OkHttpClient and derive the others from it with newBuilder()',
-  },
-];
+/** Thread names with an instance number, by the factory that writes them (the registry's `instance-naming` rows). */
+export const INSTANCE_NAMINGS: readonly InstanceNaming[] = rowsOf('instance-naming').map((r) => ({
+  starts: r.detail.starts,
+  pattern: new RegExp(r.match),
+  scheme: r.detail.scheme,
+  instance: r.means,
+  remedy: r.detail.remedy,
+}));
 
 /**
  * The first characters any scheme's names begin with: a dump's names are read once, and most are
