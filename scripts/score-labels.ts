@@ -1,24 +1,27 @@
 /**
  * Scores the analysis against the senior engineer's labels of the thread-dump corpus
  * (../shared/corpus/threaddumps/LABELS.json, rubric in LABELS.md) and prints precision, recall and
- * every false alarm and miss. Run: `npx tsx scripts/score-labels.ts [--verbose]`.
+ * every false alarm and miss. Run: `npx tsx scripts/score-labels.ts [--verbose]`. With `--blind`, the
+ * same for the blind corpus of this repository (fixtures/blind, every LABELS*.json there).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { type CaseScore, findingsOfCase, type LabelCase, scoreCase, totals } from '../test/corpus/labels-scoring.js';
+import { BLIND, blindCases, type CaseScore, findingsOfCase, type LabelCase, scoreCase, totals } from '../test/corpus/labels-scoring.js';
 import { CORPUS } from '../test/helpers.js';
 
+const blind = process.argv.includes('--blind');
 const labelsPath = join(CORPUS, 'LABELS.json');
-if (!existsSync(labelsPath)) {
+if (!blind && !existsSync(labelsPath)) {
   console.error(`no labels: ${labelsPath} does not exist (the corpus sits in ../shared next to the checkout)`);
   process.exit(2);
 }
 const verbose = process.argv.includes('--verbose');
-const cases = JSON.parse(readFileSync(labelsPath, 'utf8')) as LabelCase[];
+const cases = blind ? blindCases() : (JSON.parse(readFileSync(labelsPath, 'utf8')) as LabelCase[]);
+const root = blind ? BLIND : CORPUS;
 const scores: CaseScore[] = [];
 for (const c of cases) {
-  const s = scoreCase(c, await findingsOfCase(c));
+  const s = scoreCase(c, await findingsOfCase(c, root));
   scores.push(s);
   if (s.falseAlarms.length > 0 || s.misses.length > 0 || verbose) {
     console.log(

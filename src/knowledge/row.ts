@@ -57,8 +57,14 @@ export const MATCH_KIND = {
   'instance-naming': 'thread-name',
   /** How a server names its pool threads: the pool's name is group 1. */
   'pool-naming': 'thread-name',
+  /** Text an application appends to a worker's name while it works (`pool-1-thread-3 @@ order 42`): not part of the pool's name. */
+  'name-annotation': 'thread-name',
   /** Method names that say "wait for the next piece of work", wherever the loop sits. */
   'work-wait-method': 'method-name',
+  /** Method names that say "read the next request or message": a read beneath one, in the loop's own code, waits for a peer. */
+  'next-message-method': 'method-name',
+  /** Names of native methods that wait for input (read, receive, accept, listen, poll): an unknown library's wait. */
+  'native-input-method': 'method-name',
 } as const satisfies Record<string, MatchKind>;
 
 export type Role = keyof typeof MATCH_KIND;
@@ -77,12 +83,22 @@ interface RoleDetails {
     readonly nap?: boolean;
     /** Thread.sleep itself (the holder of a lock that sleeps makes its waiters wait for nothing). */
     readonly sleep?: boolean;
+    /** A wait for input from outside (a connection to accept, a datagram): threads queued to do it take turns. */
+    readonly input?: boolean;
   };
-  /** The kind of executor, which names the pool with the thread-name stem. */
-  readonly 'pool-loop': { readonly pool: string };
+  readonly 'pool-loop': {
+    /** The kind of executor, which names the pool with the thread-name stem. */
+    readonly pool: string;
+    /** A pool made for computing (about one worker per core, work-stealing): all its workers computing is its job, not saturation. */
+    readonly computes?: boolean;
+  };
   readonly boundary: {
     /** The thread's own start (Thread.run): what runs above it is the thread's own code, not a pool's task. */
     readonly threadStart?: boolean;
+  };
+  readonly pressure: {
+    /** A wait for a task's result (a future, a join): its thread is a caller of an executor. */
+    readonly taskResult?: boolean;
   };
   readonly request: {
     /** The server whose requests these are, when a rule reads that server's counters (Dubbo). */
@@ -106,6 +122,8 @@ interface RoleDetails {
     /** The scheme as users read it, `#` for numbers. */
     readonly scheme: string;
     readonly remedy: string;
+    /** Each instance is one thread started by hand (not a pool): many of them are an explosion whatever they do. */
+    readonly threadPerInstance?: boolean;
   };
   readonly 'pool-naming': {
     /** The server, when its pools serve requests (Dubbo's provider pool). */

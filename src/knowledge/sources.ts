@@ -93,6 +93,15 @@ export const SOURCES: Readonly<Record<string, Source>> = {
     what: "LMAX Disruptor's sequencer (Log4j 2 async loggers)",
     at: 'LMAX-Exchange/disruptor: src/main/java/com/lmax/disruptor/MultiProducerSequencer.java',
   },
+  JDBC: {
+    what: 'The JDBC drivers by their packages (Oracle, MySQL, MariaDB, PostgreSQL, SQL Server, jTDS, DB2, H2, Derby)',
+    at: 'https://docs.oracle.com/javase/8/docs/technotes/guides/jdbc/',
+  },
+  CLIENTS: { what: 'Client libraries of Redis (Jedis), MongoDB and memcached, by their packages', at: 'https://github.com/redis/jedis' },
+  SWT: {
+    what: "SWT's UI thread loop (Display.readAndDispatch and sleep)",
+    at: 'eclipse-platform/eclipse.platform.swt: bundles/org.eclipse.swt/Eclipse SWT/win32/org/eclipse/swt/widgets/Display.java',
+  },
   OPENJ9: { what: "Eclipse OpenJ9's javacore and thread names", at: 'eclipse-openj9/openj9: runtime/rasdump/javadump.cpp' },
   corpus: { what: 'Real third-party thread dumps this project is tested on (repositories listed)', at: 'docs/knowledge-sources.md' },
   fixtures: { what: "This project's real-JVM fixtures (programs that set an idiom up, dumped by the JDK's tools)", at: 'fixtures/README.md' },

@@ -57,6 +57,29 @@ export const STACK_IDIOM_ROWS: readonly KnowledgeRow[] = [
   row('execchain.MainClientExec.execute', 'client-call', 'an Apache HttpClient 4 exchange', 'HTTPCLIENT'),
   row('impl.classic.MainClientExec.execute', 'client-call', 'an Apache HttpClient 5 exchange', 'HTTPCLIENT'),
   row('okhttp3.internal.http.CallServerInterceptor.intercept', 'client-call', 'an OkHttp exchange', 'OKHTTP'),
+  // Client libraries by package: a read beneath one is a call to a remote service (work), never a
+  // thread waiting for its own input.
+  row('sun.net.www.protocol.http.*', 'client-call', 'an HttpURLConnection call', 'jdk'),
+  row('jdk.internal.net.http.*', 'client-call', 'a java.net.http.HttpClient call', 'jdk'),
+  row('org.apache.http.*', 'client-call', 'an Apache HttpClient 4 call', 'HTTPCLIENT'),
+  row('org.apache.hc.*', 'client-call', 'an Apache HttpClient 5 call', 'HTTPCLIENT'),
+  row('okhttp3.*', 'client-call', 'an OkHttp call', 'OKHTTP'),
+  row('oracle.jdbc.*', 'client-call', 'an Oracle JDBC call', 'JDBC'),
+  row('oracle.net.*', 'client-call', 'an Oracle JDBC call', 'JDBC'),
+  row('com.mysql.*', 'client-call', 'a MySQL JDBC call', 'JDBC'),
+  row('org.mariadb.jdbc.*', 'client-call', 'a MariaDB JDBC call', 'JDBC'),
+  row('org.postgresql.*', 'client-call', 'a PostgreSQL JDBC call', 'JDBC'),
+  row('com.microsoft.sqlserver.*', 'client-call', 'a SQL Server JDBC call', 'JDBC'),
+  row('net.sourceforge.jtds.*', 'client-call', 'a jTDS JDBC call', 'JDBC'),
+  row('com.ibm.db2.*', 'client-call', 'a DB2 JDBC call', 'JDBC; TDFG (DB2 JCC reads in hung WebSphere threads)'),
+  row('org.h2.*', 'client-call', 'an H2 database call', 'JDBC'),
+  row('org.apache.derby.client.*', 'client-call', 'a Derby network client call', 'JDBC'),
+  row('redis.clients.jedis.*', 'client-call', 'a Redis (Jedis) call', 'CLIENTS'),
+  row('com.mongodb.*', 'client-call', 'a MongoDB call', 'CLIENTS'),
+  row('net.spy.memcached.*', 'client-call', 'a memcached call', 'CLIENTS'),
+  row('javax.naming.*', 'client-call', 'a JNDI or LDAP call', 'jdk'),
+  row('com.sun.jndi.*', 'client-call', 'a JNDI or LDAP call', 'jdk'),
+  row('sun.rmi.transport.StreamRemoteCall.*', 'client-call', 'an RMI call to a remote object', 'jdk'),
 
   // --- the appenders' frames where a logging thread waits
   row('ch.qos.logback.core.AsyncAppenderBase.put*', 'logging-wait', "an AsyncAppender's full queue (neverBlock=false)", 'LOGBACK', {
@@ -105,6 +128,37 @@ export const STACK_IDIOM_ROWS: readonly KnowledgeRow[] = [
     "an OutputStreamManager's monitor (file, console and socket appenders write under it)",
     'LOG4J; fixtures (logging incident)',
     { framework: 'log4j 2' },
+  ),
+  // Log4j 2's layouts encode straight into the manager's buffer under the manager's monitor (direct encoders, 2.6+).
+  row(
+    'org.apache.logging.log4j.core.layout.TextEncoderHelper.*',
+    'logging-wait',
+    "an OutputStreamManager's monitor (the layout encodes into it)",
+    'LOG4J; fixtures (log4j2-socket-contention)',
+    {
+      framework: 'log4j 2',
+    },
+  ),
+  row('org.apache.logging.log4j.core.layout.StringBuilderEncoder.*', 'logging-wait', "an OutputStreamManager's monitor (the layout encodes into it)", 'LOG4J', {
+    framework: 'log4j 2',
+  }),
+  row(
+    'org.apache.logging.log4j.core.layout.ByteBufferDestinationHelper.*',
+    'logging-wait',
+    "an OutputStreamManager's monitor (the layout writes into it)",
+    'LOG4J',
+    {
+      framework: 'log4j 2',
+    },
+  ),
+  row(
+    'org.apache.logging.log4j.core.appender.rolling.RollingFileManager.*',
+    'logging-wait',
+    "a RollingFileManager's monitor (rolling file appenders write under it)",
+    'LOG4J',
+    {
+      framework: 'log4j 2',
+    },
   ),
   row('org.apache.logging.log4j.core.appender.AbstractOutputStreamAppender.*', 'logging-wait', "an output stream appender's lock", 'LOG4J', {
     framework: 'log4j 2',

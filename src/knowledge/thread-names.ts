@@ -2,7 +2,8 @@
  * What thread names say: the JVM's and tools' own threads (for dumps that print no frames for them:
  * JRockit, javacores, VisualVM, or frames that say nothing, like `Attach Listener` RUNNABLE with no
  * stack), garbage-collector threads, a program's main thread, names that number instances of a
- * factory, and how servers name their pools. Matches are regular expressions over the whole name.
+ * factory, and how servers name their pools; and the method names that say a wait is for the next
+ * piece of work, the next message or input. Matches are regular expressions over the whole name.
  */
 import { type KnowledgeRow, row } from './row.js';
 
@@ -66,6 +67,12 @@ export const THREAD_NAME_ROWS: readonly KnowledgeRow[] = [
     scheme: 'HttpClient-#-SelectorManager',
     remedy: 'build one HttpClient and share it (it is thread-safe), or close it (JDK 21+)',
   }),
+  row('^Thread-(\\d+)$', 'instance-naming', 'a thread started with new Thread() and no name (the JDK numbers each)', 'jdk', {
+    starts: ['Thread-'],
+    scheme: 'Thread-#',
+    remedy: 'run the work on one bounded executor instead of starting a thread per call, and give threads names that say what they are',
+    threadPerInstance: true,
+  }),
   row('^(?:nioEventLoopGroup|epollEventLoopGroup|defaultEventLoopGroup)-(\\d+)-\\d+$', 'instance-naming', 'a Netty EventLoopGroup', 'NETTY', {
     starts: ['nioEventLoopGroup-', 'epollEventLoopGroup-', 'defaultEventLoopGroup-'],
     scheme: 'nioEventLoopGroup-#-#',
@@ -98,6 +105,15 @@ export const THREAD_NAME_ROWS: readonly KnowledgeRow[] = [
     },
   ),
 
+  // A worker's numbered name, then a space and text that starts with a mark, not a word: what the
+  // application appended while the worker runs a request (`pool-2-thread-7 @@ GET /orders`).
+  row(
+    '^.+?[-_ #]\\d+( [^\\w\\s].*)$',
+    'name-annotation',
+    'an application renaming its worker while it runs a request (`pool-2-thread-7 @@ GET /orders`)',
+    'fixtures (known-misses: renamed pool workers)',
+  ),
+
   row(
     '^(?:waitReady|waitForWork|waitForTask|waitForJob|waitForRequest|waitForEvents?|waitForNext\\w*|' +
       'waitForMessages?|awaitWork|awaitTask|awaitEvents?|sleepInterval|idleWait|waitIdle|nextTask|' +
@@ -105,5 +121,17 @@ export const THREAD_NAME_ROWS: readonly KnowledgeRow[] = [
     'work-wait-method',
     'a method that waits for the next piece of work',
     'TL-AM (waitForRequest); IJ (getNextEvent); NETTY (takeTask); jdk (getTask); corpus (NetBeans, Hazelcast)',
+  ),
+  row(
+    '^(?:(?:read|receive|recv|parse|await|waitFor|next|fetch|take|get)(?:Next)?(?:Request|Message|Command|Frame|Packet|Header|Event|Input|Call|Line)s?(?:Line|Header|Loop)?|readLoop|receiveLoop|listen|processInput)$',
+    'next-message-method',
+    'a method that reads the next request or message',
+    'fixtures (activity: a listener reading its next message); TDFG (parseRequestLine, readMessage); jdk (RMI handleMessages)',
+  ),
+  row(
+    '^(?:[Rr]ecv\\w*|[Rr]eceive\\w*|[Rr]ead\\w*|[Aa]ccept\\w*|[Ll]isten\\w*|[Pp]oll\\w*|[Ss]elect\\w*|epoll\\w*|kevent\\w*|WaitMessage|GetMessage\\w*|[Ww]aitFor(?:Events?|Input|Message)\\w*)$',
+    'native-input-method',
+    'a native method waiting for input',
+    'jdk (socketRead0, accept0, epollWait, kevent0: the JDK names its native waits so); SWT (OS.WaitMessage); IJ',
   ),
 ];

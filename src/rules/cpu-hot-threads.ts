@@ -36,6 +36,19 @@ export const cpuHotThreads: Rule = {
         default: 0.9,
         description: 'Share of one core, measured over a series or by top, that makes it an error.',
       },
+      runawayLifetimeShare: {
+        type: 'number',
+        min: 0,
+        max: 1,
+        default: 0.8,
+        description: 'With a single dump: the share of a core over its whole life that makes a long-lived working thread a runaway (a warning, not a hint).',
+      },
+      runawayLifetimeSeconds: {
+        type: 'number',
+        min: 0,
+        default: 30,
+        description: 'With a single dump: how long a thread must have lived at that share to be called a runaway.',
+      },
       minLifetimeSeconds: {
         type: 'number',
         min: 0,
@@ -47,7 +60,9 @@ export const cpuHotThreads: Rule = {
   check({ model, options }) {
     const minShare = Number(options['minCoreShare']);
     const errorShare = Number(options['errorCoreShare']);
-    const minLife = Number(options['minLifetimeSeconds']);
+    const runaway = { share: Number(options['runawayLifetimeShare']), seconds: Number(options['runawayLifetimeSeconds']) };
+    // A runaway's life may be shorter than a hint's: both are read from the one lifetime measure.
+    const minLife = Math.min(Number(options['minLifetimeSeconds']), runaway.seconds);
     const hot: HotThread[] = [];
     for (const [name, refs] of candidatesByName(model, minShare, minLife)) {
       if (neverWorking(model, refs)) continue;
@@ -76,7 +91,10 @@ export const cpuHotThreads: Rule = {
       const share = shareOf(lead);
       const last = lead.refs[lead.refs.length - 1]!;
       const th = model.dumps[last.dump]!.threads[last.thread]!;
-      const hintOnly = members.every((h) => h.measures.every((m) => m.how === 'lifetime'));
+      const lifetimeOnly = members.every((h) => h.measures.every((m) => m.how === 'lifetime'));
+      // Most of a core over a long life is a runaway even in one dump; less, or a short life, only hints.
+      const runawayFor = lifetimeOnly ? members.filter((h) => isRunaway(model, h, runaway)) : [];
+      const hintOnly = lifetimeOnly && runawayFor.length === 0;
       const inside = sharedFrame(model, lead.refs);
       const states = [...new Set(lead.refs.map((r) => model.dumps[r.dump]!.threads[r.thread]!.state))];
       const where = activityFrame(th);
@@ -87,14 +105,17 @@ export const cpuHotThreads: Rule = {
             ` cores together (${members.map((h) => `"${h.name}" ${pct(shareOf(h))}`).join(', ')})`;
       return {
         subject: members.length === 1 ? lead.name : pool,
-        ...(hintOnly ? { severity: 'info' as const } : share >= errorShare ? { severity: 'error' as const } : {}),
+        ...(hintOnly ? { severity: 'info' as const } : !lifetimeOnly && share >= errorShare ? { severity: 'error' as const } : {}),
         message:
           `${who}: ${members.length > 1 ? `"${lead.name}": ` : ''}${lead.measures.map((m) => m.text).join('; ')}. ` +
           `It is ${states.join(', then ')} in ${where}` +
           `${inside !== undefined && inside !== where ? `, inside ${inside} in all ${lead.refs.length} dumps` : ''}.` +
           (hintOnly
             ? ' One dump gives only its lifetime average: take a few dumps a few seconds apart (or top -H beside one) to see whether it burns CPU now.'
-            : ''),
+            : lifetimeOnly
+              ? ` Over ${pct(runaway.share)} of a core for more than ${runaway.seconds.toFixed(0)} s of its life, and running code now: a runaway, even from one dump` +
+                ' (take a few dumps a few seconds apart, or top -H, to see the rate now).'
+              : ''),
         facts: {
           threads: members.map((h) => h.name),
           threadCount: members.length,
@@ -250,4 +271,13 @@ function sharedFrame(model: Model, refs: readonly ThreadRef[]): string | undefin
   if (common === 0) return undefined;
   const f = stacks[0]!;
   return f[f.length - common]!.qualified;
+}
+
+/** A thread of one dump that has burned most of a core for a long life (its lifetime average, the one measure one dump has). */
+function isRunaway(model: Model, h: HotThread, runaway: { readonly share: number; readonly seconds: number }): boolean {
+  const last = h.refs[h.refs.length - 1]!;
+  const th = model.dumps[last.dump]!.threads[last.thread]!;
+  // Running code now (not parked, not in a blocking read): a thread that burned a core and now waits is not running away.
+  const running = model.activity[last.dump]![last.thread]!.basis === 'running';
+  return running && th.elapsedS !== undefined && th.elapsedS >= runaway.seconds && h.measures.some((m) => m.share >= runaway.share);
 }

@@ -1,4 +1,5 @@
-import type { ExecutorModel } from '../model/model.js';
+import { rowsOf } from '../knowledge/index.js';
+import type { ExecutorModel, Model } from '../model/model.js';
 import type { CauseLink, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, lockSubject } from './support/held-up.js';
@@ -118,13 +119,22 @@ export const executorSaturated: Rule = {
       // on nothing found here is just working through its load.
       const q = e.heap?.queue;
       if (q !== undefined && causedBy.length === 0 && q.capacity !== 0 && q.capacity !== null && (q.size ?? 0) < q.capacity * 0.5) return [];
+      // A pool made for computing whose every worker computes is doing its job: it is saturated only when
+      // work waits that it cannot take (tasks in its queue, callers piling up behind it), which the finding names.
+      const computePool = e.loop !== null && COMPUTE_POOLS.has(e.loop) && allComputing(model, e);
+      const backlog = computePool ? waitingWork(model, e) : undefined;
+      if (causedBy.length === 0 && computePool && backlog === undefined) return [];
       return [
         {
           subject: name,
           message:
-            `All ${plural(e.workers, 'worker')} of pool "${name}" are busy${activity}.` +
+            `All ${plural(e.workers, 'worker')} of pool "${name}" (${e.busyThreads
+              .slice(0, 3)
+              .map((t) => `"${t.name}"`)
+              .join(', ')}${e.busyThreads.length > 3 ? ', ...' : ''}) are busy${activity}.` +
             (saturatedDumps > 1 ? ` Saturated in ${saturatedDumps} of ${totalDumpsFor(name)} dumps.` : '') +
             (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : '') +
+            (computePool && backlog !== undefined ? ` Every worker computes, and work waits that the pool cannot take: ${backlog}.` : '') +
             (rejected > 0 ? ` Dubbo logged "Thread pool is EXHAUSTED!" ${rejected} times.` : ''),
           facts: {
             workers: e.workers,
@@ -158,3 +168,29 @@ export const executorSaturated: Rule = {
     });
   },
 };
+
+/** The kinds of pool made for computing (the registry's pool loops that say so). */
+const COMPUTE_POOLS = new Set(rowsOf('pool-loop').flatMap((r) => (r.detail.computes === true ? [r.detail.pool] : [])));
+
+/** Every busy worker runs code (no wait, no lock, no blocking read): a pool computing, not held up. */
+function allComputing(model: Model, e: ExecutorModel): boolean {
+  return e.busyThreads.length > 0 && e.busyThreads.every((t) => model.activity[t.dump]![t.thread]!.basis === 'running');
+}
+
+/**
+ * Work the pool cannot take, in words, or undefined when none shows: tasks in its queue (the heap),
+ * or more callers waiting for tasks' results than the pool has workers (threads outside it parked
+ * on a future).
+ */
+function waitingWork(model: Model, e: ExecutorModel): string | undefined {
+  const queued = e.heap?.queue.size ?? 0;
+  if (queued > 0) return `${plural(queued, 'task')} in its queue`;
+  const workers = new Set([...e.busyThreads, ...e.idleThreads].map((t) => t.thread));
+  const callers = model.activity[e.dump]!.filter(
+    (a, i) => !workers.has(i) && a.basis === 'pressure' && a.frame !== undefined && TASK_RESULT_WAITS.has(a.frame),
+  ).length;
+  return callers >= e.workers ? `${plural(callers, 'thread waits', 'threads wait')} for a future, more than its ${e.workers} workers can serve` : undefined;
+}
+
+/** The frames of waits for a task's result (a future, a join): the registry's pressure rows that say so. */
+const TASK_RESULT_WAITS = new Set(rowsOf('pressure').flatMap((r) => (r.detail?.taskResult === true ? [r.match] : [])));

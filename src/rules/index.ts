@@ -7,6 +7,7 @@ import { deadlock } from './deadlock.js';
 import { executorSaturated } from './executor-saturated.js';
 import { finalizerBacklog } from './finalizer-backlog.js';
 import { forkjoinSaturated } from './forkjoin-saturated.js';
+import { gcOverhead } from './gc-overhead.js';
 import { hungThreadsReported } from './hung-threads-reported.js';
 import { ioThreadBlocked } from './io-thread-blocked.js';
 import { limitSaturated } from './limit-saturated.js';
@@ -39,5 +40,6 @@ export const RULES: readonly Rule[] = [
   hungThreadsReported,
   stuckThreads,
   cpuHotThreads,
+  gcOverhead,
   memoryLeakSuspect,
 ];

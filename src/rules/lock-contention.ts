@@ -1,7 +1,7 @@
 import type { LockModel, SeriesModel } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { describeThread, plural, threadEvidence } from './support/evidence.js';
-import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaitsByDump } from './support/held-up.js';
+import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaitsByDump, waitChain } from './support/held-up.js';
 
 /** Many threads queued on one lock: names the owner and what it is doing. */
 export const lockContention: Rule = {
@@ -17,10 +17,11 @@ export const lockContention: Rule = {
   },
   check({ model, options }) {
     const min = Number(options['minWaiters']);
-    const deadlocked = new Set(model.locks.deadlocks.flatMap((d) => d.locks.map((l) => `${d.dump}:${l.id}`)));
     const bySubject = new Map<string, (typeof model.locks.contended)[number][]>();
     for (const l of model.locks.contended) {
-      if (l.waiters.length < min || deadlocked.has(`${l.dump}:${l.lock.id}`)) continue;
+      // A lock of a deadlock cycle counts too when others queue on it (the deadlock is then its cause):
+      // the cycle's own threads are one waiter per lock, below any minimum.
+      if (l.waiters.length < min) continue;
       // A semaphore has permits, not an owner: threads queued on it are a saturated limit (connection-pool-starvation).
       if (/\.Semaphore\$\w*Sync$/.test(l.lock.className)) continue;
       const subject = lockSubject(l);
@@ -42,17 +43,31 @@ export const lockContention: Rule = {
               ({ deadlock, heldUp }) => deadlock.threads.some((t) => t.thread === owner) || heldUp.some((t) => t.thread === owner),
             );
       const heldUp = owner === undefined ? 0 : waits.heldUpCount([owner]);
-      const ownerText = worst.owner ? `held by "${worst.owner.name}", which is ${describeThread(model, worst.owner)}` : 'whose owner the dump does not name';
+      // Past the first hop: what the owner itself waits for, as far as the dump shows it.
+      const chain = worst.owner ? waitChain(model, worst.dump, worst.owner, waits) : '';
+      const ownerText = worst.owner
+        ? `held by "${worst.owner.name}", which is ${describeThread(model, worst.owner)}${chain !== '' ? `; it ${chain}` : ''}`
+        : 'whose owner the dump does not name';
+      // Idle threads queued on a loop's lock take turns at waiting for work (accepting on one server
+      // socket, a muxer's turn): nothing waits that has work to do.
+      const takingTurns = worst.waiters.every((w) => model.activity[w.dump]![w.thread]!.activity === 'idle');
+      const turnReason = takingTurns ? model.activity[worst.waiters[0]!.dump]![worst.waiters[0]!.thread]!.reason : '';
       return {
         subject,
-        message: `${plural(worst.waiters.length, 'thread')} wait for ${worst.lock.className} <${worst.lock.id}>, ${ownerText}.`,
+        ...(takingTurns ? { severity: 'info' as const } : {}),
+        message: takingTurns
+          ? `${plural(worst.waiters.length, 'idle thread')} take turns on ${worst.lock.className} <${worst.lock.id}>, ${ownerText}: ` +
+            `not contention, each ${turnReason}.`
+          : `${plural(worst.waiters.length, 'thread')} wait for ${worst.lock.className} <${worst.lock.id}>, ${ownerText}.`,
         facts: {
           waiters: worst.waiters.length,
           lockClass: worst.lock.className,
           lockId: worst.lock.id,
           owner: worst.owner?.name ?? null,
           ownerActivity: worst.owner ? describeThread(model, worst.owner) : null,
+          ownerWaitChain: chain || null,
           dumps: seen.map((s) => s.dump),
+          takingTurns,
           ...(lockIds.length > 1 ? { lockIds } : {}),
         },
         evidence: [

@@ -40,18 +40,22 @@ export const loggingContention: Rule = {
     const last = model.dumps.length - 1;
     if (last < 0) return [];
     const threads = model.dumps[last]!.threads;
-    const groups = new Map<LoggingFrame, number[]>();
+    const waits = lockWaits(model, last);
+    // Threads waiting for one lock are one contention, whichever appender frame each waits in (a
+    // layout encoding into the manager, the manager's own flush); without a lock, one per frame.
+    const groups = new Map<LoggingFrame | string, { row: LoggingFrame; waiters: number[] }>();
     for (const i of threadsByStack(model, last, (frames, state) => loggingWait({ frames, state }) !== undefined)) {
       if (model.activity[last]![i]!.activity === 'idle') continue;
       const row = loggingWait(threads[i]!)!;
-      const list = groups.get(row);
-      if (list === undefined) groups.set(row, [i]);
-      else list.push(i);
+      const lock = waits.lockOf(i);
+      const key = lock !== undefined && row.detail.queue !== true ? `${lock.dump}:${lock.lock.id}` : row;
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, { row, waiters: [i] });
+      else group.waiters.push(i);
     }
-    const waits = lockWaits(model, last);
     const ref = (i: number): ThreadRef => model.threadRefs[last]![i]!;
     const drafts: FindingDraft[] = [];
-    for (const [row, waiters] of groups) {
+    for (const { row, waiters } of groups.values()) {
       if (waiters.length < min) continue;
       // Who they wait for: the lock's owner, or, for a full queue, the appender's worker.
       const locks = [...new Set(waiters.map((w) => waits.lockOf(w)).filter((l) => l !== undefined))];

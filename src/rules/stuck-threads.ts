@@ -47,8 +47,9 @@ export const stuckThreads: Rule = {
         const activities = t.indexes.map((ti, pos) => model.activity[series.dumps[pos]!]![ti!]!);
         if (activities.some((a) => a.activity === 'idle' || a.activity === 'housekeeping')) continue;
         const th = model.dumps[lastDump]!.threads[lastOf(t)]!;
-        // A nap ends by itself: a thread seen napping in one place is slow or periodic, not held by anything.
-        if (isSleeping(th)) continue;
+        // A nap ends by itself: a thread seen napping in one place is slow or periodic, not held by
+        // anything; unless it naps holding a lock others wait for, which makes it their cause.
+        if (isSleeping(th) && waits.heldUpCount([lastOf(t)]) === 0) continue;
         // Threads parked for a pool lease are the connection-pool-starvation finding's evidence, not a problem of their own.
         if (deadlocked.has(lastOf(t)) || leaseWaitOf(th) !== undefined || explained.has(lastOf(t))) continue;
         const where = activityFrame(th);

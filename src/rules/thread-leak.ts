@@ -6,6 +6,7 @@
  * an instance number is data (the factories that write them, below); a pool that grew to its size
  * and stays there is not a leak.
  */
+import { isJdkClass } from '../knowledge/index.js';
 import { countText } from '../model/count-text.js';
 import type { Model } from '../model/model.js';
 import type { FindingDraft, Rule } from './rule.js';
@@ -58,8 +59,12 @@ export const threadLeak: Rule = {
       if (instances < minInstances && gained < minNew) continue;
       const threads = [...inst.byInstance.values()].flat();
       const idle = threads.filter((t) => model.activity[last]![t]!.activity === 'idle').length;
-      // A leak's threads wait for work that never comes; busy ones are a real load of many pools.
-      if (idle < threads.length / 2) continue;
+      // A leak's threads wait for work that never comes; busy ones are a real load of many pools. Threads
+      // started one per call are an explosion whatever they do.
+      if (idle < threads.length / 2 && !inst.naming.threadPerInstance) continue;
+      const site = inst.naming.threadPerInstance ? creationSite(model, last, threads) : undefined;
+      // Threads started one by one are one kind when they start in one place: that many of one site, or a series' growth.
+      if (inst.naming.threadPerInstance && (site?.count ?? 0) < minInstances && gained < minNew) continue;
       const numbers = [...inst.byInstance.keys()];
       const highest = Math.max(...numbers);
       const seconds = series?.spanSeconds ?? null;
@@ -70,6 +75,7 @@ export const threadLeak: Rule = {
         message:
           `${countText(instances)} instances of ${inst.naming.scheme} (${inst.naming.instance})` +
           ` hold ${plural(threads.length, 'thread')}, ${idle} of them waiting for work` +
+          (site !== undefined ? `; ${site.count} of them run ${site.frame}, where they are started` : '') +
           (highest > instances ? `; the numbers reach ${countText(highest)}, so more were created than are left` : '') +
           (growing ? `; their count grew in every dump: ${perSeries!.join(' → ')}${seconds !== null ? ` in ${seconds.toFixed(0)} s` : ''}` : '') +
           `. Instances created per call and never shut down: ${inst.naming.remedy}.`,
@@ -81,6 +87,7 @@ export const threadLeak: Rule = {
           highestNumber: highest,
           instancesPerDump: perSeries ?? [instances],
           growing,
+          creationSite: site?.frame ?? null,
         },
         evidence: threads.slice(0, 20).map((t) => threadEvidence(model, model.threadRefs[last]![t]!)),
         remedy: `Find where ${inst.naming.instance.replace(/ \(.*\)$/, '')} is created per call and ${inst.naming.remedy}.`,
@@ -125,4 +132,22 @@ function instancesIn(model: Model, dump: number): Instances[] {
     else list.push(i);
   }
   return [...out].map(([naming, byInstance]) => ({ naming, byInstance }));
+}
+
+/** The run method most of the threads start in (their bottom application frame), with how many. */
+function creationSite(model: Model, dump: number, threads: readonly number[]): { readonly frame: string; readonly count: number } | undefined {
+  const counts = new Map<string, number>();
+  for (const t of threads) {
+    const frames = model.dumps[dump]!.threads[t]!.frames;
+    let site: string | undefined;
+    for (let i = frames.length - 1; i >= 0; i--) {
+      if (!isJdkClass(frames[i]!.className)) {
+        site = frames[i]!.qualified;
+        break;
+      }
+    }
+    if (site !== undefined) counts.set(site, (counts.get(site) ?? 0) + 1);
+  }
+  const best = [...counts].sort((a, b) => b[1] - a[1])[0];
+  return best === undefined ? undefined : { frame: best[0], count: best[1] };
 }

@@ -18,6 +18,18 @@ export function serverOfPool(poolName: string): string | undefined {
   return SERVER_POOL_NAMING.find((n) => n.pattern.exec(worker)?.[1] === poolName)?.server;
 }
 
+const ANNOTATIONS = rowsOf('name-annotation').map((r) => new RegExp(r.match));
+
+/** The worker's own name, without what the application appended while it works (group 1 of a `name-annotation` row). */
+export function workerName(threadName: string): string {
+  if (!threadName.includes(' ')) return threadName;
+  for (const a of ANNOTATIONS) {
+    const m = a.exec(threadName);
+    if (m?.[1] !== undefined) return threadName.slice(0, threadName.length - m[1].length);
+  }
+  return threadName;
+}
+
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /** Where the name's last number starts; its end is workerNumberEnd. -1 when the name has no number. */
@@ -67,7 +79,8 @@ export function poolDisplayName(pattern: string): string {
  * The pool a thread's name says it belongs to (null when the name carries no worker number). Pools
  * call it once per group of threads with one name pattern, not once per thread.
  */
-export function poolNameOf(threadName: string): string | null {
+export function poolNameOf(fullName: string): string | null {
+  const threadName = workerName(fullName);
   for (const pattern of POOL_NAMING) {
     const m = pattern.exec(threadName);
     if (m?.[1] !== undefined) return m[1];

@@ -92,6 +92,12 @@ export class ThreadDumpSections {
   /** Threads whose name and address are still slices of the text they were read from (see keepTexts), at most MAX_TEXTS_TO_KEEP. */
   private readonly textsToKeep: ThreadEntry[] = [];
   private readonly warnings: string[] = [];
+  /** Header figures (cpu=, elapsed=) that could not be read as numbers: how many, and the first line. */
+  private unreadableFigures = 0;
+  private firstUnreadableFigure = '';
+  private unreadableFigure(line: number, field: string): void {
+    if (this.unreadableFigures++ === 0) this.firstUnreadableFigure = `line ${line}, ${field}`;
+  }
   protected lineNo = 0;
   protected outsideLines = 0;
   protected dump: ThreadDump | null = null;
@@ -566,8 +572,15 @@ export class ThreadDumpSections {
     if (h.nativeId !== undefined) th.nativeId = detach(h.nativeId);
     if (h.address !== undefined) th.address = h.address;
     if (h.priority !== undefined) th.priority = h.priority;
-    if (h.cpuMs !== undefined) th.cpuMs = h.cpuMs;
-    if (h.elapsedS !== undefined) th.elapsedS = h.elapsedS;
+    // A figure that cannot be read as a number is left unset and counted, never read as zero.
+    if (h.cpuMs !== undefined) {
+      if (Number.isNaN(h.cpuMs)) this.unreadableFigure(th.line, 'cpu=');
+      else th.cpuMs = h.cpuMs;
+    }
+    if (h.elapsedS !== undefined) {
+      if (Number.isNaN(h.elapsedS)) this.unreadableFigure(th.line, 'elapsed=');
+      else th.elapsedS = h.elapsedS;
+    }
     if (h.headerState !== undefined) th.headerState = this.sharedTexts.intern(h.headerState);
     if (h.stateDetail !== undefined) th.stateDetail = this.sharedTexts.intern(h.stateDetail);
     if (h.lockOwnerName !== undefined) th.lockOwnerName = detach(h.lockOwnerName);
@@ -739,6 +752,10 @@ export class ThreadDumpSections {
       const mismatch = threadCountMismatch(d, (t) => t.javaId !== undefined && !t.virtual);
       if (mismatch !== undefined) this.warnings.push(mismatch);
     }
+    if (this.unreadableFigures > 0)
+      this.warnings.push(
+        `${this.unreadableFigures} cpu=/elapsed= figures of thread headers could not be read as numbers (first at ${this.firstUnreadableFigure}); those threads have no CPU time`,
+      );
     return {
       source: this.source,
       dumps: this.dumps,

@@ -121,7 +121,7 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
     if (app) rootClass = f.className;
     if (boundary !== undefined) continue;
     if (k.request !== undefined) request ??= { row: k.request, at: i };
-    const row = k.wait;
+    const row = k.wait ?? (i === 0 ? nativeInputWait(f) : undefined);
     if (row !== undefined && request === undefined && decisive === undefined) {
       if (row.role === 'next-message') nextMessage ??= { row, at: i };
       // The wait the application called: the last of the run of waits on top (a queue's poll, not the park inside it).
@@ -329,6 +329,70 @@ const housekeepingByName = nameMatcher('jvm-thread-name', 'gc-thread-name');
 
 const isMainThreadName = nameMatcher('main-thread-name');
 
+/** Method names that say "read the next request or message", as one test. */
+const NEXT_MESSAGE_METHOD = new RegExp(
+  rowsOf('next-message-method')
+    .map((r) => `(?:${r.match})`)
+    .join('|'),
+);
+
+const NATIVE_INPUT_METHOD = new RegExp(
+  rowsOf('native-input-method')
+    .map((r) => `(?:${r.match})`)
+    .join('|'),
+);
+
+const nativeInputRows = new Map<string, RowOf<'ambiguous'>>();
+
+/**
+ * A native method of a library no row knows, on top of the stack, named like a wait for input (a
+ * read, a receive, an accept): a wait on a peer, judged like a socket read by where it sits.
+ */
+function nativeInputWait(f: StackFrame): RowOf<'ambiguous'> | undefined {
+  // The JDK's own native waits are rows; an unknown one of the JDK (a file read) is not a wait for a peer.
+  if (f.location !== 'Native Method' || isJdkFrame(f) || !NATIVE_INPUT_METHOD.test(f.method)) return undefined;
+  let r = nativeInputRows.get(f.qualified);
+  if (r === undefined) {
+    r = { match: f.qualified, role: 'ambiguous', means: `a native ${f.method} (a wait for input)`, source: 'jdk' };
+    nativeInputRows.set(f.qualified, r);
+  }
+  return r;
+}
+
+/** The first two segments of a package: code of one vendor or project (`org.apache`, `com.acme`). */
+function family(className: string): string {
+  const first = className.indexOf('.');
+  const second = first < 0 ? -1 : className.indexOf('.', first + 1);
+  return second < 0 ? className : className.slice(0, second);
+}
+
+/**
+ * Beneath a read, before any boundary: a method of the thread's own code (its root's vendor) named
+ * like reading the next request or message. A server no row knows reads its next request so; a JDBC
+ * driver's or an HTTP client's read belongs to another vendor than the loop that called it.
+ */
+function messageReaderBeneath(frames: readonly StackFrame[], s: StackShape, from: number): StackFrame | undefined {
+  if (s.rootClass === undefined) return undefined;
+  const own = family(s.rootClass);
+  const end = s.boundary?.at ?? frames.length;
+  for (let i = from + 1; i < end; i++) {
+    const f = frames[i]!;
+    if (NEXT_MESSAGE_METHOD.test(f.method) && !isJdkFrame(f) && family(f.className) === own) return f;
+  }
+  return undefined;
+}
+
+const CLIENT_CALLS = frameIndexOf('client-call');
+
+/** A client library's frame beneath a read: the read is a call to a remote service. */
+function clientCallBeneath(frames: readonly StackFrame[], from: number): RowOf<'client-call'> | undefined {
+  for (let i = from + 1; i < frames.length; i++) {
+    const row = lookupFrame(CLIENT_CALLS, frames[i]!);
+    if (row !== undefined) return row;
+  }
+  return undefined;
+}
+
 /** The methods whose names say "wait for the next piece of work", as one test. */
 const WORK_WAIT_METHOD = new RegExp(
   rowsOf('work-wait-method')
@@ -346,6 +410,15 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
     // A loop whose threads take turns on one lock (WebLogic's muxers) is idle while it waits its turn.
     if (d !== undefined && d.row.role === 'idle')
       return idle('known-frame', `${d.row.means}; waits its turn for the loop's lock ${locks.acquiring.lock}`, d.row.match);
+    // Threads queued to accept on one server socket take turns (leader/follower): the lock guards the
+    // input, and whoever holds it waits for the next connection. Waiting for input is waiting for work.
+    const w = s.wait;
+    if (w?.row.role === 'idle-outside-task' && w.row.detail?.input === true && s.request === undefined && s.appFramesBeneathWait <= OWN_LOOP_MAX_FRAMES)
+      return idle(
+        'known-frame',
+        `waits its turn for ${w.row.means}: ${locks.acquiring.lock} guards the server socket, and its holder takes the next one`,
+        w.row.match,
+      );
     const owner = locks.acquiring.owner !== null ? ` held by "${locks.acquiring.owner}"` : ' (no owner named in the dump)';
     return { activity: 'blocked', basis: 'lock', reason: `waits to acquire ${locks.acquiring.lock}${owner}`, frame: s.activityFrame };
   }
@@ -386,6 +459,19 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
           `${w.row.means} in its own loop (${caller}), outside any task or request: a listener waiting for its peer's next message`,
           w.row.match,
         );
+      const reader = messageReaderBeneath(th.frames, s, w.at);
+      if (reader !== undefined)
+        return idle(
+          'listener',
+          `${w.row.means} in ${reader.qualified}, its own code reading the next request or message, with no request in progress: waiting for its peer`,
+          w.row.match,
+        );
+      // A thread of its own (no pool, no task, no request) that reads, however deep its loop: waiting
+      // for input (a command line, a peer, a pipe), unless a client library makes the read a call.
+      const client = dedicated ? clientCallBeneath(th.frames, w.at) : undefined;
+      if (dedicated && client === undefined)
+        return idle('listener', `${w.row.means} in its own thread (${caller}), with no task, request or client call beneath: waiting for input`, w.row.match);
+      if (client !== undefined) return working('in-task', `${w.row.means} inside ${client.means} (${caller}): a call to a remote service`, w.row.match);
       return working('in-task', `${w.row.means} inside ${inside} (${caller}): a call to a remote peer or a file`, w.row.match);
     }
     if (shallow) {

@@ -79,7 +79,7 @@ export function parseAnyThreadHeader(line: string): ThreadHeader | null {
  * whitespace, and a damaged header with thousands of them took half a minute to fail; found by fuzzing.)
  */
 const COMMON_HOTSPOT_FIELDS =
-  /(?:#(\d+) (?:\[\d+\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.]+)ms )?(?:elapsed=([\d.]+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+)/y;
+  /(?:#(\d+) (?:\[\d+\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.,']+)ms )?(?:elapsed=([\d.,']+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+)/y;
 
 const SPACE = 32;
 
@@ -172,15 +172,35 @@ function decimalAt(text: string, from: number, end: number): number {
   for (let i = from; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c === 46 /* . */) {
-      if (dot >= 0) return Number(text.slice(from, end));
+      if (dot >= 0) return localeNumber(text.slice(from, end));
       dot = i;
+    } else if (c < 48 || c > 57) {
+      return localeNumber(text.slice(from, end));
     } else {
       n = n * 10 + (c - 48);
       digits++;
     }
   }
-  if (digits === 0 || digits > 15) return Number(text.slice(from, end));
+  if (digits === 0 || digits > 15) return localeNumber(text.slice(from, end));
   return dot < 0 ? n : n / POWERS_OF_TEN[end - dot - 1]!;
+}
+
+/**
+ * A number as a JVM prints it in any locale: `1234.56`, `1234,56` (a decimal comma), `1,234.56`,
+ * `1.234,56`, `1'234.56` (grouping). HotSpot prints cpu= and elapsed= with two decimals, so the last
+ * separator is the decimal one unless exactly three digits follow it (then it groups thousands). NaN
+ * when it is not a number at all.
+ */
+export function localeNumber(text: string): number {
+  if (!/^\d[\d.,'\u00a0]*$/.test(text)) return NaN;
+  const last = Math.max(text.lastIndexOf('.'), text.lastIndexOf(','));
+  const decimals = last < 0 ? 0 : text.length - last - 1;
+  const grouped = last >= 0 && decimals === 3 && (text.indexOf('.') === last || text.indexOf(',') === last) && text.split(/[.,]/).length === 2 ? true : false;
+  const intPart = last < 0 || grouped ? text : text.slice(0, last);
+  const fraction = last < 0 || grouped ? '' : text.slice(last + 1);
+  const digits = intPart.replace(/[.,'\u00a0]/g, '');
+  if (!/^\d+$/.test(digits) || !/^\d*$/.test(fraction)) return NaN;
+  return Number(fraction === '' ? digits : `${digits}.${fraction}`);
 }
 
 const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
@@ -283,10 +303,10 @@ export function parseAnyHotspotTail(name: string, tail: string): ThreadHeader {
   if (/(?:^| )virtual(?: |$)/.test(rest)) h.virtual = true;
   const prio = /(?:^| )prio=(\d+)/.exec(rest);
   if (prio) h.priority = Number(prio[1]);
-  const cpu = / cpu=([\d.]+)ms/.exec(rest);
-  if (cpu) h.cpuMs = Number(cpu[1]);
-  const el = / elapsed=([\d.]+)s/.exec(rest);
-  if (el) h.elapsedS = Number(el[1]);
+  const cpu = / cpu=([\d.,']+)ms/.exec(rest);
+  if (cpu) h.cpuMs = localeNumber(cpu[1]!);
+  const el = / elapsed=([\d.,']+)s/.exec(rest);
+  if (el) h.elapsedS = localeNumber(el[1]!);
   const tid = /(?:^| )tid=(0x[0-9a-fA-F]+|\d+)/.exec(rest);
   if (tid) h.address = tid[1]!.toLowerCase();
   const nid = / ?nid=(0x[0-9a-fA-F]+|\d+)/.exec(rest);

@@ -9,7 +9,7 @@
 import type { ThreadActivity } from '../model/activity.js';
 import { compareText } from '../model/text-order.js';
 import type { StackFrame, ThreadDump } from '../model/thread-dump.js';
-import { poolNameOf, workerNumberEnd, workerNumberStart } from './pool-naming.js';
+import { poolNameOf, workerName, workerNumberEnd, workerNumberStart } from './pool-naming.js';
 import { activityFrameOfFrames, poolLoopOf } from './thread-activity.js';
 
 export interface ThreadPoolObservation {
@@ -49,7 +49,8 @@ class ByNamePattern {
   readonly #byPrefix = new Map<string, Map<string, number[]>>();
 
   /** Adds thread `i`; false (and nothing added) when the name has no number and `orAlone` is false. */
-  add(name: string, i: number, orAlone: boolean): boolean {
+  add(fullName: string, i: number, orAlone: boolean): boolean {
+    const name = workerName(fullName);
     const end = workerNumberEnd(name);
     const start = workerNumberStart(name, end);
     if (start < 0 && !orAlone) return false;

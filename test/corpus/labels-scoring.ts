@@ -3,6 +3,7 @@
  * must match a `must` or an `allowed` entry of its rule, every `must` needs `min_findings` matches.
  * Shared by the labels test and scripts/score-labels.ts (which prints the figures for a closing note).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { UserError } from '../../src/errors.js';
@@ -102,12 +103,22 @@ export function totals(scores: readonly CaseScore[]): Totals {
 }
 
 /** A case's files analysed together, as `analyze` would (logs too); a refused input gives no findings (the labels score that too). */
-export async function findingsOfCase(c: LabelCase): Promise<Finding[]> {
+export async function findingsOfCase(c: LabelCase, root: string = CORPUS): Promise<Finding[]> {
   try {
-    return (await analyseFiles(c.files.map((f) => join(CORPUS, f)))).findings;
+    return (await analyseFiles(c.files.map((f) => join(root, f)))).findings;
   } catch (e) {
     // Only a refusal with a reason for the user counts as "no findings"; a crash must fail the labels.
     if (e instanceof UserError) return [];
     throw e;
   }
+}
+
+/** The blind corpus of this repository: its labels, in every LABELS*.json of fixtures/blind (one per collector). */
+export const BLIND = join(import.meta.dirname, '..', '..', 'fixtures', 'blind');
+
+export function blindCases(): LabelCase[] {
+  return readdirSync(BLIND)
+    .filter((f) => /^LABELS.*\.json$/.test(f))
+    .sort()
+    .flatMap((f) => JSON.parse(readFileSync(join(BLIND, f), 'utf8')) as LabelCase[]);
 }

@@ -21,6 +21,7 @@ const COMPATIBLE: ReadonlyArray<readonly [Role, Role]> = [
   ['event-loop', 'idle'], // an I/O thread's loop is its wait for events (XNIO)
   ['lease-wait', 'pressure'], // a Semaphore acquire: a lease, and work held up
   ['blocking-io', 'ambiguous'], // a socket read: blocking I/O, idle or work by where it sits
+  ['blocking-io', 'pressure'], // a socket write: blocking I/O, and work held up by a slow peer
   ['request', 'boundary'],
 ];
 

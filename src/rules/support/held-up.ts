@@ -91,3 +91,40 @@ export function deadlockSubject(d: DeadlockModel): string {
 export function heldUpByDeadlocks(model: Model, dump: number, waits: LockWaits): Array<{ deadlock: DeadlockModel; heldUp: ThreadRef[] }> {
   return model.locks.deadlocks.filter((d) => d.dump === dump).map((deadlock) => ({ deadlock, heldUp: waits.heldUpBy(deadlock.threads.map((t) => t.thread)) }));
 }
+
+/** How far a chain of waits is followed: past this the text says only that it goes on. */
+const CHAIN_DEPTH = 5;
+
+/**
+ * What the thread others wait on is itself waiting for, followed as far as the dump shows it: the
+ * lock it queues on and that lock's owner, in turn; and at the end of the chain what the last thread
+ * waits for (a future, a latch, a condition, by its activity's reason) and who could complete it:
+ * another thread that holds or waits on the same object, or nobody the dump shows.
+ */
+export function waitChain(model: Model, dump: number, from: ThreadRef, waits: LockWaits): string {
+  const parts: string[] = [];
+  const seen = new Set<number>([from.thread]);
+  let at = from.thread;
+  for (let depth = 0; depth < CHAIN_DEPTH; depth++) {
+    const next = waits.lockOf(at);
+    const owner = next?.owner;
+    if (next === undefined || owner === null || owner === undefined || seen.has(owner.thread)) break;
+    parts.push(`waits for ${next.lock.className} <${next.lock.id}> held by "${owner.name}"`);
+    seen.add(owner.thread);
+    at = owner.thread;
+  }
+  const th = model.dumps[dump]!.threads[at]!;
+  const activity = model.activity[dump]![at]!;
+  const waitingOn =
+    th.state === 'WAITING' || th.state === 'TIMED_WAITING' ? th.locks.find((l) => l.kind === 'waiting-on' || l.kind === 'parking')?.lock : undefined;
+  if (waitingOn === undefined || waitingOn === null || waitingOn.id === '') return parts.join(', which ');
+  const completers = model.dumps[dump]!.threads.flatMap((other, i) =>
+    i !== at && other.locks.some((l) => l.lock?.id === waitingOn.id && l.kind === 'locked') ? [`"${other.name}"`] : [],
+  );
+  const last =
+    `${parts.length > 0 ? `"${th.name}" ` : ''}${activity.reason}, on ${waitingOn.className} <${waitingOn.id}>: ` +
+    (completers.length > 0
+      ? `${completers.slice(0, 3).join(', ')} holds it and could complete it`
+      : 'no thread in this dump holds it; whatever should signal or complete it is not running (look for the code that would)');
+  return [...parts, last].join(', which ');
+}

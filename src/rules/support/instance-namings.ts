@@ -11,6 +11,8 @@ export interface InstanceNaming {
   /** What one instance is, and what creates it. */
   readonly instance: string;
   readonly remedy: string;
+  /** Each instance is one thread started by hand: many are an explosion whatever they do. */
+  readonly threadPerInstance: boolean;
 }
 
 /** Thread names with an instance number, by the factory that writes them (the registry's `instance-naming` rows). */
@@ -20,6 +22,7 @@ export const INSTANCE_NAMINGS: readonly InstanceNaming[] = rowsOf('instance-nami
   scheme: r.detail.scheme,
   instance: r.means,
   remedy: r.detail.remedy,
+  threadPerInstance: r.detail.threadPerInstance === true,
 }));
 
 /**
