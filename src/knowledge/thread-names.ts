@@ -123,13 +123,15 @@ export const THREAD_NAME_ROWS: readonly KnowledgeRow[] = [
     'TL-AM (waitForRequest); IJ (getNextEvent); NETTY (takeTask); jdk (getTask); corpus (NetBeans, Hazelcast)',
   ),
   row(
-    '^(?:(?:read|receive|recv|parse|await|waitFor|next|fetch|take|get)(?:Next)?(?:Request|Message|Command|Frame|Packet|Header|Event|Input|Call|Line)s?(?:Line|Header|Loop)?|readLoop|receiveLoop|listen|processInput)$',
+    '^(?:(?:read|receive|recv|parse|await|waitFor|next|fetch|take|get)(?:Next)?' +
+      '(?:Request|Message|Command|Frame|Packet|Header|Event|Input|Call|Line)s?(?:Line|Header|Loop)?|readLoop|receiveLoop|listen|processInput)$',
     'next-message-method',
     'a method that reads the next request or message',
     'fixtures (activity: a listener reading its next message); TDFG (parseRequestLine, readMessage); jdk (RMI handleMessages)',
   ),
   row(
-    '^(?:[Rr]ecv\\w*|[Rr]eceive\\w*|[Rr]ead\\w*|[Aa]ccept\\w*|[Ll]isten\\w*|[Pp]oll\\w*|[Ss]elect\\w*|epoll\\w*|kevent\\w*|WaitMessage|GetMessage\\w*|[Ww]aitFor(?:Events?|Input|Message)\\w*)$',
+    '^(?:[Rr]ecv\\w*|[Rr]eceive\\w*|[Rr]ead\\w*|[Aa]ccept\\w*|[Ll]isten\\w*|[Pp]oll\\w*|[Ss]elect\\w*|epoll\\w*|kevent\\w*|' +
+      'WaitMessage|GetMessage\\w*|[Ww]aitFor(?:Events?|Input|Message)\\w*)$',
     'native-input-method',
     'a native method waiting for input',
     'jdk (socketRead0, accept0, epollWait, kevent0: the JDK names its native waits so); SWT (OS.WaitMessage); IJ',

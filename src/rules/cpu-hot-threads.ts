@@ -113,8 +113,8 @@ export const cpuHotThreads: Rule = {
           (hintOnly
             ? ' One dump gives only its lifetime average: take a few dumps a few seconds apart (or top -H beside one) to see whether it burns CPU now.'
             : lifetimeOnly
-              ? ` Over ${pct(runaway.share)} of a core for more than ${runaway.seconds.toFixed(0)} s of its life, and running code now: a runaway, even from one dump` +
-                ' (take a few dumps a few seconds apart, or top -H, to see the rate now).'
+              ? ` Over ${pct(runaway.share)} of a core for more than ${runaway.seconds.toFixed(0)} s of its life, and running code now: ` +
+                'a runaway, even from one dump (take a few dumps a few seconds apart, or top -H, to see the rate now).'
               : ''),
         facts: {
           threads: members.map((h) => h.name),

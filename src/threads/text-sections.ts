@@ -754,7 +754,8 @@ export class ThreadDumpSections {
     }
     if (this.unreadableFigures > 0)
       this.warnings.push(
-        `${this.unreadableFigures} cpu=/elapsed= figures of thread headers could not be read as numbers (first at ${this.firstUnreadableFigure}); those threads have no CPU time`,
+        `${this.unreadableFigures} cpu=/elapsed= figures of thread headers could not be read as numbers ` +
+          `(first at ${this.firstUnreadableFigure}); those threads have no CPU time`,
       );
     return {
       source: this.source,

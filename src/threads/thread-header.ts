@@ -78,8 +78,11 @@ export function parseAnyThreadHeader(line: string): ThreadHeader | null {
  * (As one regex, the state words and the spaces around the address could each take a long run of
  * whitespace, and a damaged header with thousands of them took half a minute to fail; found by fuzzing.)
  */
-const COMMON_HOTSPOT_FIELDS =
-  /(?:#(\d+) (?:\[\d+\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?(?:cpu=([\d.,']+)ms )?(?:elapsed=([\d.,']+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+)/y;
+const COMMON_HOTSPOT_FIELDS = new RegExp(
+  /(?:#(\d+) (?:\[\d+\] )?)?(daemon )?prio=(\d+) (?:os_prio=-?\d+ )?/.source +
+    /(?:cpu=([\d.,']+)ms )?(?:elapsed=([\d.,']+)s )?tid=(0x[0-9a-fA-F]+) nid=(0x[0-9a-fA-F]+|\d+)/.source,
+  'y',
+);
 
 const SPACE = 32;
 
@@ -191,7 +194,7 @@ function decimalAt(text: string, from: number, end: number): number {
  * separator is the decimal one unless exactly three digits follow it (then it groups thousands). NaN
  * when it is not a number at all.
  */
-export function localeNumber(text: string): number {
+function localeNumber(text: string): number {
   if (!/^\d[\d.,'\u00a0]*$/.test(text)) return NaN;
   const last = Math.max(text.lastIndexOf('.'), text.lastIndexOf(','));
   const decimals = last < 0 ? 0 : text.length - last - 1;
