@@ -423,6 +423,7 @@ const WAIT_FRAMES: readonly KnowledgeRow[] = [
   row('sun.nio.ch.SocketChannelImpl.read', 'ambiguous', 'a socket read', 'jdk'),
   row('sun.nio.ch.Net.poll', 'ambiguous', 'a socket wait (Net.poll)', 'W'),
   row('java.io.FileInputStream.readBytes', 'ambiguous', 'a read from a file, a pipe or standard input', 'jdk'),
+  row('java.io.FileInputStream.read0', 'ambiguous', 'a read from a file, a pipe or standard input', 'jdk (JDK 8 reads one byte so)'),
   row('jrockit.net.SocketNativeIO.readBytesPinned', 'ambiguous', 'a socket read', 'JRockit'),
 ];
 

@@ -11,8 +11,6 @@ import type { ThreadDump } from '../model/thread-dump.js';
 import type { FindingDraft, Rule } from './rule.js';
 import { threadEvidence } from './support/evidence.js';
 
-const isGcThread = nameMatcher('gc-thread-name');
-
 export const gcOverhead: Rule = {
   meta: {
     id: 'gc-overhead',
@@ -77,6 +75,8 @@ export const gcOverhead: Rule = {
     return [draft];
   },
 };
+
+const isGcThread = nameMatcher('gc-thread-name');
 
 interface GcMeasure {
   readonly gcSeconds: number;

@@ -109,6 +109,21 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
       (th.lockOwnerName !== undefined ? owners.byName.get(th.lockOwnerName) : undefined);
     return o !== undefined && o !== i ? o : null;
   };
+  // The JVM's own deadlock report names the holder of each lock in its cycle, also of a j.u.c. lock
+  // that a dump without `-l` lists under no thread: a fact the stacks alone do not give.
+  const reportedHolders = new Map<string, string>();
+  for (const r of dump.jvmDeadlocks)
+    for (const e of r.entries) {
+      const id = /0x[0-9a-fA-F]+/.exec(e.waitingFor)?.[0];
+      if (id !== undefined && e.heldBy !== '') reportedHolders.set(id.toLowerCase(), e.heldBy);
+    }
+  const reportedOwner = (n: LockNode, waiter: number): number | null => {
+    const holder = reportedHolders.size === 0 ? undefined : reportedHolders.get(n.lock.id);
+    if (holder === undefined) return null;
+    owners ??= ownerIndexes();
+    const o = owners.byName.get(holder);
+    return o !== undefined && o !== waiter ? o : null;
+  };
   const waitNodes: Array<LockNode | null> = new Array<LockNode | null>(threads.length).fill(null);
   const waitsFor: Array<number | null> = waits.map((w, i) => {
     if (!w) return null;
@@ -117,7 +132,7 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
     waitNodes[i] = n;
     n.waiters.push({ thread: i, kind: w.kind });
     if (w.kind === 'object-wait') return null;
-    n.owner ??= namedOwner(i);
+    n.owner ??= namedOwner(i) ?? reportedOwner(n, i);
     return n.owner !== i ? n.owner : null;
   });
   const cycles = findCycles(

@@ -453,6 +453,9 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
       return working('nap', `${w.row.means} inside ${inside} (${caller}): the task holds its worker while it waits`, w.row.match);
     }
     if (w.row.role === 'ambiguous') {
+      // A client library beneath the read makes it a call to a remote service: work, wherever it sits.
+      const client = clientCallBeneath(th.frames, w.at);
+      if (client !== undefined) return working('in-task', `${w.row.means} inside ${client.means} (${caller}): a call to a remote service`, w.row.match);
       if (dedicated && shallow)
         return idle(
           'listener',
@@ -467,11 +470,9 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
           w.row.match,
         );
       // A thread of its own (no pool, no task, no request) that reads, however deep its loop: waiting
-      // for input (a command line, a peer, a pipe), unless a client library makes the read a call.
-      const client = dedicated ? clientCallBeneath(th.frames, w.at) : undefined;
-      if (dedicated && client === undefined)
+      // for input (a command line, a peer, a pipe).
+      if (dedicated)
         return idle('listener', `${w.row.means} in its own thread (${caller}), with no task, request or client call beneath: waiting for input`, w.row.match);
-      if (client !== undefined) return working('in-task', `${w.row.means} inside ${client.means} (${caller}): a call to a remote service`, w.row.match);
       return working('in-task', `${w.row.means} inside ${inside} (${caller}): a call to a remote peer or a file`, w.row.match);
     }
     if (shallow) {

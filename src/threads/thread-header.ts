@@ -195,15 +195,16 @@ function decimalAt(text: string, from: number, end: number): number {
  * when it is not a number at all.
  */
 function localeNumber(text: string): number {
+  // Digits and dots only: as Number reads them (`1.5.6` is not a number).
+  if (!/[,'\u00a0]/.test(text)) return Number(text);
   if (!/^\d[\d.,'\u00a0]*$/.test(text)) return NaN;
   const last = Math.max(text.lastIndexOf('.'), text.lastIndexOf(','));
-  const decimals = last < 0 ? 0 : text.length - last - 1;
-  const grouped = last >= 0 && decimals === 3 && (text.indexOf('.') === last || text.indexOf(',') === last) && text.split(/[.,]/).length === 2 ? true : false;
-  const intPart = last < 0 || grouped ? text : text.slice(0, last);
-  const fraction = last < 0 || grouped ? '' : text.slice(last + 1);
-  const digits = intPart.replace(/[.,'\u00a0]/g, '');
-  if (!/^\d+$/.test(digits) || !/^\d*$/.test(fraction)) return NaN;
-  return Number(fraction === '' ? digits : `${digits}.${fraction}`);
+  // Three digits after the last separator: it groups thousands, and there is no fraction.
+  const fractional = last >= 0 && text.length - last - 1 !== 3;
+  const whole = fractional ? text.slice(0, last) : text;
+  const groups = whole.split(/[.,'\u00a0]/);
+  if (groups.some((g, k) => g.length === 0 || (k > 0 && g.length !== 3))) return NaN;
+  return Number(fractional ? `${groups.join('')}.${text.slice(last + 1)}` : groups.join(''));
 }
 
 const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);

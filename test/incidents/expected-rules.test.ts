@@ -97,6 +97,21 @@ const TABLE: Record<string, Row> = {
     threads: ['stuck-threads'],
     why: "at the executes limit with 32 threads really inside; without the heap's counter those threads are only stuck",
   },
+  'log4j2-socket-contention': {
+    full: ['lock-contention', 'logging-contention', 'stuck-threads'],
+    threads: ['lock-contention', 'logging-contention', 'stuck-threads'],
+    why: "Log4j 2's OutputStreamManager held by a thread stuck in a socket write; 11 wait inside their log calls (an error from 10), and stay put",
+  },
+  'forkjoin-compute-control': {
+    full: [],
+    threads: [],
+    why: 'the negative control: a ForkJoinPool of 2 computing for one waiting caller, then finishing: busy by design (truth.json computes)',
+  },
+  'renamed-io-pool': {
+    full: ['executor-saturated', 'stuck-threads'],
+    threads: ['executor-saturated', 'stuck-threads'],
+    why: 'every worker of pool-1 waits in a socket read inside its task, under names the application changed (`pool-1-thread-3 @@ export 3`); they stay put',
+  },
   'logging-contention': {
     full: ['lock-contention', 'logging-contention', 'stuck-threads'],
     threads: ['lock-contention', 'logging-contention', 'stuck-threads'],

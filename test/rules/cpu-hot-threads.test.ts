@@ -157,3 +157,31 @@ const HAND_BUILT: Case[] = [
 describe('cpu-hot-threads: hand-built cases', () => {
   for (const c of HAND_BUILT) test(c.name, () => void check('cpu-hot-threads', c));
 });
+
+const ONE_DUMP: Case[] = [
+  {
+    name: 'one dump: a thread running code that used 95 % of a core over 39 s of life is a runaway (a warning)',
+    model: () => modelOf([{ threads: [{ ...spinner, cpuMs: 37_000, elapsedS: 39 }] }]),
+    expect: [{ subject: 'indexer', severity: 'warning', message: /a runaway, even from one dump/ }],
+  },
+  {
+    name: 'one dump: 60 % of a core over its life is only a hint (info)',
+    model: () => modelOf([{ threads: [{ ...spinner, cpuMs: 600_000, elapsedS: 1000 }] }]),
+    expect: [{ subject: 'indexer', severity: 'info' }],
+  },
+  {
+    name: 'one dump: negative control: it burned a core, and now waits in a socket read',
+    model: () => modelOf([{ threads: [{ ...reader, cpuMs: 950_000, elapsedS: 1000 }] }]),
+    expect: [],
+  },
+  {
+    name: 'one dump: a young thread at 95 % is only a hint',
+    model: () => modelOf([{ threads: [{ ...spinner, cpuMs: 9_500, elapsedS: 10 }] }]),
+    options: { minLifetimeSeconds: 5 },
+    expect: [{ subject: 'indexer', severity: 'info' }],
+  },
+];
+
+describe('cpu-hot-threads: a runaway from one dump', () => {
+  for (const c of ONE_DUMP) test(c.name, () => void check('cpu-hot-threads', c));
+});

@@ -42,7 +42,8 @@ const CASES: Case[] = [
         subject: 'order-pool',
         severity: 'warning',
         facts: { workers: 4, busy: 4, idle: 0, topActivityThreads: 4 },
-        message: /All 4 workers of pool "order-pool" are busy; 4 of them in com.acme.OrderService.place/,
+        message:
+          /All 4 workers of pool "order-pool" \("order-pool-thread-1", "order-pool-thread-2", "order-pool-thread-3", ...\) are busy; 4 of them in com.acme.OrderService.place/,
         causedBy: [],
       },
     ],
@@ -128,4 +129,73 @@ describe('executor-saturated on real JVMs', () => {
     const { findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`]);
     expect(rulesOf(findings, 'executor-saturated')).toEqual([]);
   });
+});
+
+/** A ForkJoinPool worker running `task` (top first). */
+const inForkJoinWorker = (...task: string[]): string[] => [
+  ...task,
+  'java.util.concurrent.RecursiveTask.exec',
+  'java.util.concurrent.ForkJoinTask.doExec',
+  'java.util.concurrent.ForkJoinPool$WorkQueue.topLevelExec',
+  'java.util.concurrent.ForkJoinPool.scan',
+  'java.util.concurrent.ForkJoinPool.runWorker',
+  'java.util.concurrent.ForkJoinWorkerThread.run',
+];
+const computing = (): Omit<ThreadSpec, 'name'> => ({ state: 'RUNNABLE', frames: inForkJoinWorker('com.acme.Report.sum', 'com.acme.Report.compute') });
+const futureCaller = (): Omit<ThreadSpec, 'name'> => ({
+  state: 'WAITING',
+  detail: 'parking',
+  frames: [
+    'jdk.internal.misc.Unsafe.park(Native Method)',
+    'java.util.concurrent.locks.LockSupport.park',
+    'java.util.concurrent.FutureTask.awaitDone',
+    'java.util.concurrent.FutureTask.get',
+    'com.acme.Web.handle',
+    'java.lang.Thread.run',
+  ],
+});
+const keepAlive = (): Omit<ThreadSpec, 'name'> => ({
+  state: 'RUNNABLE',
+  frames: [
+    'java.net.SocketInputStream.socketRead0(Native Method)',
+    'java.net.SocketInputStream.read',
+    'org.apache.coyote.ajp.AjpProcessor.read',
+    'org.apache.coyote.ajp.AjpProcessor.readMessage',
+    'org.apache.coyote.ajp.AjpProcessor.process',
+    'org.apache.tomcat.util.net.JIoEndpoint$SocketProcessor.run',
+    ...inPoolWorker().slice(0),
+  ],
+});
+
+const COMPUTE_CASES: Case[] = [
+  {
+    name: 'negative control: a ForkJoin pool whose every worker computes is doing its job',
+    model: () => modelOf([{ threads: [...many(2, 'ForkJoinPool-1-worker-', computing), { name: 'report-scheduler', ...futureCaller() }] }]),
+    expect: [],
+  },
+  {
+    name: 'a computing ForkJoin pool with more callers waiting for futures than it has workers: work waits that it cannot take',
+    model: () => modelOf([{ threads: [...many(2, 'ForkJoinPool-1-worker-', computing), ...many(3, 'web-', futureCaller)] }]),
+    expect: [{ subject: 'ForkJoinPool-1', message: /Every worker computes, and work waits that the pool cannot take: 3 threads wait for a future/ }],
+  },
+  {
+    name: 'a ThreadPoolExecutor whose every worker computes is saturated (it was sized for concurrency, not for the cores)',
+    model: () =>
+      modelOf([{ threads: many(4, 'pool-4-thread-', () => ({ state: 'RUNNABLE', frames: inPoolWorker('java.lang.Math.random', 'com.acme.Batch.run') })) }]),
+    expect: [{ subject: 'pool-4' }],
+  },
+  {
+    name: 'workers waiting for the next request on a connection they hold are not free: busy with the rest, the pool is saturated',
+    model: () => modelOf([{ threads: [...many(3, 'ajp-exec-', sleeping), { name: 'ajp-exec-4', ...keepAlive() }] }]),
+    expect: [{ subject: 'ajp-exec', message: /3 of the 4 workers of pool "ajp-exec".*1 more worker waits for the next request on a connection it holds/ }],
+  },
+  {
+    name: 'negative control: a quiet blocking connector, every worker in a keep-alive read',
+    model: () => modelOf([{ threads: many(4, 'ajp-exec-', keepAlive) }]),
+    expect: [],
+  },
+];
+
+describe('executor-saturated: compute pools and held connections', () => {
+  for (const c of COMPUTE_CASES) test(c.name, () => void check('executor-saturated', c));
 });

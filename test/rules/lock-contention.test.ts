@@ -164,3 +164,104 @@ describe("the owner's name in the text report", () => {
     expect(text).toContain('held by "monitor-holder"');
   });
 });
+
+const SERVER_SOCKET = { id: '0x20', className: 'java.net.SocksSocketImpl' };
+/** A Tomcat 5 style leader/follower worker: accepting on the shared server socket inside its loop. */
+const acceptFrames = [
+  'java.net.PlainSocketImpl.accept',
+  'java.net.ServerSocket.implAccept',
+  'java.net.ServerSocket.accept',
+  'org.acme.net.Endpoint.acceptSocket',
+  'org.acme.net.Worker.run',
+  'java.lang.Thread.run',
+];
+const LATCH = { id: '0x30', className: 'java.util.concurrent.CountDownLatch$Sync' };
+
+const IDEAS: Case[] = [
+  {
+    name: 'idle workers taking turns to accept on one server socket: an info, not contention',
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            {
+              name: 'http-8080-Processor1',
+              state: 'RUNNABLE',
+              frames: ['java.net.PlainSocketImpl.socketAccept(Native Method)', ...acceptFrames],
+              locks: [holds(SERVER_SOCKET, 1)],
+            },
+            ...many(6, 'http-8080-Processor1', () => ({
+              state: 'BLOCKED',
+              detail: 'on object monitor',
+              frames: acceptFrames,
+              locks: [{ at: 0, kind: 'waiting-to-lock', ...SERVER_SOCKET }],
+            })),
+          ],
+        },
+      ]),
+    expect: [{ subject: 'java.net.SocksSocketImpl@0x20', severity: 'info', facts: { takingTurns: true }, message: /idle threads take turns/ }],
+  },
+  {
+    name: 'past the first hop: the owner itself waits for a latch nobody holds, and the finding says so',
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            {
+              name: 'cache-refresher',
+              state: 'WAITING',
+              detail: 'parking',
+              frames: [
+                'jdk.internal.misc.Unsafe.park(Native Method)',
+                'java.util.concurrent.locks.LockSupport.park',
+                'java.util.concurrent.CountDownLatch.await',
+                'com.acme.SharedCache.refresh',
+                'java.lang.Thread.run',
+              ],
+              locks: [{ at: 0, kind: 'parking', ...LATCH }, holds(CACHE, 3)],
+            },
+            ...waiters(5),
+          ],
+        },
+      ]),
+    expect: [
+      {
+        subject: 'com.acme.SharedCache@0x10',
+        message: /waits for a CountDownLatch.*no thread in this dump holds it/,
+        facts: { ownerWaitChain: /CountDownLatch/ },
+      },
+    ],
+  },
+  {
+    name: 'a lock of a deadlock cycle that five more threads queue on is contention too, caused by the deadlock',
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            {
+              name: 'a',
+              state: 'BLOCKED',
+              frames: ['com.acme.A.run', 'java.lang.Thread.run'],
+              locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x41', className: 'com.acme.B' }, holds({ id: '0x40', className: 'com.acme.A' }, 0)],
+            },
+            {
+              name: 'b',
+              state: 'BLOCKED',
+              frames: ['com.acme.B.run', 'java.lang.Thread.run'],
+              locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x40', className: 'com.acme.A' }, holds({ id: '0x41', className: 'com.acme.B' }, 0)],
+            },
+            ...many(5, 'queued-', () => ({
+              state: 'BLOCKED',
+              frames: ['com.acme.A.read', 'java.lang.Thread.run'],
+              locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x40', className: 'com.acme.A' }],
+            })),
+          ],
+        },
+      ]),
+    expect: [{ subject: 'com.acme.A@0x40', causedBy: ['deadlock:a <-> b'] }],
+  },
+];
+
+describe('lock-contention: turns, chains and deadlocks', () => {
+  for (const c of IDEAS) test(c.name, () => void check('lock-contention', c));
+});

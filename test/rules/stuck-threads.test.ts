@@ -112,3 +112,30 @@ test('json report of the series fixture (golden)', async () => {
   const { model, findings } = await analyse([1, 2, 3].map((n) => `${FIXTURES}/series/dump-${n}.txt`));
   await expect(renderJson({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings })).toMatchFileSnapshot('../golden/series.json');
 });
+
+const sleepingHolder: ThreadSpec = {
+  name: 'ledger-owner',
+  state: 'TIMED_WAITING',
+  detail: 'sleeping',
+  frames: ['java.lang.Thread.sleep', 'com.acme.Ledger.settle', 'java.lang.Thread.run'],
+  locks: [{ at: 1, kind: 'locked', id: '0x1', className: 'com.acme.Ledger' }],
+};
+const napper: ThreadSpec = {
+  name: 'poller',
+  state: 'TIMED_WAITING',
+  detail: 'sleeping',
+  frames: ['java.lang.Thread.sleep', 'com.acme.Poller.tick', 'java.lang.Thread.run'],
+};
+
+const NAPS: Case[] = [
+  {
+    name: 'a lock holder asleep in the same place in every dump, one thread waiting for it: the holder is stuck, and so is its waiter',
+    model: () => modelOf(series([sleepingHolder, blocked, napper])),
+    expect: [{ subject: 'com.acme.Ledger.settle (TIMED_WAITING)', facts: { threads: ['ledger-owner'] } }, { subject: 'com.acme.Ledger.append (BLOCKED)' }],
+  },
+  { name: 'negative control: a thread napping in its loop, holding nothing anyone waits for', model: () => modelOf(series([napper])), expect: [] },
+];
+
+describe('stuck-threads: a nap that holds a lock others wait for', () => {
+  for (const c of NAPS) test(c.name, () => void check('stuck-threads', c));
+});

@@ -111,3 +111,41 @@ const HAND_BUILT: Case[] = [
 describe('thread-leak: hand-built cases', () => {
   for (const c of HAND_BUILT) test(c.name, () => void check('thread-leak', c));
 });
+
+/** Threads started by hand, one per call, all in one place (`new Thread(handler).start()`). */
+const handStarted = (n: number, run = 'com.acme.Upload.run'): ThreadSpec[] =>
+  Array.from({ length: n }, (_, k) => ({
+    name: `Thread-${k + 7}`,
+    state: 'WAITING' as const,
+    detail: 'parking',
+    frames: [
+      'jdk.internal.misc.Unsafe.park(Native Method)',
+      'java.util.concurrent.locks.LockSupport.park',
+      'com.acme.Upload.awaitAck',
+      run,
+      'java.lang.Thread.run',
+    ],
+  }));
+
+const EXPLOSIONS: Case[] = [
+  {
+    name: 'a thread explosion in one dump: 150 threads started by hand in one place, whatever they do',
+    model: () => modelOf([{ threads: handStarted(150) }]),
+    expect: [
+      {
+        subject: 'Thread-#',
+        facts: { creationSite: 'com.acme.Upload.run', instances: 150 },
+        message: /150 of them run com.acme.Upload.run, where they are started/,
+      },
+    ],
+  },
+  {
+    name: 'negative control: 150 unnamed threads from many places, none of them a hundred',
+    model: () => modelOf([{ threads: [...handStarted(75), ...handStarted(75, 'com.acme.Mail.run').map((t, k) => ({ ...t, name: `Thread-${k + 500}` }))] }]),
+    expect: [],
+  },
+];
+
+describe('thread-leak: threads started one by one', () => {
+  for (const c of EXPLOSIONS) test(c.name, () => void check('thread-leak', c));
+});

@@ -198,3 +198,90 @@ describe('names that say what a thread is', () => {
     for (const name of ['mainx', 'Main', 'Main Threads', 'DestroyJavaVM ']) expect(main(name).basis, name).not.toBe('shutdown-wait');
   });
 });
+
+describe('waiting for input is idle, wherever it waits', () => {
+  const verdict = (state: JavaThreadState, frames: string[]) => classifyThread(thread(state, frames));
+
+  it('a thread of its own reading standard input deep in its own code (a shell) is idle', () => {
+    const v = verdict('RUNNABLE', [
+      'java.io.FileInputStream.read0(Native Method)',
+      'java.io.FileInputStream.read(FileInputStream.java:207)',
+      'jline.internal.NonBlockingInputStream.read(NonBlockingInputStream.java:248)',
+      'jline.console.ConsoleReader.readCharacter(ConsoleReader.java:2038)',
+      'jline.console.ConsoleReader.readLine(ConsoleReader.java:2242)',
+      'sbt.JLine.readLine(LineReader.scala:17)',
+      'sbt.BasicCommands$$anonfun$shell$1.apply(BasicCommands.scala:167)',
+      'sbt.Command$.process(Command.scala:93)',
+      'sbt.MainLoop$.next(MainLoop.scala:100)',
+      'sbt.MainLoop$.run(MainLoop.scala:93)',
+      'xsbt.boot.Boot$.main(Boot.scala:17)',
+      'xsbt.boot.Boot.main(Boot.scala)',
+    ]);
+    expect(v.activity).toBe('idle');
+    expect(v.reason).toMatch(/waiting for input/);
+  });
+
+  it('the same read under a client library is a call to a remote service: work', () => {
+    const v = verdict('RUNNABLE', [
+      'java.net.SocketInputStream.socketRead0(Native Method)',
+      'java.net.SocketInputStream.read(SocketInputStream.java:171)',
+      'com.mysql.jdbc.util.ReadAheadInputStream.fill(ReadAheadInputStream.java:101)',
+      'com.mysql.jdbc.MysqlIO.readFully(MysqlIO.java:3008)',
+      'com.mysql.jdbc.ConnectionImpl.execSQL(ConnectionImpl.java:2484)',
+      'com.acme.Nightly.run(Nightly.java:40)',
+      'java.lang.Thread.run(Thread.java:748)',
+    ]);
+    expect(v.activity).toBe('working');
+    expect(v.reason).toMatch(/a MySQL JDBC call/);
+  });
+
+  it("a pool task reading the next request with its own server's code is idle; its task reading a reply is work", () => {
+    const server = verdict('RUNNABLE', [
+      'java.net.SocketInputStream.socketRead0(Native Method)',
+      'java.net.SocketInputStream.read(SocketInputStream.java:171)',
+      'org.acme.rpc.FrameDecoder.fill(FrameDecoder.java:88)',
+      'org.acme.rpc.FrameDecoder.readFrame(FrameDecoder.java:60)',
+      'org.acme.rpc.Connection.serve(Connection.java:31)',
+      'org.acme.rpc.Connection.run(Connection.java:20)',
+      'java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)',
+      'java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:624)',
+      'java.lang.Thread.run(Thread.java:748)',
+    ]);
+    expect(server.activity).toBe('idle');
+    expect(server.reason).toMatch(/readFrame, its own code reading the next request/);
+    const caller = verdict('RUNNABLE', [
+      'java.net.SocketInputStream.socketRead0(Native Method)',
+      'java.net.SocketInputStream.read(SocketInputStream.java:171)',
+      'com.vendor.client.Reply.readFrame(Reply.java:60)',
+      'com.acme.Export.run(Export.java:20)',
+      'java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)',
+      'java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:624)',
+      'java.lang.Thread.run(Thread.java:748)',
+    ]);
+    expect(caller.activity).toBe('working');
+  });
+
+  it("an unknown library's native wait for input on its own thread is idle; in a pool task it is work", () => {
+    const own = verdict('RUNNABLE', ['org.zeromq.ZMQ$Socket.recv(Native Method)', 'com.acme.Feed.loop(Feed.java:30)', 'java.lang.Thread.run(Thread.java:748)']);
+    expect(own.activity).toBe('idle');
+    const ui = verdict('RUNNABLE', [
+      'org.eclipse.swt.internal.win32.OS.WaitMessage(Native Method)',
+      'org.eclipse.swt.widgets.Display.sleep(Display.java:4751)',
+      'org.acme.App.main(App.java:9)',
+    ]);
+    expect(ui.activity).toBe('idle');
+    const task = verdict('RUNNABLE', [
+      'org.zeromq.ZMQ$Socket.recv(Native Method)',
+      'com.acme.Quote.fetch(Quote.java:12)',
+      'java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1149)',
+      'java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:624)',
+      'java.lang.Thread.run(Thread.java:748)',
+    ]);
+    expect(task.activity).toBe('working');
+    // A native method of the JDK that no row knows is not a wait for a peer (a file read).
+    expect(
+      verdict('RUNNABLE', ['java.io.RandomAccessFile.readBytes(Native Method)', 'com.acme.Index.load(Index.java:3)', 'java.lang.Thread.run(Thread.java:748)'])
+        .activity,
+    ).toBe('working');
+  });
+});

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 
+import { TextDumpParser } from '../../src/threads/text-parser.js';
 import {
   findNameEnd,
   parseAnyHotspotTail,
@@ -190,3 +191,40 @@ function collectHotspotHeaders(): Array<{ name: string; tail: string }> {
   }
   return out;
 }
+
+describe('cpu= and elapsed= in every locale the JVM prints', () => {
+  const figures = (cpu: string, elapsed: string) => {
+    const h = parseThreadHeader(`"x" #1 prio=5 os_prio=0 cpu=${cpu}ms elapsed=${elapsed}s tid=0x1 nid=0x2 runnable`);
+    return [h?.cpuMs, h?.elapsedS];
+  };
+  test.each([
+    ['1234.56', '7.25', 1234.56, 7.25],
+    ['1234,56', '7,25', 1234.56, 7.25],
+    ['1,234.56', '1,007.25', 1234.56, 1007.25],
+    ['1.234,56', '1.007,25', 1234.56, 1007.25],
+    ["1'234.56", "1'007.25", 1234.56, 1007.25],
+  ])('%s ms and %s s', (cpu, elapsed, cpuMs, elapsedS) => {
+    expect(figures(cpu, elapsed)).toEqual([cpuMs, elapsedS]);
+  });
+
+  test('a figure that is no number is no number (NaN: the parser counts it and leaves the field unset)', () => {
+    expect(figures('1,2,3', '4.5.6').map(Number.isNaN)).toEqual([true, true]);
+  });
+
+  test('the parser counts unreadable figures in a warning and leaves them unset', () => {
+    const text = [
+      'Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):',
+      '',
+      '"worker" #12 prio=5 os_prio=0 cpu=1,2,3ms elapsed=12,50s tid=0x1 nid=0x2 runnable  [0x0]',
+      '   java.lang.Thread.State: RUNNABLE',
+      '\tat com.acme.Work.run(Work.java:1)',
+      '',
+    ].join('\n');
+    const parser = new TextDumpParser('x.txt');
+    parser.pushText(text);
+    const file = parser.finish();
+    const th = file.dumps[0]!.threads[0]!;
+    expect([th.cpuMs, th.elapsedS]).toEqual([undefined, 12.5]);
+    expect(file.warnings.join('\n')).toMatch(/1 cpu=\/elapsed= figures of thread headers could not be read as numbers \(first at line 3, cpu=\)/);
+  });
+});
