@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { BLIND, blindCases, type CaseScore, findingsOfCase, scoreCase, totals } from './labels-scoring.js';
 
 /** Precision of warning+ findings and recall of `must` entries, as last measured (docs/blind-corpus.md). */
-const FLOOR = { precision: 0.9, recall: 0.88 };
+const FLOOR = { precision: 0.94, recall: 0.88 };
 
 describe('the blind corpus (fixtures/blind)', () => {
   test('every case is analysed without a crash, and the scores stay at or above their floors', { timeout: 600_000 }, async () => {
@@ -25,7 +25,8 @@ describe('the blind corpus (fixtures/blind)', () => {
     ]);
     console.log(
       `blind corpus: ${t.cases} cases, ${t.counted} warning+ findings, ${t.trueFindings} true, ${t.allowedFindings} allowed, ` +
-        `${t.falseAlarms} false alarms; precision ${(t.precision * 100).toFixed(1)} %, recall ${t.mustFound}/${t.mustTotal} (${(t.recall * 100).toFixed(1)} %)` +
+        `${t.falseAlarms} false alarms; precision ${(t.precision * 100).toFixed(1)} %, ` +
+        `recall ${t.mustFound}/${t.mustTotal} (${(t.recall * 100).toFixed(1)} %)` +
         (wrong.length > 0 ? `\n  ${wrong.join('\n  ')}` : ''),
     );
     expect(t.precision, wrong.join('\n')).toBeGreaterThanOrEqual(FLOOR.precision);

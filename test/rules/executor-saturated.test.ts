@@ -42,8 +42,10 @@ const CASES: Case[] = [
         subject: 'order-pool',
         severity: 'warning',
         facts: { workers: 4, busy: 4, idle: 0, topActivityThreads: 4 },
-        message:
-          /All 4 workers of pool "order-pool" \("order-pool-thread-1", "order-pool-thread-2", "order-pool-thread-3", ...\) are busy; 4 of them in com.acme.OrderService.place/,
+        message: new RegExp(
+          /All 4 workers of pool "order-pool" \("order-pool-thread-1", "order-pool-thread-2", "order-pool-thread-3", ...\) are busy; /.source +
+            /4 of them in com.acme.OrderService.place/.source,
+        ),
         causedBy: [],
       },
     ],
