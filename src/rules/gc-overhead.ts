@@ -96,7 +96,7 @@ function cpuByName(d: ThreadDump): Map<string, { readonly seconds: number; reado
   let gcSeen = false;
   d.threads.forEach((th, thread) => {
     if (th.cpuMs === undefined) return;
-    const gc = isGcThread(th.name) !== undefined;
+    const gc = th.frames.length === 0 && isGcThread(th.name) !== undefined;
     gcSeen ||= gc;
     out.set(th.name, { seconds: th.cpuMs / 1000, gc, thread });
   });
@@ -139,33 +139,37 @@ function seriesMeasure(model: Model): GcMeasure | undefined {
   };
 }
 
-/** One dump (the last): CPU over the JVM's life so far. */
+/** One dump (the last): CPU over the JVM's life so far. No map of names: one pass over the threads. */
 function lifetimeMeasure(model: Model): GcMeasure | undefined {
   const lastDump = model.dumps.length - 1;
   if (lastDump < 0) return undefined;
-  const cpu = cpuByName(model.dumps[lastDump]!);
-  if (cpu === null) return undefined;
+  const threads = model.dumps[lastDump]!.threads;
   let gc = 0;
   let total = 0;
   let gcThreads = 0;
+  let uptime = 0;
   const top: Array<{ dump: number; thread: number; used: number }> = [];
-  for (const t of cpu.values()) {
-    total += t.seconds;
-    if (t.gc) {
-      gc += t.seconds;
+  for (let thread = 0; thread < threads.length; thread++) {
+    const th = threads[thread]!;
+    if (th.elapsedS !== undefined && th.elapsedS > uptime) uptime = th.elapsedS;
+    if (th.cpuMs === undefined) continue;
+    const seconds = th.cpuMs / 1000;
+    total += seconds;
+    // The collector's threads have no Java frames: a name is tested only for a frameless thread.
+    if (th.frames.length === 0 && isGcThread(th.name) !== undefined) {
+      gc += seconds;
       gcThreads++;
-      top.push({ dump: lastDump, thread: t.thread, used: t.seconds });
+      top.push({ dump: lastDump, thread, used: seconds });
     }
   }
-  if (total <= 0) return undefined;
-  // The JVM's uptime: its oldest thread's elapsed time.
-  const uptime = model.dumps[lastDump]!.threads.reduce((m, th) => Math.max(m, th.elapsedS ?? 0), 0);
+  if (gcThreads === 0 || total <= 0) return undefined;
   return {
     gcSeconds: gc,
     totalSeconds: total,
     gcThreads,
     span: "over the JVM's life (one dump)",
     how: 'lifetime',
+    // The JVM's uptime: its oldest thread's elapsed time.
     wallSeconds: uptime > 0 ? uptime : null,
     top: byUse(top),
   };

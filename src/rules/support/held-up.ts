@@ -5,6 +5,7 @@
  * on a dump where thousands of threads each wait on their own lock.
  */
 import type { DeadlockModel, LockModel, Model, ThreadRef } from '../../model/model.js';
+import type { ThreadDump } from '../../model/thread-dump.js';
 
 export interface LockWaits {
   /** The contended lock a thread waits for, if any. */
@@ -118,13 +119,32 @@ export function waitChain(model: Model, dump: number, from: ThreadRef, waits: Lo
   const waitingOn =
     th.state === 'WAITING' || th.state === 'TIMED_WAITING' ? th.locks.find((l) => l.kind === 'waiting-on' || l.kind === 'parking')?.lock : undefined;
   if (waitingOn === undefined || waitingOn === null || waitingOn.id === '') return parts.join(', which ');
-  const completers = model.dumps[dump]!.threads.flatMap((other, i) =>
-    i !== at && other.locks.some((l) => l.lock?.id === waitingOn.id && l.kind === 'locked') ? [`"${other.name}"`] : [],
-  );
+  const threads = model.dumps[dump]!.threads;
+  const completers = (holdersOf(model.dumps[dump]!).get(waitingOn.id) ?? []).filter((i) => i !== at).map((i) => `"${threads[i]!.name}"`);
   const last =
     `${parts.length > 0 ? `"${th.name}" ` : ''}${activity.reason}, on ${waitingOn.className} <${waitingOn.id}>: ` +
     (completers.length > 0
       ? `${completers.slice(0, 3).join(', ')} holds it and could complete it`
       : 'no thread in this dump holds it; whatever should signal or complete it is not running (look for the code that would)');
   return [...parts, last].join(', which ');
+}
+
+/** Per dump, built once when a chain first asks: the threads that hold (`- locked`) each object. */
+const holdersByDump = new WeakMap<ThreadDump, Map<string, number[]>>();
+
+function holdersOf(d: ThreadDump): Map<string, number[]> {
+  let m = holdersByDump.get(d);
+  if (m === undefined) {
+    m = new Map();
+    d.threads.forEach((th, i) => {
+      for (const l of th.locks) {
+        if (l.kind !== 'locked' || l.lock === null || l.lock.id === '') continue;
+        const list = m!.get(l.lock.id);
+        if (list === undefined) m!.set(l.lock.id, [i]);
+        else if (list[list.length - 1] !== i) list.push(i);
+      }
+    });
+    holdersByDump.set(d, m);
+  }
+  return m;
 }
