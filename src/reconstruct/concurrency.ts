@@ -10,7 +10,7 @@ import type { ThreadActivity } from '../model/activity.js';
 import type { ConnectionPoolModel, CounterModel, ExecutorModel, LogEventModel, ShutdownModel, ThreadRef } from '../model/model.js';
 import type { ThreadDump } from '../model/thread-dump.js';
 import { sightingOfDump, whyNotOneJvm } from '../threads/jvm-identity.js';
-import { poolDisplayName, poolPattern } from '../threads/pool-naming.js';
+import { poolDisplayName, poolNameOf, poolPattern, serverOfPool } from '../threads/pool-naming.js';
 import { dumpLabel } from '../threads/series.js';
 import { dubboCounters } from './dubbo-counters.js';
 import { heapExecutors } from './heap-executors.js';
@@ -202,7 +202,7 @@ export function reconstructConcurrency(
     });
   }
   // The note only where a heap dump would change the diagnosis: Dubbo providers, or threads waiting on a pool.
-  const heapWouldHelp = waiters.size > 0 || dumps.some((d) => d.threads.some((th) => th.name.startsWith('Dubbo')));
+  const heapWouldHelp = waiters.size > 0 || dumps.some((d) => d.threads.some((th) => serverOfPool(poolNameOf(th.name) ?? '') === 'Dubbo provider'));
   if (heaps.length === 0 && heapWouldHelp) {
     notes.push(
       'no heap dump given: counters (Dubbo RpcStatus), executor queues and connection-pool widths ' +

@@ -5,7 +5,7 @@
  * sits unused while everything else that shares it (parallel streams, CompletableFuture.*Async
  * without an executor) waits. A pool busy computing is doing its job.
  */
-import { isJdkClass } from '../knowledge/index.js';
+import { frameIndexOf, isJdkClass, lookupFrame } from '../knowledge/index.js';
 import type { Evidence } from '../model/findings.js';
 import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { inBlockingIo } from '../threads/blocking-calls.js';
@@ -53,17 +53,8 @@ export const forkjoinSaturated: Rule = {
       });
       if (blocked.length === 0 || blocked.length * 2 < workers.length) continue;
       // Callers outside the pool waiting for its tasks (a parallel stream's caller, a join, a get).
-      const callers = threads.flatMap((th, i) =>
-        !workers.includes(i) &&
-        th.frames
-          .slice(0, 12)
-          .some((f) =>
-            /^java\.util\.concurrent\.(?:ForkJoinTask\.(?:join|get|awaitDone|invoke)|CompletableFuture\.(?:get|join|waitingGet))$/.test(f.qualified),
-          ) &&
-        th.frames.some((f) => /ForkJoin|CompletableFuture/.test(f.className))
-          ? [i]
-          : [],
-      );
+      // Callers outside the pool waiting for its tasks (a parallel stream's caller, a join, a get).
+      const callers = threads.flatMap((th, i) => (!workers.includes(i) && waitsForTaskResult(th) ? [i] : []));
       const evidence: Evidence[] = [
         ...blocked.map(({ w, how }) => threadEvidence(model, model.threadRefs[last]![w]!, how)),
         ...callers.slice(0, 10).map((c) => threadEvidence(model, model.threadRefs[last]![c]!, 'waits for the pool')),
@@ -102,16 +93,23 @@ export const forkjoinSaturated: Rule = {
   },
 };
 
-const WORKER_LOOP = 'java.util.concurrent.ForkJoinWorkerThread.run';
+const POOL_LOOPS = frameIndexOf('pool-loop');
+const TASK_RESULT_WAITS = frameIndexOf('pressure');
 
-/** Asked once per group of identical stacks (threadsByStack). */
-const runsWorkerLoop = (frames: readonly StackFrame[]) => frames.some((f) => f.qualified === WORKER_LOOP);
+/** A ForkJoin worker: its stack runs the loop of a pool the registry calls a ForkJoinPool. Asked once per group of identical stacks. */
+const runsWorkerLoop = (frames: readonly StackFrame[]) => frames.some((f) => lookupFrame(POOL_LOOPS, f)?.detail.pool === 'ForkJoinPool');
 
-/** The pool a worker belongs to, by the names the JDK gives them. */
+/** Waits near its top for a task's result (a join, a get): a caller of a pool, when it also has the ForkJoin or CompletableFuture machinery. */
+function waitsForTaskResult(th: ThreadEntry): boolean {
+  return (
+    th.frames.slice(0, 12).some((f) => lookupFrame(TASK_RESULT_WAITS, f)?.detail?.taskResult === true) &&
+    th.frames.some((f) => /ForkJoin|CompletableFuture/.test(f.className))
+  );
+}
+
+/** The pool a worker belongs to, by its name (`ForkJoinPool.commonPool-worker-3` → `ForkJoinPool.commonPool`). */
 function poolOf(th: ThreadEntry): string {
-  if (/^ForkJoinPool\.commonPool-worker-\d+$/.test(th.name)) return 'ForkJoinPool.commonPool';
-  const m = /^(ForkJoinPool-\d+)-worker-\d+$/.exec(th.name);
-  return m !== null ? m[1]! : (poolNameOf(th.name) ?? th.name);
+  return poolNameOf(th.name) ?? th.name;
 }
 
 /** How a worker blocks inside its task, in words, or undefined when it computes. */

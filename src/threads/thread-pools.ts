@@ -6,6 +6,7 @@
  * (`Thread-0..N`, one thread per instance) are not a pool, unless their stacks agree: the same run
  * method, with at least one of them waiting there for work.
  */
+import { isJdkClass } from '../knowledge/index.js';
 import type { ThreadActivity } from '../model/activity.js';
 import { compareText } from '../model/text-order.js';
 import type { StackFrame, ThreadDump } from '../model/thread-dump.js';
@@ -35,7 +36,7 @@ const FACTORY_NAMED = /(?:^pool-\d+-thread-\d+|[-_ ](?:thread|exec|worker|Thread
 function runMethodOf(frames: ReadonlyArray<{ readonly className: string; readonly qualified: string }>): string | null {
   for (let i = frames.length - 1; i >= 0; i--) {
     const c = frames[i]!.className;
-    if (!/^(java|jdk|sun)\./.test(c)) return frames[i]!.qualified;
+    if (!isJdkClass(c)) return frames[i]!.qualified;
   }
   return null;
 }
