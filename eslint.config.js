@@ -1,6 +1,7 @@
 // Lint: typescript-eslint's recommended rules, sorted imports, and the layers of docs/architecture.md:
 // each folder of src/ imports only the folders below it, so no import runs back up.
 import js from '@eslint/js';
+import redos from 'eslint-plugin-redos';
 import simpleImportSort from 'eslint-plugin-simple-import-sort';
 import tseslint from 'typescript-eslint';
 
@@ -91,6 +92,13 @@ export default tseslint.config(
     // from dumps never reach a terminal (so their expressions match control characters on purpose).
     files: ['test/**/*.{ts,tsx}'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-control-regex': 'off' },
+  },
+  {
+    // Every expression of the program may see untrusted text (a dump's lines, names, log lines): each
+    // must run in time linear in its input. recheck decides it statically, with no clock.
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { redos },
+    rules: { 'redos/no-vulnerable': ['error', { ignoreErrors: false, timeout: 10_000 }] },
   },
   ...layerRules,
 );

@@ -74,7 +74,7 @@ const KEPT_PROPERTIES = [
 const DEFAULT_LOG_TAIL = 8 * 1024 * 1024;
 const FIRST_CPU_WINDOW_MS = 500;
 
-const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+const stamp = (d: Date) => d.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 /** Whether the process still runs: a zombie (exited, not yet reaped by its parent) does not. */
 const pidAlive = (pid: number) => {

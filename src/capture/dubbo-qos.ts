@@ -52,7 +52,8 @@ function askQos(host: string, port: number, commands: readonly string[], timeout
 
 /** Service interfaces an `ls` answer names (`org.apache.dubbo.demo.DemoService`), each once. */
 export function servicesIn(ls: string): string[] {
-  return [...new Set([...ls.matchAll(/\b((?:[a-z_][\w]*\.)+[A-Z][\w$]*)\b/g)].map((m) => m[1]!))];
+  // Word by word, each word tested whole: a pattern searched along the text read a long run of letters once per position.
+  return [...new Set(ls.split(/[^\w.$]+/).filter((w) => /^(?:[a-z_]\w*\.)+[A-Z][\w$]*$/.test(w)))];
 }
 
 const two = (n: number, w = 2) => String(n).padStart(w, '0');

@@ -19,9 +19,12 @@ async function listJvms(jcmd: string): Promise<TargetJvm[]> {
   const r = await runTool(jcmd, ['-l'], 20_000);
   return r.stdout
     .split('\n')
-    .map((l) => /^(\d+)\s*(.*)$/.exec(l.trim()))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => ({ pid: Number(m[1]), command: m[2]!.trim() }))
+    .map((l) => {
+      const t = l.trim();
+      const pid = /^\d+/.exec(t);
+      return pid === null ? null : { pid: Number(pid[0]), command: t.slice(pid[0].length).trim() };
+    })
+    .filter((j): j is { pid: number; command: string } => j !== null)
     .filter((j) => !/^(?:sun\.tools\.jcmd\.JCmd|jdk\.jcmd\/sun\.tools\.jcmd\.JCmd)\b/.test(j.command));
 }
 

@@ -62,8 +62,8 @@ export function describeText(headText: string): string {
   const lines = headText.split(/\r?\n/).filter((l) => l.trim().length > 0);
   const first = lines[0]?.trim() ?? '';
   if (lines.length === 0) return 'an empty file';
-  if (/^top - \d/.test(first) || /^\s*PID\s+USER\s+PR/m.test(headText)) return '`top` output (per-thread CPU), not a thread dump';
-  if (/^\s*num\s+#instances\s+#bytes\s+class name/m.test(headText)) return 'a class histogram (jmap -histo), not a thread dump';
+  if (/^top - \d/.test(first) || /^[ \t]*PID[ \t]+USER[ \t]+PR/m.test(headText)) return '`top` output (per-thread CPU), not a thread dump';
+  if (/^[ \t]*num[ \t]+#instances[ \t]+#bytes[ \t]+class name/m.test(headText)) return 'a class histogram (jmap -histo), not a thread dump';
   if (looksLikeLogLine(first)) return `a log file with no thread dump in it (first line: "${clip(first)}")`;
   if (/^\s*(?:\{\s*(?:"|\}|$)|\[\s*(?:[{["\]\d-]|$))/.test(first)) return 'JSON that is neither a jcmd nor a Spring Boot actuator thread dump';
   return `text with no thread dump in it (first line: "${clip(first)}")`;

@@ -9,12 +9,20 @@
 /** Characters of a known line kept for quoting: the longest real lines (Dubbo's, with a provider URL) are about 900. */
 const MAX_KEPT_LINE = 4000;
 import type { LogEventModel } from '../model/model.js';
+import { trimEndChar } from '../model/text-scan.js';
 
 interface KnownLine {
   readonly kind: LogEventModel['kind'];
   /** Where the line comes from, for the reader of this table. */
   readonly source?: string;
   readonly pattern: RegExp;
+  /**
+   * The text a match begins with. The pattern is then sticky and tried only where this text occurs:
+   * linear in the line's length, where a pattern tried at every position with lazy groups was not.
+   */
+  readonly at?: string;
+  /** Text the line must also hold (a message code before the part that is matched). */
+  readonly requires?: string;
   readonly facts: (m: RegExpExecArray) => Record<string, number | string>;
   readonly subject?: (m: RegExpExecArray) => { service: string; method: string };
   /** The thread the line is about (hung-thread reports and recoveries). */
@@ -29,16 +37,18 @@ const weblogicThread = (m: RegExpExecArray) => `ExecuteThread: '${m[1]}' for que
 
 const serviceOfUrl = (url: string): string => {
   const path = /^[a-z][\w+.-]*:\/\/[^/]*\/([^?]*)/.exec(url)?.[1] ?? url;
-  return path.replace(/\/+$/, '');
+  return trimEndChar(path, '/');
 };
 
 const KNOWN_LINES: readonly KnownLine[] = [
   {
     kind: 'dubbo-pool-exhausted',
+    at: 'Thread pool is EXHAUSTED!',
     pattern: new RegExp(
-      /Thread pool is EXHAUSTED! Thread Name: (.*?), Pool Size: (\d+) \(active: (\d+), core: (\d+), /.source +
-        /max: (\d+), largest: (\d+)\), Task: (\d+) \(completed: (\d+)\), Executor status:\(isShutdown:(\w+), /.source +
-        /isTerminated:(\w+), isTerminating:(\w+)\), in ([\w.+-]+):\/\/([^:\s]+):(\d+)!/.source,
+      /Thread pool is EXHAUSTED! Thread Name: ([^,]*), Pool Size: (\d+) \(active: (\d+), core: (\d+), /y.source +
+        /max: (\d+), largest: (\d+)\), Task: (\d+) \(completed: (\d+)\), Executor status:\(isShutdown:(\w+), /y.source +
+        /isTerminated:(\w+), isTerminating:(\w+)\), in ([\w.+-]+):\/\/([^:\s]+):(\d+)!/y.source,
+      'y',
     ),
     facts: (m) => ({
       threadName: m[1]!,
@@ -74,9 +84,11 @@ const HUNG_THREAD_LINES: readonly KnownLine[] = [
   {
     kind: 'hung-thread-reported',
     source: 'WebSphere traditional ThreadMonitor, WSVR0605W',
+    at: 'WSVR0605W:',
     pattern: new RegExp(
-      /WSVR0605W: Thread "(.+?)" \((\w+)\) has been active for (\d+) milliseconds and may /.source +
-        /be hung\.\s+There is\/are (\d+) thread\(s\) in total in the server that may be hung/.source,
+      /WSVR0605W: Thread "([^"]+)" \((\w+)\) has been active for (\d+) milliseconds and may /y.source +
+        /be hung\.\s+There is\/are (\d+) thread\(s\) in total in the server that may be hung/y.source,
+      'y',
     ),
     facts: (m) => ({ server: 'WebSphere', activeMs: Number(m[3]), hungInServer: Number(m[4]), code: 'WSVR0605W' }),
     thread: (m) => m[1]!,
@@ -85,23 +97,29 @@ const HUNG_THREAD_LINES: readonly KnownLine[] = [
   {
     kind: 'hung-thread-recovered',
     source: 'WebSphere traditional ThreadMonitor, WSVR0606W',
-    pattern: /WSVR0606W: Thread "(.+?)" \((\w+)\) was previously reported to be hung but has completed\.\s+It was active for approximately (\d+) milliseconds/,
+    at: 'WSVR0606W:',
+    pattern:
+      /WSVR0606W: Thread "([^"]+)" \((\w+)\) was previously reported to be hung but has completed\.\s+It was active for approximately (\d+) milliseconds/y,
     facts: (m) => ({ server: 'WebSphere', activeMs: Number(m[3]), code: 'WSVR0606W' }),
     thread: (m) => m[1]!,
   },
   {
     kind: 'server-pool-full',
     source: 'WebSphere traditional, WSVR0652W',
-    pattern: /WSVR0652W: The size of thread pool "(.+?)" has reached 100 percent of its maximum/,
+    at: 'WSVR0652W:',
+    pattern: /WSVR0652W: The size of thread pool "([^"]+)" has reached 100 percent of its maximum/y,
     facts: (m) => ({ server: 'WebSphere', pool: m[1]!, code: 'WSVR0652W' }),
     thread: (m) => `pool ${m[1]}`,
   },
   {
     kind: 'hung-thread-reported',
     source: 'WebLogic, BEA-000337 [STUCK]',
+    requires: 'BEA-000337',
+    at: "ExecuteThread: '",
     pattern: new RegExp(
-      /BEA-000337.*?ExecuteThread: '(\d+)' for queue: '(.+?)' has been busy for "(\d+)" seconds working on /.source +
-        /the request "(.*?)", which is more than the configured time \(StuckThreadMaxTime\) of "(\d+)" seconds/.source,
+      /ExecuteThread: '(\d+)' for queue: '([^']+)' has been busy for "(\d+)" seconds working on /y.source +
+        /the request "([^"]*)", which is more than the configured time \(StuckThreadMaxTime\) of "(\d+)" seconds/y.source,
+      'y',
     ),
     facts: (m) => ({ server: 'WebLogic', activeMs: Number(m[3]) * 1000, request: m[4]!.slice(0, 300), thresholdSeconds: Number(m[5]), code: 'BEA-000337' }),
     thread: weblogicThread,
@@ -110,17 +128,21 @@ const HUNG_THREAD_LINES: readonly KnownLine[] = [
   {
     kind: 'hung-thread-recovered',
     source: 'WebLogic, BEA-000339 unstuck',
-    pattern: /BEA-000339.*?ExecuteThread: '(\d+)' for queue: '(.+?)' has become "unstuck"/,
+    requires: 'BEA-000339',
+    at: "ExecuteThread: '",
+    pattern: /ExecuteThread: '(\d+)' for queue: '([^']+)' has become "unstuck"/y,
     facts: () => ({ server: 'WebLogic', code: 'BEA-000339' }),
     thread: weblogicThread,
   },
   {
     kind: 'hung-thread-reported',
     source: 'Tomcat StuckThreadDetectionValve (notifyStuckThreadDetected)',
+    at: 'Thread [',
     pattern: new RegExp(
-      /Thread \[(.+?)\] \(id=\[(\d+)\]\) has been active for \[([\d,. ]+)\] milliseconds /.source +
-        /\(since \[(.+?)\]\) to serve the same request for \[(.*?)\] and may be stuck /.source +
-        /\(configured threshold for this StuckThreadDetectionValve is \[(\d+)\] seconds\)/.source,
+      /Thread \[([^\]]+)\] \(id=\[(\d+)\]\) has been active for \[([\d,. ]+)\] milliseconds /y.source +
+        /\(since \[([^\]]+)\]\) to serve the same request for \[([^\]]*)\] and may be stuck /y.source +
+        /\(configured threshold for this StuckThreadDetectionValve is \[(\d+)\] seconds\)/y.source,
+      'y',
     ),
     facts: (m) => ({
       server: 'Tomcat',
@@ -135,8 +157,12 @@ const HUNG_THREAD_LINES: readonly KnownLine[] = [
   {
     kind: 'hung-thread-recovered',
     source: 'Tomcat StuckThreadDetectionValve (notifyStuckThreadCompleted)',
-    pattern:
-      /Thread \[(.+?)\] \(id=\[(\d+)\]\) was previously reported to be stuck but has completed\. It was active for approximately \[([\d,. ]+)\] milliseconds/,
+    at: 'Thread [',
+    pattern: new RegExp(
+      /Thread \[([^\]]+)\] \(id=\[(\d+)\]\) was previously reported to be stuck but has completed\. /y.source +
+        /It was active for approximately \[([\d,. ]+)\] milliseconds/y.source,
+      'y',
+    ),
     facts: (m) => ({ server: 'Tomcat', activeMs: millis(m[3]!), code: 'StuckThreadDetectionValve' }),
     thread: (m) => m[1]!,
   },
@@ -200,7 +226,7 @@ export class KnownLineCollector {
     )
       return;
     for (const k of ALL_LINES) {
-      const m = k.pattern.exec(line);
+      const m = matchOf(k, line);
       if (!m) continue;
       // `com.x.RpcException: <message>` opening the stack trace of the record just logged is the same event.
       const repeat = m[0] === this.lastMessage && lineNo - this.lastLine <= 3 && EXCEPTION_HEADER.test(line);
@@ -251,4 +277,16 @@ export class KnownLineCollector {
       ...(e.frames !== undefined ? { frames: e.frames } : {}),
     }));
   }
+}
+
+/** The line's match of a known line: tried where its `at` text occurs (sticky), or anywhere. */
+function matchOf(k: KnownLine, line: string): RegExpExecArray | null {
+  if (k.at === undefined) return k.pattern.exec(line);
+  if (k.requires !== undefined && !line.includes(k.requires)) return null;
+  for (let i = line.indexOf(k.at); i >= 0; i = line.indexOf(k.at, i + 1)) {
+    k.pattern.lastIndex = i;
+    const m = k.pattern.exec(line);
+    if (m !== null) return m;
+  }
+  return null;
 }

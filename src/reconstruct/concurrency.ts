@@ -105,7 +105,7 @@ export function reconstructConcurrency(
         // Its name as its threads carry it: their pattern, the factory's name, the one worker's name, and only then its address.
         const name =
           (pattern !== null ? poolDisplayName(pattern) || pattern : undefined) ||
-          h.factoryPrefix?.replace(/%d/g, '').replace(/[-_ ]*(?:thread[-_ ]*)?$/i, '') ||
+          (h.factoryPrefix != null ? factoryStem(h.factoryPrefix) : '') ||
           h.state.workerThreadNames[0] ||
           `${h.state.object.className}@${h.state.object.id}`;
         executors.push({
@@ -279,4 +279,16 @@ function doing(th: ThreadDump['threads'][number]): string {
       ? `${top.className.slice(top.className.lastIndexOf('.') + 1)}.${top.method} in ${own.qualified}`
       : (top?.qualified ?? '(no stack)');
   return `${th.state.toLowerCase()}: ${where}`;
+}
+
+/** A thread factory's name prefix without its `%d` and its trailing `-thread-` (`order-%d-thread-` → `order`), read in code. */
+function factoryStem(prefix: string): string {
+  const seps = (t: string) => {
+    let end = t.length;
+    while (end > 0 && '-_ '.includes(t.charAt(end - 1))) end--;
+    return t.slice(0, end);
+  };
+  let t = seps(prefix.split('%d').join(''));
+  if (t.toLowerCase().endsWith('thread')) t = seps(t.slice(0, t.length - 'thread'.length));
+  return t;
 }

@@ -8,6 +8,7 @@ import type { HeapObject, HeapValue } from '../heap/heap-model.js';
 import { hexId, numberOf, stringMap, textOf } from '../heap/heap-values.js';
 import type { HeapView } from '../heap/heap-view.js';
 import type { CounterModel } from '../model/model.js';
+import { trimEndChar } from '../model/text-scan.js';
 
 export type HeapCounter = Omit<CounterModel, 'threadsInside' | 'rejectionsLogged'>;
 
@@ -60,7 +61,7 @@ export function dubboCounters(view: HeapView, input: string): HeapCounter[] {
 /** `dubbo://10.0.0.5:20880/com.foo.DemoService` -> `com.foo.DemoService`. */
 function serviceOf(identity: string): string {
   const m = /^[a-z][\w+.-]*:\/\/[^/]*\/(.*)$/.exec(identity);
-  return (m ? m[1]! : identity).replace(/\/+$/, '');
+  return trimEndChar(m ? m[1]! : identity, '/');
 }
 
 interface Limit {

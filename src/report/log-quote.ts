@@ -4,13 +4,14 @@
  * limited.`, an exception's message after its class), behind long URLs with their parameters: the
  * parameters go first, then the middle of the line, never its end.
  */
+import { replaceAt, urlStarts } from '../model/text-scan.js';
 
 /** A URL's query string, when it is long: `dubbo://host:20880/Svc?anyhost=true&...` → `dubbo://host:20880/Svc?…`. */
-const LONG_QUERY = /(\b[a-z][\w+.-]*:\/\/[^\s?,;"']+)\?[^\s,;"']{24,}/gi;
+const LONG_QUERY = /([a-z][\w+.-]*:\/\/[^\s?,;"']+)\?[^\s,;"']{24,}/iy;
 
 export function quoteLogLine(text: string, max: number): string {
   if (text.length <= max) return text;
-  const shorter = text.replace(LONG_QUERY, '$1?…');
+  const shorter = replaceAt(text, urlStarts(text), LONG_QUERY, (m) => `${m[1]}?…`);
   if (shorter.length <= max) return shorter;
   // Head and tail: where it was logged from, and what it says happened.
   const tail = Math.floor(max * 0.55);

@@ -8,6 +8,7 @@
  * but says nothing a stack trace does not need), thread states, numbers, lock addresses.
  */
 
+import { replaceAt, urlStarts } from '../model/text-scan.js';
 import type { Report } from './report.js';
 
 type Category = 'host' | 'ip' | 'user' | 'query';
@@ -77,9 +78,65 @@ const FILE_SUFFIXES = new Set([
   'txt',
 ]);
 
-const URL =
-  /\b([a-z][a-z0-9+.-]*:\/\/)(?:([^\s/?#@"'<>:]+)(:[^\s/?#@"'<>]*)?@)?(\[[0-9a-f:.]+\]|[^\s/?#:"'<>,;()[\]{}|\\]+)(:\d{1,5})?([^\s?#"'<>]*)(\?[^\s#"'<>]*)?/gi;
-const EMAIL = /\b([a-z0-9._%+-]+)@((?:[a-z0-9-]+\.)+[a-z]{2,})\b/gi;
+/**
+ * A URL from its scheme (tried only where one starts, `urlStarts`): scheme, authority, path, query;
+ * the authority is taken apart in code (`authorityOf`), as a pattern it backtracked on long runs.
+ */
+const URL = /([a-z][a-z0-9+.-]*:\/\/)([^\s/?#"'<>]*)((?:\/[^\s?#"'<>]*)?)(\?[^\s#"'<>]*)?/iy;
+/** An e-mail address from its `@` back (tried only where a local part starts, `emailStarts`). */
+const EMAIL = /([a-z0-9._%+-]+)@((?:[a-z0-9-]+\.)+[a-z]{2,})\b/iy;
+
+interface Authority {
+  readonly user: string | undefined;
+  readonly password: boolean;
+  readonly host: string;
+  readonly port: string;
+  /** What follows the host and port that is not theirs (`,x` of `host,x`): part of the path. */
+  readonly rest: string;
+}
+
+const HOST_END = new Set([...':,;()[]{}|\\'].map((c) => c.charCodeAt(0)));
+
+/** `user:password@host:port` read in one pass; undefined when there is no host. */
+function authorityOf(text: string): Authority | undefined {
+  const at = text.indexOf('@');
+  const userinfo = at > 0 ? text.slice(0, at) : undefined;
+  if (userinfo !== undefined && userinfo.startsWith(':')) return undefined;
+  const colon = userinfo?.indexOf(':') ?? -1;
+  const hostPart = at > 0 ? text.slice(at + 1) : text;
+  let end = 0;
+  if (hostPart.startsWith('[')) {
+    end = hostPart.indexOf(']') + 1;
+    if (end <= 1 || !/^\[[0-9a-f:.]+\]$/i.test(hostPart.slice(0, end))) return undefined;
+  } else {
+    while (end < hostPart.length && !HOST_END.has(hostPart.charCodeAt(end))) end++;
+  }
+  if (end === 0) return undefined;
+  const portMatch = /^:\d{1,5}/.exec(hostPart.slice(end));
+  const port = portMatch?.[0] ?? '';
+  return {
+    user: userinfo === undefined ? undefined : colon < 0 ? userinfo : userinfo.slice(0, colon),
+    password: colon >= 0,
+    host: hostPart.slice(0, end),
+    port,
+    rest: hostPart.slice(end + port.length),
+  };
+}
+
+/** Where an e-mail's local part can start: before each `@`, the first character of the run of local-part characters. */
+function* emailStarts(text: string): Generator<number> {
+  let from = 0;
+  for (;;) {
+    const at = text.indexOf('@', from);
+    if (at < 0) return;
+    let start = at;
+    while (start > 0 && /[a-z0-9._%+-]/i.test(text.charAt(start - 1))) start--;
+    // A word boundary before it, as `\b` asked: a local part that starts with a non-word character starts after it.
+    while (start < at && !/\w/.test(text.charAt(start))) start++;
+    if (start < at) yield start;
+    from = at + 1;
+  }
+}
 const HOME = /(\/home\/|\/Users\/|[A-Za-z]:\\Users\\|[A-Za-z]:\\Documents and Settings\\)([^/\\\s"'<>]+)/g;
 const IPV4 = /(?<![\w.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?!\.?\d)/g;
 const IPV6 = /(?<![\w:.])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?![\w:.])/gi;
@@ -114,14 +171,15 @@ export class Redactor {
     if (s.length < 3) return s;
     const cached = this.done.get(s);
     if (cached !== undefined) return cached;
-    let out = s.replace(
-      URL,
-      (_m, scheme: string, user: string | undefined, password: string | undefined, host: string, port = '', path: string, query: string | undefined) => {
-        const who = user === undefined ? '' : `${this.token('user', user)}${password === undefined ? '' : ':***'}@`;
-        return `${scheme}${who}${this.host(host)}${port}${this.homes(path)}${query === undefined ? '' : `?${this.token('query', query.slice(1))}`}`;
-      },
-    );
-    out = out.replace(EMAIL, (_m, user: string, host: string) => `${this.token('user', user)}@${this.token('host', host)}`);
+    let out = replaceAt(s, urlStarts(s), URL, (m) => {
+      const [whole, scheme, authorityText, pathText, query] = m as unknown as [string, string, string, string, string | undefined];
+      const a = authorityOf(authorityText);
+      if (a === undefined) return whole;
+      const who = a.user === undefined ? '' : `${this.token('user', a.user)}${a.password ? ':***' : ''}@`;
+      const q = query === undefined ? '' : `?${this.token('query', query.slice(1))}`;
+      return `${scheme}${who}${this.host(a.host)}${a.port}${this.homes(a.rest + pathText)}${q}`;
+    });
+    out = replaceAt(out, emailStarts(out), EMAIL, (m) => `${this.token('user', m[1]!)}@${this.token('host', m[2]!)}`);
     out = this.homes(out);
     out = out.replace(KEY_VALUE_USER, (_m, key: string, user: string) => `${key}=${/^(user|host|ip|query)-\d+$/.test(user) ? user : this.token('user', user)}`);
     out = out.replace(QUERY, (_m, query: string) => `?${this.token('query', query)}`);

@@ -90,7 +90,7 @@ export const threadLeak: Rule = {
           creationSite: site?.frame ?? null,
         },
         evidence: threads.slice(0, 20).map((t) => threadEvidence(model, model.threadRefs[last]![t]!)),
-        remedy: `Find where ${inst.naming.instance.replace(/ \(.*\)$/, '')} is created per call and ${inst.naming.remedy}.`,
+        remedy: `Find where ${withoutTrailingParenthesis(inst.naming.instance)} is created per call and ${inst.naming.remedy}.`,
         impact: Math.round(threads.length / 10),
       });
     }
@@ -150,4 +150,10 @@ function creationSite(model: Model, dump: number, threads: readonly number[]): {
   }
   const best = [...counts].sort((a, b) => b[1] - a[1])[0];
   return best === undefined ? undefined : { frame: best[0], count: best[1] };
+}
+
+/** `a java.util.Timer (each has its own thread)` → `a java.util.Timer`. */
+function withoutTrailingParenthesis(text: string): string {
+  const open = text.lastIndexOf(' (');
+  return open > 0 && text.endsWith(')') ? text.slice(0, open) : text;
 }

@@ -2,6 +2,7 @@
  * Parsing of the small pieces inside a thread entry: stack frames and lock references.
  * Shared by every text format (HotSpot, VisualVM, ThreadInfo, JRockit, javacore) and the JSON ones.
  */
+import { withoutTrailingBracket } from '../model/text-scan.js';
 import type { FrameLockKind, JavaThreadState, LockRef, StackFrame } from '../model/thread-dump.js';
 
 const HIDDEN_CLASS_SUFFIX = /\/0x[0-9a-fA-F]+(?=\.)/;
@@ -129,7 +130,7 @@ const JROCKIT_LOCK_PREFIXES: ReadonlyArray<readonly [string, FrameLockKind | nul
 export function parseJrockitLockLine(t: string): { kind: FrameLockKind | null; lock: LockRef | null } | undefined {
   for (const [prefix, kind] of JROCKIT_LOCK_PREFIXES) {
     if (t.startsWith(prefix)) {
-      const rest = t.slice(prefix.length).replace(/\[[^\]]*\]\s*$/, '');
+      const rest = withoutTrailingBracket(t.slice(prefix.length));
       return { kind, lock: parseLockRef(rest) };
     }
   }

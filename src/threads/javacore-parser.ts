@@ -181,7 +181,15 @@ export class JavacoreParser {
   private startThread(body: string): void {
     const dump = this.dump!;
     // Native threads unknown to Java are listed as `Anonymous native thread`.
-    const m = /^"(.*)"\s*(.*)$/.exec(body) ?? (body.startsWith('Anonymous native thread') ? ['', '<anonymous native thread>', body] : null);
+    // The name runs from the first quote to the last (names may hold quotes), taken apart in code: as
+    // a regular expression it backtracked on a long run of quotes.
+    const close = body.startsWith('"') ? body.lastIndexOf('"') : -1;
+    const m =
+      close > 0
+        ? ['', body.slice(1, close), body.slice(close + 1).trimStart()]
+        : body.startsWith('Anonymous native thread')
+          ? ['', '<anonymous native thread>', body]
+          : null;
     if (!m) {
       this.unparsed(body);
       return;
@@ -207,13 +215,23 @@ export class JavacoreParser {
   private threadBlock(body: string): void {
     const th = this.thread;
     if (!th) return;
-    const m = /^(Waiting on|Blocked on|Parked on|Waiting to enter):\s*(\S+)\s*(?:Owned by:\s*(.*))?$/.exec(body);
-    if (!m) return;
+    const head = /^(Waiting on|Blocked on|Parked on|Waiting to enter):/.exec(body);
+    if (!head) return;
+    // `<lock>` then optionally `Owned by: <owner>`, read in code (linear in the line's length).
+    const after = body.slice(head[0].length).trimStart();
+    const space = after.search(/\s/);
+    const lockText = space < 0 ? after : after.slice(0, space);
+    const tail = space < 0 ? '' : after.slice(space).trimStart();
+    if (lockText === '') return;
+    const m = [head[0], head[1], lockText, tail.startsWith('Owned by:') ? tail.slice('Owned by:'.length).trimStart() : undefined] as const;
     const lock = parseLockRef(m[2]!);
     const kind = m[1] === 'Blocked on' || m[1] === 'Waiting to enter' ? 'blocked-on' : m[1] === 'Parked on' ? 'parking' : 'waiting-on';
     th.locks.push({ frameIndex: 0, kind, lock });
-    const owner = m[3] ? /"(.*)"/.exec(m[3]) : null;
-    if (owner) th.lockOwnerName = owner[1]!;
+    // The owner's name, between the first quote and the last.
+    const ownerText = m[3] ?? '';
+    const first = ownerText.indexOf('"');
+    const last = ownerText.lastIndexOf('"');
+    if (first >= 0 && last > first) th.lockOwnerName = ownerText.slice(first + 1, last);
   }
 
   private flushDeadlock(): void {

@@ -627,10 +627,15 @@ export class ThreadDumpSections {
       // `Full thread dump <jvm>:` taken apart in code: as a regex, a long run of spaces backtracked quadratically.
       const text = bannerText(banner);
       // HP-UX puts the date in the banner: `Full thread dump [Tue Mar 15 14:48:56 KST 2008] (Java HotSpot ...`.
-      const bracket = /^\[([^\]]*)\]\s*(.*)$/.exec(text);
+      const bracket = /^\[([^\]]*)\]/.exec(text);
       if (bracket) {
         this.setTimestamp(dump, bracket[1]!);
-        dump.jvm = detach(bracket[2]!.replace(/^\(|\)$/g, ''));
+        dump.jvm = detach(
+          text
+            .slice(bracket[0].length)
+            .trimStart()
+            .replace(/^\(|\)$/g, ''),
+        );
       } else if (text.length > 0) {
         dump.jvm = detach(text);
       }

@@ -6,6 +6,7 @@
  *   JMX legacy  "main" id=1 in BLOCKED on lock=java.lang.Object@1b6d
  *   JRockit     "main" id=1 idx=0x4 tid=27878 prio=5 alive, in native, waiting
  */
+import { withoutKeyValues } from '../model/text-scan.js';
 import type { JavaThreadState, LockRef, ThreadDumpFormat, ThreadEntry } from '../model/thread-dump.js';
 import { javaStateNamed, parseLockRef } from './frame-text.js';
 
@@ -322,7 +323,7 @@ export function parseAnyHotspotTail(name: string, tail: string): ThreadHeader {
     stateText = rest.slice(tid.index + tid[0].length);
   } else {
     // VM threads of some versions: `"VM Thread" os_prio=0 cpu=.. elapsed=.. runnable`.
-    stateText = rest.replace(/\S+=\S+/g, '');
+    stateText = withoutKeyValues(rest);
   }
   stateText = stateText
     .replace(/\[[0-9a-fA-Fx.]*\]\s*$/, '')
@@ -351,14 +352,14 @@ function parseThreadInfoTail(name: string, tail: string): ThreadHeader {
   if (/(?:^| )virtual(?: |$)/.test(tail)) h.virtual = true;
   const prio = /(?:^| )prio=(\d+)/.exec(tail);
   if (prio) h.priority = Number(prio[1]);
-  const m = /(?:^| )Id=(\d+) (?:in )?([A-Z_]+)(.*)$/.exec(tail);
+  const m = /(?:^| )Id=(\d+) (?:in )?([A-Z_]+)/.exec(tail);
   if (!m) return h;
   h.javaId = m[1]!;
   const state = javaStateNamed(m[2]!);
   if (state !== undefined) h.state = state;
   h.headerState = m[2]!;
-  let rest = m[3]!;
-  const owner = / owned by "(.*)" Id=(\d+)/.exec(rest);
+  let rest = tail.slice(m.index + m[0].length);
+  const owner = / owned by "([^"]*)" Id=(\d+)/.exec(rest);
   if (owner) {
     h.lockOwnerName = owner[1]!;
     h.lockOwnerId = owner[2]!;
@@ -374,14 +375,14 @@ function parseThreadInfoTail(name: string, tail: string): ThreadHeader {
 }
 
 function parseJmxLegacyTail(name: string, tail: string): ThreadHeader {
-  const m = /^id=(\d+) in ([A-Z_]+)(.*)$/.exec(tail);
+  const m = /^id=(\d+) in ([A-Z_]+)/.exec(tail);
   const h: ThreadHeader = { name, format: 'jmx-legacy', daemon: false, virtual: false };
   if (!m) return h;
   h.javaId = m[1]!;
   const state = javaStateNamed(m[2]!);
   if (state !== undefined) h.state = state;
   h.headerState = m[2]!;
-  const rest = m[3]!;
+  const rest = tail.slice(m[0].length);
   const on = /on lock=(\S+)/.exec(rest);
   if (on) {
     const lock = parseLockRef(on[1]!);
@@ -401,7 +402,7 @@ function parseJrockitTail(name: string, tail: string): ThreadHeader {
   if (tid) h.nativeId = toHex(tid[1]!);
   const prio = /(?:^| )prio=(\d+)/.exec(tail);
   if (prio) h.priority = Number(prio[1]);
-  const flagsText = tail.replace(/\S+=\S+/g, '').trim();
+  const flagsText = withoutKeyValues(tail).trim();
   const flags = flagsText
     .split(',')
     .map((f) => f.trim())
