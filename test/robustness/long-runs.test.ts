@@ -18,6 +18,12 @@ const PREFIXES = [
   '"t" Id=1 WAITING on x',
   '"t" id=1 in RUNNABLE',
   '"t" id=1 idx=0x2 tid=3 prio=5 alive',
+  // Issue 32: a JRockit header, a bare name and a ThreadInfo owner, each followed by a run (16 KB took 5.7 s).
+  '"Main Thread" id=1 idx=0x4 tid=4567 prio=5 alive, in native ',
+  '"x" ',
+  '"t" Id=1 WAITING on x owned by "',
+  '1LKMONOBJECT       Waiting on: ',
+  '3XMTHREADBLOCK     Blocked on: x Owned by: "',
   'Full thread dump Java HotSpot',
   '===== FULL THREAD DUMP',
   'java.lang.Thread.State: WAITING (',
@@ -41,7 +47,7 @@ const PREFIXES = [
   '4XESTACKTRACE                at ',
   'THREAD DUMP from JVM taken at ',
 ];
-const RUNS = [' ', '\r', '\t', 'a', '0', '"', '(', '= ', '[0x1] '];
+const RUNS = [' ', '\r', '\t', 'a', '0', '"', '(', '= ', '[0x1] ', '[', '<', '0x', 'a=b'];
 
 /** The lines, for runs of `length` characters, after which the text parser did not read the dump's one thread. */
 function threadsLost(length: number): string[] {
