@@ -5,6 +5,7 @@
  */
 import { loadConfigFile, type LoadedConfig } from '../engine/config.js';
 import { runRules } from '../engine/run-rules.js';
+import { InputError } from '../errors.js';
 import { collectInputs, type InputPath } from '../input/collect-inputs.js';
 import type { Finding } from '../model/findings.js';
 import type { Model } from '../model/model.js';
@@ -42,7 +43,12 @@ export type AnalysisResult =
 export async function analyseIncident(request: AnalysisRequest, hooks: AnalysisHooks = {}): Promise<AnalysisResult> {
   const config = await loadConfigFile(RULES, request.configPath);
   const plan = analysisPlan(config.counters, request.limits);
-  const found = await collectInputs([...request.paths]);
+  const found = await collectInputs([...request.paths], (path, sameAs) =>
+    hooks.onSkipped?.(
+      path,
+      new InputError(path === '-' ? 'standard input given twice: read once' : `the same file as ${sameAs}: read once`, 'give each file once'),
+    ),
+  );
   const inputs = request.select === undefined ? found : found.filter(request.select);
   const loaded = await loadIncidentInputs(inputs, plan, hooks);
   if (nothingToAnalyse(loaded)) return { outcome: 'nothing-to-analyse', config };

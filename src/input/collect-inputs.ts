@@ -10,12 +10,28 @@ export interface InputPath {
   readonly fromDirectory: boolean;
 }
 
-export async function collectInputs(paths: string[]): Promise<InputPath[]> {
+/**
+ * The inputs, each file once: a file given twice (the same path, a hard link, a link to it, a file
+ * also inside the directory given, `-` twice) is read once, and `onDuplicate` says which was dropped
+ * (a dump read twice would be a series of two identical dumps).
+ */
+export async function collectInputs(paths: string[], onDuplicate?: (path: string, sameAs: string) => void): Promise<InputPath[]> {
   const out: InputPath[] = [];
   const directories: string[] = [];
+  /** `dev:ino` of every file taken, and the path it was taken as. */
+  const taken = new Map<string, string>();
+  const take = (path: string, identity: string, fromDirectory: boolean): void => {
+    const first = taken.get(identity);
+    if (first !== undefined) {
+      onDuplicate?.(path, first);
+      return;
+    }
+    taken.set(identity, path);
+    out.push({ path, fromDirectory });
+  };
   for (const p of paths) {
     if (p === '-') {
-      out.push({ path: p, fromDirectory: false });
+      take(p, 'stdin', false);
       continue;
     }
     let st;
@@ -33,9 +49,9 @@ export async function collectInputs(paths: string[]): Promise<InputPath[]> {
           `analyse them one at a time, or together with \`dumpsleuth batch ${directories[0]} ${p}\``,
         );
       }
-      for (const f of await walk(p)) out.push({ path: f, fromDirectory: true });
+      for (const f of await walk(p)) take(f.path, f.identity, true);
     } else {
-      out.push({ path: p, fromDirectory: false });
+      take(p, `${st.dev}:${st.ino}`, false);
     }
   }
   return out;
@@ -46,11 +62,11 @@ export async function collectInputs(paths: string[]): Promise<InputPath[]> {
  * dumps is common), and each real file and directory is taken once, so a link loop ends and a dump
  * linked twice is not read as two dumps of a series.
  */
-async function walk(dir: string, seen = new Set<string>()): Promise<string[]> {
+async function walk(dir: string, seen = new Set<string>()): Promise<Array<{ readonly path: string; readonly identity: string }>> {
   const real = await realpath(dir);
   if (seen.has(real)) return [];
   seen.add(real);
-  const files: string[] = [];
+  const files: Array<{ path: string; identity: string }> = [];
   for (const name of (await readdir(dir)).sort((a, b) => a.localeCompare(b))) {
     if (name.startsWith('.')) continue;
     const p = join(dir, name);
@@ -65,7 +81,7 @@ async function walk(dir: string, seen = new Set<string>()): Promise<string[]> {
       const target = await realpath(p);
       if (seen.has(target)) continue;
       seen.add(target);
-      files.push(p);
+      files.push({ path: p, identity: `${st.dev}:${st.ino}` });
     }
   }
   return files;

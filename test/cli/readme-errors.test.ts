@@ -5,7 +5,7 @@
  * The non-dump inputs here are hand-written (format edge cases); the dumps are the real-JVM fixtures.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, linkSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -162,6 +162,25 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
     shell: (cli) =>
       `${cli} extract ${fixture('incidents/active-count-leak/heap.hprof.gz')} -o snap.json 2>/dev/null && sed -i ` +
       `'s/^"classes":\\[$/"classes":[\\n{"bogus":1},/' snap.json && ${cli} histogram snap.json`,
+  },
+  'the same file given twice': {
+    args: (d) => {
+      copyFileSync(fixture('threads/deadlock/dump-1.txt'), join(d, 'dump-1.txt'));
+      linkSync(join(d, 'dump-1.txt'), join(d, 'dump-copy.txt'));
+      return ['analyze', '--fail-on', 'never', 'dump-1.txt', 'dump-copy.txt'];
+    },
+  },
+  "a thread's `cpu=` or `elapsed=` that is no number": {
+    args: (d) => {
+      write(
+        d,
+        'odd-cpu.txt',
+        'Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):\n\n' +
+          '"worker" #12 prio=5 os_prio=0 cpu=1,2,3ms elapsed=12,50s tid=0x1 nid=0x2 runnable  [0x0]\n' +
+          '   java.lang.Thread.State: RUNNABLE\n\tat com.acme.Work.run(Work.java:1)\n\n',
+      );
+      return ['analyze', '--fail-on', 'never', 'odd-cpu.txt'];
+    },
   },
   'a reader that closes the pipe': {
     shell: (cli) => `${cli} histogram -f json --top 0 ${fixture('incidents/active-count-leak/heap.hprof.gz')} | head -c 1 >/dev/null`,

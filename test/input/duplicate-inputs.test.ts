@@ -1,0 +1,59 @@
+/**
+ * The same file given twice (its path repeated, a hard link, a symbolic link, a file also inside the
+ * directory given, `-` twice) is one input, with a note: read twice, one dump would become a series
+ * of two identical dumps.
+ */
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { collectInputs } from '../../src/input/collect-inputs.js';
+import { FIXTURES } from '../helpers.js';
+
+describe('the same file given twice is read once', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-dup-'));
+  const dump = join(dir, 'dump-1.txt');
+  copyFileSync(join(FIXTURES, 'deadlock', 'dump-1.txt'), dump);
+  linkSync(dump, join(dir, 'hard-link.txt'));
+  symlinkSync(dump, join(dir, 'soft-link.txt'));
+  const folder = join(dir, 'incident');
+  mkdirSync(folder);
+  copyFileSync(dump, join(folder, 'dump-2.txt'));
+
+  const collect = async (paths: string[]) => {
+    const dropped: Array<[string, string]> = [];
+    const inputs = await collectInputs(paths, (path, sameAs) => dropped.push([path, sameAs]));
+    return { inputs: inputs.map((i) => i.path), dropped };
+  };
+
+  it('a repeated path, a hard link and a symbolic link are the first path', async () => {
+    const { inputs, dropped } = await collect([dump, dump, join(dir, 'hard-link.txt'), join(dir, 'soft-link.txt')]);
+    expect(inputs).toEqual([dump]);
+    expect(dropped).toEqual([
+      [dump, dump],
+      [join(dir, 'hard-link.txt'), dump],
+      [join(dir, 'soft-link.txt'), dump],
+    ]);
+  });
+
+  it('standard input twice is read once', async () => {
+    const { inputs, dropped } = await collect(['-', '-']);
+    expect(inputs).toEqual(['-']);
+    expect(dropped).toEqual([['-', '-']]);
+  });
+
+  it('a file and the directory that holds it: the file once', async () => {
+    const inside = join(folder, 'dump-2.txt');
+    const { inputs, dropped } = await collect([inside, folder]);
+    expect(inputs).toEqual([inside]);
+    expect(dropped).toEqual([[inside, inside]]);
+  });
+
+  it('negative control: two copies with the same bytes are two files (two dumps of a series may be alike)', async () => {
+    const { inputs, dropped } = await collect([dump, join(folder, 'dump-2.txt')]);
+    expect(inputs).toHaveLength(2);
+    expect(dropped).toEqual([]);
+  });
+});
