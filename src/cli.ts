@@ -3,9 +3,10 @@
 import { runCli, version } from './cli-main.js';
 import { isClosedPipe } from './commands/output.js';
 
-// A reader that closed the pipe (`| head`, quitting `less`) ends the output, not with a stack trace.
+// A reader that closed the pipe (`| head`, quitting `less`) ends the output quietly. Any other error
+// writing stdout (a full disk) is said by the write that failed (output.ts); here it only must not throw.
 process.stdout.on('error', (e) => {
-  if (!isClosedPipe(e)) throw e;
+  if (!isClosedPipe(e)) process.exitCode = 2;
 });
 
 runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, version }).then(

@@ -3,10 +3,13 @@
  * under a temporary name and renamed, so a failure never leaves half a report), or stdout, where a
  * reader that goes away (`| head`, quitting `less`) ends the run quietly.
  */
-import { constants, type Stats } from 'node:fs';
-import { access, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join } from 'node:path';
+import { constants, createReadStream, createWriteStream, type Stats } from 'node:fs';
+import { access, copyFile, lstat, readlink, realpath, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
+import { removeAtExit } from '../cleanup.js';
 import { UsageError, UserError } from '../errors.js';
 import { stripControl } from '../report/sanitize.js';
 
@@ -65,6 +68,15 @@ export async function checkOutputPath(path: string): Promise<void> {
   }
   if (existing?.isDirectory() === true)
     throw new UsageError(`cannot write ${shown}: it is a directory`, `give a file name, such as ${join(shown, 'report.txt')}`);
+  // A device or a FIFO (`-o /dev/stdout`, a named pipe) is written through, so only it must be writable.
+  if (existing !== undefined && !existing.isFile()) {
+    try {
+      await access(path, constants.W_OK);
+    } catch {
+      throw new UsageError(`cannot write ${shown}: no permission to write to it`, 'write the report somewhere you can write to');
+    }
+    return;
+  }
   // The report is written next to the target and renamed over it, so the folder must be writable.
   try {
     await access(folder, constants.W_OK);
@@ -80,28 +92,58 @@ export async function checkOutputPath(path: string): Promise<void> {
   }
 }
 
-/** A temporary name next to `path`, in the same folder so the final rename stays on one file system. */
-function temporaryNameFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.part`);
+/** A temporary name in `folder` (beside the target, so the final rename stays on one file system). */
+function temporaryNameIn(folder: string, path: string): string {
+  return join(folder, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.part`);
 }
 
 /**
- * Writes `produce`'s output to a temporary file beside `path` and renames it over `path` only when
- * it succeeded; on failure the temporary file is removed and the error says what happened.
+ * What writing to `path` means. A symbolic link is followed: its target is the file replaced (a
+ * dangling link's target is created). A regular file, or none, is replaced whole by a rename; one
+ * with other names (hard links) is overwritten in place once the report is complete, so every name
+ * shows it. Anything else (a device, a FIFO) is written through, never replaced.
+ */
+async function targetOf(path: string): Promise<{ readonly file: string; readonly how: 'rename' | 'overwrite' | 'through' }> {
+  let file = path;
+  const link = await lstat(path).catch(() => undefined);
+  if (link?.isSymbolicLink() === true) {
+    file = await realpath(path).catch(async () => resolve(dirname(path), await readlink(path)));
+  }
+  const st = await stat(file).catch(() => undefined);
+  if (st === undefined) return { file, how: 'rename' };
+  if (!st.isFile()) return { file, how: 'through' };
+  return { file, how: st.nlink > 1 ? 'overwrite' : 'rename' };
+}
+
+/**
+ * Writes `produce`'s output to a temporary file and puts it in place only when it succeeded (see
+ * targetOf); on failure, or when a signal ends the run, the temporary file is removed, an old report
+ * stays as it was, and the error says what happened.
  */
 export async function writeFileWhole(path: string, produce: (temporary: string) => Promise<void>): Promise<void> {
-  const temporary = temporaryNameFor(path);
+  const target = await targetOf(path);
+  const temporary = temporaryNameIn(target.how === 'through' ? tmpdir() : dirname(target.file), target.file);
+  const forget = removeAtExit(temporary);
   try {
     await produce(temporary);
-    await rename(temporary, path);
+    if (target.how === 'rename') await rename(temporary, target.file);
+    else if (target.how === 'overwrite') await copyFile(temporary, target.file);
+    else await pipeline(createReadStream(temporary), createWriteStream(target.file, { flags: 'w' }));
   } catch (e) {
-    await unlink(temporary).catch(() => undefined);
     if (e instanceof UserError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UserError(
-      `could not write ${stripControl(path)}: ${code === 'ENOSPC' ? 'the disk is full' : stripControl((e as Error).message)}`,
-      'nothing was written; free space or choose another place, and run again',
-    );
+    const why =
+      code === 'ENOSPC'
+        ? 'the disk is full'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'no permission'
+          : code === 'EPIPE'
+            ? 'its reader went away'
+            : stripControl((e as Error).message);
+    throw new UserError(`could not write ${stripControl(path)}: ${why}`, 'nothing was written; free space or choose another place, and run again');
+  } finally {
+    await unlink(temporary).catch(() => undefined);
+    forget();
   }
 }
 
@@ -117,10 +159,18 @@ export function writeReportFile(path: string, text: string): Promise<void> {
 export function writeToStdout(stream: NodeJS.WritableStream, text: string): Promise<void> {
   return new Promise((resolve, reject) => {
     if ((stream as { destroyed?: boolean }).destroyed === true) return resolve();
-    stream.write(text, (e) => {
-      if (e === null || e === undefined || isClosedPipe(e)) resolve();
-      else reject(e);
-    });
+    const failed = (e: unknown) => {
+      if (isClosedPipe(e)) return resolve();
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'ENOSPC' ? 'the disk is full' : code === 'EACCES' || code === 'EPERM' ? 'no permission' : stripControl((e as Error).message);
+      reject(new UserError(`could not write the report to standard output: ${why}`, 'free space where it goes, or write the report with -o elsewhere'));
+    };
+    try {
+      // Stdout redirected to a file writes synchronously, and throws there.
+      stream.write(text, (e) => (e === null || e === undefined ? resolve() : failed(e)));
+    } catch (e) {
+      failed(e);
+    }
   });
 }
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
+import { removeAtExit } from '../cleanup.js';
 import { UserError } from '../errors.js';
 
 interface SpooledStdin {
@@ -25,14 +26,9 @@ function spoolStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<Spool
 
 async function copyToTemporaryFile(stdin: NodeJS.ReadableStream): Promise<SpooledStdin> {
   const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-stdin-'));
+  // Removed at exit and on INT, TERM and HUP (a closed terminal), which end the run.
+  removeAtExit(dir);
   const remove = () => rmSync(dir, { recursive: true, force: true });
-  process.once('exit', remove);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      remove();
-      process.exit(signal === 'SIGINT' ? 130 : 143);
-    });
-  }
   const file = join(dir, 'stdin');
   try {
     await pipeline(stdin, createWriteStream(file));

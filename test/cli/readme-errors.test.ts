@@ -182,6 +182,9 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
       return ['analyze', '--fail-on', 'never', 'odd-cpu.txt'];
     },
   },
+  'a full disk (or no permission) while writing the report': {
+    args: () => ['analyze', '--fail-on', 'never', fixture('threads/deadlock/dump-1.txt'), '-o', '/dev/full'],
+  },
   'a reader that closes the pipe': {
     shell: (cli) => `${cli} histogram -f json --top 0 ${fixture('incidents/active-count-leak/heap.hprof.gz')} | head -c 1 >/dev/null`,
   },
