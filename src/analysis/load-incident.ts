@@ -3,6 +3,7 @@
  * thread dumps into ThreadDumpFiles, and logs into the known events they carry. A file that is none
  * of these is an error (or, inside a directory, a note).
  */
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 
 import { looksLikeLogLine } from '../input/sniff.js';
@@ -228,7 +229,8 @@ export async function loadIncidentInputs(inputs: readonly InputPath[], plan: Inc
   // is left to the load, which says why.
   const early = new Map<string, LoadAhead>();
   for (const input of inputs) {
-    if (input.path === '-') continue;
+    // Stdin and named pipes are read once, by their load (which copies them first); devices are refused there.
+    if (input.path === '-' || !(await isRegularFile(input.path))) continue;
     let identified: IdentifiedInput;
     try {
       identified = await identifyInput(input.path, input.path, plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {});
@@ -296,4 +298,8 @@ export function analysisPlan(
   limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree'> = {},
 ): IncidentPlan {
   return { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counters)], ...limits };
+}
+
+async function isRegularFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() === true;
 }

@@ -47,7 +47,8 @@ export async function openInput(
 ): Promise<OpenedInput> {
   let totalBytes: number | undefined;
   let source: AsyncIterable<Buffer | string>;
-  const file = path === '-' ? readFrom : path;
+  // The copy of stdin or of a named pipe when there is one; else the path itself (stdin alone: read as it comes).
+  const file = readFrom ?? (path === '-' ? undefined : path);
   if (file === undefined) {
     source = process.stdin;
   } else {

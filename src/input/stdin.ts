@@ -3,25 +3,31 @@
  * forth), which a pipe cannot give, so `-` is copied to a temporary file first, and what is read
  * from it is named `-` as the user gave it. The copy is removed when the process ends.
  */
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
 import { removeAtExit } from '../cleanup.js';
-import { UserError } from '../errors.js';
+import { InputError, UserError } from '../errors.js';
 
 interface SpooledStdin {
   /** The temporary file holding what stdin carried. */
   readonly file: string;
 }
 
-let spooled: Promise<SpooledStdin> | undefined;
+/** What was copied, by the path given (`-` for stdin): a pipe can be read only once. */
+const spooled = new Map<string, Promise<SpooledStdin>>();
 
-/** Copies stdin to a temporary file, once per process (stdin can be read only once). */
-function spoolStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<SpooledStdin> {
-  spooled ??= copyToTemporaryFile(stdin);
-  return spooled;
+/** Copies stdin, or a named pipe, to a temporary file, once per process. */
+function spool(path: string): Promise<SpooledStdin> {
+  let s = spooled.get(path);
+  if (s === undefined) {
+    s = copyToTemporaryFile(path === '-' ? process.stdin : createReadStream(path));
+    spooled.set(path, s);
+  }
+  return s;
 }
 
 async function copyToTemporaryFile(stdin: NodeJS.ReadableStream): Promise<SpooledStdin> {
@@ -42,10 +48,10 @@ async function copyToTemporaryFile(stdin: NodeJS.ReadableStream): Promise<Spoole
   return { file };
 }
 
-/** Errors about the temporary copy name it as the user did: `-`. */
-function asStdinError(e: unknown, file: string): unknown {
+/** Errors about the temporary copy name it as the user did (`-`, or the pipe's path). */
+function asStdinError(e: unknown, file: string, path: string): unknown {
   if (e instanceof UserError && e.message.includes(file)) {
-    return new (e.constructor as new (message: string, remedy: string) => UserError)(renamed(e.message, file, '-'), e.remedy);
+    return new (e.constructor as new (message: string, remedy: string) => UserError)(renamed(e.message, file, path), e.remedy);
   }
   return e;
 }
@@ -55,13 +61,35 @@ function asStdinError(e: unknown, file: string): unknown {
  * (errors then name `-`). Returns the file read, so callers can rename what mentions it.
  */
 export async function readInputFile<T>(path: string, read: (file: string) => Promise<T>): Promise<{ value: T; file: string }> {
-  if (path !== '-') return { value: await read(path), file: path };
-  const { file } = await spoolStdin();
+  const kind = await kindOfPath(path);
+  if (kind === 'file') return { value: await read(path), file: path };
+  const { file } = await spool(path);
   try {
     return { value: await read(file), file };
   } catch (e) {
-    throw asStdinError(e, file);
+    throw asStdinError(e, file, path);
   }
+}
+
+/**
+ * What a path is: a file (read where it is), or a pipe (stdin, a named pipe, `<(zcat x)`), read once
+ * into a temporary file. A device (a terminal, `/dev/urandom`) or a socket has no end to read to and
+ * is refused at once; so is a terminal on stdin, which would wait for typing.
+ */
+async function kindOfPath(path: string): Promise<'file' | 'pipe'> {
+  if (path === '-') {
+    if (process.stdin.isTTY === true)
+      throw new InputError(
+        'standard input is a terminal, with no dump piped into it',
+        'pipe a dump in (`jstack <pid> | dumpsleuth analyze -`), or give a file',
+      );
+    return 'pipe';
+  }
+  const st = await stat(path).catch(() => undefined);
+  if (st === undefined || st.isFile() || st.isDirectory()) return 'file';
+  if (st.isFIFO()) return 'pipe';
+  const what = st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'a socket';
+  throw new InputError(`${path} is ${what}, not a file: it has no end to read to`, 'give a file, or pipe what it holds into `-`');
 }
 
 /** `text` with every mention of `file` replaced by `name`. */

@@ -182,6 +182,8 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
       return ['analyze', '--fail-on', 'never', 'odd-cpu.txt'];
     },
   },
+  'a device or a socket as an input': { args: () => ['analyze', '/dev/urandom'] },
+  '`-` with a terminal on stdin': { unchecked: 'needs a terminal; test/cli/special-inputs.test.ts runs it under script(1)' },
   'a full disk (or no permission) while writing the report': {
     args: () => ['analyze', '--fail-on', 'never', fixture('threads/deadlock/dump-1.txt'), '-o', '/dev/full'],
   },

@@ -1,0 +1,56 @@
+/**
+ * Inputs that are not regular files: a device has no end (refused at once, exit 2, one line), a named
+ * pipe is read once like stdin (its head is not read twice), and a terminal on stdin is refused
+ * instead of waiting without a word.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { describe, expect, it } from 'vitest';
+
+import { BUILT_CLI, FIXTURES, runBuiltCli } from '../helpers.js';
+
+const DUMP = join(FIXTURES, 'deadlock', 'dump-1.txt');
+
+describe('inputs that are not regular files', { timeout: 120_000 }, () => {
+  it('a device is refused at once, for analyze and histogram', () => {
+    for (const args of [
+      ['analyze', '/dev/urandom'],
+      ['histogram', '/dev/zero'],
+    ]) {
+      const r = runBuiltCli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^error: \/dev\/\w+ is a device, not a file: it has no end to read to/);
+    }
+  });
+
+  it('a named pipe is read once, like stdin', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'dumpsleuth-fifo-'));
+    const fifo = join(d, 'dump.fifo');
+    if (spawnSync('mkfifo', [fifo]).status !== 0) return;
+    const writer = spawn('sh', ['-c', `cat ${JSON.stringify(DUMP)} > ${JSON.stringify(fifo)}`]);
+    const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const p = spawn(process.execPath, [BUILT_CLI, 'analyze', '--fail-on', 'never', '--format', 'json', fifo]);
+      let out = '';
+      p.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      p.on('close', (code) => resolve({ code, out }));
+    });
+    writer.kill();
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as { inputs: Array<{ threads: number }> };
+    const direct = JSON.parse(runBuiltCli(['analyze', '--fail-on', 'never', '--format', 'json', DUMP]).stdout) as typeof report;
+    expect(report.inputs[0]!.threads).toBe(direct.inputs[0]!.threads);
+  });
+
+  it('a terminal on stdin is refused with what to do', () => {
+    if (!existsSync('/usr/bin/script')) return;
+    const r = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(BUILT_CLI)} analyze -`, '/dev/null'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      input: '',
+    });
+    expect(r.stdout).toMatch(/error: standard input is a terminal, with no dump piped into it/);
+  });
+});
