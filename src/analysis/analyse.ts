@@ -43,11 +43,8 @@ export type AnalysisResult =
 export async function analyseIncident(request: AnalysisRequest, hooks: AnalysisHooks = {}): Promise<AnalysisResult> {
   const config = await loadConfigFile(RULES, request.configPath);
   const plan = analysisPlan(config.counters, request.limits);
-  const found = await collectInputs([...request.paths], (path, sameAs) =>
-    hooks.onSkipped?.(
-      path,
-      new InputError(path === '-' ? 'standard input given twice: read once' : `the same file as ${sameAs}: read once`, 'give each file once'),
-    ),
+  const found = await collectInputs([...request.paths], (path, why) =>
+    hooks.onSkipped?.(path, new InputError(why, 'give each file once, inside the incident')),
   );
   const inputs = request.select === undefined ? found : found.filter(request.select);
   const loaded = await loadIncidentInputs(inputs, plan, hooks);

@@ -1,6 +1,6 @@
 /** Expands the paths given on the command line: a directory is one incident, every file inside it; two directories are refused. */
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
 
 import { InputError, UsageError } from '../errors.js';
 
@@ -15,7 +15,7 @@ export interface InputPath {
  * also inside the directory given, `-` twice) is read once, and `onDuplicate` says which was dropped
  * (a dump read twice would be a series of two identical dumps).
  */
-export async function collectInputs(paths: string[], onDuplicate?: (path: string, sameAs: string) => void): Promise<InputPath[]> {
+export async function collectInputs(paths: string[], onSkip?: (path: string, why: string) => void): Promise<InputPath[]> {
   const out: InputPath[] = [];
   const directories: string[] = [];
   /** `dev:ino` of every file taken, and the path it was taken as. */
@@ -23,7 +23,7 @@ export async function collectInputs(paths: string[], onDuplicate?: (path: string
   const take = (path: string, identity: string, fromDirectory: boolean): void => {
     const first = taken.get(identity);
     if (first !== undefined) {
-      onDuplicate?.(path, first);
+      onSkip?.(path, path === '-' ? 'standard input given twice: read once' : `the same file as ${first}: read once`);
       return;
     }
     taken.set(identity, path);
@@ -49,7 +49,8 @@ export async function collectInputs(paths: string[], onDuplicate?: (path: string
           `analyse them one at a time, or together with \`dumpsleuth batch ${directories[0]} ${p}\``,
         );
       }
-      for (const f of await walk(p)) take(f.path, f.identity, true);
+      const root = await realpath(p);
+      for (const f of await walk(p, root, onSkip)) take(f.path, f.identity, true);
     } else {
       take(p, `${st.dev}:${st.ino}`, false);
     }
@@ -58,11 +59,17 @@ export async function collectInputs(paths: string[], onDuplicate?: (path: string
 }
 
 /**
- * Every file under a directory, in name order. Symbolic links are followed (a folder of links to
- * dumps is common), and each real file and directory is taken once, so a link loop ends and a dump
- * linked twice is not read as two dumps of a series.
+ * Every file under a directory, in name order. Symbolic links to files are followed (a folder of
+ * links to dumps is common), links to directories only inside the directory given, and each real
+ * file and directory is taken once, so a link loop ends and a dump linked twice is not read as two
+ * dumps of a series.
  */
-async function walk(dir: string, seen = new Set<string>()): Promise<Array<{ readonly path: string; readonly identity: string }>> {
+async function walk(
+  dir: string,
+  root: string,
+  onSkip: ((path: string, why: string) => void) | undefined,
+  seen = new Set<string>(),
+): Promise<Array<{ readonly path: string; readonly identity: string }>> {
   const real = await realpath(dir);
   if (seen.has(real)) return [];
   seen.add(real);
@@ -76,7 +83,16 @@ async function walk(dir: string, seen = new Set<string>()): Promise<Array<{ read
     } catch {
       continue; // a dangling link
     }
-    if (st.isDirectory()) files.push(...(await walk(p, seen)));
+    // A link to a directory is followed only while it stays inside the incident (a link to / would
+    // walk the whole disk); a link to a file is one input wherever it points (a folder of links to dumps).
+    if (st.isDirectory() && (await lstat(p)).isSymbolicLink()) {
+      const target = await realpath(p);
+      if (target !== root && !target.startsWith(root + sep)) {
+        onSkip?.(p, `a link to ${target}, outside the directory given: not followed`);
+        continue;
+      }
+    }
+    if (st.isDirectory()) files.push(...(await walk(p, root, onSkip, seen)));
     else if (st.isFile()) {
       const target = await realpath(p);
       if (seen.has(target)) continue;

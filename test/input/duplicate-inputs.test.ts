@@ -24,7 +24,9 @@ describe('the same file given twice is read once', () => {
 
   const collect = async (paths: string[]) => {
     const dropped: Array<[string, string]> = [];
-    const inputs = await collectInputs(paths, (path, sameAs) => dropped.push([path, sameAs]));
+    const inputs = await collectInputs(paths, (path, why) =>
+      dropped.push([path, why === 'standard input given twice: read once' ? '-' : /the same file as (.*): read once/.exec(why)![1]!]),
+    );
     return { inputs: inputs.map((i) => i.path), dropped };
   };
 
@@ -55,5 +57,22 @@ describe('the same file given twice is read once', () => {
     const { inputs, dropped } = await collect([dump, join(folder, 'dump-2.txt')]);
     expect(inputs).toHaveLength(2);
     expect(dropped).toEqual([]);
+  });
+});
+
+describe('links inside an incident directory', () => {
+  it('to directories are followed while they stay inside it; a link to a directory out of it is noted and not followed', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'dumpsleuth-links-'));
+    const incident = join(root, 'incident');
+    mkdirSync(incident);
+    copyFileSync(join(FIXTURES, 'deadlock', 'dump-1.txt'), join(incident, 'dump-1.txt'));
+    mkdirSync(join(incident, 'more'));
+    symlinkSync(join(incident, 'more'), join(incident, 'inside'));
+    copyFileSync(join(FIXTURES, 'deadlock', 'dump-1.txt'), join(incident, 'more', 'dump-2.txt'));
+    symlinkSync('/', join(incident, 'whole-disk'));
+    const skipped: string[] = [];
+    const inputs = await collectInputs([incident], (path, why) => skipped.push(`${path}: ${why}`));
+    expect(inputs.map((i) => i.path)).toEqual([join(incident, 'dump-1.txt'), join(incident, 'inside', 'dump-2.txt')]);
+    expect(skipped).toEqual([`${join(incident, 'whole-disk')}: a link to /, outside the directory given: not followed`]);
   });
 });
