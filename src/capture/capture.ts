@@ -220,7 +220,10 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
   await (identityDone ?? identity());
 
   if (opts.heap !== undefined && jcmd !== undefined && pidAlive(target.pid)) await takeHeap(jcmd, target, dir, opts.heap, timeout, step, warnings);
-  for (const log of opts.logs) await step(`log ${log}`, async () => copyTail(log, join(dir, 'logs'), opts.logTailBytes ?? DEFAULT_LOG_TAIL));
+  // Two logs with one name (`a/app.log`, `b/app.log`) are kept apart: the second is `app-2.log`.
+  const names = uniqueNames(opts.logs.map((log) => basename(log)));
+  for (const [k, log] of opts.logs.entries())
+    await step(`log ${log}`, async () => copyTail(log, join(dir, 'logs'), names[k]!, opts.logTailBytes ?? DEFAULT_LOG_TAIL));
   if (opts.dubboQosPort !== undefined) {
     const port = opts.dubboQosPort;
     await step(`Dubbo QoS on 127.0.0.1:${port} (ls, ps, count)`, async () => {
@@ -282,11 +285,24 @@ async function takeHeap(jcmd: string, target: TargetJvm, dir: string, which: 'li
   });
 }
 
-/** The end of a log, at most `max` bytes, into `logsDir` under its own name. */
-async function copyTail(path: string, logsDir: string, max: number): Promise<{ file?: string; error?: string }> {
+/** Names made unique in order: a repeated name gets `-2`, `-3`, ... before its extension. */
+export function uniqueNames(names: readonly string[]): string[] {
+  const used = new Set<string>();
+  return names.map((n) => {
+    const dot = n.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [n.slice(0, dot), n.slice(dot)] : [n, ''];
+    let name = n;
+    for (let k = 2; used.has(name); k++) name = `${stem}-${k}${ext}`;
+    used.add(name);
+    return name;
+  });
+}
+
+/** The end of a log, at most `max` bytes, into `logsDir` as `name`. */
+async function copyTail(path: string, logsDir: string, name: string, max: number): Promise<{ file?: string; error?: string }> {
   mkdirSync(logsDir, { recursive: true });
   const size = statSync(path).size;
-  const out = join(logsDir, basename(path));
+  const out = join(logsDir, name);
   if (size <= max) {
     copyFileSync(path, out);
   } else {
@@ -299,5 +315,5 @@ async function copyTail(path: string, logsDir: string, max: number): Promise<{ f
         .on('error', reject);
     });
   }
-  return { file: join('logs', basename(path)) };
+  return { file: join('logs', name) };
 }

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { uniqueNames } from '../../src/capture/capture.js';
 import { findTool } from '../../src/capture/jvm-tools.js';
 import { BUILT_CLI } from '../helpers.js';
 
@@ -237,5 +238,12 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     const noName = cli(['capture', 'NoSuchMainClassAnywhere', '-o', tmpdir()]);
     expect(noName.code).toBe(2);
     expect(noName.stderr).toMatch(/^error: no JVM runs anything named "NoSuchMainClassAnywhere"/);
+  });
+});
+
+describe('the names of the logs a capture copies', () => {
+  it('keeps two logs with one name apart, in the order given', () => {
+    expect(uniqueNames(['app.log', 'app.log', 'gc.log', 'app.log', 'README'])).toEqual(['app.log', 'app-2.log', 'gc.log', 'app-3.log', 'README']);
+    expect(uniqueNames(['x', 'x'])).toEqual(['x', 'x-2']);
   });
 });
