@@ -56,7 +56,23 @@ export function expandIncidentPaths(args: readonly string[]): string[] {
       if (re.test(rel)) out.push(p);
     }
   }
-  return [...new Set(out)];
+  // One incident once, however it is named (`d` and `d/`, a link to it): by the file system's identity.
+  const seen = new Set<string>();
+  return out.filter((p) => {
+    const st = statSafe(p);
+    const key = st === undefined ? `path:${p}` : `${st.dev}:${st.ino}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function statSafe(p: string): { dev: number; ino: number } | undefined {
+  try {
+    return statSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 function isDirectory(path: string): boolean {

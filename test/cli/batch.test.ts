@@ -123,6 +123,10 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     ]);
     expect(expandIncidentPaths(['fixtures/threads/**/truth.json']).length).toBe(7);
     expect(expandIncidentPaths(['fixtures/threads/deadlock'])).toEqual(['fixtures/threads/deadlock']);
+    // One incident named twice (`d` and `d/`, or the same path again) is one incident.
+    expect(expandIncidentPaths(['fixtures/threads/deadlock', 'fixtures/threads/deadlock/', 'fixtures/threads/deadlock'])).toEqual([
+      'fixtures/threads/deadlock',
+    ]);
   });
 
   it('bad options are usage errors', () => {
