@@ -15,6 +15,8 @@ import { checkFailOn, failsOn } from './fail-on.js';
 import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
 import { progressLine } from './progress.js';
 
+/** Notes of skipped files said one by one; the rest are counted in one line. */
+const SKIPPED_NOTES_SHOWN = 20;
 export interface AnalyzeOptions {
   /** `-f`; when absent, what `-o`'s extension implies, else text. */
   readonly format?: string;
@@ -50,6 +52,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   let failed = 0;
+  let skipped = 0;
   const limits = {
     ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
     ...(opts.memory !== undefined ? { memory: opts.memory } : {}),
@@ -59,6 +62,8 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
     {
       onProgress: (path, e) => progress.update(`reading ${path}`, e),
       onSkipped: (path, e) => {
+        // The first notes are said; past them, a folder of thousands of other files is counted.
+        if (++skipped > SKIPPED_NOTES_SHOWN) return;
         progress.clear();
         io.stderr.write(`note: ${stripControl(skippedNote(path, e))}\n`);
       },
@@ -70,6 +75,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
     },
   );
   progress.clear();
+  if (skipped > SKIPPED_NOTES_SHOWN) io.stderr.write(`note: ${skipped - SKIPPED_NOTES_SHOWN} more files were skipped\n`);
   // A log alone is enough when it holds known lines (a server's hung-thread reports, top -H samples).
   if (result.outcome === 'nothing-to-analyse') {
     if (failed === 0) io.stderr.write('error: no thread dump or heap dump found in the given paths\n');

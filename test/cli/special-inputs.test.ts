@@ -4,7 +4,7 @@
  * instead of waiting without a word.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -52,5 +52,18 @@ describe('inputs that are not regular files', { timeout: 120_000 }, () => {
       input: '',
     });
     expect(r.stdout).toMatch(/error: standard input is a terminal, with no dump piped into it/);
+  });
+});
+
+describe('a folder of many files that are not dumps', { timeout: 120_000 }, () => {
+  it('names the first 20 skipped files and counts the rest in one line', () => {
+    const d = mkdtempSync(join(tmpdir(), 'dumpsleuth-many-'));
+    copyFileSync(DUMP, join(d, 'dump-1.txt'));
+    for (let k = 1; k <= 50; k++) writeFileSync(join(d, `note-${String(k).padStart(2, '0')}.txt`), `note ${k}\n`);
+    const r = runBuiltCli(['analyze', '--fail-on', 'never', d]);
+    expect(r.code).toBe(0);
+    const notes = r.stderr.split('\n').filter((l) => l.startsWith('note: '));
+    expect(notes).toHaveLength(21);
+    expect(notes[20]).toBe('note: 30 more files were skipped');
   });
 });
