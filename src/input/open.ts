@@ -72,6 +72,9 @@ export async function openInput(
   const plain = gzip ? gunzipped(raw.rest, path, maxGunzipBytes) : raw.rest;
   const { head: headBytes, rest } = await peek(plain, HEAD_BYTES);
   const encoding = detectEncoding(headBytes);
+  // Old Mac line ends (CR alone, no LF anywhere in the head): read as lines, not as one long line.
+  const head = decodeWhole(headBytes, encoding);
+  const crOnly = head.includes('\r') && !head.includes('\n');
   let consumed = false;
   return {
     path,
@@ -79,11 +82,11 @@ export async function openInput(
     fileBytes: totalBytes ?? 0,
     headBytes,
     encoding,
-    headText: decodeWhole(headBytes, encoding),
+    headText: crOnly ? head.replaceAll('\r', '\n') : head,
     text: () => {
       if (consumed) throw new Error('input text read twice');
       consumed = true;
-      return decode(rest, encoding);
+      return crOnly ? crToLf(decode(rest, encoding)) : decode(rest, encoding);
     },
     close: () => {
       if (source !== process.stdin) (source as ReturnType<typeof createReadStream>).destroy();
@@ -256,4 +259,9 @@ export async function forEachLine(chunks: AsyncIterable<string>, onLine: (line: 
     carry = text.slice(start);
   }
   if (carry.length > 0) onLine(carry);
+}
+
+/** Text with each CR made a line end (for a file whose lines end in CR alone). */
+async function* crToLf(text: AsyncIterable<string>): AsyncGenerator<string> {
+  for await (const chunk of text) yield chunk.replaceAll('\r', '\n');
 }

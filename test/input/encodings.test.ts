@@ -29,6 +29,8 @@ describe('containers and encodings', async () => {
   test.each([
     ['gzip, sniffed from content under a .txt name', () => gzipSync(original)],
     ['CRLF line endings', () => Buffer.from(text.replace(/\n/g, '\r\n'))],
+    ['CR-only line endings (old Mac)', () => Buffer.from(text.replace(/\n/g, '\r'))],
+    ['gzip of CR-only line endings', () => gzipSync(Buffer.from(text.replace(/\n/g, '\r')))],
     ['UTF-16LE with BOM', () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')])],
     ['UTF-16LE without BOM', () => Buffer.from(text, 'utf16le')],
     [
