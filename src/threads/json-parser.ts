@@ -19,8 +19,11 @@ export type JsonDumpKind = 'jcmd-json' | 'actuator-json';
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type JsonObject = { [k: string]: Json };
 
-/** Thread objects, and each container's `threadCount` (what the dump declares, to reconcile with). */
-const JCMD_FILTER = /^threadDump\.threadContainers\.\d+\.(?:threads\.\d+|threadCount)$/;
+/**
+ * Thread objects, each container's `threadCount` (what the dump declares, to reconcile with), and the
+ * dump's `time`: a second `time` is a second `threadDump` object (a key repeated), a dump of its own.
+ */
+const JCMD_FILTER = /^(?:threadDump\.threadContainers\.\d+\.(?:threads\.\d+|threadCount)|threadDump\.time)$/;
 const ACTUATOR_FILTER = /^threads\.\d+$/;
 
 interface JsonHeaderFacts {
@@ -62,7 +65,9 @@ async function* skipToJson(chunks: AsyncIterable<string>): AsyncGenerator<string
 
 export async function parseJsonThreadDump(source: string, kind: JsonDumpKind, chunks: AsyncIterable<string>, head: string): Promise<ThreadDumpFile> {
   const frames = new FrameInterner();
-  const dump = newThreadDump(source, 0, kind, 1);
+  let dump = newThreadDump(source, 0, kind, 1);
+  const dumps = [dump];
+  let times = 0;
   if (kind === 'jcmd-json') {
     const facts = readJcmdHeaderFacts(head);
     if (facts.time !== undefined) {
@@ -78,9 +83,16 @@ export async function parseJsonThreadDump(source: string, kind: JsonDumpKind, ch
   const take = (item: unknown): void => {
     const value = (item as { value: Json }).value;
     if (typeof value === 'string' || typeof value === 'number') {
-      // Only a container's threadCount arrives as a scalar (see JCMD_FILTER).
       const n = Number(value);
+      // A container's threadCount is a count; the dump's time is not a number.
       if (Number.isInteger(n) && n >= 0) declared = (declared ?? 0) + n;
+      else if (typeof value === 'string' && ++times > 1) {
+        // A repeated `threadDump` key: JSON.parse would keep the last; both are kept, apart.
+        dump = newThreadDump(source, dumps.length, kind, 1);
+        dump.timestamp = value;
+        dump.timestampIso = value;
+        dumps.push(dump);
+      }
       return;
     }
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
@@ -98,12 +110,14 @@ export async function parseJsonThreadDump(source: string, kind: JsonDumpKind, ch
     const reason = ((e as Error).message ?? String(e)).split('\n')[0];
     warnings.push(`the JSON ends early or is damaged after ${dump.threads.length} threads (${reason}); the threads before it were used`);
   }
-  if (declared !== undefined && warnings.length === 0) {
+  if (dumps.length > 1)
+    warnings.push(`the JSON holds ${dumps.length} "threadDump" objects under one key (a repeated key); each is read as a dump of its own, not merged`);
+  if (declared !== undefined && warnings.length === 0 && dumps.length === 1) {
     dump.declaredThreads = { count: declared, what: 'threads', by: "the thread containers' threadCount" };
     const mismatch = threadCountMismatch(dump, () => true);
     if (mismatch !== undefined) warnings.push(mismatch);
   }
-  return { source, dumps: [dump], outsideLines: 0, totalLines: 0, warnings };
+  return { source, dumps, outsideLines: 0, totalLines: 0, warnings };
 }
 
 function str(v: Json | undefined): string | undefined {

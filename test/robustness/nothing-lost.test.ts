@@ -68,4 +68,17 @@ describe('thread counts reconciled with what the dump declares', { timeout: 120_
     const intact = await loadThreadInput('fixtures/threads/deadlock/jdk25-threads.json');
     expect(intact.file.warnings).toEqual([]);
   });
+
+  it('a jcmd JSON document with its "threadDump" key twice: two dumps, not one merged, with a warning', async () => {
+    const doc = JSON.parse(readFileSync('fixtures/threads/deadlock/jdk25-threads.json', 'utf8'));
+    const one = JSON.stringify(doc.threadDump);
+    const other = JSON.stringify({ ...doc.threadDump, time: '2026-11-30T09:31:38.000Z' });
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-dup-key-'));
+    const file = join(dir, 'threads.json');
+    writeFileSync(file, `{"threadDump": ${one}, "threadDump": ${other}}`);
+    const loaded = await loadThreadInput(file);
+    const intact = await loadThreadInput('fixtures/threads/deadlock/jdk25-threads.json');
+    expect(loaded.file.dumps.map((d) => d.threads.length)).toEqual([intact.file.dumps[0]!.threads.length, intact.file.dumps[0]!.threads.length]);
+    expect(loaded.file.warnings.join('\n')).toContain('the JSON holds 2 "threadDump" objects under one key (a repeated key)');
+  });
 });
