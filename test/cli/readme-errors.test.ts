@@ -182,6 +182,14 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
       return ['analyze', '--fail-on', 'never', 'odd-cpu.txt'];
     },
   },
+  'a jcmd JSON document whose `threadDump` key is repeated': {
+    args: (d) => {
+      const doc = JSON.parse(readFileSync(fixture('threads/deadlock/jdk25-threads.json'), 'utf8')) as { threadDump: Record<string, unknown> };
+      const later = JSON.stringify({ ...doc.threadDump, time: '2026-11-30T09:31:38.000Z' });
+      write(d, 'threads.json', `{"threadDump": ${JSON.stringify(doc.threadDump)}, "threadDump": ${later}}`);
+      return ['analyze', '--fail-on', 'never', 'threads.json'];
+    },
+  },
   'a device or a socket as an input': { args: () => ['analyze', '/dev/urandom'] },
   '`-` with a terminal on stdin': { unchecked: 'needs a terminal; test/cli/special-inputs.test.ts runs it under script(1)' },
   'a full disk (or no permission) while writing the report': {
