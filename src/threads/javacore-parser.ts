@@ -32,6 +32,8 @@ export class JavacoreParser {
   private readonly frames = new FrameInterner();
   private lineNo = 0;
   private outsideLines = 0;
+  /** The first `Full thread dump` line of a HotSpot dump in the same file, or 0. */
+  private hotspotLine = 0;
   private dump: ThreadDump | null = null;
   private thread: ThreadEntry | null = null;
   private monitors: MonitorRecord[] = [];
@@ -291,6 +293,8 @@ export class JavacoreParser {
   }
 
   private unparsed(t: string): void {
+    // A HotSpot dump pasted before or after the javacore: said at the end, not dropped silently.
+    if (this.hotspotLine === 0 && t.startsWith('Full thread dump ')) this.hotspotLine = this.lineNo;
     const dump = this.dump;
     if (dump === null) {
       this.outsideLines++;
@@ -303,6 +307,11 @@ export class JavacoreParser {
     this.closeDump();
     // The live-thread count leaves out the JVM's anonymous native threads, which the thread list shows.
     const warnings = this.dumps.map((d) => threadCountMismatch(d, (t) => t.name !== '<anonymous native thread>')).filter((w): w is string => w !== undefined);
+    if (this.hotspotLine > 0)
+      warnings.push(
+        `line ${this.hotspotLine}: the file also holds a HotSpot thread dump, which was not read with the javacore; ` +
+          'cut it out and give it as a file of its own',
+      );
     return { source: this.source, dumps: this.dumps, outsideLines: this.outsideLines, totalLines: this.lineNo, warnings };
   }
 }

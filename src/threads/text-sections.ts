@@ -92,6 +92,8 @@ export class ThreadDumpSections {
   /** Threads whose name and address are still slices of the text they were read from (see keepTexts), at most MAX_TEXTS_TO_KEEP. */
   private readonly textsToKeep: ThreadEntry[] = [];
   private readonly warnings: string[] = [];
+  /** The first line of an IBM javacore among the lines outside the dumps, or 0. */
+  private javacoreLine = 0;
   /** Header figures (cpu=, elapsed=) that could not be read as numbers: how many, and the first line. */
   private unreadableFigures = 0;
   private firstUnreadableFigure = '';
@@ -683,6 +685,8 @@ export class ThreadDumpSections {
   private outside(t: string): void {
     this.outsideLines++;
     this.lastOutsideLine = this.lineNo;
+    // An IBM javacore pasted after (or before) a HotSpot dump: its sections are other lines here, so it is said, not dropped.
+    if (this.javacoreLine === 0 && t.startsWith('0SECTION ')) this.javacoreLine = this.lineNo;
     this.onOtherLine?.(t, this.lineNo);
     if (parseDumpTimestamp(t) !== undefined) this.outsideTimestamp = t;
   }
@@ -757,6 +761,11 @@ export class ThreadDumpSections {
       const mismatch = threadCountMismatch(d, (t) => t.javaId !== undefined && !t.virtual);
       if (mismatch !== undefined) this.warnings.push(mismatch);
     }
+    if (this.javacoreLine > 0 && this.dumps.length > 0)
+      this.warnings.push(
+        `line ${this.javacoreLine}: the file also holds an IBM javacore, which was not read with the HotSpot dumps; ` +
+          'cut it out and give it as a file of its own',
+      );
     if (this.unreadableFigures > 0)
       this.warnings.push(
         `${this.unreadableFigures} cpu=/elapsed= figures of thread headers could not be read as numbers ` +

@@ -190,6 +190,20 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
       return ['analyze', '--fail-on', 'never', 'threads.json'];
     },
   },
+  'a jstack dump and an IBM javacore in one file': {
+    args: (d) => {
+      const javacore = [
+        '0SECTION       TITLE subcomponent dump routine',
+        '1TISIGINFO     Dump Requested By User (00100000) Through com.ibm.jvm.Dump.JavaDump',
+        '0SECTION       THREADS subcomponent dump routine',
+        '3XMTHREADINFO      "main" J9VMThread:0x1, j9thread_t:0x2, java/lang/Thread:0x3, state:R, prio=5',
+        '4XESTACKTRACE                at com/acme/App.main(App.java:1)',
+        '',
+      ].join('\n');
+      write(d, 'mixed.txt', javacore + readFileSync(fixture('threads/deadlock/dump-1.txt'), 'utf8'));
+      return ['analyze', '--fail-on', 'never', 'mixed.txt'];
+    },
+  },
   'a device or a socket as an input': { args: () => ['analyze', '/dev/urandom'] },
   '`-` with a terminal on stdin': { unchecked: 'needs a terminal; test/cli/special-inputs.test.ts runs it under script(1)' },
   'a full disk (or no permission) while writing the report': {

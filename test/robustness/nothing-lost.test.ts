@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { loadThreadInput } from '../../src/analysis/load-threads.js';
+import { TextDumpParser } from '../../src/threads/text-parser.js';
 import { CORPUS, corpusAvailable, runCli } from '../helpers.js';
 import { analyseFile } from './harness.js';
 
@@ -80,5 +81,27 @@ describe('thread counts reconciled with what the dump declares', { timeout: 120_
     const intact = await loadThreadInput('fixtures/threads/deadlock/jdk25-threads.json');
     expect(loaded.file.dumps.map((d) => d.threads.length)).toEqual([intact.file.dumps[0]!.threads.length, intact.file.dumps[0]!.threads.length]);
     expect(loaded.file.warnings.join('\n')).toContain('the JSON holds 2 "threadDump" objects under one key (a repeated key)');
+  });
+
+  it('a jstack dump and a javacore in one file: whichever is not read is said, in both orders', async () => {
+    // A minimal javacore, written by hand (a format edge case): its title and one thread.
+    const javacore = [
+      '0SECTION       TITLE subcomponent dump routine',
+      '1TISIGINFO     Dump Requested By User (00100000) Through com.ibm.jvm.Dump.JavaDump',
+      '0SECTION       THREADS subcomponent dump routine',
+      '3XMTHREADINFO      "main" J9VMThread:0x1, j9thread_t:0x2, java/lang/Thread:0x3, state:R, prio=5',
+      '4XESTACKTRACE                at com/acme/App.main(App.java:1)',
+      '',
+    ].join('\n');
+    const jstack = readFileSync('fixtures/threads/deadlock/dump-1.txt', 'utf8');
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-mixed-'));
+    writeFileSync(join(dir, 'mixed.txt'), javacore + jstack);
+    // The file is read as what its head shows (here the javacore); the other is said.
+    const loaded = await loadThreadInput(join(dir, 'mixed.txt'));
+    expect(loaded.file.warnings.join('\n')).toMatch(/line 7: the file also holds a HotSpot thread dump, which was not read with the javacore/);
+    // A HotSpot reader meeting a javacore after its dumps says so too.
+    const text = new TextDumpParser('mixed.txt');
+    text.pushText(jstack + '\n' + javacore);
+    expect(text.finish().warnings.join('\n')).toMatch(/the file also holds an IBM javacore, which was not read with the HotSpot dumps/);
   });
 });
