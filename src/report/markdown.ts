@@ -32,6 +32,10 @@ export function mdText(s: string): string {
       .replace(/>/g, '&gt;')
       // `$` too: GitHub renders `$…$` as math.
       .replace(/([\\`*_[\]#|~!$])/g, '\\$1')
+      // A URL or a `www.` host from a dump must stay text: GitHub's autolinks do not read past an
+      // escaped `:` of `://` or `.` of `www.` (and the text still reads `http://`, `www.`).
+      .replace(/:\/\//g, '\\://')
+      .replace(/\b(www)\./gi, '$1\\.')
   );
 }
 

@@ -39,7 +39,7 @@ const fromHtml = (s: string) =>
 const fromMarkdown = (s: string) =>
   squash(
     s
-      .replace(/\\([\\`*_[\]#|~!$])/g, '$1')
+      .replace(/\\([\\`*_[\]#|~!$:.])/g, '$1')
       .replace(/&lt;/g, '<')
       .replace(/&gt;/g, '>')
       .replace(/&amp;/g, '&'),

@@ -72,6 +72,7 @@ describe('a hostile dump', () => {
     '<script>alert(1)</script>',
     '<img src=x onerror=alert(1)>',
     '**bold** [link](http://evil) | pipe `code`',
+    'visit https://evil.example.com/x or www.evil.example.com',
     '\u001b[2J\u001b]8;;http://evil\u0007click\u001b]8;;\u0007',
   ];
   const lines = ['Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):', ''];
@@ -105,6 +106,9 @@ describe('a hostile dump', () => {
     const outsideFences = md.replace(/^(`{3,})text\n[\s\S]*?\n\1$/gm, '');
     // Outside them, markup characters arrive backslash-escaped: no link, no emphasis, no tag.
     expect(outsideFences).not.toMatch(/<script>|<img |(?<!\\)\]\(http:\/\/evil\)|(?<!\\)\*\*bold/);
+    // Bare URLs and `www.` hosts are spelled so that GitHub does not autolink them.
+    expect(outsideFences).toContain('https\\://evil.example.com/x or www\\.evil.example.com');
+    expect(outsideFences).not.toMatch(/(?<!\\)https?:\/\/evil\.example|(?<!\\)\bwww\.evil/);
     for (const out of [html, md, renderText(report, new Chalk({ level: 0 })), renderJson(report)]) {
       expect(out).not.toMatch(/\u001b|\u0007/);
     }
