@@ -34,6 +34,9 @@ import { type LoadedThreadInput, loadThreadInput } from './load-threads.js';
 import { filesOfSeveralJvms } from './one-jvm.js';
 
 /** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
+
+/** File names an error line shows per group (and groups per line); the rest are counted. */
+const NAMES_SHOWN = 5;
 export interface IncidentPlan extends LoadPlan, MemoryPlan {}
 
 export type LoadedInput =
@@ -283,7 +286,11 @@ async function loadEach(
   }
   const several = filesOfSeveralJvms(out.threads);
   if (several !== undefined) {
-    const list = several.groups.map((g) => (g.length === 1 ? g[0]! : `{${g.join(', ')}}`)).join(' and ');
+    // A few names per JVM and a few JVMs: the line stays a line when thousands of files are given.
+    const names = (g: readonly string[]) =>
+      g.length <= NAMES_SHOWN ? g.join(', ') : `${g.slice(0, NAMES_SHOWN).join(', ')} and ${g.length - NAMES_SHOWN} more`;
+    const shown = several.groups.slice(0, NAMES_SHOWN).map((g) => (g.length === 1 ? g[0]! : `{${names(g)}}`));
+    const list = shown.join(' and ') + (several.groups.length > NAMES_SHOWN ? ` and ${several.groups.length - NAMES_SHOWN} more JVMs` : '');
     throw new InputError(
       `the thread dumps come from ${several.groups.length} JVMs, not one: ${list} (${several.reason})`,
       'analyse the files of one JVM at a time, or several incidents with `dumpsleuth batch`',

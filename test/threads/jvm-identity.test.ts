@@ -177,6 +177,19 @@ describe('end to end: two JVMs are never one analysis', { timeout: 120_000 }, ()
     expect(r.stderr).toMatch(/\((?:the JVM of .* started at .*|.*a thread keeps its ids while the JVM lives)\)\n/);
   });
 
+  test('many files of two JVMs: a few names per JVM, the rest counted, so the error stays one line', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'dumpsleuth-many-jvms-'));
+    const copies = Array.from({ length: 8 }, (_, k) => {
+      const f = join(d, `a-${k + 1}.txt`);
+      copyFileSync(`${A}/dump-1.txt`, f);
+      return f;
+    });
+    const r = await runCli(['analyze', ...copies, `${B}/dump-1.txt`]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`{${copies.slice(0, 5).join(', ')} and 3 more} and ${B}/dump-1.txt`);
+    expect(r.stderr.split('\n')[0]!.length).toBeLessThan(1000);
+  });
+
   test('one file across a restart: each JVM its own series, and a note says so', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-jvms-'));
     const file = join(dir, 'catalina.out');
