@@ -38,5 +38,14 @@ export function nameMatcher<R extends Role>(...roles: R[]): (name: string) => Ro
   return (name) => (any.test(name) ? rows.find((r) => r.re.test(name))?.row : undefined);
 }
 
+/** The method-name rows of a role as one test (each row's pattern is anchored at both ends). */
+export function methodNameTest(role: 'work-wait-method' | 'next-message-method' | 'native-input-method'): RegExp {
+  return new RegExp(
+    rowsOf(role)
+      .map((r) => `(?:${r.match})`)
+      .join('|'),
+  );
+}
+
 export { lookupFrame } from './frame-match.js';
 export type { KnowledgeRow, Role, RowOf } from './row.js';

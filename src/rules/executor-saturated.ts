@@ -1,5 +1,5 @@
 import { rowsOf } from '../knowledge/index.js';
-import type { ExecutorModel, Model } from '../model/model.js';
+import type { ExecutorModel, Model, ThreadRef } from '../model/model.js';
 import type { CauseLink, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, lockSubject } from './support/held-up.js';
@@ -58,7 +58,7 @@ export const executorSaturated: Rule = {
       // A heap-backed executor is a pool whatever its threads are called; look-alikes only when asked.
       const poolLike = e.namedLikePool || e.heap !== undefined;
       if (!poolLike && minOther <= 0) continue;
-      if (e.workers < (poolLike ? min : minOther) || e.busy + connectionHeld(model, e) < e.workers) continue;
+      if (e.workers < (poolLike ? min : minOther) || e.busy + connectionHeld(model, e).length < e.workers) continue;
       // The heap knows the maximum: saturated only when no more workers may be started.
       if (e.heap !== undefined && (e.heap.maximumPoolSize ?? Infinity) > e.workers) continue;
       // A later dump with more workers shows the pool could still grow: it was not at its maximum.
@@ -123,6 +123,8 @@ export const executorSaturated: Rule = {
       // work waits that it cannot take (tasks in its queue, callers piling up behind it), which the finding names.
       const computePool = e.loop !== null && COMPUTE_POOLS.has(e.loop) && allComputing(model, e);
       const backlog = computePool ? waitingWork(model, e) : undefined;
+      const heldThreads = connectionHeld(model, e);
+      const held = heldThreads.length;
       // (The link to the pool's own forkjoin-saturated finding is no cause: that finding speaks only of blocked workers.)
       const heldBy = causedBy.filter((c) => c.rule !== 'forkjoin-saturated');
       if (heldBy.length === 0 && computePool && backlog === undefined) return [];
@@ -130,13 +132,13 @@ export const executorSaturated: Rule = {
         {
           subject: name,
           message:
-            `${connectionHeld(model, e) > 0 ? `${e.busy} of the ${e.workers} workers` : `All ${plural(e.workers, 'worker')}`} of pool "${name}" (${e.busyThreads
+            `${held > 0 ? `${e.busy} of the ${e.workers} workers` : `All ${plural(e.workers, 'worker')}`} of pool "${name}" (${e.busyThreads
               .slice(0, 3)
               .map((t) => `"${t.name}"`)
               .join(', ')}${e.busyThreads.length > 3 ? ', ...' : ''}) are busy${activity}.` +
             (saturatedDumps > 1 ? ` Saturated in ${saturatedDumps} of ${totalDumpsFor(name)} dumps.` : '') +
-            (connectionHeld(model, e) > 0
-              ? ` ${plural(connectionHeld(model, e), 'more worker waits', 'more workers wait')} for the next request on a connection it holds` +
+            (held > 0
+              ? ` ${plural(held, 'more worker waits', 'more workers wait')} for the next request on a connection it holds` +
                 ' (keep-alive on a blocking connector): not free for other work.'
               : '') +
             (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : '') +
@@ -165,6 +167,7 @@ export const executorSaturated: Rule = {
               note: `${x.count} "Thread pool is EXHAUSTED!" lines`,
             })),
             ...e.busyThreads.slice(0, 50).map((t) => threadEvidence(model, t)),
+            ...heldThreads.slice(0, 20).map((t) => threadEvidence(model, t, 'waits for the next request on the connection it holds')),
           ],
           causedBy,
           // Every worker held, and the queue behind them: the more of both, the more callers wait.
@@ -181,9 +184,9 @@ export const executorSaturated: Rule = {
  * towards saturation only when at least half the pool is busy with work; a pool of keep-alive
  * waits alone is a quiet server.
  */
-function connectionHeld(model: Model, e: ExecutorModel): number {
-  if (e.busy * 2 < e.workers) return 0;
-  return e.idleThreads.filter((t) => model.activity[t.dump]![t.thread]!.basis === 'listener').length;
+function connectionHeld(model: Model, e: ExecutorModel): ThreadRef[] {
+  if (e.busy * 2 < e.workers) return [];
+  return e.idleThreads.filter((t) => model.activity[t.dump]![t.thread]!.basis === 'listener');
 }
 
 /** The kinds of pool made for computing (the registry's pool loops that say so). */

@@ -9,7 +9,7 @@
  * the frames of requests, pools and housekeeping; the wait object adds what one stack cannot (many
  * threads parked on one condition nobody holds are a work queue's consumers).
  */
-import { frameIndexOf, isJdkClass, lookupFrame, nameMatcher, type RowOf, rowsOf } from '../knowledge/index.js';
+import { frameIndexOf, isJdkClass, lookupFrame, methodNameTest, nameMatcher, type RowOf } from '../knowledge/index.js';
 import type { ThreadActivity } from '../model/activity.js';
 import type { StackFrame, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
 import type { LockGraph } from './lock-graph.js';
@@ -330,17 +330,9 @@ const housekeepingByName = nameMatcher('jvm-thread-name', 'gc-thread-name');
 const isMainThreadName = nameMatcher('main-thread-name');
 
 /** Method names that say "read the next request or message", as one test. */
-const NEXT_MESSAGE_METHOD = new RegExp(
-  rowsOf('next-message-method')
-    .map((r) => `(?:${r.match})`)
-    .join('|'),
-);
+const NEXT_MESSAGE_METHOD = methodNameTest('next-message-method');
 
-const NATIVE_INPUT_METHOD = new RegExp(
-  rowsOf('native-input-method')
-    .map((r) => `(?:${r.match})`)
-    .join('|'),
-);
+const NATIVE_INPUT_METHOD = methodNameTest('native-input-method');
 
 const nativeInputRows = new Map<string, RowOf<'ambiguous'>>();
 
@@ -394,11 +386,7 @@ function clientCallBeneath(frames: readonly StackFrame[], from: number): RowOf<'
 }
 
 /** The methods whose names say "wait for the next piece of work", as one test. */
-const WORK_WAIT_METHOD = new RegExp(
-  rowsOf('work-wait-method')
-    .map((r) => `(?:${r.match})`)
-    .join('|'),
-);
+const WORK_WAIT_METHOD = methodNameTest('work-wait-method');
 
 function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named: RowOf<'jvm-thread-name' | 'gc-thread-name'> | undefined): ThreadActivity {
   const frames = th.frames;
