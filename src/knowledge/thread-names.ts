@@ -111,7 +111,7 @@ export const THREAD_NAME_ROWS: readonly KnowledgeRow[] = [
     '^.+?[-_ #]\\d+( [^\\w\\s].*)$',
     'name-annotation',
     'an application renaming its worker while it runs a request (`pool-2-thread-7 @@ GET /orders`)',
-    'fixtures (known-misses: renamed pool workers)',
+    'fixtures (renamed-io-pool: workers the application renames while they work)',
   ),
 
   row(
