@@ -56,7 +56,7 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--no-color', 'no colours')
     .option('--no-progress', 'no progress line on stderr')
     .option('--redact', 'mask IP addresses, host names, user names and query strings (the same value, the same token)')
-    .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (e.g. 64g)', '16g')
+    .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (default 16g, and a 100-fold inflation past 1g)')
     .option('--memory', 'compute what holds the memory of every HPROF (dominator tree, leak suspects), however big (default: up to 512 MB)')
     .option('--no-memory', 'skip the memory analysis of heap dumps')
     .action(
@@ -70,7 +70,7 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
           color?: boolean;
           progress: boolean;
           redact?: boolean;
-          maxGunzipSize: string;
+          maxGunzipSize?: string;
           memory?: boolean;
         },
       ) => {
@@ -82,7 +82,7 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
             failOn: o.failOn,
             progress: o.progress,
             redact: o.redact === true,
-            maxGunzipBytes: byteSizeOption(o.maxGunzipSize),
+            ...(o.maxGunzipSize !== undefined ? { maxGunzipBytes: byteSizeOption(o.maxGunzipSize) } : {}),
             ...(o.output !== undefined ? { output: o.output } : {}),
             ...(o.config !== undefined ? { config: o.config } : {}),
             // commander leaves `color` undefined unless --color or --no-color was given.
@@ -101,8 +101,8 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('-c, --config <file>', 'JSON config with rule severities, options and counters')
     .option('--no-progress', 'no progress line on stderr')
     .option('--redact', 'mask IP addresses, host names, user names and query strings in every line (the same value, the same token)')
-    .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (e.g. 64g)', '16g')
-    .action(async (paths: string[], o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean; maxGunzipSize: string }) => {
+    .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (default 16g, and a 100-fold inflation past 1g)')
+    .action(async (paths: string[], o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean; maxGunzipSize?: string }) => {
       exitCode = await batchCommand(
         paths,
         {
@@ -110,7 +110,7 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
           failOn: o.failOn,
           progress: o.progress,
           redact: o.redact === true,
-          maxGunzipBytes: byteSizeOption(o.maxGunzipSize),
+          ...(o.maxGunzipSize !== undefined ? { maxGunzipBytes: byteSizeOption(o.maxGunzipSize) } : {}),
           ...(o.config !== undefined ? { config: o.config } : {}),
         },
         io,

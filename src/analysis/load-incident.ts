@@ -25,6 +25,7 @@ import { readInputFile } from '../input/stdin.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import { TopThreadsCollector } from '../logs/top-threads.js';
 import { countText } from '../model/count-text.js';
+import { linesCutWarning } from '../model/line-carry.js';
 import type { CpuSampleModel, InputSummary, LogEventModel } from '../model/model.js';
 import type { ProgressEvent, ProgressListener } from '../model/progress.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
@@ -131,11 +132,12 @@ async function readKnownLogLines(path: string, file: string, maxGunzipBytes: num
   let firstLine: string | undefined;
   const warnings: string[] = [];
   try {
-    await forEachLine(opened.text(), (line) => {
+    const cut = await forEachLine(opened.text(), (line) => {
       if (firstLine === undefined && line.trim() !== '') firstLine = line;
       collector.push(line, ++lineNo);
       top.push(line, lineNo);
     });
+    if (cut > 0) warnings.push(linesCutWarning(cut));
   } catch (e) {
     if (!(e instanceof TruncatedInputError)) throw e;
     warnings.push(e.message);

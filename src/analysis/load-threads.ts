@@ -7,6 +7,7 @@ import { checkHeapRoom } from '../input/memory-guard.js';
 import { forEachLine, type OpenedInput, openInput, type TextEncodingName, TruncatedInputError } from '../input/open.js';
 import { describeText, sniff, type SniffedKind } from '../input/sniff.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
+import { linesCutWarning } from '../model/line-carry.js';
 import type { LogEventModel } from '../model/model.js';
 import type { ProgressListener } from '../model/progress.js';
 import type { ThreadDumpFile } from '../model/thread-dump.js';
@@ -64,7 +65,9 @@ export async function loadThreadInput(
     }
     case 'javacore': {
       const parser = new JavacoreParser(path);
-      const file = requireDumps(await feed(opened, (chunks) => forEachLine(chunks, (l) => parser.push(l)), parser), headText, path);
+      let cut = 0;
+      const read = await feed(opened, async (chunks) => void (cut = await forEachLine(chunks, (l) => parser.push(l))), parser);
+      const file = requireDumps(cut > 0 ? { ...read, warnings: [...read.warnings, linesCutWarning(cut)] } : read, headText, path);
       return { ...base, format: 'ibm-javacore', file };
     }
     case 'text': {
@@ -105,6 +108,8 @@ async function feed(
 }
 
 function requireDumps(file: ThreadDumpFile, headText: string, path: string): ThreadDumpFile {
-  if (file.dumps.length === 0) throw new InputError(`${path} is ${describeText(headText)}`, ACCEPTED_INPUTS);
-  return file;
+  if (file.dumps.length > 0) return file;
+  // Why reading stopped early (a cut or bomb-like gzip stream) is part of the answer: it is the last warning.
+  const stopped = file.warnings.find((w) => w.startsWith(`${path}: `));
+  throw new InputError(`${path} is ${describeText(headText)}${stopped !== undefined ? ` (${stopped.slice(path.length + 2)})` : ''}`, ACCEPTED_INPUTS);
 }

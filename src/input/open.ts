@@ -10,7 +10,8 @@ import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
 import { InputError } from '../errors.js';
-import { DEFAULT_MAX_GUNZIP_BYTES, formatBytes } from '../model/bytes.js';
+import { DEFAULT_MAX_GUNZIP_BYTES, formatBytes, inflationBomb } from '../model/bytes.js';
+import { LineCarry } from '../model/line-carry.js';
 import type { ProgressListener } from '../model/progress.js';
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
@@ -39,12 +40,7 @@ const READ_CHUNK = 1024 * 1024;
  * `readFrom` is where the bytes of `-` are when stdin was already copied to a file (see stdin.ts);
  * messages still name the input `path`.
  */
-export async function openInput(
-  path: string,
-  onProgress?: ProgressListener,
-  maxGunzipBytes = DEFAULT_MAX_GUNZIP_BYTES,
-  readFrom?: string,
-): Promise<OpenedInput> {
+export async function openInput(path: string, onProgress?: ProgressListener, maxGunzipBytes?: number, readFrom?: string): Promise<OpenedInput> {
   let totalBytes: number | undefined;
   let source: AsyncIterable<Buffer | string>;
   // The copy of stdin or of a named pipe when there is one; else the path itself (stdin alone: read as it comes).
@@ -102,19 +98,30 @@ async function* countBytes(source: AsyncIterable<Buffer | string>, onBytes: (n: 
   }
 }
 
-async function* gunzipped(compressed: AsyncIterable<Buffer>, path: string, maxBytes: number): AsyncGenerator<Buffer> {
+/**
+ * The inflated stream, stopped (with a TruncatedInputError, so the text before it is kept) at
+ * `maxBytes`, or, when no limit was given, at the default limit or where it inflates like a bomb.
+ */
+async function* gunzipped(compressed: AsyncIterable<Buffer>, path: string, maxBytes: number | undefined): AsyncGenerator<Buffer> {
   const gunzip = createGunzip({ chunkSize: READ_CHUNK });
-  const input = Readable.from(compressed);
+  const input = Readable.from(inPieces(compressed, BOMB_MEASURE_CHUNK));
   input.on('error', (e) => gunzip.destroy(e));
+  const limit = maxBytes ?? DEFAULT_MAX_GUNZIP_BYTES;
   let inflated = 0;
   try {
     for await (const chunk of input.pipe(gunzip) as AsyncIterable<Buffer>) {
-      if (inflated + chunk.length > maxBytes) {
-        yield chunk.subarray(0, maxBytes - inflated);
+      if (inflated + chunk.length > limit) {
+        yield chunk.subarray(0, limit - inflated);
         gunzip.destroy();
-        throw new TruncatedInputError(`${path}: stopped at ${formatBytes(maxBytes)} decompressed (the --max-gunzip-size limit); the text before it was used`);
+        throw new TruncatedInputError(`${path}: stopped at ${formatBytes(limit)} decompressed (the --max-gunzip-size limit); the text before it was used`);
       }
       inflated += chunk.length;
+      // bytesWritten: the compressed bytes handed to the inflater, at most a piece ahead of those it has inflated.
+      const bomb = maxBytes === undefined ? inflationBomb(gunzip.bytesWritten, inflated) : undefined;
+      if (bomb !== undefined) {
+        gunzip.destroy();
+        throw new TruncatedInputError(`${path}: ${bomb}; the text before it was used`);
+      }
       yield chunk;
     }
   } catch (e) {
@@ -125,6 +132,18 @@ async function* gunzipped(compressed: AsyncIterable<Buffer>, path: string, maxBy
       throw new TruncatedInputError(`${path}: gzip data ends early or is damaged (${code}); the text read so far was used`);
     }
     throw e;
+  }
+}
+
+/**
+ * Compressed data goes to the inflater in pieces this big, so that how much of it has been inflated
+ * is known to within a piece: a bomb's megabyte inflates to a gigabyte.
+ */
+const BOMB_MEASURE_CHUNK = 16 * 1024;
+
+async function* inPieces(source: AsyncIterable<Buffer>, size: number): AsyncGenerator<Buffer> {
+  for await (const chunk of source) {
+    for (let at = 0; at < chunk.length; at += size) yield chunk.subarray(at, at + size);
   }
 }
 
@@ -236,18 +255,18 @@ async function* decode(chunks: AsyncIterable<Buffer>, encoding: TextEncodingName
 }
 
 /** Splits decoded text chunks into lines (without the `\n`; a trailing `\r` is left for the parser). */
-export async function forEachLine(chunks: AsyncIterable<string>, onLine: (line: string) => void): Promise<void> {
-  let carry = '';
-  for await (const chunk of chunks) {
+/** Calls onLine for each line of the text; returns how many lines were cut at MAX_LINE_CHARS (see LineCarry). */
+export async function forEachLine(chunks: AsyncIterable<string>, onLine: (line: string) => void): Promise<number> {
+  const carry = new LineCarry();
+  for await (const text of chunks) {
     let start = 0;
-    const text = chunk;
-    if (carry.length > 0) {
-      const nl = chunk.indexOf('\n');
+    if (!carry.isEmpty) {
+      const nl = text.indexOf('\n');
       if (nl < 0) {
-        carry += chunk;
+        carry.add(text);
         continue;
       }
-      onLine(carry + chunk.slice(0, nl));
+      onLine(carry.close(text.slice(0, nl)));
       start = nl + 1;
     }
     let nl = text.indexOf('\n', start);
@@ -256,9 +275,10 @@ export async function forEachLine(chunks: AsyncIterable<string>, onLine: (line: 
       start = nl + 1;
       nl = text.indexOf('\n', start);
     }
-    carry = text.slice(start);
+    if (start < text.length) carry.add(text.slice(start));
   }
-  if (carry.length > 0) onLine(carry);
+  if (!carry.isEmpty) onLine(carry.close());
+  return carry.cut;
 }
 
 /** Text with each CR made a line end (for a file whose lines end in CR alone). */

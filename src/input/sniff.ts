@@ -61,7 +61,7 @@ export function looksLikeLogLine(line: string): boolean {
 export function describeText(headText: string): string {
   const lines = headText.split(/\r?\n/).filter((l) => l.trim().length > 0);
   const first = lines[0]?.trim() ?? '';
-  if (lines.length === 0) return 'an empty file';
+  if (lines.length === 0) return headText.length === 0 ? 'an empty file' : 'a file of blank lines';
   if (/^top - \d/.test(first) || /^[ \t]*PID[ \t]+USER[ \t]+PR/m.test(headText)) return '`top` output (per-thread CPU), not a thread dump';
   if (/^[ \t]*num[ \t]+#instances[ \t]+#bytes[ \t]+class name/m.test(headText)) return 'a class histogram (jmap -histo), not a thread dump';
   if (looksLikeLogLine(first)) return `a log file with no thread dump in it (first line: "${clip(first)}")`;

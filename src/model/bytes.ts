@@ -38,3 +38,28 @@ export function parseByteSize(text: string): number | undefined {
  * against a small file that inflates without end (a damaged stream, or a gzip bomb).
  */
 export const DEFAULT_MAX_GUNZIP_BYTES = 16 * 1024 ** 3;
+
+/**
+ * A decompression bomb is told from a real dump by how far it inflates. Dumps and logs inflate 3 to
+ * 30 times (HPROF of live objects, text of repeated stacks); only data that is almost all one byte
+ * or one short pattern, zeros or newlines, inflates hundreds of times (deflate's ceiling is about
+ * 1,030). The more has been inflated, the lower the ratio that gives it away: a bomb is stopped
+ * within its first tens of megabytes whatever its compression level, while a small file of padding
+ * is still read. Judged only at the default limit: giving `--max-gunzip-size` says the input is
+ * wanted whatever it inflates to. The text or records before the stop are still used.
+ */
+const BOMB_RATIOS: ReadonlyArray<{ readonly pastBytes: number; readonly ratio: number }> = [
+  { pastBytes: 16 * 1024 ** 2, ratio: 500 },
+  { pastBytes: 32 * 1024 ** 2, ratio: 200 },
+  { pastBytes: 1024 ** 3, ratio: 100 },
+];
+
+/** When `inflated` bytes from `compressed` look like a bomb: the message, else undefined. */
+export function inflationBomb(compressed: number, inflated: number): string | undefined {
+  const ratio = inflated / Math.max(compressed, 1);
+  if (!BOMB_RATIOS.some((t) => inflated >= t.pastBytes && ratio >= t.ratio)) return undefined;
+  return (
+    `reading stopped at ${approximateBytes(inflated)} decompressed from ${approximateBytes(compressed)}: the data inflates ${Math.round(ratio)}-fold, ` +
+    `as only a decompression bomb or padding does (dumps inflate 3 to 30 times); pass --max-gunzip-size to read it all the same`
+  );
+}

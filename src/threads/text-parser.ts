@@ -39,7 +39,7 @@ export class TextDumpParser extends ThreadDumpSections {
       if (nl < 0) break;
       start = this.pushLineAt(chunk, start, nl);
     }
-    if (start < length) this.carry = chunk.slice(start);
+    if (start < length) this.carry.add(chunk.slice(start));
     this.keepTexts();
   }
 

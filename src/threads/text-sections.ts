@@ -6,6 +6,7 @@
  * a line it does not understand inside a dump is counted and kept (`unparsed`), and lines between
  * dumps (log lines around kill -3 output) are counted as `outsideLines`.
  */
+import { LineCarry, linesCutWarning } from '../model/line-carry.js';
 import type {
   DeadlockReportEntry,
   FrameLock,
@@ -88,7 +89,7 @@ export class ThreadDumpSections {
   /** The last state line read (a state line without its detail keeps the one before), as ThreadBodies records it. */
   protected lastStateLine: BodyStateLine | undefined;
   /** The start of a line whose end is in the next chunk. */
-  protected carry = '';
+  protected readonly carry = new LineCarry();
   /** Threads whose name and address are still slices of the text they were read from (see keepTexts), at most MAX_TEXTS_TO_KEEP. */
   private readonly textsToKeep: ThreadEntry[] = [];
   private readonly warnings: string[] = [];
@@ -136,14 +137,13 @@ export class ThreadDumpSections {
    * or -1 when the whole chunk is still inside that line.
    */
   protected finishCarriedLine(chunk: string): number {
-    if (this.carry.length === 0) return 0;
+    if (this.carry.isEmpty) return 0;
     const nl = chunk.indexOf('\n');
     if (nl < 0) {
-      this.carry += chunk;
+      this.carry.add(chunk);
       return -1;
     }
-    this.push(this.carry + chunk.slice(0, nl));
-    this.carry = '';
+    this.push(this.carry.close(chunk.slice(0, nl)));
     return nl + 1;
   }
 
@@ -155,7 +155,7 @@ export class ThreadDumpSections {
       this.push(chunk.slice(start, nl));
       start = nl + 1;
     }
-    if (start < chunk.length) this.carry = chunk.slice(start);
+    if (start < chunk.length) this.carry.add(chunk.slice(start));
     this.keepTexts();
   }
 
@@ -735,11 +735,8 @@ export class ThreadDumpSections {
   private readonly dropped: ThreadDump[] = [];
 
   finish(): ThreadDumpFile {
-    if (this.carry.length > 0) {
-      const last = this.carry;
-      this.carry = '';
-      this.push(last);
-    }
+    if (!this.carry.isEmpty) this.push(this.carry.close());
+    if (this.carry.cut > 0) this.warnings.push(linesCutWarning(this.carry.cut));
     this.keepTexts();
     this.closeDump();
     this.dropDumpsWithoutEvidence();

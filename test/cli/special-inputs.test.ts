@@ -4,7 +4,7 @@
  * instead of waiting without a word.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -42,6 +42,25 @@ describe('inputs that are not regular files', { timeout: 120_000 }, () => {
     const report = JSON.parse(r.out) as { inputs: Array<{ threads: number }> };
     const direct = JSON.parse(runBuiltCli(['analyze', '--fail-on', 'never', '--format', 'json', DUMP]).stdout) as typeof report;
     expect(report.inputs[0]!.threads).toBe(direct.inputs[0]!.threads);
+  });
+
+  it('a line longer than a string can hold is cut with a warning, and the dumps around it are read', () => {
+    const d = mkdtempSync(join(tmpdir(), 'dumpsleuth-long-line-'));
+    const file = join(d, 'dump-long-line.log');
+    const dump = readFileSync(DUMP);
+    // 600 MB of one line (of zero bytes, a hole in a sparse file: nothing written): past V8's longest
+    // string (about 512 MB), which once ended in "Invalid string length", exit 70.
+    const fd = openSync(file, 'w');
+    writeSync(fd, dump, 0, dump.length, 0);
+    const after = Buffer.concat([Buffer.from('\n'), dump]);
+    writeSync(fd, after, 0, after.length, dump.length + 600 * 1024 * 1024);
+    closeSync(fd);
+    const r = runBuiltCli(['analyze', '--fail-on', 'never', '--format', 'json', file]);
+    rmSync(d, { recursive: true });
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { inputs: Array<{ dumps: number; warnings: string[] }> };
+    expect(report.inputs[0]!.dumps).toBe(2);
+    expect(report.inputs[0]!.warnings.join('\n')).toMatch(/1 line longer than 67108864 characters was cut at that length/);
   });
 
   it('a terminal on stdin is refused with what to do', () => {

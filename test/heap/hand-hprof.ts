@@ -3,9 +3,9 @@
  * are not 8-byte aligned or past 2^38, an object array too big to hand over): one class
  * `Node { Node next; }`, so the answers are known.
  */
-const u4 = (n: number) => Buffer.from([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
-const id8 = (n: number) => Buffer.concat([u4(Math.floor(n / 4294967296)), u4(n % 4294967296)]);
-const record = (tag: number, body: Buffer) => Buffer.concat([Buffer.from([tag]), u4(0), u4(body.length), body]);
+export const u4 = (n: number) => Buffer.from([(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
+export const id8 = (n: number) => Buffer.concat([u4(Math.floor(n / 4294967296)), u4(n % 4294967296)]);
+export const record = (tag: number, body: Buffer) => Buffer.concat([Buffer.from([tag]), u4(0), u4(body.length), body]);
 
 /**
  * A heap of a root node holding a chain of three Node objects, with these four object ids; and, when

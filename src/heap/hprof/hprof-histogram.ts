@@ -100,7 +100,13 @@ export class HistogramTally {
         r.shallowBytes += bytes;
       } else rows.set(name, { instances: count, shallowBytes: bytes });
     };
-    for (const [classId, t] of this.instances) add(meta.className(classId), t.count, t.count * instanceSize(classId));
+    let undumped = 0;
+    for (const [classId, t] of this.instances) {
+      add(meta.className(classId), t.count, t.count * instanceSize(classId));
+      if (!meta.classDumps.has(classId)) undumped += t.count;
+    }
+    if (undumped > 0)
+      warnings.push(`${undumped} instances of classes the dump has no class record for: their sizes are unknown, each counted as a bare object header`);
     for (const [classId, t] of this.objectArrays) add(meta.className(classId), t.count, t.bytes);
     for (const [type, t] of this.primitiveArrays) add(primitiveArrayClassName(type), t.count, t.bytes);
     // Classes are java.lang.Class objects too (jmap -histo counts them); their mirrors are the CLASS_DUMPs.

@@ -514,7 +514,9 @@ function decodeInstance(id: number, classId: number, raw: Buffer, meta: ClassMet
     seen.add(c.id);
     for (const f of c.fields) {
       const size = basicTypeSize(f.type, idSize);
-      if (o + size > raw.length) {
+      // Past the data, or past a field of a type code HPROF does not have (the parser warned): unknown.
+      if (size === 0) o = raw.length;
+      if (size === 0 || o + size > raw.length) {
         values.push(null);
         continue;
       }

@@ -86,6 +86,16 @@ export class HprofParser {
   sawSegments = false;
   sawHeapDump = false;
   recordsSkipped = 0;
+  /**
+   * Heap dumps the file holds: the old hprof agent (`-agentlib:hprof`) appends one each time it is
+   * asked. Only the first is read, as MAT and VisualVM open the first: read together, every object
+   * would be there twice.
+   */
+  heapDumps = 0;
+  /** Between a heap dump's first segment and its HEAP_DUMP_END: a segment here continues that dump. */
+  private inSegmentedDump = false;
+  /** Classes whose instance fields include a type code HPROF does not have: their instances cannot be read. */
+  classesWithInvalidFields = 0;
   private view: DataView | undefined;
   private viewBuffer: ArrayBufferLike | undefined;
 
@@ -137,6 +147,13 @@ export class HprofParser {
       const length = dv.getUint32(base + p + 5);
       const body = p + 9;
       if (tag === TAG.HEAP_DUMP_SEGMENT || tag === TAG.HEAP_DUMP) {
+        if (tag === TAG.HEAP_DUMP || !this.inSegmentedDump) this.heapDumps++;
+        this.inSegmentedDump = tag === TAG.HEAP_DUMP_SEGMENT;
+        if (this.heapDumps > 1) {
+          // A later heap dump: skipped whole (see heapDumps).
+          p = body + length;
+          continue;
+        }
         this.sawSegments ||= tag === TAG.HEAP_DUMP_SEGMENT;
         this.sawHeapDump = true;
         this.segmentLeft = length;
@@ -144,7 +161,19 @@ export class HprofParser {
         continue;
       }
       if (tag === TAG.HEAP_DUMP_END) {
+        this.inSegmentedDump = false;
         this.sawHeapDumpEnd = true;
+        p = body + length;
+        continue;
+      }
+      if (tag === TAG.UTF8 && length > idSize + MAX_NAME_BYTES) {
+        // Names (of classes, fields, methods, files) are symbols, at most 65,535 bytes in any JVM: a
+        // longer one is a damaged length, which has hidden whatever records it now covers.
+        this.warn(
+          `a name record (STRING IN UTF8) at offset ${this.offsetOf(p)} claims ${length} bytes, more than a JVM name can hold ` +
+            `(${MAX_NAME_BYTES}): its length is damaged, and the records it covers were skipped`,
+        );
+        this.recordsSkipped++;
         p = body + length;
         continue;
       }
@@ -314,9 +343,19 @@ export class HprofParser {
         break;
       case SUB.CLASS_DUMP: {
         const size = classDumpSize(buf, dv, base, p, end, idSize);
+        if (size === INVALID_TYPE) return this.corruptSegment(p, 'a class dump with a constant or static field of no HPROF type');
         if (size < 0) return this.needBytes(Math.max(avail * 2, 4096));
         if (size > this.segmentLeft) return this.corruptSegment(p, 'a class dump runs past the end of its segment');
-        v.classDump?.(decodeClassDump(buf, dv, base, p, idSize));
+        const classDump = decodeClassDump(buf, dv, base, p, idSize);
+        const invalid = classDump.fields.find((f) => basicTypeSize(f.type, idSize) === 0);
+        if (invalid !== undefined) {
+          this.classesWithInvalidFields++;
+          this.warn(
+            `class 0x${classDump.id.toString(16)} declares an instance field of type code ${invalid.type}, which HPROF does not have: ` +
+              'the fields of its instances cannot be read (they count, with no references)',
+          );
+        }
+        v.classDump?.(classDump);
         used = size;
         break;
       }
@@ -413,8 +452,16 @@ export class HprofParser {
 
   /** The warnings, with a count of those beyond the first MAX_WARNINGS and of every record skipped. */
   warningReport(): string[] {
-    if (this.suppressedWarnings === 0) return [...this.warnings];
+    const dumps =
+      this.heapDumps > 1
+        ? [
+            `the file holds ${this.heapDumps} heap dumps (the old hprof agent appends one each time it is asked); ` +
+              `the first was read, as MAT and VisualVM read it, and the other ${this.heapDumps - 1} skipped`,
+          ]
+        : [];
+    if (this.suppressedWarnings === 0) return [...dumps, ...this.warnings];
     return [
+      ...dumps,
       ...this.warnings,
       `${this.suppressedWarnings} more warnings like these were not listed; ${this.recordsSkipped} records or heap-dump segments were skipped in all`,
     ];
@@ -429,7 +476,13 @@ export function readId(dv: DataView, o: number, idSize: number): number {
   return idSize === 8 ? dv.getUint32(o) * 4294967296 + dv.getUint32(o + 4) : dv.getUint32(o);
 }
 
-/** Total size of the CLASS_DUMP at p, or -1 when the buffer ends before it does. */
+/** A JVM symbol's longest UTF-8 form (a class file's CONSTANT_Utf8 length is a u2). */
+const MAX_NAME_BYTES = 65535;
+
+/** classDumpSize's answer for a constant or static of a type code HPROF does not have: the record cannot be sized. */
+const INVALID_TYPE = -2;
+
+/** Total size of the CLASS_DUMP at p, or -1 when the buffer ends before it does (INVALID_TYPE: it cannot be sized). */
 function classDumpSize(buf: Buffer, dv: DataView, base: number, p: number, end: number, idSize: number): number {
   let o = p + 1 + 7 * idSize + 8;
   if (o + 2 > end) return -1;
@@ -438,6 +491,7 @@ function classDumpSize(buf: Buffer, dv: DataView, base: number, p: number, end: 
   for (let i = 0; i < cp; i++) {
     if (o + 3 > end) return -1;
     const size = basicTypeSize(buf[o + 2]!, idSize);
+    if (size === 0) return INVALID_TYPE;
     o += 3 + size;
   }
   if (o + 2 > end) return -1;
@@ -445,7 +499,9 @@ function classDumpSize(buf: Buffer, dv: DataView, base: number, p: number, end: 
   o += 2;
   for (let i = 0; i < statics; i++) {
     if (o + idSize + 1 > end) return -1;
-    o += idSize + 1 + basicTypeSize(buf[o + idSize]!, idSize);
+    const size = basicTypeSize(buf[o + idSize]!, idSize);
+    if (size === 0) return INVALID_TYPE;
+    o += idSize + 1 + size;
   }
   if (o + 2 > end) return -1;
   const fields = dv.getUint16(base + o);

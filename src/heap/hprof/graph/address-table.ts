@@ -109,6 +109,7 @@ export function addressTable(ids: Float64Array): IdIndex | undefined {
   };
   const span = max - min;
   return {
+    duplicates: n - ranked,
     get(id: number): number {
       const offset = id - min;
       if (!(offset >= 0 && offset <= span)) return NONE;

@@ -202,6 +202,11 @@ class GraphPass {
     const n = this.columns.length;
     const { ids, classKeys, shallow, edgeStart } = this.columns.finish(this.targets.length);
     const slotOfId = idIndex(ids);
+    if (slotOfId.duplicates > 0)
+      warnings.push(
+        `${slotOfId.duplicates} objects repeat the id of an object written before them (a damaged dump): each is counted where it is written, ` +
+          'and a reference to such an id leads to one of them',
+      );
     const classObjectNames = sizeClassObjects(this.classObjects, slotOfId, shallow, classObjectShallowSize(this.meta, header.idSize), this.meta);
     this.keys.nameClassIds(this.meta);
     const { lateEdges, unsized } = decodeLateInstances(this.late, this.layouts, shallow, this.idSize);

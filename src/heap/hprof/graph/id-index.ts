@@ -11,6 +11,8 @@ export const HASHED_MAX_OBJECTS = 1 << 22;
 /** Finds the object index of a dump id. */
 export interface IdIndex {
   get(id: number): number;
+  /** Objects whose id an earlier object of the dump already had (a damaged dump): the id finds the first. */
+  readonly duplicates: number;
 }
 
 /**
@@ -35,8 +37,12 @@ export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECT
     if (table !== undefined) return table;
     const slots = new IdSlots(n);
     // An id written twice (a damaged dump) finds its first object.
-    for (let i = 0; i < n; i++) if (slots.get(ids[i]!) < 0) slots.set(ids[i]!, i);
-    return slots;
+    let duplicates = 0;
+    for (let i = 0; i < n; i++) {
+      if (slots.get(ids[i]!) < 0) slots.set(ids[i]!, i);
+      else duplicates++;
+    }
+    return { duplicates, get: (id) => slots.get(id) };
   }
   // key = id * 2^26 + index, written as two 32-bit words (no BigInt per object).
   const keys = new BigUint64Array(n);
@@ -52,11 +58,13 @@ export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECT
   // The sorted ids overwrite their keys in place: entry k's 8 bytes are read, then written as a double.
   const sortedIds = new Float64Array(keys.buffer);
   const order = new Int32Array(n);
+  let duplicates = 0;
   for (let k = 0; k < n; k++) {
     const low = words[2 * k]!;
     const high = words[2 * k + 1]!;
     sortedIds[k] = high * 64 + (low >>> 26);
     order[k] = low & 0x3ffffff;
+    if (k > 0 && sortedIds[k] === sortedIds[k - 1]) duplicates++;
   }
   const min = n > 0 ? sortedIds[0]! : 0;
   const span = (n > 0 ? sortedIds[n - 1]! : 0) - min + 1;
@@ -69,6 +77,7 @@ export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECT
     dir[b] = k;
   }
   return {
+    duplicates,
     get(id: number): number {
       const offset = id - min;
       if (offset < 0 || offset >= span) return -1;

@@ -43,13 +43,16 @@ export class InstanceLayouts {
     let offset = 0;
     const refs: number[] = [];
     let referentOffset = -1;
-    for (const c of chain) {
+    fields: for (const c of chain) {
       const isReference = c.fields.length > 0 && meta.className(c.id) === 'java.lang.ref.Reference';
       for (const f of c.fields) {
         const ref = isReferenceType(f.type);
         if (ref) refs.push(offset);
         if (ref && isReference && meta.fieldName(f.nameId) === 'referent') referentOffset = offset;
-        offset += basicTypeSize(f.type, this.idSize);
+        const size = basicTypeSize(f.type, this.idSize);
+        // A type code HPROF does not have (the parser warned): where the later fields lie is unknown.
+        if (size === 0) break fields;
+        offset += size;
       }
     }
     // The histogram's size model, so shallow sizes here and there are the same numbers.
