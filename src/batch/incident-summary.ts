@@ -3,6 +3,7 @@
  * line batch prints (path, status, counts per severity, findings). Used in worker threads and in process.
  */
 import { analyseIncident } from '../analysis/analyse.js';
+import { skippedNote } from '../analysis/load-incident.js';
 import { InputError, UserError } from '../errors.js';
 import { SEVERITIES, type Severity } from '../model/findings.js';
 
@@ -21,9 +22,17 @@ export interface IncidentLine {
     readonly message: string;
   }>;
   readonly seconds: number;
+  /**
+   * Files the incident's directory held that were not read, each with why (not a dump, unreadable,
+   * a link outside it): the first SKIPPED_NOTES_KEPT, then a count. Absent when there are none.
+   */
+  readonly skipped?: readonly string[];
   /** Present and true when `--redact` masked the line. */
   readonly redacted?: boolean;
 }
+
+/** Skipped files named in a line; past them, counted (a folder of thousands of other files). */
+const SKIPPED_NOTES_KEPT = 20;
 
 const NO_COUNTS = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
 
@@ -41,11 +50,16 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
     findings: [],
     seconds: seconds(),
   });
+  const skipped: string[] = [];
+  let skippedMore = 0;
   try {
     // Heaps inflate, and their memory analysis runs, on this thread: batch's workers already keep every core busy.
     const limits = { inflateThreads: 0, memoryOnThisThread: true, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) };
     // Inside an incident directory, a file that is not a dump is skipped, as analyze does.
-    const result = await analyseIncident({ paths: [path], ...(configPath !== undefined ? { configPath } : {}), limits });
+    const result = await analyseIncident(
+      { paths: [path], ...(configPath !== undefined ? { configPath } : {}), limits },
+      { onSkipped: (file, e) => (skipped.length < SKIPPED_NOTES_KEPT ? skipped.push(skippedNote(file, e)) : skippedMore++) },
+    );
     if (result.outcome === 'nothing-to-analyse')
       throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
     const { model, findings } = result;
@@ -59,6 +73,7 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
       highest: findings[0]?.severity ?? null,
       findings: findings.map((f) => ({ id: f.id, rule: f.rule, severity: f.severity, subject: f.subject, message: f.message })),
       seconds: seconds(),
+      ...(skipped.length > 0 ? { skipped: skippedMore > 0 ? [...skipped, `and ${skippedMore} more files skipped`] : skipped } : {}),
     };
   } catch (e) {
     // One incident that cannot be read is its own line; the batch goes on.

@@ -132,6 +132,14 @@ export async function writeFileWhole(path: string, produce: (temporary: string) 
   } catch (e) {
     if (e instanceof UserError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
+    if (target.how === 'through' && (e as NodeJS.ErrnoException).path === temporary) {
+      // A device or pipe is written from a whole copy in TMPDIR: the copy is what failed.
+      const cause = code === 'ENOENT' ? 'no such folder' : stripControl((e as Error).message);
+      throw new UserError(
+        `could not write ${stripControl(path)}: its copy could not be made in ${tmpdir()} (${cause})`,
+        'nothing was written; set TMPDIR to a folder that exists, can be written to and has room, and run again',
+      );
+    }
     const why =
       code === 'ENOSPC'
         ? 'the disk is full'

@@ -74,7 +74,18 @@ async function walk(
   if (seen.has(real)) return [];
   seen.add(real);
   const files: Array<{ path: string; identity: string }> = [];
-  for (const name of (await readdir(dir)).sort((a, b) => a.localeCompare(b))) {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? (e as Error).message);
+    // The folder given is the input: not reading it is an error. A folder inside it is one skipped part, said in a note.
+    if (real === root) throw new InputError(`cannot read the folder ${dir}: ${why}`, "check the folder's permissions, or pass the files inside it");
+    onSkip?.(dir, `cannot read the folder: ${why}`);
+    return [];
+  }
+  for (const name of names.sort((a, b) => a.localeCompare(b))) {
     if (name.startsWith('.')) continue;
     const p = join(dir, name);
     let st;

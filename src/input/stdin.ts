@@ -3,13 +3,13 @@
  * forth), which a pipe cannot give, so `-` is copied to a temporary file first, and what is read
  * from it is named `-` as the user gave it. The copy is removed when the process ends.
  */
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
-import { removeAtExit } from '../cleanup.js';
+import { temporaryDirectory } from '../cleanup.js';
 import { InputError, UserError } from '../errors.js';
 
 interface SpooledStdin {
@@ -31,9 +31,8 @@ function spool(path: string): Promise<SpooledStdin> {
 }
 
 async function copyToTemporaryFile(stdin: NodeJS.ReadableStream): Promise<SpooledStdin> {
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-stdin-'));
   // Removed at exit and on INT, TERM and HUP (a closed terminal), which end the run.
-  removeAtExit(dir);
+  const dir = temporaryDirectory('dumpsleuth-stdin-', 'a copy of standard input');
   const remove = () => rmSync(dir, { recursive: true, force: true });
   const file = join(dir, 'stdin');
   try {

@@ -98,11 +98,26 @@ function addressOf(text: string | undefined): bigint | undefined {
  */
 function sameJvmBuild(a: string, b: string): boolean {
   if (a === b) return true;
-  // The version opens the last parenthesis of a banner (`... VM (25.181-b13 mixed mode)`), or is the whole text.
-  const version = (s: string) => /^\d+(?:\.\d+)*(?:[+_-][\w.]+)*/.exec(s.slice(s.lastIndexOf('(') + 1).trim())?.[0];
-  const va = version(a);
-  const vb = version(b);
+  const va = bannerVersion(a);
+  const vb = bannerVersion(b);
   return va !== undefined && va === vb;
+}
+
+/** The version that opens the last parenthesis of a banner (`... VM (25.181-b13 mixed mode)`), or the whole text. */
+function bannerVersion(banner: string): string | undefined {
+  return /^\d+(?:\.\d+)*(?:[+_-][\w.]+)*/.exec(banner.slice(banner.lastIndexOf('(') + 1).trim())?.[0];
+}
+
+/**
+ * Whether the HotSpot a banner names closes every dump with a `JNI global refs` line. The VMs of JDK
+ * 6u25 to 8 (versions 20.x to 25.x, `25.181-b13`) and every release from JDK 9 on (named by release,
+ * `11.0.2+7`, `21.0.2+13-LTS`) do, in every real dump of the corpus; the 1.4, 1.5 and early 6 VMs
+ * (`1.5.0_13-b05`, `1.6.0_03-b05`) do not, and a banner with no version says nothing.
+ */
+export function closesDumpsWithJniLine(banner: string): boolean {
+  const version = bannerVersion(banner);
+  if (version === undefined || version.startsWith('1.')) return false;
+  return version.includes('+') || /^2[0-5]\.\d+-b/.test(version);
 }
 
 export function whyNotOneJvm(a: JvmSighting, b: JvmSighting): string | undefined {

@@ -20,6 +20,7 @@ import type {
 } from '../model/thread-dump.js';
 import { detach, detachAll, FrameInterner, newThreadDump, newThreadEntry, recordUnparsed, StringInterner, threadCountMismatch } from './dump-builder.js';
 import { javaStateNamed, parseJrockitLockLine, parseLockLine, parseLockRef } from './frame-text.js';
+import { closesDumpsWithJniLine } from './jvm-identity.js';
 import { StackInterner } from './stack-interner.js';
 import {
   BodyLine,
@@ -343,6 +344,7 @@ export class ThreadDumpSections {
         this.deadlockReport = marker.deadlocked ? { line: this.lineNo, entries: [] } : null;
         return;
       case 'jni-refs':
+        this.awaitingJniLine = false;
         if (marker.globalRefs !== undefined) dump.jniGlobalRefs = marker.globalRefs;
         if (marker.weakRefs !== undefined) dump.jniWeakRefs = marker.weakRefs;
         dump.endLine = this.lineNo;
@@ -655,6 +657,7 @@ export class ThreadDumpSections {
     this.dump = dump;
     this.section = 'threads';
     this.dumps.push(dump);
+    this.awaitingJniLine = format === 'hotspot' && dump.jvm !== undefined && closesDumpsWithJniLine(dump.jvm);
   }
 
   private uncountPreviousUnparsed(): void {
@@ -673,7 +676,19 @@ export class ThreadDumpSections {
     if (iso !== undefined) dump.timestampIso = iso;
   }
 
+  /**
+   * Whether the open dump began with HotSpot's banner and has not yet printed its closing `JNI global
+   * refs` line: HotSpot prints that line after every thread, the JVM's own last, so a dump that stops
+   * before it was cut, most often among those threads, where no thread count (SMR) notices.
+   */
+  private awaitingJniLine = false;
+  /** Dumps cut before their closing line: the line where each starts and where it ends. */
+  private readonly cutDumps: ThreadDump[] = [];
+
   private closeDump(): void {
+    // A dump whose threads are in another format (Spring Boot's text, under a HotSpot banner) has no such line.
+    if (this.awaitingJniLine && this.dump !== null && this.dump.format === 'hotspot' && this.dump.threads.length > 0) this.cutDumps.push(this.dump);
+    this.awaitingJniLine = false;
     this.endThread();
     this.flushDeadlockEntry();
     this.dump = null;
@@ -757,6 +772,15 @@ export class ThreadDumpSections {
       // HotSpot's SMR list holds JavaThreads: the ones printed with a `#id`; VM and GC threads are not in it.
       const mismatch = threadCountMismatch(d, (t) => t.javaId !== undefined && !t.virtual);
       if (mismatch !== undefined) this.warnings.push(mismatch);
+    }
+    for (const d of this.cutDumps) {
+      if (d.index < 0 || this.dumps[d.index] !== d) continue;
+      const last = d.threads[d.threads.length - 1]!;
+      const among = last.javaId === undefined ? ", among the JVM's own threads," : '';
+      this.warnings.push(
+        `line ${d.startLine}: the dump stops at line ${d.endLine}${among} without the "JNI global refs" line HotSpot closes every dump with: ` +
+          'it was cut, and the threads after that point are missing',
+      );
     }
     if (this.javacoreLine > 0 && this.dumps.length > 0)
       this.warnings.push(

@@ -9,10 +9,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { describe, expect, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
+import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import { chainHeap, id8, record, u4 } from './hand-hprof.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-hprof-structure-'));
@@ -136,5 +137,18 @@ describe('damaged structures are warnings', () => {
     expect(h.warnings.join('\n')).toMatch(/a name record \(STRING IN UTF8\) at offset \d+ claims 70000 bytes, more than a JVM name can hold/);
     const control = await hprofHistogram(write('undamaged.hprof', chainHeap(IDS)));
     expect(control.warnings).toEqual([]);
+  });
+});
+
+describe('class dumps after the objects (the old hprof agent writes them last)', () => {
+  it('the instances of a root class met before its class dump are loaded all the same', async () => {
+    const { before, segment, end } = chainParts();
+    // The segment's body: the class dump first, then the rest; written the agent's way round.
+    const body = segment.subarray(9);
+    const classDumpEnd = body.indexOf(Buffer.from([0x21]));
+    const agentOrder = Buffer.concat([body.subarray(classDumpEnd), body.subarray(0, classDumpEnd)]);
+    const file = write('class-dump-last.hprof', Buffer.concat([before, record(0x1c, agentOrder), end]));
+    const store = await loadHprof(file, { roots: [{ className: 'Node', depth: 0 }] });
+    expect([...store.objects.keys()].sort((a, b) => a - b)).toEqual(IDS);
   });
 });

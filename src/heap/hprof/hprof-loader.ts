@@ -52,6 +52,8 @@ function feedOptions(plan: LoadPlan, onProgress: ProgressListener | undefined, g
 }
 
 const DEFAULT_MAX_OBJECTS = 2_000_000;
+/** Instances met before their class dump that are remembered (two numbers each); a dump with more is no agent's. */
+const MAX_BEFORE_THEIR_CLASS = 2 * 4_000_000;
 /** Full passes over the file after the first (gzip input, or ids in no usable order). */
 const MAX_PASSES = 32;
 /** Forward sweeps over the index, each reading only the blocks it needs. */
@@ -136,12 +138,21 @@ class FirstPass {
   header: HprofHeader | undefined;
   readonly parser: HprofParser;
   riderFailure: { error: unknown } | undefined;
+  /**
+   * Instances met before their class's dump, as (id, class id) pairs: the old hprof agent writes every
+   * class dump after the objects, so whether such an instance is of a root class is known only after
+   * the pass (loadRootsMetBeforeTheirClass). jmap and HotSpot write classes first: this stays empty.
+   */
+  readonly beforeTheirClass: number[] = [];
 
   constructor(plan: LoadPlan, rider?: LoadHooks['firstPass']) {
     const closure = (this.closure = new Closure(plan));
     const meta = closure.meta;
     const staticsOf = new Map((plan.statics ?? []).map((s) => [s.className, s.depth]));
-    const { index, tally } = this;
+    const { index, tally, beforeTheirClass } = this;
+    // Whether the class of the last instance seen had been dumped (instances of a class come in runs).
+    let lastClass = -1;
+    let lastClassDumped = true;
     const own: HprofVisitor = {
       ...closure.captureVisitor(true),
       ...meta.visitor(),
@@ -152,6 +163,7 @@ class FirstPass {
       },
       classDump: (c) => {
         meta.classDumps.set(c.id, c);
+        lastClass = -1;
         const depth = staticsOf.get(meta.className(c.id));
         if (depth !== undefined) for (const st of c.statics) if (isReferenceType(st.type) && typeof st.value === 'number') closure.want(st.value, depth);
       },
@@ -161,6 +173,11 @@ class FirstPass {
       instanceHeader: (id, classId) => {
         index.note(id, parser);
         tally.instance(classId);
+        if (classId !== lastClass) {
+          lastClass = classId;
+          lastClassDumped = meta.classDumps.has(classId);
+        }
+        if (!lastClassDumped && beforeTheirClass.length < MAX_BEFORE_THEIR_CLASS) beforeTheirClass.push(id, classId);
         return closure.wantsInstance(id, classId);
       },
       objectArrayHeader: (id, classId, length) => {
@@ -183,6 +200,11 @@ class FirstPass {
   }
 }
 
+/** Instances of root classes the first pass met before their class dump are wanted now, to be read by the sweeps or passes that follow. */
+function loadRootsMetBeforeTheirClass(pairs: readonly number[], closure: Closure): void {
+  for (let i = 0; i < pairs.length; i += 2) closure.want(pairs[i]!, closure.rootBudget(pairs[i + 1]!));
+}
+
 /** After the first pass: the references left, then the store. `seekable` is a plain file to read blocks from, if there is one. */
 async function finishLoad(
   path: string,
@@ -199,6 +221,7 @@ async function finishLoad(
   const histogramWarnings = [...warnings];
   if (fed0.truncatedAt !== undefined) histogramWarnings.push(truncationWarning(fed0));
   closure.expandDeferred();
+  loadRootsMetBeforeTheirClass(first.beforeTheirClass, closure);
 
   let truncated: FeedSummary = fed0;
   let passes = 1;
