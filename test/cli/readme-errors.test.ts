@@ -158,6 +158,53 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
       return ['analyze', '--fail-on', 'never', '--max-gunzip-size', '1m', 'bomb.txt.gz'];
     },
   },
+  'a gzip input that inflates like a bomb': {
+    args: (d) => {
+      const padded = Buffer.concat([readFileSync(fixture('threads/deadlock/dump-1.txt')), Buffer.alloc(24 * 1024 * 1024, 0x0a)]);
+      write(d, 'padded.txt.gz', gzipSync(padded, { level: 9 }));
+      return ['analyze', '--fail-on', 'never', 'padded.txt.gz'];
+    },
+  },
+  'a line longer than 64 Mi characters': {
+    // A hole of 600 MB in a sparse file: one line of zero bytes, past the longest string V8 can hold.
+    shell: (cli) =>
+      `cp ${fixture('threads/deadlock/dump-1.txt')} long.txt && truncate -s +600M long.txt && echo >> long.txt && ${cli} analyze --fail-on never long.txt`,
+  },
+  'a HotSpot dump that stops before its closing `JNI global refs` line': {
+    args: (d) => {
+      const lines = readFileSync(fixture('threads/deadlock/dump-1.txt'), 'utf8').split('\n');
+      write(d, 'cut.txt', lines.slice(0, lines.findIndex((l) => l.startsWith('"VM Thread"')) + 2).join('\n'));
+      return ['analyze', '--fail-on', 'never', 'cut.txt'];
+    },
+  },
+  'an HPROF holding several heap dumps': {
+    // Two empty HEAP DUMP records (written by hand: the hprof agent left the JDK in 9).
+    args: (d) => (
+      write(d, 'two.hprof', Buffer.concat([HPROF_HEADER, record(0x0c, Buffer.alloc(0)), record(0x0c, Buffer.alloc(0))])),
+      ['histogram', 'two.hprof']
+    ),
+  },
+  'an HPROF whose structure changes a count': {
+    // One instance (sub-record 0x21) of class 0x777, which no CLASS DUMP describes (written by hand).
+    args: (d) => {
+      const instance = Buffer.concat([
+        Buffer.from([0x21]),
+        Buffer.alloc(7),
+        Buffer.from([0x10, 0, 0, 0, 0]),
+        Buffer.alloc(6),
+        Buffer.from([0x07, 0x77]),
+        Buffer.alloc(4),
+      ]);
+      write(d, 'stray.hprof', Buffer.concat([HPROF_HEADER, record(0x1c, instance), record(0x2c, Buffer.alloc(0))]));
+      return ['histogram', 'stray.hprof'];
+    },
+  },
+  '`TMPDIR` that does not exist': {
+    shell: (cli) => `TMPDIR=/nonexistent ${cli} analyze - < ${fixture('threads/deadlock/dump-1.txt')}`,
+  },
+  'a folder that cannot be read': {
+    unchecked: 'root reads every folder; test/cli/special-inputs.test.ts runs it as an unprivileged user (setpriv)',
+  },
   'damaged records in a dumpsleuth heap snapshot': {
     shell: (cli) =>
       `${cli} extract ${fixture('incidents/active-count-leak/heap.hprof.gz')} -o snap.json 2>/dev/null && sed -i ` +

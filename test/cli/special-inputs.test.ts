@@ -4,7 +4,7 @@
  * instead of waiting without a word.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -61,6 +61,52 @@ describe('inputs that are not regular files', { timeout: 120_000 }, () => {
     const report = JSON.parse(r.stdout) as { inputs: Array<{ dumps: number; warnings: string[] }> };
     expect(report.inputs[0]!.dumps).toBe(2);
     expect(report.inputs[0]!.warnings.join('\n')).toMatch(/1 line longer than 67108864 characters was cut at that length/);
+  });
+
+  // Root reads every file: the permission errors are seen only by an unprivileged user (nobody, through setpriv).
+  // (Only where nobody can run the built CLI: a clone under a private home folder is not theirs to read.)
+  const asNobody =
+    process.getuid?.() === 0 &&
+    spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, BUILT_CLI, '--version']).status === 0;
+  it.skipIf(!asNobody)('what may not be read is exit 2 naming the path, or a note inside an incident, never an internal error', () => {
+    const d = mkdtempSync(join(tmpdir(), 'dumpsleuth-perm-'));
+    chmodSync(d, 0o755);
+    const file = (name: string, mode: number) => (copyFileSync(DUMP, join(d, name)), chmodSync(join(d, name), mode), join(d, name));
+    const folder = (name: string, mode: number) => (mkdirSync(join(d, name)), chmodSync(join(d, name), mode), join(d, name));
+    const secret = file('secret.txt', 0);
+    const closed = folder('closed', 0);
+    const incident = folder('incident', 0o755);
+    copyFileSync(DUMP, join(incident, 'dump-1.txt'));
+    copyFileSync(DUMP, join(incident, 'dump-2.txt'));
+    chmodSync(join(incident, 'dump-2.txt'), 0);
+    mkdirSync(join(incident, 'sub'), { mode: 0 });
+    const run = (...args: string[]) =>
+      spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, BUILT_CLI, ...args], { encoding: 'utf8', cwd: d });
+    for (const args of [
+      ['analyze', secret],
+      ['histogram', secret],
+      ['memory', secret],
+      ['analyze', closed],
+    ]) {
+      const r = run(...args);
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^error: cannot read (the folder )?${args[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: permission denied`));
+    }
+    const inIncident = run('analyze', '--fail-on', 'never', incident);
+    expect(inIncident.status, inIncident.stderr).toBe(0);
+    expect(inIncident.stderr).toMatch(/note: skipped \S+dump-2\.txt: cannot read \S+: permission denied/);
+    expect(inIncident.stderr).toMatch(/note: skipped \S+sub: cannot read the folder: permission denied/);
+    const batch = run('batch', '--fail-on', 'never', incident, closed);
+    expect(batch.status).toBe(2);
+    const lines = batch.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { status: string; error?: string; skipped?: string[] });
+    expect(lines[0]!.status).toBe('ok');
+    expect(lines[0]!.skipped?.join('\n')).toMatch(/dump-2\.txt: cannot read .*permission denied/);
+    expect(lines[0]!.skipped?.join('\n')).toMatch(/sub: cannot read the folder: permission denied/);
+    expect(lines[1]!.error).toMatch(/^cannot read the folder \S+closed: permission denied$/);
+    expect(`${inIncident.stderr}${batch.stdout}${batch.stderr}`).not.toMatch(/internal error/);
   });
 
   it('a terminal on stdin is refused with what to do', () => {
