@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
- * `npm run fuzz -- [--seed N] [--minutes M] [--runs R]`: the robustness properties
+ * `npm run fuzz -- [--cli] [--seed N] [--minutes M] [--runs R]`: the robustness properties
  * (test/robustness/mutated-inputs.test.ts) again and again with seeds N, N+1, ... and R cases per
- * property, until M minutes have passed. Each round runs in its own process with a time limit, so a
+ * property, until M minutes have passed. With --cli, the built CLI end to end instead
+ * (test/robustness/cli-fuzz.test.ts, R cases of each of its nine classes a seed; `npm run build`
+ * first). Each round runs in its own process with a time limit, so a
  * hang is caught and named by its seed instead of stalling the run. Failures are printed with the
  * seed that reproduces them:  DUMPSLEUTH_FUZZ_SEED=<seed> DUMPSLEUTH_FUZZ_RUNS=<R> npx vitest run test/robustness
  */
@@ -18,6 +20,12 @@ const firstSeed = option('seed', Date.now() % 1_000_000);
 const minutes = option('minutes', 10);
 const runs = option('runs', 150);
 const log = process.env.DUMPSLEUTH_FUZZ_LOG ?? 'fuzz.log';
+const cli = process.argv.includes('--cli');
+const testFile = cli ? 'test/robustness/cli-fuzz.test.ts' : 'test/robustness/mutated-inputs.test.ts';
+const seedEnv = (seed) =>
+  cli
+    ? { DUMPSLEUTH_CLI_FUZZ_SEED: String(seed), DUMPSLEUTH_CLI_FUZZ_CASES: String(runs) }
+    : { DUMPSLEUTH_FUZZ_SEED: String(seed), DUMPSLEUTH_FUZZ_RUNS: String(runs) };
 const until = Date.now() + minutes * 60_000;
 const ROUND_LIMIT_MS = 20 * 60_000;
 
@@ -27,8 +35,8 @@ let failures = 0;
 console.log(`fuzzing from seed ${firstSeed} for ${minutes} min, ${runs} cases per property; log: ${log}`);
 while (Date.now() < until) {
   const started = Date.now();
-  const r = spawnSync('npx', ['vitest', 'run', 'test/robustness/mutated-inputs.test.ts', '--reporter=dot'], {
-    env: { ...process.env, DUMPSLEUTH_FUZZ_SEED: String(seed), DUMPSLEUTH_FUZZ_RUNS: String(runs), NO_COLOR: '1' },
+  const r = spawnSync('npx', ['vitest', 'run', testFile, '--reporter=dot'], {
+    env: { ...process.env, ...seedEnv(seed), NO_COLOR: '1' },
     encoding: 'utf8',
     timeout: ROUND_LIMIT_MS,
     maxBuffer: 64 * 1024 * 1024,
@@ -44,7 +52,7 @@ while (Date.now() < until) {
     failures++;
     const summary = (r.stdout + r.stderr)
       .split('\n')
-      .filter((l) => /FAIL|Counterexample|Caused by|Error:/.test(l))
+      .filter((l) => /FAIL|Counterexample|Caused by|Error:|seed \d+, case/.test(l))
       .slice(0, 20)
       .join('\n');
     console.log(`seed ${seed}: FAILED after ${seconds} s\n${summary}`);
