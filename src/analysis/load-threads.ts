@@ -12,6 +12,7 @@ import type { LogEventModel } from '../model/model.js';
 import type { ProgressListener } from '../model/progress.js';
 import type { ThreadDumpFile } from '../model/thread-dump.js';
 import { JavacoreParser } from '../threads/javacore-parser.js';
+import { carriesDumpMark, describeLinePrefix, learnLinePrefix, type LinePrefix, PrefixedLines } from '../threads/line-prefix.js';
 import { TextDumpParser } from '../threads/text-parser.js';
 
 export interface LoadedThreadInput {
@@ -71,23 +72,68 @@ export async function loadThreadInput(
       return { ...base, format: 'ibm-javacore', file };
     }
     case 'text': {
-      const logLines = new KnownLineCollector(path);
-      const parser = new TextDumpParser(path, (text, lineNo) => logLines.push(text, lineNo));
-      const pushAll = async (chunks: AsyncIterable<string>) => {
-        for await (const chunk of chunks) {
-          parser.pushText(chunk);
-          checkHeapRoom(path);
-        }
-      };
-      const file = requireDumps(await feed(opened, pushAll, parser), headText, path);
+      // A log that prefixes every line (a container runtime, journald, a wrapper): seen in the head, or
+      // only past it, when a first reading found no dump but dump lines behind one prefix shape.
+      const inHead = learnLinePrefix(headText.split('\n'));
+      const reopened = async () => openInput(path, onProgress, maxGunzipBytes, readFrom);
+      let read = await readTextDumps(path, opened, inHead);
+      if (read.file.dumps.length === 0) {
+        // No dump behind the prefix the head showed: the file is read as it is after all.
+        if (inHead !== undefined) read = await readTextDumps(path, await reopened(), undefined);
+        const later = inHead === undefined ? learnLinePrefix(read.markedOtherLines) : undefined;
+        if (later !== undefined) read = await readTextDumps(path, await reopened(), later);
+      }
+      const file = requireDumps(read.file, headText, path);
       return {
         ...base,
         format: [...new Set(file.dumps.map((d) => d.format))].join('+'),
         file,
-        ...(logLines.matched > 0 ? { logEvents: logLines.events() } : {}),
+        ...(read.logLines.matched > 0 ? { logEvents: read.logLines.events() } : {}),
       };
     }
   }
+}
+
+/** Lines outside any dump that carry a dump's marks behind a prefix, kept to learn the prefix from; at most this many. */
+const MARKED_LINES_KEPT = 2000;
+
+/** Reads a text input's dumps, through `prefix` when its lines carry one. */
+async function readTextDumps(
+  path: string,
+  opened: OpenedInput,
+  prefix: LinePrefix | undefined,
+): Promise<{ file: ThreadDumpFile; logLines: KnownLineCollector; markedOtherLines: string[] }> {
+  const logLines = new KnownLineCollector(path);
+  const markedOtherLines: string[] = [];
+  const parser = new TextDumpParser(path, (text, lineNo) => {
+    logLines.push(text, lineNo);
+    if (markedOtherLines.length < MARKED_LINES_KEPT && carriesDumpMark(text)) markedOtherLines.push(text);
+  });
+  if (prefix === undefined) {
+    const pushAll = async (chunks: AsyncIterable<string>) => {
+      for await (const chunk of chunks) {
+        parser.pushText(chunk);
+        checkHeapRoom(path);
+      }
+    };
+    return { file: await feed(opened, pushAll, parser), logLines, markedOtherLines };
+  }
+  const lines = new PrefixedLines(
+    prefix,
+    (line) => parser.push(line),
+    (raw) => parser.skipLine(raw),
+  );
+  let cut = 0;
+  const read = await feed(
+    opened,
+    async (chunks) => {
+      cut = await forEachLine(chunks, (line) => lines.push(line));
+      lines.finish();
+    },
+    parser,
+  );
+  const warnings = cut > 0 ? [...read.warnings, linesCutWarning(cut)] : read.warnings;
+  return { file: { ...read, warnings, linePrefix: describeLinePrefix(prefix) }, logLines, markedOtherLines };
 }
 
 /** Feeds all the text; a cut gzip stream ends the input early with a warning, keeping what was read. */

@@ -32,6 +32,8 @@ export function sniff(headBytes: Buffer, headText: string): SniffedKind {
   const body = stripHttpHeaders(headText.replace(/^\uFEFF/, '')).trimStart();
   // A log line may start with `[`; JSON here is an object, or an array of objects/arrays.
   if (body.startsWith('{') || /^\[\s*[{[\]]/.test(body)) {
+    // Docker's json-file log: a JSON object a line, each holding a line of output (read as text, see threads/line-prefix.ts).
+    if (isJsonLinesLog(body)) return { kind: 'text' };
     if (/"threadDump"\s*:/.test(body)) return { kind: 'json-threads', format: 'jcmd-json' };
     // Spring Boot's actuator document is `{"threads": [{"threadName": ...`; other JSON may mention both keys anywhere.
     if (/^\{\s*"threads"\s*:\s*\[/.test(body) && /"threadName"\s*:/.test(body)) return { kind: 'json-threads', format: 'actuator-json' };
@@ -40,6 +42,12 @@ export function sniff(headBytes: Buffer, headText: string): SniffedKind {
   }
   if (/^(?:0SECTION|1TISIGINFO|1TIDATETIME|1XMTHDINFO|3XMTHREADINFO)\b/m.test(headText)) return { kind: 'javacore' };
   return { kind: 'text' };
+}
+
+/** Whether the first lines are each a one-line JSON object with a `log` string (Docker's json-file log). */
+function isJsonLinesLog(body: string): boolean {
+  const lines = body.split('\n', 6).filter((l) => l.trim() !== '');
+  return lines.length >= 2 && lines.slice(0, 5).every((l) => l.startsWith('{"log":"') && l.trimEnd().endsWith('}'));
 }
 
 function stripHttpHeaders(text: string): string {

@@ -5,7 +5,7 @@
  * can hold. No line of a thread dump comes near the limit, and a log line that carries a whole dump
  * (escaped in a JSON message) is still far under it.
  */
-export const MAX_LINE_CHARS = 64 * 1024 * 1024;
+const MAX_LINE_CHARS = 64 * 1024 * 1024;
 
 export class LineCarry {
   private text = '';

@@ -22,6 +22,8 @@ export interface InputSummary {
   readonly heap?: HeapSize;
   /** For a log: what was found in it, counted (`2 hung-thread reports`, `3 top -H samples`). */
   readonly found?: readonly string[];
+  /** For dumps inside a log that prefixed every line: which prefix was stripped, in words. */
+  readonly linePrefix?: string;
 }
 
 export interface HeapSize {

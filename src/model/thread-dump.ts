@@ -159,4 +159,6 @@ export interface ThreadDumpFile {
   readonly outsideLines: number;
   readonly totalLines: number;
   readonly warnings: string[];
+  /** The prefix a log put on every line, stripped before the dumps were read (see threads/line-prefix.ts), in words. */
+  readonly linePrefix?: string;
 }

@@ -62,6 +62,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
       unparsedLines: f.dumps.reduce((n, d) => n + d.unparsedCount, 0),
       outsideLines: f.outsideLines,
       warnings: [...f.warnings],
+      ...(f.linePrefix !== undefined ? { linePrefix: f.linePrefix } : {}),
     });
     dumps.push(...f.dumps);
   }

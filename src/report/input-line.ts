@@ -24,6 +24,7 @@ export function inputLineParts(i: InputSummary): Array<{ readonly text: string; 
     else parts.push({ text: 'read, nothing known in it' });
   } else {
     parts.push({ text: plural(i.dumps, 'dump') }, { text: plural(i.threads, 'thread') });
+    if (i.linePrefix !== undefined) parts.push({ text: i.linePrefix });
   }
   if (i.heap !== undefined) parts.push({ text: heapSizeText(i.heap) });
   if (i.unparsedLines > 0) parts.push({ text: plural(i.unparsedLines, 'unparsed line'), dim: true });

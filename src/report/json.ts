@@ -54,6 +54,7 @@ export function renderJson(report: Report): string {
       unparsedLines: i.unparsedLines,
       outsideLines: i.outsideLines,
       warnings: i.warnings,
+      ...(i.linePrefix !== undefined ? { linePrefix: i.linePrefix } : {}),
       ...(i.heap !== undefined ? { heap: { objects: i.heap.objects, shallowBytes: i.heap.shallowBytes, classes: i.heap.classes } } : {}),
     })),
     dumps: m.dumps.map((d, i) => ({

@@ -196,6 +196,16 @@ export class ThreadDumpSections {
     this.sharedBodyThread = null;
   }
 
+  /**
+   * A line of the file that is not the dumps' (another stream or container of a prefixed log, see
+   * line-prefix.ts): numbered and counted as outside the dumps, never read as part of one.
+   */
+  skipLine(rawLine: string): void {
+    this.lineNo++;
+    this.outsideLines++;
+    this.onOtherLine?.(rawLine.trim(), this.lineNo);
+  }
+
   /** Feeds one line (without its `\n`). */
   push(rawLine: string): void {
     this.lineNo++;
