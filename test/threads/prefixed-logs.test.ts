@@ -32,9 +32,11 @@ async function read(name: string, text: string) {
 }
 
 describe('dumps inside logs that prefix every line', () => {
-  it('control: the dump as the JVM wrote it has no prefix', async () => {
+  it('control: the dump as the JVM wrote it has no prefix, and its threads are where the program put them', async () => {
     const plain = await read('plain', PLAIN);
     expect(plain.linePrefix).toBeUndefined();
+    const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { threads: Record<string, { state: string }> };
+    for (const [name, { state }] of Object.entries(truth.threads)) expect(plain.dumps[0]!.threads.find((t) => t.name === name)?.state, name).toBe(state);
     expect(threadsOf(plain).length).toBeGreaterThan(10);
     expect(plain.dumps[0]!.jvmDeadlocks).toHaveLength(1);
   });
