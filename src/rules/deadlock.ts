@@ -1,5 +1,6 @@
 import type { Evidence } from '../model/findings.js';
 import { FORMATS_WITHOUT_JVM_DEADLOCK_REPORT } from '../model/thread-dump.js';
+import { reportDescribesCycle } from '../threads/lock-graph.js';
 import type { Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { lockWaitsByDump } from './support/held-up.js';
@@ -42,8 +43,10 @@ export const deadlock: Rule = {
         threadEvidence(model, t, c.locks[k] ? `waits for <${c.locks[k]!.id}> (${c.locks[k]!.className})` : undefined),
       );
       const dump = model.dumps[c.dump]!;
+      // The cycle's own report: matched by its edges and locks, not by a name another cycle may share.
+      const lockIds = c.locks.length === names.length ? c.locks.map((l) => l.id) : names.map(() => undefined);
       for (const r of dump.jvmDeadlocks) {
-        if (r.entries.some((e) => names.includes(e.thread)))
+        if (reportDescribesCycle(r, names, lockIds))
           evidence.push({ kind: 'jvm-report', dump: c.dump, source: dump.source, line: r.line, note: 'the JVM reported this deadlock' });
       }
       const possible = c.confidence === 'possible';

@@ -42,6 +42,8 @@ export class JavacoreParser {
   private deadlockThreads: string[] = [];
   private pendingTimestamp: string | undefined;
   private inCurrentThreadSection = false;
+  /** The thread of the "Current thread" section, read there, until the list shows whether it has it too. */
+  private currentThread: ThreadEntry | undefined;
 
   constructor(source: string) {
     this.source = source;
@@ -70,14 +72,14 @@ export class JavacoreParser {
     if (this.dump === null) this.openDump();
     const dump = this.dump!;
     dump.endLine = this.lineNo;
-    // The current thread is printed twice: under "Current Thread Details" and again in the list.
+    // The thread that asked for the dump, under "Current thread": J9 2.4 prints it again in the
+    // thread list, OpenJ9 only there. It is read, and kept when the list does not have it (closeDump).
     if (tag === '1XMCURTHDINFO') {
       this.inCurrentThreadSection = true;
       this.thread = null;
       return;
     }
     if (tag.startsWith('1')) this.inCurrentThreadSection = false;
-    if (this.inCurrentThreadSection) return;
     switch (tag) {
       case '1TIDATETIME': {
         const m = /Date:\s*(\d{4})\/(\d{2})\/(\d{2}) at (\d{2}):(\d{2}):(\d{2})(?::(\d{1,3}))?/.exec(body);
@@ -211,7 +213,8 @@ export class JavacoreParser {
     const addr = /(?:J9VMThread|TID):(0x[0-9A-Fa-f]+)/.exec(rest);
     if (addr) th.address = addr[1]!.toLowerCase();
     this.thread = th;
-    dump.threads.push(th);
+    if (this.inCurrentThreadSection) this.currentThread = th;
+    else dump.threads.push(th);
   }
 
   private threadBlock(body: string): void {
@@ -260,6 +263,9 @@ export class JavacoreParser {
   private closeDump(): void {
     const dump = this.dump;
     if (dump === null) return;
+    const current = this.currentThread;
+    if (current !== undefined && !dump.threads.some((t) => sameJ9Thread(t, current))) dump.threads.push(current);
+    this.currentThread = undefined;
     this.flushDeadlock();
     this.applyMonitors(dump);
     this.monitors = [];
@@ -314,4 +320,10 @@ export class JavacoreParser {
       );
     return { source: this.source, dumps: this.dumps, outsideLines: this.outsideLines, totalLines: this.lineNo, warnings };
   }
+}
+
+/** One thread printed twice (the current thread's section and the list): the same J9VMThread address, else the same name and native id. */
+function sameJ9Thread(a: ThreadEntry, b: ThreadEntry): boolean {
+  if (a.address !== undefined && b.address !== undefined) return a.address === b.address;
+  return a.name === b.name && a.nativeId === b.nativeId;
 }

@@ -3,7 +3,7 @@
  * and the cycles in the wait-for graph. Cycles are found here, not taken from the JVM's report,
  * so dumps without a report (VisualVM, ThreadInfo, j.u.c. read-lock cycles) are covered too.
  */
-import type { LockRef, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
+import type { JvmDeadlockReport, LockRef, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
 import { IdIndex } from './id-index.js';
 import { heldLocks, type ThreadWait, type WaitKind, waitOf } from './thread-waits.js';
 
@@ -140,10 +140,37 @@ export function buildLockGraph(dump: ThreadDump): LockGraph {
     waits.map((w) => w?.lock ?? null),
   );
   cycles.push(...inferReadLockCycles(threads, waits, waitsFor, waitNodes, cycles));
-  const reported = new Set<string>();
-  for (const r of dump.jvmDeadlocks) for (const e of r.entries) reported.add(e.thread);
-  const marked = cycles.map((c) => ({ ...c, reportedByJvm: c.threads.every((t) => reported.has(threads[t]!.name)) }));
+  const marked = cycles.map((c) => {
+    const names = c.threads.map((t) => threads[t]!.name);
+    const lockIds = c.threads.map((t) => waits[t]?.lock?.id);
+    return { ...c, reportedByJvm: dump.jvmDeadlocks.some((r) => reportDescribesCycle(r, names, lockIds)) };
+  });
   return { locks, waitsFor, waits, waitNodes, cycles: marked };
+}
+
+/**
+ * Whether a deadlock report of the JVM describes this cycle (threads in wait order, each waiting
+ * for the lock with the id beside it, when known). Names repeat (a pool that names threads after a
+ * role, two pairs of "worker-A" and "worker-B"), so a report is the cycle's only when each of its
+ * entries is an edge of the cycle, the thread waiting for the one that holds its lock, and names the
+ * lock the cycle's thread waits for wherever the report and the dump both give its address.
+ */
+export function reportDescribesCycle(report: JvmDeadlockReport, names: readonly string[], lockIds: ReadonlyArray<string | undefined>): boolean {
+  if (report.entries.length !== names.length) return false;
+  return report.entries.every((e) =>
+    names.some((name, k) => {
+      if (name !== e.thread || names[(k + 1) % names.length] !== e.heldBy) return false;
+      const id = lockIds[k];
+      // The report names the object's address (`object 0x...`, `ownable synchronizer 0x...`); the dump may pad it differently.
+      return id === undefined || id === '' || !/0x[0-9a-f]/i.test(e.waitingFor) || sameAddressIn(e.waitingFor, id);
+    }),
+  );
+}
+
+function sameAddressIn(text: string, id: string): boolean {
+  const want = id.toLowerCase().replace(/^0x0*/, '');
+  for (const m of text.matchAll(/0x([0-9a-fA-F]{1,16})/g)) if (m[1]!.toLowerCase().replace(/^0*/, '') === want) return true;
+  return false;
 }
 
 /** Every thread waits for at most one other, so cycles are found by walking the pointers. */

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Histogram, HistogramRow } from '../../src/heap/histogram.js';
 import { readV8HeapSnapshotHistogram } from '../../src/heap/v8/v8-snapshot.js';
 import { V8SnapshotScanner, type V8SnapshotSummary } from '../../src/heap/v8/v8-snapshot-scanner.js';
+import { sniff } from '../../src/input/sniff.js';
 
 const FIXTURE_GZ = 'fixtures/heap-v8/markers.heapsnapshot.gz';
 const CORPUS_SMALL = join('..', 'shared', 'corpus', 'heap', 'stefanpenner__heapsnapshot', 'small.heapsnapshot');
@@ -333,5 +334,19 @@ describe('hand-made snapshots', () => {
 
   it('reports a missing file as a readable error', async () => {
     await expect(readV8HeapSnapshotHistogram(join(scratch, 'nope.heapsnapshot'))).rejects.toThrow(/no such file/);
+  });
+});
+
+describe('a snapshot whose header keys come in another order (AliNode writes title and uid first)', () => {
+  it('is still a V8 snapshot to every command, read to the same histogram', async () => {
+    const text = gunzipSync(readFileSync(FIXTURE_GZ)).toString('utf8');
+    expect(text.startsWith('{"snapshot":{"meta":')).toBe(true);
+    const reordered = text.replace('{"snapshot":{"meta":', '{"snapshot":{"title":"aliNode heap snapshot","uid":1,"meta":');
+    const path = writeScratch(reordered);
+    const head = Buffer.from(reordered.slice(0, 64 * 1024));
+    expect(sniff(head, head.toString('utf8'))).toEqual({ kind: 'v8-heapsnapshot' });
+    const ours = await readV8HeapSnapshotHistogram(path);
+    const original = await readV8HeapSnapshotHistogram(writeScratch(text));
+    expect(ours.rows).toEqual(original.rows);
   });
 });

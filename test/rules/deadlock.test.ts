@@ -135,3 +135,15 @@ describe('deadlock on real JVMs', () => {
     await expect(text).toMatchFileSnapshot('../golden/deadlock.text.txt');
   });
 });
+
+describe('deadlock reports of threads that share names', () => {
+  test('each finding cites its own JVM report: two pairs of "worker-A" and "worker-B" (a real JVM)', async () => {
+    const { findings } = await analyse([join(FIXTURES, 'deadlock', 'same-names.txt')]);
+    const deadlocks = findings.filter((f) => f.rule === 'deadlock');
+    expect(deadlocks).toHaveLength(2);
+    const reportLines = deadlocks.map((f) => f.evidence.filter((e) => e.kind === 'jvm-report').map((e) => e.line));
+    expect(reportLines.map((l) => l.length)).toEqual([1, 1]);
+    expect(new Set(reportLines.flat()).size).toBe(2);
+    for (const f of deadlocks) expect(f.facts['reportedByJvm']).toBe(true);
+  });
+});
