@@ -37,8 +37,8 @@ export function sniff(headBytes: Buffer, headText: string): SniffedKind {
     if (/"threadDump"\s*:/.test(body)) return { kind: 'json-threads', format: 'jcmd-json' };
     // Spring Boot's actuator document is `{"threads": [{"threadName": ...`; other JSON may mention both keys anywhere.
     if (/^\{\s*"threads"\s*:\s*\[/.test(body) && /"threadName"\s*:/.test(body)) return { kind: 'json-threads', format: 'actuator-json' };
-    // A V8 snapshot's header names its layout (`meta` with `node_fields`); writers order the header's keys as they like (AliNode puts `title` and `uid` first).
-    if (/^\{\s*"snapshot"\s*:\s*\{/.test(body) && /"meta"\s*:\s*\{/.test(body) && /"node_fields"\s*:/.test(body)) return { kind: 'v8-heapsnapshot' };
+    // A V8 snapshot opens with its `snapshot` header, which holds `meta`; writers order the header's keys as they like (AliNode puts `title` and `uid` first).
+    if (/^\{\s*"snapshot"\s*:\s*\{/.test(body) && /"meta"\s*:\s*\{/.test(body)) return { kind: 'v8-heapsnapshot' };
     return { kind: 'json-other' };
   }
   if (/^(?:0SECTION|1TISIGINFO|1TIDATETIME|1XMTHDINFO|3XMTHREADINFO)\b/m.test(headText)) return { kind: 'javacore' };

@@ -11,9 +11,11 @@ import { describe, expect, it } from 'vitest';
 
 import { threadDumpFromHeap } from '../../src/heap/heap-threads.js';
 import { HeapView } from '../../src/heap/heap-view.js';
+import { feedHprof } from '../../src/heap/hprof/byte-source.js';
+import { ClassMetadata } from '../../src/heap/hprof/class-metadata.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
-import { HprofFormatError } from '../../src/heap/hprof/parser.js';
+import { HprofFormatError, HprofParser } from '../../src/heap/hprof/parser.js';
 import { jmapName } from './jmap-histo.js';
 
 const HEAP_CORPUS = join('..', 'shared', 'corpus', 'heap', 'eclipse-mat__mat');
@@ -85,6 +87,13 @@ describe.skipIf(!haveCorpus)('heap corpus (../shared/corpus/heap)', () => {
     // The notes are `jmap -histo` (every object, reachable or not); the dump holds live objects only:
     // 508 unreachable int[][] and one Object are gone, and Class counts the perm-gen mirrors too.
     expect(differ.sort()).toEqual(['int[][]', 'java.lang.Class', 'java.lang.Object']);
+  });
+
+  it('the hprof agent writes class names with dots: the same classes as with slashes', async () => {
+    const meta = new ClassMetadata();
+    await feedHprof(join(HEAP_CORPUS, 'oracle_jdk7_21_hprofagent.hprof'), new HprofParser(meta.visitor()));
+    expect([...meta.classNameIds.values()].map((n) => meta.symbol(n))).toContain('java.lang.String');
+    for (const name of ['java/lang/String', 'java/lang/Class', 'java/lang/Thread']) expect(meta.classIdNamed(name), name).toBeDefined();
   });
 
   it('an IBM Portable Heap Dump is refused with what it is', async () => {

@@ -93,9 +93,16 @@ export class ClassMetadata {
     return javaName;
   }
 
-  /** The id of the class with this internal name (`java/lang/Class`), if loaded. */
+  /**
+   * The id of the class with this internal name (`java/lang/Class`), if loaded. The old hprof agent
+   * writes class names with dots (`java.lang.Class`): the same class, found either way.
+   */
   classIdNamed(internalName: string): number | undefined {
-    for (const [classId, nameId] of this.classNameIds) if (this.names.get(nameId) === internalName) return classId;
+    const dotted = internalName.replaceAll('/', '.');
+    for (const [classId, nameId] of this.classNameIds) {
+      const name = this.names.get(nameId);
+      if (name === internalName || name === dotted) return classId;
+    }
     return undefined;
   }
 
