@@ -10,7 +10,7 @@ import type { ProgressListener } from '../../../model/progress.js';
 import type { ObjectGraph } from '../../graph/object-graph.js';
 import { feedHprof, type FeedOptions, hprofBytesToSizeFor, type PassEnd, passEnd } from '../byte-source.js';
 import { ClassMetadata } from '../class-metadata.js';
-import { isReferenceType, readIdAt, SUB } from '../format.js';
+import { isReferenceType, primitiveArrayClassName, readIdAt, SUB } from '../format.js';
 import { classObjectShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof-histogram.js';
 import { truncationWarning } from '../hprof-warnings.js';
 import { type ClassDumpRecord, HprofFormatError, HprofParser, type HprofVisitor, MAX_DELIVERED_BODY, readId as readIdIn } from '../parser.js';
@@ -183,10 +183,26 @@ class GraphPass {
     for (let i = 0, o = at; i < length; i++, o += idSize) this.ref(readIdIn(view, o, idSize));
   }
 
-  /** A primitive array is a node with no references: its header says all, its data is never asked for. */
+  /**
+   * A primitive array references its class and nothing else, as every object does in MAT (the class
+   * of `byte[]` is then reachable through its arrays): its header says all, its data is never asked for.
+   */
   primitiveArrayHeader(id: number, type: number, length: number): boolean {
     this.addObject(id, this.keys.forPrimitiveArray(type), primitiveArrayShallowSize(type, length));
+    this.ref(this.primitiveArrayClassId(type));
     return false;
+  }
+
+  /** The class id of each primitive array type, by its name (`[B`, or the agent's `byte[]`); 0 when the dump has none. */
+  private readonly arrayClassIds = new Map<number, number>();
+  private primitiveArrayClassId(type: number): number {
+    let id = this.arrayClassIds.get(type);
+    if (id === undefined) {
+      const descriptor = PRIMITIVE_DESCRIPTORS[type];
+      id = descriptor === undefined ? 0 : (this.meta.classIdNamed(`[${descriptor}`) ?? this.meta.classIdNamed(primitiveArrayClassName(type)) ?? 0);
+      this.arrayClassIds.set(type, id);
+    }
+    return id;
   }
 
   finish(end: PassEnd): ObjectGraph {
@@ -302,6 +318,11 @@ function decodeLateInstances(
  * thread) under that thread's object, as MAT does, so a thread retains its locals; every other root
  * is a root of the graph. Also each root object's first kind and the count of each kind.
  */
+const ROOTS_OF_A_THREAD = new Set<number>([SUB.ROOT_JAVA_FRAME, SUB.ROOT_JNI_LOCAL, SUB.ROOT_NATIVE_STACK, SUB.ROOT_THREAD_BLOCK]);
+
+/** The JVM's descriptor letter of each HPROF primitive type code, for the class name of its arrays (`[B`). */
+const PRIMITIVE_DESCRIPTORS: Readonly<Record<number, string>> = { 4: 'Z', 5: 'C', 6: 'F', 7: 'D', 8: 'B', 9: 'S', 10: 'I', 11: 'J' };
+
 function placeRoots(roots: readonly RootRecord[], slotOfId: IdIndex, threadObjectBySerial: ReadonlyMap<number, number>) {
   const localsOf = new Map<number, number[]>();
   const rootObjects: number[] = [];
@@ -313,7 +334,8 @@ function placeRoots(roots: readonly RootRecord[], slotOfId: IdIndex, threadObjec
     const target = slotOfId.get(r.id);
     if (target < 0) continue;
     if (!rootKindOf.has(target)) rootKindOf.set(target, kind);
-    const threadId = r.kind === SUB.ROOT_JAVA_FRAME || r.kind === SUB.ROOT_JNI_LOCAL ? threadObjectBySerial.get(r.thread) : undefined;
+    // A thread's locals, native-stack and thread-block roots hang under its thread object, as in MAT.
+    const threadId = ROOTS_OF_A_THREAD.has(r.kind) ? threadObjectBySerial.get(r.thread) : undefined;
     const thread = threadId !== undefined ? slotOfId.get(threadId) : -1;
     if (thread >= 0) {
       const list = localsOf.get(thread);
