@@ -119,10 +119,11 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
       'fixtures/threads/logs',
       'fixtures/threads/pool',
       'fixtures/threads/prefixed',
+      'fixtures/threads/same-names',
       'fixtures/threads/series',
       'fixtures/threads/threadinfo',
     ]);
-    expect(expandIncidentPaths(['fixtures/threads/**/truth.json']).length).toBe(8);
+    expect(expandIncidentPaths(['fixtures/threads/**/truth.json']).length).toBe(9);
     expect(expandIncidentPaths(['fixtures/threads/deadlock'])).toEqual(['fixtures/threads/deadlock']);
     // One incident named twice (`d` and `d/`, or the same path again) is one incident.
     expect(expandIncidentPaths(['fixtures/threads/deadlock', 'fixtures/threads/deadlock/', 'fixtures/threads/deadlock'])).toEqual([

@@ -138,7 +138,7 @@ describe('deadlock on real JVMs', () => {
 
 describe('deadlock reports of threads that share names', () => {
   test('each finding cites its own JVM report: two pairs of "worker-A" and "worker-B" (a real JVM)', async () => {
-    const { findings } = await analyse([join(FIXTURES, 'deadlock', 'same-names.txt')]);
+    const { findings } = await analyse([join(FIXTURES, 'same-names', 'dump-1.txt')]);
     const deadlocks = findings.filter((f) => f.rule === 'deadlock');
     expect(deadlocks).toHaveLength(2);
     const reportLines = deadlocks.map((f) => f.evidence.filter((e) => e.kind === 'jvm-report').map((e) => e.line));
