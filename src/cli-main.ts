@@ -142,12 +142,14 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json']))
     .option('-o, --output <file>', 'write to a file instead of stdout (.json chooses json)')
     .option('--top <n>', 'classes to list in text (0 for all)', '40')
+    .option('--dump <n>', 'of an HPROF holding several heap dumps (the old hprof agent), the one to read (default 1)')
     .option('--no-progress', 'no progress line on stderr')
-    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean }) => {
+    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean; dump?: string }) => {
       exitCode = await histogramCommand(
         heap,
         {
           ...(o.format !== undefined ? { format: o.format } : {}),
+          ...(o.dump !== undefined ? { heapDump: wholeNumber('--dump', o.dump, 1, 'for example --dump 2') } : {}),
           top: wholeNumber('--top', o.top, 0, 'for example --top 50, or --top 0 for every class'),
           progress: o.progress,
           ...(o.output !== undefined ? { output: o.output } : {}),
@@ -163,12 +165,14 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('-o, --output <file>', 'write to a file instead of stdout (.json chooses json)')
     .option('--top <n>', 'top-level dominators to show', '10')
     .option('--path <id>', 'also the shortest path from a GC root to this object, through strong references (weak, soft, phantom referents excluded)')
+    .option('--dump <n>', 'of an HPROF holding several heap dumps (the old hprof agent), the one to read (default 1)')
     .option('--no-progress', 'no progress line on stderr')
-    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean; path?: string }) => {
+    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean; path?: string; dump?: string }) => {
       exitCode = await memoryCommand(
         heap,
         {
           ...(o.format !== undefined ? { format: o.format } : {}),
+          ...(o.dump !== undefined ? { heapDump: wholeNumber('--dump', o.dump, 1, 'for example --dump 2') } : {}),
           ...(o.path !== undefined ? { path: o.path } : {}),
           top: wholeNumber('--top', o.top, 1, 'for example --top 20'),
           progress: o.progress,

@@ -47,9 +47,9 @@ export async function openHeapFile(
   return withHprofErrors(file, () => openHeap(source, plan, onProgress, hooks));
 }
 
-export async function heapHistogramOfFile(file: string, onProgress?: ProgressListener): Promise<Histogram> {
+export async function heapHistogramOfFile(file: string, onProgress?: ProgressListener, heapDump?: number): Promise<Histogram> {
   const source = await heapSourceOf(await identifyHeapFile(file), undefined);
-  const histogram = await withHprofErrors(file, () => heapHistogram(source, onProgress));
+  const histogram = await withHprofErrors(file, () => heapHistogram(source, onProgress, heapDump));
   if (histogram === undefined) throw new InputError(`${file}: this heap snapshot carries no histogram`, 'run `dumpsleuth histogram` on the HPROF it came from');
   return histogram;
 }

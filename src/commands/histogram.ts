@@ -15,6 +15,8 @@ export interface HistogramOptions {
   /** Rows to print in text (all in JSON); 0 for all. */
   readonly top: number;
   readonly progress: boolean;
+  /** `--dump N`: which heap dump of an HPROF holding several to read (from 1). */
+  readonly heapDump?: number;
 }
 
 const HISTOGRAM_SCHEMA = 'dumpsleuth.histogram/1';
@@ -28,7 +30,7 @@ export async function histogramCommand(path: string, opts: HistogramOptions, io:
   const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
-  const { value, file } = await readInputFile(path, (f) => heapHistogramOfFile(f, (e) => progress.update(`reading ${path}`, e)));
+  const { value, file } = await readInputFile(path, (f) => heapHistogramOfFile(f, (e) => progress.update(`reading ${path}`, e), opts.heapDump));
   const h: Histogram = { ...value, source: path, warnings: value.warnings.map((w) => renamed(w, file, path)) };
   progress.clear();
   const text = format === 'json' ? JSON.stringify({ schema: HISTOGRAM_SCHEMA, ...h }, null, 2) + '\n' : renderHistogramText(h, opts.top);

@@ -24,6 +24,8 @@ export interface MemoryOptions {
   readonly progress: boolean;
   /** `--path <id>`: also the shortest strong path from a GC root to this object (`0x7ff01234`). */
   readonly path?: string;
+  /** `--dump N`: which heap dump of an HPROF holding several to read (from 1). */
+  readonly heapDump?: number;
 }
 
 export async function memoryCommand(path: string, opts: MemoryOptions, io: CommandIo): Promise<number> {
@@ -54,6 +56,7 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
         topDominators: Math.max(opts.top, 20),
         suspectPaths: true,
         ...(pathId !== undefined ? { pathToId: pathId } : {}),
+        ...(opts.heapDump !== undefined ? { feed: { heapDump: opts.heapDump } } : {}),
       });
     } catch (e) {
       if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump or a V8 .heapsnapshot (plain or gzip)');

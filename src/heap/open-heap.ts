@@ -35,7 +35,7 @@ export async function openHeap(
 }
 
 /** The class histogram; undefined for a snapshot that carries none. */
-export async function heapHistogram(source: HeapSource, onProgress?: ProgressListener): Promise<Histogram | undefined> {
+export async function heapHistogram(source: HeapSource, onProgress?: ProgressListener, heapDump?: number): Promise<Histogram | undefined> {
   if (source.kind === 'v8-heapsnapshot') {
     return readV8HeapSnapshotHistogram(
       source.file,
@@ -52,5 +52,5 @@ export async function heapHistogram(source: HeapSource, onProgress?: ProgressLis
     if (store.histogram === undefined) return undefined;
     return { ...store.histogram, source: source.file, format: 'dumpsleuth-heap', warnings: [...store.histogram.warnings, ...store.warnings] };
   }
-  return hprofHistogram(source.file, onProgress);
+  return hprofHistogram(source.file, onProgress, heapDump);
 }

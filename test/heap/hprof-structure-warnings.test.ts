@@ -14,6 +14,7 @@ import { describe, expect, it, test } from 'vitest';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
+import { runBuiltCli } from '../helpers.js';
 import { chainHeap, id8, record, u4 } from './hand-hprof.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-hprof-structure-'));
@@ -150,5 +151,34 @@ describe('class dumps after the objects (the old hprof agent writes them last)',
     const file = write('class-dump-last.hprof', Buffer.concat([before, record(0x1c, agentOrder), end]));
     const store = await loadHprof(file, { roots: [{ className: 'Node', depth: 0 }] });
     expect([...store.objects.keys()].sort((a, b) => a - b)).toEqual(IDS);
+  });
+});
+
+describe('--dump N: another heap dump of a file holding several', () => {
+  // Dump 1 holds four nodes, dump 2 two (other ids): which was read shows in the counts.
+  const first = chainParts();
+  const second = chainParts([0x5000, 0x5010]);
+  const file = () => write('two-different-dumps.hprof', Buffer.concat([first.before, first.segment, first.end, second.segment, second.end]));
+
+  it('the histogram of dump 2 counts dump 2, and says which was read', async () => {
+    const h = await hprofHistogram(file(), undefined, 2);
+    expect(await nodeCount(file())).toBe(4);
+    expect(h.rows.find((r) => r.className === 'Node')?.instances).toBe(2);
+    expect(h.warnings.join('\n')).toMatch(/holds 2 heap dumps .*dump 2 was read \(--dump\)/);
+  });
+
+  it('the built CLI: histogram and memory --dump 2, and a dump the file does not hold is one clear error', () => {
+    const path = file();
+    const histogram = runBuiltCli(['histogram', '-f', 'json', '--dump', '2', path]);
+    expect(histogram.code, histogram.stderr).toBe(0);
+    expect(
+      (JSON.parse(histogram.stdout) as { rows: Array<{ className: string; instances: number }> }).rows.find((r) => r.className === 'Node')?.instances,
+    ).toBe(2);
+    const memory = runBuiltCli(['memory', '-f', 'json', '--dump', '2', path]);
+    expect(memory.code, memory.stderr).toBe(0);
+    expect(memory.stderr).toMatch(/dump 2 was read/);
+    const missing = runBuiltCli(['histogram', '--dump', '3', path]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^error: \S+two-different-dumps\.hprof: there is no heap dump 3 in this file: it holds 2\n/);
   });
 });

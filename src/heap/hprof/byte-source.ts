@@ -9,7 +9,7 @@ import { createGunzip } from 'node:zlib';
 import { DEFAULT_MAX_GUNZIP_BYTES, inflationBomb } from '../../model/bytes.js';
 import type { ProgressListener } from '../../model/progress.js';
 import { jmapGzipBlockSize, parallelGunzip } from './parallel-gunzip.js';
-import { type HprofHeader, type HprofParser } from './parser.js';
+import { HprofFormatError, type HprofHeader, type HprofParser } from './parser.js';
 
 const READ_BUFFER = 8 * 1024 * 1024;
 /** No single record is buffered beyond this; the parser skips anything it would not deliver anyway. */
@@ -39,6 +39,8 @@ export interface FeedOptions {
   readonly maxGunzipBytes?: number;
   /** Whether the file is gzip, when the caller identified it already (else its magic bytes are read). */
   readonly gzip?: boolean;
+  /** Which of the file's heap dumps to read, from 1 (`--dump N`; the first when not given). */
+  readonly heapDump?: number;
 }
 
 export function isGzipFile(path: string): boolean {
@@ -107,7 +109,12 @@ export function passEnd(parser: HprofParser, fed: FeedSummary): PassEnd {
 type ChunkTee = (chunk: Buffer) => void;
 
 export async function feedHprof(path: string, parser: HprofParser, options: FeedOptions = {}): Promise<FeedSummary> {
-  return (options.gzip ?? isGzipFile(path)) ? feedGzip(path, parser, options) : feedPlain(path, parser, options.onProgress);
+  if (options.heapDump !== undefined) parser.selectHeapDump(options.heapDump);
+  const fed = (options.gzip ?? isGzipFile(path)) ? await feedGzip(path, parser, options) : feedPlain(path, parser, options.onProgress);
+  if (options.heapDump !== undefined && options.heapDump > Math.max(parser.heapDumps, 1)) {
+    throw new HprofFormatError(`there is no heap dump ${options.heapDump} in this file: it holds ${parser.heapDumps}`);
+  }
+  return fed;
 }
 
 function feedPlain(path: string, parser: HprofParser, onProgress?: ProgressListener): FeedSummary {

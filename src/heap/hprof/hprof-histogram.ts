@@ -124,7 +124,8 @@ export class HistogramTally {
   }
 }
 
-export async function hprofHistogram(path: string, onProgress?: ProgressListener): Promise<Histogram> {
+/** `heapDump`: which heap dump of the file to count, from 1 (`--dump N`). */
+export async function hprofHistogram(path: string, onProgress?: ProgressListener, heapDump?: number): Promise<Histogram> {
   const meta = new ClassMetadata();
   const tally = new HistogramTally();
   const parser = new HprofParser({
@@ -142,7 +143,7 @@ export async function hprofHistogram(path: string, onProgress?: ProgressListener
       return false;
     },
   });
-  const fed = await feedHprof(path, parser, onProgress !== undefined ? { onProgress } : {});
+  const fed = await feedHprof(path, parser, { ...(onProgress !== undefined ? { onProgress } : {}), ...(heapDump !== undefined ? { heapDump } : {}) });
   if (parser.header === undefined) throw new HprofFormatError(`the file ends before the HPROF header does`);
   const warnings = parser.warningReport();
   if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));

@@ -40,6 +40,8 @@ export interface LoadPlan {
   readonly inflateThreads?: number;
   /** A gzip dump stops being read past this many decompressed bytes (`--max-gunzip-size`). */
   readonly maxGunzipBytes?: number;
+  /** Which heap dump of the file to read, from 1 (`--dump N`). */
+  readonly heapDump?: number;
 }
 
 function feedOptions(plan: LoadPlan, onProgress: ProgressListener | undefined, gzip: boolean): FeedOptions {
@@ -48,6 +50,7 @@ function feedOptions(plan: LoadPlan, onProgress: ProgressListener | undefined, g
     ...(onProgress !== undefined ? { onProgress } : {}),
     ...(plan.inflateThreads !== undefined ? { inflateThreads: plan.inflateThreads } : {}),
     ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}),
+    ...(plan.heapDump !== undefined ? { heapDump: plan.heapDump } : {}),
   };
 }
 

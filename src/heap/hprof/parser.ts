@@ -94,6 +94,13 @@ export class HprofParser {
   heapDumps = 0;
   /** Between a heap dump's first segment and its HEAP_DUMP_END: a segment here continues that dump. */
   private inSegmentedDump = false;
+  /** Which of the file's heap dumps is read (1 = the first; `--dump N`). */
+  private wantedDump = 1;
+
+  /** Reads the `n`th heap dump of the file (counting from 1) instead of the first. */
+  selectHeapDump(n: number): void {
+    this.wantedDump = n;
+  }
   /** Classes whose instance fields include a type code HPROF does not have: their instances cannot be read. */
   classesWithInvalidFields = 0;
   private view: DataView | undefined;
@@ -149,8 +156,8 @@ export class HprofParser {
       if (tag === TAG.HEAP_DUMP_SEGMENT || tag === TAG.HEAP_DUMP) {
         if (tag === TAG.HEAP_DUMP || !this.inSegmentedDump) this.heapDumps++;
         this.inSegmentedDump = tag === TAG.HEAP_DUMP_SEGMENT;
-        if (this.heapDumps > 1) {
-          // A later heap dump: skipped whole (see heapDumps).
+        if (this.heapDumps !== this.wantedDump) {
+          // Another heap dump than the one read: skipped whole (see heapDumps).
           p = body + length;
           continue;
         }
@@ -452,11 +459,12 @@ export class HprofParser {
 
   /** The warnings, with a count of those beyond the first MAX_WARNINGS and of every record skipped. */
   warningReport(): string[] {
+    const which = this.wantedDump === 1 ? 'the first was read, as MAT and VisualVM read it' : `dump ${this.wantedDump} was read (--dump)`;
     const dumps =
       this.heapDumps > 1
         ? [
             `the file holds ${this.heapDumps} heap dumps (the old hprof agent appends one each time it is asked); ` +
-              `the first was read, as MAT and VisualVM read it, and the other ${this.heapDumps - 1} skipped`,
+              `${which}, and the other ${this.heapDumps - 1} skipped${this.wantedDump === 1 ? ' (--dump N reads another)' : ''}`,
           ]
         : [];
     if (this.suppressedWarnings === 0) return [...dumps, ...this.warnings];
