@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
+import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 import { chainHeap, id8, record, u4 } from './hand-hprof.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-mat-semantics-'));
@@ -45,5 +46,39 @@ describe('references as MAT counts them', () => {
     const thread = Array.from(g.ids).indexOf(0x1000);
     expect(Array.from(g.roots)).not.toContain(last);
     expect(Array.from(g.edges.subarray(g.edgeStart[thread]!, g.edgeStart[thread + 1]!))).toContain(last);
+  });
+});
+
+describe("Android's HPROF (JAVA PROFILE 1.0.3)", () => {
+  // No Android device or emulator runs here, and the corpus has no Android dump: the records are
+  // written by hand (a format edge case) around the known heap of hand-hprof.ts.
+  it('its heap-info record is no root, its root kinds have names, and its no-data arrays are objects', async () => {
+    const heap = chainHeap([0x1000, 0x1010, 0x1020, 0x1030]);
+    const android = Buffer.from(heap);
+    android.write('JAVA PROFILE 1.0.3', 0, 'latin1');
+    const end = android.length - 9;
+    const records = Buffer.concat([
+      Buffer.from([0xfe]), // HEAP_DUMP_INFO: heap type 'A' (the app heap), its name's string id
+      u4(0x41),
+      id8(1),
+      Buffer.from([0x89]), // ROOT_INTERNED_STRING
+      id8(0x1020),
+      Buffer.from([0xc3]), // PRIM_ARRAY_NODATA: 16 ints, their values not dumped
+      id8(0x7000),
+      u4(0),
+      u4(16),
+      Buffer.from([10]),
+    ]);
+    const file = join(dir, 'android.hprof');
+    writeFileSync(file, Buffer.concat([android.subarray(0, end), record(0x1c, records), android.subarray(end)]));
+    const g = await hprofObjectGraph(file);
+    expect(g.rootKinds).toMatchObject({ 'interned-string': 1, 'jni-global': 1 });
+    expect(Object.keys(g.rootKinds).filter((k) => k.startsWith('0x'))).toEqual([]);
+    const array = Array.from(g.ids).indexOf(0x7000);
+    expect(array).toBeGreaterThanOrEqual(0);
+    expect(g.shallow[array]).toBe(16 + 16 * 4);
+    const h = await hprofHistogram(file);
+    expect(h.rows.find((r) => r.className === 'int[]')).toMatchObject({ instances: 1, shallowBytes: 80 });
+    expect(h.warnings).toEqual([]);
   });
 });

@@ -344,10 +344,16 @@ export class HprofParser {
         }
         break;
       }
-      case SUB.PRIM_ARRAY_NODATA:
+      case SUB.PRIM_ARRAY_NODATA: {
+        // Android's primitive array written without its elements: an object all the same, of its length
+        // (MAT counts it); it has no data to deliver.
         used = 1 + idSize + 9;
         if (avail < used) return this.needBytes(used);
+        const type = buf[p + 9 + idSize]!;
+        if (basicTypeSize(type, idSize) !== 0 && !isReferenceType(type) && this.asks(p))
+          v.primitiveArrayHeader?.(readId(dv, base + p + 1, idSize), type, dv.getUint32(base + p + 5 + idSize));
         break;
+      }
       case SUB.CLASS_DUMP: {
         const size = classDumpSize(buf, dv, base, p, end, idSize);
         if (size === INVALID_TYPE) return this.corruptSegment(p, 'a class dump with a constant or static field of no HPROF type');
@@ -371,7 +377,8 @@ export class HprofParser {
         if (size < 0) return this.corruptSegment(p, `unknown heap sub-record 0x${sub.toString(16)}`);
         used = 1 + size;
         if (avail < used) return this.needBytes(used);
-        if (v.root !== undefined) {
+        // Android's heap-info record names the heap that follows (app, image, zygote): not a GC root.
+        if (v.root !== undefined && sub !== SUB.HEAP_DUMP_INFO) {
           const threadSerial =
             sub === SUB.ROOT_JNI_LOCAL ||
             sub === SUB.ROOT_JAVA_FRAME ||

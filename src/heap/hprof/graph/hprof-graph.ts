@@ -31,6 +31,14 @@ const ROOT_KIND_NAMES: Readonly<Record<number, string>> = {
   [SUB.ROOT_THREAD_BLOCK]: 'thread-block',
   [SUB.ROOT_MONITOR_USED]: 'busy-monitor',
   [SUB.ROOT_THREAD_OBJ]: 'thread',
+  // Android's root kinds, named as MAT and Android Studio name them.
+  [SUB.ROOT_INTERNED_STRING]: 'interned-string',
+  [SUB.ROOT_FINALIZING]: 'finalizing',
+  [SUB.ROOT_DEBUGGER]: 'debugger',
+  [SUB.ROOT_REFERENCE_CLEANUP]: 'reference-cleanup',
+  [SUB.ROOT_VM_INTERNAL]: 'vm-internal',
+  [SUB.ROOT_JNI_MONITOR]: 'jni-monitor',
+  [SUB.UNREACHABLE]: 'unreachable',
 };
 
 /** The object graph of a dump, in a pass of its own (see hprofGraphBuilder for one on the heap loader's). */
