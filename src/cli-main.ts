@@ -59,10 +59,12 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (default 16g, and a 100-fold inflation past 1g)')
     .option('--memory', 'compute what holds the memory of every HPROF (dominator tree, leak suspects), however big (default: up to 512 MB)')
     .option('--no-memory', 'skip the memory analysis of heap dumps')
+    .option('--dump <n>', 'of an HPROF holding several heap dumps (the old hprof agent), the one to read (default 1)')
     .action(
       async (
         paths: string[],
         o: {
+          dump?: string;
           format?: string;
           output?: string;
           failOn: string;
@@ -79,6 +81,7 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
           {
             ...(o.format !== undefined ? { format: o.format } : {}),
             memory: o.memory === undefined ? 'auto' : o.memory ? 'always' : 'never',
+            ...(o.dump !== undefined ? { heapDump: wholeNumber('--dump', o.dump, 1, 'for example --dump 2') } : {}),
             failOn: o.failOn,
             progress: o.progress,
             redact: o.redact === true,
@@ -249,9 +252,11 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .description('write the objects the analyses need from a heap dump as a small JSON heap snapshot (for a ticket)')
     .argument('<heap>', 'HPROF heap dump (plain or gzip)')
     .requiredOption('-o, --output <file>', 'the snapshot to write; gzip when it ends in .gz')
+    .option('--dump <n>', 'of an HPROF holding several heap dumps (the old hprof agent), the one to read (default 1)')
     .option('--no-progress', 'no progress line on stderr')
-    .action(async (heap: string, o: { output: string; progress: boolean }) => {
-      exitCode = await extractCommand(heap, { output: o.output, progress: o.progress }, io);
+    .action(async (heap: string, o: { output: string; progress: boolean; dump?: string }) => {
+      const heapDump = o.dump !== undefined ? wholeNumber('--dump', o.dump, 1, 'for example --dump 2') : undefined;
+      exitCode = await extractCommand(heap, { output: o.output, progress: o.progress, ...(heapDump !== undefined ? { heapDump } : {}) }, io);
     });
   program
     .command('rules')

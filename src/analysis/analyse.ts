@@ -14,7 +14,7 @@ import { RULES } from '../rules/index.js';
 import { analysisPlan, type IncidentLoadHooks, type IncidentPlan, loadIncidentInputs, nothingToAnalyse } from './load-incident.js';
 
 /** The limits an analysis's plan takes from its caller (the rest comes from the built-in roots and the config's counters). */
-type PlanLimits = Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree'>;
+type PlanLimits = Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree' | 'heapDump'>;
 
 export interface AnalysisRequest {
   /** Files, one directory (an incident), or `-` for stdin. */

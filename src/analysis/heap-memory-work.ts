@@ -112,7 +112,7 @@ function failed(e: unknown): RunningMemoryAnalysis {
 }
 
 /** What the memory analysis of an incident's heap dumps follows in its plan. */
-export interface MemoryPlan extends Pick<LoadPlan, 'maxGunzipBytes' | 'inflateThreads'> {
+export interface MemoryPlan extends Pick<LoadPlan, 'maxGunzipBytes' | 'inflateThreads' | 'heapDump'> {
   readonly memory?: MemoryChoice;
   /** Run it on the loading thread rather than a worker of its own (batch). */
   readonly memoryOnThisThread?: boolean;
@@ -141,7 +141,11 @@ export function startHeapMemory(input: IdentifiedInput, name: string, plan: Memo
   }
   // One thread inflates for it: the graph pass reads slower than one thread inflates, and the load
   // beside it already keeps the other core busy.
-  const feed = { ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}), inflateThreads: 0 };
+  const feed = {
+    ...(plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}),
+    ...(plan.heapDump !== undefined ? { heapDump: plan.heapDump } : {}),
+    inflateThreads: 0,
+  };
   const options = {
     suspectPaths: true,
     suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES,

@@ -304,7 +304,7 @@ async function loadEach(
 /** The heap-loading plan of an analysis: the built-in roots, the config's counters, and limits. */
 export function analysisPlan(
   counters: readonly UserCounterSpec[],
-  limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree'> = {},
+  limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree' | 'heapDump'> = {},
 ): IncidentPlan {
   return { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counters)], ...limits };
 }

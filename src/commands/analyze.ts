@@ -26,6 +26,8 @@ export interface AnalyzeOptions {
   readonly color?: boolean;
   readonly progress: boolean;
   readonly redact?: boolean;
+  /** `--dump N`: which heap dump of an HPROF holding several to read (from 1). */
+  readonly heapDump?: number;
   /** `--max-gunzip-size`, already parsed. */
   readonly maxGunzipBytes?: number;
   /** `--memory` / `--no-memory`: whether heap dumps get the dominator tree (default: up to a size). */
@@ -56,6 +58,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   const limits = {
     ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
     ...(opts.memory !== undefined ? { memory: opts.memory } : {}),
+    ...(opts.heapDump !== undefined ? { heapDump: opts.heapDump } : {}),
   };
   const result = await analyseIncident(
     { paths, ...(opts.config !== undefined ? { configPath: opts.config } : {}), limits },

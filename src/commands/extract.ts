@@ -20,6 +20,8 @@ export interface ExtractOptions {
   readonly output: string;
   readonly gzip?: boolean;
   readonly progress: boolean;
+  /** `--dump N`: which heap dump of an HPROF holding several to read (from 1). */
+  readonly heapDump?: number;
 }
 
 export async function extractCommand(path: string, opts: ExtractOptions, io: CommandIo): Promise<number> {
@@ -29,9 +31,10 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
   const { value, file } = await readInputFile(path, async (f) => {
     // What holds the memory travels with the snapshot, computed as analyze does by default.
     const identified = await identifyHeapFile(f);
-    const memory = identified.heapKind === 'hprof' ? startHeapMemory(identified, path, ANALYSIS_PLAN) : undefined;
+    const plan = opts.heapDump !== undefined ? { ...ANALYSIS_PLAN, heapDump: opts.heapDump } : ANALYSIS_PLAN;
+    const memory = identified.heapKind === 'hprof' ? startHeapMemory(identified, path, plan) : undefined;
     try {
-      const loaded = await openHeapFile(f, ANALYSIS_PLAN, (e) => progress.update(`reading ${path}`, e), loadHooksOf(memory), identified);
+      const loaded = await openHeapFile(f, plan, (e) => progress.update(`reading ${path}`, e), loadHooksOf(memory), identified);
       const summary = memory !== undefined ? (await finishHeapMemory(memory, path)).model.summary : undefined;
       return summary !== undefined ? { ...loaded, memory: summary } : loaded;
     } finally {

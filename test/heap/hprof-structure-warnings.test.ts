@@ -167,7 +167,7 @@ describe('--dump N: another heap dump of a file holding several', () => {
     expect(h.warnings.join('\n')).toMatch(/holds 2 heap dumps .*dump 2 was read \(--dump\)/);
   });
 
-  it('the built CLI: histogram and memory --dump 2, and a dump the file does not hold is one clear error', () => {
+  it('the built CLI: histogram, memory, analyze and extract --dump 2, and a dump the file does not hold is one clear error', () => {
     const path = file();
     const histogram = runBuiltCli(['histogram', '-f', 'json', '--dump', '2', path]);
     expect(histogram.code, histogram.stderr).toBe(0);
@@ -177,6 +177,19 @@ describe('--dump N: another heap dump of a file holding several', () => {
     const memory = runBuiltCli(['memory', '-f', 'json', '--dump', '2', path]);
     expect(memory.code, memory.stderr).toBe(0);
     expect(memory.stderr).toMatch(/dump 2 was read/);
+    // analyze and extract read it too: the heap's objects are dump 2's (two nodes and their class).
+    const analyze = runBuiltCli(['analyze', '--fail-on', 'never', '-f', 'json', '--dump', '2', path]);
+    expect(analyze.code, analyze.stderr).toBe(0);
+    const dumpOne = runBuiltCli(['analyze', '--fail-on', 'never', '-f', 'json', path]);
+    const heapObjects = (out: string) => (JSON.parse(out) as { inputs: Array<{ heap?: { objects: number } }> }).inputs[0]!.heap?.objects;
+    expect(heapObjects(analyze.stdout)! - heapObjects(dumpOne.stdout)!).toBe(-2);
+    const snapshot = join(dir, 'dump-2.json');
+    const extract = runBuiltCli(['extract', '--dump', '2', path, '-o', snapshot]);
+    expect(extract.code, extract.stderr).toBe(0);
+    const fromSnapshot = runBuiltCli(['histogram', '-f', 'json', snapshot]);
+    expect(
+      (JSON.parse(fromSnapshot.stdout) as { rows: Array<{ className: string; instances: number }> }).rows.find((r) => r.className === 'Node')?.instances,
+    ).toBe(2);
     const missing = runBuiltCli(['histogram', '--dump', '3', path]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^error: \S+two-different-dumps\.hprof: there is no heap dump 3 in this file: it holds 2\n/);
