@@ -60,6 +60,16 @@ export async function truth(scenario: string): Promise<any> {
 
 export const INCIDENTS = 'fixtures/incidents';
 
+/** A minimal javacore written by hand (a format edge case): its title and one thread, to put beside a jstack dump. */
+export const MINIMAL_JAVACORE = [
+  '0SECTION       TITLE subcomponent dump routine',
+  '1TISIGINFO     Dump Requested By User (00100000) Through com.ibm.jvm.Dump.JavaDump',
+  '0SECTION       THREADS subcomponent dump routine',
+  '3XMTHREADINFO      "main" J9VMThread:0x1, j9thread_t:0x2, java/lang/Thread:0x3, state:R, prio=5',
+  '4XESTACKTRACE                at com/acme/App.main(App.java:1)',
+  '',
+].join('\n');
+
 /**
  * Analyses an incident directory the way `analyze <dir>` does (thread dumps, heap dump, logs; other
  * files skipped), or with its thread dumps only.

@@ -94,6 +94,14 @@ export async function loadThreadInput(
   }
 }
 
+/** The chunks of a text, with the heap's room checked after each (as the plain reading does). */
+async function* guarded(chunks: AsyncIterable<string>, path: string): AsyncGenerator<string> {
+  for await (const chunk of chunks) {
+    yield chunk;
+    checkHeapRoom(path);
+  }
+}
+
 /** Lines outside any dump that carry a dump's marks behind a prefix, kept to learn the prefix from; at most this many. */
 const MARKED_LINES_KEPT = 2000;
 
@@ -127,7 +135,7 @@ async function readTextDumps(
   const read = await feed(
     opened,
     async (chunks) => {
-      cut = await forEachLine(chunks, (line) => lines.push(line));
+      cut = await forEachLine(guarded(chunks, path), (line) => lines.push(line));
       lines.finish();
     },
     parser,

@@ -12,7 +12,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 
 import { describe, expect, test } from 'vitest';
 
-import { BUILT_CLI } from '../helpers.js';
+import { BUILT_CLI, MINIMAL_JAVACORE } from '../helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const fixture = (p: string) => join(root, 'fixtures', p);
@@ -239,15 +239,7 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
   },
   'a jstack dump and an IBM javacore in one file': {
     args: (d) => {
-      const javacore = [
-        '0SECTION       TITLE subcomponent dump routine',
-        '1TISIGINFO     Dump Requested By User (00100000) Through com.ibm.jvm.Dump.JavaDump',
-        '0SECTION       THREADS subcomponent dump routine',
-        '3XMTHREADINFO      "main" J9VMThread:0x1, j9thread_t:0x2, java/lang/Thread:0x3, state:R, prio=5',
-        '4XESTACKTRACE                at com/acme/App.main(App.java:1)',
-        '',
-      ].join('\n');
-      write(d, 'mixed.txt', javacore + readFileSync(fixture('threads/deadlock/dump-1.txt'), 'utf8'));
+      write(d, 'mixed.txt', MINIMAL_JAVACORE + readFileSync(fixture('threads/deadlock/dump-1.txt'), 'utf8'));
       return ['analyze', '--fail-on', 'never', 'mixed.txt'];
     },
   },

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 
 import { loadThreadInput } from '../../src/analysis/load-threads.js';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
-import { CORPUS, corpusAvailable, runCli } from '../helpers.js';
+import { CORPUS, corpusAvailable, MINIMAL_JAVACORE, runCli } from '../helpers.js';
 import { analyseFile } from './harness.js';
 
 const FIXTURE = 'fixtures/threads/deadlock/dump-1.txt';
@@ -84,24 +84,15 @@ describe('thread counts reconciled with what the dump declares', { timeout: 120_
   });
 
   it('a jstack dump and a javacore in one file: whichever is not read is said, in both orders', async () => {
-    // A minimal javacore, written by hand (a format edge case): its title and one thread.
-    const javacore = [
-      '0SECTION       TITLE subcomponent dump routine',
-      '1TISIGINFO     Dump Requested By User (00100000) Through com.ibm.jvm.Dump.JavaDump',
-      '0SECTION       THREADS subcomponent dump routine',
-      '3XMTHREADINFO      "main" J9VMThread:0x1, j9thread_t:0x2, java/lang/Thread:0x3, state:R, prio=5',
-      '4XESTACKTRACE                at com/acme/App.main(App.java:1)',
-      '',
-    ].join('\n');
     const jstack = readFileSync('fixtures/threads/deadlock/dump-1.txt', 'utf8');
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-mixed-'));
-    writeFileSync(join(dir, 'mixed.txt'), javacore + jstack);
+    writeFileSync(join(dir, 'mixed.txt'), MINIMAL_JAVACORE + jstack);
     // The file is read as what its head shows (here the javacore); the other is said.
     const loaded = await loadThreadInput(join(dir, 'mixed.txt'));
     expect(loaded.file.warnings.join('\n')).toMatch(/line 7: the file also holds a HotSpot thread dump, which was not read with the javacore/);
     // A HotSpot reader meeting a javacore after its dumps says so too.
     const text = new TextDumpParser('mixed.txt');
-    text.pushText(jstack + '\n' + javacore);
+    text.pushText(jstack + '\n' + MINIMAL_JAVACORE);
     expect(text.finish().warnings.join('\n')).toMatch(/the file also holds an IBM javacore, which was not read with the HotSpot dumps/);
   });
 });
