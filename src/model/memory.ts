@@ -57,6 +57,8 @@ export interface MemorySummary {
   readonly unreachable: { readonly objects: number; readonly bytes: number };
   readonly roots: Readonly<Record<string, number>>;
   readonly missingReferences: number;
+  /** How shallow sizes were worked out (HPROF: the object layout assumed, and why). */
+  readonly sizeModel?: string;
   readonly dominators: RetainedObject[];
   readonly classes: ClassRetained[];
   readonly suspects: LeakSuspect[];

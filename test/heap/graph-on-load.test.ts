@@ -17,7 +17,6 @@ import { indexesOfIds } from '../../src/heap/graph/graph-queries.js';
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
 import { feedHprof, hprofBytesEstimate } from '../../src/heap/hprof/byte-source.js';
 import { type HprofGraphBuilder, hprofGraphBuilder, hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
-import { objectArrayShallowSize } from '../../src/heap/hprof/hprof-histogram.js';
 import { type FirstPassEnd, type LoadHooks, loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import { MAX_DELIVERED_BODY } from '../../src/heap/hprof/parser.js';
 import { HprofParser, type HprofVisitor, readId } from '../../src/heap/hprof/parser.js';
@@ -104,7 +103,8 @@ describe('what rides on the load never fails it', { timeout: 120_000 }, () => {
       expect(plain(graph)).toEqual(plain(own));
       const array = [...graph.ids].indexOf(0x9000);
       expect(array).toBeGreaterThanOrEqual(0);
-      expect(graph.shallow[array]).toBe(objectArrayShallowSize(length));
+      // Too few objects to measure a layout: a 64-bit JVM with compressed references (16-byte array header) is assumed.
+      expect(graph.shallow[array]).toBe(Math.ceil((16 + 4 * length) / 8) * 8);
       expect(graph.edgeStart[array + 1]! - graph.edgeStart[array]!).toBe(1); // its class only
       expect(graph.warnings.some((w) => /1 objects of over 64 MiB each were not read/.test(w))).toBe(true);
       const alone = await loadHprof(file, ANALYSIS_PLAN);

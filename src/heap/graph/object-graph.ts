@@ -49,6 +49,8 @@ export interface ObjectGraph {
   readonly warnings: readonly string[];
   /** For class objects (java.lang.Class): the class each one is, by object index. */
   readonly classObjectNames: ReadonlyMap<number, string>;
+  /** How shallow sizes were worked out, when the format does not record them (HPROF): the layout assumed and why. */
+  readonly sizeModel?: string;
   /** java.lang.ref.Reference objects (weak, soft, phantom, finalizer) and their referents, by object index. */
   readonly referents: Referents;
   /** The kind of root record that holds each GC-root object (the first, when several do). */

@@ -2,96 +2,96 @@
  * The class histogram of an HPROF file in one sequential pass: per class, instances and shallow
  * bytes. Object bodies are skipped, never decoded.
  *
- * HPROF does not record the JVM's object layout, so shallow sizes are estimated the way HotSpot lays
- * objects out on a 64-bit JVM with compressed class pointers and compressed oops (heaps under 32 GB):
- * a 12-byte header (16 for arrays, with the length), 4-byte references, 8-byte alignment.
+ * HPROF does not record the JVM's object layout: sizes are worked out after the pass under the layout
+ * the dump itself shows (see layout/object-layout.ts), so array lengths are kept in a form that any
+ * alignment up to 256 bytes can size exactly.
  */
 import type { ProgressListener } from '../../model/progress.js';
 import { type Histogram, type HistogramRow, sortHistogramRows } from '../histogram.js';
 import { feedHprof } from './byte-source.js';
 import { ClassMetadata } from './class-metadata.js';
-import { basicTypeSize, isReferenceType, primitiveArrayClassName } from './format.js';
+import { basicTypeSize, primitiveArrayClassName } from './format.js';
 import { truncationWarning } from './hprof-warnings.js';
+import { LayoutEvidence } from './layout/layout-evidence.js';
+import { chooseLayout, type ObjectLayout, ObjectSizes } from './layout/object-layout.js';
 import { HprofFormatError, HprofParser } from './parser.js';
 
-const HPROF_SIZE_MODEL =
-  'shallow sizes are estimates for a 64-bit HotSpot JVM with compressed oops and class pointers (12-byte ' +
-  'header, 16 for arrays, 4-byte references, 8-byte alignment); HPROF does not record the real layout';
-
-const align8 = (n: number) => (n + 7) & ~7;
-
-/** Shallow size of an instance whose class and superclasses declare these fields (references count 4 bytes). */
-export function instanceShallowSize(fieldsUpTheHierarchy: Iterable<{ readonly type: number }>, idSize: number): number {
-  let bytes = 12;
-  for (const f of fieldsUpTheHierarchy) bytes += isReferenceType(f.type) ? 4 : basicTypeSize(f.type, idSize);
-  return align8(bytes);
-}
-
-export function objectArrayShallowSize(length: number): number {
-  return align8(16 + 4 * length);
-}
-
-export function primitiveArrayShallowSize(elementType: number, length: number): number {
-  return align8(16 + basicTypeSize(elementType, 8) * length);
-}
-
-/** Shallow size of a class object: an instance of java.lang.Class, or 96 bytes when the dump lacks that class. */
-export function classObjectShallowSize(meta: ClassMetadata, idSize: number): number {
-  const classClass = meta.classIdNamed('java/lang/Class');
-  return classClass !== undefined ? instanceShallowSize(fieldsUpTheHierarchy(meta, classClass), idSize) : 96;
-}
-
-/** The fields of a class and its superclasses, as far as the dump has their class dumps. */
-function* fieldsUpTheHierarchy(meta: ClassMetadata, classId: number): Generator<{ readonly type: number; readonly nameId: number }> {
-  const seen = new Set<number>();
-  for (let c = meta.classDumps.get(classId); c !== undefined && !seen.has(c.id); c = meta.classDumps.get(c.superId)) {
-    seen.add(c.id);
-    yield* c.fields;
-  }
+/** What the histogram says about the sizes it gives. */
+export function sizeModelOf(layout: ObjectLayout): string {
+  return `shallow sizes under the layout of a ${layout.summary} (${layout.reasons.join('; ')})`;
 }
 
 interface Tally {
   count: number;
-  bytes: number;
+}
+
+/**
+ * Arrays of one class: their count, the sum of their lengths, and how many have each length modulo
+ * 256, which is all an alignment of up to 256 bytes needs to size them all once the layout is known.
+ */
+class ArrayTally {
+  count = 0;
+  lengths = 0;
+  readonly byLowByte = new Uint32Array(256);
+
+  add(length: number): void {
+    this.count++;
+    this.lengths += length;
+    this.byLowByte[length & 255]!++;
+  }
+
+  bytes(sizes: ObjectSizes, elementBytes: number): number {
+    // Each array's size is its unpadded size rounded up; the rounding depends only on the length's low byte.
+    let padding = 0;
+    for (let r = 0; r < 256; r++) {
+      const n = this.byLowByte[r]!;
+      if (n > 0) padding += n * (sizes.array(elementBytes, r) - sizes.array(elementBytes, 0) - elementBytes * r);
+    }
+    return this.count * sizes.array(elementBytes, 0) + this.lengths * elementBytes + padding;
+  }
 }
 
 /**
  * Counts objects as the parser reports them, and turns the counts into a Histogram at the end, when
- * every class dump (and so every instance size) is known. Shared by the histogram pass and the loader.
+ * every class dump (and so the layout and every instance size) is known. Shared by the histogram
+ * pass and the loader.
  */
 export class HistogramTally {
   private readonly instances = new Map<number, Tally>();
-  private readonly objectArrays = new Map<number, Tally>();
-  private readonly primitiveArrays = new Map<number, Tally>();
+  private readonly objectArrays = new Map<number, ArrayTally>();
+  private readonly primitiveArrays = new Map<number, ArrayTally>();
+  private readonly evidence = new LayoutEvidence();
   private lastClass = -1;
-  private lastTally: Tally = { count: 0, bytes: 0 };
+  private lastTally: Tally = { count: 0 };
 
-  instance(classId: number): void {
+  instance(id: number, classId: number): void {
+    this.evidence.other(id);
     if (classId !== this.lastClass) {
       let t = this.instances.get(classId);
-      if (t === undefined) this.instances.set(classId, (t = { count: 0, bytes: 0 }));
+      if (t === undefined) this.instances.set(classId, (t = { count: 0 }));
       this.lastClass = classId;
       this.lastTally = t;
     }
     this.lastTally.count++;
   }
 
-  objectArray(classId: number, length: number): void {
+  objectArray(id: number, classId: number, length: number): void {
+    this.evidence.objectArray(id, length);
     let t = this.objectArrays.get(classId);
-    if (t === undefined) this.objectArrays.set(classId, (t = { count: 0, bytes: 0 }));
-    t.count++;
-    t.bytes += objectArrayShallowSize(length);
+    if (t === undefined) this.objectArrays.set(classId, (t = new ArrayTally()));
+    t.add(length);
   }
 
-  primitiveArray(type: number, length: number): void {
+  primitiveArray(id: number, type: number, length: number): void {
+    this.evidence.primitiveArray(id, basicTypeSize(type, 8), length);
     let t = this.primitiveArrays.get(type);
-    if (t === undefined) this.primitiveArrays.set(type, (t = { count: 0, bytes: 0 }));
-    t.count++;
-    t.bytes += primitiveArrayShallowSize(type, length);
+    if (t === undefined) this.primitiveArrays.set(type, (t = new ArrayTally()));
+    t.add(length);
   }
 
   histogram(source: string, meta: ClassMetadata, idSize: number, warnings: string[]): Histogram {
-    const instanceSize = (classId: number): number => instanceShallowSize(fieldsUpTheHierarchy(meta, classId), idSize);
+    const layout = chooseLayout(idSize, this.evidence, meta);
+    const sizes = new ObjectSizes(layout, meta);
     const rows = new Map<string, { instances: number; shallowBytes: number }>();
     const add = (name: string, count: number, bytes: number) => {
       const r = rows.get(name);
@@ -102,15 +102,19 @@ export class HistogramTally {
     };
     let undumped = 0;
     for (const [classId, t] of this.instances) {
-      add(meta.className(classId), t.count, t.count * instanceSize(classId));
+      add(meta.className(classId), t.count, t.count * sizes.instance(classId));
       if (!meta.classDumps.has(classId)) undumped += t.count;
     }
     if (undumped > 0)
       warnings.push(`${undumped} instances of classes the dump has no class record for: their sizes are unknown, each counted as a bare object header`);
-    for (const [classId, t] of this.objectArrays) add(meta.className(classId), t.count, t.bytes);
-    for (const [type, t] of this.primitiveArrays) add(primitiveArrayClassName(type), t.count, t.bytes);
+    for (const [classId, t] of this.objectArrays) add(meta.className(classId), t.count, t.bytes(sizes, layout.referenceBytes));
+    for (const [type, t] of this.primitiveArrays) add(primitiveArrayClassName(type), t.count, t.bytes(sizes, basicTypeSize(type, 8)));
     // Classes are java.lang.Class objects too (jmap -histo counts them); their mirrors are the CLASS_DUMPs.
-    if (meta.classDumps.size > 0) add('java.lang.Class', meta.classDumps.size, meta.classDumps.size * classObjectShallowSize(meta, idSize));
+    if (meta.classDumps.size > 0) {
+      let bytes = 0;
+      for (const c of meta.classDumps.values()) bytes += sizes.classObject(c);
+      add('java.lang.Class', meta.classDumps.size, bytes);
+    }
     const out: HistogramRow[] = [...rows].map(([name, r]) => ({ className: name, instances: r.instances, shallowBytes: r.shallowBytes }));
     return {
       source,
@@ -118,7 +122,7 @@ export class HistogramTally {
       rows: sortHistogramRows(out),
       totalInstances: out.reduce((n, r) => n + r.instances, 0),
       totalBytes: out.reduce((n, r) => n + r.shallowBytes, 0),
-      sizeModel: HPROF_SIZE_MODEL,
+      sizeModel: sizeModelOf(layout),
       warnings,
     };
   }
@@ -130,16 +134,16 @@ export async function hprofHistogram(path: string, onProgress?: ProgressListener
   const tally = new HistogramTally();
   const parser = new HprofParser({
     ...meta.visitor(),
-    instanceHeader: (_id, classId) => {
-      tally.instance(classId);
+    instanceHeader: (id, classId) => {
+      tally.instance(id, classId);
       return false;
     },
-    objectArrayHeader: (_id, classId, length) => {
-      tally.objectArray(classId, length);
+    objectArrayHeader: (id, classId, length) => {
+      tally.objectArray(id, classId, length);
       return false;
     },
-    primitiveArrayHeader: (_id, type, length) => {
-      tally.primitiveArray(type, length);
+    primitiveArrayHeader: (id, type, length) => {
+      tally.primitiveArray(id, type, length);
       return false;
     },
   });

@@ -175,7 +175,7 @@ class FirstPass {
       },
       instanceHeader: (id, classId) => {
         index.note(id, parser);
-        tally.instance(classId);
+        tally.instance(id, classId);
         if (classId !== lastClass) {
           lastClass = classId;
           lastClassDumped = meta.classDumps.has(classId);
@@ -185,12 +185,12 @@ class FirstPass {
       },
       objectArrayHeader: (id, classId, length) => {
         index.note(id, parser);
-        tally.objectArray(classId, length);
+        tally.objectArray(id, classId, length);
         return closure.wants(id);
       },
       primitiveArrayHeader: (id, type, length) => {
         index.note(id, parser);
-        tally.primitiveArray(type, length);
+        tally.primitiveArray(id, type, length);
         return closure.wants(id);
       },
     };

@@ -10,9 +10,11 @@ import type { ProgressListener } from '../../../model/progress.js';
 import type { ObjectGraph } from '../../graph/object-graph.js';
 import { feedHprof, type FeedOptions, hprofBytesToSizeFor, type PassEnd, passEnd } from '../byte-source.js';
 import { ClassMetadata } from '../class-metadata.js';
-import { isReferenceType, primitiveArrayClassName, readIdAt, SUB } from '../format.js';
-import { classObjectShallowSize, objectArrayShallowSize, primitiveArrayShallowSize } from '../hprof-histogram.js';
+import { basicTypeSize, isReferenceType, primitiveArrayClassName, readIdAt, SUB } from '../format.js';
+import { sizeModelOf } from '../hprof-histogram.js';
 import { truncationWarning } from '../hprof-warnings.js';
+import { LayoutEvidence } from '../layout/layout-evidence.js';
+import { chooseLayout, ObjectSizes } from '../layout/object-layout.js';
 import { type ClassDumpRecord, HprofFormatError, HprofParser, type HprofVisitor, MAX_DELIVERED_BODY, readId as readIdIn } from '../parser.js';
 import { ClassKeys } from './class-keys.js';
 import { HASHED_MAX_OBJECTS, type IdIndex, idIndex } from './id-index.js';
@@ -111,6 +113,17 @@ class GraphPass {
   private readonly threadObjectBySerial = new Map<number, number>();
   /** Objects too big to be handed over: counted with their sizes, their references left out. */
   private unread = 0;
+  /** What the ids say about the layout; sizes are settled after the pass, under the layout they show. */
+  private readonly evidence = new LayoutEvidence();
+  /**
+   * How each class key's objects are sized after the pass: -1 instances (of keyClassId's class), else
+   * primitive arrays of that many bytes per element, their shallow holding their length until then.
+   * An object array's shallow holds minus one less its length (a damaged dump may give an instance
+   * class's id to an array).
+   */
+  private readonly keyElementBytes: number[] = [];
+  private readonly keyClassId: number[] = [];
+  private sizeModel = '';
 
   constructor(
     hprofBytes: number,
@@ -147,8 +160,7 @@ class GraphPass {
   // counts, with its size and class, and its references are left out.
   instanceHeader(id: number, classId: number, byteLength: number): boolean {
     if (byteLength <= MAX_DELIVERED_BODY) return true;
-    const key = this.keys.forClassId(classId);
-    this.addObject(id, key, this.layouts.of(classId, key)?.size ?? 0);
+    this.addInstance(id, classId, this.keys.forClassId(classId));
     this.ref(classId);
     this.unread++;
     return false;
@@ -157,7 +169,7 @@ class GraphPass {
   instanceFields(id: number, classId: number, view: DataView, at: number, length: number): void {
     const key = this.keys.forClassId(classId);
     const layout = this.layouts.of(classId, key);
-    this.addObject(id, key, layout?.size ?? 0);
+    this.addInstance(id, classId, key);
     this.ref(classId);
     if (layout === undefined) {
       // A copy: the parser's buffer is reused.
@@ -178,7 +190,7 @@ class GraphPass {
 
   objectArrayHeader(id: number, classId: number, length: number): boolean {
     if (length * this.idSize <= MAX_DELIVERED_BODY) return true;
-    this.addObject(id, this.keys.forClassId(classId), objectArrayShallowSize(length));
+    this.addArray(id, this.keys.forClassId(classId), 0, length);
     this.ref(classId);
     this.unread++;
     return false;
@@ -186,7 +198,7 @@ class GraphPass {
 
   objectArrayElements(id: number, classId: number, view: DataView, at: number, length: number): void {
     const idSize = this.idSize;
-    this.addObject(id, this.keys.forClassId(classId), objectArrayShallowSize(length));
+    this.addArray(id, this.keys.forClassId(classId), 0, length);
     this.ref(classId);
     for (let i = 0, o = at; i < length; i++, o += idSize) this.ref(readIdIn(view, o, idSize));
   }
@@ -196,7 +208,7 @@ class GraphPass {
    * of `byte[]` is then reachable through its arrays): its header says all, its data is never asked for.
    */
   primitiveArrayHeader(id: number, type: number, length: number): boolean {
-    this.addObject(id, this.keys.forPrimitiveArray(type), primitiveArrayShallowSize(type, length));
+    this.addArray(id, this.keys.forPrimitiveArray(type), basicTypeSize(type, 8), length);
     this.ref(this.primitiveArrayClassId(type));
     return false;
   }
@@ -231,9 +243,12 @@ class GraphPass {
         `${slotOfId.duplicates} objects repeat the id of an object written before them (a damaged dump): each is counted where it is written, ` +
           'and a reference to such an id leads to one of them',
       );
-    const classObjectNames = sizeClassObjects(this.classObjects, slotOfId, shallow, classObjectShallowSize(this.meta, header.idSize), this.meta);
+    const layout = chooseLayout(header.idSize, this.evidence, this.meta);
+    const sizes = new ObjectSizes(layout, this.meta);
+    this.settleSizes(sizes, classKeys, shallow, n);
+    const classObjectNames = sizeClassObjects(this.classObjects, slotOfId, shallow, sizes, this.meta);
     this.keys.nameClassIds(this.meta);
-    const { lateEdges, unsized } = decodeLateInstances(this.late, this.layouts, shallow, this.idSize);
+    const { lateEdges, unsized } = decodeLateInstances(this.late, this.layouts, this.idSize);
     if (unsized > 0) warnings.push(`${unsized} instances of classes the dump has no class record for: their references and sizes are unknown`);
 
     // Edges: the pass's own, the late instances', and each thread's locals under its thread object.
@@ -263,6 +278,7 @@ class GraphPass {
       missingReferences: missing,
       warnings,
       classObjectNames,
+      sizeModel: this.sizeModel,
       // Objects are added in index order, so the reference objects are ascending.
       referents: referentsOf(this.referenceObjects, this.referentIds, slotOfId),
       rootKindOf,
@@ -275,6 +291,52 @@ class GraphPass {
     this.columns.add(id, key, size, this.targets.length);
   }
 
+  private addInstance(id: number, classId: number, key: number): void {
+    this.evidence.other(id);
+    if (this.keyElementBytes[key] === undefined) {
+      this.keyElementBytes[key] = -1;
+      this.keyClassId[key] = classId;
+    }
+    this.addObject(id, key, 0);
+  }
+
+  /** An array (`elementBytes` 0 for references), its length in place of its size until the layout is known. */
+  private addArray(id: number, key: number, elementBytes: number, length: number): void {
+    if (elementBytes === 0) {
+      this.evidence.objectArray(id, length);
+      this.addObject(id, key, -1 - length);
+      return;
+    }
+    this.evidence.primitiveArray(id, elementBytes, length);
+    this.keyElementBytes[key] ??= elementBytes;
+    this.addObject(id, key, length);
+  }
+
+  /** Every instance and array sized under the layout the dump shows. */
+  private settleSizes(sizes: ObjectSizes, classKeys: Int32Array, shallow: Float64Array, n: number): void {
+    const keyCount = this.keys.names.length;
+    const instanceSize = new Float64Array(keyCount);
+    const elementBytes = new Int32Array(keyCount);
+    for (let k = 0; k < keyCount; k++) {
+      const e = this.keyElementBytes[k];
+      if (e === undefined) continue;
+      elementBytes[k] = e;
+      if (e === -1) instanceSize[k] = sizes.instance(this.keyClassId[k]!);
+    }
+    const referenceBytes = sizes.layout.referenceBytes;
+    for (let i = 0; i < n; i++) {
+      const held = shallow[i]!;
+      if (held < 0) {
+        shallow[i] = sizes.array(referenceBytes, -1 - held);
+        continue;
+      }
+      const e = elementBytes[classKeys[i]!]!;
+      if (e === -1) shallow[i] = instanceSize[classKeys[i]!]!;
+      else if (e > 0) shallow[i] = sizes.array(e, held);
+    }
+    this.sizeModel = sizeModelOf(sizes.layout);
+  }
+
   private ref(id: number): void {
     if (id !== 0) this.targets.push(id);
   }
@@ -285,25 +347,20 @@ function sizeClassObjects(
   classObjects: readonly ClassDumpRecord[],
   slotOfId: IdIndex,
   shallow: Float64Array,
-  size: number,
+  sizes: ObjectSizes,
   meta: ClassMetadata,
 ): Map<number, string> {
   const names = new Map<number, string>();
   for (const c of classObjects) {
     const index = slotOfId.get(c.id);
-    shallow[index] = size;
+    shallow[index] = sizes.classObject(c);
     names.set(index, meta.className(c.id));
   }
   return names;
 }
 
 /** The sizes and references of the instances met before their class chain was complete (the ids, unresolved), by object index. */
-function decodeLateInstances(
-  late: readonly LateInstance[],
-  layouts: InstanceLayouts,
-  shallow: Float64Array,
-  idSize: number,
-): { lateEdges: Map<number, number[]>; unsized: number } {
+function decodeLateInstances(late: readonly LateInstance[], layouts: InstanceLayouts, idSize: number): { lateEdges: Map<number, number[]>; unsized: number } {
   const lateEdges = new Map<number, number[]>();
   let unsized = 0;
   for (const l of late) {
@@ -312,7 +369,6 @@ function decodeLateInstances(
       unsized++;
       continue;
     }
-    shallow[l.index] = layout.size;
     lateEdges.set(
       l.index,
       [...layout.refOffsets].map((o) => readIdAt(l.data, o, idSize)).filter((id) => id !== 0),

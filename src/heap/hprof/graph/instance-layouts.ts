@@ -5,13 +5,11 @@
  */
 import type { ClassMetadata } from '../class-metadata.js';
 import { basicTypeSize, isReferenceType } from '../format.js';
-import { instanceShallowSize } from '../hprof-histogram.js';
 import type { ClassDumpRecord } from '../parser.js';
 import type { ClassKeys } from './class-keys.js';
 
 /** Where the reference fields of a class's instances sit in their data (own fields first, then the superclasses'). */
 export interface InstanceLayout {
-  readonly size: number;
   readonly refOffsets: Int32Array;
   /** Offset of java.lang.ref.Reference's `referent` for references, else -1: paths to roots skip it. */
   readonly referentOffset: number;
@@ -55,12 +53,7 @@ export class InstanceLayouts {
         offset += size;
       }
     }
-    // The histogram's size model, so shallow sizes here and there are the same numbers.
     const layout = {
-      size: instanceShallowSize(
-        chain.flatMap((c) => c.fields),
-        this.idSize,
-      ),
       refOffsets: Int32Array.from(refs),
       referentOffset,
     };
