@@ -58,7 +58,7 @@ export interface MemorySummary {
   readonly roots: Readonly<Record<string, number>>;
   readonly missingReferences: number;
   /** How shallow sizes were worked out (HPROF: the object layout assumed, and why). */
-  readonly sizeModel?: string;
+  readonly sizeModel?: { readonly summary: string; readonly reasons: readonly string[] };
   readonly dominators: RetainedObject[];
   readonly classes: ClassRetained[];
   readonly suspects: LeakSuspect[];

@@ -201,6 +201,7 @@ function firstSentence(message: string): string {
 /** A heap dump's Memory section: the totals, a bar chart of the biggest retainers (inline SVG, no script), the suspects, the classes. */
 function memoryBlock(sec: MemorySection): string {
   const out = [`<h2>Memory of ${esc(sec.input)}</h2>`, `<p>${esc(sec.headline)}</p>`];
+  if (sec.sizes !== undefined) out.push(`<p>${esc(sec.sizes)}</p>`);
   if (sec.retainers.length > 0) {
     const rowHeight = 22;
     const labelWidth = 420;

@@ -187,6 +187,7 @@ function body(report: Report, evidenceLimit: number): string {
   }
   for (const sec of memorySections(m.memory)) {
     out.push(`#### Memory of ${mdText(sec.input)}`, '', mdText(sec.headline), '');
+    if (sec.sizes !== undefined) out.push(mdText(sec.sizes), '');
     if (sec.retainers.length > 0) {
       out.push(
         '| retained | share | biggest retainer | id |',

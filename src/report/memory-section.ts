@@ -21,6 +21,8 @@ interface MemoryRow {
 export interface MemorySection {
   readonly input: string;
   readonly headline: string;
+  /** The object layout shallow sizes were worked out under, when the dump does not record sizes. */
+  readonly sizes?: string;
   readonly retainers: MemoryRow[];
   readonly suspects: string[];
   readonly classes: Array<{ readonly className: string; readonly instances: number; readonly retainedText: string; readonly shareText: string }>;
@@ -40,6 +42,7 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
     const heap = s.retainedBytes;
     return {
       input: m.input,
+      ...(s.sizeModel !== undefined ? { sizes: `object sizes: ${s.sizeModel.summary}` } : {}),
       headline:
         `${countText(s.reachableObjects)} objects reachable from the GC roots retain ${approximateBytes(heap)}; ` +
         `${countText(s.unreachable.objects)} unreachable objects (${approximateBytes(s.unreachable.bytes)}) are left out; ` +

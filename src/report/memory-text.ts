@@ -38,7 +38,7 @@ export function renderMemoryText(r: MemoryReport): string {
         .join(', ') || 'none'
     }${s.missingReferences > 0 ? `; ${countText(s.missingReferences)} references to objects not in the dump were ignored` : ''}`,
   );
-  if (s.sizeModel !== undefined) out.push(`sizes: ${stripControl(s.sizeModel)}`);
+  if (s.sizeModel !== undefined) out.push(`object sizes: ${s.sizeModel.summary} (${s.sizeModel.reasons.join('; ')})`);
   for (const w of r.warnings) out.push(`warning: ${stripControl(w)}`);
   out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
   const line = (o: RetainedObject, prefix: string) =>
@@ -119,7 +119,7 @@ export function memorySummaryJson(s: MemorySummary) {
       unreachable: s.unreachable,
       roots: s.roots,
       missingReferences: s.missingReferences,
-      ...(s.sizeModel !== undefined ? { sizeModel: s.sizeModel } : {}),
+      ...(s.sizeModel !== undefined ? { sizeModel: { summary: s.sizeModel.summary, reasons: [...s.sizeModel.reasons] } } : {}),
     },
     dominators: s.dominators.map(objectJson),
     classes: s.classes.map((c) => ({ class: c.className, instances: c.instances, shallow: c.shallow, retained: c.retained })),

@@ -92,6 +92,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   }
   for (const sec of memorySections(m.memory)) {
     out.push('', chalk.bold(`Memory of ${stripControl(sec.input)}`), `  ${stripControl(sec.headline)}`);
+    if (sec.sizes !== undefined) out.push(`  ${stripControl(sec.sizes)}`);
     if (sec.retainers.length > 0)
       out.push(
         '  biggest retainers:',

@@ -9,7 +9,8 @@ export const record = (tag: number, body: Buffer) => Buffer.concat([Buffer.from(
 
 /**
  * A heap of a root node holding a chain of three Node objects, with these four object ids; and, when
- * asked, an Object[] of `arrayLength` null elements at id 0x9000 (held by nothing).
+ * asked, an Object[] of `arrayLength` elements at id 0x9000 (held by nothing), null but for the first,
+ * the last node, and the last, the second node.
  */
 export function chainHeap(ids: number[], arrayLength = 0): Buffer {
   const CLASS = 0x100;
@@ -34,7 +35,12 @@ export function chainHeap(ids: number[], arrayLength = 0): Buffer {
   ]);
   const instance = (id: number, next: number) => Buffer.concat([Buffer.from([0x21]), id8(id), u4(0), id8(CLASS), u4(8), id8(next)]);
   const root = Buffer.concat([Buffer.from([0x01]), id8(ids[0]!), id8(0)]); // JNI global
-  const array = arrayLength > 0 ? [Buffer.from([0x22]), id8(0x9000), u4(0), u4(arrayLength), id8(CLASS), Buffer.alloc(arrayLength * 8)] : [];
+  const elements = Buffer.alloc(arrayLength * 8);
+  if (arrayLength > 1) {
+    id8(ids[ids.length - 1]!).copy(elements, 0);
+    id8(ids[1]!).copy(elements, (arrayLength - 1) * 8);
+  }
+  const array = arrayLength > 0 ? [Buffer.from([0x22]), id8(0x9000), u4(0), u4(arrayLength), id8(CLASS), elements] : [];
   const segment = Buffer.concat([classDump, ...ids.map((id, k) => instance(id, ids[k + 1] ?? 0)), root, ...array]);
   return Buffer.concat([
     Buffer.from('JAVA PROFILE 1.0.2\0'),

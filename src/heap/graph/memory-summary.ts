@@ -214,7 +214,7 @@ export function memorySummary(g: ObjectGraph, t: DominatorTree, options: Summary
     unreachable: t.unreachable,
     roots: g.rootKinds,
     missingReferences: g.missingReferences,
-    ...(g.sizeModel !== undefined && g.sizeModel !== '' ? { sizeModel: g.sizeModel } : {}),
+    ...(g.sizeModel !== undefined ? { sizeModel: g.sizeModel } : {}),
     dominators,
     classes: classesByRetained(g, t, lists).slice(0, options.topClasses ?? 40),
     suspects,

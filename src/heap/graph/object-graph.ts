@@ -29,6 +29,12 @@ export function referentOf(r: Referents, reference: number): number {
   return -1;
 }
 
+/** The object layout shallow sizes were worked out under: one line, and why each part of it was assumed. */
+export interface SizeModel {
+  readonly summary: string;
+  readonly reasons: readonly string[];
+}
+
 export interface ObjectGraph {
   readonly objects: number;
   /** The dump's id (address) of each object. */
@@ -50,7 +56,7 @@ export interface ObjectGraph {
   /** For class objects (java.lang.Class): the class each one is, by object index. */
   readonly classObjectNames: ReadonlyMap<number, string>;
   /** How shallow sizes were worked out, when the format does not record them (HPROF): the layout assumed and why. */
-  readonly sizeModel?: string;
+  readonly sizeModel?: SizeModel;
   /** java.lang.ref.Reference objects (weak, soft, phantom, finalizer) and their referents, by object index. */
   readonly referents: Referents;
   /** The kind of root record that holds each GC-root object (the first, when several do). */

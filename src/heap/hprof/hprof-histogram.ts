@@ -17,7 +17,7 @@ import { chooseLayout, type ObjectLayout, ObjectSizes } from './layout/object-la
 import { HprofFormatError, HprofParser } from './parser.js';
 
 /** What the histogram says about the sizes it gives. */
-export function sizeModelOf(layout: ObjectLayout): string {
+export function sizeModelOf(layout: Pick<ObjectLayout, 'summary' | 'reasons'>): string {
   return `shallow sizes under the layout of a ${layout.summary} (${layout.reasons.join('; ')})`;
 }
 

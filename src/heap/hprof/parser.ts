@@ -52,6 +52,13 @@ export interface HprofVisitor {
   objectArrayData?(id: number, arrayClassId: number, elements: Float64Array): void;
   /** The array's element ids where they lie (`length` ids of idSize bytes from `at`): instead of objectArrayData, with no array made. */
   objectArrayElements?(id: number, arrayClassId: number, view: DataView, at: number, length: number): void;
+  /**
+   * An object array too big to hand over whole (over MAX_DELIVERED_BODY: a map's table of millions of
+   * entries), in pieces as its bytes arrive: `count` ids from `at`, the first of them element `first`
+   * of `length`. Asked for by objectArrayHeader, as a whole body is; a visitor without it that takes
+   * objectArrayData is given the whole array, gathered from the pieces.
+   */
+  objectArrayPiece?(id: number, arrayClassId: number, view: DataView, at: number, count: number, first: number, length: number): void;
   primitiveArrayHeader?(id: number, elementType: number, length: number): boolean;
   primitiveArrayData?(id: number, elementType: number, data: Buffer): void;
 }
@@ -61,7 +68,28 @@ export class HprofFormatError extends Error {}
 /** Warnings listed one by one; past this, they are counted. */
 const MAX_WARNINGS = 100;
 
-/** Bodies bigger than this are never handed to the visitor (they are skipped, with a warning). */
+/**
+ * Gathers the pieces of an object array into one array of ids, for a reader that takes whole arrays:
+ * gives the array once its last piece is in, else undefined.
+ */
+export class ArrayAssembly {
+  private elements: Float64Array | undefined;
+
+  piece(view: DataView, at: number, count: number, first: number, length: number, idSize: number): Float64Array | undefined {
+    if (first === 0) this.elements = new Float64Array(length);
+    const elements = this.elements;
+    if (elements === undefined) return undefined;
+    for (let i = 0, o = at; i < count; i++, o += idSize) elements[first + i] = readId(view, o, idSize);
+    if (first + count < length) return undefined;
+    this.elements = undefined;
+    return elements;
+  }
+}
+
+/** Arrays of more elements are not gathered whole for a reader (8 bytes each): their pieces go only to readers of pieces. */
+export const MAX_GATHERED_ELEMENTS = 1 << 26;
+
+/** Bodies bigger than this are never handed to the visitor whole (object arrays go in pieces to those that take them). */
 export const MAX_DELIVERED_BODY = 64 * 1024 * 1024;
 
 const enum State {
@@ -103,6 +131,8 @@ export class HprofParser {
   }
   /** Classes whose instance fields include a type code HPROF does not have: their instances cannot be read. */
   classesWithInvalidFields = 0;
+  /** The object array whose elements are being handed over in pieces, and the next element. */
+  private streamed: { id: number; classId: number; length: number; next: number; gather: ArrayAssembly | undefined } | undefined;
   private view: DataView | undefined;
   private viewBuffer: ArrayBufferLike | undefined;
 
@@ -141,7 +171,7 @@ export class HprofParser {
     const v = this.visitor;
     while (p < end) {
       if (this.segmentLeft > 0) {
-        const used = this.subRecord(buf, dv, base, p, end, idSize, v);
+        const used = this.streamed !== undefined ? this.arrayPiece(dv, base, p, end, idSize, v) : this.subRecord(buf, dv, base, p, end, idSize, v);
         if (used === 0) break;
         p += used;
         continue;
@@ -305,10 +335,15 @@ export class HprofParser {
         if (used > this.segmentLeft) return this.corruptSegment(p, 'an object array runs past the end of its segment');
         if (
           (this.asks(p) ? (this.answer = v.objectArrayHeader !== undefined && v.objectArrayHeader(id, classId, n)) : this.answer) &&
-          (v.objectArrayElements !== undefined || v.objectArrayData !== undefined)
+          (v.objectArrayElements !== undefined || v.objectArrayData !== undefined || v.objectArrayPiece !== undefined)
         ) {
           if (used > MAX_DELIVERED_BODY) {
-            this.warn(`object array 0x${id.toString(16)} (${n} elements) is too large to load; skipped`);
+            const gathers = v.objectArrayPiece === undefined && v.objectArrayData !== undefined && n <= MAX_GATHERED_ELEMENTS;
+            if (v.objectArrayPiece !== undefined || gathers) {
+              // Its elements follow in pieces, as they arrive (see arrayPiece).
+              this.streamed = { id, classId, length: n, next: 0, gather: gathers ? new ArrayAssembly() : undefined };
+              used = head;
+            } else this.warn(`object array 0x${id.toString(16)} (${n} elements) is too large to load; skipped`);
           } else if (v.objectArrayElements !== undefined) {
             if (avail < used) return this.needBytes(used);
             v.objectArrayElements(id, classId, dv, base + p + head, n);
@@ -397,6 +432,23 @@ export class HprofParser {
     return used;
   }
 
+  /** The next piece of the object array being streamed: as many of its ids as the buffer holds. */
+  private arrayPiece(dv: DataView, base: number, p: number, end: number, idSize: number, v: HprofVisitor): number {
+    const s = this.streamed!;
+    const count = Math.min(s.length - s.next, Math.floor((end - p) / idSize));
+    if (count === 0) return this.needBytes(idSize);
+    if (s.gather === undefined) v.objectArrayPiece!(s.id, s.classId, dv, base + p, count, s.next, s.length);
+    else {
+      const whole = s.gather.piece(dv, base + p, count, s.next, s.length, idSize);
+      if (whole !== undefined) v.objectArrayData!(s.id, s.classId, whole);
+    }
+    s.next += count;
+    if (s.next === s.length) this.streamed = undefined;
+    const used = count * idSize;
+    this.segmentLeft -= used;
+    return used;
+  }
+
   private needBytes(n: number): number {
     this.need = n;
     return 0;
@@ -433,6 +485,7 @@ export class HprofParser {
     this.state = State.Records;
     this.offset = offset;
     this.segmentLeft = segmentLeft;
+    this.streamed = undefined;
     // Another place in the file: no record there has been asked about.
     this.askedAt = -1;
   }

@@ -6,7 +6,7 @@
  * The second rides on the first: when it throws, it is told no more, `onSecondFailed` hears why, and
  * the first reads on as if alone (a failure of what rides on a load must not fail the load).
  */
-import { type HprofVisitor, readId } from './parser.js';
+import { ArrayAssembly, type HprofVisitor, MAX_GATHERED_ELEMENTS, readId } from './parser.js';
 
 export function visitorPair(first: HprofVisitor, second: HprofVisitor, onSecondFailed: (e: unknown) => void): HprofVisitor {
   let idSize = 8;
@@ -102,6 +102,30 @@ export function visitorPair(first: HprofVisitor, second: HprofVisitor, onSecondF
       if (!secondWants) return;
       try {
         second.primitiveArrayData?.(id, type, data);
+      } catch (e) {
+        fail(e);
+      }
+    };
+  }
+  // A big object array's pieces: to a reader of pieces as they come, gathered whole for one that takes whole arrays.
+  const piecesTo = (v: HprofVisitor, gather: ArrayAssembly) =>
+    v.objectArrayPiece !== undefined
+      ? v.objectArrayPiece.bind(v)
+      : v.objectArrayData !== undefined
+        ? (id: number, classId: number, view: DataView, at: number, count: number, firstIndex: number, length: number) => {
+            if (length > MAX_GATHERED_ELEMENTS) return;
+            const whole = gather.piece(view, at, count, firstIndex, length, idSize);
+            if (whole !== undefined) v.objectArrayData!(id, classId, whole);
+          }
+        : undefined;
+  const firstPieces = piecesTo(first, new ArrayAssembly());
+  const secondPieces = piecesTo(second, new ArrayAssembly());
+  if (firstPieces !== undefined || secondPieces !== undefined) {
+    pair.objectArrayPiece = (id, classId, view, at, count, firstIndex, length) => {
+      if (firstWants) firstPieces?.(id, classId, view, at, count, firstIndex, length);
+      if (!secondWants || secondPieces === undefined) return;
+      try {
+        secondPieces(id, classId, view, at, count, firstIndex, length);
       } catch (e) {
         fail(e);
       }

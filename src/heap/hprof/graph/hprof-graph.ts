@@ -7,11 +7,10 @@
  * References to ids not in the dump are counted and left out.
  */
 import type { ProgressListener } from '../../../model/progress.js';
-import type { ObjectGraph } from '../../graph/object-graph.js';
+import type { ObjectGraph, SizeModel } from '../../graph/object-graph.js';
 import { feedHprof, type FeedOptions, hprofBytesToSizeFor, type PassEnd, passEnd } from '../byte-source.js';
 import { ClassMetadata } from '../class-metadata.js';
 import { basicTypeSize, isReferenceType, primitiveArrayClassName, readIdAt, SUB } from '../format.js';
-import { sizeModelOf } from '../hprof-histogram.js';
 import { truncationWarning } from '../hprof-warnings.js';
 import { LayoutEvidence } from '../layout/layout-evidence.js';
 import { chooseLayout, ObjectSizes } from '../layout/object-layout.js';
@@ -75,8 +74,9 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
     root: (subTag, id, threadSerial) => pass.root(subTag, id, threadSerial),
     instanceHeader: (id, classId, byteLength) => pass.instanceHeader(id, classId, byteLength),
     instanceFields: (id, classId, view, at, length) => pass.instanceFields(id, classId, view, at, length),
-    objectArrayHeader: (id, classId, length) => pass.objectArrayHeader(id, classId, length),
+    objectArrayHeader: () => pass.objectArrayHeader(),
     objectArrayElements: (id, classId, view, at, length) => pass.objectArrayElements(id, classId, view, at, length),
+    objectArrayPiece: (id, classId, view, at, count, first, length) => pass.objectArrayPiece(id, classId, view, at, count, first, length),
     primitiveArrayHeader: (id, type, length) => pass.primitiveArrayHeader(id, type, length),
   };
   return { visitor, finish: (end) => pass.finish(end) };
@@ -123,7 +123,7 @@ class GraphPass {
    */
   private readonly keyElementBytes: number[] = [];
   private readonly keyClassId: number[] = [];
-  private sizeModel = '';
+  private sizeModel: SizeModel | undefined;
 
   constructor(
     hprofBytes: number,
@@ -188,12 +188,8 @@ class GraphPass {
     }
   }
 
-  objectArrayHeader(id: number, classId: number, length: number): boolean {
-    if (length * this.idSize <= MAX_DELIVERED_BODY) return true;
-    this.addArray(id, this.keys.forClassId(classId), 0, length);
-    this.ref(classId);
-    this.unread++;
-    return false;
+  objectArrayHeader(): boolean {
+    return true;
   }
 
   objectArrayElements(id: number, classId: number, view: DataView, at: number, length: number): void {
@@ -201,6 +197,16 @@ class GraphPass {
     this.addArray(id, this.keys.forClassId(classId), 0, length);
     this.ref(classId);
     for (let i = 0, o = at; i < length; i++, o += idSize) this.ref(readIdIn(view, o, idSize));
+  }
+
+  /** A big array's elements as they arrive: its node is added with the first piece, and its edges follow it unbroken. */
+  objectArrayPiece(id: number, classId: number, view: DataView, at: number, count: number, first: number, length: number): void {
+    const idSize = this.idSize;
+    if (first === 0) {
+      this.addArray(id, this.keys.forClassId(classId), 0, length);
+      this.ref(classId);
+    }
+    for (let i = 0, o = at; i < count; i++, o += idSize) this.ref(readIdIn(view, o, idSize));
   }
 
   /**
@@ -278,7 +284,7 @@ class GraphPass {
       missingReferences: missing,
       warnings,
       classObjectNames,
-      sizeModel: this.sizeModel,
+      ...(this.sizeModel !== undefined ? { sizeModel: this.sizeModel } : {}),
       // Objects are added in index order, so the reference objects are ascending.
       referents: referentsOf(this.referenceObjects, this.referentIds, slotOfId),
       rootKindOf,
@@ -334,7 +340,7 @@ class GraphPass {
       if (e === -1) shallow[i] = instanceSize[classKeys[i]!]!;
       else if (e > 0) shallow[i] = sizes.array(e, held);
     }
-    this.sizeModel = sizeModelOf(sizes.layout);
+    this.sizeModel = { summary: sizes.layout.summary, reasons: sizes.layout.reasons };
   }
 
   private ref(id: number): void {
