@@ -4,18 +4,22 @@
  * The benches share it, each caching its dumps in bench/out/.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const JAVA_HOME = process.env.JAVA_HOME ?? '/usr/lib/jvm/java-17-openjdk-amd64';
 
-export async function makeBigHeap({ records, plain, gz }) {
+/**
+ * `heap`: the JVM's -Xms/-Xmx (default 4g); `histo`: a file for `jmap -histo:live` of the same JVM,
+ * taken just before the dump (what the JVM itself counts as live).
+ */
+export async function makeBigHeap({ records, plain, gz, heap = '4g', histo }) {
   const classes = join(here, 'out', 'bigheap-classes');
   mkdirSync(classes, { recursive: true });
   execFileSync(join(JAVA_HOME, 'bin/javac'), ['-d', classes, join(here, 'java/BigHeap.java')], { stdio: 'inherit' });
-  const jvm = spawn(join(JAVA_HOME, 'bin/java'), ['-Xms4g', '-Xmx4g', '-XX:+UseParallelGC', '-cp', classes, 'BigHeap', String(records)], {
+  const jvm = spawn(join(JAVA_HOME, 'bin/java'), [`-Xms${heap}`, `-Xmx${heap}`, '-XX:+UseParallelGC', '-cp', classes, 'BigHeap', String(records)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -28,6 +32,7 @@ export async function makeBigHeap({ records, plain, gz }) {
       jvm.on('exit', (code) => reject(new Error(`BigHeap exited with ${code} before READY`)));
     });
     for (const f of [plain, gz]) if (f !== undefined) rmSync(f, { force: true });
+    if (histo !== undefined) writeFileSync(histo, execFileSync(join(JAVA_HOME, 'bin/jmap'), ['-histo:live', String(jvm.pid)], { maxBuffer: 1 << 28 }));
     execFileSync(join(JAVA_HOME, 'bin/jmap'), [`-dump:live,format=b,file=${plain}`, String(jvm.pid)], { stdio: 'inherit' });
     if (gz !== undefined) execFileSync(join(JAVA_HOME, 'bin/jmap'), [`-dump:live,format=b,gz=1,file=${gz}`, String(jvm.pid)], { stdio: 'inherit' });
   } finally {

@@ -33,11 +33,13 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     // Help and --version go to io.stdout, commander's errors to io.stderr: nothing reaches the process's own streams.
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   let exitCode = 0;
-  const byteSizeOption = (text: string): number => {
+  const byteSizeOption = (text: string, flag = '--max-gunzip-size'): number => {
     const bytes = parseByteSize(text);
-    if (bytes === undefined) throw new UsageError(`--max-gunzip-size ${text} is not a size`, 'give a size such as 512m, 16g or 1t');
+    if (bytes === undefined) throw new UsageError(`${flag} ${stripControl(text)} is not a size`, 'give a size such as 512m, 16g or 1t');
     return bytes;
   };
+  const maxMemory = (text: string | undefined) => (text !== undefined ? { maxMemoryBytes: byteSizeOption(text, '--max-memory') } : {});
+  const MAX_MEMORY_HELP = 'the memory the memory analysis may take (default: what the machine has free); a heap that needs more is not analysed, and says so';
   const wholeNumber = (flag: string, text: string, min: number, example: string): number => {
     const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
     if (!Number.isSafeInteger(n) || n < min)
@@ -57,8 +59,12 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--no-progress', 'no progress line on stderr')
     .option('--redact', 'mask IP addresses, host names, user names and query strings (the same value, the same token)')
     .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (default 16g, and a 100-fold inflation past 1g)')
-    .option('--memory', 'compute what holds the memory of every HPROF (dominator tree, leak suspects), however big (default: up to 512 MB)')
+    .option(
+      '--memory',
+      "compute what holds the memory of every HPROF (dominator tree, leak suspects) even past the machine's free memory (default: when it fits)",
+    )
     .option('--no-memory', 'skip the memory analysis of heap dumps')
+    .option('--max-memory <size>', MAX_MEMORY_HELP)
     .option('--dump <n>', 'of an HPROF holding several heap dumps (the old hprof agent), the one to read (default 1)')
     .action(
       async (
@@ -73,6 +79,7 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
           progress: boolean;
           redact?: boolean;
           maxGunzipSize?: string;
+          maxMemory?: string;
           memory?: boolean;
         },
       ) => {
@@ -81,6 +88,7 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
           {
             ...(o.format !== undefined ? { format: o.format } : {}),
             memory: o.memory === undefined ? 'auto' : o.memory ? 'always' : 'never',
+            ...maxMemory(o.maxMemory),
             ...(o.dump !== undefined ? { heapDump: wholeNumber('--dump', o.dump, 1, 'for example --dump 2') } : {}),
             failOn: o.failOn,
             progress: o.progress,
@@ -126,15 +134,16 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('-c, --config <file>', 'JSON config with rule severities, options and counters')
     .option('--color', 'force colours')
     .option('--no-color', 'no colours')
-    .option('--memory', 'compute what holds the memory of every HPROF (the Memory screen), however big (default: up to 512 MB)')
+    .option('--memory', "compute what holds the memory of every HPROF (the Memory screen) even past the machine's free memory (default: when it fits)")
     .option('--no-memory', 'skip the memory analysis of heap dumps')
-    .action(async (paths: string[], o: { config?: string; color?: boolean; memory?: boolean }) => {
+    .option('--max-memory <size>', MAX_MEMORY_HELP)
+    .action(async (paths: string[], o: { config?: string; color?: boolean; memory?: boolean; maxMemory?: string }) => {
       // Ink loads only here: it costs about a second.
       const { runUi } = await import('./ui/run.js');
       const memory = o.memory === undefined ? 'auto' : o.memory ? 'always' : 'never';
       exitCode = await runUi(
         paths,
-        { ...(o.config !== undefined ? { config: o.config } : {}), ...(o.color !== undefined ? { color: o.color } : {}), memory },
+        { ...(o.config !== undefined ? { config: o.config } : {}), ...(o.color !== undefined ? { color: o.color } : {}), memory, ...maxMemory(o.maxMemory) },
         io.env,
       );
     });
@@ -169,11 +178,16 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--top <n>', 'top-level dominators to show', '10')
     .option('--path <id>', 'also the shortest path from a GC root to this object, through strong references (weak, soft, phantom referents excluded)')
     .option('--dump <n>', 'of an HPROF holding several heap dumps (the old hprof agent), the one to read (default 1)')
+    .option(
+      '--max-memory <size>',
+      'the memory the analysis may take (default: what the machine has free): a heap that needs more is refused at once, saying what to do',
+    )
     .option('--no-progress', 'no progress line on stderr')
-    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean; path?: string; dump?: string }) => {
+    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean; path?: string; dump?: string; maxMemory?: string }) => {
       exitCode = await memoryCommand(
         heap,
         {
+          ...maxMemory(o.maxMemory),
           ...(o.format !== undefined ? { format: o.format } : {}),
           ...(o.dump !== undefined ? { heapDump: wholeNumber('--dump', o.dump, 1, 'for example --dump 2') } : {}),
           ...(o.path !== undefined ? { path: o.path } : {}),

@@ -14,16 +14,14 @@ import { type HprofGraphBuilder, hprofGraphBuilder } from '../heap/hprof/graph/h
 import type { FirstPassEnd, LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
 import type { IndexedHprof } from '../heap/hprof/object-index.js';
 import type { IdentifiedInput } from '../input/identify.js';
-
-/** Whether `analyze` computes what holds the memory of an HPROF: by default only up to AUTO_MEMORY_MAX_BYTES. */
-export type MemoryChoice = 'auto' | 'always' | 'never';
+import { doesNotFit, memoryLimit } from './memory-budget.js';
 
 /**
- * HPROF bytes (a gzip file counted at 2.5 times its size: hprofBytesEstimate) up to which the
- * memory analysis runs by default: a few seconds of graph building on the second core
- * (bench/heap-bench.mjs prints the rate). Bigger heaps get a note saying how to ask for it.
+ * Whether `analyze` computes what holds the memory of an HPROF: by default when it fits the memory
+ * it may take (memory-budget.ts), however big the heap, so the leak suspect of a big production heap
+ * is in the first report; `always` also when it does not fit the machine's free memory.
  */
-const AUTO_MEMORY_MAX_BYTES = 512 * 1024 * 1024;
+export type MemoryChoice = 'auto' | 'always' | 'never';
 
 /**
  * Leak suspects retaining less than this get no path from a GC root in `analyze` (on a big heap the
@@ -114,6 +112,8 @@ function failed(e: unknown): RunningMemoryAnalysis {
 /** What the memory analysis of an incident's heap dumps follows in its plan. */
 export interface MemoryPlan extends Pick<LoadPlan, 'maxGunzipBytes' | 'inflateThreads' | 'heapDump'> {
   readonly memory?: MemoryChoice;
+  /** `--max-memory`: the memory the analysis may take (default: what the machine has free). */
+  readonly maxMemoryBytes?: number;
   /** Run it on the loading thread rather than a worker of its own (batch). */
   readonly memoryOnThisThread?: boolean;
   /** Also the top of the dominator tree with each node's path from a GC root (the UI's Memory screen). */
@@ -131,12 +131,11 @@ export function startHeapMemory(input: IdentifiedInput, name: string, plan: Memo
   if (choice === 'never') return undefined;
   const file = input.file;
   const size = hprofBytesOf(input.fileBytes, input.gzip);
-  if (choice === 'auto' && size > AUTO_MEMORY_MAX_BYTES) {
+  const tooBig = choice === 'auto' || plan.maxMemoryBytes !== undefined ? doesNotFit(size, memoryLimit(plan.maxMemoryBytes)) : undefined;
+  if (tooBig !== undefined) {
     return {
       where: 'skipped',
-      reason:
-        `not computed by default for a heap dump of about ${Math.round(size / 1024 / 1024)}` +
-        ` MB: add --memory (about 12 s per GB), or run \`dumpsleuth memory ${name}\``,
+      reason: `not computed: ${tooBig} (give --max-memory with more to run it anyway, ` + `or run \`dumpsleuth memory ${name}\` on a machine with more memory)`,
     };
   }
   // One thread inflates for it: the graph pass reads slower than one thread inflates, and the load

@@ -32,6 +32,8 @@ export interface AnalyzeOptions {
   readonly maxGunzipBytes?: number;
   /** `--memory` / `--no-memory`: whether heap dumps get the dominator tree (default: up to a size). */
   readonly memory?: MemoryChoice;
+  /** `--max-memory`, already parsed: the memory the memory analysis may take. */
+  readonly maxMemoryBytes?: number;
 }
 
 export interface CommandIo {
@@ -58,6 +60,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   const limits = {
     ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
     ...(opts.memory !== undefined ? { memory: opts.memory } : {}),
+    ...(opts.maxMemoryBytes !== undefined ? { maxMemoryBytes: opts.maxMemoryBytes } : {}),
     ...(opts.heapDump !== undefined ? { heapDump: opts.heapDump } : {}),
   };
   const result = await analyseIncident(

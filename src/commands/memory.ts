@@ -3,10 +3,12 @@
  * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
  */
 import { identifyHeapFile } from '../analysis/heap-file.js';
+import { doesNotFit, memoryLimit } from '../analysis/memory-budget.js';
 import { InputError, UsageError } from '../errors.js';
 import { analyseMemory } from '../heap/graph/heap-memory.js';
 import { idText, parseObjectId } from '../heap/graph/object-graph.js';
 import { retainerTree } from '../heap/graph/retainer-tree.js';
+import { hprofBytesEstimate } from '../heap/hprof/byte-source.js';
 import { HprofFormatError } from '../heap/hprof/parser.js';
 import { requireHeapKind } from '../input/identify.js';
 import { readInputFile, renamed } from '../input/stdin.js';
@@ -26,6 +28,8 @@ export interface MemoryOptions {
   readonly path?: string;
   /** `--dump N`: which heap dump of an HPROF holding several to read (from 1). */
   readonly heapDump?: number;
+  /** `--max-memory`, already parsed. */
+  readonly maxMemoryBytes?: number;
 }
 
 export async function memoryCommand(path: string, opts: MemoryOptions, io: CommandIo): Promise<number> {
@@ -48,6 +52,14 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
         `${f} is a dumpsleuth heap snapshot: it holds only the objects the analyses need (and, from an HPROF, its memory summary), not the whole graph`,
         'run it on the HPROF the snapshot came from (jmap -dump, jcmd GC.heap_dump), or analyze the snapshot for the summary it carries',
       );
+    }
+    if (kind === 'hprof') {
+      const tooBig = doesNotFit(hprofBytesEstimate(f), memoryLimit(opts.maxMemoryBytes));
+      if (tooBig !== undefined)
+        throw new InputError(
+          `cannot analyse the memory of ${path}: ${tooBig}`,
+          'give --max-memory with more to run it anyway, run it on a machine with more memory, or use analyze --no-memory for its threads and pools',
+        );
     }
     try {
       return await analyseMemory(f, {

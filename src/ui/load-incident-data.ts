@@ -21,6 +21,7 @@ export interface UiLoadRequest {
   readonly paths: readonly string[];
   readonly config?: string;
   readonly memory: MemoryChoice;
+  readonly maxMemoryBytes?: number;
 }
 
 export async function loadIncidentData(
@@ -38,7 +39,15 @@ export async function loadIncidentData(
   };
   const result = await analyseIncident(
     // The Memory screen shows the top of the dominator tree with each node's path from a GC root.
-    { paths, ...(request.config !== undefined ? { configPath: request.config } : {}), limits: { memory: request.memory, retainerTree: true } },
+    {
+      paths,
+      ...(request.config !== undefined ? { configPath: request.config } : {}),
+      limits: {
+        memory: request.memory,
+        retainerTree: true,
+        ...(request.maxMemoryBytes !== undefined ? { maxMemoryBytes: request.maxMemoryBytes } : {}),
+      },
+    },
     {
       onProgress: (file, event) => onProgress({ file, event }),
       onSkipped: (path, e) => notes.push(skippedNote(path, e)),

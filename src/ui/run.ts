@@ -17,6 +17,8 @@ export interface UiOptions {
   readonly config?: string;
   readonly color?: boolean;
   readonly memory?: MemoryChoice;
+  /** `--max-memory`, already parsed. */
+  readonly maxMemoryBytes?: number;
 }
 
 /**
@@ -44,7 +46,12 @@ export async function runUi(paths: string[], options: UiOptions, env: NodeJS.Pro
   // Ink colours through the shared chalk; NO_COLOR (which chalk ignores) is applied here, once.
   const level = options.color !== undefined ? (options.color ? 1 : 0) : env['NO_COLOR'] ? 0 : new Chalk().level;
   chalk.level = level as 0 | 1 | 2 | 3;
-  const loader = startLoading({ paths, ...(options.config !== undefined ? { config: options.config } : {}), memory: options.memory ?? 'auto' });
+  const loader = startLoading({
+    paths,
+    ...(options.config !== undefined ? { config: options.config } : {}),
+    memory: options.memory ?? 'auto',
+    ...(options.maxMemoryBytes !== undefined ? { maxMemoryBytes: options.maxMemoryBytes } : {}),
+  });
   process.stdout.write(ENTER_ALT_SCREEN);
   const restore = () => process.stdout.write(LEAVE_ALT_SCREEN);
   const onSignal = () => {

@@ -125,3 +125,30 @@ describe('dumpsleuth ui', { timeout: 60_000 }, () => {
     expect(r.stderr).toMatch(/dumpsleuth analyze/);
   });
 });
+
+describe('the memory the memory analysis may take (--max-memory)', { timeout: 120_000 }, () => {
+  test('memory refuses a heap whose analysis needs more, at once, with exit 2 and what to do', async () => {
+    const r = await run(['memory', '--max-memory', '1m', HEAP]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /cannot analyse the memory of fixtures\/heap\/jdk17\/heap\.hprof\.gz: it needs about [\d.]+ MiB for a heap dump of about [\d.]+ MiB, more than --max/,
+    );
+    expect(r.stderr).toMatch(/--max-memory with more/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('analyze says in the report why it did not compute it, and reports the rest; with room it computes it', async () => {
+    const tight = JSON.parse((await run(['analyze', '--format', 'json', '--max-memory', '1m', HEAP])).stdout);
+    expect(tight.model.memory[0].skipped).toMatch(/^not computed: it needs about .* more than --max-memory 1\.0 MiB \(give --max-memory with more/);
+    expect(tight.model.memory[0].summary).toBeUndefined();
+    const roomy = JSON.parse((await run(['analyze', '--format', 'json', '--max-memory', '16g', HEAP])).stdout);
+    expect(roomy.model.memory[0].heap.reachableObjects).toBeGreaterThan(10_000);
+  });
+
+  test('a size that is none is a usage error naming the flag', async () => {
+    const r = await run(['memory', '--max-memory', 'lots', HEAP]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--max-memory lots is not a size/);
+  });
+});

@@ -49,6 +49,7 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
   'a bad flag value': { args: () => ['analyze', '-f', 'yaml', 'x.txt'] },
   'a count that is not a whole number': { args: () => ['batch', '-j', 'abc', 'x.txt'] },
   'a size that is not a size': { args: () => ['analyze', '--max-gunzip-size', 'lots', 'x.txt'] },
+  'a heap whose memory analysis needs more than it may take': { args: () => ['memory', '--max-memory', '1m', fixture('heap/jdk17/heap.hprof.gz')] },
   'a `--config` file that is missing': { args: () => ['analyze', '-c', 'missing.json', fixture('threads/deadlock/dump-1.txt')] },
   'a config file that is not JSON': {
     args: (d) => (write(d, 'bad.json', JSON.stringify({ rules: { nope: 'off' } })), ['analyze', '-c', 'bad.json', fixture('threads/deadlock/dump-1.txt')]),
