@@ -8,12 +8,15 @@ import type { MemoryAnalysisOptions } from '../heap/graph/heap-memory.js';
 import type { ObjectGraph } from '../heap/graph/object-graph.js';
 import { type RunningMemoryAnalysis, startMemoryAnalysis } from '../heap/graph/run-memory.js';
 import type { HeapMemory } from '../heap/heap-input.js';
+import { threadNameOf } from '../heap/heap-values.js';
+import type { HeapView } from '../heap/heap-view.js';
 import { hprofBytesOf, hprofBytesToSizeFor } from '../heap/hprof/byte-source.js';
 import type { ClassMetadata } from '../heap/hprof/class-metadata.js';
 import { type HprofGraphBuilder, hprofGraphBuilder } from '../heap/hprof/graph/hprof-graph.js';
 import type { FirstPassEnd, LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
 import type { IndexedHprof } from '../heap/hprof/object-index.js';
 import type { IdentifiedInput } from '../input/identify.js';
+import type { HeapMemoryModel, RetainedObject, RetainerNode } from '../model/memory.js';
 import { doesNotFit, memoryLimit } from './memory-budget.js';
 
 /**
@@ -176,4 +179,35 @@ export async function finishHeapMemory(work: HeapMemoryWork, name: string): Prom
   } catch (e) {
     return { model: { input: name, skipped: `the memory analysis failed: ${(e as Error).message}` } };
   }
+}
+
+/**
+ * The memory model with each thread it lists named (a leak suspect that is a thread says which one):
+ * the names of the Thread objects the heap's load read. Other objects are left as they are.
+ */
+export function withThreadNames(memory: HeapMemoryModel, view: HeapView): HeapMemoryModel {
+  const named = new Map<string, string | undefined>();
+  const nameOf = (o: RetainedObject): RetainedObject => {
+    if (o.describes !== undefined) return o;
+    let name = named.get(o.id);
+    if (!named.has(o.id)) {
+      const object = /^0x[0-9a-f]+$/i.test(o.id) ? view.object(Number.parseInt(o.id.slice(2), 16)) : undefined;
+      const c = object !== undefined ? view.classOf(object) : undefined;
+      name = c !== undefined && view.isA(c, 'java.lang.Thread') ? threadNameOf(view, object) : undefined;
+      named.set(o.id, name);
+    }
+    return name !== undefined ? { ...o, threadName: name } : o;
+  };
+  const s = memory.summary;
+  if (s === undefined) return memory;
+  const node = (n: RetainerNode): RetainerNode => ({ ...n, object: nameOf(n.object), children: n.children.map(node) });
+  return {
+    ...memory,
+    summary: {
+      ...s,
+      dominators: s.dominators.map(nameOf),
+      suspects: s.suspects.map((x) => ({ ...x, subject: nameOf(x.subject), accumulation: { ...x.accumulation, ...nameOf(x.accumulation) } })),
+    },
+    ...(memory.tree !== undefined ? { tree: memory.tree.map(node) } : {}),
+  };
 }

@@ -30,7 +30,7 @@ import type { CpuSampleModel, InputSummary, LogEventModel } from '../model/model
 import type { ProgressEvent, ProgressListener } from '../model/progress.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { openHeapFile, v8NotJavaError } from './heap-file.js';
-import { cancelHeapMemory, finishHeapMemory, type HeapMemoryWork, loadHooksOf, type MemoryPlan, startHeapMemory } from './heap-memory-work.js';
+import { cancelHeapMemory, finishHeapMemory, type HeapMemoryWork, loadHooksOf, type MemoryPlan, startHeapMemory, withThreadNames } from './heap-memory-work.js';
 import { type LoadedThreadInput, loadThreadInput } from './load-threads.js';
 import { filesOfSeveralJvms } from './one-jvm.js';
 
@@ -87,13 +87,14 @@ async function loadFile(
       throw e;
     }
     onProgress?.({ phase: 'memory', bytesRead: 0 });
-    const memory =
+    const finished =
       memoryWork !== undefined
         ? await finishHeapMemory(memoryWork, name)
         : store.memory !== undefined
           ? { model: { input: name, summary: store.memory } }
           : undefined;
     const view = new HeapView(store);
+    const memory = finished !== undefined ? { ...finished, model: withThreadNames(finished.model, view) } : undefined;
     const stacks = threadDumpFromHeap(view, store, name);
     const summary: InputSummary = {
       path: name,
@@ -304,7 +305,7 @@ async function loadEach(
 /** The heap-loading plan of an analysis: the built-in roots, the config's counters, and limits. */
 export function analysisPlan(
   counters: readonly UserCounterSpec[],
-  limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree' | 'heapDump'> = {},
+  limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree' | 'heapDump' | 'maxMemoryBytes'> = {},
 ): IncidentPlan {
   return { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counters)], ...limits };
 }

@@ -12,3 +12,13 @@ export function countText(n: number): string {
   for (; head < digits.length; head += 3) out += `,${digits.slice(head, head + 3)}`;
   return n < 0 ? `-${out}` : out;
 }
+
+/**
+ * A part of a whole as a percentage to one decimal place, never rounded up to 100.0% when it is not
+ * all of it: 99.97% of the heap reads 99.9%, so a reader never takes a part for the whole.
+ */
+export function shareText(part: number, whole: number): string {
+  if (whole <= 0) return '0.0%';
+  const text = ((part / whole) * 100).toFixed(1);
+  return `${text === '100.0' && part < whole ? '99.9' : text}%`;
+}

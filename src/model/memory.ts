@@ -12,6 +12,8 @@ export interface RetainedObject {
   readonly retained: number;
   /** For a class object: the class it is (`org.acme.Cache`), whose statics it holds. */
   readonly describes?: string;
+  /** For a thread (a java.lang.Thread or a subclass) whose object the heap's load read: its name. */
+  readonly threadName?: string;
 }
 
 export interface ClassRetained {
@@ -89,5 +91,7 @@ export interface HeapMemoryModel {
  * org.acme.Cache`, whose statics it holds), any other by its class, with its id when asked.
  */
 export function retainedObjectName(o: RetainedObject, withId = false): string {
-  return o.describes !== undefined ? `class ${o.describes}` : withId ? `${o.className} ${o.id}` : o.className;
+  if (o.describes !== undefined) return `class ${o.describes}`;
+  const named = o.threadName !== undefined ? `${o.className} "${o.threadName}"` : o.className;
+  return withId ? `${named} ${o.id}` : named;
 }

@@ -5,7 +5,7 @@
  * renderer escapes them for its format.
  */
 import { approximateBytes } from '../model/bytes.js';
-import { countText } from '../model/count-text.js';
+import { countText, shareText } from '../model/count-text.js';
 import { type HeapMemoryModel, retainedObjectName } from '../model/memory.js';
 
 interface MemoryRow {
@@ -32,7 +32,6 @@ export interface MemorySection {
 const MEMORY_ROWS = 10;
 
 const pct = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
-const pctText = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 export function memorySections(memory: readonly HeapMemoryModel[]): MemorySection[] {
   return memory.map((m) => {
@@ -56,7 +55,7 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
         retained: o.retained,
         retainedText: approximateBytes(o.retained),
         share: pct(o.retained, heap),
-        shareText: pctText(pct(o.retained, heap)),
+        shareText: shareText(o.retained, heap),
       })),
       suspects: s.suspects.map((x) => {
         const who = x.kind === 'object' ? `${retainedObjectName(x.subject)} ${x.subject.id}` : `${countText(x.instances)} instances of ${x.className}`;
@@ -67,13 +66,13 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
             : a.index !== x.subject.index
               ? `, accumulating in ${retainedObjectName(a)} ${a.id}`
               : '';
-        return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${pctText(x.share)})${where}`;
+        return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${shareText(x.retained, heap)})${where}`;
       }),
       classes: s.classes.slice(0, MEMORY_ROWS).map((c) => ({
         className: c.className,
         instances: c.instances,
         retainedText: approximateBytes(c.retained),
-        shareText: pctText(pct(c.retained, heap)),
+        shareText: shareText(c.retained, heap),
       })),
     };
   });

@@ -3,7 +3,7 @@
  * retainers, the leak suspects, the classes by retained size) and as the `dumpsleuth.memory/1` JSON.
  * Draws what it is given; names from the dump are stripped of control sequences.
  */
-import { countText } from '../model/count-text.js';
+import { countText, shareText } from '../model/count-text.js';
 import type { RetainerNode } from '../model/memory.js';
 import { type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
 import { approximateBytes } from './heap-size-text.js';
@@ -20,7 +20,7 @@ export interface MemoryReport {
   readonly warnings: readonly string[];
 }
 
-const pct = (part: number, whole: number) => (whole > 0 ? `${((part / whole) * 100).toFixed(1)}%` : '-');
+const pct = (part: number, whole: number) => (whole > 0 ? shareText(part, whole) : '-');
 const name = (o: RetainedObject) => stripControl(retainedObjectName(o));
 
 export function renderMemoryText(r: MemoryReport): string {
@@ -98,6 +98,7 @@ const objectJson = (o: RetainedObject) => ({
   id: o.id,
   class: o.className,
   ...(o.describes !== undefined ? { describes: o.describes } : {}),
+  ...(o.threadName !== undefined ? { thread: o.threadName } : {}),
   shallow: o.shallow,
   retained: o.retained,
 });

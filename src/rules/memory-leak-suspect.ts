@@ -1,5 +1,5 @@
 import { approximateBytes } from '../model/bytes.js';
-import { countText } from '../model/count-text.js';
+import { countText, shareText } from '../model/count-text.js';
 import type { Evidence } from '../model/findings.js';
 import { type LeakSuspect, type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
 import type { Model } from '../model/model.js';
@@ -54,7 +54,7 @@ export const memoryLeakSuspect: Rule = {
         .filter((s) => s.share >= minShare && s.retained >= minBytes)
         .map((s) => {
           const heap = summary.retainedBytes;
-          const pct = `${(s.share * 100).toFixed(1)}%`;
+          const pct = shareText(s.retained, summary.retainedBytes);
           const who = s.kind === 'object' ? `One ${objectName(s.subject)}` : `${countText(s.instances)} instances of ${s.className}`;
           const a = s.accumulation;
           const holder = holderKind(s);

@@ -4,7 +4,7 @@
  * classes by retained size. Every string from the dump goes through stripControl here.
  */
 import { approximateBytes } from '../model/bytes.js';
-import { countText } from '../model/count-text.js';
+import { countText, shareText } from '../model/count-text.js';
 import type { Finding } from '../model/findings.js';
 import { type HeapMemoryModel, type PathStep, type RetainedObject, retainedObjectName, type RetainerNode } from '../model/memory.js';
 import { stripControl as clean } from '../report/sanitize.js';
@@ -15,7 +15,6 @@ const OPEN_SHARE = 0.1;
 /** Classes listed per heap dump. */
 const CLASS_ROWS = 15;
 
-const pctText = (part: number, whole: number) => `${whole > 0 ? ((part / whole) * 100).toFixed(1) : '0.0'}%`;
 const count = (n: number) => countText(n);
 const objectName = (o: RetainedObject) => clean(retainedObjectName(o));
 
@@ -66,7 +65,7 @@ function treeRows(heap: number, nodes: readonly RetainerNode[], heapBytes: numbe
       rows.push({
         key,
         // The list draws the indentation and the expand marker, which depend on the UI's state.
-        text: `${approximateBytes(o.retained).padStart(10)} ${pctText(o.retained, heapBytes).padStart(6)}  ${objectName(o)} ${clean(o.id)}`,
+        text: `${approximateBytes(o.retained).padStart(10)} ${shareText(o.retained, heapBytes).padStart(6)}  ${objectName(o)} ${clean(o.id)}`,
         tone: o.retained >= heapBytes * OPEN_SHARE ? 'alert' : undefined,
         search: clean(`${retainedObjectName(o)} ${o.id}`).toLowerCase(),
         tree: {
@@ -78,7 +77,9 @@ function treeRows(heap: number, nodes: readonly RetainerNode[], heapBytes: numbe
         detail: [
           { text: `${objectName(o)} ${clean(o.id)}`, tone: 'title' },
           {
-            text: `  retains ${approximateBytes(o.retained)} (${pctText(o.retained, heapBytes)} of the reachable heap); shallow ${approximateBytes(o.shallow)}`,
+            text:
+              `  retains ${approximateBytes(o.retained)} (${shareText(o.retained, heapBytes)} of the reachable heap); ` +
+              `shallow ${approximateBytes(o.shallow)}`,
           },
           {
             text:
@@ -154,12 +155,12 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
     const findingId = findingOf.get(x.subject.id) ?? findingOf.get(a.id);
     rows.push({
       key: `memory:${heap}:suspect:${i}`,
-      text: `  SUSPECT ${pctText(x.retained, bytes).padStart(6)} ${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)}`,
+      text: `  SUSPECT ${shareText(x.retained, bytes).padStart(6)} ${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)}`,
       tone: findingId !== undefined ? 'warning' : 'info',
       search: clean(`suspect ${x.className}`).toLowerCase(),
       detail: [
         { text: `leak suspect: ${who}`, tone: 'title' },
-        { text: `  retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)}, ${pctText(x.retained, bytes)} of the reachable heap` },
+        { text: `  retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)}, ${shareText(x.retained, bytes)} of the reachable heap` },
         { text: `  accumulates in ${objectName(a)} ${clean(a.id)} (retains ${approximateBytes(a.retained)}; ${where})` },
         { text: `  → ${objectName(x.subject)} ${clean(x.subject.id)} in the tree`, link: { screen: 'memory', key: memoryRowKey(heap, x.subject.id) } },
         { text: '' },
@@ -183,7 +184,7 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
     rows.push({
       key: `memory:${heap}:class:${c.className}`,
       text:
-        `  ${approximateBytes(c.retained).padStart(10)} ${pctText(c.retained, bytes).padStart(6)}` +
+        `  ${approximateBytes(c.retained).padStart(10)} ${shareText(c.retained, bytes).padStart(6)}` +
         `  ${clean(c.className)} (${count(c.instances)} instance${c.instances === 1 ? '' : 's'})`,
       search: clean(c.className).toLowerCase(),
       detail: [
@@ -191,7 +192,7 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
         {
           text:
             `  ${count(c.instances)} instances, ${approximateBytes(c.shallow)} shallow, ` +
-            `${approximateBytes(c.retained)} retained (${pctText(c.retained, bytes)})`,
+            `${approximateBytes(c.retained)} retained (${shareText(c.retained, bytes)})`,
         },
       ],
     });
