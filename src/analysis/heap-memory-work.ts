@@ -206,7 +206,15 @@ export function withThreadNames(memory: HeapMemoryModel, view: HeapView): HeapMe
     summary: {
       ...s,
       dominators: s.dominators.map(nameOf),
-      suspects: s.suspects.map((x) => ({ ...x, subject: nameOf(x.subject), accumulation: { ...x.accumulation, ...nameOf(x.accumulation) } })),
+      suspects: s.suspects.map((x) => ({
+        ...x,
+        subject: nameOf(x.subject),
+        accumulation: {
+          ...x.accumulation,
+          ...nameOf(x.accumulation),
+          ...(x.accumulation.biggest !== undefined ? { biggest: x.accumulation.biggest.map(nameOf) } : {}),
+        },
+      })),
     },
     ...(memory.tree !== undefined ? { tree: memory.tree.map(node) } : {}),
   };

@@ -6,7 +6,7 @@
  */
 import { approximateBytes } from '../model/bytes.js';
 import { countText, shareText } from '../model/count-text.js';
-import { type HeapMemoryModel, retainedObjectName } from '../model/memory.js';
+import { biggestHeldText, classSuspectText, type HeapMemoryModel, retainedObjectName } from '../model/memory.js';
 
 interface MemoryRow {
   readonly name: string;
@@ -58,13 +58,13 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
         shareText: shareText(o.retained, heap),
       })),
       suspects: s.suspects.map((x) => {
-        const who = x.kind === 'object' ? `${retainedObjectName(x.subject)} ${x.subject.id}` : `${countText(x.instances)} instances of ${x.className}`;
+        const who = x.kind === 'object' ? `${retainedObjectName(x.subject)} ${x.subject.id}` : classSuspectText(x);
         const a = x.accumulation;
         const where =
           a.chainLinks !== undefined
             ? `, accumulating in ${retainedObjectName(a)} ${a.id} (the first of ${countText(a.chainLinks)} linked nodes)`
             : a.index !== x.subject.index
-              ? `, accumulating in ${retainedObjectName(a)} ${a.id}`
+              ? `, accumulating in ${retainedObjectName(a)} ${a.id}${biggestHeldText(a) !== '' ? ` (${biggestHeldText(a)})` : ''}`
               : '';
         return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${shareText(x.retained, heap)})${where}`;
       }),

@@ -5,7 +5,7 @@
  */
 import { countText, shareText } from '../model/count-text.js';
 import type { RetainerNode } from '../model/memory.js';
-import { type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
+import { biggestHeldText, classSuspectText, type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
 import { approximateBytes } from './heap-size-text.js';
 import { stripControl } from './sanitize.js';
 
@@ -54,7 +54,7 @@ export function renderMemoryText(r: MemoryReport): string {
   walk(r.tree, 0);
   out.push('', s.suspects.length === 0 ? 'Leak suspects: none (no object or class retains 10% of the heap)' : 'Leak suspects');
   s.suspects.forEach((x, i) => {
-    const who = x.kind === 'object' ? `one ${name(x.subject)} ${x.subject.id}` : `${countText(x.instances)} instances of ${stripControl(x.className)}`;
+    const who = x.kind === 'object' ? `one ${name(x.subject)} ${x.subject.id}` : stripControl(classSuspectText(x));
     out.push(`  ${i + 1}. ${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${pct(x.retained, heap)} of the heap)`);
     const a = x.accumulation;
     if (a.chainLinks !== undefined)
@@ -64,9 +64,10 @@ export function renderMemoryText(r: MemoryReport): string {
     else if (a.index !== x.subject.index)
       out.push(
         `     the memory accumulates in ${name(a)} ${a.id}: it retains ` +
-          `${approximateBytes(a.retained)} and directly dominates ${countText(a.dominated)} objects`,
+          `${approximateBytes(a.retained)} and directly holds ${countText(a.dominated)} objects` +
+          `${biggestHeldText(a) !== '' ? `, ${stripControl(biggestHeldText(a))}` : ''}`,
       );
-    else out.push(`     it directly dominates ${countText(a.dominated)} objects, none of which holds most of it`);
+    else out.push(`     it directly holds ${countText(a.dominated)} objects, none of which retains most of it`);
     if (x.path !== undefined && x.path.length > 0)
       out.push(
         '     kept by: ' +
@@ -128,6 +129,7 @@ export function memorySummaryJson(s: MemorySummary) {
       kind: x.kind,
       class: x.className,
       instances: x.instances,
+      ...(x.classInstances !== undefined ? { classInstances: x.classInstances } : {}),
       retained: x.retained,
       share: Number(x.share.toFixed(4)),
       subject: objectJson(x.subject),
@@ -135,6 +137,7 @@ export function memorySummaryJson(s: MemorySummary) {
         ...objectJson(x.accumulation),
         dominated: x.accumulation.dominated,
         ...(x.accumulation.chainLinks !== undefined ? { chainLinks: x.accumulation.chainLinks } : {}),
+        ...(x.accumulation.biggest !== undefined ? { biggest: x.accumulation.biggest.map(objectJson) } : {}),
       },
       ...(x.path !== undefined ? { path: x.path.map(stepJson) } : {}),
     })),

@@ -1,7 +1,8 @@
 import { approximateBytes } from '../model/bytes.js';
 import { countText, shareText } from '../model/count-text.js';
 import type { Evidence } from '../model/findings.js';
-import { type LeakSuspect, type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
+import type { LeakSuspect, MemorySummary, PathStep, RetainedObject } from '../model/memory.js';
+import { biggestHeldText, classSuspectText, retainedObjectName } from '../model/memory.js';
 import type { Model } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { plural } from './support/evidence.js';
@@ -55,7 +56,7 @@ export const memoryLeakSuspect: Rule = {
         .map((s) => {
           const heap = summary.retainedBytes;
           const pct = shareText(s.retained, summary.retainedBytes);
-          const who = s.kind === 'object' ? `One ${objectName(s.subject)}` : `${countText(s.instances)} instances of ${s.className}`;
+          const who = s.kind === 'object' ? `One ${objectName(s.subject)}` : classSuspectText(s);
           const a = s.accumulation;
           const holder = holderKind(s);
           const what = `${objectName(a)}${holder !== undefined ? ` (${holder.kind})` : ''}`;
@@ -63,7 +64,8 @@ export const memoryLeakSuspect: Rule = {
             a.chainLinks !== undefined
               ? ` The memory accumulates in ${what}, the first of ${countText(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}.`
               : a.index !== s.subject.index || s.kind === 'class'
-                ? ` The memory accumulates in ${what}: it retains ${approximateBytes(a.retained)} and directly holds ${countText(a.dominated)} objects.`
+                ? ` The memory accumulates in ${what}: it retains ${approximateBytes(a.retained)} and directly holds ${countText(a.dominated)} objects` +
+                  `${biggestHeldText(a) !== '' ? `, ${biggestHeldText(a)}` : ''}.`
                 : ` It directly holds ${countText(a.dominated)} objects, none of which retains most of it.`;
           const path = s.path ?? [];
           const queue = [a, ...path.map((p) => p.object)].map((o) => queues.get(o.id)).find((q) => q !== undefined);

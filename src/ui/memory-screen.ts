@@ -6,7 +6,15 @@
 import { approximateBytes } from '../model/bytes.js';
 import { countText, shareText } from '../model/count-text.js';
 import type { Finding } from '../model/findings.js';
-import { type HeapMemoryModel, type PathStep, type RetainedObject, retainedObjectName, type RetainerNode } from '../model/memory.js';
+import {
+  biggestHeldText,
+  classSuspectText,
+  type HeapMemoryModel,
+  type PathStep,
+  type RetainedObject,
+  retainedObjectName,
+  type RetainerNode,
+} from '../model/memory.js';
 import { stripControl as clean } from '../report/sanitize.js';
 import type { UiDetailLine, UiRow, UiScreen } from './view-data.js';
 
@@ -149,9 +157,12 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
     },
   ];
   s.suspects.forEach((x, i) => {
-    const who = x.kind === 'object' ? `one ${objectName(x.subject)} ${clean(x.subject.id)}` : `${count(x.instances)} instances of ${clean(x.className)}`;
+    const who = x.kind === 'object' ? `one ${objectName(x.subject)} ${clean(x.subject.id)}` : clean(classSuspectText(x));
     const a = x.accumulation;
-    const where = a.chainLinks !== undefined ? `the first of ${count(a.chainLinks)} linked nodes` : `it directly dominates ${count(a.dominated)} objects`;
+    const where =
+      a.chainLinks !== undefined
+        ? `the first of ${count(a.chainLinks)} linked nodes`
+        : `it directly holds ${count(a.dominated)} objects${biggestHeldText(a) !== '' ? `, ${clean(biggestHeldText(a))}` : ''}`;
     const findingId = findingOf.get(x.subject.id) ?? findingOf.get(a.id);
     rows.push({
       key: `memory:${heap}:suspect:${i}`,

@@ -12,6 +12,8 @@ import { memorySummary } from '../../src/heap/graph/memory-summary.js';
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
+import { countText } from '../../src/model/count-text.js';
+import { classSuspectText } from '../../src/model/memory.js';
 import { chkIdom } from './reference-dominators.js';
 
 /** A graph of n objects, each of the given size, with these edges and roots. */
@@ -167,4 +169,60 @@ describe('on the real-JVM fixture heaps', { timeout: 120_000 }, () => {
       }
     });
   }
+});
+
+describe('what an accumulation point holds', () => {
+  test('its biggest directly dominated objects, biggest first, up to 3, none under 5% of it', () => {
+    // 0 (a root) holds 1 (the array); 1 holds 2..7, each retaining its own size.
+    const sizes = [16, 16, 500, 40, 3000, 30, 1000, 20];
+    const g = { ...graphOf(8, [[0, 1], ...[2, 3, 4, 5, 6, 7].map((w): [number, number] => [1, w])], [0], sizes), classNames: ['T', 'T[]'] };
+    g.classOf[1] = 1; // the array is of a class of its own: the accumulation point goes down to it
+    const s = memorySummary(g, dominatorTree(g), { suspectShare: 0.1 });
+    const a = s.suspects[0]!.accumulation;
+    expect(a.index).toBe(1);
+    expect(a.dominated).toBe(6);
+    expect(a.biggest!.map((o) => o.index)).toEqual([4, 6, 2]);
+    // 50 bytes is under 5% of the 3,966 the array retains: left out.
+    const few = {
+      ...graphOf(
+        5,
+        [
+          [0, 1],
+          [1, 2],
+          [1, 3],
+          [1, 4],
+        ],
+        [0],
+        [16, 16, 2000, 1900, 50],
+      ),
+      classNames: ['T', 'T[]'],
+    };
+    few.classOf[1] = 1;
+    expect(memorySummary(few, dominatorTree(few)).suspects[0]!.accumulation.biggest!.map((o) => o.index)).toEqual([2, 3]);
+  });
+});
+
+describe('class suspects reconcile with the class table', { timeout: 60_000 }, () => {
+  test('on real heaps: the top-level instances, of all the class table counts, retaining no more than the class does', async () => {
+    let classSuspects = 0;
+    for (const file of ['fixtures/incidents/druid-starvation/heap.hprof.gz', 'fixtures/incidents/commons-pool2-starvation/heap.hprof.gz']) {
+      const g = await hprofObjectGraph(file);
+      const t = dominatorTree(g);
+      const s = memorySummary(g, t, { topClasses: 100_000 });
+      for (const x of s.suspects.filter((x) => x.kind === 'class')) {
+        classSuspects++;
+        const row = s.classes.find((c) => c.className === x.className)!;
+        expect(x.classInstances, x.className).toBe(row.instances);
+        expect(x.instances).toBeLessThanOrEqual(row.instances);
+        expect(x.retained).toBeLessThanOrEqual(row.retained);
+        expect(x.subject.className).toBe(x.className);
+        expect(classSuspectText(x)).toBe(
+          x.instances < row.instances
+            ? `${countText(x.instances)} of the ${countText(row.instances)} instances of ${x.className}`
+            : `${countText(x.instances)} instances of ${x.className}`,
+        );
+      }
+    }
+    expect(classSuspects).toBeGreaterThan(0);
+  });
 });

@@ -148,7 +148,7 @@ describe('retained sizes known by construction', { timeout: 60_000 }, async () =
     expect(text.stdout).toMatch(
       new RegExp(
         /Leak suspects\n {2}1\. .* retains .* of the heap\)\n {5}/.source +
-          /the memory accumulates in java\.lang\.Object\[\] 0x[0-9a-f]+: it retains .* and directly dominates 2,000 objects/.source,
+          /the memory accumulates in java\.lang\.Object\[\] 0x[0-9a-f]+: it retains .* and directly holds 2,000 objects/.source,
       ),
     );
     const doc = JSON.parse((await runCli(['memory', '-f', 'json', HEAP])).stdout);

@@ -149,7 +149,39 @@ function accumulationPoint(g: ObjectGraph, t: DominatorTree, lists: DominatedLis
   }
   let links = 1;
   for (let w = biggestChild(v); w >= 0 && g.classOf[w] === g.classOf[v] && links < 100_000_000; w = biggestChild(w)) links++;
-  return { ...objectAt(g, t, v), dominated: lists.start[v + 1]! - lists.start[v]!, ...(links > 1 ? { chainLinks: links } : {}) };
+  const biggest = links > 1 ? [] : biggestHeld(lists, t, v).map((w) => objectAt(g, t, w));
+  return {
+    ...objectAt(g, t, v),
+    dominated: lists.start[v + 1]! - lists.start[v]!,
+    ...(links > 1 ? { chainLinks: links } : {}),
+    ...(biggest.length > 0 ? { biggest } : {}),
+  };
+}
+
+/** Objects an accumulation point names as what it holds: up to this many, each retaining at least this share of it. */
+const BIGGEST_HELD = 3;
+const BIGGEST_HELD_MIN_SHARE = 0.05;
+
+/**
+ * The biggest objects `v` dominates directly, biggest first, in one pass over its children (a map's
+ * table dominates millions: no sort).
+ */
+function biggestHeld(lists: DominatedLists, t: DominatorTree, v: number): number[] {
+  const floor = t.retained[v]! * BIGGEST_HELD_MIN_SHARE;
+  const best: number[] = [];
+  for (let i = lists.start[v]!; i < lists.start[v + 1]!; i++) {
+    const w = lists.children[i]!;
+    const r = t.retained[w]!;
+    if (r < floor || (best.length === BIGGEST_HELD && r <= t.retained[best[BIGGEST_HELD - 1]!]!)) continue;
+    let at = best.length === BIGGEST_HELD ? BIGGEST_HELD - 1 : best.length;
+    while (at > 0 && t.retained[best[at - 1]!]! < r) {
+      best[at] = best[at - 1]!;
+      at--;
+    }
+    best[at] = w;
+    best.length = Math.min(best.length, BIGGEST_HELD);
+  }
+  return best;
 }
 
 /** V8 node groups that are the program's code rather than its data (DevTools' names for them). */
@@ -192,6 +224,8 @@ export function memorySummary(g: ObjectGraph, t: DominatorTree, options: Summary
       e.retained += t.retained[v]!;
     }
   }
+  const classInstances = new Float64Array(g.classNames.length);
+  for (let v = 0; v < g.objects; v++) classInstances[g.classOf[v]!]!++;
   for (const [c, e] of [...byClass].sort((a, b) => b[1].retained - a[1].retained)) {
     if (e.retained < heap * share || e.count < 2) continue;
     suspects.push({
@@ -199,6 +233,7 @@ export function memorySummary(g: ObjectGraph, t: DominatorTree, options: Summary
       subject: objectAt(g, t, e.biggest),
       className: g.classNames[c]!,
       instances: e.count,
+      classInstances: classInstances[c]!,
       retained: e.retained,
       share: e.retained / heap,
       accumulation: accumulationPoint(g, t, lists, e.biggest, ratio),
