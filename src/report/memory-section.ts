@@ -60,11 +60,12 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
       suspects: s.suspects.map((x) => {
         const who = x.kind === 'object' ? `${retainedObjectName(x.subject)} ${x.subject.id}` : classSuspectText(x);
         const a = x.accumulation;
+        const held = biggestHeldText(a);
         const where =
           a.chainLinks !== undefined
             ? `, accumulating in ${retainedObjectName(a)} ${a.id} (the first of ${countText(a.chainLinks)} linked nodes)`
             : a.index !== x.subject.index
-              ? `, accumulating in ${retainedObjectName(a)} ${a.id}${biggestHeldText(a) !== '' ? ` (${biggestHeldText(a)})` : ''}`
+              ? `, accumulating in ${retainedObjectName(a)} ${a.id}${held !== '' ? ` (${held})` : ''}`
               : '';
         return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${shareText(x.retained, heap)})${where}`;
       }),

@@ -57,6 +57,7 @@ export function renderMemoryText(r: MemoryReport): string {
     const who = x.kind === 'object' ? `one ${name(x.subject)} ${x.subject.id}` : stripControl(classSuspectText(x));
     out.push(`  ${i + 1}. ${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${pct(x.retained, heap)} of the heap)`);
     const a = x.accumulation;
+    const held = biggestHeldText(a);
     if (a.chainLinks !== undefined)
       out.push(
         `     the memory accumulates in ${name(a)} ${a.id}, the first of ${countText(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}`,
@@ -65,7 +66,7 @@ export function renderMemoryText(r: MemoryReport): string {
       out.push(
         `     the memory accumulates in ${name(a)} ${a.id}: it retains ` +
           `${approximateBytes(a.retained)} and directly holds ${countText(a.dominated)} objects` +
-          `${biggestHeldText(a) !== '' ? `, ${stripControl(biggestHeldText(a))}` : ''}`,
+          `${held !== '' ? `, ${stripControl(held)}` : ''}`,
       );
     else out.push(`     it directly holds ${countText(a.dominated)} objects, none of which retains most of it`);
     if (x.path !== undefined && x.path.length > 0)

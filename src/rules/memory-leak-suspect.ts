@@ -58,6 +58,7 @@ export const memoryLeakSuspect: Rule = {
           const pct = shareText(s.retained, summary.retainedBytes);
           const who = s.kind === 'object' ? `One ${objectName(s.subject)}` : classSuspectText(s);
           const a = s.accumulation;
+          const holds = biggestHeldText(a);
           const holder = holderKind(s);
           const what = `${objectName(a)}${holder !== undefined ? ` (${holder.kind})` : ''}`;
           const accumulates =
@@ -65,7 +66,7 @@ export const memoryLeakSuspect: Rule = {
               ? ` The memory accumulates in ${what}, the first of ${countText(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}.`
               : a.index !== s.subject.index || s.kind === 'class'
                 ? ` The memory accumulates in ${what}: it retains ${approximateBytes(a.retained)} and directly holds ${countText(a.dominated)} objects` +
-                  `${biggestHeldText(a) !== '' ? `, ${biggestHeldText(a)}` : ''}.`
+                  `${holds !== '' ? `, ${holds}` : ''}.`
                 : ` It directly holds ${countText(a.dominated)} objects, none of which retains most of it.`;
           const path = s.path ?? [];
           const queue = [a, ...path.map((p) => p.object)].map((o) => queues.get(o.id)).find((q) => q !== undefined);

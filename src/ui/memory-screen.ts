@@ -159,10 +159,11 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
   s.suspects.forEach((x, i) => {
     const who = x.kind === 'object' ? `one ${objectName(x.subject)} ${clean(x.subject.id)}` : clean(classSuspectText(x));
     const a = x.accumulation;
+    const held = biggestHeldText(a);
     const where =
       a.chainLinks !== undefined
         ? `the first of ${count(a.chainLinks)} linked nodes`
-        : `it directly holds ${count(a.dominated)} objects${biggestHeldText(a) !== '' ? `, ${clean(biggestHeldText(a))}` : ''}`;
+        : `it directly holds ${count(a.dominated)} objects${held !== '' ? `, ${clean(held)}` : ''}`;
     const findingId = findingOf.get(x.subject.id) ?? findingOf.get(a.id);
     rows.push({
       key: `memory:${heap}:suspect:${i}`,
