@@ -44,9 +44,12 @@ describe('idIndex', () => {
       const byAddress = addressTable(ids);
       expect(byAddress, `seed ${seed}: compact ids get the address table`).toBeDefined();
       const hashed = idIndex(ids, ids.length, false);
-      const sorted = idIndex(ids, 0);
+      const sorted = idIndex(ids, 0, false);
+      // Past the hash table's size: the address table when it fits the sorted index's memory, else the sorted index.
+      const bigByAddress = idIndex(ids, 0);
       for (const [id, i] of first) {
         expect(byAddress!.get(id), `seed ${seed} id ${id}`).toBe(i);
+        expect(ids[bigByAddress.get(id)], `seed ${seed} id ${id}`).toBe(id);
         expect(hashed.get(id), `seed ${seed} id ${id}`).toBe(i);
         // The sorted index finds one of an id's objects (ids written twice are damaged dumps).
         expect(ids[sorted.get(id)], `seed ${seed} id ${id}`).toBe(id);
@@ -55,6 +58,7 @@ describe('idIndex', () => {
       for (const missing of [0, 8, ids[0]! + 4, ids[0]! + 2 ** 36, 2 ** 37, 2 ** 45, -8, 0.5, Number.NaN, ...near]) {
         if (first.has(missing)) continue;
         expect(byAddress!.get(missing), `seed ${seed} missing ${missing}`).toBe(-1);
+        expect(bigByAddress.get(missing), `seed ${seed} missing ${missing}`).toBe(-1);
         expect(hashed.get(missing)).toBe(-1);
         if (Number.isInteger(missing) && missing >= 0) expect(sorted.get(missing)).toBe(-1);
       }
@@ -82,6 +86,9 @@ describe('idIndex', () => {
       const table = addressTable(ids)!;
       expect(table, label).toBeDefined();
       for (let i = 0; i < ids.length; i += 7) expect(table.get(ids[i]!), `${label} ${i}`).toBe(i);
+      // Within the sorted index's 12 bytes an object (what a heap past the hash table's size is allowed):
+      // dense heaps only (a page's 64 bytes of words shared by two objects cost more).
+      expect(addressTable(ids, 12 * ids.length) !== undefined, label).toBe(label === 'dense');
       for (const missing of [ids[9_999]! + step, ids[10_000]! - step, ids[9_999]! + hole / 2, ids[500]! + 8, ids[19_999]! + step])
         expect(table.get(missing), `${label} ${missing}`).toBe(-1);
     }

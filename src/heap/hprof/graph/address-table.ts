@@ -11,8 +11,8 @@
  * of fresh memory costs 0.7 ms in page faults before anything is written to it.
  *
  * Used only when compact: the ids are whole numbers sharing an alignment (8 bytes for HotSpot; any of 8, 4, 2, 1),
- * and the table takes at most twice the memory of a hash table; otherwise the caller's hash table or
- * sorted index serves (addressTable returns undefined).
+ * and the table fits the caller's budget (the memory of the index that would serve instead); otherwise
+ * that hash table or sorted index serves (addressTable returns undefined).
  */
 import { IdSlots } from '../id-slots.js';
 import type { IdIndex } from './id-index.js';
@@ -22,7 +22,7 @@ const PAGE_SLOTS = 256;
 const WORDS_PER_PAGE = PAGE_SLOTS / 32;
 const NONE = -1;
 
-/** The table may take up to twice the memory of the hash table that would serve instead. */
+/** By default the table may take up to twice the memory of the hash table that would serve instead. */
 const MAX_TABLE_TO_HASH = 2;
 
 /** The number of bits set in a 32-bit word. */
@@ -33,7 +33,8 @@ function bitCount(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-export function addressTable(ids: Float64Array): IdIndex | undefined {
+/** `budget`: the most bytes the table may take (by default twice a hash table's); undefined when it would take more. */
+export function addressTable(ids: Float64Array, budget: number = MAX_TABLE_TO_HASH * IdSlots.bytesFor(ids.length)): IdIndex | undefined {
   const n = ids.length;
   if (n === 0) return undefined;
   // One pass for the range and the alignment: the low bits of every id, or-ed (id >>> 0 is the id's
@@ -56,7 +57,6 @@ export function addressTable(ids: Float64Array): IdIndex | undefined {
   const pageBytes = PAGE_SLOTS * unit;
   const perPage = 1 / pageBytes; // a power of two: multiplying by it is exact
   const pages = Math.floor((max - min) * perPage) + 1;
-  const budget = MAX_TABLE_TO_HASH * IdSlots.bytesFor(n);
   if (4 * pages > budget) return undefined;
   // The directory holds one more than each page's number (its zeroes mean no object starts there).
   // Pages are numbered as first met: counted first, so the words are made once, exactly.

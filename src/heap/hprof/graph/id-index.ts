@@ -15,26 +15,30 @@ export interface IdIndex {
   readonly duplicates: number;
 }
 
+/** Bytes per object the sorted index takes (its 8-byte keys, reused as the sorted ids, and a 4-byte order). */
+const SORTED_BYTES_PER_OBJECT = 12;
+
 /**
- * The index from dump ids to object indexes. Up to HASHED_MAX_OBJECTS objects: a table over the
- * heap's addresses when they are compact (addressTable), else a hash table. Beyond: HotSpot writes
- * objects in address order but for a few hundred places (its spaces, the class dumps first), so the
- * ids are sorted once, natively, packed with their object index into 64-bit keys (id in the high
- * bits: ids are 8-byte aligned), and found through a directory of buckets over the address range,
- * then a short binary search. Ids too wide to pack (or over 2^26 objects) use a hash table instead.
- * `byAddress` false skips the address table (for tests of the others).
+ * The index from dump ids to object indexes. Most heaps: a table over the heap's addresses
+ * (addressTable), no bigger than the index that would serve instead. Else, up to HASHED_MAX_OBJECTS
+ * objects a hash table; beyond, HotSpot writes objects in address order but for a few hundred places
+ * (its spaces, the class dumps first), so the ids are sorted once, natively, packed with their object
+ * index into 64-bit keys (id in the high bits: ids are 8-byte aligned), and found through a directory
+ * of buckets over the address range, then a short binary search. Ids too wide to pack (or over 2^26
+ * objects) use a hash table instead. `byAddress` false skips the address table (for tests of the others).
  */
 export function idIndex(ids: Float64Array, hashedMax: number = HASHED_MAX_OBJECTS, byAddress = true): IdIndex {
-  // Up to HASHED_MAX_OBJECTS, no sort: V8 sorts a typed array in full even when it is nearly sorted
-  // (14 ms for the 205,000 ids of a fixture heap, of ~0.3 s of memory analysis). The address table,
-  // else a hash table (24 to 48 bytes an object, which matter only on big heaps: they get the sorted index).
+  // The address table sorts nothing: V8 sorts a typed array in full even when it is nearly sorted
+  // (14 ms for the 205,000 ids of a fixture heap; 4.3 s, a fifth of the memory analysis, for the 36
+  // million of a 1.8 GB one), and its lookups of references allocated together hit the cache.
   const n = ids.length;
+  if (byAddress) {
+    const table = addressTable(ids, n <= hashedMax ? undefined : SORTED_BYTES_PER_OBJECT * n);
+    if (table !== undefined) return table;
+  }
   let max = 0;
   if (n > hashedMax) for (let i = 0; i < n; i++) if (ids[i]! > max) max = ids[i]!;
   if (n <= hashedMax || n >= 1 << 26 || max >= 2 ** 38) {
-    // Most heaps' addresses are compact enough for a table over them (see addressTable).
-    const table = byAddress && n <= hashedMax ? addressTable(ids) : undefined;
-    if (table !== undefined) return table;
     const slots = new IdSlots(n);
     // An id written twice (a damaged dump) finds its first object.
     let duplicates = 0;
