@@ -4,9 +4,12 @@
  * Cooper-Harvey-Kennedy iterative algorithm on the real-JVM fixture heaps; shallow totals and class
  * counts against the histogram.
  */
+import { tmpdir } from 'node:os';
+
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 
+import { ColumnsAside } from '../../src/heap/graph/columns-aside.js';
 import { dominatorTree } from '../../src/heap/graph/dominators.js';
 import { memorySummary } from '../../src/heap/graph/memory-summary.js';
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
@@ -40,6 +43,11 @@ function graphOf(n: number, edges: Array<[number, number]>, roots: number[], siz
     referents: { references: new Int32Array(0), referents: new Int32Array(0) },
     rootKindOf: new Map(),
   };
+}
+
+/** Copies of the columns ColumnsAside may lend. */
+function columnsOf(g: ObjectGraph) {
+  return { ids: g.ids.slice(), classOf: g.classOf.slice(), shallow: g.shallow.slice(), edgeStart: g.edgeStart.slice(), edges: g.edges.slice() };
 }
 
 /** The definition: which objects the root reaches when `without` is taken out. */
@@ -124,6 +132,7 @@ describe('dominator tree', () => {
           const t = dominatorTree(g);
           expect([...t.retained.subarray(0, n)]).toEqual(naiveRetained(g));
           expect([...t.idom]).toEqual([...chkIdom(g)]);
+          return true;
         },
       ),
       { numRuns: 300 },
@@ -152,6 +161,14 @@ describe('on the real-JVM fixture heaps', { timeout: 120_000 }, () => {
       // The same tree as an independent algorithm's.
       const t = dominatorTree(g);
       expect([...t.idom]).toEqual([...chkIdom(g)]);
+      // With the graph's columns set aside on disk meanwhile: the same tree, and the columns back as they were.
+      const before = columnsOf(g);
+      const aside = new ColumnsAside(tmpdir());
+      const lent = dominatorTree(g, aside);
+      aside.close();
+      expect(lent.idom).toEqual(t.idom);
+      expect(lent.retained).toEqual(t.retained);
+      expect(columnsOf(g)).toEqual(before);
       // Retained sizes add up: the root retains every reachable byte; nothing retains less than itself.
       expect(t.retained[t.root]! + t.unreachable.bytes).toBe(h.totalBytes);
       for (let v = 0; v < g.objects; v++) if (t.idom[v]! >= 0) expect(t.retained[v]!).toBeGreaterThanOrEqual(g.shallow[v]!);

@@ -4,10 +4,14 @@
  * passes; its retained size is the shallow sizes of all it dominates. Objects the root does not
  * reach are left out and totalled. Semi-NCA (the semidominators of Lengauer-Tarjan, with path
  * compression, then each immediate dominator as the nearest common ancestor in the DFS tree),
- * iterative throughout, on typed arrays: 7 Int32Arrays of n+2, the predecessor lists and the
- * retained sizes. Arrays of one step are reused by the next (the DFS stacks become the
- * semidominators and labels, the predecessor counts the forest), so a 36M-object heap fits in 3 GB.
+ * iterative throughout, on typed arrays. Memory is what limits the heaps it can take, so each step
+ * holds only what it reads: at most six Int32Arrays of n+2 and the predecessor lists at once (the
+ * DFS and compression stacks grow as deep as they go; the immediate dominators overwrite the
+ * semidominators), and the graph's own columns, which the steps read one after another, may be set
+ * aside on disk meanwhile (ColumnsAside).
  */
+import type { ColumnsAside } from './columns-aside.js';
+import { doubled } from './doubled.js';
 import type { ObjectGraph } from './object-graph.js';
 
 export interface DominatorTree {
@@ -17,32 +21,41 @@ export interface DominatorTree {
   readonly idom: Int32Array;
   /** Retained size of each object (0 for unreachable ones); `retained[root]` is the reachable total. */
   readonly retained: Float64Array;
-  /** Reachable objects in DFS preorder from the root (the root first). */
-  readonly preorder: Int32Array;
   readonly reachable: number;
   readonly unreachable: { readonly objects: number; readonly bytes: number };
 }
 
-export function dominatorTree(g: ObjectGraph): DominatorTree {
+/**
+ * `aside`: where the graph's columns go while the steps that do not read them run (its owner lends
+ * them; they are back on the graph when this returns, or throws).
+ */
+export function dominatorTree(g: ObjectGraph, aside?: ColumnsAside): DominatorTree {
+  try {
+    return dominatorsOf(g, aside);
+  } finally {
+    aside?.takeBack(g);
+  }
+}
+
+function dominatorsOf(g: ObjectGraph, aside: ColumnsAside | undefined): DominatorTree {
   const n = g.objects;
   const root = n;
   const total = n + 1;
-  const { edgeStart, edges, roots, shallow } = g;
   // Each step is a function of its own, its loops written out over locals. In one function, V8
   // compiled the first loop on its own and threw that code away where the next loop began (no type
   // feedback there yet), step after step; and with the graph read through `g` and each edge through a
-  // small closure, the steps took two to three times as long.
-  const dfn = new Int32Array(total + 1); // +1: reused as the compression path
-  const vertex = new Int32Array(total + 1); // dfn -> node
-  const parent = new Int32Array(total + 1); // dfn -> parent's dfn
-  const stackNode = new Int32Array(total + 1); // +1: reused as the semidominators, indexed 1..count
-  const stackEdge = new Int32Array(total + 1);
-  const count = depthFirst(root, edgeStart, edges, roots, dfn, vertex, parent, stackNode, stackEdge);
+  // small closure, the steps took two to three times as long. What a step returns and the next does
+  // not read is not kept in a variable here, so the collector may take it.
+  aside?.putAside(g, ['ids', 'classOf', 'shallow']);
+  const dfn = new Int32Array(total); // object -> preorder number from 1 (0: not reached)
+  const parent = new Int32Array(total + 1); // preorder number -> its DFS parent's
+  const count = depthFirst(root, g.edgeStart, g.edges, g.roots, dfn, parent);
+  const idomDfn = semiNca(count, predecessors(n, count, g.edgeStart, g.edges, g.roots, dfn, aside, g), parent);
+  aside?.takeBack(g, ['shallow']);
+  const shallow = g.shallow;
+  const vertex = new Int32Array(count + 1); // preorder number -> object
+  for (let v = 0; v < total; v++) if (dfn[v] !== 0) vertex[dfn[v]!] = v;
   const unreachableBytes = unreachedBytes(n, dfn, shallow);
-  const { predStart, preds, spare } = predecessors(n, count, edgeStart, edges, roots, dfn);
-  // The DFS stacks become the semidominators and labels, the write cursor the forest, dfn the path.
-  const semi = semidominators(count, predStart, preds, parent, stackNode, stackEdge, spare.fill(0), dfn);
-  const idomDfn = immediateDominators(count, parent, semi);
   const retained = retainedSizes(total, count, vertex, idomDfn, shallow);
   // The DFS parents are not needed past the immediate dominators: their array holds them by object.
   const idom = parent.subarray(0, n).fill(-1);
@@ -51,33 +64,23 @@ export function dominatorTree(g: ObjectGraph): DominatorTree {
     root,
     idom,
     retained,
-    preorder: vertex.subarray(1, count + 1),
     reachable: count - 1,
     unreachable: { objects: n - (count - 1), bytes: unreachableBytes },
   };
 }
 
 /**
- * 1. Iterative DFS from the root: preorder numbers from 1 (0 = not reached) in `dfn`, and `vertex`
- * and `parent` by preorder number. The root's successors are the GC roots; the stack keeps each
- * node's next edge (for the root, the next GC root). Returns the number of nodes reached.
+ * 1. Iterative DFS from the root: preorder numbers from 1 (0 = not reached) in `dfn`, and each
+ * preorder number's parent's in `parent`. The root's successors are the GC roots; the stack keeps
+ * each node's next edge (for the root, the next GC root). Returns the number of nodes reached.
  */
-function depthFirst(
-  root: number,
-  edgeStart: Int32Array,
-  edges: Int32Array,
-  roots: Int32Array,
-  dfn: Int32Array,
-  vertex: Int32Array,
-  parent: Int32Array,
-  stackNode: Int32Array,
-  stackEdge: Int32Array,
-): number {
+function depthFirst(root: number, edgeStart: Int32Array, edges: Int32Array, roots: Int32Array, dfn: Int32Array, parent: Int32Array): number {
   const rootCount = roots.length;
+  let stackNode: Int32Array = new Int32Array(1 << 16);
+  let stackEdge: Int32Array = new Int32Array(1 << 16);
   let count = 0;
   let sp = 0;
   dfn[root] = ++count;
-  vertex[count] = root;
   stackNode[sp] = root;
   stackEdge[sp] = 0;
   sp++;
@@ -93,8 +96,11 @@ function depthFirst(
     const w = isRoot ? roots[e]! : edges[e]!;
     if (dfn[w] !== 0) continue;
     dfn[w] = ++count;
-    vertex[count] = w;
     parent[count] = dfn[v]!;
+    if (sp === stackNode.length) {
+      stackNode = doubled(stackNode);
+      stackEdge = doubled(stackEdge);
+    }
     stackNode[sp] = w;
     stackEdge[sp] = edgeStart[w]!;
     sp++;
@@ -108,10 +114,16 @@ function unreachedBytes(n: number, dfn: Int32Array, shallow: Float64Array): numb
   return bytes;
 }
 
+/** Predecessor lists in preorder numbers: the list of k is `preds[predStart[k] .. predStart[k + 1])`. */
+interface Predecessors {
+  readonly predStart: Int32Array;
+  readonly preds: Int32Array;
+}
+
 /**
  * 2. Predecessors of reached objects, in dfn space (the root counts as a predecessor of each GC
- * root): the list of preorder number k is preds[predStart[k] .. predStart[k + 1]). `spare`, the
- * write cursor, is free afterwards.
+ * root). One array of starts: each list's end is counted, then the list is filled from its end
+ * backwards, which leaves its start in the same slot. The graph's references are set aside after.
  */
 function predecessors(
   n: number,
@@ -120,50 +132,51 @@ function predecessors(
   edges: Int32Array,
   roots: Int32Array,
   dfn: Int32Array,
-): { predStart: Int32Array; preds: Int32Array; spare: Int32Array } {
+  aside: ColumnsAside | undefined,
+  g: ObjectGraph,
+): Predecessors {
   const rootCount = roots.length;
-  const predCount = new Int32Array(count + 2);
-  for (let k = 0; k < rootCount; k++) predCount[dfn[roots[k]!]! + 1]!++;
+  const predStart = new Int32Array(count + 2);
+  for (let k = 0; k < rootCount; k++) predStart[dfn[roots[k]!]!]!++;
   for (let v = 0; v < n; v++) {
     if (dfn[v] === 0) continue;
     for (let e = edgeStart[v]!, end = edgeStart[v + 1]!; e < end; e++) {
       const d = dfn[edges[e]!]!;
-      if (d !== 0) predCount[d + 1]!++;
+      if (d !== 0) predStart[d]!++;
     }
   }
-  for (let k = 1; k < predCount.length; k++) predCount[k]! += predCount[k - 1]!;
-  const predStart = predCount.slice();
-  const preds = new Int32Array(predCount[count + 1]!);
-  const fill = predCount;
+  // Each slot k becomes the end of k's list, then, filled backwards, its start.
+  for (let k = 1; k < predStart.length; k++) predStart[k]! += predStart[k - 1]!;
+  const preds = new Int32Array(predStart[count + 1]!);
   const rootDfn = dfn[n]!;
-  for (let k = 0; k < rootCount; k++) preds[fill[dfn[roots[k]!]!]!++] = rootDfn;
+  for (let k = 0; k < rootCount; k++) preds[--predStart[dfn[roots[k]!]!]!] = rootDfn;
   for (let v = 0; v < n; v++) {
     const from = dfn[v]!;
     if (from === 0) continue;
     for (let e = edgeStart[v]!, end = edgeStart[v + 1]!; e < end; e++) {
       const d = dfn[edges[e]!]!;
-      if (d !== 0) preds[fill[d]!++] = from;
+      if (d !== 0) preds[--predStart[d]!] = from;
     }
   }
-  return { predStart, preds, spare: fill };
+  aside?.putAside(g, ['edgeStart', 'edges']);
+  return { predStart, preds };
+}
+
+/** 3 and 4: the semidominators, then the immediate dominators in their place (by preorder number). */
+function semiNca(count: number, p: Predecessors, parent: Int32Array): Int32Array {
+  const semi = semidominators(count, p.predStart, p.preds, parent);
+  return immediateDominators(count, parent, semi);
 }
 
 /**
- * 3. Semidominators, in decreasing dfn, with a path-compressed forest (`ancestor`, zeroed; 0 = a
- * tree root); `path` is scratch. Returns `semi` (by preorder number).
+ * 3. Semidominators, in decreasing dfn, with a path-compressed forest (`ancestor`; 0 = a tree root)
+ * and the compression path on a stack of its own. Returns `semi` (by preorder number).
  */
-function semidominators(
-  count: number,
-  predStart: Int32Array,
-  preds: Int32Array,
-  parent: Int32Array,
-  semi: Int32Array,
-  label: Int32Array,
-  ancestor: Int32Array,
-  path: Int32Array,
-): Int32Array {
-  semi[0] = 0;
-  label[0] = 0;
+function semidominators(count: number, predStart: Int32Array, preds: Int32Array, parent: Int32Array): Int32Array {
+  const semi = new Int32Array(count + 1);
+  const label = new Int32Array(count + 1);
+  const ancestor = new Int32Array(count + 1);
+  let path: Int32Array = new Int32Array(1 << 16);
   for (let k = 1; k <= count; k++) {
     semi[k] = k;
     label[k] = k;
@@ -179,6 +192,7 @@ function semidominators(
         let depth = 0;
         let x = v;
         while (ancestor[ancestor[x]!] !== 0) {
+          if (depth === path.length) path = doubled(path);
           path[depth++] = x;
           x = ancestor[x]!;
         }
@@ -198,12 +212,17 @@ function semidominators(
   return semi;
 }
 
-/** 4. Immediate dominators (by preorder number): the nearest ancestor in the DFS tree at or above the semidominator. */
+/**
+ * 4. Immediate dominators (by preorder number): the nearest ancestor in the DFS tree at or above the
+ * semidominator, written over the semidominators (k's is read before it is replaced; the walk reads
+ * only smaller numbers, already replaced).
+ */
 function immediateDominators(count: number, parent: Int32Array, semi: Int32Array): Int32Array {
-  const idomDfn = new Int32Array(count + 1);
+  const idomDfn = semi;
   for (let k = 2; k <= count; k++) {
+    const semiK = semi[k]!;
     let d = parent[k]!;
-    while (d > semi[k]!) d = idomDfn[d]!;
+    while (d > semiK) d = idomDfn[d]!;
     idomDfn[k] = d;
   }
   return idomDfn;

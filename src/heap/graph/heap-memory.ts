@@ -4,6 +4,8 @@
  * leak suspects) and, for each suspect, the shortest strong path from a GC root to where its memory
  * accumulates (for an HPROF a second pass, only when there is a path to name, reads the field names).
  */
+import { tmpdir } from 'node:os';
+
 import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
 import type { ProgressListener } from '../../model/progress.js';
 import type { FeedOptions } from '../hprof/byte-source.js';
@@ -11,10 +13,11 @@ import { hprofObjectGraph } from '../hprof/graph/hprof-graph.js';
 import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../hprof/graph/step-names.js';
 import type { IndexedHprof } from '../hprof/object-index.js';
 import { type NamedObjectGraph, v8ObjectGraph } from '../v8/v8-graph.js';
+import { ColumnsAside } from './columns-aside.js';
 import { type DominatorTree, dominatorTree } from './dominators.js';
 import { indexesOfIds } from './graph-queries.js';
 import { type DominatedLists, dominatedLists, memorySummary, objectAt, type SummaryOptions } from './memory-summary.js';
-import type { ObjectGraph } from './object-graph.js';
+import { graphBytes, type ObjectGraph } from './object-graph.js';
 import { retainerTree, type RetainerTreeShape, treeIndexes, withPaths } from './retainer-tree.js';
 import { shortestStrongPaths } from './root-path.js';
 
@@ -66,7 +69,13 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
   const named = await namedGraph(file, options);
   const graph = named.graph;
   options.onProgress?.({ phase: 'dominators', bytesRead: 0 });
-  const tree = dominatorTree(graph);
+  const aside = columnsAsideFor(graph);
+  let tree: DominatorTree;
+  try {
+    tree = dominatorTree(graph, aside);
+  } finally {
+    aside?.close();
+  }
   const lists = dominatedLists(graph, tree);
   const summary = memorySummary(graph, tree, options, lists);
   const wanted = (s: MemorySummary['suspects'][number]) => options.suspectPaths === true && s.retained >= (options.suspectPathMinBytes ?? 0);
@@ -88,6 +97,22 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
     ...(pathTo !== undefined ? { pathTo } : {}),
     ...(top !== undefined ? { retainers: withPaths(top, paths.slice(k)) } : {}),
   };
+}
+
+/**
+ * Graphs from which the dominator steps set columns aside in a temporary file (see ColumnsAside):
+ * below this, the file saves less than the heap's own overhead and costs a write and a read.
+ */
+const COLUMNS_ASIDE_MIN_BYTES = 256 * 1048576;
+
+/** Where a big graph's columns wait while the dominator steps run; none when the temporary folder takes no file (they stay in memory). */
+function columnsAsideFor(g: ObjectGraph): ColumnsAside | undefined {
+  if (graphBytes(g) < COLUMNS_ASIDE_MIN_BYTES) return undefined;
+  try {
+    return new ColumnsAside(tmpdir());
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -115,7 +140,7 @@ async function pathsFromGcRoots(source: NamedObjectGraph, tree: DominatorTree, t
 export function analysisBuffers(a: MemoryAnalysis): ArrayBuffer[] {
   const g = a.graph;
   const t = a.tree;
-  const all = [g.ids, g.classOf, g.shallow, g.edgeStart, g.edges, g.roots, t.idom, t.retained, t.preorder, a.lists.start, a.lists.children, a.lists.sorted].map(
+  const all = [g.ids, g.classOf, g.shallow, g.edgeStart, g.edges, g.roots, t.idom, t.retained, a.lists.start, a.lists.children, a.lists.sorted].map(
     (x) => x.buffer as ArrayBuffer,
   );
   return [...new Set(all)];

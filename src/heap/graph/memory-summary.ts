@@ -8,6 +8,7 @@
  */
 import type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '../../model/memory.js';
 import type { DominatorTree } from './dominators.js';
+import { doubled } from './doubled.js';
 import { idText, type ObjectGraph } from './object-graph.js';
 
 export type { MemorySummary, RetainedObject } from '../../model/memory.js';
@@ -37,17 +38,19 @@ export interface DominatedLists {
 export function dominatedLists(g: ObjectGraph, t: DominatorTree): DominatedLists {
   const n = g.objects;
   const idom = t.idom;
+  // Each slot counts its list's end, then, the list filled from its end backwards, holds its start:
+  // one array, where a cursor beside the starts would take another 4 bytes an object.
   const start = new Int32Array(n + 2);
   for (let v = 0; v < n; v++) {
     const d = idom[v]!;
-    if (d >= 0) start[d + 1]!++;
+    if (d >= 0) start[d]!++;
   }
   for (let k = 1; k < start.length; k++) start[k]! += start[k - 1]!;
-  const cursor = start.slice();
   const children = new Int32Array(start[n + 1]!);
-  for (let v = 0; v < n; v++) {
+  // Backwards, so each list is in object order.
+  for (let v = n - 1; v >= 0; v--) {
     const d = idom[v]!;
-    if (d >= 0) children[cursor[d]!++] = v;
+    if (d >= 0) children[--start[d]!] = v;
   }
   return { start, children, sorted: new Uint8Array(n + 1) };
 }
@@ -102,8 +105,9 @@ function topLevelRetained(classes: number, classOf: Int32Array, objectRetained: 
   const retained = new Float64Array(classes);
   const { start, children } = lists;
   const onPath = new Int32Array(classes);
-  const stack = new Int32Array(root + 1);
-  const next = new Int32Array(root + 1); // next child cursor per stack slot
+  // The path from the root and each node's next child: as deep as the tree, which is mostly shallow.
+  let stack: Int32Array = new Int32Array(1 << 12);
+  let next: Int32Array = new Int32Array(1 << 12);
   stack[0] = root;
   next[0] = start[root]!;
   let sp = 1;
@@ -120,6 +124,10 @@ function topLevelRetained(classes: number, classOf: Int32Array, objectRetained: 
     const cls = classOf[w]!;
     if (onPath[cls] === 0) retained[cls]! += objectRetained[w]!;
     onPath[cls]!++;
+    if (sp === stack.length) {
+      stack = doubled(stack);
+      next = doubled(next);
+    }
     stack[sp] = w;
     next[sp] = start[w]!;
     sp++;

@@ -82,11 +82,7 @@ export function parseObjectId(text: string): number | undefined {
   return undefined;
 }
 
-/**
- * Bytes the graph's arrays take: what bench/heap-bench.mjs prints per object (it loads this module
- * of the build by path, which knip cannot follow).
- * @public
- */
+/** Bytes the graph's arrays take (bench/heap-bench.mjs prints them per object). */
 export function graphBytes(g: ObjectGraph): number {
   return g.ids.byteLength + g.classOf.byteLength + g.shallow.byteLength + g.edgeStart.byteLength + g.edges.byteLength + g.roots.byteLength;
 }

@@ -130,9 +130,9 @@ class GraphPass {
     private readonly meta: ClassMetadata,
     private readonly ownsMeta: boolean,
   ) {
-    // Sized from the dump (an object takes about 50 bytes of HPROF; references about one per 30 bytes), so the arrays rarely grow.
+    // Sized from the dump (an object takes about 50 bytes of HPROF), so the columns rarely grow.
     this.columns = new ObjectColumns(Math.max(1 << 12, Math.min(1 << 27, Math.ceil(hprofBytes / 48))));
-    this.targets = new RefStore(Math.max(1 << 12, Math.min(1 << 28, Math.ceil(hprofBytes / 28))));
+    this.targets = new RefStore();
     this.layouts = new InstanceLayouts(meta, this.keys);
   }
 

@@ -48,52 +48,77 @@ export class ObjectColumns {
   }
 }
 
+/** References per chunk of the RefStore: 4M (16 MB of 32-bit words). */
+const REF_CHUNK = 1 << 22;
+
 /**
- * The referenced ids of the pass, in the order met: as id/8 in 32 bits while the ids allow it (a
- * heap with compressed oops lies below 32 GB, its ids 8-byte aligned), else as doubles.
+ * The referenced ids of the pass, in the order met, in chunks (no doubling: a heap's references
+ * take a third of its graph, and a doubled array would keep up to half of that idle): as id/8 in
+ * 32 bits while the ids allow it (a heap with compressed oops lies below 32 GB, its ids 8-byte
+ * aligned), else as doubles.
  */
 export class RefStore {
   length = 0;
-  /** id/8 per reference while every id so far fits; undefined once one did not. */
-  private words: Uint32Array | undefined;
-  private wide: Float64Array | undefined;
-  constructor(capacity: number) {
-    this.words = new Uint32Array(capacity);
+  /** Whether the chunks hold id/8 in 32 bits (until an id does not fit), or the ids as doubles. */
+  private words = true;
+  private readonly chunks: (Uint32Array | Float64Array)[] = [];
+  private current: Uint32Array | Float64Array;
+  private used = 0;
+
+  /** `chunkLength`: references per chunk (small ones only in tests). */
+  constructor(private readonly chunkLength = REF_CHUNK) {
+    this.current = new Uint32Array(chunkLength);
   }
+
   push(id: number): void {
-    const words = this.words;
-    if (words !== undefined) {
+    if (this.used === this.chunkLength) this.nextChunk();
+    if (this.words) {
       const w = id / 8;
       if (w < 4294967296 && Math.floor(w) === w) {
-        if (this.length === words.length) this.words = grown(words, new Uint32Array(words.length * 2));
-        this.words![this.length++] = w;
+        this.current[this.used++] = w;
+        this.length++;
         return;
       }
-      // An id that does not fit: every id so far is widened once, and the rest stored as doubles.
-      const wide = new Float64Array(Math.max(1024, this.length * 2));
-      for (let i = 0; i < this.length; i++) wide[i] = words[i]! * 8;
-      this.wide = wide;
-      this.words = undefined;
+      this.widen();
     }
-    if (this.length === this.wide!.length) this.wide = grown(this.wide!, new Float64Array(this.wide!.length * 2));
-    this.wide![this.length++] = id;
+    this.current[this.used++] = id;
+    this.length++;
   }
+
   /**
-   * The ids, and where their resolved indexes go: the same 4-byte slots when ids are kept in 32 bits
-   * (entry e is read before anything at or past e is written), else a new array.
+   * The ids in order, chunk by chunk, each chunk let go once read (so the resolved references take
+   * its place): `visit` gets a chunk, how many entries it holds, and what turns an entry into its id.
    */
-  resolution(): { readonly idAt: (e: number) => number; readonly into: Int32Array } {
-    if (this.words !== undefined) {
-      const words = this.words.subarray(0, this.length);
-      return { idAt: (e) => words[e]! * 8, into: new Int32Array(words.buffer, words.byteOffset, words.buffer.byteLength / 4) };
+  drain(visit: (chunk: Uint32Array | Float64Array, count: number, scale: number) => void): void {
+    this.chunks.push(this.current.subarray(0, this.used));
+    this.current = new Uint32Array(0);
+    const scale = this.words ? 8 : 1;
+    for (let c = 0; c < this.chunks.length; c++) {
+      const chunk = this.chunks[c]!;
+      this.chunks[c] = new Uint32Array(0);
+      visit(chunk, chunk.length, scale);
     }
-    const ids = this.wide!.subarray(0, this.length);
-    return { idAt: (e) => ids[e]!, into: new Int32Array(ids.length) };
+  }
+
+  private nextChunk(): void {
+    this.chunks.push(this.current);
+    this.current = this.words ? new Uint32Array(this.chunkLength) : new Float64Array(this.chunkLength);
+    this.used = 0;
+  }
+
+  /** An id that does not fit 32 bits: every id so far becomes a double, and so do the ones after. */
+  private widen(): void {
+    const toWide = (words: Uint32Array | Float64Array) => Float64Array.from(words, (w) => w * 8);
+    for (let c = 0; c < this.chunks.length; c++) this.chunks[c] = toWide(this.chunks[c]!);
+    const current = new Float64Array(this.chunkLength);
+    current.set(toWide(this.current.subarray(0, this.used)));
+    this.current = current;
+    this.words = false;
   }
 }
 
 /** `into`, a bigger array, with `from` copied to its start. */
-function grown<A extends Int32Array | Uint32Array | Float64Array>(from: A, into: A): A {
+function grown<A extends Int32Array | Float64Array>(from: A, into: A): A {
   into.set(from);
   return into;
 }

@@ -6,11 +6,10 @@ import type { IdIndex } from './id-index.js';
 import type { RefStore } from './pass-columns.js';
 
 /**
- * The edges as object indexes, in CSR form: each object's own references resolved in place (an index
- * takes the 4 bytes its id/8 took), then moved right, from the last object back, to make room for
- * what is added to some objects (the references of late instances and each thread's locals).
- * References to ids not in the dump are counted and left out. Functions of their own, for V8 (see
- * dominatorTree).
+ * The edges as object indexes, in CSR form, in one forward pass: each object's own references
+ * (resolved as the store lets its chunks go), then what is added to it (the references of late
+ * instances and each thread's locals). `starts` becomes where each object's edges begin. References
+ * to ids not in the dump are counted and left out. Functions of their own, for V8 (see dominatorTree).
  */
 export function resolveEdges(
   n: number,
@@ -20,10 +19,7 @@ export function resolveEdges(
   lateEdges: Map<number, number[]>,
   localsOf: Map<number, number[]>,
 ): { edgeStart: Int32Array; edges: Int32Array; missing: number } {
-  const { idAt, into } = targets.resolution();
-  const resolvedStart = new Int32Array(n + 1);
-  let missing = resolveOwnEdges(n, starts, idAt, slotOfId, into, resolvedStart);
-  const w = resolvedStart[n]!;
+  let missing = 0;
   const extras = new Map<number, number[]>();
   let extraCount = 0;
   for (const [i, lateIds] of lateEdges) {
@@ -40,50 +36,79 @@ export function resolveEdges(
     extras.set(thread, [...(extras.get(thread) ?? []), ...locals]);
     extraCount += locals.length;
   }
-  let edges = into;
-  if (edges.length < w + extraCount) {
-    const bigger = new Int32Array(w + extraCount);
-    bigger.set(edges.subarray(0, w));
-    edges = bigger;
-  }
-  const edgeStart = spreadEdges(n, resolvedStart, edges, w + extraCount, extras);
-  return { edgeStart, edges: edges.subarray(0, w + extraCount), missing };
+  const edges = new Int32Array(targets.length + extraCount);
+  const resolver = new EdgeResolver(n, starts, slotOfId, edges, extras);
+  targets.drain((chunk, count, scale) => resolver.chunk(chunk, count, scale));
+  resolver.end();
+  missing += resolver.missing;
+  const total = resolver.written;
+  // References to ids not in the dump leave room at the end: given back when it is worth a copy.
+  return { edgeStart: starts, edges: total < edges.length - (edges.length >>> 4) ? edges.slice(0, total) : edges.subarray(0, total), missing };
 }
 
-/** Resolves each object's references into `into`, from its start; `resolvedStart` gets where each object's begin. Returns the ids not found. */
-function resolveOwnEdges(n: number, starts: Int32Array, idAt: (e: number) => number, slotOfId: IdIndex, into: Int32Array, resolvedStart: Int32Array): number {
-  let missing = 0;
-  let w = 0;
-  for (let i = 0; i < n; i++) {
-    resolvedStart[i] = w;
-    for (let e = starts[i]!, end = starts[i + 1]!; e < end; e++) {
-      const t = slotOfId.get(idAt(e));
-      if (t < 0) missing++;
-      else into[w++] = t;
-    }
-  }
-  resolvedStart[n] = w;
-  return missing;
-}
+/**
+ * Writes each object's edges where they go, as the references arrive chunk by chunk: an object's
+ * references may span two chunks. `starts[i]` is read (where i's ids begin in the store) before it is
+ * written (where its edges begin); i's extras follow its own edges.
+ */
+class EdgeResolver {
+  missing = 0;
+  written = 0;
+  /** The object whose references come next, and the store's entry at which they end. */
+  private object = -1;
+  private objectEnd = 0;
+  /** The store's entry the next chunk begins at. */
+  private entry = 0;
+  private readonly owners: number[];
+  private nextOwner = 0;
 
-/** Moves each object's resolved edges right, adding its extras after them; returns where each object's edges start. */
-function spreadEdges(n: number, resolvedStart: Int32Array, edges: Int32Array, total: number, extras: Map<number, number[]>): Int32Array {
-  const outStart = new Int32Array(n + 1);
-  // The objects with extras, last first: met in that order, with no lookup per object.
-  const owners = [...extras.keys()].sort((a, b) => b - a);
-  let nextOwner = 0;
-  let end = total;
-  outStart[n] = end;
-  for (let i = n - 1; i >= 0; i--) {
-    if (nextOwner < owners.length && owners[nextOwner] === i) {
-      const ex = extras.get(i)!;
-      for (let k = ex.length - 1; k >= 0; k--) edges[--end] = ex[k]!;
-      nextOwner++;
-    }
-    for (let e = resolvedStart[i + 1]! - 1; e >= resolvedStart[i]!; e--) edges[--end] = edges[e]!;
-    outStart[i] = end;
+  constructor(
+    private readonly n: number,
+    private readonly starts: Int32Array,
+    private readonly slotOfId: IdIndex,
+    private readonly edges: Int32Array,
+    private readonly extras: Map<number, number[]>,
+  ) {
+    this.owners = [...extras.keys()].sort((a, b) => a - b);
+    this.advance();
   }
-  return outStart;
+
+  chunk(ids: Uint32Array | Float64Array, count: number, scale: number): void {
+    const { slotOfId, edges } = this;
+    let w = this.written;
+    for (let k = 0; k < count; k++) {
+      while (this.entry + k === this.objectEnd) {
+        this.written = w;
+        this.advance();
+        w = this.written;
+      }
+      const t = slotOfId.get(ids[k]! * scale);
+      if (t < 0) this.missing++;
+      else edges[w++] = t;
+    }
+    this.written = w;
+    this.entry += count;
+  }
+
+  /** The objects after the last reference (none of their own, perhaps extras). */
+  end(): void {
+    while (this.object < this.n) this.advance();
+  }
+
+  /** Closes the current object (its extras after its own edges) and opens the next. */
+  private advance(): void {
+    const i = this.object;
+    if (i >= 0 && this.nextOwner < this.owners.length && this.owners[this.nextOwner] === i) {
+      for (const t of this.extras.get(i)!) this.edges[this.written++] = t;
+      this.nextOwner++;
+    }
+    const next = i + 1;
+    this.object = next;
+    if (next < this.n) {
+      this.objectEnd = this.starts[next + 1]!;
+      this.starts[next] = this.written;
+    } else if (next === this.n) this.starts[next] = this.written;
+  }
 }
 
 /** Each reference object's referent (referents not in the dump are left out); `references` ascend. */
