@@ -65,49 +65,47 @@ async function child(mode, file) {
     const findings = runRules(model, RULES, defaultConfig(RULES));
     extra.findings = findings.map((f) => f.id);
   } else if (mode === 'memory') {
-    const { hprofObjectGraph } = await importFirst(root, 'dist/heap/hprof/graph/hprof-graph.js', 'dist/heap/graph/hprof-graph.js');
-    const { graphBytes } = await import(join(root, 'dist/heap/graph/object-graph.js'));
-    const { dominatorTree } = await import(join(root, 'dist/heap/graph/dominators.js'));
-    const { dominatedLists, memorySummary } = await import(join(root, 'dist/heap/graph/memory-summary.js'));
+    // What `dumpsleuth memory` runs (analyseMemory: the graph, the dominator tree with its columns set
+    // aside on disk for a big heap, the summary, the suspects' paths), each step timed by its progress events.
+    const { analyseMemory } = await import(join(root, 'dist/heap/graph/heap-memory.js'));
     const { retainerTree } = await import(join(root, 'dist/heap/graph/retainer-tree.js'));
     const { renderMemoryText } = await import(join(root, 'dist/report/memory-text.js'));
-    const phase = () => {
-      const t = process.hrtime.bigint();
-      return () => Number(process.hrtime.bigint() - t) / 1e9;
+    const started = {};
+    let last = process.hrtime.bigint();
+    let step = 'graph';
+    const phases = {};
+    const enter = (next) => {
+      const now = process.hrtime.bigint();
+      phases[step] = (phases[step] ?? 0) + Number(now - last) / 1e9;
+      last = now;
+      step = next;
     };
-    let done = phase();
-    const graph = await hprofObjectGraph(file);
-    const graphSeconds = done();
-    done = phase();
-    const tree = dominatorTree(graph);
-    const dominatorSeconds = done();
-    done = phase();
-    const lists = dominatedLists(graph, tree);
-    const summary = memorySummary(graph, tree, {}, lists);
-    const summarySeconds = done();
-    // The memory command's last pass: each suspect's path from a GC root, with the field names read again from the file.
-    done = phase();
-    const { shortestStrongPaths } = await import(join(root, 'dist/heap/graph/root-path.js'));
-    const { stepNamesOfPaths } = await importFirst(root, 'dist/heap/hprof/graph/step-names.js', 'dist/heap/graph/root-path.js');
-    const paths = shortestStrongPaths(
-      graph,
-      summary.suspects.map((s) => s.accumulation.index),
-    ).filter((p) => p !== undefined && p.length > 1);
-    if (paths.length > 0) await stepNamesOfPaths(file, graph, paths);
-    const pathSeconds = done();
-    done = phase();
+    const a = await analyseMemory(file, {
+      suspectPaths: true,
+      onProgress: (e) => {
+        if (e.phase in { dominators: 1, summary: 1, paths: 1 } && started[e.phase] === undefined) {
+          started[e.phase] = true;
+          enter(e.phase);
+        }
+      },
+    });
+    enter('report');
     const text = renderMemoryText({
       source: file,
-      summary,
-      tree: retainerTree(graph, tree, lists, { top: 10, children: 3, depth: 3 }),
-      warnings: graph.warnings,
+      summary: a.summary,
+      tree: retainerTree(a.graph, a.tree, a.lists, { top: 10, children: 3, depth: 3 }),
+      warnings: a.graph.warnings,
     });
-    const reportSeconds = done();
-    extra.objects = graph.objects;
-    extra.edges = graph.edges.length;
-    extra.graphBytesPerObject = graphBytes(graph) / graph.objects;
-    extra.phases = { graph: graphSeconds, dominators: dominatorSeconds, retainedAndSummary: summarySeconds, suspectPaths: pathSeconds, report: reportSeconds };
-    extra.suspects = summary.suspects.length;
+    enter('done');
+    const g = a.graph;
+    extra.objects = g.objects;
+    extra.edges = g.edges.length;
+    extra.reachable = a.tree.reachable;
+    // What the analysis keeps per object at its end: the graph, the retained sizes, the dominated lists.
+    extra.keptBytesPerObject =
+      [g.ids, g.classOf, g.shallow, g.edgeStart, g.edges, g.roots, a.tree.retained, a.lists.start, a.lists.children].reduce((sum, x) => sum + x.byteLength, 0) / g.objects;
+    extra.phases = { graph: phases.graph, dominators: phases.dominators, retainedAndSummary: phases.summary, suspectPaths: phases.paths ?? 0, report: phases.report };
+    extra.suspects = a.summary.suspects.length;
     extra.reportChars = text.length;
   } else if (mode === 'targeted') {
     const m = await importFirst(root, 'dist/analysis/heap-file.js', 'dist/heap/open-heap.js');
@@ -161,7 +159,8 @@ async function main() {
   line('memory (dominator tree)', memory, plainMb, read);
   const p = memory.phases;
   console.log(
-    `  ${memory.objects} objects, ${memory.edges} references; graph arrays ${memory.graphBytesPerObject.toFixed(1)} bytes per object; ` +
+    `  ${memory.objects} objects (${memory.reachable} reachable), ${memory.edges} references; kept at the end ${memory.keptBytesPerObject.toFixed(1)} bytes per object, ` +
+      `peak ${((memory.maxRssMb * 1048576) / memory.objects).toFixed(1)} bytes per object; ` +
       `phases: parse + graph ${p.graph.toFixed(2)} s, dominators ${p.dominators.toFixed(2)} s, retained + summary ${p.retainedAndSummary.toFixed(2)} ` +
       `s, suspect paths ${p.suspectPaths.toFixed(2)} s, report ${p.report.toFixed(2)} s; ` +
       `${(memory.seconds / histogram.seconds).toFixed(1)}x the histogram; ${memory.suspects} suspects`,

@@ -18,6 +18,9 @@ import type { CommandIo } from './analyze.js';
 import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
 import { progressLine } from './progress.js';
 
+/** What the progress line says in each step of the memory analysis after the reading (see analyseMemory). */
+const MEMORY_PHASES: Readonly<Record<string, string>> = { dominators: 'dominator tree', summary: 'leak suspects', paths: 'paths from GC roots' };
+
 export interface MemoryOptions {
   readonly format?: string;
   readonly output?: string;
@@ -64,7 +67,7 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
     try {
       return await analyseMemory(f, {
         format: kind,
-        onProgress: (e) => progress.update(e.phase === 'dominators' ? 'dominator tree' : `reading ${path}`, e),
+        onProgress: (e) => progress.update(MEMORY_PHASES[e.phase] ?? `reading ${path}`, e),
         topDominators: Math.max(opts.top, 20),
         suspectPaths: true,
         ...(pathId !== undefined ? { pathToId: pathId } : {}),

@@ -5,8 +5,10 @@
  * walked backwards, from a queue of pending work, the thread waits for that queued work, whatever
  * library put the future and the queue together.
  */
+import { retainedOf } from '../heap/graph/dominators.js';
 import { type InboundIndex, inboundIndex, indexesOfIds, referrerAmong } from '../heap/graph/graph-queries.js';
 import type { MemoryAnalysis } from '../heap/graph/heap-memory.js';
+import { idOf } from '../heap/graph/object-graph.js';
 import { threadNameOf } from '../heap/heap-values.js';
 import type { HeapView } from '../heap/heap-view.js';
 
@@ -27,7 +29,7 @@ export class HeapMemoryLinks {
   /** Retained bytes of each of these objects (by dump id), for those the graph has. */
   retainedOf(ids: readonly number[]): Map<number, number> {
     const out = new Map<number, number>();
-    for (const [id, v] of indexesOfIds(this.memory.graph, ids)) out.set(id, this.memory.tree.retained[v]!);
+    for (const [id, v] of indexesOfIds(this.memory.graph, ids)) out.set(id, retainedOf(this.memory.tree, v));
     return out;
   }
 
@@ -57,7 +59,7 @@ export class HeapMemoryLinks {
       if (start === undefined || targets.has(start)) continue;
       const hit = referrerAmong(g, this.inbound, start, targets, stops, BACKWARD);
       if (hit < 0) continue;
-      const queueId = g.ids[hit]!;
+      const queueId = idOf(g, hit);
       const name = threadNameOf(this.view, thread);
       if (name === undefined) continue;
       const list = out.get(queueId);

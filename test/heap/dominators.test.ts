@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 
 import { ColumnsAside } from '../../src/heap/graph/columns-aside.js';
-import { dominatorTree } from '../../src/heap/graph/dominators.js';
+import { dominatorTree, retainedOf } from '../../src/heap/graph/dominators.js';
 import { memorySummary } from '../../src/heap/graph/memory-summary.js';
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
@@ -29,10 +29,12 @@ function graphOf(n: number, edges: Array<[number, number]>, roots: number[], siz
   for (const [a, b] of edges) out[cursor[a]!++] = b;
   return {
     objects: n,
-    ids: Float64Array.from({ length: n }, (_, i) => 0x1000 + 16 * i),
+    // As an HPROF graph keeps them: id/8 and sizes in 32 bits.
+    ids: Uint32Array.from({ length: n }, (_, i) => (0x1000 + 16 * i) / 8),
+    idScale: 8,
     classOf: new Int32Array(n),
     classNames: ['T'],
-    shallow: Float64Array.from(sizes ?? Array.from({ length: n }, () => 16)),
+    shallow: Uint32Array.from(sizes ?? Array.from({ length: n }, () => 16)),
     edgeStart: start,
     edges: out,
     roots: Int32Array.from(roots),
@@ -99,8 +101,10 @@ describe('dominator tree', () => {
     );
     const t = dominatorTree(g);
     expect([...t.idom]).toEqual([10, 0, 1, 0, 0, 0, 10, 6, -1, -1]);
-    expect([...t.retained.subarray(0, 10)]).toEqual([96, 32, 16, 16, 16, 16, 32, 16, 0, 0]);
-    expect(t.retained[10]).toBe(128);
+    expect(Array.from({ length: 10 }, (_, v) => retainedOf(t, v))).toEqual([96, 32, 16, 16, 16, 16, 32, 16, 0, 0]);
+    expect(retainedOf(t, 10)).toBe(128);
+    // Sizes that are multiples of 8 are kept as eighths in 32 bits.
+    expect([t.retained instanceof Uint32Array, t.retainedUnit]).toEqual([true, 8]);
     expect(t.unreachable).toEqual({ objects: 2, bytes: 32 });
     // Two GC roots reaching one object: the virtual root dominates it.
     const shared = dominatorTree(
@@ -116,6 +120,37 @@ describe('dominator tree', () => {
     expect([...shared.idom]).toEqual([3, 3, 3]);
   });
 
+  test('retained sizes past 32 bits: kept as doubles, exact', () => {
+    // A chain of three arrays of about 4 GB each (an odd size: no unit of 8).
+    const big = 4_000_000_001;
+    const t = dominatorTree(
+      graphOf(
+        3,
+        [
+          [0, 1],
+          [1, 2],
+        ],
+        [0],
+        [big, big, big],
+      ),
+    );
+    expect(t.retained instanceof Float64Array).toBe(true);
+    expect([0, 1, 2, 3].map((v) => retainedOf(t, v))).toEqual([3 * big, 2 * big, big, 3 * big]);
+    // Sizes in eighths that fit 32 bits however large the heap's bytes: still 32 bits.
+    const eighths = dominatorTree(
+      graphOf(
+        3,
+        [
+          [0, 1],
+          [1, 2],
+        ],
+        [0],
+        [4_000_000_000, 4_000_000_000, 8],
+      ),
+    );
+    expect([eighths.retained instanceof Uint32Array, eighths.retainedUnit, retainedOf(eighths, 0)]).toEqual([true, 8, 8_000_000_008]);
+  });
+
   test('random graphs: retained sizes equal the definition', () => {
     fc.assert(
       fc.property(
@@ -125,12 +160,14 @@ describe('dominator tree', () => {
             edges: fc.array(fc.tuple(fc.nat(n - 1), fc.nat(n - 1)), { maxLength: n * 3 }),
             roots: fc.uniqueArray(fc.nat(n - 1), { minLength: 1, maxLength: 3 }),
             sizes: fc.array(fc.integer({ min: 8, max: 200 }), { minLength: n, maxLength: n }),
+            // Sizes all multiples of 8 (as HotSpot's are): the retained sizes are kept in eighths.
+            aligned: fc.boolean(),
           }),
         ),
-        ({ n, edges, roots, sizes }) => {
-          const g = graphOf(n, edges, roots, sizes);
+        ({ n, edges, roots, sizes, aligned }) => {
+          const g = graphOf(n, edges, roots, aligned ? sizes.map((s) => s * 8) : sizes);
           const t = dominatorTree(g);
-          expect([...t.retained.subarray(0, n)]).toEqual(naiveRetained(g));
+          expect(Array.from({ length: n }, (_, v) => retainedOf(t, v))).toEqual(naiveRetained(g));
           expect([...t.idom]).toEqual([...chkIdom(g)]);
           return true;
         },
@@ -165,24 +202,32 @@ describe('on the real-JVM fixture heaps', { timeout: 120_000 }, () => {
       const before = columnsOf(g);
       const aside = new ColumnsAside(tmpdir());
       const lent = dominatorTree(g, aside);
-      aside.close();
       expect(lent.idom).toEqual(t.idom);
       expect(lent.retained).toEqual(t.retained);
       expect(columnsOf(g)).toEqual(before);
+      // Left aside for the owner to take back (as the memory analysis does, to make the dominated lists
+      // before they return): all but the shallow sizes are out of memory until then.
+      const left = dominatorTree(g, aside, true);
+      expect(left.idom).toEqual(t.idom);
+      expect([g.ids.length, g.classOf.length, g.edgeStart.length, g.edges.length]).toEqual([0, 0, 0, 0]);
+      expect(g.shallow).toEqual(before.shallow);
+      aside.takeBack(g);
+      aside.close();
+      expect(columnsOf(g)).toEqual(before);
       // Retained sizes add up: the root retains every reachable byte; nothing retains less than itself.
-      expect(t.retained[t.root]! + t.unreachable.bytes).toBe(h.totalBytes);
-      for (let v = 0; v < g.objects; v++) if (t.idom[v]! >= 0) expect(t.retained[v]!).toBeGreaterThanOrEqual(g.shallow[v]!);
+      expect(retainedOf(t, t.root) + t.unreachable.bytes).toBe(h.totalBytes);
+      for (let v = 0; v < g.objects; v++) if (t.idom[v]! >= 0) expect(retainedOf(t, v)).toBeGreaterThanOrEqual(g.shallow[v]!);
       const s = memorySummary(g, t);
       expect(s.shallowBytes).toBe(h.totalBytes);
       // A class retains at least as much as its biggest instance, at most what is reachable.
       const biggest = new Map<string, number>();
       for (let v = 0; v < g.objects; v++) {
         const name = g.classNames[g.classOf[v]!]!;
-        biggest.set(name, Math.max(biggest.get(name) ?? 0, t.retained[v]!));
+        biggest.set(name, Math.max(biggest.get(name) ?? 0, retainedOf(t, v)));
       }
       for (const c of s.classes) {
         expect(c.retained, c.className).toBeGreaterThanOrEqual(biggest.get(c.className)!);
-        expect(c.retained).toBeLessThanOrEqual(t.retained[t.root]!);
+        expect(c.retained).toBeLessThanOrEqual(retainedOf(t, t.root));
       }
     });
   }

@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/analysis/heap-memory-work.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { indexesOfIds } from '../../src/heap/graph/graph-queries.js';
-import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
+import { idOf, type ObjectGraph } from '../../src/heap/graph/object-graph.js';
 import { feedHprof, hprofBytesEstimate } from '../../src/heap/hprof/byte-source.js';
 import { type HprofGraphBuilder, hprofGraphBuilder, hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { type FirstPassEnd, type LoadHooks, loadHprof } from '../../src/heap/hprof/hprof-loader.js';
@@ -73,7 +73,8 @@ describe("the object graph built on the loader's first pass", { timeout: 120_000
   test('its id table finds what a scan of the ids finds, misses included', async () => {
     const { graph } = await graphOnLoad(GZIP_HEAPS[0]!);
     expect(graph.indexOfId).toBeDefined();
-    const ids = [...graph.ids.subarray(0, 5000), ...[...Array(500).keys()].map((k) => graph.ids[(k * 7919) % graph.objects]! + 4), 0, 8, 2 ** 40];
+    const all = Array.from(graph.ids, (w) => w * graph.idScale);
+    const ids = [...all.slice(0, 5000), ...[...Array(500).keys()].map((k) => all[(k * 7919) % graph.objects]! + 4), 0, 8, 2 ** 40];
     const byTable = indexesOfIds(graph, ids);
     const byScan = indexesOfIds({ ...graph, indexOfId: undefined }, ids);
     expect(byTable.size).toBeGreaterThan(4000);
@@ -100,12 +101,12 @@ describe('what rides on the load never fails it', { timeout: 120_000 }, () => {
     const { graph, store } = await graphOnLoad(file);
     const own = await hprofObjectGraph(file);
     expect(plain(graph)).toEqual(plain(own));
-    const array = [...graph.ids].indexOf(0x9000);
+    const array = Array.from(graph.ids, (w) => w * graph.idScale).indexOf(0x9000);
     expect(array).toBeGreaterThanOrEqual(0);
     // Too few objects to measure a layout: a 64-bit JVM with compressed references (16-byte array header) is assumed.
     expect(graph.shallow[array]).toBe(Math.ceil((16 + 4 * length) / 8) * 8);
     // Its class, its first element (the last node) and its last (the second node), in the order written.
-    const edges = [...graph.edges.subarray(graph.edgeStart[array]!, graph.edgeStart[array + 1]!)].map((i) => graph.ids[i]);
+    const edges = [...graph.edges.subarray(graph.edgeStart[array]!, graph.edgeStart[array + 1]!)].map((i) => idOf(graph, i));
     expect(edges).toEqual([0x100, nodes[3], nodes[1]]);
     expect(graph.warnings.some((w) => /not read/.test(w))).toBe(false);
     const alone = await loadHprof(file, ANALYSIS_PLAN);

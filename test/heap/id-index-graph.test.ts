@@ -43,10 +43,10 @@ describe('idIndex', () => {
       ids.forEach((id, i) => first.has(id) || first.set(id, i));
       const byAddress = addressTable(ids);
       expect(byAddress, `seed ${seed}: compact ids get the address table`).toBeDefined();
-      const hashed = idIndex(ids, ids.length, false);
-      const sorted = idIndex(ids, 0, false);
+      const hashed = idIndex(ids, 1, ids.length, false);
+      const sorted = idIndex(ids, 1, 0, false);
       // Past the hash table's size: the address table when it fits the sorted index's memory, else the sorted index.
-      const bigByAddress = idIndex(ids, 0);
+      const bigByAddress = idIndex(ids, 1, 0);
       for (const [id, i] of first) {
         expect(byAddress!.get(id), `seed ${seed} id ${id}`).toBe(i);
         expect(ids[bigByAddress.get(id)], `seed ${seed} id ${id}`).toBe(id);
@@ -88,7 +88,7 @@ describe('idIndex', () => {
       for (let i = 0; i < ids.length; i += 7) expect(table.get(ids[i]!), `${label} ${i}`).toBe(i);
       // Within the sorted index's 12 bytes an object (what a heap past the hash table's size is allowed):
       // dense heaps only (a page's 64 bytes of words shared by two objects cost more).
-      expect(addressTable(ids, 12 * ids.length) !== undefined, label).toBe(label === 'dense');
+      expect(addressTable(ids, 1, 12 * ids.length) !== undefined, label).toBe(label === 'dense');
       for (const missing of [ids[9_999]! + step, ids[10_000]! - step, ids[9_999]! + hole / 2, ids[500]! + 8, ids[19_999]! + step])
         expect(table.get(missing), `${label} ${missing}`).toBe(-1);
     }

@@ -42,8 +42,8 @@ describe('references as MAT counts them', () => {
     const file = join(dir, 'native-stack-root.hprof');
     writeFileSync(file, Buffer.concat([heap.subarray(0, end), record(0x1c, roots), heap.subarray(end)]));
     const g = await hprofObjectGraph(file);
-    const last = Array.from(g.ids).indexOf(0x1030);
-    const thread = Array.from(g.ids).indexOf(0x1000);
+    const last = Array.from(g.ids, (w) => w * g.idScale).indexOf(0x1030);
+    const thread = Array.from(g.ids, (w) => w * g.idScale).indexOf(0x1000);
     expect(Array.from(g.roots)).not.toContain(last);
     expect(Array.from(g.edges.subarray(g.edgeStart[thread]!, g.edgeStart[thread + 1]!))).toContain(last);
   });
@@ -74,7 +74,7 @@ describe("Android's HPROF (JAVA PROFILE 1.0.3)", () => {
     const g = await hprofObjectGraph(file);
     expect(g.rootKinds).toMatchObject({ 'interned-string': 1, 'jni-global': 1 });
     expect(Object.keys(g.rootKinds).filter((k) => k.startsWith('0x'))).toEqual([]);
-    const array = Array.from(g.ids).indexOf(0x7000);
+    const array = Array.from(g.ids, (w) => w * g.idScale).indexOf(0x7000);
     expect(array).toBeGreaterThanOrEqual(0);
     expect(g.shallow[array]).toBe(16 + 16 * 4);
     const h = await hprofHistogram(file);

@@ -15,7 +15,12 @@ import type { ObjectGraph } from './object-graph.js';
 /** The graph's columns that may be set aside: one typed array each, replaced by an empty one meanwhile. */
 export type AsideColumn = 'ids' | 'classOf' | 'shallow' | 'edgeStart' | 'edges';
 
-type ColumnArray = Float64Array | Int32Array;
+type ColumnArray = Float64Array | Int32Array | Uint32Array;
+
+/** An empty array of the same kind as `array`, or one of this length. */
+function sameKind(array: ColumnArray, length: number): ColumnArray {
+  return array instanceof Float64Array ? new Float64Array(length) : array instanceof Uint32Array ? new Uint32Array(length) : new Int32Array(length);
+}
 
 /** Bytes moved per system call (a single write or read is limited to 2 GiB). */
 const CHUNK_BYTES = 1 << 26;
@@ -24,7 +29,8 @@ const CHUNK_BYTES = 1 << 26;
 interface Placed {
   readonly at: number;
   readonly length: number;
-  readonly wide: boolean;
+  /** An empty array of the column's kind, whose kind the read-back copy takes. */
+  readonly kind: ColumnArray;
 }
 
 export class ColumnsAside {
@@ -50,9 +56,10 @@ export class ColumnsAside {
       const array = held[column];
       const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
       for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, Math.min(CHUNK_BYTES, bytes.length - done), this.end + done);
-      this.placed.set(column, { at: this.end, length: array.length, wide: array instanceof Float64Array });
+      const empty = sameKind(array, 0);
+      this.placed.set(column, { at: this.end, length: array.length, kind: empty });
       this.end += bytes.length;
-      held[column] = array instanceof Float64Array ? new Float64Array(0) : new Int32Array(0);
+      held[column] = empty;
     }
   }
 
@@ -62,7 +69,7 @@ export class ColumnsAside {
     for (const column of columns) {
       const p = this.placed.get(column);
       if (p === undefined) continue;
-      const array = p.wide ? new Float64Array(p.length) : new Int32Array(p.length);
+      const array = sameKind(p.kind, p.length);
       const bytes = new Uint8Array(array.buffer);
       for (let done = 0; done < bytes.length; ) {
         const read = readSync(this.fd, bytes, done, Math.min(CHUNK_BYTES, bytes.length - done), p.at + done);

@@ -10,30 +10,50 @@
  * semidominators), and the graph's own columns, which the steps read one after another, may be set
  * aside on disk meanwhile (ColumnsAside).
  */
+import { collectGarbage } from './collect-garbage.js';
 import type { ColumnsAside } from './columns-aside.js';
 import { doubled } from './doubled.js';
-import type { ObjectGraph } from './object-graph.js';
+import type { ObjectGraph, SizeColumn } from './object-graph.js';
 
-export interface DominatorTree {
+/** What the dominator tree says of each object's memory; its links are the immediate dominators (DominatorTree) or the dominated lists. */
+export interface RetainedSizes {
   /** The virtual root's index: `objects` (one past the last object). */
   readonly root: number;
-  /** Immediate dominator of each object (the root for top-level dominators); -1 for unreachable ones. */
-  readonly idom: Int32Array;
-  /** Retained size of each object (0 for unreachable ones); `retained[root]` is the reachable total. */
-  readonly retained: Float64Array;
+  /**
+   * Retained size of each object, as `retained[v] * retainedUnit` (see retainedOf); 0 for unreachable
+   * ones; `retained[root]` is the reachable total. In 32 bits when the heap's total allows it (in units
+   * of 8 bytes where every size is a multiple of 8, as HotSpot's are), else as doubles.
+   */
+  readonly retained: SizeColumn;
+  /** What an entry of `retained` is multiplied by to give bytes: 8, or 1. */
+  readonly retainedUnit: number;
   readonly reachable: number;
   readonly unreachable: { readonly objects: number; readonly bytes: number };
 }
 
+/** The retained size of an object, in bytes. */
+export function retainedOf(t: Pick<RetainedSizes, 'retained' | 'retainedUnit'>, v: number): number {
+  return t.retained[v]! * t.retainedUnit;
+}
+
+export interface DominatorTree extends RetainedSizes {
+  /** Immediate dominator of each object (the root for top-level dominators); -1 for unreachable ones. */
+  readonly idom: Int32Array;
+}
+
 /**
  * `aside`: where the graph's columns go while the steps that do not read them run (its owner lends
- * them; they are back on the graph when this returns, or throws).
+ * them). They are back on the graph when this returns, or throws, but for `leaveAside`: then only the
+ * shallow sizes are, and the owner takes the rest back when it needs them.
  */
-export function dominatorTree(g: ObjectGraph, aside?: ColumnsAside): DominatorTree {
+export function dominatorTree(g: ObjectGraph, aside?: ColumnsAside, leaveAside = false): DominatorTree {
+  let done = false;
   try {
-    return dominatorsOf(g, aside);
+    const tree = dominatorsOf(g, aside);
+    done = true;
+    return tree;
   } finally {
-    aside?.takeBack(g);
+    if (!done || !leaveAside) aside?.takeBack(g);
   }
 }
 
@@ -45,18 +65,23 @@ function dominatorsOf(g: ObjectGraph, aside: ColumnsAside | undefined): Dominato
   // compiled the first loop on its own and threw that code away where the next loop began (no type
   // feedback there yet), step after step; and with the graph read through `g` and each edge through a
   // small closure, the steps took two to three times as long. What a step returns and the next does
-  // not read is not kept in a variable here, so the collector may take it.
+  // not read is not kept in a variable here, so the collector may take it; and the graph's columns
+  // are read by the steps from `g`, never passed from here: an argument stays in this frame's
+  // registers until it returns, which would keep a column set aside alive.
   aside?.putAside(g, ['ids', 'classOf', 'shallow']);
+  // Each step lets go of arrays of hundreds of megabytes: collected at once, or they add up (see collectGarbage).
+  if (aside !== undefined) collectGarbage();
   const dfn = new Int32Array(total); // object -> preorder number from 1 (0: not reached)
   const parent = new Int32Array(total + 1); // preorder number -> its DFS parent's
-  const count = depthFirst(root, g.edgeStart, g.edges, g.roots, dfn, parent);
-  const idomDfn = semiNca(count, predecessors(n, count, g.edgeStart, g.edges, g.roots, dfn, aside, g), parent);
+  const count = depthFirst(g, dfn, parent);
+  const idomDfn = semiNca(g, count, dfn, parent, aside);
+  collectGarbage();
   aside?.takeBack(g, ['shallow']);
   const shallow = g.shallow;
   const vertex = new Int32Array(count + 1); // preorder number -> object
   for (let v = 0; v < total; v++) if (dfn[v] !== 0) vertex[dfn[v]!] = v;
   const unreachableBytes = unreachedBytes(n, dfn, shallow);
-  const retained = retainedSizes(total, count, vertex, idomDfn, shallow);
+  const { retained, unit } = retainedSizes(total, count, vertex, idomDfn, shallow);
   // The DFS parents are not needed past the immediate dominators: their array holds them by object.
   const idom = parent.subarray(0, n).fill(-1);
   for (let k = 2; k <= count; k++) idom[vertex[k]!] = vertex[idomDfn[k]!]!;
@@ -64,6 +89,7 @@ function dominatorsOf(g: ObjectGraph, aside: ColumnsAside | undefined): Dominato
     root,
     idom,
     retained,
+    retainedUnit: unit,
     reachable: count - 1,
     unreachable: { objects: n - (count - 1), bytes: unreachableBytes },
   };
@@ -74,7 +100,9 @@ function dominatorsOf(g: ObjectGraph, aside: ColumnsAside | undefined): Dominato
  * preorder number's parent's in `parent`. The root's successors are the GC roots; the stack keeps
  * each node's next edge (for the root, the next GC root). Returns the number of nodes reached.
  */
-function depthFirst(root: number, edgeStart: Int32Array, edges: Int32Array, roots: Int32Array, dfn: Int32Array, parent: Int32Array): number {
+function depthFirst(g: ObjectGraph, dfn: Int32Array, parent: Int32Array): number {
+  const { edgeStart, edges, roots } = g;
+  const root = g.objects;
   const rootCount = roots.length;
   let stackNode: Int32Array = new Int32Array(1 << 16);
   let stackEdge: Int32Array = new Int32Array(1 << 16);
@@ -108,7 +136,7 @@ function depthFirst(root: number, edgeStart: Int32Array, edges: Int32Array, root
   return count;
 }
 
-function unreachedBytes(n: number, dfn: Int32Array, shallow: Float64Array): number {
+function unreachedBytes(n: number, dfn: Int32Array, shallow: SizeColumn): number {
   let bytes = 0;
   for (let v = 0; v < n; v++) if (dfn[v] === 0) bytes += shallow[v]!;
   return bytes;
@@ -123,18 +151,11 @@ interface Predecessors {
 /**
  * 2. Predecessors of reached objects, in dfn space (the root counts as a predecessor of each GC
  * root). One array of starts: each list's end is counted, then the list is filled from its end
- * backwards, which leaves its start in the same slot. The graph's references are set aside after.
+ * backwards, which leaves its start in the same slot.
  */
-function predecessors(
-  n: number,
-  count: number,
-  edgeStart: Int32Array,
-  edges: Int32Array,
-  roots: Int32Array,
-  dfn: Int32Array,
-  aside: ColumnsAside | undefined,
-  g: ObjectGraph,
-): Predecessors {
+function predecessors(g: ObjectGraph, count: number, dfn: Int32Array): Predecessors {
+  const { edgeStart, edges, roots } = g;
+  const n = g.objects;
   const rootCount = roots.length;
   const predStart = new Int32Array(count + 2);
   for (let k = 0; k < rootCount; k++) predStart[dfn[roots[k]!]!]!++;
@@ -158,12 +179,20 @@ function predecessors(
       if (d !== 0) preds[--predStart[d]!] = from;
     }
   }
-  aside?.putAside(g, ['edgeStart', 'edges']);
   return { predStart, preds };
 }
 
-/** 3 and 4: the semidominators, then the immediate dominators in their place (by preorder number). */
-function semiNca(count: number, p: Predecessors, parent: Int32Array): Int32Array {
+/**
+ * 2 to 4: the predecessors, the semidominators, then the immediate dominators in their place (by
+ * preorder number). The graph's references are set aside once the predecessors are made; the
+ * predecessors live in this frame only, and go when it returns.
+ */
+function semiNca(g: ObjectGraph, count: number, dfn: Int32Array, parent: Int32Array, aside: ColumnsAside | undefined): Int32Array {
+  const p = predecessors(g, count, dfn);
+  if (aside !== undefined) {
+    aside.putAside(g, ['edgeStart', 'edges']);
+    collectGarbage();
+  }
   const semi = semidominators(count, p.predStart, p.preds, parent);
   return immediateDominators(count, parent, semi);
 }
@@ -228,10 +257,22 @@ function immediateDominators(count: number, parent: Int32Array, semi: Int32Array
   return idomDfn;
 }
 
-/** 5. Retained sizes, by object: children before parents (decreasing dfn). */
-function retainedSizes(total: number, count: number, vertex: Int32Array, idomDfn: Int32Array, shallow: Float64Array): Float64Array {
-  const retained = new Float64Array(total);
-  for (let k = 2; k <= count; k++) retained[vertex[k]!] = shallow[vertex[k]!]!;
+/**
+ * 5. Retained sizes, by object: children before parents (decreasing dfn). No sum exceeds the heap's
+ * total, so when that total (in units of 8 bytes, where every size is a multiple of 8) fits 32 bits,
+ * every sum does, exactly: 4 bytes an object where doubles take 8.
+ */
+function retainedSizes(total: number, count: number, vertex: Int32Array, idomDfn: Int32Array, shallow: SizeColumn): { retained: SizeColumn; unit: number } {
+  let heapBytes = 0;
+  let lowBits = 0;
+  for (let v = 0; v < shallow.length; v++) {
+    const s = shallow[v]!;
+    heapBytes += s;
+    lowBits |= s >>> 0;
+  }
+  const unit = (lowBits & 7) === 0 ? 8 : 1;
+  const retained = heapBytes / unit < 4294967296 ? new Uint32Array(total) : new Float64Array(total);
+  for (let k = 2; k <= count; k++) retained[vertex[k]!] = shallow[vertex[k]!]! / unit;
   for (let k = count; k >= 2; k--) retained[vertex[idomDfn[k]!]!]! += retained[vertex[k]!]!;
-  return retained;
+  return { retained, unit };
 }

@@ -2,7 +2,7 @@
  * Questions the incident analysis asks of an object graph: the indexes of a few dump ids, and which
  * of some objects a waiting thread's blocker is reachable from (through inbound references).
  */
-import type { ObjectGraph } from './object-graph.js';
+import { idOf, type ObjectGraph } from './object-graph.js';
 
 /**
  * Indexes of the given dump ids (those in the graph): through the graph's id table, else in one scan
@@ -19,7 +19,10 @@ export function indexesOfIds(g: ObjectGraph, ids: Iterable<number>): Map<number,
     }
     return out;
   }
-  for (let v = 0; v < g.objects && out.size < wanted.size; v++) if (wanted.has(g.ids[v]!) && !out.has(g.ids[v]!)) out.set(g.ids[v]!, v);
+  for (let v = 0; v < g.objects && out.size < wanted.size; v++) {
+    const id = idOf(g, v);
+    if (wanted.has(id) && !out.has(id)) out.set(id, v);
+  }
   return out;
 }
 

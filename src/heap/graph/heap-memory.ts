@@ -13,8 +13,9 @@ import { hprofObjectGraph } from '../hprof/graph/hprof-graph.js';
 import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../hprof/graph/step-names.js';
 import type { IndexedHprof } from '../hprof/object-index.js';
 import { type NamedObjectGraph, v8ObjectGraph } from '../v8/v8-graph.js';
+import { collectGarbage } from './collect-garbage.js';
 import { ColumnsAside } from './columns-aside.js';
-import { type DominatorTree, dominatorTree } from './dominators.js';
+import { dominatorTree, type RetainedSizes } from './dominators.js';
 import { indexesOfIds } from './graph-queries.js';
 import { type DominatedLists, dominatedLists, memorySummary, objectAt, type SummaryOptions } from './memory-summary.js';
 import { graphBytes, type ObjectGraph } from './object-graph.js';
@@ -23,7 +24,8 @@ import { shortestStrongPaths } from './root-path.js';
 
 export interface MemoryAnalysis {
   readonly graph: ObjectGraph;
-  readonly tree: DominatorTree;
+  /** The tree's retained sizes; its links are `lists` (the immediate dominators are let go once those are made). */
+  readonly tree: RetainedSizes;
   readonly lists: DominatedLists;
   readonly summary: MemorySummary;
   /** With `pathToId`: the path from a GC root to that object (empty: no strong path), null when the dump has no such object. */
@@ -69,14 +71,8 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
   const named = await namedGraph(file, options);
   const graph = named.graph;
   options.onProgress?.({ phase: 'dominators', bytesRead: 0 });
-  const aside = columnsAsideFor(graph);
-  let tree: DominatorTree;
-  try {
-    tree = dominatorTree(graph, aside);
-  } finally {
-    aside?.close();
-  }
-  const lists = dominatedLists(graph, tree);
+  const { tree, lists } = dominatedTree(graph);
+  options.onProgress?.({ phase: 'summary', bytesRead: 0 });
   const summary = memorySummary(graph, tree, options, lists);
   const wanted = (s: MemorySummary['suspects'][number]) => options.suspectPaths === true && s.retained >= (options.suspectPathMinBytes ?? 0);
   // The user's --path target, if it is an object of the dump, and the tree's nodes share the suspects' pass for names.
@@ -85,6 +81,7 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
   const suspectTargets = summary.suspects.filter(wanted).map((s) => s.accumulation.index);
   const treeTargets = top !== undefined ? treeIndexes(top) : [];
   const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets];
+  if (targets.length > 0) options.onProgress?.({ phase: 'paths', bytesRead: 0 });
   const paths = targets.length > 0 ? await pathsFromGcRoots(named, tree, targets) : [];
   let k = 0;
   const suspects = summary.suspects.map((s) => (wanted(s) ? { ...s, path: paths[k++]! } : s));
@@ -105,6 +102,29 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
  */
 const COLUMNS_ASIDE_MIN_BYTES = 256 * 1048576;
 
+/**
+ * The dominator tree as the analysis keeps it: the retained sizes and the dominated lists. The lists
+ * are made while the graph's columns are still set aside, and the immediate dominators (4 bytes an
+ * object) are let go before they come back: the peak stays that of the tree's own steps.
+ */
+function dominatedTree(graph: ObjectGraph): { tree: RetainedSizes; lists: DominatedLists } {
+  const aside = columnsAsideFor(graph);
+  try {
+    return treeWithLists(graph, aside);
+  } finally {
+    collectGarbage();
+    aside?.takeBack(graph);
+    aside?.close();
+  }
+}
+
+/** Here, not in dominatedTree: the immediate dominators must be in no frame that is still running when the columns come back. */
+function treeWithLists(graph: ObjectGraph, aside: ColumnsAside | undefined): { tree: RetainedSizes; lists: DominatedLists } {
+  const { idom, ...tree } = dominatorTree(graph, aside, true);
+  collectGarbage();
+  return { tree, lists: dominatedLists(graph, { idom }) };
+}
+
 /** Where a big graph's columns wait while the dominator steps run; none when the temporary folder takes no file (they stay in memory). */
 function columnsAsideFor(g: ObjectGraph): ColumnsAside | undefined {
   if (graphBytes(g) < COLUMNS_ASIDE_MIN_BYTES) return undefined;
@@ -120,7 +140,7 @@ function columnsAsideFor(g: ObjectGraph): ColumnsAside | undefined {
  * strong path reaches it), with the field names of all the paths read in one more pass (or, from a
  * file the loader indexed, from the blocks of the paths' objects).
  */
-async function pathsFromGcRoots(source: NamedObjectGraph, tree: DominatorTree, targets: readonly number[]): Promise<PathStep[][]> {
+async function pathsFromGcRoots(source: NamedObjectGraph, tree: RetainedSizes, targets: readonly number[]): Promise<PathStep[][]> {
   const graph = source.graph;
   const paths = shortestStrongPaths(graph, targets).map((p) => p ?? []);
   const long = paths.filter((p) => p.length > 1);
@@ -140,7 +160,7 @@ async function pathsFromGcRoots(source: NamedObjectGraph, tree: DominatorTree, t
 export function analysisBuffers(a: MemoryAnalysis): ArrayBuffer[] {
   const g = a.graph;
   const t = a.tree;
-  const all = [g.ids, g.classOf, g.shallow, g.edgeStart, g.edges, g.roots, t.idom, t.retained, a.lists.start, a.lists.children, a.lists.sorted].map(
+  const all = [g.ids, g.classOf, g.shallow, g.edgeStart, g.edges, g.roots, t.retained, a.lists.start, a.lists.children].map(
     (x) => x.buffer as ArrayBuffer,
   );
   return [...new Set(all)];

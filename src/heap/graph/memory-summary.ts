@@ -7,9 +7,9 @@
  * parent's retained size).
  */
 import type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '../../model/memory.js';
-import type { DominatorTree } from './dominators.js';
+import { type DominatorTree, retainedOf,type RetainedSizes } from './dominators.js';
 import { doubled } from './doubled.js';
-import { idText, type ObjectGraph } from './object-graph.js';
+import { idOf, idText, type ObjectGraph } from './object-graph.js';
 
 export type { MemorySummary, RetainedObject } from '../../model/memory.js';
 
@@ -31,11 +31,11 @@ export interface SummaryOptions {
 export interface DominatedLists {
   readonly start: Int32Array;
   readonly children: Int32Array;
-  /** 1 for each node whose list is sorted (lists of one or none are). */
-  readonly sorted: Uint8Array;
+  /** The nodes whose list has been sorted (few: those a summary or a reader opened; lists of one or none need no sort). */
+  readonly sorted: Set<number>;
 }
 
-export function dominatedLists(g: ObjectGraph, t: DominatorTree): DominatedLists {
+export function dominatedLists(g: ObjectGraph, t: Pick<DominatorTree, 'idom'>): DominatedLists {
   const n = g.objects;
   const idom = t.idom;
   // Each slot counts its list's end, then, the list filled from its end backwards, holds its start:
@@ -52,33 +52,33 @@ export function dominatedLists(g: ObjectGraph, t: DominatorTree): DominatedLists
     const d = idom[v]!;
     if (d >= 0) children[--start[d]!] = v;
   }
-  return { start, children, sorted: new Uint8Array(n + 1) };
+  return { start, children, sorted: new Set() };
 }
 
 /** The objects `p` dominates directly, largest retained first (equal sizes in object order). */
-export function sortedChildren(lists: DominatedLists, t: DominatorTree, p: number): Int32Array {
+export function sortedChildren(lists: DominatedLists, t: RetainedSizes, p: number): Int32Array {
   const list = lists.children.subarray(lists.start[p]!, lists.start[p + 1]!);
-  if (lists.sorted[p] === 0) {
-    if (list.length > 1) list.sort((a, b) => t.retained[b]! - t.retained[a]! || a - b);
-    lists.sorted[p] = 1;
+  if (list.length > 1 && !lists.sorted.has(p)) {
+    list.sort((a, b) => retainedOf(t, b) - retainedOf(t, a) || a - b);
+    lists.sorted.add(p);
   }
   return list;
 }
 
-export function objectAt(g: ObjectGraph, t: DominatorTree, index: number): RetainedObject {
+export function objectAt(g: ObjectGraph, t: RetainedSizes, index: number): RetainedObject {
   const describes = g.classObjectNames.get(index);
   return {
     index,
-    id: idText(g, g.ids[index]!),
+    id: idText(g, idOf(g, index)),
     className: g.classNames[g.classOf[index]!]!,
     shallow: g.shallow[index]!,
-    retained: t.retained[index]!,
+    retained: retainedOf(t, index),
     ...(describes !== undefined ? { describes } : {}),
   };
 }
 
 /** Per class: instances, shallow and retained bytes (top-level instances only), in one walk of the dominator tree. */
-function classesByRetained(g: ObjectGraph, t: DominatorTree, lists: DominatedLists): ClassRetained[] {
+function classesByRetained(g: ObjectGraph, t: RetainedSizes, lists: DominatedLists): ClassRetained[] {
   const k = g.classNames.length;
   const instances = new Float64Array(k);
   const shallow = new Float64Array(k);
@@ -89,7 +89,7 @@ function classesByRetained(g: ObjectGraph, t: DominatorTree, lists: DominatedLis
     instances[c]!++;
     shallow[c]! += objectShallow[v]!;
   }
-  const retained = topLevelRetained(k, classOf, t.retained, t.root, lists);
+  const retained = topLevelRetained(k, classOf, t, lists);
   const out: ClassRetained[] = [];
   for (let c = 0; c < k; c++)
     if (instances[c]! > 0) out.push({ className: g.classNames[c]!, instances: instances[c]!, shallow: shallow[c]!, retained: retained[c]! });
@@ -101,7 +101,8 @@ function classesByRetained(g: ObjectGraph, t: DominatorTree, lists: DominatedLis
  * depth-first over the dominator tree, counting each class's instances on the current path. A
  * function of its own, over locals: see dominatorTree.
  */
-function topLevelRetained(classes: number, classOf: Int32Array, objectRetained: Float64Array, root: number, lists: DominatedLists): Float64Array {
+function topLevelRetained(classes: number, classOf: Int32Array, t: RetainedSizes, lists: DominatedLists): Float64Array {
+  const { retained: objectRetained, retainedUnit: unit, root } = t;
   const retained = new Float64Array(classes);
   const { start, children } = lists;
   const onPath = new Int32Array(classes);
@@ -122,7 +123,7 @@ function topLevelRetained(classes: number, classOf: Int32Array, objectRetained: 
     next[sp - 1] = c + 1;
     const w = children[c]!;
     const cls = classOf[w]!;
-    if (onPath[cls] === 0) retained[cls]! += objectRetained[w]!;
+    if (onPath[cls] === 0) retained[cls]! += objectRetained[w]! * unit;
     onPath[cls]!++;
     if (sp === stack.length) {
       stack = doubled(stack);
@@ -141,7 +142,7 @@ function topLevelRetained(classes: number, classOf: Int32Array, objectRetained: 
  * further than its first link: each link dominates the rest, and the 20,000th node is not where
  * the memory is; the number of links is counted instead.
  */
-function accumulationPoint(g: ObjectGraph, t: DominatorTree, lists: DominatedLists, from: number, ratio: number): LeakSuspect['accumulation'] {
+function accumulationPoint(g: ObjectGraph, t: RetainedSizes, lists: DominatedLists, from: number, ratio: number): LeakSuspect['accumulation'] {
   const biggestChild = (v: number) => {
     // A link of a chain dominates one object: no list to sort (a finalizer backlog is 100,000 links).
     const count = lists.start[v + 1]! - lists.start[v]!;
@@ -151,7 +152,7 @@ function accumulationPoint(g: ObjectGraph, t: DominatorTree, lists: DominatedLis
   let v = from;
   for (let depth = 0; depth < 10_000; depth++) {
     const biggest = biggestChild(v);
-    if (biggest < 0 || t.retained[biggest]! < t.retained[v]! * ratio) break;
+    if (biggest < 0 || retainedOf(t, biggest) < retainedOf(t, v) * ratio) break;
     if (g.classOf[biggest] === g.classOf[v]) break;
     v = biggest;
   }
@@ -174,15 +175,15 @@ const BIGGEST_HELD_MIN_SHARE = 0.05;
  * The biggest objects `v` dominates directly, biggest first, in one pass over its children (a map's
  * table dominates millions: no sort).
  */
-function biggestHeld(lists: DominatedLists, t: DominatorTree, v: number): number[] {
-  const floor = t.retained[v]! * BIGGEST_HELD_MIN_SHARE;
+function biggestHeld(lists: DominatedLists, t: RetainedSizes, v: number): number[] {
+  const floor = retainedOf(t, v) * BIGGEST_HELD_MIN_SHARE;
   const best: number[] = [];
   for (let i = lists.start[v]!; i < lists.start[v + 1]!; i++) {
     const w = lists.children[i]!;
-    const r = t.retained[w]!;
-    if (r < floor || (best.length === BIGGEST_HELD && r <= t.retained[best[BIGGEST_HELD - 1]!]!)) continue;
+    const r = retainedOf(t, w);
+    if (r < floor || (best.length === BIGGEST_HELD && r <= retainedOf(t, best[BIGGEST_HELD - 1]!))) continue;
     let at = best.length === BIGGEST_HELD ? BIGGEST_HELD - 1 : best.length;
-    while (at > 0 && t.retained[best[at - 1]!]! < r) {
+    while (at > 0 && retainedOf(t, best[at - 1]!) < r) {
       best[at] = best[at - 1]!;
       at--;
     }
@@ -195,8 +196,16 @@ function biggestHeld(lists: DominatedLists, t: DominatorTree, v: number): number
 /** V8 node groups that are the program's code rather than its data (DevTools' names for them). */
 const PROGRAM_CODE_CLASSES = new Set(['(code)', '(closure)', '(object shape)', '(compiled code)', '(system)']);
 
-export function memorySummary(g: ObjectGraph, t: DominatorTree, options: SummaryOptions = {}, lists: DominatedLists = dominatedLists(g, t)): MemorySummary {
-  const heap = t.retained[t.root]!;
+export function memorySummary(g: ObjectGraph, t: DominatorTree, options?: SummaryOptions): MemorySummary;
+/** `lists`: the tree's dominated lists, when the caller has them (and has let the immediate dominators go). */
+export function memorySummary(g: ObjectGraph, t: RetainedSizes, options: SummaryOptions, lists: DominatedLists): MemorySummary;
+export function memorySummary(
+  g: ObjectGraph,
+  t: RetainedSizes & Partial<Pick<DominatorTree, 'idom'>>,
+  options: SummaryOptions = {},
+  lists: DominatedLists = dominatedLists(g, { idom: t.idom! }),
+): MemorySummary {
+  const heap = retainedOf(t, t.root);
   const share = options.suspectShare ?? 0.1;
   const ratio = options.bigDropRatio ?? 0.7;
   const top = sortedChildren(lists, t, t.root);
@@ -204,7 +213,7 @@ export function memorySummary(g: ObjectGraph, t: DominatorTree, options: Summary
   const suspects: LeakSuspect[] = [];
   const single = new Set<number>();
   for (const v of top) {
-    if (t.retained[v]! < heap * share) break; // largest first
+    if (retainedOf(t, v) < heap * share) break; // largest first
     single.add(v);
     const subject = objectAt(g, t, v);
     suspects.push({
@@ -226,10 +235,10 @@ export function memorySummary(g: ObjectGraph, t: DominatorTree, options: Summary
     if (single.has(v) || g.classObjectNames.has(v) || PROGRAM_CODE_CLASSES.has(g.classNames[g.classOf[v]!]!)) continue;
     const c = g.classOf[v]!;
     const e = byClass.get(c);
-    if (e === undefined) byClass.set(c, { count: 1, retained: t.retained[v]!, biggest: v });
+    if (e === undefined) byClass.set(c, { count: 1, retained: retainedOf(t, v), biggest: v });
     else {
       e.count++;
-      e.retained += t.retained[v]!;
+      e.retained += retainedOf(t, v);
     }
   }
   const classInstances = new Float64Array(g.classNames.length);

@@ -35,15 +35,26 @@ export interface SizeModel {
   readonly reasons: readonly string[];
 }
 
+/** One id per object: id/8 in 32 bits, or the ids themselves as doubles (ObjectGraph.idScale says which). */
+export type IdColumn = Uint32Array | Float64Array;
+
+/** One size in bytes per object: 32 bits when every size fits them (4 bytes an object saved), else doubles. */
+export type SizeColumn = Uint32Array | Float64Array;
+
 export interface ObjectGraph {
   readonly objects: number;
-  /** The dump's id (address) of each object. */
-  readonly ids: Float64Array;
+  /**
+   * The dump's id (address) of each object, as `ids[i] * idScale` (see idOf): an HPROF's ids as id/8
+   * in 32 bits when every id allows it (a heap below 32 GB, its objects 8-byte aligned), else as doubles.
+   */
+  readonly ids: IdColumn;
+  /** What an entry of `ids` is multiplied by to give the id: 8 for ids kept as id/8, else 1. */
+  readonly idScale: number;
   /** Index into classNames of each object's class (class objects are `java.lang.Class`). */
   readonly classOf: Int32Array;
   readonly classNames: readonly string[];
-  /** Shallow size of each object, as the histogram estimates it. */
-  readonly shallow: Float64Array;
+  /** Shallow size of each object, as the histogram estimates it: in 32 bits when every size fits them. */
+  readonly shallow: SizeColumn;
   readonly edgeStart: Int32Array;
   readonly edges: Int32Array;
   /** Objects held by GC roots (each once), which hang under the virtual root. */
@@ -68,6 +79,11 @@ export interface ObjectGraph {
   readonly indexOfId?: ((id: number) => number) | undefined;
   /** How the dump's tools write an id: an HPROF's address in hex (`0x7ff01234`, the default), a V8 node id as DevTools does (`@1234`). */
   readonly idNotation?: 'address' | 'node-id';
+}
+
+/** The dump id of the object at this index. */
+export function idOf(g: Pick<ObjectGraph, 'ids' | 'idScale'>, index: number): number {
+  return g.ids[index]! * g.idScale;
 }
 
 /** An object's id as the dump's own tools write it. */

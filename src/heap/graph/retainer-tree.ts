@@ -1,6 +1,6 @@
 /** The top of the dominator tree, for reports and the UI: the biggest top-level dominators and, under each, the biggest it dominates. */
 import type { RetainerNode } from '../../model/memory.js';
-import type { DominatorTree } from './dominators.js';
+import { retainedOf,type RetainedSizes } from './dominators.js';
 import { type DominatedLists, objectAt, sortedChildren } from './memory-summary.js';
 import type { ObjectGraph } from './object-graph.js';
 
@@ -17,22 +17,22 @@ export interface RetainerTreeShape {
   readonly minShare?: number;
 }
 
-export function retainerTree(g: ObjectGraph, t: DominatorTree, lists: DominatedLists, options: RetainerTreeShape): RetainerNode[] {
-  const minBytes = (options.minShare ?? 0) * t.retained[t.root]!;
+export function retainerTree(g: ObjectGraph, t: RetainedSizes, lists: DominatedLists, options: RetainerTreeShape): RetainerNode[] {
+  const minBytes = (options.minShare ?? 0) * retainedOf(t, t.root);
   const build = (parent: number, limit: number, depth: number): RetainerNode[] => {
     sortedChildren(lists, t, parent);
     const from = lists.start[parent]!;
     const to = lists.start[parent + 1]!;
     const nodes: RetainerNode[] = [];
     // Children are sorted largest first, so the first one too small ends the list.
-    for (let c = from; c < Math.min(to, from + limit) && (parent === t.root || t.retained[lists.children[c]!]! >= minBytes); c++) {
+    for (let c = from; c < Math.min(to, from + limit) && (parent === t.root || retainedOf(t, lists.children[c]!) >= minBytes); c++) {
       const v = lists.children[c]!;
       const kids = depth > 1 ? build(v, options.children, depth - 1) : [];
       let moreObjects = 0;
       let moreBytes = 0;
       for (let k = lists.start[v]! + kids.length; k < lists.start[v + 1]!; k++) {
         moreObjects++;
-        moreBytes += t.retained[lists.children[k]!]!;
+        moreBytes += retainedOf(t, lists.children[k]!);
       }
       nodes.push({ object: objectAt(g, t, v), children: kids, more: { objects: moreObjects, bytes: moreBytes } });
     }

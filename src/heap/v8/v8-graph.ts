@@ -149,6 +149,7 @@ export async function v8ObjectGraph(path: string, onProgress?: ProgressListener)
   const graph: ObjectGraph = {
     objects,
     ids,
+    idScale: 1,
     classOf,
     classNames,
     shallow,

@@ -14,6 +14,7 @@
  * and the table fits the caller's budget (the memory of the index that would serve instead); otherwise
  * that hash table or sorted index serves (addressTable returns undefined).
  */
+import type { IdColumn } from '../../graph/object-graph.js';
 import { IdSlots } from '../id-slots.js';
 import type { IdIndex } from './id-index.js';
 
@@ -33,17 +34,20 @@ function bitCount(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-/** `budget`: the most bytes the table may take (by default twice a hash table's); undefined when it would take more. */
-export function addressTable(ids: Float64Array, budget: number = MAX_TABLE_TO_HASH * IdSlots.bytesFor(ids.length)): IdIndex | undefined {
+/**
+ * The ids are `ids[i] * idScale` (see ObjectGraph.ids). `budget`: the most bytes the table may take (by
+ * default twice a hash table's); undefined when it would take more.
+ */
+export function addressTable(ids: IdColumn, idScale = 1, budget: number = MAX_TABLE_TO_HASH * IdSlots.bytesFor(ids.length)): IdIndex | undefined {
   const n = ids.length;
   if (n === 0) return undefined;
   // One pass for the range and the alignment: the low bits of every id, or-ed (id >>> 0 is the id's
   // low 32 bits for any whole number below 2^53, where % on a double that size is a library call).
-  let min = ids[0]!;
+  let min = ids[0]! * idScale;
   let max = min;
   let lowBits = 0;
   for (let i = 0; i < n; i++) {
-    const id = ids[i]!;
+    const id = ids[i]! * idScale;
     if (id < min) min = id;
     else if (id > max) max = id;
     lowBits |= id >>> 0;
@@ -63,14 +67,14 @@ export function addressTable(ids: Float64Array, budget: number = MAX_TABLE_TO_HA
   const directory = new Int32Array(pages);
   let used = 0;
   for (let i = 0; i < n; i++) {
-    const page = Math.floor((ids[i]! - min) * perPage);
+    const page = Math.floor((ids[i]! * idScale - min) * perPage);
     if (directory[page] === 0) directory[page] = ++used;
   }
   if (4 * (pages + 2 * used * WORDS_PER_PAGE + n) > budget) return undefined;
   // For each word of each page, side by side: its bits (an object starts there), then the objects before it.
   const words = new Int32Array(2 * used * WORDS_PER_PAGE);
   for (let i = 0; i < n; i++) {
-    const offset = ids[i]! - min;
+    const offset = ids[i]! * idScale - min;
     const page = Math.floor(offset * perPage);
     const slot = (offset - page * pageBytes) >>> shift;
     const w = 2 * ((directory[page]! - 1) * WORDS_PER_PAGE + (slot >>> 5));
@@ -86,7 +90,7 @@ export function addressTable(ids: Float64Array, budget: number = MAX_TABLE_TO_HA
   // The ranks of the dump's own ids, worked out in the loop (every id is a start: no checks; a call
   // of rankOf per object here cost twice the loop).
   for (let i = 0; i < n; i++) {
-    const offset = ids[i]! - min;
+    const offset = ids[i]! * idScale - min;
     const page = Math.floor(offset * perPage);
     const slot = (offset - page * pageBytes) >>> shift;
     const w = 2 * ((directory[page]! - 1) * WORDS_PER_PAGE + (slot >>> 5));

@@ -7,7 +7,7 @@
  * References to ids not in the dump are counted and left out.
  */
 import type { ProgressListener } from '../../../model/progress.js';
-import type { ObjectGraph, SizeModel } from '../../graph/object-graph.js';
+import type { ObjectGraph, SizeColumn, SizeModel } from '../../graph/object-graph.js';
 import { feedHprof, type FeedOptions, hprofBytesToSizeFor, type PassEnd, passEnd } from '../byte-source.js';
 import { ClassMetadata } from '../class-metadata.js';
 import { basicTypeSize, isReferenceType, primitiveArrayClassName, readIdAt, SUB } from '../format.js';
@@ -130,8 +130,10 @@ class GraphPass {
     private readonly meta: ClassMetadata,
     private readonly ownsMeta: boolean,
   ) {
-    // Sized from the dump (an object takes about 50 bytes of HPROF), so the columns rarely grow.
-    this.columns = new ObjectColumns(Math.max(1 << 12, Math.min(1 << 27, Math.ceil(hprofBytes / 48))));
+    // Sized from the dump (an object takes about 50 bytes of HPROF), so the columns rarely grow (a
+    // growth holds the old and the new columns at once). Room never filled is never touched, and
+    // memory never touched is not taken.
+    this.columns = new ObjectColumns(Math.max(1 << 12, Math.min(1 << 30, Math.ceil(hprofBytes / 48))));
     this.targets = new RefStore();
     this.layouts = new InstanceLayouts(meta, this.keys);
   }
@@ -242,8 +244,8 @@ class GraphPass {
       );
 
     const n = this.columns.length;
-    const { ids, classKeys, shallow, edgeStart } = this.columns.finish(this.targets.length);
-    const slotOfId = idIndex(ids);
+    const { ids, idScale, classKeys, held, edgeStart } = this.columns.finish(this.targets.length);
+    const slotOfId = idIndex(ids, idScale);
     if (slotOfId.duplicates > 0)
       warnings.push(
         `${slotOfId.duplicates} objects repeat the id of an object written before them (a damaged dump): each is counted where it is written, ` +
@@ -251,7 +253,7 @@ class GraphPass {
       );
     const layout = chooseLayout(header.idSize, this.evidence, this.meta);
     const sizes = new ObjectSizes(layout, this.meta);
-    this.settleSizes(sizes, classKeys, shallow, n);
+    const shallow = this.settleSizes(sizes, classKeys, held, n);
     const classObjectNames = sizeClassObjects(this.classObjects, slotOfId, shallow, sizes, this.meta);
     this.keys.nameClassIds(this.meta);
     const { lateEdges, unsized } = decodeLateInstances(this.late, this.layouts, this.idSize);
@@ -274,6 +276,7 @@ class GraphPass {
       objects: n,
       // Views of the arrays filled (their spare room is not worth a copy of a few hundred MB).
       ids,
+      idScale,
       classOf: classKeys,
       classNames: this.keys.names,
       shallow,
@@ -318,8 +321,12 @@ class GraphPass {
     this.addObject(id, key, length);
   }
 
-  /** Every instance and array sized under the layout the dump shows. */
-  private settleSizes(sizes: ObjectSizes, classKeys: Int32Array, shallow: Float64Array, n: number): void {
+  /**
+   * Every instance and array sized under the layout the dump shows: in 32 bits, in the place of what
+   * the pass held (each slot read before it is written), unless a size needs more (an array of over 4
+   * GB), then as doubles.
+   */
+  private settleSizes(sizes: ObjectSizes, classKeys: Int32Array, held: Int32Array, n: number): SizeColumn {
     const keyCount = this.keys.names.length;
     const instanceSize = new Float64Array(keyCount);
     const elementBytes = new Int32Array(keyCount);
@@ -330,17 +337,18 @@ class GraphPass {
       if (e === -1) instanceSize[k] = sizes.instance(this.keyClassId[k]!);
     }
     const referenceBytes = sizes.layout.referenceBytes;
-    for (let i = 0; i < n; i++) {
-      const held = shallow[i]!;
-      if (held < 0) {
-        shallow[i] = sizes.array(referenceBytes, -1 - held);
-        continue;
-      }
+    const sizeOf = (i: number): number => {
+      const h = held[i]!;
+      if (h < 0) return sizes.array(referenceBytes, -1 - h);
       const e = elementBytes[classKeys[i]!]!;
-      if (e === -1) shallow[i] = instanceSize[classKeys[i]!]!;
-      else if (e > 0) shallow[i] = sizes.array(e, held);
-    }
+      return e === -1 ? instanceSize[classKeys[i]!]! : e > 0 ? sizes.array(e, h) : h;
+    };
     this.sizeModel = { summary: sizes.layout.summary, reasons: sizes.layout.reasons };
+    let largest = 0;
+    for (let i = 0; i < n; i++) largest = Math.max(largest, sizeOf(i));
+    const shallow = largest < 4294967296 ? new Uint32Array(held.buffer, held.byteOffset, n) : new Float64Array(n);
+    for (let i = 0; i < n; i++) shallow[i] = sizeOf(i);
+    return shallow;
   }
 
   private ref(id: number): void {
@@ -352,7 +360,7 @@ class GraphPass {
 function sizeClassObjects(
   classObjects: readonly ClassDumpRecord[],
   slotOfId: IdIndex,
-  shallow: Float64Array,
+  shallow: SizeColumn,
   sizes: ObjectSizes,
   meta: ClassMetadata,
 ): Map<number, string> {

@@ -3,48 +3,72 @@
  * arrays that grow by doubling (sized from the dump's bytes, so they rarely do).
  */
 
+/** An HPROF id as id/8 when that fits 32 bits (see RefStore), else -1. */
+function idWord(id: number): number {
+  const w = id / 8;
+  return w < 4294967296 && Math.floor(w) === w ? w : -1;
+}
+
 /**
- * The per-object columns of the pass (dump id, class key, shallow size, first edge), grown together:
- * one capacity check per object.
+ * The per-object columns of the pass (dump id, class key, what settles into the shallow size, first
+ * edge), grown together: one capacity check per object. The ids are kept as id/8 in 32 bits until
+ * one does not fit (then all become doubles), as RefStore keeps the references.
  */
 export class ObjectColumns {
   length = 0;
-  private ids: Float64Array;
+  private ids: Uint32Array | Float64Array;
+  private idScale = 8;
   private classKeys: Int32Array;
-  private shallow: Float64Array;
+  private held: Int32Array;
   private edgeStart: Int32Array;
   constructor(capacity: number) {
-    this.ids = new Float64Array(capacity);
+    this.ids = new Uint32Array(capacity);
     this.classKeys = new Int32Array(capacity);
-    this.shallow = new Float64Array(capacity);
+    this.held = new Int32Array(capacity);
     this.edgeStart = new Int32Array(capacity + 1);
   }
-  add(id: number, classKey: number, size: number, firstEdge: number): void {
+  /** `held`: an instance's 0, an array's length, an object array's -1 - length (32 bits: array lengths are ints). */
+  add(id: number, classKey: number, held: number, firstEdge: number): void {
     const i = this.length;
-    if (i === this.ids.length) this.grow();
-    this.ids[i] = id;
+    if (i === this.classKeys.length) this.grow();
+    if (this.idScale === 8) {
+      const w = idWord(id);
+      if (w >= 0) this.ids[i] = w;
+      else {
+        this.widen();
+        this.ids[i] = id;
+      }
+    } else this.ids[i] = id;
     this.classKeys[i] = classKey;
-    this.shallow[i] = size;
+    this.held[i] = held;
     this.edgeStart[i] = firstEdge;
     this.length = i + 1;
   }
   /** The filled columns (views: their spare room is not worth a copy), edgeStart closed with `edges`. */
-  finish(edges: number): { ids: Float64Array; classKeys: Int32Array; shallow: Float64Array; edgeStart: Int32Array } {
+  finish(edges: number): { ids: Uint32Array | Float64Array; idScale: number; classKeys: Int32Array; held: Int32Array; edgeStart: Int32Array } {
     const n = this.length;
     this.edgeStart[n] = edges;
     return {
       ids: this.ids.subarray(0, n),
+      idScale: this.idScale,
       classKeys: this.classKeys.subarray(0, n),
-      shallow: this.shallow.subarray(0, n),
+      held: this.held.subarray(0, n),
       edgeStart: this.edgeStart.subarray(0, n + 1),
     };
   }
   private grow(): void {
-    const capacity = this.ids.length * 2;
-    this.ids = grown(this.ids, new Float64Array(capacity));
+    const capacity = this.classKeys.length * 2;
+    this.ids = grown(this.ids, this.idScale === 8 ? new Uint32Array(capacity) : new Float64Array(capacity));
     this.classKeys = grown(this.classKeys, new Int32Array(capacity));
-    this.shallow = grown(this.shallow, new Float64Array(capacity));
+    this.held = grown(this.held, new Int32Array(capacity));
     this.edgeStart = grown(this.edgeStart, new Int32Array(capacity + 1));
+  }
+  /** An id that does not fit 32 bits: the ids become doubles. */
+  private widen(): void {
+    const wide = new Float64Array(this.ids.length);
+    for (let i = 0; i < this.length; i++) wide[i] = this.ids[i]! * 8;
+    this.ids = wide;
+    this.idScale = 1;
   }
 }
 
@@ -73,8 +97,8 @@ export class RefStore {
   push(id: number): void {
     if (this.used === this.chunkLength) this.nextChunk();
     if (this.words) {
-      const w = id / 8;
-      if (w < 4294967296 && Math.floor(w) === w) {
+      const w = idWord(id);
+      if (w >= 0) {
         this.current[this.used++] = w;
         this.length++;
         return;
@@ -118,7 +142,7 @@ export class RefStore {
 }
 
 /** `into`, a bigger array, with `from` copied to its start. */
-function grown<A extends Int32Array | Float64Array>(from: A, into: A): A {
+function grown<A extends Int32Array | Uint32Array | Float64Array>(from: A, into: A): A {
   into.set(from);
   return into;
 }

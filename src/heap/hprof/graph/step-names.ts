@@ -5,7 +5,7 @@
  */
 import { closeSync, fstatSync, openSync } from 'node:fs';
 
-import type { ObjectGraph } from '../../graph/object-graph.js';
+import { idOf, type ObjectGraph } from '../../graph/object-graph.js';
 import { feedHprof, type FeedOptions } from '../byte-source.js';
 import { ClassMetadata } from '../class-metadata.js';
 import { basicTypeSize, isReferenceType, readIdAt } from '../format.js';
@@ -76,8 +76,8 @@ class StepNamer {
   ) {
     for (const path of paths) {
       for (let k = 0; k + 1 < path.length; k++) {
-        const from = g.ids[path[k]!]!;
-        const to = g.ids[path[k + 1]!]!;
+        const from = idOf(g, path[k]!);
+        const to = idOf(g, path[k + 1]!);
         const list = this.#next.get(from);
         if (list === undefined) this.#next.set(from, [to]);
         else if (!list.includes(to)) list.push(to);
@@ -143,7 +143,7 @@ class StepNamer {
     const g = this.g;
     return this.paths.map((path) =>
       path.slice(0, -1).map((v, k) => {
-        const known = this.#names.get(`${g.ids[v]!} ${g.ids[path[k + 1]!]!}`);
+        const known = this.#names.get(`${idOf(g, v)} ${idOf(g, path[k + 1]!)}`);
         if (known !== undefined) return known;
         // A thread holds its locals through its stack frames, which the graph adds as its edges.
         return g.rootKindOf.get(v) === 'thread' ? 'a local variable of its stack' : '(a reference)';
