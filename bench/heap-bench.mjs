@@ -102,9 +102,15 @@ async function child(mode, file) {
     extra.edges = g.edges.length;
     extra.reachable = a.tree.reachable;
     // What the analysis keeps per object at its end: the graph, the retained sizes, the dominated lists.
-    extra.keptBytesPerObject =
-      [g.ids, g.classOf, g.shallow, g.edgeStart, g.edges, g.roots, a.tree.retained, a.lists.start, a.lists.children].reduce((sum, x) => sum + x.byteLength, 0) / g.objects;
-    extra.phases = { graph: phases.graph, dominators: phases.dominators, retainedAndSummary: phases.summary, suspectPaths: phases.paths ?? 0, report: phases.report };
+    const kept = [g.ids, g.classOf, g.shallow, g.edgeStart, g.edges, g.roots, a.tree.retained, a.lists.start, a.lists.children];
+    extra.keptBytesPerObject = kept.reduce((sum, x) => sum + x.byteLength, 0) / g.objects;
+    extra.phases = {
+      graph: phases.graph,
+      dominators: phases.dominators,
+      retainedAndSummary: phases.summary,
+      suspectPaths: phases.paths ?? 0,
+      report: phases.report,
+    };
     extra.suspects = a.summary.suspects.length;
     extra.reportChars = text.length;
   } else if (mode === 'targeted') {
@@ -159,7 +165,8 @@ async function main() {
   line('memory (dominator tree)', memory, plainMb, read);
   const p = memory.phases;
   console.log(
-    `  ${memory.objects} objects (${memory.reachable} reachable), ${memory.edges} references; kept at the end ${memory.keptBytesPerObject.toFixed(1)} bytes per object, ` +
+    `  ${memory.objects} objects (${memory.reachable} reachable), ${memory.edges} references; ` +
+      `kept at the end ${memory.keptBytesPerObject.toFixed(1)} bytes per object, ` +
       `peak ${((memory.maxRssMb * 1048576) / memory.objects).toFixed(1)} bytes per object; ` +
       `phases: parse + graph ${p.graph.toFixed(2)} s, dominators ${p.dominators.toFixed(2)} s, retained + summary ${p.retainedAndSummary.toFixed(2)} ` +
       `s, suspect paths ${p.suspectPaths.toFixed(2)} s, report ${p.report.toFixed(2)} s; ` +

@@ -55,7 +55,7 @@ export class ColumnsAside {
       if (this.placed.has(column)) continue;
       const array = held[column];
       const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-      for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, Math.min(CHUNK_BYTES, bytes.length - done), this.end + done);
+      for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, Math.min(CHUNK_BYTES, bytes.length - done), this.end + done);
       const empty = sameKind(array, 0);
       this.placed.set(column, { at: this.end, length: array.length, kind: empty });
       this.end += bytes.length;
@@ -71,7 +71,7 @@ export class ColumnsAside {
       if (p === undefined) continue;
       const array = sameKind(p.kind, p.length);
       const bytes = new Uint8Array(array.buffer);
-      for (let done = 0; done < bytes.length; ) {
+      for (let done = 0; done < bytes.length;) {
         const read = readSync(this.fd, bytes, done, Math.min(CHUNK_BYTES, bytes.length - done), p.at + done);
         if (read === 0) throw new Error(`the temporary copy of the graph's ${column} ended early`);
         done += read;

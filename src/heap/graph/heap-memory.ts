@@ -160,8 +160,6 @@ async function pathsFromGcRoots(source: NamedObjectGraph, tree: RetainedSizes, t
 export function analysisBuffers(a: MemoryAnalysis): ArrayBuffer[] {
   const g = a.graph;
   const t = a.tree;
-  const all = [g.ids, g.classOf, g.shallow, g.edgeStart, g.edges, g.roots, t.retained, a.lists.start, a.lists.children].map(
-    (x) => x.buffer as ArrayBuffer,
-  );
+  const all = [g.ids, g.classOf, g.shallow, g.edgeStart, g.edges, g.roots, t.retained, a.lists.start, a.lists.children].map((x) => x.buffer as ArrayBuffer);
   return [...new Set(all)];
 }

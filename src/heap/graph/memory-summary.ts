@@ -7,7 +7,7 @@
  * parent's retained size).
  */
 import type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '../../model/memory.js';
-import { type DominatorTree, retainedOf,type RetainedSizes } from './dominators.js';
+import { type DominatorTree, retainedOf, type RetainedSizes } from './dominators.js';
 import { doubled } from './doubled.js';
 import { idOf, idText, type ObjectGraph } from './object-graph.js';
 

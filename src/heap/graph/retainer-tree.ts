@@ -1,6 +1,6 @@
 /** The top of the dominator tree, for reports and the UI: the biggest top-level dominators and, under each, the biggest it dominates. */
 import type { RetainerNode } from '../../model/memory.js';
-import { retainedOf,type RetainedSizes } from './dominators.js';
+import { retainedOf, type RetainedSizes } from './dominators.js';
 import { type DominatedLists, objectAt, sortedChildren } from './memory-summary.js';
 import type { ObjectGraph } from './object-graph.js';
 
