@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { referentOf } from '../../src/heap/graph/object-graph.js';
-import { addressTable } from '../../src/heap/hprof/graph/address-table.js';
+import { addressTable, wordAddressTable } from '../../src/heap/hprof/graph/address-table.js';
 import { idIndex } from '../../src/heap/hprof/graph/id-index.js';
 
 function random(seed: number): () => number {
@@ -47,7 +47,12 @@ describe('idIndex', () => {
       const sorted = idIndex(ids, 1, 0, false);
       // Past the hash table's size: the address table when it fits the sorted index's memory, else the sorted index.
       const bigByAddress = idIndex(ids, 1, 0);
+      // Below 32 GB, as a graph keeps them: id/8 in 32 bits, found by integer steps (also past 2^31 words).
+      const words = base < 2 ** 35 ? Uint32Array.from(ids, (id) => id / 8) : undefined;
+      const byWord = words !== undefined ? idIndex(words, 8) : undefined;
+      if (byWord !== undefined) expect(byWord.getWord, 'the word table serves words').toBeDefined();
       for (const [id, i] of first) {
+        if (byWord !== undefined) expect([byWord.get(id), byWord.getWord!(id / 8)], `seed ${seed} id ${id}`).toEqual([i, i]);
         expect(byAddress!.get(id), `seed ${seed} id ${id}`).toBe(i);
         expect(ids[bigByAddress.get(id)], `seed ${seed} id ${id}`).toBe(id);
         expect(hashed.get(id), `seed ${seed} id ${id}`).toBe(i);
@@ -59,6 +64,8 @@ describe('idIndex', () => {
         if (first.has(missing)) continue;
         expect(byAddress!.get(missing), `seed ${seed} missing ${missing}`).toBe(-1);
         expect(bigByAddress.get(missing), `seed ${seed} missing ${missing}`).toBe(-1);
+        if (byWord !== undefined) expect(byWord.get(missing), `seed ${seed} missing ${missing}`).toBe(-1);
+        if (byWord !== undefined && Number.isInteger(missing / 8)) expect(byWord.getWord!(missing / 8), `seed ${seed} missing ${missing}`).toBe(-1);
         expect(hashed.get(missing)).toBe(-1);
         if (Number.isInteger(missing) && missing >= 0) expect(sorted.get(missing)).toBe(-1);
       }
@@ -89,8 +96,15 @@ describe('idIndex', () => {
       // Within the sorted index's 12 bytes an object (what a heap past the hash table's size is allowed):
       // dense heaps only (a page's 64 bytes of words shared by two objects cost more).
       expect(addressTable(ids, 1, 12 * ids.length) !== undefined, label).toBe(label === 'dense');
-      for (const missing of [ids[9_999]! + step, ids[10_000]! - step, ids[9_999]! + hole / 2, ids[500]! + 8, ids[19_999]! + step])
+      // The same over words (id/8): the same pages, so the same choice.
+      const words = Uint32Array.from(ids, (id) => id / 8);
+      const wordTable = wordAddressTable(words)!;
+      for (let i = 0; i < ids.length; i += 7) expect(wordTable.getWord!(words[i]!), `${label} ${i}`).toBe(i);
+      expect(wordAddressTable(words, 12 * ids.length) !== undefined, label).toBe(label === 'dense');
+      for (const missing of [ids[9_999]! + step, ids[10_000]! - step, ids[9_999]! + hole / 2, ids[500]! + 8, ids[19_999]! + step]) {
         expect(table.get(missing), `${label} ${missing}`).toBe(-1);
+        expect(wordTable.get(missing), `${label} ${missing}`).toBe(-1);
+      }
     }
     // Not whole numbers: no table.
     expect(addressTable(Float64Array.from([8, 16.5, 24]))).toBeUndefined();
@@ -100,6 +114,8 @@ describe('idIndex', () => {
     // Two objects 2^40 apart: the directory would be huge.
     expect(addressTable(Float64Array.from([8, 2 ** 40]))).toBeUndefined();
     expect(addressTable(new Float64Array(0))).toBeUndefined();
+    expect(wordAddressTable(new Uint32Array(0))).toBeUndefined();
+    expect(wordAddressTable(Uint32Array.from(scattered, (id) => id / 8))).toBeUndefined();
     // What idIndex picks instead still finds them.
     const index = idIndex(scattered);
     expect(index.get(scattered[4321]!)).toBe(4321);

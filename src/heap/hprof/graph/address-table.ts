@@ -122,3 +122,67 @@ export function addressTable(ids: IdColumn, idScale = 1, budget: number = MAX_TA
     },
   };
 }
+
+/**
+ * The same table over ids kept as id/8 in 32 bits (an HPROF graph's, see ObjectGraph.ids): a slot per
+ * word, so a page is a word's high bits and a slot its low 8, and every step is a 32-bit integer
+ * operation where the table over doubles floors a product (the build and the lookups of a 36-million
+ * object heap took 40 % longer that way). `getWord` finds an id given as id/8.
+ */
+export function wordAddressTable(words: Uint32Array, budget: number = MAX_TABLE_TO_HASH * IdSlots.bytesFor(words.length)): IdIndex | undefined {
+  const n = words.length;
+  if (n === 0) return undefined;
+  let min = words[0]!;
+  let max = min;
+  for (let i = 0; i < n; i++) {
+    const w = words[i]!;
+    if (w < min) min = w;
+    else if (w > max) max = w;
+  }
+  const span = max - min;
+  const pages = (span >>> 8) + 1;
+  if (4 * pages > budget) return undefined;
+  const directory = new Int32Array(pages);
+  let used = 0;
+  for (let i = 0; i < n; i++) {
+    const page = ((words[i]! - min) >>> 0) >>> 8;
+    if (directory[page] === 0) directory[page] = ++used;
+  }
+  if (4 * (pages + 2 * used * WORDS_PER_PAGE + n) > budget) return undefined;
+  const bits = new Int32Array(2 * used * WORDS_PER_PAGE);
+  const wordOf = (offset: number): number => 2 * ((directory[offset >>> 8]! - 1) * WORDS_PER_PAGE + ((offset & 255) >>> 5));
+  for (let i = 0; i < n; i++) {
+    const offset = (words[i]! - min) >>> 0;
+    const w = wordOf(offset);
+    bits[w] = bits[w]! | (1 << (offset & 31));
+  }
+  let ranked = 0;
+  for (let w = 0; w < bits.length; w += 2) {
+    bits[w + 1] = ranked;
+    ranked += bitCount(bits[w]!);
+  }
+  const objectOfRank = new Int32Array(ranked);
+  for (let i = 0; i < n; i++) {
+    const offset = (words[i]! - min) >>> 0;
+    const w = wordOf(offset);
+    const r = bits[w + 1]! + bitCount(bits[w]! & ~(-1 << (offset & 31)));
+    if (objectOfRank[r] === 0) objectOfRank[r] = i + 1;
+  }
+  const getWord = (word: number): number => {
+    const offset = word - min;
+    if (!(offset >= 0 && offset <= span)) return NONE;
+    const base = directory[offset >>> 8]! - 1;
+    if (base < 0) return NONE;
+    const w = 2 * (base * WORDS_PER_PAGE + ((offset & 255) >>> 5));
+    const b = bits[w]!;
+    const bit = offset & 31;
+    if ((b & (1 << bit)) === 0) return NONE;
+    return objectOfRank[bits[w + 1]! + bitCount(b & ~(-1 << bit))]! - 1;
+  };
+  return {
+    duplicates: n - ranked,
+    // An id that is not a whole multiple of 8 is no object's here (id & 7 reads its low bits, whatever its size).
+    get: (id: number) => (Number.isInteger(id) && (id & 7) === 0 ? getWord(id / 8) : NONE),
+    getWord,
+  };
+}

@@ -74,7 +74,14 @@ class EdgeResolver {
   }
 
   chunk(ids: Uint32Array | Float64Array, count: number, scale: number): void {
-    const { slotOfId, edges } = this;
+    const getWord = this.slotOfId.getWord;
+    if (scale === 8 && getWord !== undefined) this.resolve(ids, count, getWord, 1);
+    else this.resolve(ids, count, (id) => this.slotOfId.get(id), scale);
+  }
+
+  /** `find` gets each entry times `scale`. */
+  private resolve(ids: Uint32Array | Float64Array, count: number, find: (id: number) => number, scale: number): void {
+    const edges = this.edges;
     let w = this.written;
     for (let k = 0; k < count; k++) {
       while (this.entry + k === this.objectEnd) {
@@ -82,7 +89,7 @@ class EdgeResolver {
         this.advance();
         w = this.written;
       }
-      const t = slotOfId.get(ids[k]! * scale);
+      const t = find(ids[k]! * scale);
       if (t < 0) this.missing++;
       else edges[w++] = t;
     }
