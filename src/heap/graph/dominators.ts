@@ -184,13 +184,15 @@ function predecessors(g: ObjectGraph, count: number, dfn: Int32Array): Predecess
 
 /**
  * 2 to 4: the predecessors, the semidominators, then the immediate dominators in their place (by
- * preorder number). The graph's references are set aside once the predecessors are made; the
- * predecessors live in this frame only, and go when it returns.
+ * preorder number). The references' starts are set aside once the predecessors are made; the
+ * references themselves stay: with them the semidominators' step holds 10 arrays of 4 bytes an
+ * object, no more than the analysis holds at its end, and half the bytes would go to the file and back.
+ * The predecessors live in this frame only, and go when it returns.
  */
 function semiNca(g: ObjectGraph, count: number, dfn: Int32Array, parent: Int32Array, aside: ColumnsAside | undefined): Int32Array {
   const p = predecessors(g, count, dfn);
   if (aside !== undefined) {
-    aside.putAside(g, ['edgeStart', 'edges']);
+    aside.putAside(g, ['edgeStart']);
     collectGarbage();
   }
   const semi = semidominators(count, p.predStart, p.preds, parent);
