@@ -4,20 +4,29 @@
  * a clear refusal. The need is estimated from the dump's size, at the peak the benchmarks measure;
  * the limit is `--max-memory`, else what the machine (or its cgroup) has free.
  */
-import { freemem } from 'node:os';
+import { freemem, tmpdir } from 'node:os';
 
+import { ColumnsAside } from '../heap/graph/columns-aside.js';
 import { approximateBytes } from '../model/bytes.js';
 
 /**
- * Peak memory per byte of HPROF: 2,963 MB at the peak for a 1,793 MB dump of 36 million objects
- * (`node bench/heap-bench.mjs`, docs/benchmarks.md), rounded up; plus what the process holds before.
+ * Peak memory per byte of HPROF, where the dominator tree sets the graph's columns aside in a
+ * temporary file (see ColumnsAside): 1,458 MiB at the peak for a 1,793 MiB dump of 36 million
+ * objects and 5,580 MiB for a 6,966 MiB dump of 144 million (`node bench/heap-bench.mjs`, `node
+ * bench/production-heap-bench.mjs`, docs/benchmarks.md), 0.81 and 0.80, rounded up; plus what the
+ * process holds before.
  */
-const PEAK_PER_HPROF_BYTE = 1.7;
+const PEAK_PER_HPROF_BYTE = 0.9;
+/** Where no temporary file can be made, or the dump is too small for one: 2,002 MiB for the same 1,793 MiB (1.12), rounded up. */
+const PEAK_PER_HPROF_BYTE_IN_MEMORY = 1.2;
+/** The HPROF bytes from which the graph takes the 256 MiB past which the columns are set aside (about 25 bytes an object of about 50 HPROF bytes). */
+const ASIDE_FROM_HPROF_BYTES = 512 * 1024 * 1024;
 const PROCESS_BYTES = 200 * 1024 * 1024;
 
 /** The memory the analysis of a dump of this many HPROF bytes is expected to take at its peak. */
 function memoryNeeded(hprofBytes: number): number {
-  return PROCESS_BYTES + hprofBytes * PEAK_PER_HPROF_BYTE;
+  const aside = hprofBytes >= ASIDE_FROM_HPROF_BYTES && ColumnsAside.possibleIn(tmpdir());
+  return PROCESS_BYTES + hprofBytes * (aside ? PEAK_PER_HPROF_BYTE : PEAK_PER_HPROF_BYTE_IN_MEMORY);
 }
 
 export interface MemoryLimit {

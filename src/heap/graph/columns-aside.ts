@@ -38,6 +38,16 @@ export class ColumnsAside {
   private end = 0;
   private readonly placed = new Map<AsideColumn, Placed>();
 
+  /** Whether a file for the columns can be made in this folder (it is made, then closed). */
+  static possibleIn(dir: string): boolean {
+    try {
+      new ColumnsAside(dir).close();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Throws when the file cannot be made (the caller then keeps the columns in memory). */
   constructor(dir: string) {
     const path = join(dir, `dumpsleuth-columns-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`);
