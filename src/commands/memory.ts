@@ -3,12 +3,13 @@
  * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
  */
 import { identifyHeapFile } from '../analysis/heap-file.js';
-import { doesNotFit, memoryLimit } from '../analysis/memory-budget.js';
+import { doesNotFit, doesNotFitCounts, memoryLimit, sizeTellsIt } from '../analysis/memory-budget.js';
 import { InputError, UsageError } from '../errors.js';
 import { analyseMemory } from '../heap/graph/heap-memory.js';
 import { idText, parseObjectId } from '../heap/graph/object-graph.js';
 import { retainerTree } from '../heap/graph/retainer-tree.js';
 import { hprofBytesEstimate } from '../heap/hprof/byte-source.js';
+import { hprofGraphCounts } from '../heap/hprof/hprof-histogram.js';
 import { HprofFormatError } from '../heap/hprof/parser.js';
 import { requireHeapKind } from '../input/identify.js';
 import { readInputFile, renamed } from '../input/stdin.js';
@@ -56,15 +57,19 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
         'run it on the HPROF the snapshot came from (jmap -dump, jcmd GC.heap_dump), or analyze the snapshot for the summary it carries',
       );
     }
-    if (kind === 'hprof') {
-      const tooBig = doesNotFit(hprofBytesEstimate(f), memoryLimit(opts.maxMemoryBytes));
-      if (tooBig !== undefined)
-        throw new InputError(
-          `cannot analyse the memory of ${path}: ${tooBig}`,
-          'give --max-memory with more to run it anyway, run it on a machine with more memory, or use analyze --no-memory for its threads and pools',
-        );
-    }
     try {
+      if (kind === 'hprof') {
+        const limit = memoryLimit(opts.maxMemoryBytes);
+        const bytes = hprofBytesEstimate(f);
+        const tooBig = sizeTellsIt(bytes, limit)
+          ? doesNotFit(bytes, limit)
+          : doesNotFitCounts(await hprofGraphCounts(f, (e) => progress.update(`counting the objects of ${path}`, e), opts.heapDump), bytes, limit);
+        if (tooBig !== undefined)
+          throw new InputError(
+            `cannot analyse the memory of ${path}: ${tooBig}`,
+            'give --max-memory with more to run it anyway, run it on a machine with more memory, or use analyze --no-memory for its threads and pools',
+          );
+      }
       return await analyseMemory(f, {
         format: kind,
         onProgress: (e) => progress.update(MEMORY_PHASES[e.phase] ?? `reading ${path}`, e),

@@ -1,11 +1,20 @@
 /**
  * The memory the analysis of a dump is expected to take, told before it starts: lower where the
  * dominator tree can set the graph's columns aside in a temporary file (big dumps), higher where it
- * cannot (no temporary folder takes a file), so a machine is never promised what it cannot give.
+ * cannot (no temporary folder takes a file), so a machine is never promised what it cannot give;
+ * near or past the limit, from the dump's own counts of objects and references.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { afterEach, describe, expect, test } from 'vitest';
 
-import { doesNotFit } from '../../src/analysis/memory-budget.js';
+import { doesNotFit, doesNotFitCounts, sizeTellsIt } from '../../src/analysis/memory-budget.js';
+import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
+import { hprofGraphCounts } from '../../src/heap/hprof/hprof-histogram.js';
+import { runCli } from '../helpers.js';
+import { chainHeap } from './hand-hprof.js';
 
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
@@ -29,5 +38,47 @@ describe('doesNotFit', () => {
     const needed = 200 * MiB + 100 * MiB * 1.2;
     expect(doesNotFit(100 * MiB, { bytes: needed + MiB, what: 'x' })).toBeUndefined();
     expect(doesNotFit(100 * MiB, { bytes: needed - MiB, what: 'x' })).toMatch(/needs about 320\.0 MiB/);
+  });
+});
+
+describe("counted: the objects and references of the graph, from the histogram's pass", () => {
+  for (const heap of ['fixtures/heap/jdk17/heap.hprof.gz', 'fixtures/incidents/session-cache-leak/heap.hprof.gz']) {
+    test(`${heap}: every object of the graph, and no fewer references than it has`, async () => {
+      const [counts, g] = await Promise.all([hprofGraphCounts(heap), hprofObjectGraph(heap)]);
+      expect(counts.objects).toBe(g.objects);
+      // An upper bound: null fields and elements are counted, and left out of the graph.
+      expect(counts.references).toBeGreaterThanOrEqual(g.edges.length);
+      expect(counts.references).toBeLessThan(2 * g.edges.length);
+    });
+  }
+
+  test('36 bytes an object and 4.4 a reference past the process, where the columns are set aside; 53 an object where not', () => {
+    const counts = { objects: 40_000_000, references: 80_000_000 };
+    const needed = 200 * MiB + 40_000_000 * 36 + 80_000_000 * 4.4;
+    expect(doesNotFitCounts(counts, 2 * GiB, { bytes: needed + MiB, what: 'x' })).toBeUndefined();
+    const tight = doesNotFitCounts(counts, 2 * GiB, { bytes: needed - MiB, what: 'the 1.8 GiB this machine has free' });
+    expect(tight).toMatch(/^it needs about 1\.9 GiB for a heap dump of about 2\.0 GiB, more than the 1\.8 GiB this machine has free /);
+    expect(tight).toMatch(/ \(its 40,000,000 objects and up to 80,000,000 references counted\)$/);
+    process.env['TMPDIR'] = '/nonexistent/dumpsleuth-test';
+    expect(doesNotFitCounts(counts, 2 * GiB, { bytes: needed + MiB, what: 'x' })).toMatch(/needs about 2\.5 GiB/);
+  });
+
+  test('the size tells it only well under the limit', () => {
+    expect(sizeTellsIt(GiB, { bytes: 8 * GiB, what: 'x' })).toBe(true);
+    expect(sizeTellsIt(5 * GiB, { bytes: 8 * GiB, what: 'x' })).toBe(false);
+  });
+
+  test('memory: a dump that its size says does not fit, but its counts do (it is mostly one byte array), is analysed', async () => {
+    const heap = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-budget-')), 'bytes.hprof');
+    writeFileSync(heap, chainHeap([0x1000, 0x1010, 0x1020, 0x1030], 0, 40 * MiB));
+    // The size says 200 MiB and 1.2 bytes a byte of 40 MiB: 248 MiB; its 6 objects need little past the 200.
+    expect(doesNotFit(40 * MiB, { bytes: 230 * MiB, what: 'x' })).toBeDefined();
+    const r = await runCli(['memory', '--format', 'json', '--max-memory', '230m', heap]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).heap.objects).toBe(6);
+    // With less than the process alone: refused, with the counts.
+    const refused = await runCli(['memory', '--max-memory', '150m', heap]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/more than --max-memory 150\.0 MiB \(its 6 objects and up to \d+ references counted\)/);
   });
 });

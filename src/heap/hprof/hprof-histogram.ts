@@ -10,7 +10,7 @@ import type { ProgressListener } from '../../model/progress.js';
 import { type Histogram, type HistogramRow, sortHistogramRows } from '../histogram.js';
 import { feedHprof } from './byte-source.js';
 import { ClassMetadata } from './class-metadata.js';
-import { basicTypeSize, primitiveArrayClassName } from './format.js';
+import { basicTypeSize, isReferenceType, primitiveArrayClassName } from './format.js';
 import { truncationWarning } from './hprof-warnings.js';
 import { LayoutEvidence } from './layout/layout-evidence.js';
 import { chooseLayout, type ObjectLayout, ObjectSizes } from './layout/object-layout.js';
@@ -23,6 +23,26 @@ export function sizeModelOf(layout: Pick<ObjectLayout, 'summary' | 'reasons'>): 
 
 interface Tally {
   count: number;
+}
+
+/** What the memory analysis of a dump is told from (see doesNotFitCounts). */
+export interface GraphCounts {
+  readonly objects: number;
+  readonly references: number;
+}
+
+/** The reference fields of a class's instances, its superclasses' included (0 for a class the dump does not describe). */
+function referenceFields(meta: ClassMetadata, classId: number, known: Map<number, number>): number {
+  const cached = known.get(classId);
+  if (cached !== undefined) return cached;
+  let count = 0;
+  const seen = new Set<number>();
+  for (let c = meta.classDumps.get(classId); c !== undefined && !seen.has(c.id); c = meta.classDumps.get(c.superId)) {
+    seen.add(c.id);
+    for (const f of c.fields) if (isReferenceType(f.type)) count++;
+  }
+  known.set(classId, count);
+  return count;
 }
 
 /**
@@ -89,6 +109,36 @@ export class HistogramTally {
     t.add(length);
   }
 
+  /**
+   * The objects and, at most, the references of the object graph this dump makes (see hprofObjectGraph):
+   * every object references its class; an instance, each reference field of its class and
+   * superclasses; an object array, each element (null ones are left out of the graph, counted here);
+   * a class object, its superclass, loader and reference statics, and one more (for the locals a
+   * thread's stack adds under its thread object: a few thousand in a heap).
+   */
+  graphCounts(meta: ClassMetadata): GraphCounts {
+    let objects = 0;
+    let references = 0;
+    const fieldsOf = new Map<number, number>();
+    for (const [classId, t] of this.instances) {
+      objects += t.count;
+      references += t.count * (1 + referenceFields(meta, classId, fieldsOf));
+    }
+    for (const t of this.objectArrays.values()) {
+      objects += t.count;
+      references += t.count + t.lengths;
+    }
+    for (const t of this.primitiveArrays.values()) {
+      objects += t.count;
+      references += t.count;
+    }
+    for (const c of meta.classDumps.values()) {
+      objects++;
+      references += 3 + c.statics.filter((s) => isReferenceType(s.type)).length;
+    }
+    return { objects, references };
+  }
+
   histogram(source: string, meta: ClassMetadata, idSize: number, warnings: string[]): Histogram {
     const layout = chooseLayout(idSize, this.evidence, meta);
     const sizes = new ObjectSizes(layout, meta);
@@ -130,6 +180,17 @@ export class HistogramTally {
 
 /** `heapDump`: which heap dump of the file to count, from 1 (`--dump N`). */
 export async function hprofHistogram(path: string, onProgress?: ProgressListener, heapDump?: number): Promise<Histogram> {
+  const { tally, meta, idSize, warnings } = await tallied(path, onProgress, heapDump);
+  return tally.histogram(path, meta, idSize, warnings);
+}
+
+/** How many objects a dump's object graph has, and at most how many references (the histogram's pass). */
+export async function hprofGraphCounts(path: string, onProgress?: ProgressListener, heapDump?: number): Promise<GraphCounts> {
+  const { tally, meta } = await tallied(path, onProgress, heapDump);
+  return tally.graphCounts(meta);
+}
+
+async function tallied(path: string, onProgress: ProgressListener | undefined, heapDump: number | undefined) {
   const meta = new ClassMetadata();
   const tally = new HistogramTally();
   const parser = new HprofParser({
@@ -151,5 +212,5 @@ export async function hprofHistogram(path: string, onProgress?: ProgressListener
   if (parser.header === undefined) throw new HprofFormatError(`the file ends before the HPROF header does`);
   const warnings = parser.warningReport();
   if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
-  return tally.histogram(path, meta, parser.header.idSize, warnings);
+  return { tally, meta, idSize: parser.header.idSize, warnings };
 }
