@@ -5,6 +5,7 @@
  * carries (the summary, or why there is none).
  */
 import type { MemoryAnalysisOptions } from '../heap/graph/heap-memory.js';
+import { MemoryDoesNotFit } from '../heap/graph/memory-need.js';
 import type { ObjectGraph } from '../heap/graph/object-graph.js';
 import { type RunningMemoryAnalysis, startMemoryAnalysis } from '../heap/graph/run-memory.js';
 import type { HeapMemory } from '../heap/heap-input.js';
@@ -17,7 +18,7 @@ import type { FirstPassEnd, LoadHooks, LoadPlan } from '../heap/hprof/hprof-load
 import type { IndexedHprof } from '../heap/hprof/object-index.js';
 import type { IdentifiedInput } from '../input/identify.js';
 import type { HeapMemoryModel, RetainedObject, RetainerNode } from '../model/memory.js';
-import { doesNotFit, memoryLimit } from './memory-budget.js';
+import { doesNotFit, memoryLimit, sizeTellsIt } from './memory-budget.js';
 
 /**
  * Whether `analyze` computes what holds the memory of an HPROF: by default when it fits the memory
@@ -134,13 +135,12 @@ export function startHeapMemory(input: IdentifiedInput, name: string, plan: Memo
   if (choice === 'never') return undefined;
   const file = input.file;
   const size = hprofBytesOf(input.fileBytes, input.gzip);
-  const tooBig = choice === 'auto' || plan.maxMemoryBytes !== undefined ? doesNotFit(size, memoryLimit(plan.maxMemoryBytes)) : undefined;
-  if (tooBig !== undefined) {
-    return {
-      where: 'skipped',
-      reason: `not computed: ${tooBig} (give --max-memory with more to run it anyway, ` + `or run \`dumpsleuth memory ${name}\` on a machine with more memory)`,
-    };
-  }
+  const limit = choice === 'auto' || plan.maxMemoryBytes !== undefined ? memoryLimit(plan.maxMemoryBytes) : undefined;
+  // A big heap near or past the limit has its objects counted first, in its worker (see countFirst);
+  // a small one, riding on the load, is judged by its size.
+  const counted = limit !== undefined && size > OWN_THREAD_MAX_BYTES && plan.memoryOnThisThread !== true && !sizeTellsIt(size, limit);
+  const tooBig = limit !== undefined && !counted ? doesNotFit(size, limit) : undefined;
+  if (tooBig !== undefined) return { where: 'skipped', reason: notComputed(tooBig, name) };
   // One thread inflates for it: the graph pass reads slower than one thread inflates, and the load
   // beside it already keeps the other core busy.
   const feed = {
@@ -157,7 +157,12 @@ export function startHeapMemory(input: IdentifiedInput, name: string, plan: Memo
     ...(plan.retainerTree === true ? { retainers: UI_RETAINER_TREE } : {}),
   };
   if (plan.memoryOnThisThread === true || size <= OWN_THREAD_MAX_BYTES) return { where: 'on-load', deferred: new DeferredMemoryAnalysis(file, options) };
-  return { where: 'worker', running: startMemoryAnalysis(file, options) };
+  return { where: 'worker', running: startMemoryAnalysis(file, { ...options, ...(counted && limit !== undefined ? { countFirst: limit } : {}) }) };
+}
+
+/** Why the analysis was not run, and how to ask for it. */
+function notComputed(tooBig: string, name: string): string {
+  return `not computed: ${tooBig} (give --max-memory with more to run it anyway, or run \`dumpsleuth memory ${name}\` on a machine with more memory)`;
 }
 
 /** What the heap's load is given to carry this work (only an analysis on this thread rides on it). */
@@ -177,6 +182,7 @@ export async function finishHeapMemory(work: HeapMemoryWork, name: string): Prom
     const analysis = await running.done;
     return { model: { input: name, summary: analysis.summary, ...(analysis.retainers !== undefined ? { tree: analysis.retainers } : {}) }, analysis };
   } catch (e) {
+    if (e instanceof MemoryDoesNotFit) return { model: { input: name, skipped: notComputed(e.message, name) } };
     return { model: { input: name, skipped: `the memory analysis failed: ${(e as Error).message}` } };
   }
 }

@@ -7,6 +7,7 @@
 import { freemem, tmpdir } from 'node:os';
 
 import { ColumnsAside } from '../heap/graph/columns-aside.js';
+import { type MemoryLimit, PROCESS_BYTES } from '../heap/graph/memory-need.js';
 import { approximateBytes } from '../model/bytes.js';
 
 /**
@@ -21,20 +22,11 @@ const PEAK_PER_HPROF_BYTE = 0.9;
 const PEAK_PER_HPROF_BYTE_IN_MEMORY = 1.2;
 /** The HPROF bytes from which the graph takes the 256 MiB past which the columns are set aside (about 25 bytes an object of about 50 HPROF bytes). */
 const ASIDE_FROM_HPROF_BYTES = 512 * 1024 * 1024;
-/** The graph's bytes past which its columns are set aside (heap-memory.ts): 16 an object and 4 a reference. */
-const ASIDE_FROM_GRAPH_BYTES = 256 * 1024 * 1024;
-const PROCESS_BYTES = 200 * 1024 * 1024;
 
 /** The memory the analysis of a dump of this many HPROF bytes is expected to take at its peak. */
 function memoryNeeded(hprofBytes: number): number {
   const aside = hprofBytes >= ASIDE_FROM_HPROF_BYTES && ColumnsAside.possibleIn(tmpdir());
   return PROCESS_BYTES + hprofBytes * (aside ? PEAK_PER_HPROF_BYTE : PEAK_PER_HPROF_BYTE_IN_MEMORY);
-}
-
-export interface MemoryLimit {
-  readonly bytes: number;
-  /** What the limit is, for messages: `--max-memory 8g`, `the 6.2 GB this machine has free`. */
-  readonly what: string;
 }
 
 /** `--max-memory` when given, else the memory free on this machine, or in its cgroup when that is less. */
@@ -57,36 +49,9 @@ export function doesNotFit(hprofBytes: number, limit: MemoryLimit): string | und
 /**
  * Whether the dump's size is enough to tell: when the estimate from it is under half the limit. Past
  * that, the dump's objects and references are counted (a pass as quick as the histogram's) and
- * doesNotFitCounts decides: a heap of big byte arrays needs far less than its size says, one of tiny
+ * doesNotFitCounts (heap/graph/memory-need.ts) decides: a heap of big byte arrays needs far less than its size says, one of tiny
  * objects more.
  */
 export function sizeTellsIt(hprofBytes: number, limit: MemoryLimit): boolean {
   return memoryNeeded(hprofBytes) <= limit.bytes / 2;
-}
-
-/**
- * Bytes the analysis holds at its peak for each object and each reference of the graph: 8 arrays of 4
- * bytes an object and one of 4 bytes a reference (the references' own), where the dominator tree
- * lends the graph's columns to a temporary file (see ColumnsAside), 12 arrays without; measured 1,393
- * MiB past the process for 36.2 million objects and 72.5 million references (`node
- * bench/heap-bench.mjs`), 0.8 % over 32 and 4 bytes: 10 % more here.
- */
-const PEAK_BYTES_PER_OBJECT = 36;
-const PEAK_BYTES_PER_OBJECT_IN_MEMORY = 53;
-const PEAK_BYTES_PER_REFERENCE = 4.4;
-
-/** Why the analysis of a dump with these counts does not fit the limit, or undefined when it does. */
-export function doesNotFitCounts(
-  counts: { readonly objects: number; readonly references: number },
-  hprofBytes: number,
-  limit: MemoryLimit,
-): string | undefined {
-  const aside = 16 * counts.objects + 4 * counts.references >= ASIDE_FROM_GRAPH_BYTES && ColumnsAside.possibleIn(tmpdir());
-  const needed =
-    PROCESS_BYTES + counts.objects * (aside ? PEAK_BYTES_PER_OBJECT : PEAK_BYTES_PER_OBJECT_IN_MEMORY) + counts.references * PEAK_BYTES_PER_REFERENCE;
-  if (needed <= limit.bytes) return undefined;
-  return (
-    `it needs about ${approximateBytes(needed)} for a heap dump of about ${approximateBytes(hprofBytes)}, more than ${limit.what} ` +
-    `(its ${counts.objects.toLocaleString('en-US')} objects and up to ${counts.references.toLocaleString('en-US')} references counted)`
-  );
 }

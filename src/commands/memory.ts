@@ -3,9 +3,10 @@
  * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
  */
 import { identifyHeapFile } from '../analysis/heap-file.js';
-import { doesNotFit, doesNotFitCounts, memoryLimit, sizeTellsIt } from '../analysis/memory-budget.js';
+import { doesNotFit, memoryLimit, sizeTellsIt } from '../analysis/memory-budget.js';
 import { InputError, UsageError } from '../errors.js';
 import { analyseMemory } from '../heap/graph/heap-memory.js';
+import { doesNotFitCounts } from '../heap/graph/memory-need.js';
 import { idText, parseObjectId } from '../heap/graph/object-graph.js';
 import { retainerTree } from '../heap/graph/retainer-tree.js';
 import { hprofBytesEstimate } from '../heap/hprof/byte-source.js';

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, test } from 'vitest';
 
-import { doesNotFit, doesNotFitCounts, sizeTellsIt } from '../../src/analysis/memory-budget.js';
+import { doesNotFit, sizeTellsIt } from '../../src/analysis/memory-budget.js';
+import { doesNotFitCounts } from '../../src/heap/graph/memory-need.js';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { hprofGraphCounts } from '../../src/heap/hprof/hprof-histogram.js';
 import { runCli } from '../helpers.js';
@@ -80,5 +81,18 @@ describe("counted: the objects and references of the graph, from the histogram's
     const refused = await runCli(['memory', '--max-memory', '150m', heap]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/more than --max-memory 150\.0 MiB \(its 6 objects and up to \d+ references counted\)/);
+  });
+
+  test('analyze: a big heap near the limit has its objects counted in its own analysis, and is analysed or reported not computed by them', async () => {
+    // Past the size a heap's analysis rides on its load (48 MiB): it runs on its own, and counts first.
+    const heap = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-budget-')), 'bytes.hprof');
+    writeFileSync(heap, chainHeap([0x1000, 0x1010, 0x1020, 0x1030], 0, 50 * MiB));
+    expect(doesNotFit(50 * MiB, { bytes: 240 * MiB, what: 'x' })).toBeDefined();
+    const roomy = JSON.parse((await runCli(['analyze', '--format', 'json', '--max-memory', '240m', heap])).stdout);
+    expect(roomy.model.memory[0].heap.objects).toBe(6);
+    const tight = JSON.parse((await runCli(['analyze', '--format', 'json', '--max-memory', '150m', heap])).stdout);
+    const skipped: string = tight.model.memory[0].skipped;
+    expect(skipped).toMatch(/^not computed: it needs about [\d.]+ MiB for a heap dump of about 50\.0 MiB, more than --max-memory 150\.0 MiB /);
+    expect(skipped).toMatch(/ \(its 6 objects and up to \d+ references counted\) \(give --max-memory with more/);
   });
 });

@@ -8,15 +8,17 @@ import { tmpdir } from 'node:os';
 
 import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
 import type { ProgressListener } from '../../model/progress.js';
-import type { FeedOptions } from '../hprof/byte-source.js';
+import { type FeedOptions, hprofBytesEstimate } from '../hprof/byte-source.js';
 import { hprofObjectGraph } from '../hprof/graph/hprof-graph.js';
 import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../hprof/graph/step-names.js';
+import { hprofGraphCounts } from '../hprof/hprof-histogram.js';
 import type { IndexedHprof } from '../hprof/object-index.js';
 import { type NamedObjectGraph, v8ObjectGraph } from '../v8/v8-graph.js';
 import { collectGarbage } from './collect-garbage.js';
 import { ColumnsAside } from './columns-aside.js';
 import { dominatorTree, type RetainedSizes } from './dominators.js';
 import { indexesOfIds } from './graph-queries.js';
+import { doesNotFitCounts, MemoryDoesNotFit, type MemoryLimit } from './memory-need.js';
 import { type DominatedLists, dominatedLists, memorySummary, objectAt, type SummaryOptions } from './memory-summary.js';
 import { graphBytes, type ObjectGraph } from './object-graph.js';
 import { retainerTree, type RetainerTreeShape, treeIndexes, withPaths } from './retainer-tree.js';
@@ -55,6 +57,11 @@ export interface MemoryAnalysisOptions extends SummaryOptions {
   readonly indexed?: IndexedHprof;
   /** The dump's object graph, already built (on the heap loader's first pass, see DeferredMemoryAnalysis): no pass of its own. */
   readonly graph?: ObjectGraph;
+  /**
+   * For an HPROF whose size does not tell whether its analysis fits this limit: its objects and
+   * references are counted first, and the analysis stops with MemoryDoesNotFit when they need more.
+   */
+  readonly countFirst?: MemoryLimit;
 }
 
 /** The object graph of a heap dump, with what names its paths' steps. */
@@ -68,6 +75,11 @@ async function namedGraph(file: string, options: MemoryAnalysisOptions): Promise
 }
 
 export async function analyseMemory(file: string, options: MemoryAnalysisOptions = {}): Promise<MemoryAnalysis> {
+  if (options.countFirst !== undefined && options.format !== 'v8-heapsnapshot' && options.graph === undefined) {
+    const counts = await hprofGraphCounts(file, undefined, options.feed?.heapDump);
+    const tooBig = doesNotFitCounts(counts, hprofBytesEstimate(file), options.countFirst);
+    if (tooBig !== undefined) throw new MemoryDoesNotFit(tooBig);
+  }
   const named = await namedGraph(file, options);
   const graph = named.graph;
   options.onProgress?.({ phase: 'dominators', bytesRead: 0 });

@@ -2,6 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { analyseMemory, analysisBuffers, type MemoryAnalysisOptions } from './heap-memory.js';
+import { MemoryDoesNotFit } from './memory-need.js';
 
 const { file, options } = workerData as { file: string; options: Omit<MemoryAnalysisOptions, 'onProgress'> };
 try {
@@ -10,5 +11,7 @@ try {
   const { indexOfId: _table, ...graph } = analysis.graph;
   parentPort!.postMessage({ analysis: { ...analysis, graph } }, analysisBuffers(analysis));
 } catch (e) {
-  parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) });
+  // One that would not fit is no failure: the main thread reports it as not computed, and why.
+  if (e instanceof MemoryDoesNotFit) parentPort!.postMessage({ doesNotFit: e.message });
+  else parentPort!.postMessage({ error: e instanceof Error ? e.message : String(e) });
 }

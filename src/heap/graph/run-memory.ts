@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 
 import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from './heap-memory.js';
+import { MemoryDoesNotFit } from './memory-need.js';
 
 export interface RunningMemoryAnalysis {
   readonly done: Promise<MemoryAnalysis>;
@@ -26,9 +27,10 @@ function start(file: string, options: Omit<MemoryAnalysisOptions, 'onProgress'>,
   if (onThisThread || import.meta.url.endsWith('.ts')) return { done: analyseMemory(file, options), cancel: () => undefined };
   const worker = new Worker(new URL('./memory-worker.js', import.meta.url), { workerData: { file, options } });
   const done = new Promise<MemoryAnalysis>((resolve, reject) => {
-    worker.once('message', (m: { analysis?: MemoryAnalysis; error?: string }) => {
+    worker.once('message', (m: { analysis?: MemoryAnalysis; error?: string; doesNotFit?: string }) => {
       void worker.terminate();
       if (m.analysis !== undefined) resolve(m.analysis);
+      else if (m.doesNotFit !== undefined) reject(new MemoryDoesNotFit(m.doesNotFit));
       else reject(new Error(m.error ?? 'the memory analysis stopped'));
     });
     worker.once('error', reject);
