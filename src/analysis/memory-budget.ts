@@ -4,7 +4,7 @@
  * a clear refusal. The need is estimated from the dump's size, at the peak the benchmarks measure;
  * the limit is `--max-memory`, else what the machine (or its cgroup) has free.
  */
-import { freemem, tmpdir } from 'node:os';
+import { freemem } from 'node:os';
 
 import { ColumnsAside } from '../heap/graph/columns-aside.js';
 import { type MemoryLimit, PROCESS_BYTES } from '../heap/graph/memory-need.js';
@@ -20,12 +20,11 @@ import { approximateBytes } from '../model/bytes.js';
 const PEAK_PER_HPROF_BYTE = 0.9;
 /** Where no temporary file can be made, or the dump is too small for one: 2,002 MiB for the same 1,793 MiB (1.12), rounded up. */
 const PEAK_PER_HPROF_BYTE_IN_MEMORY = 1.2;
-/** The HPROF bytes from which the graph takes the 256 MiB past which the columns are set aside (about 25 bytes an object of about 50 HPROF bytes). */
-const ASIDE_FROM_HPROF_BYTES = 512 * 1024 * 1024;
 
 /** The memory the analysis of a dump of this many HPROF bytes is expected to take at its peak. */
 function memoryNeeded(hprofBytes: number): number {
-  const aside = hprofBytes >= ASIDE_FROM_HPROF_BYTES && ColumnsAside.possibleIn(tmpdir());
+  // The graph takes about half the dump's bytes (25 bytes an object of about 50 in HPROF).
+  const aside = ColumnsAside.willServe(hprofBytes / 2);
   return PROCESS_BYTES + hprofBytes * (aside ? PEAK_PER_HPROF_BYTE : PEAK_PER_HPROF_BYTE_IN_MEMORY);
 }
 

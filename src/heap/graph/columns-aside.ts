@@ -8,6 +8,7 @@
  * The file is unlinked as soon as it is open: it is gone when the process ends, however it ends.
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { ObjectGraph } from './object-graph.js';
@@ -33,10 +34,21 @@ interface Placed {
   readonly kind: ColumnArray;
 }
 
+/**
+ * Graphs from which the dominator steps set columns aside (see heap-memory.ts): below this, the file
+ * saves less than the heap's own overhead and costs a write and a read.
+ */
+export const COLUMNS_ASIDE_MIN_BYTES = 256 * 1048576;
+
 export class ColumnsAside {
   private readonly fd: number;
   private end = 0;
   private readonly placed = new Map<AsideColumn, Placed>();
+
+  /** Whether a graph of this many bytes would have its columns set aside: big enough, and the temporary folder takes a file. */
+  static willServe(graphBytes: number): boolean {
+    return graphBytes >= COLUMNS_ASIDE_MIN_BYTES && ColumnsAside.possibleIn(tmpdir());
+  }
 
   /** Whether a file for the columns can be made in this folder (it is made, then closed). */
   static possibleIn(dir: string): boolean {

@@ -15,7 +15,7 @@ import { hprofGraphCounts } from '../hprof/hprof-histogram.js';
 import type { IndexedHprof } from '../hprof/object-index.js';
 import { type NamedObjectGraph, v8ObjectGraph } from '../v8/v8-graph.js';
 import { collectGarbage } from './collect-garbage.js';
-import { ColumnsAside } from './columns-aside.js';
+import { COLUMNS_ASIDE_MIN_BYTES,ColumnsAside } from './columns-aside.js';
 import { dominatorTree, type RetainedSizes } from './dominators.js';
 import { indexesOfIds } from './graph-queries.js';
 import { doesNotFitCounts, MemoryDoesNotFit, type MemoryLimit } from './memory-need.js';
@@ -107,12 +107,6 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
     ...(top !== undefined ? { retainers: withPaths(top, paths.slice(k)) } : {}),
   };
 }
-
-/**
- * Graphs from which the dominator steps set columns aside in a temporary file (see ColumnsAside):
- * below this, the file saves less than the heap's own overhead and costs a write and a read.
- */
-const COLUMNS_ASIDE_MIN_BYTES = 256 * 1048576;
 
 /**
  * The dominator tree as the analysis keeps it: the retained sizes and the dominated lists. The lists

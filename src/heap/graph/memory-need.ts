@@ -4,8 +4,6 @@
  * analysis, so that a worker running it can tell too; the estimate from a dump's size alone is
  * analysis/memory-budget.ts's.
  */
-import { tmpdir } from 'node:os';
-
 import { approximateBytes } from '../../model/bytes.js';
 import { ColumnsAside } from './columns-aside.js';
 
@@ -17,9 +15,6 @@ export interface MemoryLimit {
 
 /** What the process holds besides the analysis (the program, the model of the incident), counted in every estimate. */
 export const PROCESS_BYTES = 200 * 1024 * 1024;
-
-/** The graph's bytes past which its columns are set aside (heap-memory.ts): 16 an object and 4 a reference. */
-const ASIDE_FROM_GRAPH_BYTES = 256 * 1024 * 1024;
 
 /**
  * Bytes the analysis holds at its peak for each object and each reference of the graph: 8 arrays of 4
@@ -38,7 +33,8 @@ export function doesNotFitCounts(
   hprofBytes: number,
   limit: MemoryLimit,
 ): string | undefined {
-  const aside = 16 * counts.objects + 4 * counts.references >= ASIDE_FROM_GRAPH_BYTES && ColumnsAside.possibleIn(tmpdir());
+  // The graph's columns: 16 bytes an object and 4 a reference.
+  const aside = ColumnsAside.willServe(16 * counts.objects + 4 * counts.references);
   const needed =
     PROCESS_BYTES + counts.objects * (aside ? PEAK_BYTES_PER_OBJECT : PEAK_BYTES_PER_OBJECT_IN_MEMORY) + counts.references * PEAK_BYTES_PER_REFERENCE;
   if (needed <= limit.bytes) return undefined;
