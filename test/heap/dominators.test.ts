@@ -215,6 +215,11 @@ describe('on the real-JVM fixture heaps', { timeout: 120_000 }, () => {
       aside.takeBack(g);
       aside.close();
       expect(columnsOf(g)).toEqual(before);
+      // A file that takes no write (a full disk; here, closed): the columns stay, and the tree is the same.
+      const broken = new ColumnsAside(tmpdir());
+      broken.close();
+      expect(dominatorTree(g, broken).retained).toEqual(t.retained);
+      expect(columnsOf(g)).toEqual(before);
       // Retained sizes add up: the root retains every reachable byte; nothing retains less than itself.
       expect(retainedOf(t, t.root) + t.unreachable.bytes).toBe(h.totalBytes);
       for (let v = 0; v < g.objects; v++) if (t.idom[v]! >= 0) expect(retainedOf(t, v)).toBeGreaterThanOrEqual(g.shallow[v]!);

@@ -44,6 +44,8 @@ export class ColumnsAside {
   private readonly fd: number;
   private end = 0;
   private readonly placed = new Map<AsideColumn, Placed>();
+  /** A write failed: nothing more is set aside. */
+  private failed = false;
 
   /** Whether a graph of this many bytes would have its columns set aside: big enough, and the temporary folder takes a file. */
   static willServe(graphBytes: number): boolean {
@@ -69,15 +71,21 @@ export class ColumnsAside {
 
   /**
    * Writes the columns to the file and puts empty arrays in their place on the graph (its owner lends
-   * them: nothing else may hold them meanwhile, or their memory stays taken).
+   * them: nothing else may hold them meanwhile, or their memory stays taken). A write that fails (a
+   * full disk) leaves that column, and every one after, in memory: the analysis holds more, and goes on.
    */
   putAside(g: ObjectGraph, columns: readonly AsideColumn[]): void {
     const held = g as unknown as Record<AsideColumn, ColumnArray>;
     for (const column of columns) {
-      if (this.placed.has(column)) continue;
+      if (this.placed.has(column) || this.failed) continue;
       const array = held[column];
       const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-      for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, Math.min(CHUNK_BYTES, bytes.length - done), this.end + done);
+      try {
+        for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, Math.min(CHUNK_BYTES, bytes.length - done), this.end + done);
+      } catch {
+        this.failed = true;
+        continue;
+      }
       const empty = sameKind(array, 0);
       this.placed.set(column, { at: this.end, length: array.length, kind: empty });
       this.end += bytes.length;
