@@ -15,7 +15,7 @@ import { hprofGraphCounts } from '../hprof/hprof-histogram.js';
 import type { IndexedHprof } from '../hprof/object-index.js';
 import { type NamedObjectGraph, v8ObjectGraph } from '../v8/v8-graph.js';
 import { collectGarbage } from './collect-garbage.js';
-import { COLUMNS_ASIDE_MIN_BYTES,ColumnsAside } from './columns-aside.js';
+import { COLUMNS_ASIDE_MIN_BYTES, ColumnsAside } from './columns-aside.js';
 import { dominatorTree, type RetainedSizes } from './dominators.js';
 import { indexesOfIds } from './graph-queries.js';
 import { doesNotFitCounts, MemoryDoesNotFit, type MemoryLimit } from './memory-need.js';
