@@ -3,7 +3,7 @@
  * Heap-dump benchmark. Makes (once, cached in bench/out/) a 1.5-2 GB HPROF with a real JVM
  * (bench/java/BigHeap.java) and jmap's gzip copy of it, then measures in separate processes:
  *   read:        the file's bytes with no parsing (the baseline),
- *   histogram:   `dumpsleuth histogram` on the plain file,
+ *   histogram:   `dumpsleuth histogram` on the plain file (one thread a core), then on one thread,
  *   targeted:    loading what the analyses need (the analysis plan: pools, counters, threads, ...),
  *   analyze:     the whole analysis of the heap dump (load, reconstruct, rules), as `analyze` runs it,
  *   memory:      `dumpsleuth memory`: the whole object graph, the dominator tree, retained sizes and
@@ -12,10 +12,12 @@
  *   histogram-gz: the histogram of the gzip file.
  * Prints MB/s (of the file as stored), the ratio to the raw read, and peak RSS.
  *
- *   node bench/heap-bench.mjs            (BENCH_RECORDS=3000000 by default; BENCH_REBUILD=1 to remake the dump)
+ *   node bench/heap-bench.mjs            (BENCH_RECORDS=3000000 by default; BENCH_REBUILD=1 to remake the dump;
+ *                                         BENCH_HISTOGRAM_ONLY=1 stops after the histograms)
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, createReadStream, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
@@ -47,6 +49,12 @@ async function child(mode, file) {
     let n = 0;
     for await (const c of createReadStream(file, { highWaterMark: 1 << 20 }).pipe(createGunzip({ chunkSize: 1 << 20 }))) n += c.length;
     extra.inflatedBytes = n;
+  } else if (mode === 'histogram-one-thread') {
+    // The same pass on one thread (the file in one part): what both cores bring.
+    const { hprofHistogram } = await import(join(root, 'dist/heap/hprof/hprof-histogram.js'));
+    const h = await hprofHistogram(file, undefined, undefined, 1);
+    extra.classes = h.rows.length;
+    extra.instances = h.totalInstances;
   } else if (mode === 'histogram' || mode === 'histogram-gz') {
     const m = await importFirst(root, 'dist/analysis/heap-file.js', 'dist/heap/open-heap.js');
     const h = await (m.heapHistogramOfFile ?? m.heapHistogram)(file);
@@ -155,7 +163,9 @@ async function main() {
   const read = measure('read', plain);
   line('read bytes only (baseline)', read, plainMb);
   const histogram = measure('histogram', plain);
-  line('histogram', histogram, plainMb, read);
+  line(`histogram (${availableParallelism()} threads)`, histogram, plainMb, read);
+  line('histogram on one thread', measure('histogram-one-thread', plain), plainMb, read);
+  if (process.env.BENCH_HISTOGRAM_ONLY) return;
   const targeted = measure('targeted', plain);
   line('targeted reads (analysis plan)', targeted, plainMb, read);
   const analyze = measure('analyze', plain);

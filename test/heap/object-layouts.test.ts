@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 
 import { ClassMetadata } from '../../src/heap/hprof/class-metadata.js';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
-import { hprofHistogram, sizeModelOf } from '../../src/heap/hprof/hprof-histogram.js';
+import { sizeModelOf } from '../../src/heap/hprof/histogram-tally.js';
+import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 import { LayoutEvidence } from '../../src/heap/hprof/layout/layout-evidence.js';
 import { chooseLayout } from '../../src/heap/hprof/layout/object-layout.js';
 import { jmapName } from './jmap-histo.js';

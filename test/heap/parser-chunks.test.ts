@@ -62,6 +62,36 @@ function tally(chunk: number): Record<string, number> {
   return seen;
 }
 
+/**
+ * What a visitor of headers only is told (the histogram's: its object records are read in runs, see
+ * HprofParser.headerRun): the calls per kind and a checksum of every id, class, type and length.
+ */
+function headers(chunk: number): Record<string, number> {
+  const seen: Record<string, number> = { instanceHeader: 0, objectArrayHeader: 0, primitiveArrayHeader: 0, sum: 0 };
+  const add = (kind: string, ...values: number[]) => {
+    seen[kind]!++;
+    for (const v of values) seen['sum'] = (seen['sum']! * 31 + v) % 1_000_000_007;
+    return false;
+  };
+  const parser = new HprofParser({
+    instanceHeader: (id, classId, n) => add('instanceHeader', id, classId, n),
+    objectArrayHeader: (id, classId, n) => add('objectArrayHeader', id, classId, n),
+    primitiveArrayHeader: (id, type, n) => add('primitiveArrayHeader', id, type, n),
+  });
+  let pending = Buffer.alloc(0);
+  let at = 0;
+  while (at < DUMP.length && !parser.ended) {
+    const buf = Buffer.concat([pending, DUMP.subarray(at, at + chunk)]);
+    at += chunk;
+    const used = parser.push(buf, 0, buf.length);
+    if (used > buf.length) {
+      at += used - buf.length;
+      pending = Buffer.alloc(0);
+    } else pending = buf.subarray(used);
+  }
+  return seen;
+}
+
 describe('the HPROF parser over small pushes', () => {
   const whole = tally(DUMP.length);
   test('the dump in one push: headers asked once, bodies delivered for each', () => {
@@ -74,6 +104,13 @@ describe('the HPROF parser over small pushes', () => {
       expect(tally(chunk)).toEqual(whole);
     });
   }
+  test('a visitor of headers only is told every header once, in order, in pushes of any size', () => {
+    const told = headers(DUMP.length);
+    expect(told['instanceHeader']).toBe(whole['instanceHeader']);
+    expect(told['objectArrayHeader']).toBe(whole['objectArrayHeader']);
+    expect(told['primitiveArrayHeader']).toBe(whole['primitiveArrayHeader']);
+    for (const chunk of [25, 4093, 65_521]) expect(headers(chunk)).toEqual(told);
+  });
 });
 
 describe("the heap loader's histogram", { timeout: 120_000 }, () => {

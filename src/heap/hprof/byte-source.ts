@@ -8,10 +8,11 @@ import { createGunzip } from 'node:zlib';
 
 import { DEFAULT_MAX_GUNZIP_BYTES, inflationBomb } from '../../model/bytes.js';
 import type { ProgressListener } from '../../model/progress.js';
+import type { FilePart } from './file-parts.js';
 import { jmapGzipBlockSize, parallelGunzip } from './parallel-gunzip.js';
 import { HprofFormatError, type HprofHeader, type HprofParser } from './parser.js';
 
-const READ_BUFFER = 8 * 1024 * 1024;
+export const READ_BUFFER = 8 * 1024 * 1024;
 /** No single record is buffered beyond this; the parser skips anything it would not deliver anyway. */
 const MAX_BUFFER = 80 * 1024 * 1024;
 
@@ -118,14 +119,24 @@ export async function feedHprof(path: string, parser: HprofParser, options: Feed
 }
 
 function feedPlain(path: string, parser: HprofParser, onProgress?: ProgressListener): FeedSummary {
+  return feedPlainPart(path, parser, undefined, onProgress);
+}
+
+/**
+ * Feeds `part` of a plain file (all of it when undefined) to a parser put at its start (see
+ * file-parts.ts). A part before the last ends at a record boundary, where the summary says the dump
+ * was cut (no HEAP_DUMP_END): its caller knows better. `readBuffer`: one to read into, kept from part
+ * to part (a new one of 8 MiB costs its page faults each time).
+ */
+export function feedPlainPart(path: string, parser: HprofParser, part: FilePart | undefined, onProgress?: ProgressListener, readBuffer?: Buffer): FeedSummary {
   const fd = openSync(path, 'r');
   try {
-    const size = fstatSync(fd).size;
-    let buf = Buffer.allocUnsafe(Math.min(READ_BUFFER, Math.max(size, 64)));
+    const size = part?.end ?? fstatSync(fd).size;
+    let buf = readBuffer ?? Buffer.allocUnsafe(Math.min(READ_BUFFER, Math.max(size - (part?.start ?? 0), 64)));
     let have = 0;
     /** File position of buf[have]: where the next read starts. */
-    let readPos = 0;
-    let lastReport = 0;
+    let readPos = part?.start ?? 0;
+    let lastReport = readPos;
     for (;;) {
       if (have < buf.length && readPos < size) {
         const n = readSync(fd, buf, have, Math.min(buf.length - have, size - readPos), readPos);

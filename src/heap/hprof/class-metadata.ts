@@ -70,13 +70,21 @@ export class ClassMetadata {
 
   visitor(): Pick<HprofVisitor, 'utf8' | 'loadClass' | 'classDump'> {
     return {
-      utf8: (id, bytes) => this.names.add(id, bytes),
-      loadClass: (serial, classId, nameId) => {
-        this.classNameIds.set(classId, nameId);
-        this.classIdBySerial.set(serial, classId);
-      },
+      utf8: (id, bytes) => this.name(id, bytes),
+      loadClass: (serial, classId, nameId) => this.loadClass(serial, classId, nameId),
       classDump: (c) => this.classDumps.set(c.id, c),
     };
+  }
+
+  /** A UTF8 record. */
+  name(id: number, bytes: Buffer): void {
+    this.names.add(id, bytes);
+  }
+
+  /** A LOAD_CLASS record. */
+  loadClass(serial: number, classId: number, nameId: number): void {
+    this.classNameIds.set(classId, nameId);
+    this.classIdBySerial.set(serial, classId);
   }
 
   /** Java form of a class's name, or a placeholder naming its id. Asked for per class many times: remembered. */

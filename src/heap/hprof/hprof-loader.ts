@@ -17,7 +17,7 @@ import type { HeapObject, HeapStore, HeapValue } from '../heap-model.js';
 import { feedHprof, type FeedOptions, type FeedSummary, isGzipFile, type PassEnd, passEnd } from './byte-source.js';
 import { ClassMetadata } from './class-metadata.js';
 import { BASIC_TYPES, basicTypeSize, isReferenceType, SUB } from './format.js';
-import { HistogramTally } from './hprof-histogram.js';
+import { HistogramTally } from './histogram-tally.js';
 import { truncationWarning } from './hprof-warnings.js';
 import { parseIndexedBlock } from './indexed-block.js';
 import { type IndexedHprof, ObjectIndex } from './object-index.js';

@@ -56,10 +56,56 @@ export class LayoutEvidence {
     return bits & -bits;
   }
 
+  /**
+   * Adds what `next` gathered from the objects right after these (the next part of the file, read
+   * at the same time): the same evidence as one pass over both, the distance across the cut included.
+   */
+  append(next: LayoutEvidenceState): void {
+    if (next.objects === 0) return;
+    this.distanceTo(next.firstId);
+    this.lowBits |= next.lowBits;
+    this.objects += next.objects;
+    if (next.byteArrayBase < this.byteArrayBase) this.byteArrayBase = next.byteArrayBase;
+    this.byteArraysMeasured += next.byteArraysMeasured;
+    this.packedObjectArrays += next.packedObjectArrays;
+    this.objectArraysMeasured += next.objectArraysMeasured;
+    this.impossibleDistances += next.impossibleDistances;
+    this.previousId = next.previousId;
+    this.previousKind = next.previousKind;
+    this.previousLength = next.previousLength;
+  }
+
+  /** What append needs, as data that crosses to another thread. */
+  state(): LayoutEvidenceState {
+    const { lowBits, objects, byteArrayBase, byteArraysMeasured, packedObjectArrays, objectArraysMeasured, impossibleDistances } = this;
+    const { firstId, previousId, previousKind, previousLength } = this;
+    return {
+      lowBits,
+      objects,
+      byteArrayBase,
+      byteArraysMeasured,
+      packedObjectArrays,
+      objectArraysMeasured,
+      impossibleDistances,
+      firstId,
+      previousId,
+      previousKind,
+      previousLength,
+    };
+  }
+
+  /** The first object's id, whose distance from the objects before is measured when the part before is appended to. */
+  private firstId = -1;
+
   private measure(id: number): void {
-    this.objects++;
+    if (this.objects++ === 0) this.firstId = id;
     // Numbers past 2^32 keep their low 32 bits under `&`: the low byte is exact.
     this.lowBits |= id & 255;
+    this.distanceTo(id);
+  }
+
+  /** Measures the previous object by the distance to the one at `id`, and makes that the previous. */
+  private distanceTo(id: number): void {
     const distance = id - this.previousId;
     if (this.previousId >= 0 && distance > 0 && distance < MAX_DISTANCE) {
       if (distance < 8) this.impossibleDistances++;
@@ -74,4 +120,18 @@ export class LayoutEvidence {
     }
     this.previousId = id;
   }
+}
+
+export interface LayoutEvidenceState {
+  readonly lowBits: number;
+  readonly objects: number;
+  readonly byteArrayBase: number;
+  readonly byteArraysMeasured: number;
+  readonly packedObjectArrays: number;
+  readonly objectArraysMeasured: number;
+  readonly impossibleDistances: number;
+  readonly firstId: number;
+  readonly previousId: number;
+  readonly previousKind: number;
+  readonly previousLength: number;
 }
