@@ -141,10 +141,14 @@ async function main() {
   if (process.env.BENCH_REBUILD || !existsSync(plain) || !existsSync(gz))
     await makeBigHeap({ records: Number(process.env.BENCH_RECORDS ?? 3_000_000), plain, gz });
   const runs = Number(process.env.BENCH_RUNS ?? 3);
+  // The environment the command would run in: `analyze` and `memory` run again with huge pages on a big heap (src/huge-pages.ts).
+  const { hugePagesEnvironment } = await import(join(root, 'dist/huge-pages.js'));
+  const commandOf = { analyze: 'analyze', memory: 'memory' };
   const measure = (mode, file) => {
     const results = [];
+    const env = (commandOf[mode] && hugePagesEnvironment([commandOf[mode], file])) || process.env;
     for (let r = 0; r < runs; r++) {
-      const p = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', mode, file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+      const p = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', mode, file], { encoding: 'utf8', maxBuffer: 1 << 20, env });
       if (p.status !== 0) throw new Error(p.stderr);
       results.push(JSON.parse(p.stdout));
     }
@@ -173,6 +177,7 @@ async function main() {
   console.log(`full analysis / histogram time: ${(analyze.seconds / histogram.seconds).toFixed(2)}x; findings: ${analyze.findings.join(', ') || 'none'}`);
   const memory = measure('memory', plain);
   line('memory (dominator tree)', memory, plainMb, read);
+  console.log(`  huge pages: ${hugePagesEnvironment(['memory', plain]) ? 'asked for (glibc.malloc.hugetlb=1)' : 'not asked for (see src/huge-pages.ts)'}`);
   const p = memory.phases;
   console.log(
     `  ${memory.objects} objects (${memory.reachable} reachable), ${memory.edges} references; ` +
