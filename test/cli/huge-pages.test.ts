@@ -3,7 +3,7 @@
  * and that the process it starts is the command as the user ran it (streams, exit code, signals).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,9 +15,8 @@ import { hugePagesEnvironment, type HugePagesHost, thisHost } from '../../src/hu
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-huge-pages-'));
 /** A sparse file of 64 MiB: the size is what is looked at, the disk holds nothing. */
 function sparse(path: string, bytes: number): string {
-  const fd = openSync(path, 'w');
-  closeSync(fd);
-  spawnSync('truncate', ['-s', String(bytes), path]);
+  writeFileSync(path, '');
+  truncateSync(path, bytes);
   return path;
 }
 const BIG = sparse(join(dir, 'big.hprof'), 64 * 1024 * 1024);
