@@ -300,8 +300,18 @@ export function uniqueNames(names: readonly string[]): string[] {
 
 /** The end of a log, at most `max` bytes, into `logsDir` as `name`. */
 async function copyTail(path: string, logsDir: string, name: string, max: number): Promise<{ file?: string; error?: string }> {
+  let size: number;
+  try {
+    const s = statSync(path);
+    if (!s.isFile()) return { error: s.isDirectory() ? 'it is a folder, not a log file' : 'it is not a regular file' };
+    size = s.size;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return {
+      error: code === 'ENOENT' ? 'there is no such file' : code === 'EACCES' ? 'permission denied: run as a user who may read it' : (e as Error).message,
+    };
+  }
   mkdirSync(logsDir, { recursive: true });
-  const size = statSync(path).size;
   const out = join(logsDir, name);
   if (size <= max) {
     copyFileSync(path, out);

@@ -91,9 +91,10 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   };
   await runAll(incidents, Math.min(opts.jobs, incidents.length), opts.config, opts.maxGunzipBytes, record, () => readerGone);
   if (showProgress) io.stderr.write('\r\u001b[2K');
-  if (readerGone) return 0;
-  io.stderr.write(summaryTable(lines as IncidentLine[]));
-  const all = lines as IncidentLine[];
+  // A reader that went away stopped the batch: its exit code is what the incidents done say, as the
+  // whole batch's would be (`| head` must not turn a failing sweep into a passing one).
+  if (!readerGone) io.stderr.write(summaryTable(lines as IncidentLine[]));
+  const all = lines.filter((l): l is IncidentLine => l !== undefined);
   if (all.some((l) => l.status === 'error')) return 2;
   return failsOn(
     opts.failOn,

@@ -28,10 +28,9 @@ export async function captureCommand(target: string, opts: CaptureCommandOptions
     );
   }
   const jvm = await resolveTarget(target, jcmd);
-  io.stderr.write(
-    `capturing pid ${jvm.pid} (${stripControl(jvm.command.slice(0, 100))}): ${opts.dumps} thread dumps ${opts.intervalSeconds} s ` +
-      `apart${opts.heap !== undefined ? `, then a heap dump (${opts.heap} objects; it pauses the JVM while it is written)` : ''}\n`,
-  );
+  const dumps = opts.dumps === 1 ? '1 thread dump' : `${opts.dumps} thread dumps ${opts.intervalSeconds} s apart`;
+  const heap = opts.heap !== undefined ? `, then a heap dump (${opts.heap} objects; it pauses the JVM while it is written)` : '';
+  io.stderr.write(`capturing pid ${jvm.pid} (${stripControl(jvm.command.slice(0, 100))}): ${dumps}${heap}\n`);
   const { out, analyze: _analyze, failOn: _failOn, ...taken } = opts;
   const { dir, manifest } = await captureIncident(jvm, { ...taken, outDir: out, jcmd, ...(jstack !== undefined ? { jstack } : {}) });
   const files = manifest.steps.filter((s) => s.ok && s.file !== undefined).length;

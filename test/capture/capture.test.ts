@@ -162,8 +162,31 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     writeFileSync(log, '2026-12-01 10:00:00.000 INFO [main] started\n');
     // Port 1: nothing listens there, so the QoS step fails and says so, and the capture goes on.
     const incidents = join(out, 'incidents');
-    const r = cli(['capture', `CaptureTarget ${life}`, '--dumps', '1', '--heap', '--log', log, '--dubbo-qos', '1', '-o', incidents, '--no-analyze']);
+    const missing = join(out, 'missing.log');
+    const r = cli([
+      'capture',
+      `CaptureTarget ${life}`,
+      '--dumps',
+      '1',
+      '--heap',
+      '--log',
+      log,
+      '--log',
+      missing,
+      '--log',
+      out,
+      '--dubbo-qos',
+      '1',
+      '-o',
+      incidents,
+      '--no-analyze',
+    ]);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/: 1 thread dump, then a heap dump/);
+    // A log that is not there, or is a folder, is said in words, and the capture goes on.
+    expect(r.stderr).toContain(`warning: log ${missing}: there is no such file`);
+    expect(r.stderr).toContain(`warning: log ${out}: it is a folder, not a log file`);
+    expect(r.stderr).not.toMatch(/ENOENT|EISDIR/);
     expect(r.stderr).toMatch(/warning: the heap dump paused the JVM while it was written/);
     expect(r.stderr).toMatch(/warning: Dubbo QoS on 127\.0\.0\.1:1 \(ls, ps, count\): no Dubbo QoS console at 127\.0\.0\.1:1/);
     const [dir] = readdirSync(join(out, 'incidents')).map((d) => join('incidents', d));

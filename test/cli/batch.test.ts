@@ -111,6 +111,20 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     expect(r.lines[2].error).toMatch(/^the thread dumps come from 2 JVMs, not one: .* \(dump 1 of .* was printed by OpenJDK 64-Bit Server VM \(17/);
   });
 
+  it('a reader that goes away (| head) keeps the exit code of the incidents done', () => {
+    // The pipeline's status is batch's (pipefail: head ends with 0). The first incident fails on
+    // critical; its line meets the pipe head closed at once, and the batch stops there.
+    const incidents = ['active-count-leak', 'healthy-light-load', 'limit-saturated'].map((d) => `fixtures/incidents/${d}`);
+    const piped = (failOn: string) =>
+      spawnSync('bash', [
+        '-c',
+        `set -o pipefail; ${process.execPath} ${BUILT_CLI} batch --no-progress -j 1 --fail-on ${failOn} ${incidents.join(' ')} | head -c 0 >/dev/null`,
+      ]).status;
+    expect(piped('critical')).toBe(1);
+    expect(piped('critical')).toBe(run(['--fail-on', 'critical', ...incidents]).code);
+    expect(piped('never')).toBe(0);
+  });
+
   it('expands globs itself (no shell needed)', () => {
     expect(expandIncidentPaths(['fixtures/threads/*'])).toEqual([
       'fixtures/threads/activity',
