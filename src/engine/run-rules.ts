@@ -1,5 +1,5 @@
 /** Runs the registry over the Model: severities resolved, ids assigned, causes linked, order fixed. */
-import { type Finding, severityRank, threadsCounted } from '../model/findings.js';
+import { type Finding, firstSentence, severityRank, threadsCounted } from '../model/findings.js';
 import type { Model } from '../model/model.js';
 import { compareText } from '../model/text-order.js';
 import { findingId, type Rule } from '../rules/rule.js';
@@ -27,6 +27,7 @@ export function runRules(model: Model, rules: readonly Rule[], config: ResolvedC
         severity: rc?.severity ?? d.severity ?? rule.meta.defaultSeverity,
         subject: d.subject,
         title: d.title ?? rule.meta.title,
+        headline: d.headline ?? firstSentence(d.message),
         message: d.message,
         facts: d.facts,
         evidence: d.evidence,

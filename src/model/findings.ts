@@ -31,6 +31,8 @@ export interface Finding {
   readonly severity: Severity;
   readonly subject: string;
   readonly title: string;
+  /** The finding in one line, for the report's summary: the rule's, else its message's first sentence. */
+  readonly headline: string;
   readonly message: string;
   readonly facts: Readonly<Record<string, FactValue>>;
   readonly evidence: readonly Evidence[];
@@ -50,4 +52,20 @@ export function threadsCounted(facts: Readonly<Record<string, unknown>>): number
     if (typeof v === 'number' && Number.isFinite(v)) return v;
   }
   return undefined;
+}
+
+/** Longest headline kept whole; longer ones are cut at a word and end in `…`. */
+const MAX_HEADLINE = 240;
+
+/**
+ * Text up to the end of its first sentence: a full stop followed by a space and a capital, a quote
+ * or a bracket (so `127.0.0.1`, `java.util.concurrent` and `e.g. this` do not end it), cut at a word
+ * past MAX_HEADLINE characters.
+ */
+export function firstSentence(text: string): string {
+  const end = /[.!?](?=\s+["'(A-Z])/.exec(text);
+  const sentence = end !== null ? text.slice(0, end.index + 1) : text;
+  if (sentence.length <= MAX_HEADLINE) return sentence;
+  const cut = sentence.lastIndexOf(' ', MAX_HEADLINE - 1);
+  return `${sentence.slice(0, cut > MAX_HEADLINE / 2 ? cut : MAX_HEADLINE - 1)}…`;
 }

@@ -7,6 +7,7 @@ import { countText } from '../model/count-text.js';
 import type { Evidence, Finding } from '../model/findings.js';
 import type { Model } from '../model/model.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
+import { type CausalSummary, causalSummary, type CauseNode } from './causal-summary.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { esc } from './html-escape.js';
 import { flameGraph } from './html-flame.js';
@@ -35,9 +36,9 @@ table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #d0d7de;pad
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f6f8fa;padding:.5rem;overflow:auto}
 svg.flame,svg.timeline,svg.states{font:11px ui-monospace,SFMono-Regular,Menlo,monospace;display:block;margin:.5rem 0}` +
   `svg.flame text{fill:#1f2328;pointer-events:none}svg.timeline .mark{fill:#cf222e;font-weight:700}
-table.summary{width:100%;table-layout:fixed}table.summary td{overflow-wrap:anywhere}table.summary th:nth-child(1){width:5.5rem}` +
-  `table.summary th:nth-child(2){width:10rem}table.summary th:nth-child(3){width:30%}table.summary td.sev{font-size:.75rem}` +
-  `td.critical{color:#8b0000}td.error{color:#cf222e}td.warning{color:#9a6700}td.info{color:#0969da}
+.causes ul{margin:.2rem 0;padding-left:1.4rem}.causes li{margin:.25rem 0;overflow-wrap:anywhere}.causes .sev{font-size:.75rem;margin-right:.3rem}` +
+  `span.critical{color:#8b0000}span.error{color:#cf222e}span.warning{color:#9a6700}span.info{color:#0969da}` +
+  `.first{background:#dafbe1;padding:.4rem .6rem;border-radius:4px}.finding h3,.finding p{overflow-wrap:anywhere}
 summary{cursor:pointer}.fix{background:#dafbe1;padding:.4rem .6rem;border-radius:4px}.muted{color:#57606a}
 `;
 
@@ -179,23 +180,21 @@ function flameGraphs(m: Model): string {
 }
 
 /** The findings at a glance, each linked to its block below. */
-function summaryTable(findings: readonly Finding[]): string {
-  const rows = findings.map((f) => {
-    const line = firstSentence(f.message);
-    return (
-      `<tr><td class="sev ${f.severity}">${esc(f.severity)}</td><td><code>${esc(f.rule)}</code>` +
-      `</td><td><a href="#${esc(f.id)}">${esc(f.subject)}</a></td><td>${esc(line)}</td></tr>`
-    );
-  });
-  return `<table class="summary"><tr><th>severity</th><th>rule</th><th>subject</th><th>what it says</th></tr>${rows.join('')}</table>`;
-}
-
-/** The message's first sentence, at most 160 characters (the block below has it all). */
-function firstSentence(message: string): string {
-  // A sentence ends at a full stop before a space and a capital (not in `java.lang.Object` or `1.5 s`).
-  const end = message.search(/\.(?=\s+[A-Z("]|$)/);
-  const first = end > 0 ? message.slice(0, end + 1) : message;
-  return first.length > 160 ? `${first.slice(0, 159)}…` : first;
+/** Each root cause, what it causes nested under it (each a link to its finding), then what to do first. */
+function causesBlock(summary: CausalSummary): string {
+  const list = (nodes: readonly CauseNode[]): string =>
+    `<ul>${nodes
+      .map((n) => {
+        const f = n.finding;
+        const also = n.alsoCausedBy.length > 0 ? ` <span class="muted">(also caused by ${n.alsoCausedBy.map((c) => esc(c.id)).join(', ')})</span>` : '';
+        return (
+          `<li><span class="sev ${f.severity}">${esc(f.severity)}</span> <a href="#${esc(f.id)}">${esc(f.headline)}</a>${also}` +
+          `${n.effects.length > 0 ? list(n.effects) : ''}</li>`
+        );
+      })
+      .join('')}</ul>`;
+  const first = summary.first !== undefined ? `<p class="first"><strong>First:</strong> ${esc(summary.first.step)}</p>` : '';
+  return `<section class="causes">${list(summary.causes)}${first}</section>`;
 }
 
 /** A heap dump's Memory section: the totals, a bar chart of the biggest retainers (inline SVG, no script), the suspects, the classes. */
@@ -254,8 +253,9 @@ export function renderHtml(report: Report): string {
       )
       .join('<br>')}</p>`,
     ...m.notes.map((n) => `<p class="muted note">note: ${esc(n)}</p>`),
+    ...(report.findings.length > 0 ? ['<h2>Summary</h2>', causesBlock(causalSummary(report.findings))] : []),
     `<h2>Findings (${report.findings.length})</h2>`,
-    report.findings.length === 0 ? '<p>No findings.</p>' : `${summaryTable(report.findings)}\n${report.findings.map(findingBlock).join('\n')}`,
+    report.findings.length === 0 ? '<p>No findings.</p>' : report.findings.map(findingBlock).join('\n'),
   ];
   if (m.dumps.length > 0) out.push('<h2>Thread states per dump</h2>', statesChart(report));
   const rows = seriesRows(m, report.findings);

@@ -5,6 +5,7 @@
 import type { ThreadActivity } from '../model/activity.js';
 import { SEVERITIES } from '../model/findings.js';
 import { compareText } from '../model/text-order.js';
+import { causalSummary, type CauseNode } from './causal-summary.js';
 import { memorySummaryJson } from './memory-text.js';
 import type { Report } from './report.js';
 import { REPORT_SCHEMA } from './report.js';
@@ -34,8 +35,18 @@ function activitySummary(dump: number, verdicts: readonly ThreadActivity[], thre
   return { dump, counts, verdicts: [...byReason.values()].sort((a, b) => b.count - a.count || compareText(a.reason, b.reason)) };
 }
 
+/** The causal tree by finding id (the findings themselves are in `findings`). */
+function causeNodesJson(nodes: readonly CauseNode[]): unknown[] {
+  return nodes.map((n) => ({
+    finding: n.finding.id,
+    ...(n.alsoCausedBy.length > 0 ? { alsoCausedBy: n.alsoCausedBy.map((c) => c.id) } : {}),
+    effects: causeNodesJson(n.effects),
+  }));
+}
+
 export function renderJson(report: Report): string {
   const m = report.model;
+  const causes = causalSummary(report.findings);
   const summary: Record<string, number> = {};
   for (const s of SEVERITIES) summary[s] = report.findings.filter((f) => f.severity === s).length;
   const doc = {
@@ -148,7 +159,7 @@ export function renderJson(report: Report): string {
     },
     findings: report.findings,
     // Findings come sorted by severity, highest first.
-    summary: { ...summary, highest: report.findings[0]?.severity ?? null },
+    summary: { ...summary, highest: report.findings[0]?.severity ?? null, causes: causeNodesJson(causes.causes), first: causes.first?.step ?? null },
   };
   return JSON.stringify(doc, null, 2) + '\n';
 }

@@ -7,6 +7,7 @@
 import type { Evidence, Finding } from '../model/findings.js';
 import type { Model } from '../model/model.js';
 import type { StackFrame } from '../model/thread-dump.js';
+import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { quoteLogLine } from './log-quote.js';
@@ -132,7 +133,20 @@ function findingSection(model: Model, f: Finding, evidenceLimit: number, anchors
   return lines.join('\n');
 }
 
-function body(report: Report, evidenceLimit: number): string {
+/** Each root cause, what it causes as a nested list under it (each a link to its finding), then what to do first. */
+function summarySection(summary: CausalSummary, anchors: ReadonlyMap<string, string>, brief: boolean): string[] {
+  const out = ['### Summary', ''];
+  for (const { node, depth } of walkCauses(summary.causes)) {
+    const f = node.finding;
+    const also = node.alsoCausedBy.length > 0 ? ` _(also caused by ${node.alsoCausedBy.map((c) => mdText(c.id)).join(', ')})_` : '';
+    out.push(`${'  '.repeat(depth)}- **${f.severity}** [${mdText(brief ? `${f.rule} · ${f.subject}` : f.headline)}](#${anchors.get(f.id)!})${also}`);
+  }
+  if (summary.first !== undefined) out.push('', `**First:** ${mdText(summary.first.step)}`);
+  out.push('');
+  return out;
+}
+
+function body(report: Report, evidenceLimit: number, briefSummary: boolean): string {
   const m = report.model;
   const out: string[] = [`## dumpsleuth report`, ''];
   if (report.redacted === true) out.push(`_${mdText(REDACTED_NOTE)}_`, '');
@@ -148,6 +162,7 @@ function body(report: Report, evidenceLimit: number): string {
   );
   const anchors = new Map(report.findings.map((f, k) => [f.id, `finding-${k + 1}`]));
   const byId = new Map(report.findings.map((f) => [f.id, f]));
+  if (report.findings.length > 0) out.push(...summarySection(causalSummary(report.findings), anchors, briefSummary));
   for (const f of report.findings) out.push(findingSection(m, f, evidenceLimit, anchors, byId));
   const pools = poolRows(m.executors);
   if (pools.length > 0 || m.connectionPools.length > 0) {
@@ -214,9 +229,10 @@ function body(report: Report, evidenceLimit: number): string {
 export function renderMarkdown(report: Report): string {
   // Cut evidence, most first, until the report fits; findings always stay whole.
   for (const limit of [Infinity, 50, 20, 10, 5, 2, 0]) {
-    const text = body(report, limit);
+    const text = body(report, limit, false);
     if (text.length <= MARKDOWN_LIMIT) return text;
   }
-  const text = body(report, 0);
+  // Then the summary names each finding by its rule and subject, not its headline.
+  const text = body(report, 0, true);
   return text.length <= MARKDOWN_LIMIT ? text : text.slice(0, MARKDOWN_LIMIT - 80) + '\n\n… the report was cut at 65,536 characters (too many findings).\n';
 }

@@ -1,10 +1,12 @@
 /**
- * `--format text`: findings first (what to act on), then what was read. Colours come from the
+ * `--format text`: the summary (each root cause, what it causes, what to do first), the findings
+ * that prove it, then what was read. Colours come from the
  * chalk instance handed in, so the caller decides (NO_COLOR, FORCE_COLOR, --no-color).
  */
 import type { ChalkInstance } from 'chalk';
 
 import type { Evidence, Finding, Severity } from '../model/findings.js';
+import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { quoteLogLine } from './log-quote.js';
@@ -48,7 +50,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   out.push('');
   if (report.findings.length === 0) {
     out.push(chalk.green('No findings.'));
-  }
+  } else out.push(...renderSummary(causalSummary(report.findings), sev, chalk), '');
   for (const f of report.findings) out.push(...renderFinding(f, sev, chalk), '');
 
   if (m.dumps.length > 0) out.push(chalk.bold('Dumps'));
@@ -108,6 +110,18 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
 
 /** Items of a list fact shown in text (the rest are counted). */
 const MAX_LIST_ITEMS = 8;
+
+/** Each root cause on a line, what it causes under it (`→`), then what to do first. */
+function renderSummary(summary: CausalSummary, sev: (s: Severity) => string, chalk: ChalkInstance): string[] {
+  const out = [chalk.bold('Summary')];
+  for (const { node, depth } of walkCauses(summary.causes)) {
+    const f = node.finding;
+    const also = node.alsoCausedBy.length > 0 ? chalk.dim(` (also caused by ${node.alsoCausedBy.map((c) => stripControl(c.id)).join(', ')})`) : '';
+    out.push(`  ${depth > 0 ? `${'  '.repeat(depth - 1)}→ ` : ''}${sev(f.severity)} ${stripControl(f.headline)}${also}`);
+  }
+  if (summary.first !== undefined) out.push(`  ${chalk.bold('First:')} ${stripControl(summary.first.step)}`);
+  return out;
+}
 
 function renderFinding(f: Finding, sev: (s: Severity) => string, chalk: ChalkInstance): string[] {
   const lines = [`${sev(f.severity)} ${chalk.bold(f.rule)}  ${stripControl(f.subject)}`, `  ${stripControl(f.message)}`];

@@ -131,6 +131,7 @@ export const executorSaturated: Rule = {
       return [
         {
           subject: name,
+          headline: `${held > 0 ? `${e.busy} of the ${e.workers} workers` : `All ${plural(e.workers, 'worker')}`} of pool "${name}" are busy${activity}.`,
           message:
             `${held > 0 ? `${e.busy} of the ${e.workers} workers` : `All ${plural(e.workers, 'worker')}`} of pool "${name}" (${e.busyThreads
               .slice(0, 3)

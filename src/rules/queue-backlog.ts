@@ -53,6 +53,10 @@ export const queueBacklog: Rule = {
         {
           subject: e.name,
           ...(stalled || (drainSeconds !== null && drainSeconds > maxDrain) || nearCapacity ? { severity: 'error' as const } : {}),
+          headline:
+            `${plural(q.size, 'task waits', 'tasks wait')} in the queue of "${e.name}" behind ${h.activeWorkers} busy of ${h.maximumPoolSize ?? '?'} workers` +
+            (stalled ? ', and it did not drain at all' : drainSeconds !== null ? `: up to ${formatDuration(drainSeconds)} to drain` : '') +
+            (cause ? `, held up by ${cause.name}.` : '.'),
           message:
             `${plural(q.size, 'task waits', 'tasks wait')} in the queue of "${e.name}" (${shortClass(q.className)}` +
             `${q.capacity === null ? ', unbounded' : `, capacity ${q.capacity}`}) behind ` +

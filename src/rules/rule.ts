@@ -38,6 +38,8 @@ export interface CauseLink {
 export interface FindingDraft {
   readonly subject: string;
   readonly title?: string;
+  /** The finding in one line (the summary's); by default the message's first sentence. */
+  readonly headline?: string;
   readonly message: string;
   readonly facts: Readonly<Record<string, FactValue>>;
   readonly evidence: readonly Evidence[];

@@ -10,6 +10,7 @@ const finding = (rule: string, severity: Finding['severity'], subject: string, m
   severity,
   subject,
   title: '',
+  headline: message,
   message,
   facts: {},
   evidence: [],

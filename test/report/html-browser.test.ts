@@ -53,8 +53,11 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
       page.on('request', (r) => requests.push(r.url()));
       await page.goto(fileUrl, { waitUntil: 'load' });
 
-      // Findings first, each visible with its subject.
-      expect(await page.locator('h2').first().textContent()).toMatch(/^Findings \(\d+\)$/);
+      // The summary first (each root cause, what it causes, what to do first), then the findings, each visible with its subject.
+      expect(await page.locator('h2').allTextContents()).toEqual(expect.arrayContaining(['Summary']));
+      expect(await page.locator('h2').first().textContent()).toBe('Summary');
+      expect(await page.locator('h2').nth(1).textContent()).toMatch(/^Findings \(\d+\)$/);
+      expect(await page.locator('.causes .first').innerText()).toMatch(/^First: /);
       for (const f of findings) {
         const block = page.locator(`[id="${f.id}"]`);
         expect(await block.isVisible()).toBe(true);
@@ -111,8 +114,9 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
         const scrollWidth = await page.evaluate('document.documentElement.scrollWidth');
         expect(Number(scrollWidth)).toBeLessThanOrEqual(width);
         // The summary links each finding to its block.
-        const links = page.locator('table.summary a');
+        const links = page.locator('.causes a');
         expect(await links.count()).toBe(findings.length);
+        for (const f of findings) expect(await page.locator(`.causes a[href="#${f.id}"]`).count()).toBe(1);
         for (const svg of ['svg.states', 'svg.timeline', 'svg.flame']) {
           const box = await page.locator(svg).first().boundingBox();
           expect(box, svg).not.toBeNull();

@@ -41,6 +41,7 @@ describe('text, markdown and html reports (golden)', { timeout: 60_000 }, () => 
         expect(md).toContain(`· ${f.rule} ·`);
         expect(html).toContain(`id="${esc(f.id)}"`);
       }
+      // The summary, then the findings, come before the other sections.
       if (findings.length > 0) expect(md.indexOf('### ')).toBeLessThan(md.indexOf('#### ') === -1 ? Infinity : md.indexOf('#### '));
       // Self-contained: no script, no remote resource.
       expect(html).not.toMatch(/<script|\bsrc=|<link\b|href="https?:|@import|url\(/);
