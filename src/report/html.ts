@@ -9,6 +9,7 @@ import type { Model } from '../model/model.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, type CauseNode } from './causal-summary.js';
 import { evidenceCutNote } from './evidence-cut.js';
+import { factRows } from './fact-text.js';
 import { esc } from './html-escape.js';
 import { flameGraph } from './html-flame.js';
 import { seriesTimeline } from './html-timeline.js';
@@ -77,15 +78,13 @@ function cutNote(f: Finding): string {
 }
 
 function findingBlock(f: Finding): string {
-  const facts = Object.entries(f.facts).filter(([, v]) => v !== null);
+  const facts = factRows(f.facts);
   return [
     `<section class="finding ${f.severity}" id="${esc(f.id)}">`,
     `<div class="sev">${esc(f.severity)} · ${esc(f.rule)}</div>`,
     `<h3>${esc(f.subject)}</h3>`,
     `<p>${esc(f.message)}</p>`,
-    facts.length > 0
-      ? `<table>${facts.map(([k, v]) => `<tr><th>${esc(k)}</th><td>${esc(Array.isArray(v) ? v.join(', ') : String(v))}</td></tr>`).join('')}</table>`
-      : '',
+    facts.length > 0 ? `<table class="facts">${facts.map((r) => `<tr><th>${esc(r.label)}</th><td>${esc(r.value)}</td></tr>`).join('')}</table>` : '',
     f.causedBy.length > 0 ? `<p>Caused by: ${f.causedBy.map((c) => `<a href="#${esc(c)}">${esc(c)}</a>`).join(', ')}</p>` : '',
     `<p class="fix"><strong>What to do:</strong> ${esc(f.remedy)}</p>`,
     f.evidence.length > 0

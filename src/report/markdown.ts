@@ -9,6 +9,7 @@ import type { Model } from '../model/model.js';
 import type { StackFrame } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
 import { evidenceCutNote } from './evidence-cut.js';
+import { factRows } from './fact-text.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { quoteLogLine } from './log-quote.js';
 import { memorySections } from './memory-section.js';
@@ -106,10 +107,10 @@ function findingSection(model: Model, f: Finding, evidenceLimit: number, anchors
     mdText(f.message),
     '',
   ];
-  const facts = Object.entries(f.facts).filter(([, v]) => v !== null);
+  const facts = factRows(f.facts);
   if (facts.length > 0) {
     lines.push('| fact | value |', '| --- | --- |');
-    for (const [k, v] of facts) lines.push(`| ${mdText(k)} | ${mdText(Array.isArray(v) ? v.join(', ') : String(v))} |`);
+    for (const r of facts) lines.push(`| ${mdText(r.label)} | ${mdText(r.value)} |`);
     lines.push('');
   }
   if (f.causedBy.length > 0) {

@@ -8,6 +8,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
 import { evidenceCutNote } from './evidence-cut.js';
+import { factRows } from './fact-text.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { quoteLogLine } from './log-quote.js';
 import { memorySections } from './memory-section.js';
@@ -125,13 +126,15 @@ function renderSummary(summary: CausalSummary, sev: (s: Severity) => string, cha
 
 function renderFinding(f: Finding, sev: (s: Severity) => string, chalk: ChalkInstance): string[] {
   const lines = [`${sev(f.severity)} ${chalk.bold(f.rule)}  ${stripControl(f.subject)}`, `  ${stripControl(f.message)}`];
-  const facts = Object.entries(f.facts).filter(([, v]) => v !== null && typeof v !== 'object');
-  if (facts.length > 0) lines.push(chalk.dim(`  facts: ${facts.map(([k, v]) => `${k}=${stripControl(String(v))}`).join('  ')}`));
+  const scalars = Object.fromEntries(Object.entries(f.facts).filter(([, v]) => !Array.isArray(v)));
+  const facts = factRows(scalars);
+  if (facts.length > 0) lines.push(chalk.dim(`  facts: ${facts.map((r) => `${r.label}: ${stripControl(r.value)}`).join('; ')}`));
   // Lists say the most (who holds the connections, which threads wait): the first few, and how many more.
   for (const [k, v] of Object.entries(f.facts)) {
     if (!Array.isArray(v) || v.length === 0) continue;
-    const shown = v.slice(0, MAX_LIST_ITEMS).map((x) => stripControl(String(x)));
-    lines.push(chalk.dim(`  ${k}: ${shown.join(', ')}${v.length > shown.length ? `, … ${v.length - shown.length} more` : ''}`));
+    const [row] = factRows({ [k]: v.slice(0, MAX_LIST_ITEMS) });
+    if (row === undefined) continue;
+    lines.push(chalk.dim(`  ${row.label}: ${stripControl(row.value)}${v.length > MAX_LIST_ITEMS ? `, … ${v.length - MAX_LIST_ITEMS} more` : ''}`));
   }
   for (const e of f.evidence.slice(0, MAX_EVIDENCE)) lines.push(chalk.dim(`    - ${evidenceText(e)}${e.note ? ` (${stripControl(e.note)})` : ''}`));
   const cut = evidenceCutNote(f, Math.min(MAX_EVIDENCE, f.evidence.length), '(every one in --format json, markdown or html)');

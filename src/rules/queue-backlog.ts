@@ -1,3 +1,4 @@
+import { durationText } from '../model/duration-text.js';
 import type { ExecutorModel } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
@@ -47,7 +48,7 @@ export const queueBacklog: Rule = {
         ? ` It did not drain at all between the thread dumps (${throughput!.basis}): it will not drain until what holds the workers is fixed.`
         : drainSeconds !== null
           ? ` At the rate measured between the thread dumps (at least ${throughput!.perSecond.toFixed(2)}` +
-            ` tasks/s) it needs up to ${formatDuration(drainSeconds)} to drain.`
+            ` tasks/s) it needs up to ${durationText(drainSeconds)} to drain.`
           : '';
       return [
         {
@@ -55,7 +56,7 @@ export const queueBacklog: Rule = {
           ...(stalled || (drainSeconds !== null && drainSeconds > maxDrain) || nearCapacity ? { severity: 'error' as const } : {}),
           headline:
             `${plural(q.size, 'task waits', 'tasks wait')} in the queue of "${e.name}" behind ${h.activeWorkers} busy of ${h.maximumPoolSize ?? '?'} workers` +
-            (stalled ? ', and it did not drain at all' : drainSeconds !== null ? `: up to ${formatDuration(drainSeconds)} to drain` : '') +
+            (stalled ? ', and it did not drain at all' : drainSeconds !== null ? `: up to ${durationText(drainSeconds)} to drain` : '') +
             (cause ? `, held up by ${cause.name}.` : '.'),
           message:
             `${plural(q.size, 'task waits', 'tasks wait')} in the queue of "${e.name}" (${shortClass(q.className)}` +
@@ -101,10 +102,4 @@ function busyEvidence(model: Parameters<typeof threadEvidence>[0], e: ExecutorMo
 
 function shortClass(name: string): string {
   return name.slice(name.lastIndexOf('.') + 1);
-}
-
-function formatDuration(seconds: number): string {
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  return `${(seconds / 3600).toFixed(1)} h`;
 }

@@ -5,6 +5,7 @@
 import type { Evidence, Finding } from '../model/findings.js';
 import type { Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
+import { factRows } from '../report/fact-text.js';
 import { heapSizeText } from '../report/heap-size-text.js';
 import { inputKindText, inputLineParts } from '../report/input-line.js';
 import { quoteLogLine } from '../report/log-quote.js';
@@ -55,13 +56,16 @@ function evidenceLine(e: Evidence, memoryRowOf: MemoryRowOf): UiDetailLine {
 }
 
 function findingRow(f: Finding, memoryRowOf: MemoryRowOf): UiRow {
-  const facts = Object.entries(f.facts).filter(([, v]) => v !== null && (typeof v !== 'object' || (Array.isArray(v) && v.length <= 8)));
+  // A long list by its first 8 items and how many more (the JSON report has it all).
+  const facts = factRows(
+    Object.fromEntries(Object.entries(f.facts).map(([k, v]) => [k, Array.isArray(v) && v.length > 8 ? [...v.slice(0, 8), `… ${v.length - 8} more`] : v])),
+  );
   const detail: UiDetailLine[] = [
     { text: `${f.severity.toUpperCase()} ${f.rule}: ${clean(f.subject)}`, tone: f.severity },
     { text: clean(f.message) },
     { text: '' },
     { text: 'facts', tone: 'title' },
-    ...facts.map(([k, v]) => ({ text: `  ${k}: ${clean(Array.isArray(v) ? v.join(', ') : String(v))}` })),
+    ...facts.map((r) => ({ text: `  ${r.label}: ${clean(r.value)}` })),
   ];
   // The cause and the remedy before the evidence: a long evidence list must not push them out of sight.
   if (f.causedBy.length > 0) {

@@ -1,6 +1,6 @@
 /**
  * Every format says the same about every finding of every fixture incident: the rule, the subject,
- * the message, the remedy, what caused it, each fact (a list by its first item), and its first
+ * the message, the remedy, what caused it, each fact in words (a list by its first item), and its first
  * piece of evidence. Each format escapes in its own way; the text is compared after undoing that.
  */
 import { readdirSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 
 import type { Finding } from '../../src/model/findings.js';
+import { factRows } from '../../src/report/fact-text.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderJson } from '../../src/report/json.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
@@ -53,12 +54,10 @@ function sayings(f: Finding): Array<[string, string]> {
     ['message', f.message],
     ['remedy', f.remedy],
   ];
-  for (const [k, v] of Object.entries(f.facts)) {
-    if (v === null || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
-    const first = Array.isArray(v) ? v[0] : v;
-    if (typeof first === 'object') continue;
-    out.push([`fact ${k}`, String(first)]);
-  }
+  // Each fact as a person reads it (fact-text.ts): its label and its value, a list by its first item.
+  const scalars = Object.fromEntries(Object.entries(f.facts).filter(([, v]) => !Array.isArray(v)));
+  const firsts = Object.fromEntries(Object.entries(f.facts).flatMap(([k, v]) => (Array.isArray(v) && v.length > 0 ? [[k, [v[0]]]] : [])));
+  for (const row of [...factRows(scalars), ...factRows(firsts)]) out.push([`fact label ${row.label}`, row.label], [`fact ${row.label}`, row.value]);
   const thread = f.evidence.find((e) => e.kind === 'thread');
   if (thread !== undefined && thread.kind === 'thread') out.push(['first evidence thread', thread.thread]);
   return out.map(([what, text]) => [what, squash(stripControl(text))]);
