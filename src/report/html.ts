@@ -20,7 +20,7 @@ import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { deadlockRows, groupRows, lockRows, ownersText } from './series-groups.js';
 import { seriesRows } from './series-rows.js';
-import { sourceAt } from './source-location.js';
+import { shortSourceNames, sourceAt } from './source-location.js';
 
 export { esc } from './html-escape.js';
 
@@ -53,19 +53,20 @@ const STATE_COLOURS: Record<JavaThreadState, string> = {
   UNKNOWN: '#afb8c1',
 };
 
-function evidenceItem(e: Evidence): string {
+/** One piece of evidence; its file by its short name (the header has the full path), a thread's dump by its number. */
+function evidenceItem(e: Evidence, short: (path: string) => string): string {
   const note = e.note ? ` <span class="muted">(${esc(e.note)})</span>` : '';
   switch (e.kind) {
     case 'thread':
-      return `<li>thread <code>${esc(e.thread)}</code> ${esc(sourceAt(e.source, e.line))}${note}</li>`;
+      return `<li>thread <code>${esc(e.thread)}</code> #${e.dump} ${esc(sourceAt(short(e.source), e.line))}${note}</li>`;
     case 'lock':
       return `<li>lock <code>${esc(e.lock)}</code> ${esc(e.className)}${note}</li>`;
     case 'jvm-report':
-      return `<li>the JVM's deadlock report, ${esc(e.source)}:${e.line}${note}</li>`;
+      return `<li>the JVM's deadlock report, #${e.dump} ${esc(short(e.source))}:${e.line}${note}</li>`;
     case 'heap-object':
-      return `<li>heap object <code>${esc(e.id)}</code> ${esc(e.className)} in ${esc(e.source)}${note}</li>`;
+      return `<li>heap object <code>${esc(e.id)}</code> ${esc(e.className)} in ${esc(short(e.source))}${note}</li>`;
     case 'log':
-      return `<li>${esc(e.source)}:${e.line}: <code>${esc(quoteLogLine(e.text, 400))}</code>${note}</li>`;
+      return `<li>${esc(short(e.source))}:${e.line}: <code>${esc(quoteLogLine(e.text, 400))}</code>${note}</li>`;
   }
 }
 
@@ -77,7 +78,7 @@ function cutNote(f: Finding): string {
   return note === undefined ? '' : `<p class="muted">${esc(note)}</p>`;
 }
 
-function findingBlock(f: Finding): string {
+function findingBlock(f: Finding, short: (path: string) => string): string {
   const facts = factRows(f.facts);
   return [
     `<section class="finding ${f.severity}" id="${esc(f.id)}">`,
@@ -89,7 +90,10 @@ function findingBlock(f: Finding): string {
     `<p class="fix"><strong>What to do:</strong> ${esc(f.remedy)}</p>`,
     f.evidence.length > 0
       ? `<details><summary>Evidence (${f.evidence.length})</summary><ul>` +
-        `${f.evidence.slice(0, HTML_EVIDENCE).map(evidenceItem).join('')}</ul>${cutNote(f)}</details>`
+        `${f.evidence
+          .slice(0, HTML_EVIDENCE)
+          .map((e) => evidenceItem(e, short))
+          .join('')}</ul>${cutNote(f)}</details>`
       : '',
     '</section>',
   ].join('\n');
@@ -254,7 +258,9 @@ export function renderHtml(report: Report): string {
     ...m.notes.map((n) => `<p class="muted note">note: ${esc(n)}</p>`),
     ...(report.findings.length > 0 ? ['<h2>Summary</h2>', causesBlock(causalSummary(report.findings))] : []),
     `<h2>Findings (${report.findings.length})</h2>`,
-    report.findings.length === 0 ? '<p>No findings.</p>' : report.findings.map(findingBlock).join('\n'),
+    report.findings.length === 0
+      ? '<p>No findings.</p>'
+      : report.findings.map((f) => findingBlock(f, shortSourceNames(m.inputs.map((i) => i.path)))).join('\n'),
   ];
   if (m.dumps.length > 0) out.push('<h2>Thread states per dump</h2>', statesChart(report));
   const rows = seriesRows(m, report.findings);

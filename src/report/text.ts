@@ -15,7 +15,7 @@ import { memorySections } from './memory-section.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
-import { sourceAt } from './source-location.js';
+import { shortSourceNames, sourceAt } from './source-location.js';
 
 const MAX_EVIDENCE = 8;
 
@@ -52,7 +52,8 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   if (report.findings.length === 0) {
     out.push(chalk.green('No findings.'));
   } else out.push(...renderSummary(causalSummary(report.findings), sev, chalk), '');
-  for (const f of report.findings) out.push(...renderFinding(f, sev, chalk), '');
+  const short = shortSourceNames(m.inputs.map((i) => i.path));
+  for (const f of report.findings) out.push(...renderFinding(f, sev, chalk, short), '');
 
   if (m.dumps.length > 0) out.push(chalk.bold('Dumps'));
   m.dumps.forEach((d, i) => {
@@ -124,7 +125,7 @@ function renderSummary(summary: CausalSummary, sev: (s: Severity) => string, cha
   return out;
 }
 
-function renderFinding(f: Finding, sev: (s: Severity) => string, chalk: ChalkInstance): string[] {
+function renderFinding(f: Finding, sev: (s: Severity) => string, chalk: ChalkInstance, short: (path: string) => string): string[] {
   const lines = [`${sev(f.severity)} ${chalk.bold(f.rule)}  ${stripControl(f.subject)}`, `  ${stripControl(f.message)}`];
   const scalars = Object.fromEntries(Object.entries(f.facts).filter(([, v]) => !Array.isArray(v)));
   const facts = factRows(scalars);
@@ -136,7 +137,7 @@ function renderFinding(f: Finding, sev: (s: Severity) => string, chalk: ChalkIns
     if (row === undefined) continue;
     lines.push(chalk.dim(`  ${row.label}: ${stripControl(row.value)}${v.length > MAX_LIST_ITEMS ? `, … ${v.length - MAX_LIST_ITEMS} more` : ''}`));
   }
-  for (const e of f.evidence.slice(0, MAX_EVIDENCE)) lines.push(chalk.dim(`    - ${evidenceText(e)}${e.note ? ` (${stripControl(e.note)})` : ''}`));
+  for (const e of f.evidence.slice(0, MAX_EVIDENCE)) lines.push(chalk.dim(`    - ${evidenceText(e, short)}${e.note ? ` (${stripControl(e.note)})` : ''}`));
   const cut = evidenceCutNote(f, Math.min(MAX_EVIDENCE, f.evidence.length), '(every one in --format json, markdown or html)');
   if (cut !== undefined) lines.push(chalk.dim(`    ${cut}`));
   if (f.causedBy.length > 0) lines.push(`  caused by: ${f.causedBy.map(stripControl).join(', ')}`);
@@ -144,18 +145,19 @@ function renderFinding(f: Finding, sev: (s: Severity) => string, chalk: ChalkIns
   return lines;
 }
 
-function evidenceText(e: Evidence): string {
+/** One piece of evidence; its file by its short name (the header has the full path), a thread's dump by its number. */
+function evidenceText(e: Evidence, short: (path: string) => string): string {
   switch (e.kind) {
     case 'lock':
       return `lock <${e.lock}> ${e.className}`;
     case 'thread':
-      return `"${stripControl(e.thread)}" ${stripControl(sourceAt(e.source, e.line))}`;
+      return `"${stripControl(e.thread)}" #${e.dump} ${stripControl(sourceAt(short(e.source), e.line))}`;
     case 'jvm-report':
-      return `JVM deadlock report ${stripControl(e.source)}:${e.line}`;
+      return `JVM deadlock report #${e.dump} ${stripControl(short(e.source))}:${e.line}`;
     case 'heap-object':
-      return `heap object ${e.id} ${stripControl(e.className)} in ${stripControl(e.source)}`;
+      return `heap object ${e.id} ${stripControl(e.className)} in ${stripControl(short(e.source))}`;
     case 'log':
-      return `${stripControl(e.source)}:${e.line}: ${stripControl(quoteLogLine(e.text, 200))}`;
+      return `${stripControl(short(e.source))}:${e.line}: ${stripControl(quoteLogLine(e.text, 200))}`;
   }
 }
 
