@@ -1,7 +1,7 @@
 /**
  * What a user gets from `npm pack` / `npm i -g`: the tarball is packed from this checkout, installed
  * into a temporary prefix, and the installed `dumpsleuth` is run from another directory.
- * Needs the build (`npm run build`, which `npm ci` runs through `prepare`) and the npm registry or
+ * Needs the build (`npm run build`; `npm pack` runs it through `prepack`) and the npm registry or
  * npm's cache for the dependencies.
  */
 import { spawnSync } from 'node:child_process';
@@ -39,13 +39,16 @@ describe.skipIf(!built)('the packed tarball', { timeout: 300_000 }, () => {
       'dist/batch/batch-worker.js',
       'dist/cli.js',
       'dist/heap/graph/memory-worker.js',
+      'dist/heap/hprof/histogram-worker.js',
       'dist/ui/screen.bundle.js',
     ]);
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toContain(`${pkg.license} License`);
   });
 
-  test('a git or tarball install builds the program: prepare runs the build', () => {
-    expect(pkg.scripts['prepare']).toMatch(/npm run build/);
+  test('packing builds the program (prepack); installing the tarball runs no script', () => {
+    expect(pkg.scripts['prepack']).toMatch(/npm run build/);
+    // npm warns of (and asks to allow) a package's install scripts: the tarball has none.
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts[hook], hook).toBeUndefined();
   });
 
   test('installed globally into a prefix, it runs from another directory', () => {
@@ -56,6 +59,7 @@ describe.skipIf(!built)('the packed tarball', { timeout: 300_000 }, () => {
       encoding: 'utf8',
     });
     expect(install.status, install.stderr).toBe(0);
+    expect(install.stderr).not.toMatch(/install script|allowScripts/i);
     const bin = process.platform === 'win32' ? join(prefix, 'dumpsleuth.cmd') : join(prefix, 'bin', 'dumpsleuth');
     const elsewhere = join(work, 'elsewhere');
     mkdirSync(elsewhere);
