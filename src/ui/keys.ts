@@ -36,7 +36,7 @@ export const KEYMAP: readonly KeyBinding[] = [
   { keys: ['G', 'end'], command: 'cursor.last', help: 'last row' },
   { keys: ['enter'], command: 'open', help: 'open: details, then follow a link (evidence thread, cause)' },
   { keys: ['escape', 'backspace'], command: 'back', help: 'back' },
-  { keys: ['/'], command: 'search', help: 'search names and frames (Enter keeps the filter, Esc clears it)' },
+  { keys: ['/'], command: 'search', help: 'filter by names and frames as you type (Enter keeps the filter, Esc clears it)' },
   { keys: ['?'], command: 'help', help: 'this help' },
   { keys: ['q'], command: 'quit', help: 'quit' },
   { keys: ['tab', 'right', 'l'], command: 'screen.next', help: 'next screen' },

@@ -59,7 +59,7 @@ describe('UI frames (golden)', { timeout: 60_000 }, () => {
     // A thread of a group of identical stacks: shown under its group, indented.
     expect(followed).toMatch(/› +#\d+ DubboShutdownHook/);
     expect(followed).toContain('HeaderExchangeServer.close');
-    expect(help).toContain('search names and frames');
+    expect(help).toContain('filter by names and frames as you type');
     await expect(followed + '\n').toMatchFileSnapshot('../golden/ui/followed-evidence.txt');
   });
 });

@@ -103,7 +103,14 @@ describe('reducer', () => {
     let s = press(d, start, '/', '1', '9', '9', '9', '9');
     expect(s.mode).toBe('search');
     expect(s.typing).toBe('19999');
-    s = press(d, s, 'backspace', 'enter');
+    // The list is filtered with each key, before Enter: only the matching row, the cursor on it.
+    expect(s.positions[1]!.query).toBe('19999');
+    expect(currentRows(d, s).map((r) => r.key)).toEqual(['k19999']);
+    expect(currentRow(d, s)?.key).toBe('k19999');
+    s = press(d, s, 'backspace');
+    expect(currentRows(d, s).map((r) => r.key)).toEqual(expect.arrayContaining(['k1999', 'k19990', 'k19999']));
+    expect(currentRows(d, s).length).toBe(12); // 1999, 11999 and 19990 to 19999
+    s = press(d, s, 'enter');
     expect(s.mode).toBe('normal');
     expect(s.positions[1]!.query).toBe('1999');
     expect(visibleRows(d.screens[1]!.rows, '1999').map((r) => r.key)).toContain('k1999');

@@ -62,7 +62,7 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
   const title = fit(data.title, Math.max(0, layout.width - tabsWidth - 3)) + (layout.width - tabsWidth > 6 ? '  ' : '');
   const status =
     state.mode === 'search'
-      ? `/${state.typing}▏  Enter keeps the filter, Esc clears it`
+      ? `/${state.typing}▏  filtering as you type; Enter keeps the filter, Esc clears it`
       : `${rows.length === 0 ? 0 : pos.cursor + 1}/${rows.length}${pos.query ? `  filter "${pos.query}"` : ''}` +
         `  ${state.focus === 'detail' ? 'Enter follows the link, Esc back' : 'Enter opens'}  ? keys  q quit`;
   return (

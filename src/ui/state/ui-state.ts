@@ -105,7 +105,7 @@ export function reduce(data: UiData, s: UiState, a: UiAction): UiState {
       return withCursor(data, { ...s, listHeight: Math.max(1, a.listHeight) }, s.positions[s.screen]!.cursor);
     case 'type':
       if (s.mode !== 'search') return s;
-      return { ...s, typing: s.typing + a.text };
+      return typed(data, s, s.typing + a.text);
     case 'command':
       return command(data, s, a.command);
   }
@@ -195,6 +195,12 @@ function detailCommand(data: UiData, s: UiState, c: Command): UiState {
   }
 }
 
+/** The search as typed so far, applied at once: the list shows what matches it, the cursor on the first. */
+function typed(data: UiData, s: UiState, typing: string): UiState {
+  const positions = replace(s.positions, s.screen, { ...s.positions[s.screen]!, cursor: 0, offset: 0, query: typing });
+  return withCursor(data, { ...s, typing, positions }, 0);
+}
+
 function searchCommand(data: UiData, s: UiState, c: Command): UiState {
   if (c === 'open') {
     // Enter keeps the filter and puts the cursor on the first match.
@@ -216,11 +222,11 @@ function searchCommand(data: UiData, s: UiState, c: Command): UiState {
 function pressKey(data: UiData, s: UiState, name: string): UiState {
   if (name === 'ctrl-c') return { ...s, quit: true };
   if (s.mode === 'search') {
-    if (name === 'backspace') return { ...s, typing: s.typing.slice(0, -1) };
+    if (name === 'backspace') return typed(data, s, s.typing.slice(0, -1));
     if (name === 'enter') return command(data, s, 'open');
     if (name === 'escape') return command(data, s, 'back');
     const text = name === 'space' ? ' ' : name.length === 1 ? name : '';
-    return { ...s, typing: s.typing + text };
+    return text === '' ? s : typed(data, s, s.typing + text);
   }
   const c = commandFor(name);
   return c === undefined ? s : command(data, s, c);
