@@ -14,8 +14,8 @@ import { esc } from './html-escape.js';
 const WIDTH = 1200;
 const ROW = 17;
 const MIN_WIDTH = 1.5;
-/** Stacks deeper than this are cut at the top (said under the graph). */
-const MAX_DEPTH = 120;
+/** Stacks deeper than this are cut at the top (said under the graph): a graph at most about 1,000 units tall. */
+const MAX_DEPTH = 60;
 /** About one character of the 11px label per this many units. */
 const CHAR_UNITS = 6.6;
 
@@ -31,12 +31,24 @@ const stateText = (n: CallTreeNode) =>
     .map(([s, c]) => `${s} ${c}`)
     .join(', ');
 
+/** The frames of a node's subtree, itself included. */
+function subtreeSize(n: CallTreeNode): number {
+  let size = 0;
+  const stack = [n];
+  while (stack.length > 0) {
+    size++;
+    stack.push(...stack.pop()!.children);
+  }
+  return size;
+}
+
 export function flameGraph(root: CallTreeNode, colours: Readonly<Record<JavaThreadState, string>>, what: string): string {
   if (root.count === 0) return '';
   const boxes: string[] = [];
   let hidden = 0;
   let cut = 0;
   let depth = 0;
+  let frameless: { x: number; w: number } | undefined;
   // Depth-first, each node placed at its parent's left edge plus its elder siblings' widths.
   const stack: Array<{ n: CallTreeNode; x: number; level: number }> = [{ n: root, x: 0, level: 0 }];
   const placed: Array<{ n: CallTreeNode; x: number; w: number; level: number }> = [];
@@ -48,7 +60,7 @@ export function flameGraph(root: CallTreeNode, colours: Readonly<Record<JavaThre
       continue;
     }
     if (level >= MAX_DEPTH) {
-      cut++;
+      cut += subtreeSize(n);
       continue;
     }
     placed.push({ n, x, w, level });
@@ -60,6 +72,12 @@ export function flameGraph(root: CallTreeNode, colours: Readonly<Record<JavaThre
       cx += (c.count / root.count) * WIDTH;
     }
     for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
+    // Threads whose stack has no frame (a JVM's own threads in some dumps) end at the root: a box
+    // says so where they would be, rather than a gap.
+    if (n === root && n.self > 0 && (n.self / root.count) * WIDTH >= MIN_WIDTH) {
+      frameless = { x: cx, w: (n.self / root.count) * WIDTH };
+      depth = Math.max(depth, 2);
+    }
   }
   const height = depth * ROW;
   for (const { n, x, w, level } of placed) {
@@ -72,6 +90,19 @@ export function flameGraph(root: CallTreeNode, colours: Readonly<Record<JavaThre
     boxes.push(
       `<g><title>${esc(title)}</title><rect x="${x.toFixed(1)}" y="${y}" width="${(w - 0.5).toFixed(1)}" height="${ROW - 1}" fill="${fill}" rx="2"></rect>` +
         (shown !== '' ? `<text x="${(x + 3).toFixed(1)}" y="${y + ROW - 5}">${esc(shown)}</text>` : '') +
+        '</g>',
+    );
+  }
+  if (frameless !== undefined) {
+    const y = height - 2 * ROW;
+    const label = `no frames: ${countText(root.self)}`;
+    const fits = Math.floor((frameless.w - 4) / CHAR_UNITS);
+    boxes.push(
+      `<g><title>${esc(`${countText(root.self)} threads with no frames in their stack`)}</title>` +
+        `<rect x="${frameless.x.toFixed(1)}" y="${y}" width="${(frameless.w - 0.5).toFixed(1)}" height="${ROW - 1}" fill="#eaeef2" rx="2"></rect>` +
+        (fits >= 4
+          ? `<text x="${(frameless.x + 3).toFixed(1)}" y="${y + ROW - 5}">${esc(fits >= label.length ? label : `${label.slice(0, fits - 1)}…`)}</text>`
+          : '') +
         '</g>',
     );
   }

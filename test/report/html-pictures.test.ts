@@ -46,6 +46,25 @@ describe('flame graph', () => {
     expect(boxes(svg).some((b) => b.title.startsWith('a.Rare'))).toBe(false);
     expect(svg).toContain('Not drawn: 1 frames too narrow to draw');
   });
+
+  it('labels the threads with no frames where they would stand, and draws none when every thread has frames', () => {
+    const svg = flameGraph(callTree([{ threads: [th('RUNNABLE', 'a.Main.run'), th('RUNNABLE'), th('RUNNABLE')] } as never]), COLOURS, '3 threads');
+    const box = boxes(svg).find((b) => b.title === '2 threads with no frames in their stack');
+    expect(box?.width).toBeCloseTo(800 - 0.5, 0);
+    expect(svg).toContain('>no frames: 2</text>');
+    expect(flameGraph(callTree([{ threads: [th('RUNNABLE', 'a.Main.run')] } as never]), COLOURS, '1 thread')).not.toContain('no frames');
+    // Only threads with no frames: the box stands on the root, inside the picture.
+    const bare = flameGraph(callTree([{ threads: [th('RUNNABLE')] } as never]), COLOURS, '1 thread');
+    expect(bare).toMatch(/viewBox="0 0 1200 34"/);
+    expect(bare).toMatch(/<rect x="0\.0" y="0" width="1199\.5"[^>]*fill="#eaeef2"/);
+  });
+
+  it('is at most 60 frames tall, and says how many frames it cut', () => {
+    const deep = Array.from({ length: 100 }, (_, i) => `a.Deep.f${i}`);
+    const svg = flameGraph(callTree([{ threads: [th('RUNNABLE', ...deep)] } as never]), COLOURS, 'deep');
+    expect(svg).toMatch(/viewBox="0 0 1200 1020"/);
+    expect(svg).toContain('stacks cut at 60 frames deep (41 frames above)');
+  });
 });
 
 describe('series timeline', () => {
