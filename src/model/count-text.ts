@@ -22,3 +22,8 @@ export function shareText(part: number, whole: number): string {
   const text = ((part / whole) * 100).toFixed(1);
   return `${text === '100.0' && part < whole ? '99.9' : text}%`;
 }
+
+/** A count and what it counts, in the singular for one: `1 dump`, `3 dumps`, `1,200 objects`. */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${countText(n)} ${n === 1 ? one : many}`;
+}

@@ -3,7 +3,7 @@
  * ticket attachment. Findings first, then pools, counters, locks and thread groups with collapsible
  * stacks, and a small inline chart of thread states per dump. Every string from a dump is escaped.
  */
-import { countText } from '../model/count-text.js';
+import { countOf, countText } from '../model/count-text.js';
 import type { Evidence, Finding } from '../model/findings.js';
 import type { Model } from '../model/model.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
@@ -168,14 +168,21 @@ function flameGraphs(m: Model): string {
   if (m.dumps.length === 1) return legend + flameGraph(m.callTrees.merged, STATE_COLOURS, `${countText(m.dumps[0]!.threads.length)} threads`);
   const out = [
     legend,
-    flameGraph(m.callTrees.merged, STATE_COLOURS, `${countText(m.dumps.reduce((n, d) => n + d.threads.length, 0))} thread samples in ${m.dumps.length} dumps`),
+    flameGraph(
+      m.callTrees.merged,
+      STATE_COLOURS,
+      `${countOf(
+        m.dumps.reduce((n, d) => n + d.threads.length, 0),
+        'thread sample',
+      )} in ${countOf(m.dumps.length, 'dump')}`,
+    ),
   ];
   m.dumps
     .slice(0, FLAME_DUMPS)
     .forEach((d, i) =>
       out.push(
-        `<details><summary>dump #${i}${d.timestampIso !== undefined ? ` (${esc(d.timestampIso)})` : ''}: ${countText(d.threads.length)} threads` +
-          `</summary>${flameGraph(m.callTrees.perDump[i]!, STATE_COLOURS, `${countText(d.threads.length)} threads of dump #${i}`)}</details>`,
+        `<details><summary>dump #${i}${d.timestampIso !== undefined ? ` (${esc(d.timestampIso)})` : ''}: ${countOf(d.threads.length, 'thread')}` +
+          `</summary>${flameGraph(m.callTrees.perDump[i]!, STATE_COLOURS, `${countOf(d.threads.length, 'thread')} of dump #${i}`)}</details>`,
       ),
     );
   if (m.dumps.length > FLAME_DUMPS) out.push(`<p class="muted">… ${m.dumps.length - FLAME_DUMPS} more dumps, each in the series' graph above.</p>`);

@@ -3,7 +3,7 @@
  * retainers, the leak suspects, the classes by retained size) and as the `dumpsleuth.memory/1` JSON.
  * Draws what it is given; names from the dump are stripped of control sequences.
  */
-import { countText, shareText } from '../model/count-text.js';
+import { countOf, countText, shareText } from '../model/count-text.js';
 import type { RetainerNode } from '../model/memory.js';
 import { biggestHeldText, classSuspectText, type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
 import { approximateBytes } from './heap-size-text.js';
@@ -65,10 +65,10 @@ export function renderMemoryText(r: MemoryReport): string {
     else if (a.index !== x.subject.index)
       out.push(
         `     the memory accumulates in ${name(a)} ${a.id}: it retains ` +
-          `${approximateBytes(a.retained)} and directly holds ${countText(a.dominated)} objects` +
+          `${approximateBytes(a.retained)} and directly holds ${countOf(a.dominated, 'object')}` +
           `${held !== '' ? `, ${stripControl(held)}` : ''}`,
       );
-    else out.push(`     it directly holds ${countText(a.dominated)} objects, none of which retains most of it`);
+    else out.push(`     it directly holds ${countOf(a.dominated, 'object')}, none of which retains most of it`);
     if (x.path !== undefined && x.path.length > 0)
       out.push(
         '     kept by: ' +

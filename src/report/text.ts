@@ -5,6 +5,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 
+import { countOf } from '../model/count-text.js';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
 import { evidenceCutNote } from './evidence-cut.js';
@@ -91,7 +92,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
     for (const p of m.connectionPools.slice(0, 20)) {
       const waiting = Math.max(0, ...p.waitingThreads.map((w) => w.threads.length));
       const numbers = p.source === 'heap' ? `width ${p.width ?? '?'}, leased ${p.leased ?? '?'}, pending ${p.pending ?? '?'}` : 'from stacks only';
-      out.push(`  ${stripControl(p.name)}: ${numbers}, ${waiting} threads waiting`);
+      out.push(`  ${stripControl(p.name)}: ${numbers}, ${countOf(waiting, 'thread')} waiting`);
     }
   }
   for (const sec of memorySections(m.memory)) {

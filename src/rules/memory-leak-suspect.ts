@@ -1,5 +1,5 @@
 import { approximateBytes } from '../model/bytes.js';
-import { countText, shareText } from '../model/count-text.js';
+import { countOf, countText, shareText } from '../model/count-text.js';
 import type { Evidence } from '../model/findings.js';
 import type { LeakSuspect, MemorySummary, PathStep, RetainedObject } from '../model/memory.js';
 import { biggestHeldText, classSuspectText, retainedObjectName } from '../model/memory.js';
@@ -65,9 +65,9 @@ export const memoryLeakSuspect: Rule = {
             a.chainLinks !== undefined
               ? ` The memory accumulates in ${what}, the first of ${countText(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}.`
               : a.index !== s.subject.index || s.kind === 'class'
-                ? ` The memory accumulates in ${what}: it retains ${approximateBytes(a.retained)} and directly holds ${countText(a.dominated)} objects` +
+                ? ` The memory accumulates in ${what}: it retains ${approximateBytes(a.retained)} and directly holds ${countOf(a.dominated, 'object')}` +
                   `${holds !== '' ? `, ${holds}` : ''}.`
-                : ` It directly holds ${countText(a.dominated)} objects, none of which retains most of it.`;
+                : ` It directly holds ${countOf(a.dominated, 'object')}, none of which retains most of it.`;
           const path = s.path ?? [];
           const queue = [a, ...path.map((p) => p.object)].map((o) => queues.get(o.id)).find((q) => q !== undefined);
           const held = path.length > 0 ? ` Kept by: ${keptBy(path)}.` : '';

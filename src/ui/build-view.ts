@@ -2,6 +2,7 @@
  * Turns the Model and the findings into the UI's screens: one-line rows with detail panes and links.
  * Every string from a dump goes through stripControl here, once, so components only draw.
  */
+import { countOf } from '../model/count-text.js';
 import type { Evidence, Finding } from '../model/findings.js';
 import type { Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
@@ -434,7 +435,7 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
   model.dumps.forEach((d, di) => {
     rows.push({
       key: `dump:${di}`,
-      text: `  dump #${di} ${clean(d.timestampIso ?? d.timestamp ?? '(no time)')} ${clean(d.jvm ?? '')} ${d.threads.length} threads`,
+      text: `  dump #${di} ${clean(d.timestampIso ?? d.timestamp ?? '(no time)')} ${clean(d.jvm ?? '')} ${countOf(d.threads.length, 'thread')}`,
       tone: 'dim',
       search: '',
       detail: [{ text: `dump #${di} of ${clean(d.source)}, lines ${d.startLine}-${d.endLine}` }],

@@ -4,7 +4,7 @@
  * classes by retained size. Every string from the dump goes through stripControl here.
  */
 import { approximateBytes } from '../model/bytes.js';
-import { countText, shareText } from '../model/count-text.js';
+import { countOf, countText, shareText } from '../model/count-text.js';
 import type { Finding } from '../model/findings.js';
 import {
   biggestHeldText,
@@ -163,7 +163,7 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
     const where =
       a.chainLinks !== undefined
         ? `the first of ${count(a.chainLinks)} linked nodes`
-        : `it directly holds ${count(a.dominated)} objects${held !== '' ? `, ${clean(held)}` : ''}`;
+        : `it directly holds ${countOf(a.dominated, 'object')}${held !== '' ? `, ${clean(held)}` : ''}`;
     const findingId = findingOf.get(x.subject.id) ?? findingOf.get(a.id);
     rows.push({
       key: `memory:${heap}:suspect:${i}`,

@@ -1,7 +1,7 @@
 /** countText writes counts as toLocaleString('en-US') does for integers, without loading ICU. */
 import { describe, expect, test } from 'vitest';
 
-import { countText } from '../../src/model/count-text.js';
+import { countOf, countText } from '../../src/model/count-text.js';
 import { compareText } from '../../src/model/text-order.js';
 
 describe('countText', () => {
@@ -14,6 +14,16 @@ describe('countText', () => {
   test('leaves what is not an integer as JavaScript writes it', () => {
     expect(countText(1.5)).toBe('1.5');
     expect(countText(Number.NaN)).toBe('NaN');
+  });
+});
+
+describe('countOf', () => {
+  test('a count and what it counts, singular for one only', () => {
+    expect(countOf(1, 'dump')).toBe('1 dump');
+    expect(countOf(0, 'dump')).toBe('0 dumps');
+    expect(countOf(1200, 'object')).toBe('1,200 objects');
+    expect(countOf(2, 'thread sample')).toBe('2 thread samples');
+    expect(countOf(3, 'index', 'indexes')).toBe('3 indexes');
   });
 });
 
