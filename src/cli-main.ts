@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 
 import { Command, CommanderError, Option } from 'commander';
 
+import { parseShard } from './batch/shard.js';
 import { analyzeCommand, type CommandIo } from './commands/analyze.js';
 import { batchCommand } from './commands/batch.js';
 import { extractCommand } from './commands/extract.js';
@@ -113,20 +114,27 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--no-progress', 'no progress line on stderr')
     .option('--redact', 'mask IP addresses, host names, user names and query strings in every line (the same value, the same token)')
     .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (default 16g, and a 100-fold inflation past 1g)')
-    .action(async (paths: string[], o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean; maxGunzipSize?: string }) => {
-      exitCode = await batchCommand(
-        paths,
-        {
-          jobs: wholeNumber('-j', o.jobs, 1, `for example -j ${availableParallelism()}`),
-          failOn: o.failOn,
-          progress: o.progress,
-          redact: o.redact === true,
-          ...(o.maxGunzipSize !== undefined ? { maxGunzipBytes: byteSizeOption(o.maxGunzipSize) } : {}),
-          ...(o.config !== undefined ? { config: o.config } : {}),
-        },
-        io,
-      );
-    });
+    .option('--shard <K/N>', "analyse only shard K of N (incidents K, K+N, ...); N alone takes K from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX")
+    .action(
+      async (
+        paths: string[],
+        o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean; maxGunzipSize?: string; shard?: string },
+      ) => {
+        exitCode = await batchCommand(
+          paths,
+          {
+            jobs: wholeNumber('-j', o.jobs, 1, `for example -j ${availableParallelism()}`),
+            failOn: o.failOn,
+            progress: o.progress,
+            redact: o.redact === true,
+            ...(o.maxGunzipSize !== undefined ? { maxGunzipBytes: byteSizeOption(o.maxGunzipSize) } : {}),
+            ...(o.config !== undefined ? { config: o.config } : {}),
+            ...(o.shard !== undefined ? { shard: parseShard(o.shard, io.env) } : {}),
+          },
+          io,
+        );
+      },
+    );
   program
     .command('ui')
     .description('explore an incident in the terminal (needs a TTY; for scripts use analyze)')

@@ -12,6 +12,7 @@ import { Worker } from 'node:worker_threads';
 import { expandIncidentPaths, isFolderOfIncidents } from '../batch/expand-paths.js';
 import { analyseIncidentForBatch, type IncidentLine } from '../batch/incident-summary.js';
 import { looksLikeDump } from '../batch/looks-like-dump.js';
+import { type Shard, shareOf } from '../batch/shard.js';
 import { loadConfigFile } from '../engine/config.js';
 import { UsageError } from '../errors.js';
 import { Redactor } from '../report/redact.js';
@@ -32,6 +33,8 @@ export interface BatchOptions {
   readonly progress: boolean;
   readonly redact?: boolean;
   readonly maxGunzipBytes?: number;
+  /** This run's share of the incidents (see batch/shard.ts). */
+  readonly shard?: Shard;
 }
 
 /**
@@ -64,10 +67,15 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   // A bad config stops the batch before any incident, and a config picked up by itself is named.
   const { source: configSource } = await loadConfigFile(RULES, opts.config);
   if (configSource !== undefined) io.stderr.write(`note: ${stripControl(configNote(configSource))}\n`);
-  const { incidents, skipped } = await incidentsOf(args);
+  const { incidents: matched, skipped } = await incidentsOf(args);
   for (const p of skipped) io.stderr.write(`note: skipped ${stripControl(p)}: in a folder of incidents, a file that is not a dump is not an incident\n`);
-  if (incidents.length === 0)
+  if (matched.length === 0)
     throw new UsageError('no incident matched the given paths', 'pass incident directories, dump files, or globs such as "incidents/*"');
+  const incidents = opts.shard !== undefined ? shareOf(matched, opts.shard) : matched;
+  if (opts.shard !== undefined)
+    io.stderr.write(`note: shard ${opts.shard.index} of ${opts.shard.count}: ${incidents.length} of the ${matched.length} incidents\n`);
+  // A shard with nothing to do (more shards than incidents) has done its share.
+  if (incidents.length === 0) return 0;
   const showProgress = batchProgressShown(opts.progress, io);
   const lines: Array<IncidentLine | undefined> = new Array(incidents.length);
   // A reader that went away (`| head -3`) has all it wants: no more incidents are started.

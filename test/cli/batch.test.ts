@@ -125,6 +125,54 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     expect(piped('never')).toBe(0);
   });
 
+  it('--shard K/N: the N shards together give exactly the lines of one run, each incident once', () => {
+    const folder = 'fixtures/incidents';
+    const whole = run(['--fail-on', 'never', '-j', '2', folder]);
+    expect(whole.lines.length).toBeGreaterThan(10);
+    // Each line but its time (`seconds`: how long that incident took, which differs from run to run).
+    const key = (l: { path: string; seconds?: number }) => JSON.stringify({ ...l, seconds: undefined });
+    for (const n of [3, 7]) {
+      const shards = Array.from({ length: n }, (_, k) => run(['--fail-on', 'never', '-j', '2', '--shard', `${k + 1}/${n}`, folder]));
+      for (const [k, s] of shards.entries())
+        expect(s.stderr).toContain(`note: shard ${k + 1} of ${n}: ${s.lines.length} of the ${whole.lines.length} incidents`);
+      expect(shards.flatMap((s) => s.lines.map(key)).sort()).toEqual(whole.lines.map(key).sort());
+    }
+    // More shards than incidents: the extra shards have nothing to do, and say so.
+    const extra = run(['--fail-on', 'never', '--shard', '3/3', 'fixtures/incidents/active-count-leak']);
+    expect([extra.code, extra.lines]).toEqual([0, []]);
+  });
+
+  it('--shard N takes its number from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, from 0); a bad shard is a usage error', () => {
+    const inJob = (index: string | undefined, shard: string) =>
+      spawnSync(
+        process.execPath,
+        [
+          BUILT_CLI,
+          'batch',
+          '--no-progress',
+          '--fail-on',
+          'never',
+          '--shard',
+          shard,
+          'fixtures/incidents/active-count-leak',
+          'fixtures/incidents/draining-pool',
+        ],
+        {
+          env: { ...process.env, NO_COLOR: '1', ...(index !== undefined ? { JOB_COMPLETION_INDEX: index } : {}) },
+          encoding: 'utf8',
+        },
+      );
+    const second = inJob('1', '2');
+    expect(second.status).toBe(0);
+    expect(JSON.parse(second.stdout.trim()).path).toBe('fixtures/incidents/draining-pool');
+    const unset = { ...process.env };
+    delete unset['JOB_COMPLETION_INDEX'];
+    const noIndex = spawnSync(process.execPath, [BUILT_CLI, 'batch', '--shard', '2', 'fixtures/incidents/active-count-leak'], { env: unset, encoding: 'utf8' });
+    expect(noIndex.status).toBe(2);
+    expect(noIndex.stderr).toMatch(/--shard 2 needs the shard's number: JOB_COMPLETION_INDEX is not set/);
+    for (const bad of ['0/3', '4/3', 'a/b', '1/0']) expect(inJob(undefined, bad).stderr, bad).toMatch(/--shard .*(is not K\/N|must be from 1 to)/);
+  });
+
   it('expands globs itself (no shell needed)', () => {
     expect(expandIncidentPaths(['fixtures/threads/*'])).toEqual([
       'fixtures/threads/activity',
