@@ -31,6 +31,17 @@ const stateText = (n: CallTreeNode) =>
     .map(([s, c]) => `${s} ${c}`)
     .join(', ');
 
+/** One box of the graph: its tooltip, and its label cut to what fits (none when not 4 characters do). */
+function frameBox(x: number, y: number, w: number, label: string, title: string, fill: string): string {
+  const fits = Math.floor((w - 4) / CHAR_UNITS);
+  const shown = fits >= label.length ? label : fits >= 4 ? `${label.slice(0, fits - 1)}…` : '';
+  return (
+    `<g><title>${esc(title)}</title><rect x="${x.toFixed(1)}" y="${y}" width="${(w - 0.5).toFixed(1)}" height="${ROW - 1}" fill="${fill}" rx="2"></rect>` +
+    (shown !== '' ? `<text x="${(x + 3).toFixed(1)}" y="${y + ROW - 5}">${esc(shown)}</text>` : '') +
+    '</g>'
+  );
+}
+
 /** The frames of a node's subtree, itself included. */
 function subtreeSize(n: CallTreeNode): number {
   let size = 0;
@@ -81,31 +92,21 @@ export function flameGraph(root: CallTreeNode, colours: Readonly<Record<JavaThre
   }
   const height = depth * ROW;
   for (const { n, x, w, level } of placed) {
-    const y = height - (level + 1) * ROW;
-    const label = n === root ? what : shortFrame(n.frame);
-    const fits = Math.floor((w - 4) / CHAR_UNITS);
-    const shown = fits >= label.length ? label : fits >= 4 ? `${label.slice(0, fits - 1)}…` : '';
     const title = n === root ? `${what}: ${stateText(n)}` : `${n.frame}: ${n.count} (${stateText(n)})${n.self > 0 ? `; top frame of ${n.self}` : ''}`;
     const fill = n === root ? '#d0d7de' : colours[mainState(n)];
-    boxes.push(
-      `<g><title>${esc(title)}</title><rect x="${x.toFixed(1)}" y="${y}" width="${(w - 0.5).toFixed(1)}" height="${ROW - 1}" fill="${fill}" rx="2"></rect>` +
-        (shown !== '' ? `<text x="${(x + 3).toFixed(1)}" y="${y + ROW - 5}">${esc(shown)}</text>` : '') +
-        '</g>',
-    );
+    boxes.push(frameBox(x, height - (level + 1) * ROW, w, n === root ? what : shortFrame(n.frame), title, fill));
   }
-  if (frameless !== undefined) {
-    const y = height - 2 * ROW;
-    const label = `no frames: ${countText(root.self)}`;
-    const fits = Math.floor((frameless.w - 4) / CHAR_UNITS);
+  if (frameless !== undefined)
     boxes.push(
-      `<g><title>${esc(`${countText(root.self)} threads with no frames in their stack`)}</title>` +
-        `<rect x="${frameless.x.toFixed(1)}" y="${y}" width="${(frameless.w - 0.5).toFixed(1)}" height="${ROW - 1}" fill="#eaeef2" rx="2"></rect>` +
-        (fits >= 4
-          ? `<text x="${(frameless.x + 3).toFixed(1)}" y="${y + ROW - 5}">${esc(fits >= label.length ? label : `${label.slice(0, fits - 1)}…`)}</text>`
-          : '') +
-        '</g>',
+      frameBox(
+        frameless.x,
+        height - 2 * ROW,
+        frameless.w,
+        `no frames: ${countText(root.self)}`,
+        `${countText(root.self)} threads with no frames in their stack`,
+        '#eaeef2',
+      ),
     );
-  }
   const notes = [
     ...(hidden > 0 ? [`${countText(hidden)} frames too narrow to draw`] : []),
     ...(cut > 0 ? [`stacks cut at ${MAX_DEPTH} frames deep (${countText(cut)} frames above)`] : []),

@@ -244,6 +244,7 @@ function memoryBlock(sec: MemorySection): string {
 
 export function renderHtml(report: Report): string {
   const m = report.model;
+  const short = shortSourceNames(m.inputs.map((i) => i.path));
   const out: string[] = [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -265,9 +266,7 @@ export function renderHtml(report: Report): string {
     ...m.notes.map((n) => `<p class="muted note">note: ${esc(n)}</p>`),
     ...(report.findings.length > 0 ? ['<h2>Summary</h2>', causesBlock(causalSummary(report.findings))] : []),
     `<h2>Findings (${report.findings.length})</h2>`,
-    report.findings.length === 0
-      ? '<p>No findings.</p>'
-      : report.findings.map((f) => findingBlock(f, shortSourceNames(m.inputs.map((i) => i.path)))).join('\n'),
+    report.findings.length === 0 ? '<p>No findings.</p>' : report.findings.map((f) => findingBlock(f, short)).join('\n'),
   ];
   if (m.dumps.length > 0) out.push('<h2>Thread states per dump</h2>', statesChart(report));
   const rows = seriesRows(m, report.findings);

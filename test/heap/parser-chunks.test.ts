@@ -45,9 +45,16 @@ function tally(chunk: number): Record<string, number> {
       seen['bodyBytes']! += data.length;
     },
   };
-  const parser = new HprofParser(visitor);
-  // The feed's contract: what the parser did not consume is given again with more bytes after it,
-  // and a push may consume past its end (a body skipped unread), which the next bytes then skip.
+  pushInChunks(new HprofParser(visitor), chunk);
+  return seen;
+}
+
+/**
+ * Feeds the dump in pushes of `chunk` bytes, as the feed's contract says: what the parser did not
+ * consume is given again with more bytes after it, and a push may consume past its end (a body
+ * skipped unread), which the next bytes then skip.
+ */
+function pushInChunks(parser: HprofParser, chunk: number): void {
   let pending = Buffer.alloc(0);
   let at = 0;
   while (at < DUMP.length && !parser.ended) {
@@ -59,7 +66,6 @@ function tally(chunk: number): Record<string, number> {
       pending = Buffer.alloc(0);
     } else pending = buf.subarray(used);
   }
-  return seen;
 }
 
 /**
@@ -78,17 +84,7 @@ function headers(chunk: number): Record<string, number> {
     objectArrayHeader: (id, classId, n) => add('objectArrayHeader', id, classId, n),
     primitiveArrayHeader: (id, type, n) => add('primitiveArrayHeader', id, type, n),
   });
-  let pending = Buffer.alloc(0);
-  let at = 0;
-  while (at < DUMP.length && !parser.ended) {
-    const buf = Buffer.concat([pending, DUMP.subarray(at, at + chunk)]);
-    at += chunk;
-    const used = parser.push(buf, 0, buf.length);
-    if (used > buf.length) {
-      at += used - buf.length;
-      pending = Buffer.alloc(0);
-    } else pending = buf.subarray(used);
-  }
+  pushInChunks(parser, chunk);
   return seen;
 }
 
