@@ -131,7 +131,8 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     expect(whole.lines.length).toBeGreaterThan(10);
     // Each line but its time (`seconds`: how long that incident took, which differs from run to run).
     const key = (l: { path: string; seconds?: number }) => JSON.stringify({ ...l, seconds: undefined });
-    for (const n of [3, 7]) {
+    // Three shards through the CLI (other counts: shareOf's own test, test/batch/shard.test.ts).
+    for (const n of [3]) {
       const shards = Array.from({ length: n }, (_, k) => run(['--fail-on', 'never', '-j', '2', '--shard', `${k + 1}/${n}`, folder]));
       for (const [k, s] of shards.entries())
         expect(s.stderr).toContain(`note: shard ${k + 1} of ${n}: ${s.lines.length} of the ${whole.lines.length} incidents`);
