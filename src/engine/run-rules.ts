@@ -37,6 +37,7 @@ export function runRules(model: Model, rules: readonly Rule[], config: ResolvedC
           return findingId(link.rule, link.subject);
         }),
         remedy: d.remedy ?? rule.meta.remedy,
+        remedyKind: rule.meta.remedyKind ?? 'fix',
         impact: d.impact ?? defaultImpact(d.facts),
       });
     }

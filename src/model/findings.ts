@@ -22,6 +22,13 @@ export type Evidence =
   | { readonly kind: 'heap-object'; readonly source: string; readonly id: string; readonly className: string; readonly note?: string }
   | { readonly kind: 'log'; readonly source: string; readonly line: number; readonly text: string; readonly note?: string };
 
+/**
+ * What a remedy is: `fix`, what to change (a pool's size, an appender); `search`, how to find the cause
+ * (what stuck threads or a lock's owner wait for), for findings that say where it hurts, not why. The
+ * summary's first step is the first `fix` of the top cause's chain.
+ */
+export type RemedyKind = 'fix' | 'search';
+
 export type FactValue = number | string | boolean | null | readonly string[] | readonly number[];
 
 export interface Finding {
@@ -38,6 +45,7 @@ export interface Finding {
   readonly evidence: readonly Evidence[];
   readonly causedBy: readonly string[];
   readonly remedy: string;
+  readonly remedyKind: RemedyKind;
   /** Orders findings of one severity, biggest first (threads held up, CPU burned); see rules/rule.ts. */
   readonly impact: number;
 }

@@ -16,7 +16,7 @@ export interface CauseNode {
 export interface CausalSummary {
   /** Root causes in the findings' order (most severe, then biggest, first). */
   readonly causes: readonly CauseNode[];
-  /** What to do first: the first sentence of the first root cause's remedy; undefined with no findings. */
+  /** What to do first: the first sentence of the remedy of the top root cause's chain (see firstFix); undefined with no findings. */
   readonly first: { readonly finding: Finding; readonly step: string } | undefined;
 }
 
@@ -44,8 +44,18 @@ export function causalSummary(findings: readonly Finding[]): CausalSummary {
   for (const f of findings) if (!placed.has(f.id) && causesOf(f).length === 0) causes.push(node(f));
   // What a cycle left out: each stands as a root where it is first met.
   for (const f of findings) if (!placed.has(f.id)) causes.push(node(f));
-  const top = causes[0]?.finding;
+  const top = causes[0] !== undefined ? firstFix(causes[0]) : undefined;
   return { causes, first: top !== undefined && top.remedy !== '' ? { finding: top, step: firstSentence(top.remedy) } : undefined };
+}
+
+/**
+ * Whose remedy comes first: the top cause's, unless it only says how to find the cause (threads stuck
+ * in one place: find what they wait for) and a finding it causes says what to change (the log
+ * appender they all wait behind); then the first such finding, depth first.
+ */
+function firstFix(root: CauseNode): Finding {
+  for (const { node } of walkCauses([root])) if (node.finding.remedyKind === 'fix' && node.finding.remedy !== '') return node.finding;
+  return root.finding;
 }
 
 /** Every node of the tree, depth first, with its depth (0 for a root cause). */

@@ -27,6 +27,7 @@ export const cpuHotThreads: Rule = {
     remedy:
       'Look at where the hot thread runs in every dump: a loop that does not end (a bad loop condition, a regular expression ' +
       'that backtracks, a retry without a pause) is fixed in that code; a thread that is merely busy needs a limit or more cores.',
+    remedyKind: 'search',
     options: {
       minCoreShare: { type: 'number', min: 0, max: 1, default: 0.5, description: 'Share of one core a thread must use to be reported.' },
       errorCoreShare: {

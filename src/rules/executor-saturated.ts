@@ -16,6 +16,7 @@ export const executorSaturated: Rule = {
     remedy:
       'Find what the busy workers wait for (a lock, a downstream pool, a slow call) ' +
       'and fix that first; size the pool to the load, bound its queue and reject early.',
+    remedyKind: 'search',
     options: {
       minWorkers: {
         type: 'integer',

@@ -22,6 +22,7 @@ export const gcOverhead: Rule = {
     remedy:
       'Read the GC log (-Xlog:gc* on JDK 9+, -verbose:gc before) for the heap after each collection: if it keeps growing, take a heap dump and ' +
       'look at what holds the memory (dumpsleuth memory); if it is stable but near the maximum, give the heap more room (-Xmx) or lower the allocation rate.',
+    remedyKind: 'search',
     options: {
       minShare: { type: 'number', min: 0, max: 1, default: 0.3, description: "Share of the process's thread CPU the GC threads must have used." },
       errorShare: { type: 'number', min: 0, max: 1, default: 0.6, description: 'Share that makes it an error.' },

@@ -24,6 +24,7 @@ export const hungThreadsReported: Rule = {
     remedy:
       'Look at what the hung threads run (the logged stack, and the thread dump taken beside the log): a ' +
       'remote call or a query without a timeout is the usual cause; set one, and fix what the call waits for.',
+    remedyKind: 'search',
     options: {
       minActiveSeconds: {
         type: 'number',

@@ -10,6 +10,7 @@ export const limitSaturated: Rule = {
     title: 'Concurrency limit saturated',
     description: 'A counter is at its executes/actives limit and the threads really are inside the method: the limit is doing its job under load.',
     remedy: 'Find why calls are slow (what the threads inside wait for); raise the limit only if the service and what it calls can take more at once.',
+    remedyKind: 'search',
     options: {
       nearLimitRatio: { type: 'number', min: 0, max: 1, default: 0.9, description: 'The counter is judged when active >= limit x this.' },
       minInsideRatio: { type: 'number', min: 0, max: 1, default: 0.5, description: 'Saturation when more than active x this threads are inside the method.' },

@@ -1,5 +1,6 @@
 import type { LockModel, SeriesModel } from '../model/model.js';
 import type { Rule } from './rule.js';
+import { stuckThreadsSubjectOf } from './support/cause-links.js';
 import { describeThread, plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaitsByDump, waitChain } from './support/held-up.js';
 
@@ -11,6 +12,7 @@ export const lockContention: Rule = {
     title: 'Lock contention',
     description: 'Many threads blocked or parked on the same monitor or java.util.concurrent lock.',
     remedy: 'Look at what the owner does while holding the lock (I/O, a remote call, a long loop) and move it outside the critical section, or split the lock.',
+    remedyKind: 'search',
     options: {
       minWaiters: { type: 'integer', min: 1, default: 5, description: 'Waiting threads on one lock that make it a finding.' },
     },
@@ -43,6 +45,7 @@ export const lockContention: Rule = {
               ({ deadlock, heldUp }) => deadlock.threads.some((t) => t.thread === owner) || heldUp.some((t) => t.thread === owner),
             );
       const heldUp = owner === undefined ? 0 : waits.heldUpCount([owner]);
+      const ownerStuck = worst.owner && behind.length === 0 ? stuckThreadsSubjectOf(model, worst.owner) : undefined;
       // Past the first hop: what the owner itself waits for, as far as the dump shows it.
       const chain = worst.owner ? waitChain(model, worst.dump, worst.owner, waits) : '';
       const ownerText = worst.owner
@@ -74,7 +77,11 @@ export const lockContention: Rule = {
           ...(worst.owner ? [threadEvidence(model, worst.owner, 'owner')] : []),
           ...worst.waiters.slice(0, 50).map((w) => threadEvidence(model, w, w.kind === 'parking' ? 'parked' : 'blocked')),
         ],
-        causedBy: behind.map(({ deadlock }) => ({ rule: 'deadlock', subject: deadlockSubject(deadlock) })),
+        causedBy: [
+          ...behind.map(({ deadlock }) => ({ rule: 'deadlock', subject: deadlockSubject(deadlock) })),
+          // An owner stuck in one place in every dump (a write that does not return) is what keeps the lock taken.
+          ...(ownerStuck !== undefined ? [{ rule: 'stuck-threads', subject: ownerStuck }] : []),
+        ],
         // The owner holds up everyone behind it, through any chain of locks.
         impact: Math.max(worst.waiters.length, heldUp) * 2,
       };

@@ -11,6 +11,7 @@ import type { ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
 import { activityFrame } from '../threads/thread-activity.js';
 import type { FindingDraft, Rule } from './rule.js';
+import { stuckThreadsSubjectOf } from './support/cause-links.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { lockSubject, lockWaits } from './support/held-up.js';
 import { type LoggingFrame, loggingSite, loggingSubject, loggingWait } from './support/logging-frames.js';
@@ -124,7 +125,14 @@ export const loggingContention: Rule = {
           queues: (full.length > 0 ? full : queues).map((q) => `${q.name ?? q.className}: ${q.queueSize ?? '?'}/${q.capacity ?? '?'}`),
         },
         evidence,
-        causedBy: locks.map((l) => ({ rule: 'lock-contention', subject: lockSubject(l) })),
+        causedBy: [
+          ...locks.map((l) => ({ rule: 'lock-contention', subject: lockSubject(l) })),
+          // A full queue's worker stuck in one place (its write does not return) is why the queue does not drain.
+          ...workers.flatMap((w) => {
+            const subject = stuckThreadsSubjectOf(model, ref(w));
+            return subject !== undefined ? [{ rule: 'stuck-threads', subject }] : [];
+          }),
+        ],
         impact: waiters.length * 2,
       });
     }

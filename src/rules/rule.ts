@@ -1,5 +1,5 @@
 /** What a rule is: data (meta) plus a check over the Model. Rules never format or print. */
-import type { Evidence, FactValue, Severity } from '../model/findings.js';
+import type { Evidence, FactValue, RemedyKind, Severity } from '../model/findings.js';
 import type { Model } from '../model/model.js';
 
 export type OptionValue = number | string | boolean;
@@ -21,6 +21,8 @@ interface RuleMeta {
   readonly title: string;
   readonly description: string;
   readonly remedy: string;
+  /** `search` for a remedy that says how to find the cause rather than what to change (see RemedyKind); `fix` when not given. */
+  readonly remedyKind?: RemedyKind;
   readonly options: Readonly<Record<string, RuleOption>>;
 }
 

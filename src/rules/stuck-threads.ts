@@ -3,7 +3,7 @@ import type { Model, SeriesThreadModel } from '../model/model.js';
 import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
 import { activityFrame, isSleeping } from '../threads/thread-activity.js';
 import type { Rule } from './rule.js';
-import { CauseLinks } from './support/cause-links.js';
+import { CauseLinks, stuckThreadsSubject } from './support/cause-links.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaits } from './support/held-up.js';
 import { loggingWaitSubject } from './support/logging-frames.js';
@@ -25,6 +25,7 @@ export const stuckThreads: Rule = {
     remedy:
       'Find what the stuck threads wait for (the lock owner, the remote call, the loop) and add a ' +
       'timeout or fix the owner; a thread that burns a core in one place is a runaway: look at its loop.',
+    remedyKind: 'search',
     options: {
       minDumps: { type: 'integer', min: 2, default: 2, description: 'Dumps in which the thread must be in the same place.' },
     },
@@ -100,7 +101,7 @@ export const stuckThreads: Rule = {
         const heldUp = waits.heldUpCount(members.map(lastOf));
         const impact = members.length + heldUp * 2 + (runaway ? 10 * (cpuMax! / (span! * 1000)) : 0);
         drafts.push({
-          subject: `${where} (${state})`,
+          subject: stuckThreadsSubject(th),
           message:
             `${plural(members.length, 'thread')} stayed ${state} in ${where} ` +
             `${sameExactly ? 'with the same stack' : 'in the same place (only the top frames or recursion depth changed)'}` +

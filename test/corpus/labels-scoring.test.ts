@@ -16,6 +16,7 @@ const finding = (rule: string, severity: Finding['severity'], subject: string, m
   evidence: [],
   causedBy: [],
   remedy: '',
+  remedyKind: 'fix',
   impact: 1,
 });
 

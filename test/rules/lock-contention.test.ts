@@ -94,7 +94,32 @@ const CASES: Case[] = [
     },
     expect: [{ subject: 'com.acme.SharedCache@0x10', facts: { owner: 'teller-1' }, causedBy: ['deadlock:teller-1 <-> teller-2'] }],
   },
+  {
+    name: 'an owner stuck in one write in every dump of the series: its stuck-threads finding is the cause',
+    model: () => modelOf(['10:00:00', '10:00:05', '10:00:10'].map((t) => ({ at: `2026-12-03T${t}`, threads: [writer(WRITE), ...waiters(5)] }))),
+    expect: [{ subject: 'com.acme.SharedCache@0x10', facts: { owner: 'cache-writer' }, causedBy: ['stuck-threads:com.acme.SharedCache.flush (RUNNABLE)'] }],
+  },
+  {
+    name: 'negative control: an owner that moves on between dumps (a slow writer, not a stuck one) names no stuck-threads cause',
+    model: () =>
+      modelOf([
+        { at: '2026-12-03T10:00:00', threads: [writer(WRITE), ...waiters(5)] },
+        { at: '2026-12-03T10:00:05', threads: [writer(['java.io.FileOutputStream.writeBytes', 'com.acme.SharedCache.compact']), ...waiters(5)] },
+      ]),
+    expect: [{ subject: 'com.acme.SharedCache@0x10', facts: { owner: 'cache-writer' }, causedBy: [] }],
+  },
+  {
+    name: 'negative control: one dump is no series, so nothing is stuck',
+    model: () => modelOf([{ threads: [writer(WRITE), ...waiters(5)] }]),
+    expect: [{ subject: 'com.acme.SharedCache@0x10', causedBy: [] }],
+  },
 ];
+
+/** A thread writing to a socket while it holds the cache's monitor. */
+const WRITE = ['java.net.SocketOutputStream.socketWrite0', 'java.net.SocketOutputStream.write', 'com.acme.SharedCache.flush'];
+function writer(frames: string[]): ThreadSpec {
+  return { name: 'cache-writer', state: 'RUNNABLE', frames: [...frames, 'com.acme.Api.handle'], locks: [holds(CACHE, frames.length - 1)] };
+}
 
 describe('lock-contention: hand-built cases', () => {
   for (const c of CASES) test(c.name, () => void check('lock-contention', c));

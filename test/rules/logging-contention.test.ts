@@ -46,6 +46,13 @@ describe('logging-contention', { timeout: 60_000 }, () => {
     expect(queue.facts['asyncQueueFull']).toBe(true);
     expect(queue.facts['waiterCount']).toBe(truth.facts.asyncThreads);
     expect(queue.facts['holderDoing']).toEqual([expect.stringMatching(/^writing to a socket/)]);
+    // Both are held up by the writers stuck in one socket write in every dump: the lock's owner (through the
+    // lock-contention finding) and the queue's worker (directly); that stuck-threads finding is the one root.
+    const stuckWriters = findings.find((f) => f.rule === 'stuck-threads' && f.facts['state'] === 'RUNNABLE')!;
+    expect(stuckWriters.facts['threads']).toEqual(expect.arrayContaining([...(sync.facts['holders'] as string[]), ...(queue.facts['holders'] as string[])]));
+    expect(queue.causedBy).toEqual([stuckWriters.id]);
+    expect(findings.find((f) => f.id === sync.causedBy[0])!.causedBy).toEqual([stuckWriters.id]);
+    expect(stuckWriters.causedBy).toEqual([]);
     // The heap dump taken with the thread dumps says how full the queue is: full.
     expect(queue.facts['queues']).toEqual([`${truth.facts.asyncAppenderName}: ${truth.facts.asyncQueueCapacity}/${truth.facts.asyncQueueCapacity}`]);
     expect(found).toHaveLength(2);
