@@ -10,7 +10,7 @@ import { Command, CommanderError, Option } from 'commander';
 
 import { parseShard } from './batch/shard.js';
 import { analyzeCommand, type CommandIo } from './commands/analyze.js';
-import { batchCommand } from './commands/batch.js';
+import { batchCommand, batchSummaryCommand } from './commands/batch.js';
 import { extractCommand } from './commands/extract.js';
 import { histogramCommand } from './commands/histogram.js';
 import { memoryCommand } from './commands/memory.js';
@@ -26,6 +26,15 @@ export type { CommandIo } from './commands/analyze.js';
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Runs the CLI on `args` (the arguments after the program's name) and resolves to its exit code. */
+/** batch's options that say how to analyse, which `batch --summary` (it analyses nothing) refuses: by commander's key. */
+const ANALYSIS_FLAGS: Readonly<Record<string, string>> = {
+  jobs: '-j',
+  config: '--config',
+  redact: '--redact',
+  maxGunzipSize: '--max-gunzip-size',
+  shard: '--shard',
+};
+
 export async function runCli(args: readonly string[], io: CommandIo): Promise<number> {
   const program = new Command('dumpsleuth')
     .description('Diagnose sick Java services from their thread dumps and heap dumps.')
@@ -115,11 +124,23 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--redact', 'mask IP addresses, host names, user names and query strings in every line (the same value, the same token)')
     .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (default 16g, and a 100-fold inflation past 1g)')
     .option('--shard <K/N>', "analyse only shard K of N (incidents K, K+N, ...); N alone takes K from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX")
+    .option('--summary', "the paths are batch's NDJSON output (shards' files, - for stdin): their lines joined as one run's, its table and its exit code")
     .action(
       async (
         paths: string[],
-        o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean; maxGunzipSize?: string; shard?: string },
+        o: { jobs: string; failOn: string; config?: string; progress: boolean; redact?: boolean; maxGunzipSize?: string; shard?: string; summary?: boolean },
+        command: Command,
       ) => {
+        if (o.summary === true) {
+          const analysing = Object.entries(ANALYSIS_FLAGS).filter(([key]) => command.getOptionValueSource(key) === 'cli');
+          if (analysing.length > 0)
+            throw new UsageError(
+              `--summary reads lines batch wrote and analyses nothing: ${analysing.map(([, flag]) => flag).join(', ')} does not apply`,
+              'give those options to the batch runs (the shards), and --summary only --fail-on',
+            );
+          exitCode = await batchSummaryCommand(paths, { failOn: o.failOn }, io);
+          return;
+        }
         exitCode = await batchCommand(
           paths,
           {

@@ -29,6 +29,11 @@ export interface IncidentLine {
   readonly skipped?: readonly string[];
   /** Present and true when `--redact` masked the line. */
   readonly redacted?: boolean;
+  /**
+   * With `--shard K/N`: the shard (K of N) and the incident's place in the whole sweep's list (from
+   * 0), so that `batch --summary` puts the shards' lines back in one run's order and sees gaps.
+   */
+  readonly shard?: { readonly index: number; readonly count: number; readonly position: number };
 }
 
 /** Skipped files named in a line; past them, counted (a folder of thousands of other files). */

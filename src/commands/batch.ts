@@ -5,16 +5,19 @@
  * cannot be read is a line saying so, and the others go on.
  */
 import { readdirSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
+import { joinBatchLines, readBatchLines } from '../batch/batch-lines.js';
 import { expandIncidentPaths, isFolderOfIncidents } from '../batch/expand-paths.js';
 import { analyseIncidentForBatch, type IncidentLine } from '../batch/incident-summary.js';
 import { looksLikeDump } from '../batch/looks-like-dump.js';
 import { type Shard, shareOf } from '../batch/shard.js';
 import { loadConfigFile } from '../engine/config.js';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
+import { readInputFile } from '../input/stdin.js';
 import { Redactor } from '../report/redact.js';
 import { configNote } from '../report/report.js';
 import { stripControl } from '../report/sanitize.js';
@@ -71,7 +74,8 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   for (const p of skipped) io.stderr.write(`note: skipped ${stripControl(p)}: in a folder of incidents, a file that is not a dump is not an incident\n`);
   if (matched.length === 0)
     throw new UsageError('no incident matched the given paths', 'pass incident directories, dump files, or globs such as "incidents/*"');
-  const incidents = opts.shard !== undefined ? shareOf(matched, opts.shard) : matched;
+  const positions = opts.shard !== undefined ? shareOf([...matched.keys()], opts.shard) : undefined;
+  const incidents = positions !== undefined ? positions.map((p) => matched[p]!) : matched;
   if (opts.shard !== undefined)
     io.stderr.write(`note: shard ${opts.shard.index} of ${opts.shard.count}: ${incidents.length} of the ${matched.length} incidents\n`);
   // A shard with nothing to do (more shards than incidents) has done its share.
@@ -91,7 +95,8 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   };
   // One Redactor for the whole batch, in this thread: a host gets the same token in every line.
   const redactor = opts.redact === true ? new Redactor() : undefined;
-  const record = (index: number, line: IncidentLine) => {
+  const record = (index: number, analysed: IncidentLine) => {
+    const line = opts.shard !== undefined ? { ...analysed, shard: { ...opts.shard, position: positions![index]! } } : analysed;
     lines[index] = redactor === undefined ? line : { ...redactor.value(line), redacted: true };
     done++;
     if (showProgress) io.stderr.write(`\r\u001b[2K[${done}/${incidents.length}] ${stripControl(line.path)}`);
@@ -102,11 +107,49 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   // A reader that went away stopped the batch: its exit code is what the incidents done say, as the
   // whole batch's would be (`| head` must not turn a failing sweep into a passing one).
   if (!readerGone) io.stderr.write(summaryTable(lines as IncidentLine[]));
-  const all = lines.filter((l): l is IncidentLine => l !== undefined);
-  if (all.some((l) => l.status === 'error')) return 2;
-  return failsOn(
+  return batchExitCode(
+    lines.filter((l): l is IncidentLine => l !== undefined),
     opts.failOn,
-    all.map((l) => l.highest),
+  );
+}
+
+/**
+ * `batch --summary <files...>`: the lines batch wrote (the shards of one sweep, each run by a job
+ * engine) joined into one run's: the lines on stdout in one run's order, the summary table on
+ * stderr, and the exit code one run would give (2, too, when incidents of a sharded sweep have no line).
+ */
+export async function batchSummaryCommand(files: string[], opts: Pick<BatchOptions, 'failOn'>, io: CommandIo): Promise<number> {
+  checkFailOn(opts.failOn);
+  const read: Array<{ source: string; lines: IncidentLine[] }> = [];
+  for (const f of files)
+    read.push({ source: f === '-' ? 'standard input' : f, lines: readBatchLines(await batchOutputText(f), f === '-' ? 'standard input' : f) });
+  const { lines, notes, incomplete } = joinBatchLines(read);
+  for (const n of notes) io.stderr.write(`warning: ${stripControl(n)}\n`);
+  for (const l of lines) io.stdout.write(JSON.stringify(l) + '\n');
+  io.stderr.write(summaryTable(lines));
+  // Incidents with no line were not analysed, as far as this summary can tell: as when one cannot be read.
+  return incomplete ? 2 : batchExitCode(lines, opts.failOn);
+}
+
+/** What a batch output file holds (stdin for `-`), or why it cannot be read, in words. */
+async function batchOutputText(path: string): Promise<string> {
+  try {
+    return (await readInputFile(path, (file) => readFile(file, 'utf8'))).value;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === undefined) throw e;
+    const why =
+      code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+    throw new InputError(`cannot read ${path}: ${why}`, 'give --summary the files batch wrote (its standard output), or - for standard input');
+  }
+}
+
+/** One run's exit code: 2 when an incident could not be read, 1 when one has a finding at or above --fail-on, else 0. */
+function batchExitCode(lines: readonly IncidentLine[], failOn: string): number {
+  if (lines.some((l) => l.status === 'error')) return 2;
+  return failsOn(
+    failOn,
+    lines.map((l) => l.highest),
   )
     ? 1
     : 0;

@@ -125,19 +125,45 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     expect(piped('never')).toBe(0);
   });
 
-  it('--shard K/N: the N shards together give exactly the lines of one run, each incident once', () => {
+  it("--shard K/N: the N shards' lines are one run's, each incident once; --summary joins them into that run's lines, table and exit code", () => {
     const folder = 'fixtures/incidents';
-    const whole = run(['--fail-on', 'never', '-j', '2', folder]);
+    const whole = run(['-j', '2', folder]);
     expect(whole.lines.length).toBeGreaterThan(10);
-    // Each line but its time (`seconds`: how long that incident took, which differs from run to run).
-    const key = (l: { path: string; seconds?: number }) => JSON.stringify({ ...l, seconds: undefined });
-    // Three shards through the CLI (other counts: shareOf's own test, test/batch/shard.test.ts).
-    for (const n of [3]) {
-      const shards = Array.from({ length: n }, (_, k) => run(['--fail-on', 'never', '-j', '2', '--shard', `${k + 1}/${n}`, folder]));
-      for (const [k, s] of shards.entries())
-        expect(s.stderr).toContain(`note: shard ${k + 1} of ${n}: ${s.lines.length} of the ${whole.lines.length} incidents`);
-      expect(shards.flatMap((s) => s.lines.map(key)).sort()).toEqual(whole.lines.map(key).sort());
+    // Each line but its time (`seconds`: how long that incident took, which differs from run to run) and its shard.
+    const key = (l: { path: string; seconds?: number; shard?: unknown }) => JSON.stringify({ ...l, seconds: undefined, shard: undefined });
+    const table = (stderr: string) => stderr.slice(stderr.indexOf('incident '));
+    // Three shards through the CLI (other counts: shareOf's own test, test/batch/shard.test.ts, and batch-lines.test.ts).
+    const n = 3;
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-shards-'));
+    const files: string[] = [];
+    const shards = Array.from({ length: n }, (_, k) => {
+      const s = run(['--fail-on', 'never', '-j', '2', '--shard', `${k + 1}/${n}`, folder]);
+      files.push(join(dir, `shard-${k + 1}.ndjson`));
+      writeFileSync(files[k]!, s.lines.map((l) => JSON.stringify(l) + '\n').join(''));
+      return s;
+    });
+    for (const [k, s] of shards.entries()) {
+      expect(s.stderr).toContain(`note: shard ${k + 1} of ${n}: ${s.lines.length} of the ${whole.lines.length} incidents`);
+      // Each line says its shard and its place in the whole sweep's list.
+      for (const l of s.lines) expect(whole.lines[l.shard.position].path).toBe(l.path);
+      expect(s.lines.map((l) => l.shard.index)).toEqual(s.lines.map(() => k + 1));
     }
+    expect(shards.flatMap((s) => s.lines.map(key)).sort()).toEqual(whole.lines.map(key).sort());
+    // Joined, in any order of the files: one run's lines in its order, its table, its exit code.
+    const joined = run(['--summary', ...[...files].reverse()]);
+    expect(joined.lines.map(key)).toEqual(whole.lines.map(key));
+    expect(table(joined.stderr)).toEqual(table(whole.stderr));
+    expect([joined.code, whole.code]).toEqual([1, 1]);
+    // A shard's output missing: said, and the sweep is incomplete (exit 2).
+    const partial = run(['--summary', files[0]!, files[2]!]);
+    expect(partial.stderr).toMatch(/warning: no line from shard 2 of 3/);
+    expect(partial.code).toBe(2);
+    // --summary analyses nothing: options of the analysis are usage errors.
+    const misused = run(['--summary', '--shard', '1/3', files[0]!]);
+    expect([misused.code, misused.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--summary reads lines batch wrote and analyses nothing: --shard does not apply/),
+    ]);
     // More shards than incidents: the extra shards have nothing to do, and say so.
     const extra = run(['--fail-on', 'never', '--shard', '3/3', 'fixtures/incidents/active-count-leak']);
     expect([extra.code, extra.lines]).toEqual([0, []]);
