@@ -6,6 +6,7 @@ import { countOf } from '../model/count-text.js';
 import type { Evidence, Finding } from '../model/findings.js';
 import type { Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
+import { type CausalSummary, causalSummary, walkCauses } from '../report/causal-summary.js';
 import { factRows } from '../report/fact-text.js';
 import { heapSizeText } from '../report/heap-size-text.js';
 import { inputKindText, inputLineParts } from '../report/input-line.js';
@@ -16,12 +17,22 @@ import { sourceAt } from '../report/source-location.js';
 import { activityFrame } from '../threads/thread-activity.js';
 import { callsScreen } from './calls-screen.js';
 import { memoryRowKey, memoryScreen } from './memory-screen.js';
-import type { ScreenId, Tone, UiData, UiDetailLine, UiRow, UiScreen } from './view-data.js';
+import { fit } from './state/layout.js';
+import type { Tone, UiData, UiDetailLine, UiRow, UiScreen } from './view-data.js';
 
 /** Dump text made safe for one terminal line (stripControl already turns breaks and tabs into spaces). */
 const clean = stripControl;
 /** What `/` matches: the same cleaned text, in lower case. */
 const searchText = (s: string): string => clean(s).toLowerCase();
+
+/**
+ * A name in a column of its own: cut to the column (marked `…`) and padded, so that what follows it
+ * on the row (a thread's states across dumps, a pool's counts) is where every row has it, whatever the
+ * name's length. The whole name is in the row's detail and search.
+ */
+function nameColumn(name: string, width: number): string {
+  return fit(clean(name), width).padEnd(width);
+}
 
 /** A thread row's key: dump and index (lines do not identify threads in JSON or heap inputs). */
 function threadKey(dump: number, index: number): string {
@@ -56,7 +67,21 @@ function evidenceLine(e: Evidence, memoryRowOf: MemoryRowOf): UiDetailLine {
   }
 }
 
+/**
+ * A fact's line; one whose value is the name of a thread of the finding's evidence (a lock's owner,
+ * the thread an appender waits for) opens that thread, as its evidence line does.
+ */
+function factLine(label: string, value: string, threadsOf: ReadonlyMap<string, Extract<Evidence, { kind: 'thread' }>>): UiDetailLine {
+  const thread = threadsOf.get(value);
+  return thread !== undefined
+    ? { text: `  → ${label}: ${clean(value)}`, link: { screen: 'threads', key: threadKey(thread.dump, thread.index) } }
+    : { text: `  ${label}: ${clean(value)}` };
+}
+
 function findingRow(f: Finding, memoryRowOf: MemoryRowOf): UiRow {
+  // Each thread of the evidence by name, its first line (the newest dump's, where the rule cites several) kept.
+  const threadsOf = new Map<string, Extract<Evidence, { kind: 'thread' }>>();
+  for (const e of f.evidence) if (e.kind === 'thread' && !threadsOf.has(e.thread)) threadsOf.set(e.thread, e);
   // A long list by its first 8 items and how many more (the JSON report has it all).
   const facts = factRows(
     Object.fromEntries(Object.entries(f.facts).map(([k, v]) => [k, Array.isArray(v) && v.length > 8 ? [...v.slice(0, 8), `… ${v.length - 8} more`] : v])),
@@ -66,7 +91,7 @@ function findingRow(f: Finding, memoryRowOf: MemoryRowOf): UiRow {
     { text: clean(f.message) },
     { text: '' },
     { text: 'facts', tone: 'title' },
-    ...facts.map((r) => ({ text: `  ${r.label}: ${clean(r.value)}` })),
+    ...facts.map((r) => factLine(r.label, r.value, threadsOf)),
   ];
   // The cause and the remedy before the evidence: a long evidence list must not push them out of sight.
   if (f.causedBy.length > 0) {
@@ -153,7 +178,7 @@ class ThreadRow implements UiRow {
   get text(): string {
     if (this.#text === undefined) {
       const th = this.#thread;
-      const head = `#${this.#ref.dump} ${clean(th.name).slice(0, 48).padEnd(48)} ${th.state.padEnd(13)}`;
+      const head = `#${this.#ref.dump} ${nameColumn(th.name, 48)} ${th.state.padEnd(13)}`;
       // Under its group the stack is the group's; alone, the row says where it is.
       this.#text =
         this.tree !== undefined ? `${head} ${this.#verdict.activity}` : `${head} ${this.#verdict.activity.padEnd(12)} ×1    ${clean(this.#group.top)}`;
@@ -270,7 +295,7 @@ function executorsScreen(model: Model): UiScreen {
     rows.push({
       key: `executor:${where}:${e.name}`,
       text:
-        `${where.padEnd(5)} ${clean(e.name).padEnd(40)} workers ${String(e.workers).padStart(4)}` +
+        `${where.padEnd(5)} ${nameColumn(e.name, 40)} workers ${String(e.workers).padStart(4)}` +
         ` busy ${String(e.busy).padStart(4)} idle ${String(e.idle).padStart(4)}${queue}`,
       tone: saturated ? 'warning' : undefined,
       search: searchText(`${e.name}`),
@@ -298,7 +323,7 @@ function executorsScreen(model: Model): UiScreen {
     rows.push({
       key: `pool:${p.name}`,
       text:
-        `pool  ${clean(p.name).padEnd(40)} width ${String(p.width ?? '?').padStart(4)} leased ${String(p.leased ?? '?').padStart(4)}` +
+        `pool  ${nameColumn(p.name, 40)} width ${String(p.width ?? '?').padStart(4)} leased ${String(p.leased ?? '?').padStart(4)}` +
         ` waiting ${String(waiting).padStart(4)}${p.pending !== null ? ` pending ${p.pending}` : ''}`,
       tone: waiting > 0 || (p.pending ?? 0) > 0 ? 'alert' : undefined,
       search: searchText(`${p.name} ${p.kind}`),
@@ -321,7 +346,7 @@ function countersScreen(model: Model): UiScreen {
     return {
       key: `counter:${c.name}`,
       text:
-        `${clean(c.name).padEnd(56)} active ${String(c.active).padStart(5)} limit ${String(c.limit ?? '-').padStart(5)}` +
+        `${nameColumn(c.name, 56)} active ${String(c.active).padStart(5)} limit ${String(c.limit ?? '-').padStart(5)}` +
         ` inside ${c.threadsInside.length > 0 ? String(inside).padStart(4) : '   ?'}${leaking ? '  LEAK' : ''}`,
       tone: leaking ? 'critical' : c.limit !== null && c.active >= c.limit ? 'warning' : undefined,
       search: searchText(c.name),
@@ -400,7 +425,8 @@ function seriesScreen(model: Model, findings: readonly Finding[]): UiScreen {
       const marked = seriesMarkText(mark);
       rows.push({
         key: `series:${si}:${t.key}`,
-        text: `${clean(t.name).padEnd(48)} ${states}${marked !== '' ? `  ${marked}` : t.sameStack ? '  same stack' : ''}`,
+        // The mark before the states: a series of many dumps has a states column wider than the screen.
+        text: `${nameColumn(t.name, 48)} ${(marked !== '' ? marked : t.sameStack ? 'same stack' : '').padEnd(10)} ${states}`,
         tone: mark === 'deadlocked' ? 'error' : mark === 'stuck' ? 'warning' : undefined,
         search: searchText(t.name),
         detail: [
@@ -416,8 +442,13 @@ function seriesScreen(model: Model, findings: readonly Finding[]): UiScreen {
   return { id: 'series', title: 'Series', rows, empty: 'A series needs several thread dumps of one JVM.' };
 }
 
+/**
+ * The first screen is the answer: the summary of causes as every report opens with it (each root
+ * cause, what it causes under it, what to do first; each line opens its finding), then the inputs
+ * and dumps it was read from.
+ */
 function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
-  const rows: UiRow[] = [];
+  const rows: UiRow[] = causeRows(causalSummary(findings));
   for (const i of model.inputs) {
     rows.push({
       key: `input:${i.path}`,
@@ -441,23 +472,41 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
       detail: [{ text: `dump #${di} of ${clean(d.source)}, lines ${d.startLine}-${d.endLine}` }],
     });
   });
-  for (const sev of ['critical', 'error', 'warning', 'info'] as const) {
-    const list = findings.filter((f) => f.severity === sev);
-    if (list.length === 0) continue;
+  if (findings.length === 0) rows.unshift({ key: 'none', text: 'No findings.', tone: 'ok', search: '', detail: [] });
+  for (const n of model.notes) rows.push({ key: `note:${n}`, text: `note: ${clean(n)}`, tone: 'dim', search: '', detail: [{ text: clean(n) }] });
+  return { id: 'overview', title: 'Overview', rows, empty: '' };
+}
+
+/** The summary's lines as rows: a finding's headline under its cause (`→`), its detail the message and a link to the finding. */
+function causeRows(summary: CausalSummary): UiRow[] {
+  const rows: UiRow[] = [];
+  const findingLink = (f: Finding): UiDetailLine => ({ text: `  → the finding: ${f.rule} ${clean(f.subject)}`, link: { screen: 'findings', key: f.id } });
+  for (const { node, depth } of walkCauses(summary.causes)) {
+    const f = node.finding;
+    const also = node.alsoCausedBy.map((c) => `${c.rule} ${clean(c.subject)}`);
     rows.push({
-      key: `severity:${sev}`,
-      text: `${String(list.length).padStart(3)} ${sev}: ${list.map((f) => `${f.rule} ${clean(f.subject)}`).join('; ')}`,
-      tone: sev,
-      search: sev,
+      key: `cause:${f.id}`,
+      text: `${depth > 0 ? `${'  '.repeat(depth - 1)}→ ` : ''}${f.severity.toUpperCase().padEnd(8)} ${clean(f.headline)}`,
+      tone: f.severity,
+      search: searchText(`${f.rule} ${f.subject} ${f.headline}`),
       detail: [
-        { text: `${sev} findings`, tone: 'title' },
-        ...list.map((f) => ({ text: `  → ${f.rule}: ${clean(f.subject)}`, link: { screen: 'findings' as ScreenId, key: f.id } })),
+        { text: `${f.severity.toUpperCase()} ${f.rule}: ${clean(f.subject)}`, tone: 'title' },
+        { text: clean(f.message) },
+        ...(also.length > 0 ? [{ text: `also caused by ${also.join('; ')}`, tone: 'dim' as Tone }] : []),
+        findingLink(f),
       ],
     });
   }
-  if (findings.length === 0) rows.push({ key: 'none', text: 'No findings.', tone: 'ok', search: '', detail: [] });
-  for (const n of model.notes) rows.push({ key: `note:${n}`, text: `note: ${clean(n)}`, tone: 'dim', search: '', detail: [{ text: clean(n) }] });
-  return { id: 'overview', title: 'Overview', rows, empty: '' };
+  const first = summary.first;
+  if (first !== undefined)
+    rows.push({
+      key: 'first',
+      text: `First: ${clean(first.step)}`,
+      tone: 'title',
+      search: searchText(first.finding.remedy),
+      detail: [{ text: 'what to do first', tone: 'title' }, { text: clean(first.finding.remedy) }, findingLink(first.finding)],
+    });
+  return rows;
 }
 
 export function buildUiData(model: Model, findings: readonly Finding[], title: string): UiData {

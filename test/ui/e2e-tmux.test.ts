@@ -41,7 +41,9 @@ describe.skipIf(!haveTmux && !process.env['CI'])('ui in a real terminal (tmux)',
     tmux('new-session', '-d', '-s', session, '-x', '130', '-y', '40', `node dist/cli.js ui fixtures/incidents/active-count-leak; echo EXIT=$?; sleep 10`);
     try {
       const first = await waitFor(/1 Overview.*2 Findings \(1\)/);
-      expect(first).toContain('1 critical: active-count-leak org.apache.dubbo.demo.DemoService#sayHello');
+      // The first screen is the answer: the root cause, selected, and what to do first.
+      expect(first).toMatch(/› CRITICAL +org\.apache\.dubbo\.demo\.DemoService#sayHello: the in-flight counter says 128/);
+      expect(first).toMatch(/ {2}First: Find the completion path that skips the decrement/);
 
       await keys('2');
       const findings = await waitFor(/› CRITICAL\s+active-count-leak/);

@@ -50,6 +50,10 @@ describe('window maths', () => {
   it('splits the screen and wraps long lines at spaces', () => {
     expect(layoutFor(100, 30)).toEqual({ listHeight: 14, detailHeight: 12, width: 100 });
     expect(layoutFor(undefined, undefined).width).toBe(100);
+    // A short list takes its rows (at least 3) and the detail the rest; a long one keeps its share.
+    expect(layoutFor(100, 30, 2)).toEqual({ listHeight: 3, detailHeight: 23, width: 100 });
+    expect(layoutFor(100, 30, 9)).toEqual({ listHeight: 9, detailHeight: 17, width: 100 });
+    expect(layoutFor(100, 30, 500)).toEqual(layoutFor(100, 30));
     expect(wrap('aaa bbb ccc', 7)).toEqual(['aaa bbb', '    ccc']);
     expect(wrap('x'.repeat(10), 4)).toEqual(['xxxx', 'xxxx', 'xx']);
   });

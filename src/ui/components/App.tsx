@@ -8,6 +8,7 @@ import { useEffect, useReducer, useState } from 'react';
 import { keyNames } from '../keys.js';
 import { fit, layoutFor, tabLabels } from '../state/layout.js';
 import { currentRows, initialState, reduce, type UiAction, type UiState } from '../state/ui-state.js';
+import { windowOffset } from '../state/window.js';
 import { detailOf, type UiData } from '../view-data.js';
 import { DetailPane } from './DetailPane.js';
 import { HelpOverlay } from './HelpOverlay.js';
@@ -16,12 +17,14 @@ import { ListView } from './ListView.js';
 export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?: () => void }) {
   const { stdout } = useStdout();
   const [size, setSize] = useState({ columns: stdout.columns, rows: stdout.rows });
-  const layout = layoutFor(size.columns, size.rows);
   const [state, dispatch] = useReducer(
     (s: UiState, a: UiAction) => reduce(data, s, a),
     undefined,
-    () => initialState(data, layout.listHeight),
+    () => initialState(data, layoutFor(size.columns, size.rows).listHeight),
   );
+  const rows = currentRows(data, state);
+  // The list as tall as its rows up to its share, the detail the rest (see layoutFor).
+  const layout = layoutFor(size.columns, size.rows, rows.length);
   const { exit } = useApp();
 
   useEffect(() => {
@@ -47,7 +50,6 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
   });
 
   const screen = data.screens[state.screen]!;
-  const rows = currentRows(data, state);
   const pos = state.positions[state.screen]!;
   const row = rows[pos.cursor];
   // The overview, memory and calls screens count no rows worth a number (their rows are of many kinds).
@@ -82,7 +84,8 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
           <ListView
             rows={rows}
             cursor={pos.cursor}
-            offset={pos.offset}
+            // The window for this frame's list height: the state's catches up a render later (see the resize effect).
+            offset={windowOffset(pos.cursor, pos.offset, layout.listHeight, rows.length)}
             height={layout.listHeight}
             width={layout.width}
             focused={state.focus === 'list'}

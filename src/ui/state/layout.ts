@@ -6,12 +6,19 @@ export interface Layout {
   readonly width: number;
 }
 
-/** The list takes a bit more than half of the rows; a tab line, a separator and a status line are fixed. */
-export function layoutFor(columns: number | undefined, rows: number | undefined): Layout {
+/** Rows the list keeps however few it shows: a list of one row still reads as a list, with room to grow while filtering. */
+const MIN_LIST_ROWS = 3;
+
+/**
+ * The list takes a bit more than half of the rows, or as many as it has when that is fewer, and the
+ * detail the rest (a list of 2 findings left 20 rows empty while the detail said "… 6 more lines").
+ * A tab line, a separator and a status line are fixed. `listRows`: the rows of the list shown.
+ */
+export function layoutFor(columns: number | undefined, rows: number | undefined, listRows = Number.POSITIVE_INFINITY): Layout {
   const width = Math.max(40, columns ?? 100);
   const height = Math.max(10, (rows ?? 30) - 1); // ink redraws the whole screen when output reaches the last row
   const body = height - 3;
-  const listHeight = Math.max(3, Math.floor(body * 0.55));
+  const listHeight = Math.max(MIN_LIST_ROWS, Math.min(listRows, Math.floor(body * 0.55)));
   return { listHeight, detailHeight: Math.max(2, body - listHeight), width };
 }
 
