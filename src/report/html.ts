@@ -21,6 +21,7 @@ import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { deadlockRows, groupRows, lockRows, ownersText } from './series-groups.js';
 import { seriesRows } from './series-rows.js';
 import { shortSourceNames, sourceAt } from './source-location.js';
+import { threadNameText } from './thread-name.js';
 
 export { esc } from './html-escape.js';
 
@@ -58,7 +59,7 @@ function evidenceItem(e: Evidence, short: (path: string) => string): string {
   const note = e.note ? ` <span class="muted">(${esc(e.note)})</span>` : '';
   switch (e.kind) {
     case 'thread':
-      return `<li>thread <code>${esc(e.thread)}</code> #${e.dump} ${esc(sourceAt(short(e.source), e.line))}${note}</li>`;
+      return `<li>thread ${threadNameText(e.thread, (n) => `<code>${esc(n)}</code>`)} #${e.dump} ${esc(sourceAt(short(e.source), e.line))}${note}</li>`;
     case 'lock':
       return `<li>lock <code>${esc(e.lock)}</code> ${esc(e.className)}${note}</li>`;
     case 'jvm-report':
@@ -274,14 +275,18 @@ export function renderHtml(report: Report): string {
   if (m.dumps.length > 0) out.push('<h2>Stacks (flame graph)</h2>', flameGraphs(m));
   const pools = poolRows(m.executors);
   if (pools.length > 0 || m.connectionPools.length > 0) {
-    out.push('<h2>Pools</h2><table><tr><th>pool</th><th>dumps</th><th>workers</th><th>busy</th><th>queue</th></tr>');
-    for (const p of pools.slice(0, POOL_ROWS))
-      out.push(
-        `<tr><td>${esc(p.name)}</td><td>${esc(dumpsText(p.dumps))}</td><td>${esc(acrossDumps(p.workers))}` +
-          `</td><td>${esc(acrossDumps(p.busy))}</td><td>${p.queue !== undefined ? esc(p.queue) : ''}</td></tr>`,
-      );
-    if (pools.length > POOL_ROWS) out.push(`<tr><td colspan="5">… ${pools.length - POOL_ROWS} more pools (every one in the JSON report)</td></tr>`);
-    out.push('</table>');
+    out.push('<h2>Pools</h2>');
+    // A table only for what has rows (an incident with connection pools and no thread pool drew an empty one).
+    if (pools.length > 0) {
+      out.push('<table><tr><th>pool</th><th>dumps</th><th>workers</th><th>busy</th><th>queue</th></tr>');
+      for (const p of pools.slice(0, POOL_ROWS))
+        out.push(
+          `<tr><td>${esc(p.name)}</td><td>${esc(dumpsText(p.dumps))}</td><td>${esc(acrossDumps(p.workers))}` +
+            `</td><td>${esc(acrossDumps(p.busy))}</td><td>${p.queue !== undefined ? esc(p.queue) : ''}</td></tr>`,
+        );
+      if (pools.length > POOL_ROWS) out.push(`<tr><td colspan="5">… ${pools.length - POOL_ROWS} more pools (every one in the JSON report)</td></tr>`);
+      out.push('</table>');
+    }
     if (m.connectionPools.length > 0) {
       out.push('<table><tr><th>connection pool</th><th>width</th><th>leased</th><th>idle</th><th>pending</th><th>threads waiting</th></tr>');
       for (const p of m.connectionPools)
@@ -319,11 +324,16 @@ export function renderHtml(report: Report): string {
   if (groups.length > 0) {
     out.push('<h2>Thread groups</h2>');
     for (const g of groups.slice(0, GROUP_ROWS)) {
+      // Threads without a name (virtual threads usually have none) are counted, not listed as empty names.
+      const named = g.threads.filter((t) => t.name !== '');
+      const unnamed = g.threads.length - named.length;
       const names =
-        g.threads
+        named
           .slice(0, GROUP_NAMES)
           .map((t) => esc(t.name))
-          .join(', ') + (g.threads.length > GROUP_NAMES ? ` <span class="muted">… and ${g.threads.length - GROUP_NAMES} more</span>` : '');
+          .join(', ') +
+        (named.length > GROUP_NAMES ? ` <span class="muted">… and ${named.length - GROUP_NAMES} more</span>` : '') +
+        (unnamed > 0 ? `${named.length > 0 ? '; ' : ''}${countOf(unnamed, 'thread')} without a name` : '');
       const dumpsNote = `<span class="muted">(${esc(dumpsText(g.dumps))})</span>`;
       const summary = `${esc(acrossDumps(g.counts))} × ${esc(g.state)} ${esc(g.topFrames[0] ?? '(no stack)')} ${dumpsNote}`;
       const frames = g.topFrames.map((f) => `at ${esc(f)}`).join('\n');
@@ -331,7 +341,9 @@ export function renderHtml(report: Report): string {
         g.topFrames.length === STACK_FRAMES_SHOWN
           ? '\n<span class="muted">… the top 8 frames; the flame graph and the JSON report have the whole stack</span>'
           : '';
-      out.push(`<details><summary>${summary}</summary><pre>${frames}${framesCutNote}</pre><p class="muted">${names}</p></details>`);
+      // A group with no stack has no frames to show: no empty block under it.
+      const stack = g.topFrames.length > 0 ? `<pre>${frames}${framesCutNote}</pre>` : '';
+      out.push(`<details><summary>${summary}</summary>${stack}<p class="muted">${names}</p></details>`);
     }
     if (groups.length > GROUP_ROWS) out.push(`<p class="muted">… ${groups.length - GROUP_ROWS} more thread groups (every one in the JSON report)</p>`);
   }

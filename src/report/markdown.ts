@@ -18,6 +18,7 @@ import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 import { deadlockRows, lockRows, ownersText } from './series-groups.js';
 import { sourceAt } from './source-location.js';
+import { threadNameText } from './thread-name.js';
 
 /** Contended locks listed; the rest are counted. */
 const LOCK_ROWS = 20;
@@ -47,7 +48,7 @@ function evidenceLine(e: Evidence): string {
   const note = e.note ? ` (${mdText(e.note)})` : '';
   switch (e.kind) {
     case 'thread':
-      return `- thread "${mdText(e.thread)}", ${mdText(sourceAt(e.source, e.line))}${note}`;
+      return `- thread ${threadNameText(e.thread, (n) => `"${mdText(n)}"`)}, ${mdText(sourceAt(e.source, e.line))}${note}`;
     case 'lock':
       return `- lock ${mdText(e.lock)} ${mdText(e.className)}${note}`;
     case 'jvm-report':

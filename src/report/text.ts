@@ -17,6 +17,7 @@ import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
 import { shortSourceNames, sourceAt } from './source-location.js';
+import { threadNameText } from './thread-name.js';
 
 const MAX_EVIDENCE = 8;
 
@@ -152,7 +153,7 @@ function evidenceText(e: Evidence, short: (path: string) => string): string {
     case 'lock':
       return `lock <${e.lock}> ${e.className}`;
     case 'thread':
-      return `"${stripControl(e.thread)}" #${e.dump} ${stripControl(sourceAt(short(e.source), e.line))}`;
+      return `${threadNameText(e.thread, (n) => `"${stripControl(n)}"`)} #${e.dump} ${stripControl(sourceAt(short(e.source), e.line))}`;
     case 'jvm-report':
       return `JVM deadlock report #${e.dump} ${stripControl(short(e.source))}:${e.line}`;
     case 'heap-object':

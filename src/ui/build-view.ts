@@ -14,6 +14,7 @@ import { quoteLogLine } from '../report/log-quote.js';
 import { stripControl } from '../report/sanitize.js';
 import { seriesMarkText, seriesRows } from '../report/series-rows.js';
 import { sourceAt } from '../report/source-location.js';
+import { threadNameText } from '../report/thread-name.js';
 import { activityFrame } from '../threads/thread-activity.js';
 import { callsScreen } from './calls-screen.js';
 import { memoryRowKey, memoryScreen } from './memory-screen.js';
@@ -50,7 +51,10 @@ function evidenceLine(e: Evidence, memoryRowOf: MemoryRowOf): UiDetailLine {
   const note = e.note ? ` (${clean(e.note)})` : '';
   switch (e.kind) {
     case 'thread':
-      return { text: `  → "${clean(e.thread)}" ${clean(sourceAt(e.source, e.line))}${note}`, link: { screen: 'threads', key: threadKey(e.dump, e.index) } };
+      return {
+        text: `  → ${threadNameText(e.thread, (n) => `"${clean(n)}"`)} ${clean(sourceAt(e.source, e.line))}${note}`,
+        link: { screen: 'threads', key: threadKey(e.dump, e.index) },
+      };
     case 'lock':
       return { text: `  lock <${clean(e.lock)}> ${clean(e.className)}${note}`, tone: 'dim' };
     case 'jvm-report':
