@@ -71,6 +71,8 @@ const LABELS: Readonly<Record<string, FactLabel>> = {
   nativeId: { label: 'native id' },
   highestNumber: { label: 'highest number' },
   idleThreads: { label: 'idle threads' },
+  // Dump numbers, not a count: `dumps: 0` read as "no dumps".
+  dumps: { label: 'in dumps', value: (v) => (Array.isArray(v) ? v.map((d) => `#${d}`).join(', ') : `#${String(v)}`) },
 };
 
 /** The facts a person reads, in the rule's order. */

@@ -114,6 +114,7 @@ export const executorSaturated: Rule = {
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
       const saturatedDumps = new Set(seen.map((x) => x.dump)).size;
       // Dubbo logs the pool's name (without the worker number) each time it rejects a task.
+      const logGiven = model.inputs.some((i) => i.kind === 'log');
       const exhaustedLog = model.logEvents.filter((x) => x.kind === 'dubbo-pool-exhausted' && x.facts['threadName'] === name);
       const rejected = exhaustedLog.reduce((n, x) => n + x.count, 0);
       // With the heap's queue in view, a busy pool whose bounded queue has room and whose workers wait
@@ -158,7 +159,8 @@ export const executorSaturated: Rule = {
             maxWorkers: e.heap?.maximumPoolSize ?? null,
             queueSize: e.heap?.queue.size ?? null,
             queueCapacity: e.heap?.queue.capacity ?? null,
-            exhaustedLogLines: rejected,
+            // Unknown (not 0) when no log was given.
+            exhaustedLogLines: logGiven ? rejected : null,
           },
           evidence: [
             ...exhaustedLog.map((x) => ({

@@ -38,7 +38,7 @@ describe('facts as a person reads them', () => {
   it('nothing for null, false or an empty list; yes for true; lists joined', () => {
     expect(factRows({ runaway: false, drained: null, callers: [], sameInEveryDump: true, dumps: [0, 1, 2], holders: ['a', 'b'] })).toEqual([
       { label: 'the same in every dump', value: 'yes' },
-      { label: 'dumps', value: '0, 1, 2' },
+      { label: 'in dumps', value: '#0, #1, #2' },
       { label: 'holders', value: 'a, b' },
     ]);
   });

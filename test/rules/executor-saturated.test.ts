@@ -51,6 +51,22 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: '"pool exhausted" lines are unknown with no log given, and 0 from a log that has none',
+    model: () => modelOf([{ threads: many(4, 'order-pool-thread-', sleeping) }]),
+    expect: [{ subject: 'order-pool', facts: { exhaustedLogLines: null } }],
+  },
+  {
+    name: 'the same with a log read beside the dump',
+    model: () =>
+      modelOf([{ threads: many(4, 'order-pool-thread-', sleeping) }], (m) => ({
+        inputs: [
+          ...m.inputs,
+          { path: 'app.log', kind: 'log', format: 'log', gzip: false, encoding: 'utf8', dumps: 0, threads: 0, unparsedLines: 0, outsideLines: 0, warnings: [] },
+        ],
+      })),
+    expect: [{ subject: 'order-pool', facts: { exhaustedLogLines: 0 } }],
+  },
+  {
     name: 'negative control: one worker of four idle',
     model: () => modelOf([{ threads: [...many(3, 'order-pool-thread-', sleeping), { name: 'order-pool-thread-4', ...idlePoolWorker }] }]),
     expect: [],
