@@ -6,7 +6,7 @@
  * and the graph says how many.
  */
 import { type CallTreeNode, mainState, statesByCount } from '../model/call-tree.js';
-import { countText } from '../model/count-text.js';
+import { countOf, countText } from '../model/count-text.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { esc } from './html-escape.js';
 
@@ -103,7 +103,7 @@ export function flameGraph(root: CallTreeNode, colours: Readonly<Record<JavaThre
         height - 2 * ROW,
         frameless.w,
         `no frames: ${countText(root.self)}`,
-        `${countText(root.self)} threads with no frames in their stack`,
+        `${countOf(root.self, 'thread')} with no frames in their stack`,
         '#eaeef2',
       ),
     );

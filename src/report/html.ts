@@ -166,7 +166,7 @@ function flameGraphs(m: Model): string {
     '<p class="muted">Bottom: where threads start; top: where they are. Width: threads; colour: the state most of them are in (' +
     `${(['RUNNABLE', 'BLOCKED', 'WAITING', 'TIMED_WAITING'] as const).map((s) => `<span style="color:${STATE_COLOURS[s]}">■</span> ${s}`).join(', ')}` +
     '). Hover a frame for its counts.</p>';
-  if (m.dumps.length === 1) return legend + flameGraph(m.callTrees.merged, STATE_COLOURS, `${countText(m.dumps[0]!.threads.length)} threads`);
+  if (m.dumps.length === 1) return legend + flameGraph(m.callTrees.merged, STATE_COLOURS, countOf(m.dumps[0]!.threads.length, 'thread'));
   const out = [
     legend,
     flameGraph(

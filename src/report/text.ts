@@ -65,8 +65,8 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
       .map(([k, n]) => `${k} ${n}`)
       .join(', ');
     out.push(
-      `  #${i} ${stripControl(d.timestampIso ?? d.timestamp ?? '(no timestamp)')}  ${d.threads.length}` +
-        ` threads: ${states}${chalk.dim(`  [${stripControl(sourceAt(d.source, d.startLine))}]`)}`,
+      `  #${i} ${stripControl(d.timestampIso ?? d.timestamp ?? '(no timestamp)')}  ${countOf(d.threads.length, 'thread')}` +
+        `: ${states}${chalk.dim(`  [${stripControl(sourceAt(d.source, d.startLine))}]`)}`,
     );
   });
   const pools = poolRows(m.executors);

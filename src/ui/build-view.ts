@@ -276,7 +276,7 @@ function threadsScreen(model: Model): UiScreen {
       tone: first.state === 'BLOCKED' ? 'warning' : undefined,
       search: searchText(`${first.state} ${verdict.activity} ${first.frames.map((f) => f.qualified).join(' ')}`),
       detail: [
-        { text: `${refs.length} threads ${first.state} with one stack, in ${where}`, tone: 'title' },
+        { text: `${countOf(refs.length, 'thread')} ${first.state} with one stack, in ${where}`, tone: 'title' },
         { text: `  ${verdict.activity}: ${clean(verdict.reason)}`, tone: verdict.activity === 'blocked' ? 'warning' : undefined },
         { text: '  + shows its threads', tone: 'dim' },
       ],

@@ -1,8 +1,12 @@
 /** countText writes counts as toLocaleString('en-US') does for integers, without loading ICU. */
+import { Chalk } from 'chalk';
 import { describe, expect, test } from 'vitest';
 
 import { countOf, countText } from '../../src/model/count-text.js';
 import { compareText } from '../../src/model/text-order.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderText } from '../../src/report/text.js';
+import { modelOf } from '../rules/build.js';
 
 describe('countText', () => {
   test('equals en-US grouping for every digit count, both signs, and the safe-integer limits', () => {
@@ -24,6 +28,17 @@ describe('countOf', () => {
     expect(countOf(1200, 'object')).toBe('1,200 objects');
     expect(countOf(2, 'thread sample')).toBe('2 thread samples');
     expect(countOf(3, 'index', 'indexes')).toBe('3 indexes');
+  });
+});
+
+describe('a dump of one thread in the reports', () => {
+  test('reads "1 thread", in the dumps list and the flame graph', () => {
+    const model = modelOf([{ threads: [{ name: 'main', state: 'RUNNABLE', frames: ['com.acme.Main.main'] }] }]);
+    const report = { tool: { name: 'dumpsleuth', version: 't' }, model, findings: [] };
+    expect(renderText(report, new Chalk({ level: 0 }))).toMatch(/#0 \(no timestamp\) {2}1 thread: RUNNABLE 1/);
+    const html = renderHtml(report);
+    expect(html).toContain('1 thread</text>');
+    expect(html).not.toMatch(/\b1 threads\b/);
   });
 });
 
