@@ -34,7 +34,7 @@ describe('countOf', () => {
 describe('a dump of one thread in the reports', () => {
   test('reads "1 thread", in the dumps list and the flame graph', () => {
     const model = modelOf([{ threads: [{ name: 'main', state: 'RUNNABLE', frames: ['com.acme.Main.main'] }] }]);
-    const report = { tool: { name: 'dumpsleuth', version: 't' }, model, findings: [] };
+    const report = { tool: { name: 'dumpsleuth' as const, version: 't' }, model, findings: [] };
     expect(renderText(report, new Chalk({ level: 0 }))).toMatch(/#0 \(no timestamp\) {2}1 thread: RUNNABLE 1/);
     const html = renderHtml(report);
     expect(html).toContain('1 thread</text>');
