@@ -25,15 +25,15 @@ export type { CommandIo } from './commands/analyze.js';
 /** The package's version, as `--version` prints it. */
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-/** Runs the CLI on `args` (the arguments after the program's name) and resolves to its exit code. */
 /** batch's options that say how to analyse, which `batch --summary` (it analyses nothing) refuses: by commander's key. */
 const ANALYSIS_FLAGS: Readonly<Record<string, string>> = {
   jobs: '-j',
   config: '--config',
-  redact: '--redact',
   maxGunzipSize: '--max-gunzip-size',
   shard: '--shard',
 };
+
+/** Runs the CLI on `args` (the arguments after the program's name) and resolves to its exit code. */
 
 export async function runCli(args: readonly string[], io: CommandIo): Promise<number> {
   const program = new Command('dumpsleuth')
@@ -135,10 +135,11 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
           const analysing = Object.entries(ANALYSIS_FLAGS).filter(([key]) => command.getOptionValueSource(key) === 'cli');
           if (analysing.length > 0)
             throw new UsageError(
-              `--summary reads lines batch wrote and analyses nothing: ${analysing.map(([, flag]) => flag).join(', ')} does not apply`,
-              'give those options to the batch runs (the shards), and --summary only --fail-on',
+              `--summary reads lines batch wrote and analyses nothing: ${analysing.map(([, flag]) => flag).join(', ')} ` +
+                `${analysing.length === 1 ? 'does' : 'do'} not apply`,
+              'give those options to the batch runs (the shards), and --summary only --fail-on and --redact',
             );
-          exitCode = await batchSummaryCommand(paths, { failOn: o.failOn }, io);
+          exitCode = await batchSummaryCommand(paths, { failOn: o.failOn, redact: o.redact === true }, io);
           return;
         }
         exitCode = await batchCommand(

@@ -30,10 +30,11 @@ export interface IncidentLine {
   /** Present and true when `--redact` masked the line. */
   readonly redacted?: boolean;
   /**
-   * With `--shard K/N`: the shard (K of N) and the incident's place in the whole sweep's list (from
-   * 0), so that `batch --summary` puts the shards' lines back in one run's order and sees gaps.
+   * With `--shard K/N`: the shard (K of N), the incident's place in the whole sweep's list (from 0)
+   * and that list's length, so that `batch --summary` puts the shards' lines back in one run's order
+   * and sees every incident that has no line.
    */
-  readonly shard?: { readonly index: number; readonly count: number; readonly position: number };
+  readonly shard?: { readonly index: number; readonly count: number; readonly position: number; readonly total: number };
 }
 
 /** Skipped files named in a line; past them, counted (a folder of thousands of other files). */

@@ -96,7 +96,7 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
   // One Redactor for the whole batch, in this thread: a host gets the same token in every line.
   const redactor = opts.redact === true ? new Redactor() : undefined;
   const record = (index: number, analysed: IncidentLine) => {
-    const line = opts.shard !== undefined ? { ...analysed, shard: { ...opts.shard, position: positions![index]! } } : analysed;
+    const line = opts.shard !== undefined ? { ...analysed, shard: { ...opts.shard, position: positions![index]!, total: matched.length } } : analysed;
     lines[index] = redactor === undefined ? line : { ...redactor.value(line), redacted: true };
     done++;
     if (showProgress) io.stderr.write(`\r\u001b[2K[${done}/${incidents.length}] ${stripControl(line.path)}`);
@@ -118,12 +118,17 @@ export async function batchCommand(args: string[], opts: BatchOptions, io: Comma
  * engine) joined into one run's: the lines on stdout in one run's order, the summary table on
  * stderr, and the exit code one run would give (2, too, when incidents of a sharded sweep have no line).
  */
-export async function batchSummaryCommand(files: string[], opts: Pick<BatchOptions, 'failOn'>, io: CommandIo): Promise<number> {
+export async function batchSummaryCommand(files: string[], opts: Pick<BatchOptions, 'failOn' | 'redact'>, io: CommandIo): Promise<number> {
   checkFailOn(opts.failOn);
   const read: Array<{ source: string; lines: IncidentLine[] }> = [];
-  for (const f of files)
-    read.push({ source: f === '-' ? 'standard input' : f, lines: readBatchLines(await batchOutputText(f), f === '-' ? 'standard input' : f) });
-  const { lines, notes, incomplete } = joinBatchLines(read);
+  for (const f of files) {
+    const source = f === '-' ? 'standard input' : f;
+    read.push({ source, lines: readBatchLines(await batchOutputText(f), source) });
+  }
+  const { lines: joined, notes, incomplete } = joinBatchLines(read);
+  // Redacted once, here, for the whole sweep: a value gets the same token in every shard's lines.
+  const redactor = opts.redact === true ? new Redactor() : undefined;
+  const lines = redactor === undefined ? joined : joined.map((l) => ({ ...redactor.value(l), redacted: true }));
   for (const n of notes) io.stderr.write(`warning: ${stripControl(n)}\n`);
   for (const l of lines) io.stdout.write(JSON.stringify(l) + '\n');
   io.stderr.write(summaryTable(lines));
@@ -133,6 +138,11 @@ export async function batchSummaryCommand(files: string[], opts: Pick<BatchOptio
 
 /** What a batch output file holds (stdin for `-`), or why it cannot be read, in words. */
 async function batchOutputText(path: string): Promise<string> {
+  if (path === '-' && process.stdin.isTTY === true)
+    throw new InputError(
+      'standard input is a terminal, with no batch output piped into it',
+      'pipe the lines in (cat shard-*.ndjson | dumpsleuth batch --summary -), or give the files',
+    );
   try {
     return (await readInputFile(path, (file) => readFile(file, 'utf8'))).value;
   } catch (e) {

@@ -11,6 +11,8 @@ import { durationText } from '../model/duration-text.js';
 import type { FactValue } from '../model/findings.js';
 
 export interface FactRow {
+  /** The machine key, as the JSON report has it. */
+  readonly key: string;
   readonly label: string;
   readonly value: string;
 }
@@ -72,7 +74,7 @@ const LABELS: Readonly<Record<string, FactLabel>> = {
   highestNumber: { label: 'highest number' },
   idleThreads: { label: 'idle threads' },
   // Dump numbers, not a count: `dumps: 0` read as "no dumps".
-  dumps: { label: 'in dumps', value: (v) => (Array.isArray(v) ? v.map((d) => `#${d}`).join(', ') : `#${String(v)}`) },
+  dumps: { label: 'in dumps', value: (v) => (Array.isArray(v) ? v : [v]).map((d) => (typeof d === 'number' ? `#${d}` : String(d))).join(', ') },
 };
 
 /** The facts a person reads, in the rule's order. */
@@ -84,7 +86,7 @@ export function factRows(facts: Facts): FactRow[] {
     if (known?.hidden === true) continue;
     const value = known?.value !== undefined ? known.value(v, facts) : valueText(key, v);
     if (value === '') continue;
-    rows.push({ label: known?.label ?? words(key), value });
+    rows.push({ key, label: known?.label ?? words(key), value });
   }
   return rows;
 }

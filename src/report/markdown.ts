@@ -83,7 +83,7 @@ function stackBlocks(model: Model, f: Finding, limit: number): string[] {
       continue;
     }
     const lines = [
-      `"${th.name}" ${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''}`,
+      `${threadNameText(th.name, (n) => `"${n}"`)} ${th.state}${th.stateDetail ? ` (${th.stateDetail})` : ''}`,
       ...th.frames.slice(0, FRAMES_PER_STACK).map((x) => `    at ${x.qualified}${x.location ? `(${x.location})` : ''}`),
     ];
     if (th.frames.length > FRAMES_PER_STACK) lines.push(`    … ${th.frames.length - FRAMES_PER_STACK} more frames`);

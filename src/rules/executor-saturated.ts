@@ -114,7 +114,8 @@ export const executorSaturated: Rule = {
       const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
       const saturatedDumps = new Set(seen.map((x) => x.dump)).size;
       // Dubbo logs the pool's name (without the worker number) each time it rejects a task.
-      const logGiven = model.inputs.some((i) => i.kind === 'log');
+      // A log of the application (a top -H capture is read as a log too, and says nothing of the pool).
+      const logGiven = model.inputs.some((i) => i.kind === 'log' && i.format !== 'top -H');
       const exhaustedLog = model.logEvents.filter((x) => x.kind === 'dubbo-pool-exhausted' && x.facts['threadName'] === name);
       const rejected = exhaustedLog.reduce((n, x) => n + x.count, 0);
       // With the heap's queue in view, a busy pool whose bounded queue has room and whose workers wait

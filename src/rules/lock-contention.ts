@@ -45,7 +45,10 @@ export const lockContention: Rule = {
               ({ deadlock, heldUp }) => deadlock.threads.some((t) => t.thread === owner) || heldUp.some((t) => t.thread === owner),
             );
       const heldUp = owner === undefined ? 0 : waits.heldUpCount([owner]);
-      const ownerStuck = worst.owner && behind.length === 0 ? stuckThreadsSubjectOf(model, worst.owner) : undefined;
+      // Not an owner that waits for a lock itself: that lock's contention is the next link (and its
+      // stuck group may be these waiters' own, which would make each the other's cause).
+      const ownerStuck =
+        worst.owner && behind.length === 0 && waits.lockOf(worst.owner.thread) === undefined ? stuckThreadsSubjectOf(model, worst.owner) : undefined;
       // Past the first hop: what the owner itself waits for, as far as the dump shows it.
       const chain = worst.owner ? waitChain(model, worst.dump, worst.owner, waits) : '';
       const ownerText = worst.owner

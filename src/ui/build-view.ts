@@ -3,11 +3,11 @@
  * Every string from a dump goes through stripControl here, once, so components only draw.
  */
 import { countOf } from '../model/count-text.js';
-import type { Evidence, Finding } from '../model/findings.js';
+import type { Evidence, FactValue, Finding } from '../model/findings.js';
 import type { Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, walkCauses } from '../report/causal-summary.js';
-import { factRows } from '../report/fact-text.js';
+import { type FactRow, factRows } from '../report/fact-text.js';
 import { heapSizeText } from '../report/heap-size-text.js';
 import { inputKindText, inputLineParts } from '../report/input-line.js';
 import { quoteLogLine } from '../report/log-quote.js';
@@ -73,10 +73,13 @@ function evidenceLine(e: Evidence, memoryRowOf: MemoryRowOf): UiDetailLine {
 
 /**
  * A fact's line; one whose value is the name of a thread of the finding's evidence (a lock's owner,
- * the thread an appender waits for) opens that thread, as its evidence line does.
+ * the thread an appender waits for) opens that thread, as its evidence line does. Only a fact that
+ * is a name (a string, or a list of one): a count that reads like a thread's name is no thread.
  */
-function factLine(label: string, value: string, threadsOf: ReadonlyMap<string, Extract<Evidence, { kind: 'thread' }>>): UiDetailLine {
-  const thread = threadsOf.get(value);
+function factLine(row: FactRow, raw: FactValue | undefined, threadsOf: ReadonlyMap<string, Extract<Evidence, { kind: 'thread' }>>): UiDetailLine {
+  const { label, value } = row;
+  const name = typeof raw === 'string' ? raw : Array.isArray(raw) && raw.length === 1 && typeof raw[0] === 'string' ? raw[0] : undefined;
+  const thread = name !== undefined ? threadsOf.get(name) : undefined;
   return thread !== undefined
     ? { text: `  → ${label}: ${clean(value)}`, link: { screen: 'threads', key: threadKey(thread.dump, thread.index) } }
     : { text: `  ${label}: ${clean(value)}` };
@@ -95,7 +98,7 @@ function findingRow(f: Finding, memoryRowOf: MemoryRowOf): UiRow {
     { text: clean(f.message) },
     { text: '' },
     { text: 'facts', tone: 'title' },
-    ...facts.map((r) => factLine(r.label, r.value, threadsOf)),
+    ...facts.map((r) => factLine(r, f.facts[r.key], threadsOf)),
   ];
   // The cause and the remedy before the evidence: a long evidence list must not push them out of sight.
   if (f.causedBy.length > 0) {

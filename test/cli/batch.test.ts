@@ -156,8 +156,13 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     expect([joined.code, whole.code]).toEqual([1, 1]);
     // A shard's output missing: said, and the sweep is incomplete (exit 2).
     const partial = run(['--summary', files[0]!, files[2]!]);
-    expect(partial.stderr).toMatch(/warning: no line from shard 2 of 3/);
+    expect(partial.stderr).toMatch(/warning: no line from shard 2 of 3, which had incidents/);
+    expect(partial.stderr).toMatch(new RegExp(`warning: ${shards[1]!.lines.length} of the sweep's ${whole.lines.length} incidents have no line`));
     expect(partial.code).toBe(2);
+    // Redacted once for the whole sweep, by the join.
+    const masked = run(['--summary', '--redact', ...files]);
+    expect(masked.lines.every((l) => l.redacted === true)).toBe(true);
+    expect(masked.lines.map((l) => l.shard.position)).toEqual(whole.lines.map((_, i) => i));
     // --summary analyses nothing: options of the analysis are usage errors.
     const misused = run(['--summary', '--shard', '1/3', files[0]!]);
     expect([misused.code, misused.stderr]).toEqual([

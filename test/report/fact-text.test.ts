@@ -1,9 +1,19 @@
 /** A finding's facts in words (fact-text.ts): labels, units, rounding, and what is left out. */
 import { describe, expect, it } from 'vitest';
 
-import { factRows } from '../../src/report/fact-text.js';
+import { factRows as rowsWithKeys } from '../../src/report/fact-text.js';
+
+/** What a person reads of each row (each keeps its machine key too, for the UI's links: checked below). */
+const factRows = (facts: Parameters<typeof rowsWithKeys>[0]) => rowsWithKeys(facts).map(({ label, value }) => ({ label, value }));
 
 describe('facts as a person reads them', () => {
+  it('each row keeps the key it was read from', () => {
+    expect(rowsWithKeys({ queueSize: 3, dumps: [0, 2] })).toEqual([
+      { key: 'queueSize', label: 'queue', value: '3' },
+      { key: 'dumps', label: 'in dumps', value: '#0, #2' },
+    ]);
+  });
+
   it('labels in words, values with their units, rounded for reading', () => {
     expect(
       factRows({

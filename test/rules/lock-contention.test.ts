@@ -109,6 +109,32 @@ const CASES: Case[] = [
     expect: [{ subject: 'com.acme.SharedCache@0x10', facts: { owner: 'cache-writer' }, causedBy: [] }],
   },
   {
+    name: 'negative control: an owner that waits for another lock in the same place as its waiters names no stuck group (it would be their own)',
+    model: () =>
+      modelOf(
+        ['10:00:00', '10:00:05'].map((t) => ({
+          at: `2026-12-03T${t}`,
+          threads: [
+            {
+              name: 'nested-owner',
+              state: 'BLOCKED',
+              frames: ['com.acme.SharedCache.get', 'com.acme.Api.handle'],
+              locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x20', className: 'com.acme.Index' }, holds(CACHE, 0)],
+            },
+            {
+              name: 'index-holder',
+              state: 'TIMED_WAITING',
+              detail: 'sleeping',
+              frames: ['java.lang.Thread.sleep', 'com.acme.Index.rebuild'],
+              locks: [holds({ id: '0x20', className: 'com.acme.Index' })],
+            },
+            ...waiters(5),
+          ],
+        })),
+      ),
+    expect: [{ subject: 'com.acme.SharedCache@0x10', facts: { owner: 'nested-owner' }, causedBy: [] }],
+  },
+  {
     name: 'negative control: one dump is no series, so nothing is stuck',
     model: () => modelOf([{ threads: [writer(WRITE), ...waiters(5)] }]),
     expect: [{ subject: 'com.acme.SharedCache@0x10', causedBy: [] }],

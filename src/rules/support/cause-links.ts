@@ -1,6 +1,6 @@
 /** Cause links gathered one at a time, each kept once, in the order first given (the report lists them so). */
 import type { Model, ThreadRef } from '../../model/model.js';
-import type { ThreadEntry } from '../../model/thread-dump.js';
+import type { ThreadDump, ThreadEntry } from '../../model/thread-dump.js';
 import { activityFrame } from '../../threads/thread-activity.js';
 import type { CauseLink } from '../rule.js';
 
@@ -16,16 +16,28 @@ export function stuckThreadsSubject(th: ThreadEntry): string {
 /**
  * stuckThreadsSubject of a thread seen in one dump, when it stayed in one place in every dump of its
  * series (else it cannot be stuck): its group is named by where it is in the series' last dump.
+ * Undefined too when another series (another JVM) has threads stuck under the same subject: links
+ * name a finding by rule and subject, and would reach the other JVM's.
  */
 export function stuckThreadsSubjectOf(model: Model, ref: ThreadRef): string | undefined {
-  for (const series of model.series) {
-    const at = series.dumps.indexOf(ref.dump);
-    if (at < 0) continue;
-    const t = series.threads.find((s) => s.indexes[at] === ref.thread);
-    const last = t?.samePlace === true ? t.indexes[t.indexes.length - 1] : null;
-    return last === null || last === undefined ? undefined : stuckThreadsSubject(model.dumps[series.dumps[series.dumps.length - 1]!]!.threads[last]!);
-  }
-  return undefined;
+  const place = model.series.findIndex((s) => s.dumps.includes(ref.dump));
+  if (place < 0) return undefined;
+  const series = model.series[place]!;
+  const at = series.dumps.indexOf(ref.dump);
+  const t = series.threads.find((s) => s.indexes[at] === ref.thread);
+  const last = t?.samePlace === true ? t.indexes[t.indexes.length - 1] : null;
+  if (last === null || last === undefined) return undefined;
+  const subject = stuckThreadsSubject(lastDumpOf(model, series).threads[last]!);
+  const elsewhere = model.series.some(
+    (other, i) =>
+      i !== place &&
+      other.threads.some((o) => o.samePlace && stuckThreadsSubject(lastDumpOf(model, other).threads[o.indexes[o.indexes.length - 1]!]!) === subject),
+  );
+  return elsewhere ? undefined : subject;
+}
+
+function lastDumpOf(model: Model, series: Model['series'][number]): ThreadDump {
+  return model.dumps[series.dumps[series.dumps.length - 1]!]!;
 }
 
 export class CauseLinks {
