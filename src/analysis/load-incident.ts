@@ -269,7 +269,9 @@ async function loadEach(
         plan,
         hooks.onProgress === undefined ? undefined : (event) => hooks.onProgress!(input.path, event),
         early.get(input.path),
-        input.fromDirectory === true,
+        // A log handed over beside other inputs is part of the incident, as in a directory (read, even
+        // when nothing in it is known); given alone, a log with no dump in it is an error.
+        input.fromDirectory === true || inputs.length > 1,
       );
     } catch (e) {
       if (e instanceof InputError && input.fromDirectory) {

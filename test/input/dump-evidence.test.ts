@@ -73,6 +73,17 @@ describe('what is not a thread dump', { timeout: 60_000 }, () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/is a log file with no thread dump in it/);
   });
+
+  test("a log handed over beside the dumps is read as the incident's log, as in its directory, even with nothing known in it", async () => {
+    const dir = 'fixtures/incidents/shutdown-ordering';
+    const r = await runCli(['analyze', '--format', 'json', '--fail-on', 'never', `${dir}/app.log`, `${dir}/dump-1.txt`]);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.inputs.map((i: { path: string; kind: string }) => [i.path, i.kind]).sort()).toEqual([
+      [`${dir}/app.log`, 'log'],
+      [`${dir}/dump-1.txt`, 'threads'],
+    ]);
+  });
 });
 
 describe('what is a thread dump, however little of it there is', () => {
