@@ -10,11 +10,13 @@ import { InputError } from '../errors.js';
 import { SEVERITIES } from '../model/findings.js';
 import type { IncidentLine } from './incident-summary.js';
 
-/** The lines of one file (or standard input), `source` naming it in errors. */
-export function readBatchLines(text: string, source: string): IncidentLine[] {
+/** The lines of one file (or standard input), as its text lines, `source` naming it in errors. */
+export function readBatchLines(text: Iterable<string>, source: string): IncidentLine[] {
   const lines: IncidentLine[] = [];
-  text.split('\n').forEach((raw, i) => {
-    if (raw.trim() === '') return;
+  let i = -1;
+  for (const raw of text) {
+    i++;
+    if (raw.trim() === '') continue;
     let value: unknown;
     try {
       value = JSON.parse(raw);
@@ -24,7 +26,7 @@ export function readBatchLines(text: string, source: string): IncidentLine[] {
     const why = whyNotALine(value);
     if (why !== undefined) throw notALine(source, i + 1, why);
     lines.push(value as IncidentLine);
-  });
+  }
   return lines;
 }
 

@@ -4,10 +4,11 @@
  * a summary table on stderr; progress on stderr only for a person at a terminal. An incident that
  * cannot be read is a line saying so, and the others go on.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream, readdirSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 
 import { joinBatchLines, readBatchLines } from '../batch/batch-lines.js';
@@ -18,6 +19,7 @@ import { type Shard, shareOf } from '../batch/shard.js';
 import { loadConfigFile } from '../engine/config.js';
 import { InputError, UsageError } from '../errors.js';
 import { readInputFile } from '../input/stdin.js';
+import { readFailure } from '../model/read-failure.js';
 import { Redactor } from '../report/redact.js';
 import { configNote } from '../report/report.js';
 import { stripControl } from '../report/sanitize.js';
@@ -136,22 +138,39 @@ export async function batchSummaryCommand(files: string[], opts: Pick<BatchOptio
   return incomplete ? 2 : batchExitCode(lines, opts.failOn);
 }
 
-/** What a batch output file holds (stdin for `-`), or why it cannot be read, in words. */
-async function batchOutputText(path: string): Promise<string> {
+/**
+ * The text lines of a batch output file (stdin for `-`), or why it cannot be read, in words. Read
+ * line by line: a sweep's file may be bigger than one string can hold. A file whose first byte opens
+ * no JSON object (a dump or a gzip given by mistake) is refused after its first bytes, not read whole.
+ */
+async function batchOutputText(path: string): Promise<string[]> {
   if (path === '-' && process.stdin.isTTY === true)
     throw new InputError(
       'standard input is a terminal, with no batch output piped into it',
       'pipe the lines in (cat shard-*.ndjson | dumpsleuth batch --summary -), or give the files',
     );
   try {
-    return (await readInputFile(path, (file) => readFile(file, 'utf8'))).value;
+    return (await readInputFile(path, (file) => textLines(file, path))).value;
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === undefined) throw e;
-    const why =
-      code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new InputError(`cannot read ${path}: ${why}`, 'give --summary the files batch wrote (its standard output), or - for standard input');
+    // The stdin copy's own errors (a terminal, a device) say what they are already.
+    if (e instanceof InputError || (e as NodeJS.ErrnoException).code === undefined) throw e;
+    throw new InputError(`cannot read ${path}: ${readFailure(e)}`, 'give --summary the files batch wrote (its standard output), or - for standard input');
   }
+}
+
+async function textLines(file: string, path: string): Promise<string[]> {
+  const head = Buffer.alloc(1);
+  const fd = await open(file, 'r');
+  try {
+    const { bytesRead } = await fd.read(head, 0, 1, 0);
+    if (bytesRead === 1 && head[0] !== 0x7b && !/\s/.test(String.fromCharCode(head[0]!)))
+      throw new InputError(`${path}:1 is not a line of dumpsleuth batch: it is not JSON`, 'give --summary the NDJSON files batch wrote (its standard output)');
+  } finally {
+    await fd.close();
+  }
+  const lines: string[] = [];
+  for await (const line of createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Number.POSITIVE_INFINITY })) lines.push(line);
+  return lines;
 }
 
 /** One run's exit code: 2 when an incident could not be read, 1 when one has a finding at or above --fail-on, else 0. */

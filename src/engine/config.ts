@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import type { ConfigSource } from '../model/config-source.js';
 import { SEVERITIES, type Severity } from '../model/findings.js';
+import { readFailure } from '../model/read-failure.js';
 import type { UserCounterSpec } from '../reconstruct/user-counters.js';
 import { optionAccepts, optionDomain, type OptionValue, type Rule } from '../rules/rule.js';
 
@@ -48,9 +49,7 @@ export async function loadConfigFile(rules: readonly Rule[], path: string | unde
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
-    throw new UsageError(`cannot read config ${file}: ${why}`, 'check the path given with --config');
+    throw new UsageError(`cannot read config ${file}: ${readFailure(e)}`, 'check the path given with --config');
   }
   let raw: unknown;
   try {

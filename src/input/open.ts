@@ -13,6 +13,7 @@ import { InputError } from '../errors.js';
 import { DEFAULT_MAX_GUNZIP_BYTES, formatBytes, inflationBomb } from '../model/bytes.js';
 import { LineCarry } from '../model/line-carry.js';
 import type { ProgressListener } from '../model/progress.js';
+import { readFailure } from '../model/read-failure.js';
 
 export type TextEncodingName = 'utf-8' | 'utf-16le' | 'utf-16be';
 
@@ -54,7 +55,7 @@ export async function openInput(path: string, onProgress?: ProgressListener, max
       totalBytes = st.size;
     } catch (e) {
       if (e instanceof InputError) throw e;
-      throw new InputError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, 'check the path');
+      throw new InputError(`cannot read ${path}: ${readFailure(e)}`, 'check the path');
     }
     source = createReadStream(file, { highWaterMark: READ_CHUNK });
   }

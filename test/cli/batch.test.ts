@@ -163,6 +163,16 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     const masked = run(['--summary', '--redact', ...files]);
     expect(masked.lines.every((l) => l.redacted === true)).toBe(true);
     expect(masked.lines.map((l) => l.shard.position)).toEqual(whole.lines.map((_, i) => i));
+    // What is not batch's output is refused with what it is, never an internal error: a heap dump given by
+    // mistake (a gzip of 3 MB, refused by its first byte, not read whole), a folder, a missing file.
+    for (const [given, said] of [
+      ['fixtures/incidents/http-pool-starvation/heap.hprof.gz', /heap\.hprof\.gz:1 is not a line of dumpsleuth batch: it is not JSON/],
+      [dir, /cannot read .*: it is a directory/],
+      [join(dir, 'none.ndjson'), /cannot read .*: no such file/],
+    ] as const) {
+      const wrong = run(['--summary', given]);
+      expect([wrong.code, wrong.stderr], given).toEqual([2, expect.stringMatching(said)]);
+    }
     // --summary analyses nothing: options of the analysis are usage errors.
     const misused = run(['--summary', '--shard', '1/3', files[0]!]);
     expect([misused.code, misused.stderr]).toEqual([

@@ -10,6 +10,7 @@ import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node
 import { createGunzip } from 'node:zlib';
 
 import { InputError } from '../../errors.js';
+import { readFailure } from '../../model/read-failure.js';
 import { type Histogram, type HistogramRow, sortHistogramRows } from '../histogram.js';
 import { type V8NodeGroup, V8SnapshotScanner, type V8SnapshotSummary } from './v8-snapshot-scanner.js';
 
@@ -64,8 +65,7 @@ function openForReading(path: string): number {
   try {
     return openSync(path, 'r');
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`, 'check the path');
+    throw new InputError(`cannot read ${path}: ${readFailure(e)}`, 'check the path');
   }
 }
 
