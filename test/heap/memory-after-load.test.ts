@@ -17,6 +17,7 @@ import { loadAnyInput, type LoadedInput } from '../../src/analysis/load-incident
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from '../../src/heap/graph/heap-memory.js';
 import { shortestStrongPaths } from '../../src/heap/graph/root-path.js';
+import { hprofObjectGraphIndexed } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../../src/heap/hprof/graph/step-names.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import type { IndexedHprof } from '../../src/heap/hprof/object-index.js';
@@ -81,6 +82,28 @@ describe("the memory analysis on the loader's indexed file", { timeout: 60_000 }
     });
     expect(offered?.path).toBe(plain);
     expect(existsSync(plain)).toBe(true);
+  });
+
+  test("the memory analysis's own pass indexes a plain dump: its paths' names read from a few blocks are those of a full pass", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-own-index-'));
+    const plain = join(dir, 'heap.hprof');
+    const bytes = gunzipSync(readFileSync(SESSION_LEAK));
+    writeFileSync(plain, bytes);
+    const own = await hprofObjectGraphIndexed(plain);
+    expect(own.indexed?.path).toBe(plain);
+    const paths = shortestStrongPaths(
+      own.graph,
+      [...Array(200).keys()].map((k) => (k * 7919) % own.graph.objects),
+    ).filter((p): p is number[] => p !== undefined && p.length > 1);
+    expect(paths.length).toBeGreaterThan(10);
+    expect(stepNamesFromIndexedFile(own.indexed!, own.graph, paths)).toEqual(await stepNamesOfPaths(plain, own.graph, paths));
+    // The whole analysis of the plain file (names from its index) says what that of the gzip file (a second pass) says.
+    expect(shown(await analyseMemory(plain, OPTIONS))).toEqual(shown(await analyseMemory(SESSION_LEAK, OPTIONS)));
+    // No index where blocks cannot be read: a gzip file, a file cut short.
+    expect((await hprofObjectGraphIndexed(SESSION_LEAK)).indexed).toBeUndefined();
+    const cut = join(dir, 'cut.hprof');
+    writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.8)));
+    expect((await hprofObjectGraphIndexed(cut)).indexed).toBeUndefined();
   });
 
   test('a dump cut short offers no file: its analysis reads the dump itself', async () => {

@@ -5,7 +5,7 @@
  * reach are left out and totalled. Semi-NCA (the semidominators of Lengauer-Tarjan, with path
  * compression, then each immediate dominator as the nearest common ancestor in the DFS tree),
  * iterative throughout, on typed arrays. Memory is what limits the heaps it can take, so each step
- * holds only what it reads: at most six Int32Arrays of n+2 and the predecessor lists at once (the
+ * holds only what it reads: at most five Int32Arrays of n+2 and the predecessor lists at once (the
  * DFS and compression stacks grow as deep as they go; the immediate dominators overwrite the
  * semidominators), and the graph's own columns, which the steps read one after another, may be set
  * aside on disk meanwhile (ColumnsAside).
@@ -185,9 +185,10 @@ function predecessors(g: ObjectGraph, count: number, dfn: Int32Array): Predecess
 /**
  * 2 to 4: the predecessors, the semidominators, then the immediate dominators in their place (by
  * preorder number). The references' starts are set aside once the predecessors are made; the
- * references themselves stay: with them the semidominators' step holds 10 arrays of 4 bytes an
+ * references themselves stay: with them the semidominators' step holds 9 arrays of 4 bytes an
  * object, no more than the analysis holds at its end, and half the bytes would go to the file and back.
- * The predecessors live in this frame only, and go when it returns.
+ * The predecessors' list bodies live in this frame only, and go when it returns; their starts become
+ * the semidominators (see semidominators).
  */
 function semiNca(g: ObjectGraph, count: number, dfn: Int32Array, parent: Int32Array, aside: ColumnsAside | undefined): Int32Array {
   const p = predecessors(g, count, dfn);
@@ -201,24 +202,30 @@ function semiNca(g: ObjectGraph, count: number, dfn: Int32Array, parent: Int32Ar
 
 /**
  * 3. Semidominators, in decreasing dfn, with a path-compressed forest (`ancestor`; 0 = a tree root)
- * and the compression path on a stack of its own. Returns `semi` (by preorder number).
+ * and the compression path on a stack of its own. Where Lengauer and Tarjan keep a label per node
+ * (the node of least semidominator on its compressed path) and compare the labels' semidominators,
+ * `best` keeps that least semidominator itself: the labels were read only through `semi`, and one
+ * array does for both. Each semidominator is written, once its node is done, into the predecessor
+ * starts' slot of that node, which is read for the last time one step later (as the end of the
+ * list before it): the starts are returned as the semidominators, by preorder number (from 2).
  */
 function semidominators(count: number, predStart: Int32Array, preds: Int32Array, parent: Int32Array): Int32Array {
-  const semi = new Int32Array(count + 1);
-  const label = new Int32Array(count + 1);
+  const best = new Int32Array(count + 1);
   const ancestor = new Int32Array(count + 1);
   let path: Int32Array = new Int32Array(1 << 16);
-  for (let k = 1; k <= count; k++) {
-    semi[k] = k;
-    label[k] = k;
-  }
+  // A node not yet done is its own semidominator, and so its own best.
+  for (let k = 1; k <= count; k++) best[k] = k;
+  // The semidominator of the node done in the step before (k + 1), waiting for its slot to be read.
+  let semiAfter = 0;
   for (let k = count; k >= 2; k--) {
-    let semiK = semi[k]!;
-    for (let p = predStart[k]!, end = predStart[k + 1]!; p < end; p++) {
-      // EVAL(v): v itself when it is a forest root, else the label of least semidominator on its
-      // path to the forest root, compressing that path (bottom-up, as the recursive COMPRESS does).
+    const first = predStart[k]!;
+    const end = predStart[k + 1]!;
+    if (k < count) predStart[k + 1] = semiAfter;
+    let semiK = k;
+    for (let p = first; p < end; p++) {
+      // EVAL(v): v's own when it is a forest root, else the least semidominator on its path to the
+      // forest root, compressing that path (bottom-up, as the recursive COMPRESS does).
       const v = preds[p]!;
-      let u = v;
       if (ancestor[v] !== 0) {
         let depth = 0;
         let x = v;
@@ -230,17 +237,18 @@ function semidominators(count: number, predStart: Int32Array, preds: Int32Array,
         while (depth > 0) {
           const y = path[--depth]!;
           const a = ancestor[y]!;
-          if (semi[label[a]!]! < semi[label[y]!]!) label[y] = label[a]!;
+          if (best[a]! < best[y]!) best[y] = best[a]!;
           ancestor[y] = ancestor[a]!;
         }
-        u = label[v]!;
       }
-      if (semi[u]! < semiK) semiK = semi[u]!;
+      if (best[v]! < semiK) semiK = best[v]!;
     }
-    semi[k] = semiK;
+    best[k] = semiK;
     ancestor[k] = parent[k]!;
+    semiAfter = semiK;
   }
-  return semi;
+  if (count >= 2) predStart[2] = semiAfter;
+  return predStart;
 }
 
 /**

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
 import type { ProgressListener } from '../../model/progress.js';
 import { type FeedOptions, hprofBytesEstimate } from '../hprof/byte-source.js';
-import { hprofObjectGraph } from '../hprof/graph/hprof-graph.js';
+import { hprofObjectGraphIndexed } from '../hprof/graph/hprof-graph.js';
 import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../hprof/graph/step-names.js';
 import { hprofGraphCounts } from '../hprof/hprof-histogram.js';
 import type { IndexedHprof } from '../hprof/object-index.js';
@@ -67,9 +67,10 @@ export interface MemoryAnalysisOptions extends SummaryOptions {
 /** The object graph of a heap dump, with what names its paths' steps. */
 async function namedGraph(file: string, options: MemoryAnalysisOptions): Promise<NamedObjectGraph> {
   if (options.format === 'v8-heapsnapshot') return v8ObjectGraph(file, options.onProgress);
-  const indexed = options.indexed;
   const feed = options.feed ?? {};
-  const graph = options.graph ?? (await hprofObjectGraph(file, options.onProgress, feed));
+  const own = options.graph === undefined ? await hprofObjectGraphIndexed(file, options.onProgress, feed) : undefined;
+  const graph = options.graph ?? own!.graph;
+  const indexed = options.indexed ?? own?.indexed;
   if (indexed !== undefined) return { graph, stepNames: async (paths) => stepNamesFromIndexedFile(indexed, graph, paths) };
   return { graph, stepNames: (paths) => stepNamesOfPaths(file, graph, paths, feed) };
 }
