@@ -20,7 +20,7 @@ import { ClassKeys } from './class-keys.js';
 import { HASHED_MAX_OBJECTS, type IdIndex, idIndex } from './id-index.js';
 import { InstanceLayouts } from './instance-layouts.js';
 import { ObjectColumns, RefStore } from './pass-columns.js';
-import { referentsOf, resolveEdges } from './resolve-edges.js';
+import { MISSING_CLASS, NO_CLASS_EDGE, referentsOf, resolveEdges } from './resolve-edges.js';
 
 /** MAT's names for the root kinds, in the words the memory report uses. */
 const ROOT_KIND_NAMES: Readonly<Record<number, string>> = {
@@ -164,6 +164,9 @@ class GraphPass {
    */
   private readonly keyElementBytes: number[] = [];
   private readonly keyClassId: number[] = [];
+  /** The id of the class each key's objects reference (every object of a key is of one class), and how many such references there are. */
+  private readonly keyClassRef: number[] = [];
+  private classRefs = 0;
   private sizeModel: SizeModel | undefined;
 
   constructor(
@@ -204,7 +207,6 @@ class GraphPass {
   instanceHeader(id: number, classId: number, byteLength: number): boolean {
     if (byteLength <= MAX_DELIVERED_BODY) return true;
     this.addInstance(id, classId, this.keys.forClassId(classId));
-    this.ref(classId);
     this.unread++;
     return false;
   }
@@ -213,7 +215,6 @@ class GraphPass {
     const key = this.keys.forClassId(classId);
     const layout = this.layouts.of(classId, key);
     this.addInstance(id, classId, key);
-    this.ref(classId);
     if (layout === undefined) {
       // A copy: the parser's buffer is reused.
       this.late.push({ index: this.columns.length - 1, classId, data: Buffer.from(new Uint8Array(view.buffer, view.byteOffset + at, length)) });
@@ -237,18 +238,14 @@ class GraphPass {
 
   objectArrayElements(id: number, classId: number, view: DataView, at: number, length: number): void {
     const idSize = this.idSize;
-    this.addArray(id, this.keys.forClassId(classId), 0, length);
-    this.ref(classId);
+    this.addArray(id, this.keys.forClassId(classId), 0, length, classId);
     for (let i = 0, o = at; i < length; i++, o += idSize) this.ref(readIdIn(view, o, idSize));
   }
 
   /** A big array's elements as they arrive: its node is added with the first piece, and its edges follow it unbroken. */
   objectArrayPiece(id: number, classId: number, view: DataView, at: number, count: number, first: number, length: number): void {
     const idSize = this.idSize;
-    if (first === 0) {
-      this.addArray(id, this.keys.forClassId(classId), 0, length);
-      this.ref(classId);
-    }
+    if (first === 0) this.addArray(id, this.keys.forClassId(classId), 0, length, classId);
     for (let i = 0, o = at; i < count; i++, o += idSize) this.ref(readIdIn(view, o, idSize));
   }
 
@@ -257,8 +254,8 @@ class GraphPass {
    * of `byte[]` is then reachable through its arrays): its header says all, its data is never asked for.
    */
   primitiveArrayHeader(id: number, type: number, length: number): boolean {
-    this.addArray(id, this.keys.forPrimitiveArray(type), basicTypeSize(type, 8), length);
-    this.ref(this.primitiveArrayClassId(type));
+    const key = this.keys.forPrimitiveArray(type);
+    this.addArray(id, key, basicTypeSize(type, 8), length, this.keyClassRef[key] ?? this.primitiveArrayClassId(type));
     return false;
   }
 
@@ -302,7 +299,8 @@ class GraphPass {
 
     // Edges: the pass's own, the late instances', and each thread's locals under its thread object.
     const { localsOf, rootObjects, rootKindOf, rootKinds } = placeRoots(this.roots, slotOfId, this.threadObjectBySerial);
-    const { edgeStart: outStart, edges, missing } = resolveEdges(n, edgeStart, this.targets, slotOfId, lateEdges, localsOf);
+    const classEdges = { classOf: classKeys, targets: this.classTargets(slotOfId), count: this.classRefs };
+    const { edgeStart: outStart, edges, missing } = resolveEdges(n, edgeStart, this.targets, slotOfId, lateEdges, localsOf, classEdges);
     if (rootObjects.length === 0 && n > 0) {
       // No root records (a dump cut before them, or a tool that writes none): as MAT does for such
       // dumps, the objects nothing references stand for the roots.
@@ -348,18 +346,31 @@ class GraphPass {
       this.keyClassId[key] = classId;
     }
     this.addObject(id, key, 0);
+    this.classRef(key, classId);
   }
 
-  /** An array (`elementBytes` 0 for references), its length in place of its size until the layout is known. */
-  private addArray(id: number, key: number, elementBytes: number, length: number): void {
+  /** An array (`elementBytes` 0 for references), its length in place of its size until the layout is known; `classId` its class's. */
+  private addArray(id: number, key: number, elementBytes: number, length: number, classId: number): void {
     if (elementBytes === 0) {
       this.evidence.objectArray(id, length);
       this.addObject(id, key, -1 - length);
-      return;
+    } else {
+      this.evidence.primitiveArray(id, elementBytes, length);
+      this.keyElementBytes[key] ??= elementBytes;
+      this.addObject(id, key, length);
     }
-    this.evidence.primitiveArray(id, elementBytes, length);
-    this.keyElementBytes[key] ??= elementBytes;
-    this.addObject(id, key, length);
+    this.classRef(key, classId);
+  }
+
+  /**
+   * An object's reference to its class, which is its first edge. Not stored with the other references:
+   * every object of a key references the same class, so it is found once per key after the pass
+   * (classTargets), where storing and resolving it per object took half of the references' memory and time.
+   */
+  private classRef(key: number, classId: number): void {
+    if (classId === 0) return;
+    this.keyClassRef[key] ??= classId;
+    this.classRefs++;
   }
 
   /**
@@ -390,6 +401,16 @@ class GraphPass {
     const shallow = largest < 4294967296 ? new Uint32Array(held.buffer, held.byteOffset, n) : new Float64Array(n);
     for (let i = 0; i < n; i++) shallow[i] = sizeOf(i);
     return shallow;
+  }
+
+  /** The object index of the class each key's objects reference: NO_CLASS_EDGE for none (class objects), MISSING_CLASS when not in the dump. */
+  private classTargets(slotOfId: IdIndex): Int32Array {
+    const targets = new Int32Array(this.keys.names.length).fill(NO_CLASS_EDGE);
+    this.keyClassRef.forEach((classId, key) => {
+      const index = slotOfId.get(classId);
+      targets[key] = index >= 0 ? index : MISSING_CLASS;
+    });
+    return targets;
   }
 
   private ref(id: number): void {

@@ -5,11 +5,27 @@ import type { Referents } from '../../graph/object-graph.js';
 import type { IdIndex } from './id-index.js';
 import type { RefStore } from './pass-columns.js';
 
+/** In ClassEdges.targets: the key's objects reference no class (class objects, arrays of a type the dump has no class for). */
+export const NO_CLASS_EDGE = -1;
+/** In ClassEdges.targets: the class the key's objects reference is not in the dump (each such reference counts as missing). */
+export const MISSING_CLASS = -2;
+
+/** Each object's reference to its class, kept by class key rather than in the store: the first edge of each object. */
+export interface ClassEdges {
+  /** Each object's class key. */
+  readonly classOf: Int32Array;
+  /** By class key: the index of the class its objects reference, or NO_CLASS_EDGE, or MISSING_CLASS. */
+  readonly targets: Int32Array;
+  /** How many objects reference a class (resolved or not): room for them in the edges. */
+  readonly count: number;
+}
+
 /**
- * The edges as object indexes, in CSR form, in one forward pass: each object's own references
- * (resolved as the store lets its chunks go), then what is added to it (the references of late
- * instances and each thread's locals). `starts` becomes where each object's edges begin. References
- * to ids not in the dump are counted and left out. Functions of their own, for V8 (see dominatorTree).
+ * The edges as object indexes, in CSR form, in one forward pass: each object's reference to its
+ * class, its own references (resolved as the store lets its chunks go), then what is added to it
+ * (the references of late instances and each thread's locals). `starts` becomes where each object's
+ * edges begin. References to ids not in the dump are counted and left out. Functions of their own,
+ * for V8 (see dominatorTree).
  */
 export function resolveEdges(
   n: number,
@@ -18,6 +34,7 @@ export function resolveEdges(
   slotOfId: IdIndex,
   lateEdges: Map<number, number[]>,
   localsOf: Map<number, number[]>,
+  classEdges: ClassEdges,
 ): { edgeStart: Int32Array; edges: Int32Array; missing: number } {
   let missing = 0;
   const extras = new Map<number, number[]>();
@@ -36,8 +53,8 @@ export function resolveEdges(
     extras.set(thread, [...(extras.get(thread) ?? []), ...locals]);
     extraCount += locals.length;
   }
-  const edges = new Int32Array(targets.length + extraCount);
-  const resolver = new EdgeResolver(n, starts, slotOfId, edges, extras);
+  const edges = new Int32Array(targets.length + extraCount + classEdges.count);
+  const resolver = new EdgeResolver(n, starts, slotOfId, edges, extras, classEdges);
   targets.drain((chunk, count, scale) => resolver.chunk(chunk, count, scale));
   resolver.end();
   missing += resolver.missing;
@@ -68,6 +85,7 @@ class EdgeResolver {
     private readonly slotOfId: IdIndex,
     private readonly edges: Int32Array,
     private readonly extras: Map<number, number[]>,
+    private readonly classEdges: ClassEdges,
   ) {
     this.owners = [...extras.keys()].sort((a, b) => a - b);
     this.advance();
@@ -114,6 +132,9 @@ class EdgeResolver {
     if (next < this.n) {
       this.objectEnd = this.starts[next + 1]!;
       this.starts[next] = this.written;
+      const toClass = this.classEdges.targets[this.classEdges.classOf[next]!]!;
+      if (toClass >= 0) this.edges[this.written++] = toClass;
+      else if (toClass === MISSING_CLASS) this.missing++;
     } else if (next === this.n) this.starts[next] = this.written;
   }
 }
