@@ -68,7 +68,7 @@ export function renderMemoryText(r: MemoryReport): string {
           `${approximateBytes(a.retained)} and directly holds ${countOf(a.dominated, 'object')}` +
           `${held !== '' ? `, ${stripControl(held)}` : ''}`,
       );
-    else out.push(`     it directly holds ${countOf(a.dominated, 'object')}, none of which retains most of it`);
+    else out.push(`     it directly holds ${countOf(a.dominated, 'object')}, none of which retains most of it${held !== '' ? `; ${stripControl(held)}` : ''}`);
     if (x.path !== undefined && x.path.length > 0)
       out.push(
         '     kept by: ' +

@@ -67,7 +67,7 @@ export const memoryLeakSuspect: Rule = {
               : a.index !== s.subject.index || s.kind === 'class'
                 ? ` The memory accumulates in ${what}: it retains ${approximateBytes(a.retained)} and directly holds ${countOf(a.dominated, 'object')}` +
                   `${holds !== '' ? `, ${holds}` : ''}.`
-                : ` It directly holds ${countOf(a.dominated, 'object')}, none of which retains most of it.`;
+                : ` It directly holds ${countOf(a.dominated, 'object')}, none of which retains most of it${holds !== '' ? `; ${holds}` : ''}.`;
           const path = s.path ?? [];
           const queue = [a, ...path.map((p) => p.object)].map((o) => queues.get(o.id)).find((q) => q !== undefined);
           const held = path.length > 0 ? ` Kept by: ${keptBy(path)}.` : '';

@@ -104,6 +104,20 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: 'memory spread over what one object holds: no single accumulation point, and the biggest of what it holds named with their sizes',
+    model: () => {
+      const spread = suspect('com.acme.Caches', object('com.acme.Caches', '0xf0001000', 230 * MB), 0.9, 256);
+      const biggest = [object('java.util.HashMap', '0xf0004000', 120 * MB), object('java.util.ArrayList', '0xf0005000', 60 * MB)];
+      return withMemory(256, [{ ...spread, accumulation: { ...spread.accumulation, dominated: 5, biggest } }]);
+    },
+    expect: [
+      {
+        subject: 'com.acme.Caches 0xf0001000',
+        message: /none of which retains most of it; the biggest java\.util\.HashMap 0xf0004000 \(120(\.0)? MiB\), java\.util\.ArrayList /,
+      },
+    ],
+  },
+  {
     name: 'negative control: a third of a 12 MB heap is under minRetainedMB',
     model: () => withMemory(12, [suspect('com.acme.SessionRegistry', table, 0.3, 12)]),
     expect: [],
