@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 
-import { ColumnsAside } from '../../src/heap/graph/columns-aside.js';
+import { ColumnsAside, type GraphColumn } from '../../src/heap/graph/columns-aside.js';
 import { dominatorTree, retainedOf } from '../../src/heap/graph/dominators.js';
 import { memorySummary } from '../../src/heap/graph/memory-summary.js';
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
@@ -200,7 +200,7 @@ describe('on the real-JVM fixture heaps', { timeout: 120_000 }, () => {
       expect([...t.idom]).toEqual([...chkIdom(g)]);
       // With the graph's columns set aside on disk meanwhile: the same tree, and the columns back as they were.
       const before = columnsOf(g);
-      const aside = new ColumnsAside(tmpdir());
+      const aside = new ColumnsAside<GraphColumn>(tmpdir());
       const lent = dominatorTree(g, aside);
       expect(lent.idom).toEqual(t.idom);
       expect(lent.retained).toEqual(t.retained);
@@ -216,7 +216,7 @@ describe('on the real-JVM fixture heaps', { timeout: 120_000 }, () => {
       aside.close();
       expect(columnsOf(g)).toEqual(before);
       // A file that takes no write (a full disk; here, closed): the columns stay, and the tree is the same.
-      const broken = new ColumnsAside(tmpdir());
+      const broken = new ColumnsAside<GraphColumn>(tmpdir());
       broken.close();
       expect(dominatorTree(g, broken).retained).toEqual(t.retained);
       expect(columnsOf(g)).toEqual(before);

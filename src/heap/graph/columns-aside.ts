@@ -11,12 +11,16 @@ import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { ObjectGraph } from './object-graph.js';
-
-/** The graph's columns that may be set aside: one typed array each, replaced by an empty one meanwhile. */
-export type AsideColumn = 'ids' | 'classOf' | 'shallow' | 'edgeStart' | 'edges';
-
 type ColumnArray = Float64Array | Int32Array | Uint32Array;
+
+/**
+ * What lends columns: the graph (its ids, classes, sizes, references), or the dominated lists. Each
+ * column named is one typed array, replaced by an empty one while it is set aside.
+ */
+export type ColumnHolder<K extends string> = { readonly [column in K]: ColumnArray };
+
+/** The graph's columns that may be set aside. */
+export type GraphColumn = 'ids' | 'classOf' | 'shallow' | 'edgeStart' | 'edges';
 
 /** An empty array of the same kind as `array`, or one of this length. */
 function sameKind(array: ColumnArray, length: number): ColumnArray {
@@ -40,10 +44,11 @@ interface Placed {
  */
 export const COLUMNS_ASIDE_MIN_BYTES = 256 * 1048576;
 
-export class ColumnsAside {
+/** Sets aside the columns of one holder at a time (a column is known by its name). */
+export class ColumnsAside<K extends string> {
   private readonly fd: number;
   private end = 0;
-  private readonly placed = new Map<AsideColumn, Placed>();
+  private readonly placed = new Map<K, Placed>();
   /** A write failed: nothing more is set aside. */
   private failed = false;
 
@@ -74,8 +79,8 @@ export class ColumnsAside {
    * them: nothing else may hold them meanwhile, or their memory stays taken). A write that fails (a
    * full disk) leaves that column, and every one after, in memory: the analysis holds more, and goes on.
    */
-  putAside(g: ObjectGraph, columns: readonly AsideColumn[]): void {
-    const held = g as unknown as Record<AsideColumn, ColumnArray>;
+  putAside(holder: ColumnHolder<K>, columns: readonly K[]): void {
+    const held = holder as Record<K, ColumnArray>;
     for (const column of columns) {
       if (this.placed.has(column) || this.failed) continue;
       const array = held[column];
@@ -93,22 +98,44 @@ export class ColumnsAside {
     }
   }
 
-  /** Reads columns set aside back onto the graph (into arrays of their exact length). */
-  takeBack(g: ObjectGraph, columns: readonly AsideColumn[] = [...this.placed.keys()]): void {
-    const held = g as unknown as Record<AsideColumn, ColumnArray>;
+  /** Reads columns set aside back onto their holder (into arrays of their exact length). */
+  takeBack(holder: ColumnHolder<K>, columns: readonly K[] = [...this.placed.keys()]): void {
     for (const column of columns) {
       const p = this.placed.get(column);
-      if (p === undefined) continue;
-      const array = sameKind(p.kind, p.length);
-      const bytes = new Uint8Array(array.buffer);
-      for (let done = 0; done < bytes.length;) {
-        const read = readSync(this.fd, bytes, done, Math.min(CHUNK_BYTES, bytes.length - done), p.at + done);
-        if (read === 0) throw new Error(`the temporary copy of the graph's ${column} ended early`);
-        done += read;
-      }
-      held[column] = array;
-      this.placed.delete(column);
+      if (p !== undefined) this.readInto(holder, column, sameKind(p.kind, p.length));
     }
+  }
+
+  /**
+   * Sets a column aside and lends its array to the caller as room of its size (what it held is in the
+   * file): a step that needs such room for a while takes no new memory, whose page faults cost more
+   * than the write, and depends on no collection to give the column's back. Undefined when the write
+   * failed (the column stays on its holder). `restore` puts the column back in it.
+   */
+  lend(holder: ColumnHolder<K>, column: K): ColumnArray | undefined {
+    const array = holder[column];
+    this.putAside(holder, [column]);
+    return this.placed.has(column) ? array : undefined;
+  }
+
+  /** Reads a lent column back into the array it lent (the same) and puts it back on its holder. */
+  restore(holder: ColumnHolder<K>, column: K, lent: ColumnArray): void {
+    const p = this.placed.get(column);
+    if (p === undefined) return;
+    if (lent.length !== p.length || sameKind(lent, 0).constructor !== p.kind.constructor) throw new Error(`internal: ${column} given back in another array`);
+    this.readInto(holder, column, lent);
+  }
+
+  private readInto(holder: ColumnHolder<K>, column: K, array: ColumnArray): void {
+    const p = this.placed.get(column)!;
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    for (let done = 0; done < bytes.length;) {
+      const read = readSync(this.fd, bytes, done, Math.min(CHUNK_BYTES, bytes.length - done), p.at + done);
+      if (read === 0) throw new Error(`the temporary copy of the column ${column} ended early`);
+      done += read;
+    }
+    (holder as Record<K, ColumnArray>)[column] = array;
+    this.placed.delete(column);
   }
 
   close(): void {

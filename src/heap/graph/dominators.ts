@@ -11,7 +11,7 @@
  * aside on disk meanwhile (ColumnsAside).
  */
 import { collectGarbage } from './collect-garbage.js';
-import type { ColumnsAside } from './columns-aside.js';
+import type { ColumnsAside, GraphColumn } from './columns-aside.js';
 import { doubled } from './doubled.js';
 import type { ObjectGraph, SizeColumn } from './object-graph.js';
 
@@ -46,7 +46,7 @@ export interface DominatorTree extends RetainedSizes {
  * them). They are back on the graph when this returns, or throws, but for `leaveAside`: then only the
  * shallow sizes are, and the owner takes the rest back when it needs them.
  */
-export function dominatorTree(g: ObjectGraph, aside?: ColumnsAside, leaveAside = false): DominatorTree {
+export function dominatorTree(g: ObjectGraph, aside?: ColumnsAside<GraphColumn>, leaveAside = false): DominatorTree {
   let done = false;
   try {
     const tree = dominatorsOf(g, aside);
@@ -57,7 +57,7 @@ export function dominatorTree(g: ObjectGraph, aside?: ColumnsAside, leaveAside =
   }
 }
 
-function dominatorsOf(g: ObjectGraph, aside: ColumnsAside | undefined): DominatorTree {
+function dominatorsOf(g: ObjectGraph, aside: ColumnsAside<GraphColumn> | undefined): DominatorTree {
   const n = g.objects;
   const root = n;
   const total = n + 1;
@@ -190,7 +190,7 @@ function predecessors(g: ObjectGraph, count: number, dfn: Int32Array): Predecess
  * The predecessors' list bodies live in this frame only, and go when it returns; their starts become
  * the semidominators (see semidominators).
  */
-function semiNca(g: ObjectGraph, count: number, dfn: Int32Array, parent: Int32Array, aside: ColumnsAside | undefined): Int32Array {
+function semiNca(g: ObjectGraph, count: number, dfn: Int32Array, parent: Int32Array, aside: ColumnsAside<GraphColumn> | undefined): Int32Array {
   const p = predecessors(g, count, dfn);
   if (aside !== undefined) {
     aside.putAside(g, ['edgeStart']);

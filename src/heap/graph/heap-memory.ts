@@ -15,7 +15,7 @@ import { hprofGraphCounts } from '../hprof/hprof-histogram.js';
 import type { IndexedHprof } from '../hprof/object-index.js';
 import { type NamedObjectGraph, v8ObjectGraph } from '../v8/v8-graph.js';
 import { collectGarbage } from './collect-garbage.js';
-import { COLUMNS_ASIDE_MIN_BYTES, ColumnsAside } from './columns-aside.js';
+import { COLUMNS_ASIDE_MIN_BYTES, ColumnsAside, type GraphColumn } from './columns-aside.js';
 import { dominatorTree, type RetainedSizes } from './dominators.js';
 import { indexesOfIds } from './graph-queries.js';
 import { doesNotFitCounts, MemoryDoesNotFit, type MemoryLimit } from './memory-need.js';
@@ -95,7 +95,7 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
   const treeTargets = top !== undefined ? treeIndexes(top) : [];
   const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets];
   if (targets.length > 0) options.onProgress?.({ phase: 'paths', bytesRead: 0 });
-  const paths = targets.length > 0 ? await pathsFromGcRoots(named, tree, targets) : [];
+  const paths = targets.length > 0 ? await pathsWithListsAside(named, tree, lists, targets) : [];
   let k = 0;
   const suspects = summary.suspects.map((s) => (wanted(s) ? { ...s, path: paths[k++]! } : s));
   const pathTo = options.pathToId !== undefined ? (target !== undefined ? paths[k++]! : null) : undefined;
@@ -126,19 +126,39 @@ function dominatedTree(graph: ObjectGraph): { tree: RetainedSizes; lists: Domina
 }
 
 /** Here, not in dominatedTree: the immediate dominators must be in no frame that is still running when the columns come back. */
-function treeWithLists(graph: ObjectGraph, aside: ColumnsAside | undefined): { tree: RetainedSizes; lists: DominatedLists } {
+function treeWithLists(graph: ObjectGraph, aside: ColumnsAside<GraphColumn> | undefined): { tree: RetainedSizes; lists: DominatedLists } {
   const { idom, ...tree } = dominatorTree(graph, aside, true);
   collectGarbage();
   return { tree, lists: dominatedLists(graph, { idom }) };
 }
 
 /** Where a big graph's columns wait while the dominator steps run; none when the temporary folder takes no file (they stay in memory). */
-function columnsAsideFor(g: ObjectGraph): ColumnsAside | undefined {
-  if (graphBytes(g) < COLUMNS_ASIDE_MIN_BYTES) return undefined;
+function columnsAsideFor(g: ObjectGraph): ColumnsAside<GraphColumn> | undefined {
+  return graphBytes(g) >= COLUMNS_ASIDE_MIN_BYTES ? columnsAsideIn(tmpdir()) : undefined;
+}
+
+function columnsAsideIn<K extends string>(dir: string): ColumnsAside<K> | undefined {
   try {
-    return new ColumnsAside(tmpdir());
+    return new ColumnsAside<K>(dir);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The paths from the GC roots, with a big heap's dominated lists' starts set aside meanwhile and their
+ * array lent to the walk for its parents (4 bytes an object, read by nothing on the way): a new array
+ * made the walk the analysis's peak (1,454 MiB against 1,346 for the dominator step, on a heap of 36
+ * million objects).
+ */
+async function pathsWithListsAside(source: NamedObjectGraph, tree: RetainedSizes, lists: DominatedLists, targets: readonly number[]): Promise<PathStep[][]> {
+  const aside = graphBytes(source.graph) >= COLUMNS_ASIDE_MIN_BYTES ? columnsAsideIn<'start'>(tmpdir()) : undefined;
+  const room = aside?.lend(lists, 'start');
+  try {
+    return await pathsFromGcRoots(source, tree, targets, room instanceof Int32Array ? room : undefined);
+  } finally {
+    if (room !== undefined) aside!.restore(lists, 'start', room);
+    aside?.close();
   }
 }
 
@@ -147,9 +167,9 @@ function columnsAsideFor(g: ObjectGraph): ColumnsAside | undefined {
  * strong path reaches it), with the field names of all the paths read in one more pass (or, from a
  * file the loader indexed, from the blocks of the paths' objects).
  */
-async function pathsFromGcRoots(source: NamedObjectGraph, tree: RetainedSizes, targets: readonly number[]): Promise<PathStep[][]> {
+async function pathsFromGcRoots(source: NamedObjectGraph, tree: RetainedSizes, targets: readonly number[], room?: Int32Array): Promise<PathStep[][]> {
   const graph = source.graph;
-  const paths = shortestStrongPaths(graph, targets).map((p) => p ?? []);
+  const paths = shortestStrongPaths(graph, targets, room).map((p) => p ?? []);
   const long = paths.filter((p) => p.length > 1);
   const names = long.length > 0 ? await source.stepNames(long) : [];
   let named = 0;

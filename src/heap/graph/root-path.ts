@@ -8,11 +8,12 @@ import { type ObjectGraph, referentOf } from './object-graph.js';
 
 /**
  * Object indexes from a GC root to each target (undefined when no strong path reaches it), from
- * one breadth-first walk that stops once every target is reached.
+ * one breadth-first walk that stops once every target is reached. `room`: an array of at least one
+ * entry an object the walk may write over for its parents (else it makes one).
  */
-export function shortestStrongPaths(g: ObjectGraph, targets: readonly number[]): Array<number[] | undefined> {
+export function shortestStrongPaths(g: ObjectGraph, targets: readonly number[], room?: Int32Array): Array<number[] | undefined> {
   const n = g.objects;
-  const parent = new Int32Array(n).fill(-2); // -2 unseen, -1 a root
+  const parent = (room !== undefined && room.length >= n ? room.subarray(0, n) : new Int32Array(n)).fill(-2); // -2 unseen, -1 a root
   const queue = new IndexQueue();
   for (const r of g.roots) {
     if (parent[r] !== -2) continue;
