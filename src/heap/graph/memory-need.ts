@@ -21,7 +21,8 @@ export const PROCESS_BYTES = 200 * 1024 * 1024;
  * bytes an object and one of 4 bytes a reference (the references' own), where the dominator tree
  * lends the graph's columns to a temporary file (see ColumnsAside), 12 arrays without; measured 1,393
  * MiB past the process for 36.2 million objects and 72.5 million references (`node
- * bench/heap-bench.mjs`), 0.8 % over 32 and 4 bytes: 10 % more here.
+ * bench/heap-bench.mjs`), 0.8 % over 32 and 4 bytes: 10 % more here. (1,287 MiB since the walk for
+ * the paths borrows its room: kept, the estimate errs on the side of a refusal said before it starts.)
  */
 const PEAK_BYTES_PER_OBJECT = 36;
 const PEAK_BYTES_PER_OBJECT_IN_MEMORY = 53;
