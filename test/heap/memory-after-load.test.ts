@@ -4,7 +4,7 @@
  * plain copy of a gzip dump). It must say exactly what the analysis of the dump itself says; the loader must
  * offer no file when it has none to offer (a dump cut short); and the copy must be gone afterwards.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { shortestStrongPaths } from '../../src/heap/graph/root-path.js';
 import { hprofObjectGraphIndexed } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../../src/heap/hprof/graph/step-names.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
+import { parseIndexedBlock } from '../../src/heap/hprof/indexed-block.js';
 import type { IndexedHprof } from '../../src/heap/hprof/object-index.js';
 
 /** A heap whose suspect, paths and tree are known by construction (fixtures/programs, see retained-fixture.test.ts). */
@@ -97,6 +98,29 @@ describe("the memory analysis on the loader's indexed file", { timeout: 60_000 }
     ).filter((p): p is number[] => p !== undefined && p.length > 1);
     expect(paths.length).toBeGreaterThan(10);
     expect(stepNamesFromIndexedFile(own.indexed!, own.graph, paths)).toEqual(await stepNamesOfPaths(plain, own.graph, paths));
+    // One block from the first object to the end of the 34 MB file (as the last block runs): read in
+    // pieces (8 MiB at a time), every object of the dump met once.
+    const first = own.indexed!.index.block(0);
+    let met = 0;
+    const count = () => {
+      met++;
+      return false;
+    };
+    const fd = openSync(plain, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      expect(size).toBeGreaterThan(3 * 8 * 1024 * 1024);
+      parseIndexedBlock(
+        fd,
+        size,
+        own.indexed!.header,
+        { ...first, end: undefined },
+        { instanceHeader: count, objectArrayHeader: count, primitiveArrayHeader: count },
+      );
+    } finally {
+      closeSync(fd);
+    }
+    expect(met).toBe(own.graph.objects - own.graph.classObjectNames.size);
     // The whole analysis of the plain file (names from its index) says what that of the gzip file (a second pass) says.
     expect(shown(await analyseMemory(plain, OPTIONS))).toEqual(shown(await analyseMemory(SESSION_LEAK, OPTIONS)));
     // No index where blocks cannot be read: a gzip file, a file cut short.

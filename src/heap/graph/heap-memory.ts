@@ -153,11 +153,14 @@ function columnsAsideIn<K extends string>(dir: string): ColumnsAside<K> | undefi
  */
 async function pathsWithListsAside(source: NamedObjectGraph, tree: RetainedSizes, lists: DominatedLists, targets: readonly number[]): Promise<PathStep[][]> {
   const aside = graphBytes(source.graph) >= COLUMNS_ASIDE_MIN_BYTES ? columnsAsideIn<'start'>(tmpdir()) : undefined;
-  const room = aside?.lend(lists, 'start');
   try {
-    return await pathsFromGcRoots(source, tree, targets, room instanceof Int32Array ? room : undefined);
+    const room = aside?.lend(lists, 'start');
+    try {
+      return await pathsFromGcRoots(source, tree, targets, room instanceof Int32Array ? room : undefined);
+    } finally {
+      if (room !== undefined) aside!.restore(lists, 'start', room);
+    }
   } finally {
-    if (room !== undefined) aside!.restore(lists, 'start', room);
     aside?.close();
   }
 }

@@ -131,51 +131,58 @@ function feedPlain(path: string, parser: HprofParser, onProgress?: ProgressListe
 export function feedPlainPart(path: string, parser: HprofParser, part: FilePart | undefined, onProgress?: ProgressListener, readBuffer?: Buffer): FeedSummary {
   const fd = openSync(path, 'r');
   try {
-    const size = part?.end ?? fstatSync(fd).size;
-    let buf = readBuffer ?? Buffer.allocUnsafe(Math.min(READ_BUFFER, Math.max(size - (part?.start ?? 0), 64)));
-    let have = 0;
-    /** File position of buf[have]: where the next read starts. */
-    let readPos = part?.start ?? 0;
-    let lastReport = readPos;
-    for (;;) {
-      if (have < buf.length && readPos < size) {
-        const n = readSync(fd, buf, have, Math.min(buf.length - have, size - readPos), readPos);
-        readPos += n;
-        have += n;
-      }
-      const consumed = parser.push(buf, 0, have);
-      if (parser.ended) break;
-      if (consumed >= have) {
-        // A skip past what was read: move the read position instead of reading.
-        readPos += consumed - have;
-        have = 0;
-      } else if (consumed > 0) {
-        buf.copyWithin(0, consumed, have);
-        have -= consumed;
-      }
-      if (onProgress && readPos - lastReport > 64 * 1024 * 1024) {
-        lastReport = readPos;
-        onProgress({ phase: 'heap', bytesRead: Math.min(readPos, size), totalBytes: size });
-      }
-      if (readPos >= size) {
-        // At the end of the file: done when nothing is left half-read.
-        if (readPos > size || (have > 0 && consumed === 0)) return { gzip: false, fileBytes: size, streamBytes: size, truncatedAt: parser.offset };
-        if (have === 0) break;
-        continue;
-      }
-      if (parser.need > buf.length) {
-        if (parser.need > MAX_BUFFER) throw new Error(`internal: parser asked for ${parser.need} contiguous bytes`);
-        const bigger = Buffer.allocUnsafe(parser.need);
-        buf.copy(bigger, 0, 0, have);
-        buf = bigger;
-      } else if (consumed === 0 && have === buf.length) {
-        throw new Error('internal: the HPROF parser made no progress with a full buffer');
-      }
-    }
-    return endSummary(parser, false, size, parser.offset);
+    return feedOpenFile(fd, parser, part?.start ?? 0, part?.end ?? fstatSync(fd).size, onProgress, readBuffer);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Feeds the bytes of an open file from `start` to `size` to a parser put at `start`, in reads of at
+ * most READ_BUFFER bytes (more only for a record the parser needs whole), skipping bodies it skips.
+ */
+export function feedOpenFile(fd: number, parser: HprofParser, start: number, size: number, onProgress?: ProgressListener, readBuffer?: Buffer): FeedSummary {
+  let buf = readBuffer ?? Buffer.allocUnsafe(Math.min(READ_BUFFER, Math.max(size - start, 64)));
+  let have = 0;
+  /** File position of buf[have]: where the next read starts. */
+  let readPos = start;
+  let lastReport = readPos;
+  for (;;) {
+    if (have < buf.length && readPos < size) {
+      const n = readSync(fd, buf, have, Math.min(buf.length - have, size - readPos), readPos);
+      readPos += n;
+      have += n;
+    }
+    const consumed = parser.push(buf, 0, have);
+    if (parser.ended) break;
+    if (consumed >= have) {
+      // A skip past what was read: move the read position instead of reading.
+      readPos += consumed - have;
+      have = 0;
+    } else if (consumed > 0) {
+      buf.copyWithin(0, consumed, have);
+      have -= consumed;
+    }
+    if (onProgress && readPos - lastReport > 64 * 1024 * 1024) {
+      lastReport = readPos;
+      onProgress({ phase: 'heap', bytesRead: Math.min(readPos, size), totalBytes: size });
+    }
+    if (readPos >= size) {
+      // At the end of the file: done when nothing is left half-read.
+      if (readPos > size || (have > 0 && consumed === 0)) return { gzip: false, fileBytes: size, streamBytes: size, truncatedAt: parser.offset };
+      if (have === 0) break;
+      continue;
+    }
+    if (parser.need > buf.length) {
+      if (parser.need > MAX_BUFFER) throw new Error(`internal: parser asked for ${parser.need} contiguous bytes`);
+      const bigger = Buffer.allocUnsafe(parser.need);
+      buf.copy(bigger, 0, 0, have);
+      buf = bigger;
+    } else if (consumed === 0 && have === buf.length) {
+      throw new Error('internal: the HPROF parser made no progress with a full buffer');
+    }
+  }
+  return endSummary(parser, false, size, parser.offset);
 }
 
 /**

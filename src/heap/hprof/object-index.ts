@@ -37,15 +37,12 @@ export class ObjectIndex {
   private runStarts: number[] = [0];
   private lastId = -1;
   private seen = 0;
-  /** Set when an object id went down inside a block: that block cannot be searched. */
-  private unordered = false;
 
   /** Called for every object, in file order. */
   note(id: number, at: { readonly recordOffset: number; readonly recordSegmentRemaining: number }): void {
     if (id < this.lastId) {
-      if (this.seen % INDEX_EVERY !== 0) this.unordered = true;
       this.runStarts.push(this.ids.length);
-      // A new run starts a new block, so each block stays ascending.
+      // A new run starts a new block (the block before ends where it begins), so every block ascends.
       this.seen = 0;
     }
     this.lastId = id;
@@ -58,7 +55,7 @@ export class ObjectIndex {
   }
 
   get usable(): boolean {
-    return this.ids.length > 0 && !this.unordered && this.runStarts.length <= MAX_RUNS;
+    return this.ids.length > 0 && this.runStarts.length <= MAX_RUNS;
   }
 
   /** The blocks that may hold the id: at most one per ascending run. */
