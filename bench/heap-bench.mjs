@@ -82,9 +82,12 @@ async function child(mode, file) {
     let last = process.hrtime.bigint();
     let step = 'graph';
     const phases = {};
+    // The peak RSS so far as each phase ends: which phase holds the analysis's peak.
+    const peakAt = {};
     const enter = (next) => {
       const now = process.hrtime.bigint();
       phases[step] = (phases[step] ?? 0) + Number(now - last) / 1e9;
+      peakAt[step] = process.resourceUsage().maxRSS / 1024;
       last = now;
       step = next;
     };
@@ -119,6 +122,7 @@ async function child(mode, file) {
       suspectPaths: phases.paths ?? 0,
       report: phases.report,
     };
+    extra.peakAt = peakAt;
     extra.suspects = a.summary.suspects.length;
     extra.reportChars = text.length;
   } else if (mode === 'targeted') {
@@ -186,6 +190,11 @@ async function main() {
       `phases: parse + graph ${p.graph.toFixed(2)} s, dominators ${p.dominators.toFixed(2)} s, retained + summary ${p.retainedAndSummary.toFixed(2)} ` +
       `s, suspect paths ${p.suspectPaths.toFixed(2)} s, report ${p.report.toFixed(2)} s; ` +
       `${(memory.seconds / histogram.seconds).toFixed(1)}x the histogram; ${memory.suspects} suspects`,
+  );
+  const at = memory.peakAt;
+  console.log(
+    `  peak RSS by the end of: graph ${at.graph.toFixed(0)} MB, dominators ${at.dominators.toFixed(0)} MB, ` +
+      `summary ${at.summary.toFixed(0)} MB, suspect paths ${(at.paths ?? at.summary).toFixed(0)} MB`,
   );
   const gunzip = measure('gunzip', gz);
   line('gunzip only (gzip baseline)', gunzip, gzMb);

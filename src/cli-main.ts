@@ -34,7 +34,6 @@ const ANALYSIS_FLAGS: Readonly<Record<string, string>> = {
 };
 
 /** Runs the CLI on `args` (the arguments after the program's name) and resolves to its exit code. */
-
 export async function runCli(args: readonly string[], io: CommandIo): Promise<number> {
   const program = new Command('dumpsleuth')
     .description('Diagnose sick Java services from their thread dumps and heap dumps.')

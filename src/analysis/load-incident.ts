@@ -26,7 +26,7 @@ import { KnownLineCollector } from '../logs/known-lines.js';
 import { TopThreadsCollector } from '../logs/top-threads.js';
 import { countText } from '../model/count-text.js';
 import { linesCutWarning } from '../model/line-carry.js';
-import type { CpuSampleModel, InputSummary, LogEventModel } from '../model/model.js';
+import { type CpuSampleModel, type InputSummary, type LogEventModel, TOP_CAPTURE_FORMAT } from '../model/model.js';
 import type { ProgressEvent, ProgressListener } from '../model/progress.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { openHeapFile, v8NotJavaError } from './heap-file.js';
@@ -148,7 +148,7 @@ async function readKnownLogLines(path: string, file: string, maxGunzipBytes: num
   // incident's log: it was read, and the report says so ("read, nothing known in it"). Other text (a
   // README), or such a log given by name alone, is not an input.
   if (collector.matched === 0 && cpuSamples.length === 0 && (!acceptUnknown || firstLine === undefined || !looksLikeLogLine(firstLine))) return undefined;
-  const format = cpuSamples.length === 0 ? 'log' : collector.matched === 0 ? 'top -H' : 'log+top -H';
+  const format = cpuSamples.length === 0 ? 'log' : collector.matched === 0 ? TOP_CAPTURE_FORMAT : `log+${TOP_CAPTURE_FORMAT}`;
   const events = collector.events();
   const found = [...foundInLog(events), ...(cpuSamples.length > 0 ? [`${cpuSamples.length} top -H sample${cpuSamples.length === 1 ? '' : 's'}`] : [])];
   return {

@@ -30,7 +30,8 @@ export function readBatchLines(text: Iterable<string>, source: string): Incident
   return lines;
 }
 
-function notALine(source: string, line: number, why: string): InputError {
+/** A line (or a file, at its first) that is not what batch writes, and what --summary takes. */
+export function notALine(source: string, line: number, why: string): InputError {
   return new InputError(
     `${source}:${line} is not a line of dumpsleuth batch: ${why}`,
     'give --summary the NDJSON files batch wrote (its standard output), one file per run or shard, or - for standard input',

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Worker } from 'node:worker_threads';
 
-import { joinBatchLines, readBatchLines } from '../batch/batch-lines.js';
+import { joinBatchLines, notALine, readBatchLines } from '../batch/batch-lines.js';
 import { expandIncidentPaths, isFolderOfIncidents } from '../batch/expand-paths.js';
 import { analyseIncidentForBatch, type IncidentLine } from '../batch/incident-summary.js';
 import { looksLikeDump } from '../batch/looks-like-dump.js';
@@ -163,8 +163,7 @@ async function textLines(file: string, path: string): Promise<string[]> {
   const fd = await open(file, 'r');
   try {
     const { bytesRead } = await fd.read(head, 0, 1, 0);
-    if (bytesRead === 1 && head[0] !== 0x7b && !/\s/.test(String.fromCharCode(head[0]!)))
-      throw new InputError(`${path}:1 is not a line of dumpsleuth batch: it is not JSON`, 'give --summary the NDJSON files batch wrote (its standard output)');
+    if (bytesRead === 1 && head[0] !== 0x7b && !/\s/.test(String.fromCharCode(head[0]!))) throw notALine(path, 1, 'it is not JSON');
   } finally {
     await fd.close();
   }

@@ -3,6 +3,7 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 
 import { InputError, UsageError } from '../errors.js';
+import { readFailure } from '../model/read-failure.js';
 
 export interface InputPath {
   readonly path: string;
@@ -78,8 +79,7 @@ async function walk(
   try {
     names = await readdir(dir);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? (e as Error).message);
+    const why = readFailure(e);
     // The folder given is the input: not reading it is an error. A folder inside it is one skipped part, said in a note.
     if (real === root) throw new InputError(`cannot read the folder ${dir}: ${why}`, "check the folder's permissions, or pass the files inside it");
     onSkip?.(dir, `cannot read the folder: ${why}`);

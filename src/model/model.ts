@@ -7,6 +7,14 @@ import type { CallTreesModel } from './call-tree.js';
 import type { HeapMemoryModel } from './memory.js';
 import type { JavaThreadState, LockRef, ThreadDump } from './thread-dump.js';
 
+/** The format of a log input that holds `top -H` samples and no line of an application log. */
+export const TOP_CAPTURE_FORMAT = 'top -H';
+
+/** Whether an input is an application log (a `top -H` capture read as a log is not). */
+export function isApplicationLog(input: Pick<InputSummary, 'kind' | 'format'>): boolean {
+  return input.kind === 'log' && input.format !== TOP_CAPTURE_FORMAT;
+}
+
 export interface InputSummary {
   readonly path: string;
   readonly kind: 'threads' | 'heap' | 'log';

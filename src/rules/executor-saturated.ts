@@ -1,5 +1,5 @@
 import { rowsOf } from '../knowledge/index.js';
-import type { ExecutorModel, Model, ThreadRef } from '../model/model.js';
+import { type ExecutorModel, isApplicationLog, type Model, type ThreadRef } from '../model/model.js';
 import type { CauseLink, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, lockSubject } from './support/held-up.js';
@@ -115,7 +115,7 @@ export const executorSaturated: Rule = {
       const saturatedDumps = new Set(seen.map((x) => x.dump)).size;
       // Dubbo logs the pool's name (without the worker number) each time it rejects a task.
       // A log of the application (a top -H capture is read as a log too, and says nothing of the pool).
-      const logGiven = model.inputs.some((i) => i.kind === 'log' && i.format !== 'top -H');
+      const logGiven = model.inputs.some(isApplicationLog);
       const exhaustedLog = model.logEvents.filter((x) => x.kind === 'dubbo-pool-exhausted' && x.facts['threadName'] === name);
       const rejected = exhaustedLog.reduce((n, x) => n + x.count, 0);
       // With the heap's queue in view, a busy pool whose bounded queue has room and whose workers wait

@@ -1,6 +1,6 @@
 /** `dumpsleuth batch`: one NDJSON line per incident, in order; unreadable incidents are lines too; exit codes over the batch. */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -164,9 +164,14 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     expect(masked.lines.every((l) => l.redacted === true)).toBe(true);
     expect(masked.lines.map((l) => l.shard.position)).toEqual(whole.lines.map((_, i) => i));
     // What is not batch's output is refused with what it is, never an internal error: a heap dump given by
-    // mistake (a gzip of 3 MB, refused by its first byte, not read whole), a folder, a missing file.
+    // mistake (a gzip of 3 MB), 1 GiB of zero bytes with no line end (sparse: refused by its first byte;
+    // read as lines it is one line longer than a string may be), a folder, a missing file.
+    const zeros = join(dir, 'zeros.bin');
+    writeFileSync(zeros, '');
+    truncateSync(zeros, 1024 * 1024 * 1024);
     for (const [given, said] of [
       ['fixtures/incidents/http-pool-starvation/heap.hprof.gz', /heap\.hprof\.gz:1 is not a line of dumpsleuth batch: it is not JSON/],
+      [zeros, /zeros\.bin:1 is not a line of dumpsleuth batch: it is not JSON/],
       [dir, /cannot read .*: it is a directory/],
       [join(dir, 'none.ndjson'), /cannot read .*: no such file/],
     ] as const) {

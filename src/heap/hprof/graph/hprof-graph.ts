@@ -157,15 +157,18 @@ class GraphPass {
   /** What the ids say about the layout; sizes are settled after the pass, under the layout they show. */
   private readonly evidence = new LayoutEvidence();
   /**
-   * How each class key's objects are sized after the pass: -1 instances (of keyClassId's class), else
+   * How each class key's objects are sized after the pass: -1 instances (of the key's class), else
    * primitive arrays of that many bytes per element, their shallow holding their length until then.
    * An object array's shallow holds minus one less its length (a damaged dump may give an instance
    * class's id to an array).
    */
   private readonly keyElementBytes: number[] = [];
+  /**
+   * The id of the class each key's objects are of and reference (every object of a key is of one
+   * class; 0: none, as for arrays of a type the dump names no class for), and how many objects
+   * reference a class.
+   */
   private readonly keyClassId: number[] = [];
-  /** The id of the class each key's objects reference (every object of a key is of one class), and how many such references there are. */
-  private readonly keyClassRef: number[] = [];
   private classRefs = 0;
   private sizeModel: SizeModel | undefined;
 
@@ -255,20 +258,15 @@ class GraphPass {
    */
   primitiveArrayHeader(id: number, type: number, length: number): boolean {
     const key = this.keys.forPrimitiveArray(type);
-    this.addArray(id, key, basicTypeSize(type, 8), length, this.keyClassRef[key] ?? this.primitiveArrayClassId(type));
+    // Found once per type: a key holds the arrays of one type.
+    this.addArray(id, key, basicTypeSize(type, 8), length, this.keyClassId[key] ?? this.primitiveArrayClassId(type));
     return false;
   }
 
-  /** The class id of each primitive array type, by its name (`[B`, or the agent's `byte[]`); 0 when the dump has none. */
-  private readonly arrayClassIds = new Map<number, number>();
+  /** The class id of a primitive array type, by its name (`[B`, or the agent's `byte[]`); 0 when the dump has none. */
   private primitiveArrayClassId(type: number): number {
-    let id = this.arrayClassIds.get(type);
-    if (id === undefined) {
-      const descriptor = PRIMITIVE_DESCRIPTORS[type];
-      id = descriptor === undefined ? 0 : (this.meta.classIdNamed(`[${descriptor}`) ?? this.meta.classIdNamed(primitiveArrayClassName(type)) ?? 0);
-      this.arrayClassIds.set(type, id);
-    }
-    return id;
+    const descriptor = PRIMITIVE_DESCRIPTORS[type];
+    return descriptor === undefined ? 0 : (this.meta.classIdNamed(`[${descriptor}`) ?? this.meta.classIdNamed(primitiveArrayClassName(type)) ?? 0);
   }
 
   finish(end: PassEnd): ObjectGraph {
@@ -341,10 +339,7 @@ class GraphPass {
 
   private addInstance(id: number, classId: number, key: number): void {
     this.evidence.other(id);
-    if (this.keyElementBytes[key] === undefined) {
-      this.keyElementBytes[key] = -1;
-      this.keyClassId[key] = classId;
-    }
+    this.keyElementBytes[key] ??= -1;
     this.addObject(id, key, 0);
     this.classRef(key, classId);
   }
@@ -368,9 +363,8 @@ class GraphPass {
    * (classTargets), where storing and resolving it per object took half of the references' memory and time.
    */
   private classRef(key: number, classId: number): void {
-    if (classId === 0) return;
-    this.keyClassRef[key] ??= classId;
-    this.classRefs++;
+    this.keyClassId[key] ??= classId;
+    if (classId !== 0) this.classRefs++;
   }
 
   /**
@@ -406,7 +400,8 @@ class GraphPass {
   /** The object index of the class each key's objects reference: NO_CLASS_EDGE for none (class objects), MISSING_CLASS when not in the dump. */
   private classTargets(slotOfId: IdIndex): Int32Array {
     const targets = new Int32Array(this.keys.names.length).fill(NO_CLASS_EDGE);
-    this.keyClassRef.forEach((classId, key) => {
+    this.keyClassId.forEach((classId, key) => {
+      if (classId === 0) return;
       const index = slotOfId.get(classId);
       targets[key] = index >= 0 ? index : MISSING_CLASS;
     });
