@@ -48,6 +48,9 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     return bytes;
   };
   const maxMemory = (text: string | undefined) => (text !== undefined ? { maxMemoryBytes: byteSizeOption(text, '--max-memory') } : {});
+  const gunzipLimit = (text: string | undefined) => (text !== undefined ? { maxGunzipBytes: byteSizeOption(text) } : {});
+  const MAX_GUNZIP_HELP =
+    'stop reading a gzip input past this much decompressed data (default 16g; text that inflates like a decompression bomb stops sooner, heap dumps never)';
   const MAX_MEMORY_HELP = 'the memory the memory analysis may take (default: what the machine has free); a heap that needs more is not analysed, and says so';
   const wholeNumber = (flag: string, text: string, min: number, example: string): number => {
     const n = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
@@ -67,7 +70,7 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--no-color', 'no colours')
     .option('--no-progress', 'no progress line on stderr')
     .option('--redact', 'mask IP addresses, host names, user names and query strings (the same value, the same token)')
-    .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (default 16g, and a 100-fold inflation past 1g)')
+    .option('--max-gunzip-size <size>', MAX_GUNZIP_HELP)
     .option(
       '--memory',
       "compute what holds the memory of every HPROF (dominator tree, leak suspects) even past the machine's free memory (default: when it fits)",
@@ -121,7 +124,7 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('-c, --config <file>', 'JSON config with rule severities, options and counters')
     .option('--no-progress', 'no progress line on stderr')
     .option('--redact', 'mask IP addresses, host names, user names and query strings in every line (the same value, the same token)')
-    .option('--max-gunzip-size <size>', 'stop reading a gzip input past this much decompressed data (default 16g, and a 100-fold inflation past 1g)')
+    .option('--max-gunzip-size <size>', MAX_GUNZIP_HELP)
     .option('--shard <K/N>', "analyse only shard K of N (incidents K, K+N, ...); N alone takes K from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX")
     .option('--summary', "the paths are batch's NDJSON output (shards' files, - for stdin): their lines joined as one run's, its table and its exit code")
     .action(
@@ -166,13 +169,20 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('--memory', "compute what holds the memory of every HPROF (the Memory screen) even past the machine's free memory (default: when it fits)")
     .option('--no-memory', 'skip the memory analysis of heap dumps')
     .option('--max-memory <size>', MAX_MEMORY_HELP)
-    .action(async (paths: string[], o: { config?: string; color?: boolean; memory?: boolean; maxMemory?: string }) => {
+    .option('--max-gunzip-size <size>', MAX_GUNZIP_HELP)
+    .action(async (paths: string[], o: { config?: string; color?: boolean; memory?: boolean; maxMemory?: string; maxGunzipSize?: string }) => {
       // Ink loads only here: it costs about a second.
       const { runUi } = await import('./ui/run.js');
       const memory = o.memory === undefined ? 'auto' : o.memory ? 'always' : 'never';
       exitCode = await runUi(
         paths,
-        { ...(o.config !== undefined ? { config: o.config } : {}), ...(o.color !== undefined ? { color: o.color } : {}), memory, ...maxMemory(o.maxMemory) },
+        {
+          ...(o.config !== undefined ? { config: o.config } : {}),
+          ...(o.color !== undefined ? { color: o.color } : {}),
+          memory,
+          ...maxMemory(o.maxMemory),
+          ...gunzipLimit(o.maxGunzipSize),
+        },
         io.env,
       );
     });
@@ -184,11 +194,13 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .option('-o, --output <file>', 'write to a file instead of stdout (.json chooses json)')
     .option('--top <n>', 'classes to list in text (0 for all)', '40')
     .option('--dump <n>', 'of an HPROF holding several heap dumps (the old hprof agent), the one to read (default 1)')
+    .option('--max-gunzip-size <size>', MAX_GUNZIP_HELP)
     .option('--no-progress', 'no progress line on stderr')
-    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean; dump?: string }) => {
+    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean; dump?: string; maxGunzipSize?: string }) => {
       exitCode = await histogramCommand(
         heap,
         {
+          ...gunzipLimit(o.maxGunzipSize),
           ...(o.format !== undefined ? { format: o.format } : {}),
           ...(o.dump !== undefined ? { heapDump: wholeNumber('--dump', o.dump, 1, 'for example --dump 2') } : {}),
           top: wholeNumber('--top', o.top, 0, 'for example --top 50, or --top 0 for every class'),
@@ -211,22 +223,29 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
       '--max-memory <size>',
       'the memory the analysis may take (default: what the machine has free): a heap that needs more is refused at once, saying what to do',
     )
+    .option('--max-gunzip-size <size>', MAX_GUNZIP_HELP)
     .option('--no-progress', 'no progress line on stderr')
-    .action(async (heap: string, o: { format?: string; output?: string; top: string; progress: boolean; path?: string; dump?: string; maxMemory?: string }) => {
-      exitCode = await memoryCommand(
-        heap,
-        {
-          ...maxMemory(o.maxMemory),
-          ...(o.format !== undefined ? { format: o.format } : {}),
-          ...(o.dump !== undefined ? { heapDump: wholeNumber('--dump', o.dump, 1, 'for example --dump 2') } : {}),
-          ...(o.path !== undefined ? { path: o.path } : {}),
-          top: wholeNumber('--top', o.top, 1, 'for example --top 20'),
-          progress: o.progress,
-          ...(o.output !== undefined ? { output: o.output } : {}),
-        },
-        io,
-      );
-    });
+    .action(
+      async (
+        heap: string,
+        o: { format?: string; output?: string; top: string; progress: boolean; path?: string; dump?: string; maxMemory?: string; maxGunzipSize?: string },
+      ) => {
+        exitCode = await memoryCommand(
+          heap,
+          {
+            ...gunzipLimit(o.maxGunzipSize),
+            ...maxMemory(o.maxMemory),
+            ...(o.format !== undefined ? { format: o.format } : {}),
+            ...(o.dump !== undefined ? { heapDump: wholeNumber('--dump', o.dump, 1, 'for example --dump 2') } : {}),
+            ...(o.path !== undefined ? { path: o.path } : {}),
+            top: wholeNumber('--top', o.top, 1, 'for example --top 20'),
+            progress: o.progress,
+            ...(o.output !== undefined ? { output: o.output } : {}),
+          },
+          io,
+        );
+      },
+    );
   program
     .command('capture')
     .description(
@@ -296,10 +315,15 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .argument('<heap>', 'HPROF heap dump (plain or gzip)')
     .requiredOption('-o, --output <file>', 'the snapshot to write; gzip when it ends in .gz')
     .option('--dump <n>', 'of an HPROF holding several heap dumps (the old hprof agent), the one to read (default 1)')
+    .option('--max-gunzip-size <size>', MAX_GUNZIP_HELP)
     .option('--no-progress', 'no progress line on stderr')
-    .action(async (heap: string, o: { output: string; progress: boolean; dump?: string }) => {
+    .action(async (heap: string, o: { output: string; progress: boolean; dump?: string; maxGunzipSize?: string }) => {
       const heapDump = o.dump !== undefined ? wholeNumber('--dump', o.dump, 1, 'for example --dump 2') : undefined;
-      exitCode = await extractCommand(heap, { output: o.output, progress: o.progress, ...(heapDump !== undefined ? { heapDump } : {}) }, io);
+      exitCode = await extractCommand(
+        heap,
+        { output: o.output, progress: o.progress, ...(heapDump !== undefined ? { heapDump } : {}), ...gunzipLimit(o.maxGunzipSize) },
+        io,
+      );
     });
   program
     .command('rules')

@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import { analyseIncident as runAnalysis, type AnalysisRequest } from '../src/analysis/analyse.js';
 import { type LoadedThreadInput, loadThreadInput } from '../src/analysis/load-threads.js';
 import { runCli as runCliInProcess, version } from '../src/cli-main.js';
+import type { InputPath } from '../src/input/collect-inputs.js';
 import type { Finding } from '../src/model/findings.js';
 import type { Model } from '../src/model/model.js';
 import type { ThreadDumpFile } from '../src/model/thread-dump.js';
@@ -75,7 +76,11 @@ export const MINIMAL_JAVACORE = [
  * files skipped), or with its thread dumps only.
  */
 export async function analyseIncident(dir: string, options: { threadsOnly?: boolean } = {}): Promise<{ model: Model; findings: Finding[] }> {
-  return analysed({ paths: [dir], ...(options.threadsOnly === true ? { select: (i) => /^dump-\d+\.txt$/.test(basename(i.path)) } : {}) });
+  // A fixture's truth.json is what its program wrote about itself, not a file of the incident: left
+  // out here, so the reports do not list it among the files not read.
+  const select =
+    options.threadsOnly === true ? (i: InputPath) => /^dump-\d+\.txt$/.test(basename(i.path)) : (i: InputPath) => basename(i.path) !== 'truth.json';
+  return analysed({ paths: [dir], select });
 }
 
 /** Files analysed as `analyze <files...>` loads them: thread dumps, heap dumps and logs, one JVM. */

@@ -3,15 +3,17 @@
  * rules. `analyze`, `batch` (in its workers and in process), the UI and the tests all run this; they
  * differ only in what they do with progress, skipped and failed files, and the result.
  */
+import { basename } from 'node:path';
+
 import { loadConfigFile, type LoadedConfig } from '../engine/config.js';
 import { runRules } from '../engine/run-rules.js';
-import { InputError } from '../errors.js';
+import { InputError, type UserError } from '../errors.js';
 import { collectInputs, type InputPath } from '../input/collect-inputs.js';
 import type { Finding } from '../model/findings.js';
-import type { Model } from '../model/model.js';
+import { LEFT_OUT_KEPT, type LeftOutInput, type Model } from '../model/model.js';
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
-import { analysisPlan, type IncidentLoadHooks, type IncidentPlan, loadIncidentInputs, nothingToAnalyse } from './load-incident.js';
+import { analysisPlan, type IncidentLoadHooks, type IncidentPlan, loadIncidentInputs, nothingToAnalyse, skippedWhy } from './load-incident.js';
 
 /** The limits an analysis's plan takes from its caller (the rest comes from the built-in roots and the config's counters). */
 type PlanLimits = Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree' | 'heapDump'>;
@@ -43,18 +45,58 @@ export type AnalysisResult =
 export async function analyseIncident(request: AnalysisRequest, hooks: AnalysisHooks = {}): Promise<AnalysisResult> {
   const config = await loadConfigFile(RULES, request.configPath);
   const plan = analysisPlan(config.counters, request.limits);
+  // What was not read goes into the model too, so every report says it, not stderr alone.
+  const leftOut = new LeftOutList();
+  const recording: AnalysisHooks = {
+    ...hooks,
+    onSkipped: (path, e) => {
+      leftOut.add(path, skippedWhy(path, e), false);
+      hooks.onSkipped?.(path, e);
+    },
+    ...(hooks.onFailed !== undefined
+      ? {
+          onFailed: (path: string, e: UserError) => {
+            leftOut.add(path, skippedWhy(path, e), true);
+            hooks.onFailed!(path, e);
+          },
+        }
+      : {}),
+  };
   const found = await collectInputs([...request.paths], (path, why) =>
-    hooks.onSkipped?.(path, new InputError(why, 'give each file once, inside the incident')),
+    recording.onSkipped!(path, new InputError(why, 'give each file once, inside the incident')),
   );
   const inputs = request.select === undefined ? found : found.filter(request.select);
-  const loaded = await loadIncidentInputs(inputs, plan, hooks);
+  const loaded = await loadIncidentInputs(inputs, plan, recording);
   if (nothingToAnalyse(loaded)) return { outcome: 'nothing-to-analyse', config };
   await phase(hooks, 'model');
-  const model = buildModel(loaded.threads, { heaps: loaded.heaps, logs: loaded.logs, userCounters: config.counters });
+  const model = buildModel(loaded.threads, { heaps: loaded.heaps, logs: loaded.logs, userCounters: config.counters, ...leftOut.taken() });
   await phase(hooks, 'rules');
   const findings = runRules(model, RULES, config.rules);
   return { outcome: 'analysed', config, model, findings };
 }
+
+/** The files left out of an analysis, the first LEFT_OUT_KEPT by name and the rest counted. */
+class LeftOutList {
+  private readonly files: LeftOutInput[] = [];
+  private more = 0;
+
+  add(path: string, why: string, given: boolean): void {
+    if (this.files.length >= LEFT_OUT_KEPT) {
+      this.more++;
+      return;
+    }
+    // A file named like a dump that is not one (a PNG called heap.hprof) is the incident's evidence
+    // missing, as a file given by name is; a README beside the dumps is not.
+    this.files.push({ path, why, evidence: given || NAMED_LIKE_A_DUMP.test(basename(path)) });
+  }
+
+  taken(): { leftOut: LeftOutInput[]; leftOutMore: number } {
+    return { leftOut: this.files, leftOutMore: this.more };
+  }
+}
+
+/** File names people give heap dumps and thread dumps. */
+const NAMED_LIKE_A_DUMP = /\.(hprof|phd|tdump)(\.gz)?$|heap.?dump|thread.?dump|jstack|javacore/i;
 
 async function phase(hooks: AnalysisHooks, name: AnalysisPhase): Promise<void> {
   hooks.signal?.throwIfAborted();

@@ -42,16 +42,28 @@ export async function openHeapFile(
   hooks?: LoadHooks,
   identified?: IdentifiedInput,
 ): Promise<HeapStore> {
-  const source = await heapSourceOf(identified ?? (await identifyHeapFile(file)), plan.maxGunzipBytes);
+  const source = await heapSourceOf(identified ?? (await identifyHeapFile(file, plan.maxGunzipBytes)), plan.maxGunzipBytes);
   if (source.kind === 'v8-heapsnapshot') throw v8NotJavaError(file);
-  return withHprofErrors(file, () => openHeap(source, plan, onProgress, hooks));
+  const store = await withHprofErrors(file, () => openHeap(source, plan, onProgress, hooks));
+  // A dump of which nothing could be read is no heap: an error naming why (a report of "0 objects"
+  // would read as an empty heap, and an extract of it as a snapshot of one).
+  if (store.cut !== undefined && (store.histogram?.totalInstances ?? 0) === 0) throw nothingReadError(file, store.cut);
+  return store;
 }
 
-export async function heapHistogramOfFile(file: string, onProgress?: ProgressListener, heapDump?: number): Promise<Histogram> {
-  const source = await heapSourceOf(await identifyHeapFile(file), undefined);
-  const histogram = await withHprofErrors(file, () => heapHistogram(source, onProgress, heapDump));
+export async function heapHistogramOfFile(file: string, onProgress?: ProgressListener, heapDump?: number, maxGunzipBytes?: number): Promise<Histogram> {
+  const source = await heapSourceOf(await identifyHeapFile(file, maxGunzipBytes), maxGunzipBytes);
+  const histogram = await withHprofErrors(file, () => heapHistogram(source, onProgress, heapDump, maxGunzipBytes));
   if (histogram === undefined) throw new InputError(`${file}: this heap snapshot carries no histogram`, 'run `dumpsleuth histogram` on the HPROF it came from');
   return histogram;
+}
+
+/** A heap dump cut before its first object: `memory`, `histogram`, `extract` and `analyze` refuse it (exit 2), saying why. */
+export function nothingReadError(path: string, cut: string): InputError {
+  return new InputError(
+    `${path}: nothing of the heap dump could be read: ${cut}`,
+    cut.includes('--max-gunzip-size') ? 'raise --max-gunzip-size to read on' : 'take or copy the heap dump again, whole',
+  );
 }
 
 async function withHprofErrors<T>(path: string, run: () => Promise<T>): Promise<T> {

@@ -108,6 +108,7 @@ async function loadFile(
       unparsedLines: 0,
       outsideLines: 0,
       warnings: [...store.warnings],
+      ...(store.cut !== undefined ? { cut: store.cut } : {}),
       ...(store.histogram !== undefined
         ? { heap: { objects: store.histogram.totalInstances, shallowBytes: store.histogram.totalBytes, classes: store.histogram.rows.length } }
         : {}),
@@ -132,16 +133,17 @@ async function readKnownLogLines(path: string, file: string, maxGunzipBytes: num
   let lineNo = 0;
   let firstLine: string | undefined;
   const warnings: string[] = [];
+  let cutWhy: string | undefined;
   try {
     const cut = await forEachLine(opened.text(), (line) => {
       if (firstLine === undefined && line.trim() !== '') firstLine = line;
       collector.push(line, ++lineNo);
       top.push(line, lineNo);
     });
-    if (cut > 0) warnings.push(linesCutWarning(cut));
+    if (cut > 0) warnings.push((cutWhy = linesCutWarning(cut)));
   } catch (e) {
     if (!(e instanceof TruncatedInputError)) throw e;
-    warnings.push(e.message);
+    warnings.push((cutWhy = e.message));
   }
   const cpuSamples = top.finish();
   // An application log in an incident's directory with nothing dumpsleuth knows in it is still the
@@ -164,6 +166,7 @@ async function readKnownLogLines(path: string, file: string, maxGunzipBytes: num
       outsideLines: lineNo - collector.matched - top.matched,
       warnings,
       found,
+      ...(cutWhy !== undefined ? { cut: cutWhy } : {}),
     },
     events,
     cpuSamples,
@@ -207,10 +210,14 @@ export function nothingToAnalyse(inputs: IncidentInputs): boolean {
 }
 
 /** `skipped dir/README.md: it is text with no thread dump in it (...)`: the note for a file a directory held that is not an input. */
-export function skippedNote(path: string, e: InputError): string {
+export function skippedNote(path: string, e: UserError): string {
+  return `skipped ${path}: ${skippedWhy(path, e)}`;
+}
+
+/** Why a file was not read, without its name in front (`it is a PNG image`). */
+export function skippedWhy(path: string, e: UserError): string {
   const m = e.message;
-  const why = m.startsWith(`${path}: `) ? m.slice(path.length + 2) : m.startsWith(`${path} `) ? `it ${m.slice(path.length + 1)}` : m;
-  return `skipped ${path}: ${why}`;
+  return m.startsWith(`${path}: `) ? m.slice(path.length + 2) : m.startsWith(`${path} `) ? `it ${m.slice(path.length + 1)}` : m;
 }
 
 export interface IncidentLoadHooks {

@@ -68,7 +68,7 @@ export async function loadThreadInput(
       const parser = new JavacoreParser(path);
       let cut = 0;
       const read = await feed(opened, async (chunks) => void (cut = await forEachLine(chunks, (l) => parser.push(l))), parser);
-      const file = requireDumps(cut > 0 ? { ...read, warnings: [...read.warnings, linesCutWarning(cut)] } : read, headText, path);
+      const file = requireDumps(cut > 0 ? withCut(read, linesCutWarning(cut)) : read, headText, path);
       return { ...base, format: 'ibm-javacore', file };
     }
     case 'text': {
@@ -140,8 +140,7 @@ async function readTextDumps(
     },
     parser,
   );
-  const warnings = cut > 0 ? [...read.warnings, linesCutWarning(cut)] : read.warnings;
-  return { file: { ...read, warnings, linePrefix: describeLinePrefix(prefix) }, logLines, markedOtherLines };
+  return { file: { ...(cut > 0 ? withCut(read, linesCutWarning(cut)) : read), linePrefix: describeLinePrefix(prefix) }, logLines, markedOtherLines };
 }
 
 /** Feeds all the text; a cut gzip stream ends the input early with a warning, keeping what was read. */
@@ -158,7 +157,12 @@ async function feed(
     truncation = e.message;
   }
   const file = parser.finish();
-  return truncation === undefined ? file : { ...file, warnings: [...file.warnings, truncation] };
+  return truncation === undefined ? file : withCut(file, truncation);
+}
+
+/** The file, with why it was not read whole: a warning, and its `cut` (the first reason, when there are two). */
+function withCut(file: ThreadDumpFile, why: string): ThreadDumpFile {
+  return { ...file, warnings: [...file.warnings, why], cut: file.cut ?? why };
 }
 
 function requireDumps(file: ThreadDumpFile, headText: string, path: string): ThreadDumpFile {

@@ -22,6 +22,8 @@ export interface ExtractOptions {
   readonly progress: boolean;
   /** `--dump N`: which heap dump of an HPROF holding several to read (from 1). */
   readonly heapDump?: number;
+  /** `--max-gunzip-size`, already parsed. */
+  readonly maxGunzipBytes?: number;
 }
 
 export async function extractCommand(path: string, opts: ExtractOptions, io: CommandIo): Promise<number> {
@@ -30,8 +32,12 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   const { value, file } = await readInputFile(path, async (f) => {
     // What holds the memory travels with the snapshot, computed as analyze does by default.
-    const identified = await identifyHeapFile(f);
-    const plan = opts.heapDump !== undefined ? { ...ANALYSIS_PLAN, heapDump: opts.heapDump } : ANALYSIS_PLAN;
+    const identified = await identifyHeapFile(f, opts.maxGunzipBytes);
+    const plan = {
+      ...ANALYSIS_PLAN,
+      ...(opts.heapDump !== undefined ? { heapDump: opts.heapDump } : {}),
+      ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
+    };
     const memory = identified.heapKind === 'hprof' ? startHeapMemory(identified, path, plan) : undefined;
     try {
       const loaded = await openHeapFile(f, plan, (e) => progress.update(`reading ${path}`, e), loadHooksOf(memory), identified);

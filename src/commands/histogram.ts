@@ -1,5 +1,5 @@
 /** `dumpsleuth histogram <heap>`: instances and shallow bytes per class, like `jmap -histo`. */
-import { heapHistogramOfFile } from '../analysis/heap-file.js';
+import { heapHistogramOfFile, nothingReadError } from '../analysis/heap-file.js';
 import { UsageError } from '../errors.js';
 import type { Histogram } from '../heap/histogram.js';
 import { readInputFile, renamed } from '../input/stdin.js';
@@ -17,6 +17,8 @@ export interface HistogramOptions {
   readonly progress: boolean;
   /** `--dump N`: which heap dump of an HPROF holding several to read (from 1). */
   readonly heapDump?: number;
+  /** `--max-gunzip-size`, already parsed. */
+  readonly maxGunzipBytes?: number;
 }
 
 const HISTOGRAM_SCHEMA = 'dumpsleuth.histogram/1';
@@ -30,10 +32,19 @@ export async function histogramCommand(path: string, opts: HistogramOptions, io:
   const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
-  const { value, file } = await readInputFile(path, (f) => heapHistogramOfFile(f, (e) => progress.update(`reading ${path}`, e), opts.heapDump));
-  const h: Histogram = { ...value, source: path, warnings: value.warnings.map((w) => renamed(w, file, path)) };
+  const { value, file } = await readInputFile(path, (f) =>
+    heapHistogramOfFile(f, (e) => progress.update(`reading ${path}`, e), opts.heapDump, opts.maxGunzipBytes),
+  );
+  const h: Histogram = {
+    ...value,
+    source: path,
+    warnings: value.warnings.map((w) => renamed(w, file, path)),
+    ...(value.cut !== undefined ? { cut: renamed(value.cut, file, path) } : {}),
+  };
   progress.clear();
-  const text = format === 'json' ? JSON.stringify({ schema: HISTOGRAM_SCHEMA, ...h }, null, 2) + '\n' : renderHistogramText(h, opts.top);
+  if (h.cut !== undefined && h.totalInstances === 0) throw nothingReadError(path, h.cut);
+  const text =
+    format === 'json' ? JSON.stringify({ schema: HISTOGRAM_SCHEMA, complete: h.cut === undefined, ...h }, null, 2) + '\n' : renderHistogramText(h, opts.top);
   if (opts.output !== undefined) await writeReportFile(opts.output, text);
   else await writeToStdout(io.stdout, text);
   for (const w of h.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
@@ -43,7 +54,12 @@ export async function histogramCommand(path: string, opts: HistogramOptions, io:
 /** jmap's layout: rank, instances, bytes, class name; then a total line and how sizes were estimated. */
 function renderHistogramText(h: Histogram, top: number): string {
   const rows = top > 0 ? h.rows.slice(0, top) : h.rows;
-  const lines = [' num     #instances         #bytes  class name', '----------------------------------------------'];
+  // A cut dump's counts are of what was read: said before the table, where a reader starts.
+  const lines = [
+    ...(h.cut !== undefined ? [`Incomplete: ${stripControl(h.source)} was read only in part: ${stripControl(h.cut)}`, ''] : []),
+    ' num     #instances         #bytes  class name',
+    '----------------------------------------------',
+  ];
   rows.forEach((r, i) =>
     lines.push(`${String(i + 1).padStart(4)}: ${String(r.instances).padStart(14)} ${String(r.shallowBytes).padStart(14)}  ${stripControl(r.className)}`),
   );

@@ -2,7 +2,7 @@
  * `dumpsleuth memory <heap>`: what holds the memory of a heap dump (HPROF, or a V8 .heapsnapshot): the dominator tree's
  * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
  */
-import { identifyHeapFile } from '../analysis/heap-file.js';
+import { identifyHeapFile, nothingReadError } from '../analysis/heap-file.js';
 import { doesNotFit, memoryLimit, sizeTellsIt } from '../analysis/memory-budget.js';
 import { InputError, UsageError } from '../errors.js';
 import { analyseMemory } from '../heap/graph/heap-memory.js';
@@ -35,6 +35,8 @@ export interface MemoryOptions {
   readonly heapDump?: number;
   /** `--max-memory`, already parsed. */
   readonly maxMemoryBytes?: number;
+  /** `--max-gunzip-size`, already parsed. */
+  readonly maxGunzipBytes?: number;
 }
 
 export async function memoryCommand(path: string, opts: MemoryOptions, io: CommandIo): Promise<number> {
@@ -51,7 +53,7 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   const { value: analysis, file } = await readInputFile(path, async (f) => {
-    const kind = requireHeapKind(await identifyHeapFile(f));
+    const kind = requireHeapKind(await identifyHeapFile(f, opts.maxGunzipBytes));
     if (kind === 'dumpsleuth-heap') {
       throw new InputError(
         `${f} is a dumpsleuth heap snapshot: it holds only the objects the analyses need (and, from an HPROF, its memory summary), not the whole graph`,
@@ -77,7 +79,10 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
         topDominators: Math.max(opts.top, 20),
         suspectPaths: true,
         ...(pathId !== undefined ? { pathToId: pathId } : {}),
-        ...(opts.heapDump !== undefined ? { feed: { heapDump: opts.heapDump } } : {}),
+        feed: {
+          ...(opts.heapDump !== undefined ? { heapDump: opts.heapDump } : {}),
+          ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
+        },
       });
     } catch (e) {
       if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump or a V8 .heapsnapshot (plain or gzip)');
@@ -89,7 +94,10 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
     throw new InputError(`${stripControl(opts.path!)} is no object of ${path}`, "give an id the memory report lists (ids are the dump's addresses)");
   const rootPath: MemoryReport['path'] = pathTo !== undefined ? { target: idText(graph, pathId!), steps: pathTo } : undefined;
   progress.clear();
+  const cut = graph.cut !== undefined ? renamed(graph.cut, file, path) : undefined;
+  if (cut !== undefined && summary.objects === 0) throw nothingReadError(path, cut);
   const report: MemoryReport = {
+    ...(cut !== undefined ? { cut } : {}),
     source: path,
     ...(rootPath !== undefined ? { path: rootPath } : {}),
     summary,

@@ -95,4 +95,6 @@ export interface HeapStore {
   /** What holds the memory, when an extract carries it (computed from the HPROF it came from). */
   readonly memory?: MemorySummary;
   readonly warnings: readonly string[];
+  /** Why the dump was not read whole (it ends mid-record, a size limit stopped it); also among the warnings. */
+  readonly cut?: string;
 }

@@ -22,6 +22,8 @@ export interface Histogram {
   readonly sizeModel: string;
   /** Truncation, skipped records and the like: what the numbers may be missing. */
   readonly warnings: string[];
+  /** Why the dump was not read whole (it ends mid-record, a size limit stopped it); also among the warnings. */
+  readonly cut?: string;
 }
 
 /** Sorts rows the way `jmap -histo` does: by bytes, largest first; ties by name for stable output. */

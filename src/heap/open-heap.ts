@@ -20,7 +20,12 @@ export type HeapSource =
 export function heapStoreNamed(store: HeapStore, file: string, name: string): HeapStore {
   if (file === name) return store;
   const rename = (s: string) => s.split(file).join(name);
-  return { ...store, source: { ...store.source, path: name }, warnings: store.warnings.map(rename) };
+  return {
+    ...store,
+    source: { ...store.source, path: name },
+    warnings: store.warnings.map(rename),
+    ...(store.cut !== undefined ? { cut: rename(store.cut) } : {}),
+  };
 }
 
 /** The objects the analyses need, from an HPROF or an extract. `hooks`: see loadHprof (an extract's snapshot has no file to share, and is not asked). */
@@ -35,7 +40,12 @@ export async function openHeap(
 }
 
 /** The class histogram; undefined for a snapshot that carries none. */
-export async function heapHistogram(source: HeapSource, onProgress?: ProgressListener, heapDump?: number): Promise<Histogram | undefined> {
+export async function heapHistogram(
+  source: HeapSource,
+  onProgress?: ProgressListener,
+  heapDump?: number,
+  maxGunzipBytes?: number,
+): Promise<Histogram | undefined> {
   if (source.kind === 'v8-heapsnapshot') {
     return readV8HeapSnapshotHistogram(
       source.file,
@@ -52,5 +62,5 @@ export async function heapHistogram(source: HeapSource, onProgress?: ProgressLis
     if (store.histogram === undefined) return undefined;
     return { ...store.histogram, source: source.file, format: 'dumpsleuth-heap', warnings: [...store.histogram.warnings, ...store.warnings] };
   }
-  return hprofHistogram(source.file, onProgress, heapDump);
+  return hprofHistogram(source.file, onProgress, heapDump, undefined, maxGunzipBytes);
 }

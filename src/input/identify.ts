@@ -49,6 +49,8 @@ export async function identifyInput(
   // Only the head is wanted: the reader that takes the file opens it again from its start.
   opened.close();
   const sniffed = sniff(opened.headBytes, opened.headText);
+  if (sniffed.kind === 'binary' && sniffed.cutHprof === true)
+    throw new InputError(`${path} is ${sniffed.description}: nothing of it can be read`, 'take or copy the heap dump again, whole');
   return { path, file, gzip: opened.gzip, encoding: opened.encoding, fileBytes: opened.fileBytes, sniffed, heapKind: heapKindOf(sniffed, opened.headText) };
 }
 

@@ -8,7 +8,11 @@ export type SniffedKind =
   | { kind: 'json-other' }
   | { kind: 'javacore' }
   | { kind: 'text' }
-  | { kind: 'binary'; description: string };
+  /** `cutHprof`: the start of an HPROF header and nothing after it. */
+  | { kind: 'binary'; description: string; cutHprof?: true };
+
+/** `JAVA PROFILE 1.0.2`, its NUL, the id size (4 bytes) and the time (8 bytes). */
+const HPROF_HEADER_MIN = 19 + 4 + 8;
 
 export function sniff(headBytes: Buffer, headText: string): SniffedKind {
   const ascii = headBytes.subarray(0, 32).toString('latin1');
@@ -17,6 +21,12 @@ export function sniff(headBytes: Buffer, headText: string): SniffedKind {
   if (ascii.slice(2).startsWith('portable heap dump'))
     return { kind: 'binary', description: 'an IBM Portable Heap Dump (PHD, from an OpenJ9/IBM JVM); dumpsleuth reads HotSpot HPROF heap dumps' };
   if (ascii.startsWith('PK\u0003\u0004')) return { kind: 'binary', description: 'a zip archive' };
+  if (ascii.startsWith('\u0089PNG\r\n\u001a\n')) return { kind: 'binary', description: 'a PNG image' };
+  if (ascii.startsWith('\u00ff\u00d8\u00ff')) return { kind: 'binary', description: 'a JPEG image' };
+  if (ascii.startsWith('GIF8')) return { kind: 'binary', description: 'a GIF image' };
+  // The magic alone, or part of it: an HPROF cut within its header, of which nothing can be read.
+  if (headBytes.length < HPROF_HEADER_MIN && headBytes.length >= 4 && 'JAVA PROFILE 1.0.'.startsWith(ascii.slice(0, 17)))
+    return { kind: 'binary', description: `an HPROF heap dump cut within its header (${headBytes.length} bytes)`, cutHprof: true };
   if (ascii.startsWith('\u007fELF')) return { kind: 'binary', description: 'an executable (ELF)' };
   if (ascii.startsWith('%PDF')) return { kind: 'binary', description: 'a PDF document' };
   if (ascii.startsWith('BZh')) return { kind: 'binary', description: 'bzip2-compressed data' };

@@ -32,6 +32,21 @@ export interface InputSummary {
   readonly found?: readonly string[];
   /** For dumps inside a log that prefixed every line: which prefix was stripped, in words. */
   readonly linePrefix?: string;
+  /**
+   * Why this input was not read whole (the file ends mid-record, a gzip stream is cut, a size limit
+   * stopped it, lines over the length limit were cut); absent when it was read to its end. What the
+   * report says of it was said from what came before.
+   */
+  readonly cut?: string;
+}
+
+/** A file of the incident that was not read: found in its directory but no kind dumpsleuth reads, or given and unreadable. */
+export interface LeftOutInput {
+  readonly path: string;
+  /** Why, in words (`it is a PNG image`, `the file ends before the HPROF header does`). */
+  readonly why: string;
+  /** Given by name (or named like a dump) and could not be read: evidence the analysis lacks, not a stray file. */
+  readonly evidence: boolean;
 }
 
 export interface HeapSize {
@@ -302,4 +317,10 @@ export interface Model {
   readonly memory: HeapMemoryModel[];
   /** What a heap dump would add when none was given (threads-only runs), or why one could not be used. */
   readonly notes: string[];
+  /** The files of the incident that were not read, and why (the first LEFT_OUT_KEPT; `leftOutMore` counts the rest). */
+  readonly leftOut: readonly LeftOutInput[];
+  readonly leftOutMore: number;
 }
+
+/** Left-out files a model lists one by one; a directory of thousands of other files is counted past them. */
+export const LEFT_OUT_KEPT = 50;

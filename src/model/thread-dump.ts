@@ -161,4 +161,6 @@ export interface ThreadDumpFile {
   readonly warnings: string[];
   /** The prefix a log put on every line, stripped before the dumps were read (see threads/line-prefix.ts), in words. */
   readonly linePrefix?: string;
+  /** Why the file was not read whole (a cut gzip stream, a size limit, lines over the length limit); also among the warnings. */
+  readonly cut?: string;
 }

@@ -6,6 +6,7 @@ import type {
   DeadlockModel,
   ExecutorModel,
   InputSummary,
+  LeftOutInput,
   LockModel,
   LogEventModel,
   Model,
@@ -44,6 +45,9 @@ export interface OtherInputs {
   readonly heaps?: ReadonlyArray<HeapInput & { readonly summary: InputSummary }>;
   readonly logs?: ReadonlyArray<{ readonly summary: InputSummary; readonly events: LogEventModel[]; readonly cpuSamples?: readonly CpuSampleModel[] }>;
   readonly userCounters?: readonly UserCounterSpec[];
+  /** The incident's files that were not read, and how many more past those (see Model.leftOut). */
+  readonly leftOut?: readonly LeftOutInput[];
+  readonly leftOutMore?: number;
 }
 
 export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}): Model {
@@ -63,6 +67,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
       outsideLines: f.outsideLines,
       warnings: [...f.warnings],
       ...(f.linePrefix !== undefined ? { linePrefix: f.linePrefix } : {}),
+      ...(f.cut !== undefined ? { cut: f.cut } : {}),
     });
     dumps.push(...f.dumps);
   }
@@ -212,6 +217,8 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         h.memory?.model.skipped !== undefined ? [`${h.path}: what holds its memory (dominator tree, leak suspects) was ${h.memory.model.skipped}`] : [],
       ),
     ],
+    leftOut: others.leftOut ?? [],
+    leftOutMore: others.leftOutMore ?? 0,
   };
 }
 

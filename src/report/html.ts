@@ -8,6 +8,7 @@ import type { Evidence, Finding } from '../model/findings.js';
 import type { Model } from '../model/model.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, type CauseNode } from './causal-summary.js';
+import { completenessHeading, completenessLines, completenessOf } from './completeness.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
 import { esc } from './html-escape.js';
@@ -33,6 +34,8 @@ svg.retainers{max-width:60rem;font-size:12px}svg.retainers .bar{fill:#8250df}svg
 .finding{border:1px solid #d0d7de;border-left-width:6px;border-radius:6px;padding:.6rem 1rem;margin:1rem 0}
 .critical{border-left-color:#8b0000}.error{border-left-color:#cf222e}.warning{border-left-color:#bf8700}.info{border-left-color:#0969da}
 .input-warning{color:#9a6700}
+.incomplete{background:#fff8c5;border:1px solid #d4a72c;border-radius:6px;padding:.5rem 1rem;overflow-wrap:anywhere}
+.not-read{color:#57606a;overflow-wrap:anywhere}
 .sev{font-weight:700;text-transform:uppercase;font-size:.8rem;letter-spacing:.04em}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left;vertical-align:top}
 code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f6f8fa;padding:.5rem;overflow:auto}
@@ -243,6 +246,17 @@ function memoryBlock(sec: MemorySection): string {
   return out.join('\n');
 }
 
+/** Inputs read in part and files not read, above everything else. */
+function completenessBlock(m: Report['model']): string[] {
+  const c = completenessOf(m);
+  const heading = completenessHeading(c);
+  if (heading === undefined) return [];
+  const items = completenessLines(c)
+    .map((l) => `<li>${esc(l)}</li>`)
+    .join('');
+  return [`<div class="${c.complete ? 'not-read' : 'incomplete'}"><strong>${esc(heading)}</strong><ul>${items}</ul></div>`];
+}
+
 export function renderHtml(report: Report): string {
   const m = report.model;
   const short = shortSourceNames(m.inputs.map((i) => i.path));
@@ -254,6 +268,7 @@ export function renderHtml(report: Report): string {
     `<h1>dumpsleuth report</h1>`,
     ...(report.redacted === true ? [`<p class="muted">${esc(REDACTED_NOTE)}</p>`] : []),
     ...(report.config !== undefined ? [`<p class="muted config">${esc(configNote(report.config))}</p>`] : []),
+    ...completenessBlock(m),
     `<p class="muted">${m.inputs
       .map(
         (i) =>

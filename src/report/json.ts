@@ -6,6 +6,7 @@ import type { ThreadActivity } from '../model/activity.js';
 import { SEVERITIES } from '../model/findings.js';
 import { compareText } from '../model/text-order.js';
 import { causalSummary, type CauseNode } from './causal-summary.js';
+import { completenessOf } from './completeness.js';
 import { memorySummaryJson } from './memory-text.js';
 import type { Report } from './report.js';
 import { REPORT_SCHEMA } from './report.js';
@@ -47,6 +48,7 @@ function causeNodesJson(nodes: readonly CauseNode[]): unknown[] {
 export function renderJson(report: Report): string {
   const m = report.model;
   const causes = causalSummary(report.findings);
+  const completeness = completenessOf(m);
   const summary: Record<string, number> = {};
   for (const s of SEVERITIES) summary[s] = report.findings.filter((f) => f.severity === s).length;
   const doc = {
@@ -54,6 +56,10 @@ export function renderJson(report: Report): string {
     tool: report.tool,
     ...(report.redacted === true ? { redacted: true } : {}),
     ...(report.config !== undefined ? { config: { path: report.config.path, chosen: report.config.chosen } } : {}),
+    // Whether the analysis saw all of the evidence: every input read to its end and none left out.
+    complete: completeness.complete,
+    incomplete: completeness.cut,
+    leftOut: { files: completeness.leftOut, more: completeness.leftOutMore },
     inputs: m.inputs.map((i) => ({
       path: i.path,
       kind: i.kind,
@@ -66,6 +72,7 @@ export function renderJson(report: Report): string {
       outsideLines: i.outsideLines,
       warnings: i.warnings,
       ...(i.linePrefix !== undefined ? { linePrefix: i.linePrefix } : {}),
+      ...(i.cut !== undefined ? { cut: i.cut } : {}),
       ...(i.heap !== undefined ? { heap: { objects: i.heap.objects, shallowBytes: i.heap.shallowBytes, classes: i.heap.classes } } : {}),
     })),
     dumps: m.dumps.map((d, i) => ({

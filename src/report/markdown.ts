@@ -8,6 +8,7 @@ import type { Evidence, Finding } from '../model/findings.js';
 import type { Model } from '../model/model.js';
 import type { StackFrame } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
+import { completenessHeading, completenessLines, completenessOf } from './completeness.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
 import { inputKindText, inputLineParts } from './input-line.js';
@@ -153,6 +154,14 @@ function body(report: Report, evidenceLimit: number, briefSummary: boolean): str
   const out: string[] = [`## dumpsleuth report`, ''];
   if (report.redacted === true) out.push(`_${mdText(REDACTED_NOTE)}_`, '');
   if (report.config !== undefined) out.push(`_${mdText(configNote(report.config))}_`, '');
+  const completeness = completenessOf(m);
+  const heading = completenessHeading(completeness);
+  if (heading !== undefined)
+    out.push(
+      completeness.complete ? `**${mdText(heading)}**` : `> [!WARNING]\n> **${mdText(heading)}**`,
+      ...completenessLines(completeness).map((l) => `${completeness.complete ? '' : '> '}- ${mdText(l)}`),
+      '',
+    );
   const counts = (['critical', 'error', 'warning', 'info'] as const)
     .map((s) => [s, report.findings.filter((f) => f.severity === s).length] as const)
     .filter(([, n]) => n > 0);

@@ -18,6 +18,8 @@ export interface MemoryReport {
   readonly summary: MemorySummary;
   readonly tree: RetainerNode[];
   readonly warnings: readonly string[];
+  /** Why the dump was not read whole: the figures are of what was read. */
+  readonly cut?: string;
 }
 
 const pct = (part: number, whole: number) => (whole > 0 ? shareText(part, whole) : '-');
@@ -27,6 +29,7 @@ export function renderMemoryText(r: MemoryReport): string {
   const s = r.summary;
   const heap = s.retainedBytes;
   const out: string[] = [`dumpsleuth memory ${stripControl(r.source)}`];
+  if (r.cut !== undefined) out.push(`Incomplete: the heap dump was read only in part, and what follows is of that part: ${stripControl(r.cut)}`);
   out.push(
     `heap: ${countText(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ` +
       `${countText(s.reachableObjects)} reachable from the GC roots (${approximateBytes(heap)})`,
@@ -149,6 +152,9 @@ export function renderMemoryJson(r: MemoryReport): string {
   const doc = {
     schema: MEMORY_SCHEMA,
     source: r.source,
+    // Whether the whole dump was read; when not, `cut` says why and every figure is of the part read.
+    complete: r.cut === undefined,
+    ...(r.cut !== undefined ? { cut: r.cut } : {}),
     ...memorySummaryJson(r.summary),
     ...(r.path !== undefined ? { path: { target: r.path.target, steps: r.path.steps.map(stepJson) } } : {}),
     warnings: r.warnings,

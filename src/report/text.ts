@@ -8,6 +8,7 @@ import type { ChalkInstance } from 'chalk';
 import { countOf } from '../model/count-text.js';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
+import { completenessHeading, completenessLines, completenessOf } from './completeness.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
 import { inputKindText, inputLineParts } from './input-line.js';
@@ -40,6 +41,14 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
   out.push(chalk.bold(`dumpsleuth ${report.tool.version}`));
   if (report.redacted === true) out.push(chalk.dim(REDACTED_NOTE));
   if (report.config !== undefined) out.push(chalk.dim(stripControl(configNote(report.config))));
+  const completeness = completenessOf(m);
+  const heading = completenessHeading(completeness);
+  if (heading !== undefined) {
+    const style = completeness.complete ? chalk.dim : chalk.yellow;
+    out.push(completeness.complete ? chalk.bold(heading) : chalk.yellow.bold(heading));
+    for (const line of completenessLines(completeness)) out.push(style(`  ${stripControl(line)}`));
+    out.push('');
+  }
   for (const i of m.inputs) {
     const extra = [i.gzip ? 'gzip' : '', i.encoding !== 'utf-8' ? i.encoding : ''].filter(Boolean).join(', ');
     out.push(

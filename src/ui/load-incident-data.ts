@@ -22,6 +22,7 @@ export interface UiLoadRequest {
   readonly config?: string;
   readonly memory: MemoryChoice;
   readonly maxMemoryBytes?: number;
+  readonly maxGunzipBytes?: number;
 }
 
 export async function loadIncidentData(
@@ -46,6 +47,7 @@ export async function loadIncidentData(
         memory: request.memory,
         retainerTree: true,
         ...(request.maxMemoryBytes !== undefined ? { maxMemoryBytes: request.maxMemoryBytes } : {}),
+        ...(request.maxGunzipBytes !== undefined ? { maxGunzipBytes: request.maxGunzipBytes } : {}),
       },
     },
     {

@@ -19,6 +19,8 @@ export interface UiOptions {
   readonly memory?: MemoryChoice;
   /** `--max-memory`, already parsed. */
   readonly maxMemoryBytes?: number;
+  /** `--max-gunzip-size`, already parsed. */
+  readonly maxGunzipBytes?: number;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function runUi(paths: string[], options: UiOptions, env: NodeJS.Pro
     ...(options.config !== undefined ? { config: options.config } : {}),
     memory: options.memory ?? 'auto',
     ...(options.maxMemoryBytes !== undefined ? { maxMemoryBytes: options.maxMemoryBytes } : {}),
+    ...(options.maxGunzipBytes !== undefined ? { maxGunzipBytes: options.maxGunzipBytes } : {}),
   });
   process.stdout.write(ENTER_ALT_SCREEN);
   const restore = () => process.stdout.write(LEAVE_ALT_SCREEN);

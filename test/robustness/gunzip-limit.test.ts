@@ -43,10 +43,19 @@ describe('--max-gunzip-size', { timeout: 120_000 }, () => {
   it('an HPROF cut at the limit reads as a truncated dump, with the reason', async () => {
     const file = join(dir, 'heap.hprof.gz');
     writeFileSync(file, gzipSync(gunzipSync(readFileSync('fixtures/heap/jdk17/heap.hprof.gz'))));
-    const limited = await cli(['analyze', '--fail-on', 'never', '-f', 'json', '--max-gunzip-size', '1m', file]);
+    // 2 MiB of its 3.3 MiB: past the class records, into the objects.
+    const limited = await cli(['analyze', '--fail-on', 'never', '-f', 'json', '--max-gunzip-size', '2m', file]);
     expect(limited.code).toBe(0);
-    const warnings: string[] = JSON.parse(limited.stdout).inputs[0].warnings;
-    expect(warnings.join('\n')).toMatch(/reading stopped at 1 MiB of decompressed data \(the --max-gunzip-size limit/);
+    const report = JSON.parse(limited.stdout);
+    const warnings: string[] = report.inputs[0].warnings;
+    expect(warnings.join('\n')).toMatch(/reading stopped at 2 MiB of decompressed data \(the --max-gunzip-size limit/);
+    // Said at the top of the report too: the answer stands on part of the heap.
+    expect(report.complete).toBe(false);
+    expect(report.incomplete[0].why).toMatch(/the --max-gunzip-size limit/);
+    // 1 MiB holds the class records and no object: nothing of the heap was read, which is an error, not an empty heap.
+    const nothing = await cli(['analyze', '--fail-on', 'never', '--max-gunzip-size', '1m', file]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(/nothing of the heap dump could be read: reading stopped at 1 MiB .*\n  raise --max-gunzip-size to read on/);
   });
 
   it('a bad size is a usage error', async () => {

@@ -64,6 +64,8 @@ export interface ObjectGraph {
   /** References to ids that no object of the dump has: counted, then left out. */
   readonly missingReferences: number;
   readonly warnings: readonly string[];
+  /** Why the dump was not read whole (it ends mid-record, a size limit stopped it); also among the warnings. */
+  readonly cut?: string;
   /** For class objects (java.lang.Class): the class each one is, by object index. */
   readonly classObjectNames: ReadonlyMap<number, string>;
   /** How shallow sizes were worked out, when the format does not record them (HPROF): the layout assumed and why. */

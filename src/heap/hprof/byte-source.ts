@@ -6,7 +6,7 @@
 import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 
-import { DEFAULT_MAX_GUNZIP_BYTES, inflationBomb } from '../../model/bytes.js';
+import { DEFAULT_MAX_GUNZIP_BYTES } from '../../model/bytes.js';
 import type { ProgressListener } from '../../model/progress.js';
 import type { FilePart } from './file-parts.js';
 import { jmapGzipBlockSize, parallelGunzip } from './parallel-gunzip.js';
@@ -26,8 +26,6 @@ export interface FeedSummary {
   readonly truncatedAt?: number;
   /** Set when reading stopped at the decompressed-size limit (then truncatedAt is set too). */
   readonly stoppedAtLimit?: number;
-  /** Set when reading stopped because the data inflates like a decompression bomb: the message. */
-  readonly stoppedAsBomb?: string;
 }
 
 export interface FeedOptions {
@@ -36,7 +34,12 @@ export interface FeedOptions {
   readonly tee?: ChunkTee;
   /** See LoadPlan.inflateThreads. */
   readonly inflateThreads?: number;
-  /** A gzip input stops here, as if cut; when not given, at DEFAULT_MAX_GUNZIP_BYTES or where it inflates like a bomb. */
+  /**
+   * A gzip input stops here, as if cut; when not given, at DEFAULT_MAX_GUNZIP_BYTES. Never where it
+   * inflates like a bomb: an HPROF read as a stream is bounded by its records (bodies the parser does
+   * not need are skipped, not kept; a run of zeros is no record and ends the read) and by the memory
+   * budget, and a real JVM's dump of zeroed arrays inflates hundreds of times with its GC roots last.
+   */
   readonly maxGunzipBytes?: number;
   /** Whether the file is gzip, when the caller identified it already (else its magic bytes are read). */
   readonly gzip?: boolean;
@@ -235,9 +238,7 @@ async function feedGzip(path: string, parser: HprofParser, options: FeedOptions)
   const feeder = new ChunkFeeder(parser);
   let inflated = 0;
   let capped = false;
-  let bomb: string | undefined;
-  /** `compressed`: how far into the file the chunk's data comes from, to tell a bomb by. */
-  const feed = (chunk: Buffer, compressed: number) => {
+  const feed = (chunk: Buffer) => {
     if (capped) return;
     if (inflated + chunk.length > maxBytes) {
       chunk = chunk.subarray(0, maxBytes - inflated);
@@ -246,10 +247,6 @@ async function feedGzip(path: string, parser: HprofParser, options: FeedOptions)
     inflated += chunk.length;
     tee?.(chunk);
     feeder.feed(chunk);
-    if (options.maxGunzipBytes === undefined && !capped) {
-      bomb = inflationBomb(compressed, inflated);
-      capped = bomb !== undefined;
-    }
   };
   const stop = () => parser.ended || capped;
   const truncated = (): FeedSummary => ({
@@ -258,7 +255,7 @@ async function feedGzip(path: string, parser: HprofParser, options: FeedOptions)
     // What was inflated: the parser's offset can run past it over a record it skipped.
     streamBytes: inflated,
     truncatedAt: parser.offset,
-    ...(bomb !== undefined ? { stoppedAsBomb: bomb } : capped ? { stoppedAtLimit: maxBytes } : {}),
+    ...(capped ? { stoppedAtLimit: maxBytes } : {}),
   });
   const blockSize = jmapGzipBlockSize(path);
   let resumeAt = 0;
@@ -282,16 +279,9 @@ async function feedGzip(path: string, parser: HprofParser, options: FeedOptions)
 }
 
 /** Inflates the gzip stream from a member boundary, in order, on this thread. */
-async function sequentialGunzip(
-  path: string,
-  start: number,
-  onChunk: (b: Buffer, compressed: number) => void,
-  stop: () => boolean,
-  onProgress?: ProgressListener,
-): Promise<void> {
+async function sequentialGunzip(path: string, start: number, onChunk: (b: Buffer) => void, stop: () => boolean, onProgress?: ProgressListener): Promise<void> {
   const size = statSync(path).size;
-  // Small reads, so that how much compressed data has been inflated is known to within 64 KiB (see inflationBomb).
-  const file = createReadStream(path, { highWaterMark: 64 * 1024, start });
+  const file = createReadStream(path, { highWaterMark: 1024 * 1024, start });
   const gunzip = createGunzip({ chunkSize: 1024 * 1024 });
   file.on('error', (e) => gunzip.destroy(e));
   let compressedRead = start;
@@ -301,8 +291,7 @@ async function sequentialGunzip(
   });
   try {
     for await (const chunk of file.pipe(gunzip) as AsyncIterable<Buffer>) {
-      // bytesWritten: the compressed bytes handed to the inflater, at most a read ahead of those it has inflated.
-      onChunk(chunk, start + gunzip.bytesWritten);
+      onChunk(chunk);
       if (stop()) break;
       if (onProgress && compressedRead - lastReport > 32 * 1024 * 1024) {
         lastReport = compressedRead;

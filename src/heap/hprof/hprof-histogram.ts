@@ -19,9 +19,16 @@ import { HprofFormatError } from './parser.js';
  * cut the file into, read on up to as many threads; by default a plain file of 128 MiB or more is
  * cut for every core to read.
  */
-export async function hprofHistogram(path: string, onProgress?: ProgressListener, heapDump?: number, parts?: number): Promise<Histogram> {
-  const { tally, meta, idSize, warnings } = await tallied(path, onProgress, heapDump, parts);
-  return tally.histogram(path, meta, idSize, warnings);
+export async function hprofHistogram(
+  path: string,
+  onProgress?: ProgressListener,
+  heapDump?: number,
+  parts?: number,
+  maxGunzipBytes?: number,
+): Promise<Histogram> {
+  const { tally, meta, idSize, warnings, fed } = await tallied(path, onProgress, heapDump, parts, maxGunzipBytes);
+  const histogram = tally.histogram(path, meta, idSize, warnings);
+  return fed.truncatedAt !== undefined ? { ...histogram, cut: truncationWarning(fed) } : histogram;
 }
 
 /** How many objects a dump's object graph has, and at most how many references (the histogram's pass). */
@@ -30,7 +37,13 @@ export async function hprofGraphCounts(path: string, onProgress?: ProgressListen
   return tally.graphCounts(meta);
 }
 
-async function tallied(path: string, onProgress: ProgressListener | undefined, heapDump: number | undefined, parts: number | undefined) {
+async function tallied(
+  path: string,
+  onProgress: ProgressListener | undefined,
+  heapDump: number | undefined,
+  parts: number | undefined,
+  maxGunzipBytes?: number,
+) {
   const gzip = isGzipFile(path);
   // The first heap dump only: which dump a part is in is known from the file's start.
   const threads = parts === undefined ? (statSync(path).size < MIN_BYTES_IN_PARTS ? 1 : threadsWanted()) : Math.min(parts, threadsWanted());
@@ -44,9 +57,14 @@ async function tallied(path: string, onProgress: ProgressListener | undefined, h
   const meta = new ClassMetadata();
   const tally = new HistogramTally();
   const parser = tallyingParser(meta, tally);
-  const fed = await feedHprof(path, parser, { gzip, ...(onProgress !== undefined ? { onProgress } : {}), ...(heapDump !== undefined ? { heapDump } : {}) });
+  const fed = await feedHprof(path, parser, {
+    gzip,
+    ...(onProgress !== undefined ? { onProgress } : {}),
+    ...(heapDump !== undefined ? { heapDump } : {}),
+    ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}),
+  });
   if (parser.header === undefined) throw new HprofFormatError(`the file ends before the HPROF header does`);
   const warnings = parser.warningReport();
   if (fed.truncatedAt !== undefined) warnings.push(truncationWarning(fed));
-  return { tally, meta, idSize: parser.header.idSize, warnings };
+  return { tally, meta, idSize: parser.header.idSize, warnings, fed };
 }

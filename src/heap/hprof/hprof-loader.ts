@@ -253,7 +253,8 @@ async function finishLoad(
         `and ${sweeps} index sweeps); walks that reach them are reported as incomplete`,
     );
   }
-  if (truncated.truncatedAt !== undefined) warnings.push(truncationWarning(truncated));
+  const cut = truncated.truncatedAt !== undefined ? truncationWarning(truncated) : undefined;
+  if (cut !== undefined) warnings.push(cut);
 
   const completeClasses = new Set<string>();
   if (fed0.truncatedAt === undefined && !closure.full) {
@@ -268,6 +269,7 @@ async function finishLoad(
     threads: first.stacks.threadRoots(meta),
     histogram: first.tally.histogram(path, meta, header.idSize, histogramWarnings),
     warnings,
+    ...(cut !== undefined ? { cut } : {}),
   };
 }
 

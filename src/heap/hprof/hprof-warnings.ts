@@ -5,7 +5,6 @@ import type { FeedSummary } from './byte-source.js';
 export function truncationWarning(fed: FeedSummary): string {
   const offset = fed.truncatedAt ?? fed.streamBytes;
   const { gzip } = fed;
-  if (fed.stoppedAsBomb !== undefined) return `${fed.stoppedAsBomb}; everything before it was read`;
   if (fed.stoppedAtLimit !== undefined) {
     return (
       `reading stopped at ${formatBytes(fed.stoppedAtLimit)} of decompressed data (the ` +

@@ -113,7 +113,7 @@ const PARALLEL_MIN_COMPRESSED_BYTES = 16 * 1024 * 1024;
 export async function parallelGunzip(
   path: string,
   blockSize: number,
-  onChunk: (b: Buffer, compressed: number) => void,
+  onChunk: (b: Buffer) => void,
   stop: () => boolean,
   onProgress?: ProgressListener,
   threadCount?: number,
@@ -160,7 +160,7 @@ export async function parallelGunzip(
         while (ready.has(nextToFeed)) {
           const data = ready.get(nextToFeed)!;
           ready.delete(nextToFeed);
-          onChunk(data, members[nextToFeed]!.end);
+          onChunk(data);
           nextToFeed++;
           if (stop() || nextToFeed === members.length) return finish({ done: true });
           if (nextToFeed === failedAt) return finish({ done: false, resumeAt: members[failedAt]!.start });

@@ -323,6 +323,7 @@ class GraphPass {
       rootKinds,
       missingReferences: missing,
       warnings,
+      ...(fed.truncatedAt !== undefined ? { cut: truncationWarning(fed) } : {}),
       classObjectNames,
       ...(this.sizeModel !== undefined ? { sizeModel: this.sizeModel } : {}),
       // Objects are added in index order, so the reference objects are ascending.
