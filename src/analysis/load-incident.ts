@@ -107,7 +107,9 @@ async function loadFile(
       threads: stacks?.dumps[0]!.threads.length ?? view.instancesOf('java.lang.Thread').length,
       unparsedLines: 0,
       outsideLines: 0,
-      warnings: [...store.warnings],
+      // What only the histogram's count or the memory analysis's pass sees (instances of classes the
+      // dump never describes, objects that repeat an id) is said beside what the load saw, each once.
+      warnings: [...new Set([...store.warnings, ...(store.histogram?.warnings ?? []), ...(finished?.analysis?.graph.warnings ?? [])])],
       ...(store.cut !== undefined ? { cut: store.cut } : {}),
       ...(store.histogram !== undefined
         ? { heap: { objects: store.histogram.totalInstances, shallowBytes: store.histogram.totalBytes, classes: store.histogram.rows.length } }

@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib';
 
 import { describe, expect, it } from 'vitest';
 
+import { chainHeap, id8, record, u4 } from '../heap/hand-hprof.js';
 import { FIXTURES, runCli } from '../helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cut-'));
@@ -168,4 +169,29 @@ describe('every command that reads gzip takes --max-gunzip-size', { timeout: 120
       expect(r.stderr).toMatch(/raise --max-gunzip-size to read on/);
     });
   }
+});
+
+describe('a damaged heap says so in analyze, as memory and histogram do', { timeout: 120_000 }, () => {
+  // Hand-built heaps (a format edge case no JVM here writes): the chain of test/heap/hand-hprof.ts.
+  const warningsOf = async (file: string) =>
+    (JSON.parse((await runCli(['analyze', '--fail-on', 'never', '-f', 'json', file])).stdout) as { inputs: Array<{ warnings: string[] }> }).inputs[0]!.warnings;
+
+  it('objects that repeat an id, instances of a class never dumped; the undamaged chain says nothing', async () => {
+    const duplicate = join(dir, 'duplicate-ids.hprof');
+    writeFileSync(duplicate, chainHeap([0x1000, 0x1010, 0x1010, 0x1030]));
+    expect((await warningsOf(duplicate)).join('\n')).toMatch(/^1 objects repeat the id of an object written before them/m);
+
+    const whole = chainHeap([0x1000, 0x1010, 0x1020, 0x1030]);
+    let p = whole.indexOf(0) + 13;
+    while (whole[p] !== 0x1c) p += 9 + whole.readUInt32BE(p + 5);
+    const segmentEnd = p + 9 + whole.readUInt32BE(p + 5);
+    const stray = Buffer.concat([Buffer.from([0x21]), id8(0x2000), u4(0), id8(0x777), u4(0)]);
+    const undumped = join(dir, 'undumped-class.hprof');
+    writeFileSync(undumped, Buffer.concat([whole.subarray(0, segmentEnd), record(0x1c, stray), whole.subarray(segmentEnd)]));
+    expect((await warningsOf(undumped)).join('\n')).toMatch(/^1 instances of classes the dump has no class record for/m);
+
+    const control = join(dir, 'chain.hprof');
+    writeFileSync(control, whole);
+    expect(await warningsOf(control)).toEqual([]);
+  });
 });

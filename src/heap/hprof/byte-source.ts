@@ -26,6 +26,8 @@ export interface FeedSummary {
   readonly truncatedAt?: number;
   /** Set when reading stopped at the decompressed-size limit (then truncatedAt is set too). */
   readonly stoppedAtLimit?: number;
+  /** Set when the file's size changed while it was read (it was being written, copied or cut): its size when opened, and after. */
+  readonly resized?: { readonly from: number; readonly to: number };
 }
 
 export interface FeedOptions {
@@ -145,6 +147,21 @@ export function feedPlainPart(path: string, parser: HprofParser, part: FilePart 
  * most READ_BUFFER bytes (more only for a record the parser needs whole), skipping bodies it skips.
  */
 export function feedOpenFile(fd: number, parser: HprofParser, start: number, size: number, onProgress?: ProgressListener, readBuffer?: Buffer): FeedSummary {
+  const opened = fstatSync(fd).size;
+  const summary = feedOpenFileTo(fd, parser, start, size, onProgress, readBuffer);
+  // A dump read only in part may be one still being written, or cut while it was read: said, so the
+  // reader knows to wait for the dump to finish rather than to take it again.
+  const now = fstatSync(fd).size;
+  if (now === opened) return summary;
+  const resized = { from: opened, to: now };
+  if (summary.truncatedAt !== undefined) return { ...summary, resized };
+  // Read to its end as it was opened, but now shorter than what was read: bodies the parser skipped
+  // past its new end were never there to read.
+  return now < size ? { ...summary, fileBytes: now, streamBytes: now, truncatedAt: Math.min(parser.offset, now), resized } : summary;
+}
+
+function feedOpenFileTo(fd: number, parser: HprofParser, start: number, size: number, onProgress?: ProgressListener, readBuffer?: Buffer): FeedSummary {
+  const partEnd = size;
   let buf = readBuffer ?? Buffer.allocUnsafe(Math.min(READ_BUFFER, Math.max(size - start, 64)));
   let have = 0;
   /** File position of buf[have]: where the next read starts. */
@@ -153,6 +170,8 @@ export function feedOpenFile(fd: number, parser: HprofParser, start: number, siz
   for (;;) {
     if (have < buf.length && readPos < size) {
       const n = readSync(fd, buf, have, Math.min(buf.length - have, size - readPos), readPos);
+      // The file ends before the size it had when opened: it was cut while being read. It ends here.
+      if (n === 0) size = readPos;
       readPos += n;
       have += n;
     }
@@ -172,7 +191,8 @@ export function feedOpenFile(fd: number, parser: HprofParser, start: number, siz
     }
     if (readPos >= size) {
       // At the end of the file: done when nothing is left half-read.
-      if (readPos > size || (have > 0 && consumed === 0)) return { gzip: false, fileBytes: size, streamBytes: size, truncatedAt: parser.offset };
+      if (readPos > size || (have > 0 && consumed === 0) || size < partEnd)
+        return { gzip: false, fileBytes: size, streamBytes: size, truncatedAt: parser.offset };
       if (have === 0) break;
       continue;
     }

@@ -11,7 +11,12 @@ export function truncationWarning(fed: FeedSummary): string {
       '--max-gunzip-size limit; raise it to read on); everything before it was read'
     );
   }
-  const cause = '(truncated: the JVM may have died while dumping, or the copy is incomplete)';
+  const cause =
+    fed.resized === undefined
+      ? '(truncated: the JVM may have died while dumping, or the copy is incomplete)'
+      : fed.resized.to > fed.resized.from
+        ? `(the file grew from ${fed.resized.from} to ${fed.resized.to} bytes while it was read: it is still being written; wait for jcmd or jmap to finish, then read it again)`
+        : `(the file shrank from ${fed.resized.from} to ${fed.resized.to} bytes while it was read: it was cut or replaced meanwhile)`;
   const stream = gzip ? ' of the decompressed stream' : '';
   // The data read ends at `end`; the parser may have skipped past it over a record it did not need.
   const end = gzip ? fed.streamBytes : fed.fileBytes;
