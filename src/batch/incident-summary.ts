@@ -6,6 +6,7 @@ import { analyseIncident } from '../analysis/analyse.js';
 import { skippedNote } from '../analysis/load-incident.js';
 import { InputError, UserError } from '../errors.js';
 import { SEVERITIES, type Severity } from '../model/findings.js';
+import { completenessOf } from '../report/completeness.js';
 
 export interface IncidentLine {
   readonly path: string;
@@ -27,6 +28,13 @@ export interface IncidentLine {
    * a link outside it): the first SKIPPED_NOTES_KEPT, then a count. Absent when there are none.
    */
   readonly skipped?: readonly string[];
+  /**
+   * False when the analysis stood on part of the evidence: an input read only in part (`incomplete`
+   * says which and why), or a file of the incident that should have been evidence not read (see
+   * `skipped`). Absent on an error line.
+   */
+  readonly complete?: boolean;
+  readonly incomplete?: ReadonlyArray<{ readonly path: string; readonly why: string }>;
   /** Present and true when `--redact` masked the line. */
   readonly redacted?: boolean;
   /**
@@ -69,6 +77,7 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
     if (result.outcome === 'nothing-to-analyse')
       throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
     const { model, findings } = result;
+    const completeness = completenessOf(model);
     const counts = { ...NO_COUNTS };
     for (const f of findings) counts[f.severity]++;
     return {
@@ -80,6 +89,8 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
       findings: findings.map((f) => ({ id: f.id, rule: f.rule, severity: f.severity, subject: f.subject, message: f.message })),
       seconds: seconds(),
       ...(skipped.length > 0 ? { skipped: skippedMore > 0 ? [...skipped, `and ${skippedMore} more files skipped`] : skipped } : {}),
+      complete: completeness.complete,
+      ...(completeness.cut.length > 0 ? { incomplete: completeness.cut } : {}),
     };
   } catch (e) {
     // One incident that cannot be read is its own line; the batch goes on.

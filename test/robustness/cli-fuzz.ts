@@ -1,7 +1,8 @@
 /**
- * Seeded end-to-end fuzzing of the built CLI, as a new user meets it: nine classes of hostile input
+ * Seeded end-to-end fuzzing of the built CLI, as a new user meets it: ten classes of hostile input
  * (HPROF structure, gzip, thread-dump text, text built to make a regular expression backtrack, JSON
- * inputs, files and directories, output targets, unsafe strings, batch), each case made from real
+ * inputs, files and directories, output targets, unsafe strings, batch, and evidence nothing may lose
+ * in silence: a heap on stdin, NUL bytes and mixed line ends, a heap cut anywhere, a damaged heap), each case made from real
  * JVM output (the fixtures) by a generator driven by one seed. Every case is run as a process of its
  * own with a private TMPDIR and judged by the same oracle: it ends in time, with an exit code of the
  * CLI contract (never 70, never a signal it was not sent), no stack trace, an error said in one line,
@@ -279,6 +280,7 @@ const HOSTILE = [
   'http://evil.example/x',
   '\u0007bell',
   '\r\nforged: line',
+  '@octocat',
 ];
 
 const unsafeCases: Generator = (r, dir) => {
@@ -301,7 +303,122 @@ const unsafeCases: Generator = (r, dir) => {
       if (format === 'html' && /<script>alert/.test(run.stdout)) return 'a script tag from the dump is live in the HTML';
       if (format === 'markdown' && /(?<!\\)\]\(javascript:/.test(prose)) return 'a javascript: link from the dump is live in the Markdown';
       if (format === 'markdown' && /https?:\/\/evil/.test(prose)) return 'a URL from the dump would be autolinked in the Markdown';
+      if (format === 'markdown' && /(^|[\s(,;:"'])@octocat/m.test(prose)) return 'an @mention from the dump would notify that user in the Markdown';
       return undefined;
+    },
+  };
+};
+
+/** How many objects and threads the CLI reads from a file, for a case to compare a changed input with. */
+function readBack(args: readonly string[], dir: string): { objects?: number; threads: number; warnings: string[]; complete?: boolean } | undefined {
+  const r = spawnSync(process.execPath, [BUILT_CLI, 'analyze', '--fail-on', 'never', '-f', 'json', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, NO_COLOR: '1', CI: 'true' },
+  });
+  if (r.status !== 0) return undefined;
+  const report = JSON.parse(r.stdout) as { complete?: boolean; inputs: Array<{ threads: number; warnings: string[]; heap?: { objects: number } }> };
+  const input = report.inputs[0]!;
+  return {
+    threads: report.inputs.reduce((n, i) => n + i.threads, 0),
+    warnings: input.warnings,
+    ...(input.heap !== undefined ? { objects: input.heap.objects } : {}),
+    ...(report.complete !== undefined ? { complete: report.complete } : {}),
+  };
+}
+
+/**
+ * Nothing lost or merged in silence: the same evidence by another road (a heap on stdin, a dump with
+ * NUL bytes or mixed line ends) reads to the same objects and threads, or says what it lost; a heap
+ * cut anywhere is refused or said to be incomplete; a damaged heap's repeated ids and undescribed
+ * classes are said by analyze.
+ */
+const evidenceCases: Generator = (r, dir) => {
+  const kind = r.pick(['stdin-heap', 'nul-lines', 'mixed-ends', 'cut-heap', 'duplicate-id'] as const);
+  if (kind === 'stdin-heap') {
+    const heap = r.pick([
+      'heap/jdk17/heap.hprof.gz',
+      'heap/jdk17/heap-jmapgz.hprof.gz',
+      'heap/jdk25/heap.hprof.gz',
+      'heap/sparse/heap.hprof.gz',
+      'incidents/hikari-starvation/heap.hprof.gz',
+      'incidents/session-cache-leak/heap.hprof.gz',
+    ]);
+    const bytes = r.int(2) === 0 ? readFileSync(fixture(heap)) : gunzipSync(readFileSync(fixture(heap)));
+    const file = put(dir, 'heap.hprof', bytes);
+    return {
+      name: `evidence: ${heap} on stdin`,
+      args: ['analyze', '--fail-on', 'never', '-f', 'json', '-'],
+      stdin: bytes,
+      check: (run) => {
+        const fromFile = readBack([file], dir)?.objects;
+        const fromStdin = (JSON.parse(run.stdout) as { inputs: Array<{ heap?: { objects: number } }> }).inputs[0]?.heap?.objects;
+        return fromFile === fromStdin ? undefined : `${fromStdin} objects from stdin, ${fromFile} from the file`;
+      },
+    };
+  }
+  if (kind === 'nul-lines' || kind === 'mixed-ends') {
+    const lines = JSTACK().split('\n');
+    const every = 1 + r.int(150);
+    const changed =
+      kind === 'nul-lines'
+        ? lines.map((l, i) => (i % every === every - 1 ? r.pick([`${l}\u0000`, `\u0000${l}`, `${l}\n\u0000`]) : l)).join('\n')
+        : lines.map((l) => l + r.pick(['\n', '\r', '\r\n', '\n'])).join('');
+    const original = put(dir, 'original.txt', JSTACK());
+    const file = put(dir, 'dump.txt', changed);
+    return {
+      name: `evidence: ${kind}${kind === 'nul-lines' ? ` every ${every} lines` : ''}`,
+      args: ['analyze', '--fail-on', 'never', '-f', 'json', file],
+      check: (run) => {
+        const expected = readBack([original], dir)!.threads;
+        const report = JSON.parse(run.stdout) as { inputs: Array<{ threads: number; warnings: string[] }> };
+        const got = report.inputs[0]!.threads;
+        return got === expected || report.inputs[0]!.warnings.length > 0 ? undefined : `${got} threads of ${expected}, and no warning`;
+      },
+    };
+  }
+  if (kind === 'cut-heap') {
+    const heap = HEAP();
+    const at = 31 + r.int(heap.length - 31);
+    const file = put(dir, 'heap.hprof', heap.subarray(0, at));
+    return {
+      name: `evidence: heap cut at ${at}`,
+      args: ['analyze', '--fail-on', 'never', '-f', 'json', file],
+      check: (run) => {
+        if (run.status === 2) return /nothing of the heap dump could be read/.test(run.stderr) ? undefined : `refused, but not as a cut heap: ${run.stderr}`;
+        return (JSON.parse(run.stdout) as { complete: boolean }).complete ? 'a cut heap reported as complete' : undefined;
+      },
+    };
+  }
+  // A class object's id written again, as an instance of a class the dump never describes (0x777), in
+  // a segment of its own before the dump's end: an id written twice, and an undescribed class.
+  const heap = HEAP();
+  const starts = recordStarts(heap);
+  const loadClass = r.pick(starts.filter((s) => heap[s] === 0x02));
+  const end = starts.find((s) => heap[s] === 0x2c)!;
+  const stray = Buffer.concat([
+    Buffer.from([0x21]),
+    heap.subarray(loadClass + 13, loadClass + 21),
+    Buffer.alloc(4),
+    Buffer.from([0, 0, 0, 0, 0, 0, 7, 0x77]),
+    Buffer.alloc(4),
+  ]);
+  const header = Buffer.alloc(9);
+  header[0] = 0x1c;
+  header.writeUInt32BE(stray.length, 5);
+  const bytes = Buffer.concat([heap.subarray(0, end), header, stray, heap.subarray(end)]);
+  return {
+    name: `evidence: the class object of the record at ${loadClass} written again`,
+    args: ['analyze', '--fail-on', 'never', '-f', 'json', put(dir, 'heap.hprof', bytes)],
+    // What is checked: analyze says what memory says of the same file.
+    check: (run, d) => {
+      const memory = spawnSync(process.execPath, [BUILT_CLI, 'memory', '-f', 'json', 'heap.hprof'], { cwd: d, encoding: 'utf8', maxBuffer: 64 << 20 });
+      const said = (JSON.parse(run.stdout) as { inputs: Array<{ warnings: string[] }> }).inputs[0]!.warnings;
+      const memoryWarnings = memory.status === 0 ? (JSON.parse(memory.stdout) as { warnings: string[] }).warnings : [];
+      const unsaid = memoryWarnings.filter((w) => !said.includes(w));
+      if (!said.some((w) => /repeat the id/.test(w))) return 'an id written twice, and analyze said nothing of it';
+      return unsaid.length === 0 ? undefined : `memory says what analyze does not: ${unsaid[0]}`;
     },
   };
 };
@@ -350,6 +467,7 @@ export const CLASSES: Readonly<Record<string, Generator>> = {
   output: outputCases,
   unsafe: unsafeCases,
   batch: batchCases,
+  evidence: evidenceCases,
 };
 
 /** Runs one case in `dir` with a TMPDIR of its own; returns what is wrong with the run, or undefined. */
