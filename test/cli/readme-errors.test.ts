@@ -76,6 +76,17 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
       ['histogram', 'id3.hprof']
     ),
   },
+  'an HPROF cut within its header': { args: (d) => (write(d, 'cut.hprof', 'JAVA PROFI'), ['memory', 'cut.hprof']) },
+  'a heap dump of which nothing could be read': {
+    args: (d) => (write(d, 'early.hprof.gz', readFileSync(fixture('heap/jdk17/heap.hprof.gz')).subarray(0, 200)), ['histogram', 'early.hprof.gz']),
+  },
+  'a file of the incident not read': {
+    args: (d) => {
+      copyFileSync(fixture('threads/deadlock/dump-1.txt'), join(d, mk(d, 'incident'), 'dump-1.txt'));
+      write(d, 'incident/heap.hprof', Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
+      return ['analyze', '--fail-on', 'never', 'incident'];
+    },
+  },
   'a V8 `.heapsnapshot`': { args: (d) => (write(d, 'x.heapsnapshot', '{"snapshot":{"meta":{}}}'), ['analyze', 'x.heapsnapshot']) },
   'not enough memory for the input': {
     unchecked: 'it needs an input larger than the heap Node is given; the guard itself is tested in test/robustness/big-inputs.test.ts',
@@ -139,13 +150,22 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
   'an HPROF cut mid-record': {
     args: (d) => {
       const heap = gunzipSync(readFileSync(fixture('incidents/active-count-leak/heap.hprof.gz')));
-      write(d, 'cut.hprof', heap.subarray(0, 999_990));
+      // Cut near its end: its objects read, the last record cut (cut before the first object, nothing could be read: an error).
+      write(d, 'cut.hprof', heap.subarray(0, heap.length - 1000));
       return ['histogram', 'cut.hprof'];
     },
   },
   'an HPROF record with an unknown tag': {
     args: (d) => (
-      write(d, 'odd.hprof', Buffer.concat([HPROF_HEADER, record(0x77, Buffer.alloc(4)), record(0x2c, Buffer.alloc(0))])),
+      write(
+        d,
+        'odd.hprof',
+        Buffer.concat([
+          HPROF_HEADER,
+          record(0x77, Buffer.alloc(4)),
+          gunzipSync(readFileSync(fixture('heap/jdk17/heap.hprof.gz'))).subarray(HPROF_HEADER.length),
+        ]),
+      ),
       ['histogram', 'odd.hprof']
     ),
   },
@@ -159,7 +179,7 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
       return ['analyze', '--fail-on', 'never', '--max-gunzip-size', '1m', 'bomb.txt.gz'];
     },
   },
-  'a gzip input that inflates like a bomb': {
+  'a gzip text input (a thread dump, a log) that inflates like a bomb': {
     args: (d) => {
       const padded = Buffer.concat([readFileSync(fixture('threads/deadlock/dump-1.txt')), Buffer.alloc(24 * 1024 * 1024, 0x0a)]);
       write(d, 'padded.txt.gz', gzipSync(padded, { level: 9 }));
