@@ -7,6 +7,7 @@ import type { Evidence, FactValue, Finding } from '../model/findings.js';
 import type { Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, walkCauses } from '../report/causal-summary.js';
+import { completenessHeading, completenessLines, completenessOf } from '../report/completeness.js';
 import { type FactRow, factRows } from '../report/fact-text.js';
 import { heapSizeText } from '../report/heap-size-text.js';
 import { inputKindText, inputLineParts } from '../report/input-line.js';
@@ -480,6 +481,19 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
     });
   });
   if (findings.length === 0) rows.unshift({ key: 'none', text: 'No findings.', tone: 'ok', search: '', detail: [] });
+  // Above the answer, as every report has it: the answer stands on part of the evidence.
+  const completeness = completenessOf(model);
+  const heading = completenessHeading(completeness);
+  if (heading !== undefined) {
+    const lines = completenessLines(completeness).map(clean);
+    rows.unshift({
+      key: 'completeness',
+      text: `${heading}: ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`,
+      tone: completeness.complete ? 'dim' : 'warning',
+      search: '',
+      detail: [{ text: heading, tone: 'title' }, ...lines.map((text) => ({ text: `  ${text}`, tone: (completeness.complete ? 'dim' : 'warning') as Tone }))],
+    });
+  }
   for (const n of model.notes) rows.push({ key: `note:${n}`, text: `note: ${clean(n)}`, tone: 'dim', search: '', detail: [{ text: clean(n) }] });
   return { id: 'overview', title: 'Overview', rows, empty: '' };
 }
