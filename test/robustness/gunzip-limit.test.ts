@@ -55,7 +55,7 @@ describe('--max-gunzip-size', { timeout: 120_000 }, () => {
     // 1 MiB holds the class records and no object: nothing of the heap was read, which is an error, not an empty heap.
     const nothing = await cli(['analyze', '--fail-on', 'never', '--max-gunzip-size', '1m', file]);
     expect(nothing.code).toBe(2);
-    expect(nothing.stderr).toMatch(/nothing of the heap dump could be read: reading stopped at 1 MiB .*\n  raise --max-gunzip-size to read on/);
+    expect(nothing.stderr).toMatch(/nothing of the heap dump could be read: reading stopped at 1 MiB .*\n {2}raise --max-gunzip-size to read on/);
   });
 
   it('a bad size is a usage error', async () => {

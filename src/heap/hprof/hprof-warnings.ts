@@ -15,7 +15,8 @@ export function truncationWarning(fed: FeedSummary): string {
     fed.resized === undefined
       ? '(truncated: the JVM may have died while dumping, or the copy is incomplete)'
       : fed.resized.to > fed.resized.from
-        ? `(the file grew from ${fed.resized.from} to ${fed.resized.to} bytes while it was read: it is still being written; wait for jcmd or jmap to finish, then read it again)`
+        ? `(the file grew from ${fed.resized.from} to ${fed.resized.to} bytes while it was read: it is still being written; ` +
+          'wait for jcmd or jmap to finish, then read it again)'
         : `(the file shrank from ${fed.resized.from} to ${fed.resized.to} bytes while it was read: it was cut or replaced meanwhile)`;
   const stream = gzip ? ' of the decompressed stream' : '';
   // The data read ends at `end`; the parser may have skipped past it over a record it did not need.
