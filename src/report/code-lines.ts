@@ -7,7 +7,7 @@ import type { Evidence, EvidenceLock } from '../model/findings.js';
 import type { FrameLockKind } from '../model/thread-dump.js';
 import { threadNameText } from './thread-name.js';
 
-export type CodeLineKind = 'frame' | 'lock' | 'gap' | 'more';
+type CodeLineKind = 'frame' | 'lock' | 'gap' | 'more';
 
 export interface CodeLine {
   readonly kind: CodeLineKind;

@@ -11,7 +11,7 @@ import type { FrameLock, StackFrame, ThreadEntry } from '../../model/thread-dump
 import { type LockWaits, lockWaitsByDump } from './held-up.js';
 
 /** Threads whose code a finding shows by default; its other threads are listed by name and line. */
-export const CODE_THREADS = 3;
+const CODE_THREADS = 3;
 
 /** Frames shown per thread at most; the rest are counted. */
 const MAX_FRAMES = 8;
@@ -32,7 +32,7 @@ type ThreadEvidence = Extract<Evidence, { kind: 'thread' }>;
  * and differ in the locks, which is the point).
  */
 export function withCode(model: Model, evidence: readonly Evidence[], limit = CODE_THREADS, everyStack = false): Evidence[] {
-  const waitsOf = lockWaitsByDump(model);
+  const waitsOf = lockWaitsOf(model);
   const shown = new Set<string>();
   const stacks = new Set<StackFrame[]>();
   let count = 0;
@@ -48,6 +48,15 @@ export function withCode(model: Model, evidence: readonly Evidence[], limit = CO
     count++;
     return { ...e, ...threadCode(th, e.index, waitsOf(e.dump)) } satisfies ThreadEvidence;
   });
+}
+
+// One index of each dump's lock waits for every finding of a run (a dump may hold 100k waiters).
+const waitsByModel = new WeakMap<Model, (dump: number) => LockWaits>();
+
+function lockWaitsOf(model: Model): (dump: number) => LockWaits {
+  let w = waitsByModel.get(model);
+  if (w === undefined) waitsByModel.set(model, (w = lockWaitsByDump(model)));
+  return w;
 }
 
 /** One thread's code: which frames, their lock lines, and what it holds beside them. */
