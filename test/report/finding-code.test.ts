@@ -4,7 +4,7 @@
  * the UI; checked against what the fixture's program wrote about itself (truth.json), never against
  * hard-coded lines. Then a negative control (idle threads grow no code) and a hostile frame.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -209,7 +209,7 @@ describe('a hostile frame', () => {
   it('stays inert in every format, and still reads', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-code-'));
     writeFileSync(join(dir, 'evil.txt'), text);
-    const { model, findings } = await analyse([join(dir, 'evil.txt')]);
+    const { model, findings } = await analyse([join(dir, 'evil.txt')]).finally(() => rmSync(dir, { recursive: true, force: true }));
     const deadlock = findings.find((f) => f.rule === 'deadlock')!;
     const coded = deadlock.evidence.filter((e): e is ThreadEvidence => e.kind === 'thread' && e.frames !== undefined);
     expect(coded).toHaveLength(2);
