@@ -1,4 +1,5 @@
 /** Findings: what rules produce, what reports draw. */
+import type { FrameLockKind } from './thread-dump.js';
 
 export const SEVERITIES = ['info', 'warning', 'error', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -7,8 +8,42 @@ export function severityRank(s: Severity): number {
   return SEVERITIES.indexOf(s);
 }
 
+/** A lock line of a frame shown in a finding, as the dump wrote it; `heldBy` names the owner of the lock the thread waits for. */
+export interface EvidenceLock {
+  readonly kind: FrameLockKind;
+  /** The lock's address or identity hash; empty when the dump named none. */
+  readonly lock: string;
+  readonly className: string;
+  /** The thread that holds it, for the lock this thread waits for, when the dump shows the owner. */
+  readonly heldBy?: string;
+}
+
+/** One frame of a thread shown in a finding: `Class.method(File.java:42)`, its depth from the top, and its lock lines. */
+export interface EvidenceFrame {
+  readonly frame: string;
+  /** 0 for the top frame; a jump in depth between two frames is frames left out. */
+  readonly depth: number;
+  /** The first frame of the application's own code (outside the JDK and the frameworks the knowledge registry names). */
+  readonly application: boolean;
+  readonly locks: readonly EvidenceLock[];
+}
+
+/**
+ * The code of a thread a finding names (deadlocks, contention, stuck and saturated pools): its top
+ * frames down to the first application frame, the frames where it took a lock, with the lock lines.
+ */
+export interface ThreadCode {
+  /** `BLOCKED (on object monitor)`: the state as the dump wrote it. */
+  readonly state: string;
+  readonly frames: readonly EvidenceFrame[];
+  /** How many frames the thread's stack has (those not in `frames` are left out). */
+  readonly stackDepth: number;
+  /** j.u.c. locks it holds (`Locked ownable synchronizers`), which no frame carries. */
+  readonly holds: ReadonlyArray<{ readonly lock: string; readonly className: string }>;
+}
+
 export type Evidence =
-  | {
+  | ({
       readonly kind: 'thread';
       readonly thread: string;
       readonly index: number;
@@ -16,7 +51,7 @@ export type Evidence =
       readonly source: string;
       readonly line: number;
       readonly note?: string;
-    }
+    } & Partial<ThreadCode>)
   | { readonly kind: 'lock'; readonly lock: string; readonly className: string; readonly dump: number; readonly note?: string }
   | { readonly kind: 'jvm-report'; readonly dump: number; readonly source: string; readonly line: number; readonly note?: string }
   | { readonly kind: 'heap-object'; readonly source: string; readonly id: string; readonly className: string; readonly note?: string }

@@ -8,6 +8,7 @@ import type { Evidence, Finding } from '../model/findings.js';
 import type { Model } from '../model/model.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, type CauseNode } from './causal-summary.js';
+import { codeHeader, codeLines, threadsWithCode } from './code-lines.js';
 import { completenessHeading, completenessLines, completenessOf } from './completeness.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
@@ -44,6 +45,7 @@ svg.flame,svg.timeline,svg.states{font:11px ui-monospace,SFMono-Regular,Menlo,mo
 .causes ul{margin:.2rem 0;padding-left:1.4rem}.causes li{margin:.25rem 0;overflow-wrap:anywhere}.causes .sev{font-size:.75rem;margin-right:.3rem}` +
   `span.critical{color:#8b0000}span.error{color:#cf222e}span.warning{color:#9a6700}span.info{color:#0969da}` +
   `.first{background:#dafbe1;padding:.4rem .6rem;border-radius:4px}.finding h3,.finding p{overflow-wrap:anywhere}
+pre.code{margin:.3rem 0;white-space:pre-wrap;overflow-wrap:anywhere}pre.code strong{color:#0550ae}
 summary{cursor:pointer}.fix{background:#dafbe1;padding:.4rem .6rem;border-radius:4px}.muted{color:#57606a}
 `;
 
@@ -82,6 +84,21 @@ function cutNote(f: Finding): string {
   return note === undefined ? '' : `<p class="muted">${esc(note)}</p>`;
 }
 
+/**
+ * The code the rule attached to the finding's threads, shown open: per thread its state, its frames
+ * down to the application's (in bold), and the lock lines, with where the thread is in its dump.
+ */
+function codeBlock(f: Finding, short: (path: string) => string): string {
+  const threads = threadsWithCode(f.evidence).map((e) => {
+    const lines = codeLines(e, true).map((c) =>
+      c.application === true ? `  <strong>${esc(c.text)}</strong>` : c.kind === 'frame' ? `  ${esc(c.text)}` : `  <span class="muted">${esc(c.text)}</span>`,
+    );
+    const where = `<span class="muted">#${e.dump} ${esc(sourceAt(short(e.source), e.line))}</span>`;
+    return `<pre class="code">${esc(codeHeader(e))} ${where}\n${lines.join('\n')}</pre>`;
+  });
+  return `<div class="code-of-threads"><div class="muted">Code</div>${threads.join('')}</div>`;
+}
+
 function findingBlock(f: Finding, short: (path: string) => string): string {
   const facts = factRows(f.facts);
   return [
@@ -92,6 +109,7 @@ function findingBlock(f: Finding, short: (path: string) => string): string {
     facts.length > 0 ? `<table class="facts">${facts.map((r) => `<tr><th>${esc(r.label)}</th><td>${esc(r.value)}</td></tr>`).join('')}</table>` : '',
     f.causedBy.length > 0 ? `<p>Caused by: ${f.causedBy.map((c) => `<a href="#${esc(c)}">${esc(c)}</a>`).join(', ')}</p>` : '',
     `<p class="fix"><strong>What to do:</strong> ${esc(f.remedy)}</p>`,
+    ...(threadsWithCode(f.evidence).length > 0 ? [codeBlock(f, short)] : []),
     f.evidence.length > 0
       ? `<details><summary>Evidence (${f.evidence.length})</summary><ul>` +
         `${f.evidence

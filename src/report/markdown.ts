@@ -8,6 +8,7 @@ import type { Evidence, Finding } from '../model/findings.js';
 import type { Model } from '../model/model.js';
 import type { StackFrame } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
+import { codeHeader, codeLines, threadsWithCode } from './code-lines.js';
 import { completenessHeading, completenessLines, completenessOf } from './completeness.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
@@ -88,13 +89,32 @@ function stackBlocks(model: Model, f: Finding, limit: number): string[] {
       ...th.frames.slice(0, FRAMES_PER_STACK).map((x) => `    at ${x.qualified}${x.location ? `(${x.location})` : ''}`),
     ];
     if (th.frames.length > FRAMES_PER_STACK) lines.push(`    … ${th.frames.length - FRAMES_PER_STACK} more frames`);
-    const text = lines.map((l) => stripControl(l)).join('\n');
-    const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    blocks.push(`${fence}text\n${text}\n${fence}`);
+    blocks.push(fenced(lines.map((l) => stripControl(l)).join('\n')));
   }
   if (more > 0 && blocks.length > 0)
     blocks.push(`_… ${more} more distinct stack${more === 1 ? '' : 's'} among its threads (all in the JSON and HTML reports)_`);
   return blocks;
+}
+
+/**
+ * The code the rule attached to the finding's threads (rules/support/thread-code.ts), a fenced block
+ * each, as jstack prints a thread: its frames down to the application's, with the lock lines.
+ */
+function codeBlocks(f: Finding, limit: number): string[] {
+  const coded = threadsWithCode(f.evidence);
+  const blocks = coded.slice(0, limit).map((e) => {
+    const text = [codeHeader(e), ...codeLines(e, true).map((c) => `    ${c.text}`)].map((l) => stripControl(l)).join('\n');
+    return fenced(text);
+  });
+  const more = coded.length - blocks.length;
+  if (more > 0 && blocks.length > 0) blocks.push(`_… the code of ${more} more thread${more === 1 ? '' : 's'} in the JSON and HTML reports_`);
+  return blocks;
+}
+
+/** Text in a fence longer than any run of backticks inside it, so no line of a dump can close it. */
+function fenced(text: string): string {
+  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${fence}text\n${text}\n${fence}`;
 }
 
 /** Each finding's anchor: trackers make their own of a heading's text, each differently, so it has one of its own. */
@@ -123,8 +143,12 @@ function findingSection(model: Model, f: Finding, evidenceLimit: number, anchors
     lines.push(`**Caused by:** ${causes.join(', ')}`, '');
   }
   lines.push(`**What to do:** ${mdText(f.remedy)}`, '');
-  // Stacks are cut with the evidence when the report must shrink to fit.
-  const stacks = stackBlocks(model, f, evidenceLimit === Infinity ? STACKS_PER_FINDING : evidenceLimit >= 20 ? 2 : evidenceLimit >= 5 ? 1 : 0);
+  // Code and stacks are cut with the evidence when the report must shrink to fit. A finding whose
+  // rule attached its threads' code shows that, open (the lines of code and the locks); others their stacks.
+  const blockLimit = evidenceLimit === Infinity ? STACKS_PER_FINDING : evidenceLimit >= 20 ? 2 : evidenceLimit >= 5 ? 1 : 0;
+  const code = codeBlocks(f, evidenceLimit === Infinity ? Infinity : blockLimit);
+  const stacks = threadsWithCode(f.evidence).length > 0 ? [] : stackBlocks(model, f, blockLimit);
+  if (code.length > 0) lines.push('<details open><summary>Code</summary>', '', ...code.flatMap((b) => [b, '']), '</details>', '');
   if (stacks.length > 0) lines.push('<details><summary>Stacks</summary>', '', ...stacks.flatMap((b) => [b, '']), '</details>', '');
   if (f.evidence.length > 0) {
     const shown = f.evidence.slice(0, evidenceLimit);

@@ -8,6 +8,7 @@ import type { ChalkInstance } from 'chalk';
 import { countOf } from '../model/count-text.js';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
+import { codeLines } from './code-lines.js';
 import { completenessHeading, completenessLines, completenessOf } from './completeness.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
@@ -148,7 +149,13 @@ function renderFinding(f: Finding, sev: (s: Severity) => string, chalk: ChalkIns
     if (row === undefined) continue;
     lines.push(chalk.dim(`  ${row.label}: ${stripControl(row.value)}${v.length > MAX_LIST_ITEMS ? `, … ${v.length - MAX_LIST_ITEMS} more` : ''}`));
   }
-  for (const e of f.evidence.slice(0, MAX_EVIDENCE)) lines.push(chalk.dim(`    - ${evidenceText(e, short)}${e.note ? ` (${stripControl(e.note)})` : ''}`));
+  for (const e of f.evidence.slice(0, MAX_EVIDENCE)) {
+    lines.push(chalk.dim(`    - ${evidenceText(e, short)}${e.note ? ` (${stripControl(e.note)})` : ''}`));
+    // The thread's code under it, as jstack prints it; the application's own frame stands out.
+    if (e.kind === 'thread' && e.frames !== undefined)
+      for (const c of codeLines(e, false))
+        lines.push(c.application === true ? `        ${stripControl(c.text)}` : chalk.dim(`        ${stripControl(c.text)}`));
+  }
   const cut = evidenceCutNote(f, Math.min(MAX_EVIDENCE, f.evidence.length), '(every one in --format json, markdown or html)');
   if (cut !== undefined) lines.push(chalk.dim(`    ${cut}`));
   if (f.causedBy.length > 0) lines.push(`  caused by: ${f.causedBy.map(stripControl).join(', ')}`);

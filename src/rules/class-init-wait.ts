@@ -12,6 +12,7 @@ import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
 import { activityFrame } from '../threads/thread-activity.js';
 import type { FindingDraft, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
+import { withCode } from './support/thread-code.js';
 import { threadsByStack } from './support/threads-by-stack.js';
 
 export const classInitWait: Rule = {
@@ -77,7 +78,10 @@ export const classInitWait: Rule = {
           `A deadlock in class initialisation, which the JVM does not report (no monitor is owned): ${steps.join('; ')}. ` +
           `Neither class will ever be initialised; every thread that touches one of them will wait too.`,
         facts: { classes, threads: path.map((t) => threads[t]!.name), dumpsWaiting: path.map((t) => dumpsWaiting(t, waitsFor.get(t)!)) },
-        evidence: path.map((t) => threadEvidence(model, ref(t), `waits for ${waitsFor.get(t)}`)),
+        evidence: withCode(
+          model,
+          path.map((t) => threadEvidence(model, ref(t), `waits for ${waitsFor.get(t)}`)),
+        ),
         impact: path.length * 5,
       });
     }
@@ -88,10 +92,10 @@ export const classInitWait: Rule = {
     for (const [cls, waiters] of byClass) {
       const init = initialiserOf.get(cls);
       const cycleBehind = init !== undefined && inCycle.has(init);
-      const evidence: Evidence[] = [
+      const evidence: Evidence[] = withCode(model, [
         ...(init !== undefined ? [threadEvidence(model, ref(init), `the initialiser: ${doing(threads[init]!, cls)}`)] : []),
         ...waiters.slice(0, 50).map((t) => threadEvidence(model, ref(t), `waits for ${cls}`)),
-      ];
+      ]);
       const longest = Math.max(...waiters.map((t) => dumpsWaiting(t, cls)));
       drafts.push({
         subject: cls,

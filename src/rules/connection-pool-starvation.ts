@@ -2,6 +2,7 @@ import type { ConnectionPoolModel } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { isStarved, peakWaiters, poolSubject } from './support/pool-evidence.js';
+import { withCode } from './support/thread-code.js';
 
 /** Threads wait for a lease from an HTTP or DB pool that is at its limit (incident 1's root cause). */
 export const connectionPoolStarvation: Rule = {
@@ -67,7 +68,8 @@ export const connectionPoolStarvation: Rule = {
             pendingRetainedBytes: p.pendingRetainedBytes ?? null,
             source: p.source,
           },
-          evidence: [
+          // The waiting threads' code: where the application asks the pool.
+          evidence: withCode(model, [
             ...(p.object
               ? [
                   {
@@ -92,7 +94,7 @@ export const connectionPoolStarvation: Rule = {
                       : 'waiting for a lease',
                 ),
               ),
-          ],
+          ]),
           remedy: REMEDY_BY_KIND[p.kind],
         };
       });

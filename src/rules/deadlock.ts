@@ -4,6 +4,7 @@ import { reportDescribesCycle } from '../threads/lock-graph.js';
 import type { Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { lockWaitsByDump } from './support/held-up.js';
+import { withCode } from './support/thread-code.js';
 
 /** Cycles of threads waiting for each other's monitors or j.u.c. locks, found in the lock graph. */
 export const deadlock: Rule = {
@@ -39,8 +40,12 @@ export const deadlock: Rule = {
       const chain = c.threads
         .map((t, k) => `"${t.name}" waits for ${c.locks[k] ? c.locks[k]!.className : 'a lock'} held by "${names[(k + 1) % names.length]}"`)
         .join('; ');
-      const evidence: Evidence[] = c.threads.map((t, k) =>
-        threadEvidence(model, t, c.locks[k] ? `waits for <${c.locks[k]!.id}> (${c.locks[k]!.className})` : undefined),
+      // Each thread of the cycle with its code: where it holds one lock and waits for the next.
+      const evidence: Evidence[] = withCode(
+        model,
+        c.threads.map((t, k) => threadEvidence(model, t, c.locks[k] ? `waits for <${c.locks[k]!.id}> (${c.locks[k]!.className})` : undefined)),
+        CYCLE_CODE_THREADS,
+        true,
       );
       const dump = model.dumps[c.dump]!;
       // The cycle's own report: matched by its edges and locks, not by a name another cycle may share.
@@ -85,3 +90,6 @@ export const deadlock: Rule = {
     });
   },
 };
+
+/** Threads of a cycle whose code the finding shows (a cycle is rarely longer; the rest are listed). */
+const CYCLE_CODE_THREADS = 5;

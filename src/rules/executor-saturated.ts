@@ -4,6 +4,7 @@ import type { CauseLink, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, lockSubject } from './support/held-up.js';
 import { isStarved, poolSubject, starvingPoolsOf } from './support/pool-evidence.js';
+import { withCode } from './support/thread-code.js';
 import { isCarrier } from './support/virtual-threads.js';
 
 /** Every worker of a pool busy: new work queues up or, with a hand-off queue, is rejected. */
@@ -163,7 +164,8 @@ export const executorSaturated: Rule = {
             // Unknown (not 0) when no log was given.
             exhaustedLogLines: logGiven ? rejected : null,
           },
-          evidence: [
+          // The busy workers' code: what holds the pool.
+          evidence: withCode(model, [
             ...exhaustedLog.map((x) => ({
               kind: 'log' as const,
               source: x.last.source,
@@ -173,7 +175,7 @@ export const executorSaturated: Rule = {
             })),
             ...e.busyThreads.slice(0, 50).map((t) => threadEvidence(model, t)),
             ...heldThreads.slice(0, 20).map((t) => threadEvidence(model, t, 'waits for the next request on the connection it holds')),
-          ],
+          ]),
           causedBy,
           // Every worker held, and the queue behind them: the more of both, the more callers wait.
           impact: e.workers * 2 + Math.min(e.heap?.queue.size ?? 0, 10_000) / 100,

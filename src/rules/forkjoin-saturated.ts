@@ -12,6 +12,7 @@ import { inBlockingIo } from '../threads/blocking-calls.js';
 import { poolNameOf } from '../threads/pool-naming.js';
 import type { FindingDraft, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
+import { withCode } from './support/thread-code.js';
 import { threadsByStack } from './support/threads-by-stack.js';
 import { isCarrier } from './support/virtual-threads.js';
 
@@ -55,10 +56,10 @@ export const forkjoinSaturated: Rule = {
       // Callers outside the pool waiting for its tasks (a parallel stream's caller, a join, a get).
       // Callers outside the pool waiting for its tasks (a parallel stream's caller, a join, a get).
       const callers = threads.flatMap((th, i) => (!workers.includes(i) && waitsForTaskResult(th) ? [i] : []));
-      const evidence: Evidence[] = [
+      const evidence: Evidence[] = withCode(model, [
         ...blocked.map(({ w, how }) => threadEvidence(model, model.threadRefs[last]![w]!, how)),
         ...callers.slice(0, 10).map((c) => threadEvidence(model, model.threadRefs[last]![c]!, 'waits for the pool')),
-      ];
+      ]);
       const hows = new Map<string, number>();
       for (const b of blocked) hows.set(b.how, (hows.get(b.how) ?? 0) + 1);
       drafts.push({

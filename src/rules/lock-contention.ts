@@ -3,6 +3,7 @@ import type { Rule } from './rule.js';
 import { stuckThreadsSubjectOf } from './support/cause-links.js';
 import { describeThread, plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaitsByDump, waitChain } from './support/held-up.js';
+import { withCode } from './support/thread-code.js';
 
 /** Many threads queued on one lock: names the owner and what it is doing. */
 export const lockContention: Rule = {
@@ -76,10 +77,11 @@ export const lockContention: Rule = {
           takingTurns,
           ...(lockIds.length > 1 ? { lockIds } : {}),
         },
-        evidence: [
+        // The owner's code first: what it does while it holds the lock; then where the waiters queue.
+        evidence: withCode(model, [
           ...(worst.owner ? [threadEvidence(model, worst.owner, 'owner')] : []),
           ...worst.waiters.slice(0, 50).map((w) => threadEvidence(model, w, w.kind === 'parking' ? 'parked' : 'blocked')),
-        ],
+        ]),
         causedBy: [
           ...behind.map(({ deadlock }) => ({ rule: 'deadlock', subject: deadlockSubject(deadlock) })),
           // An owner stuck in one place in every dump (a write that does not return) is what keeps the lock taken.

@@ -15,6 +15,7 @@ import { stuckThreadsSubjectOf } from './support/cause-links.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { lockSubject, lockWaits } from './support/held-up.js';
 import { type LoggingFrame, loggingSite, loggingSubject, loggingWait } from './support/logging-frames.js';
+import { withCode } from './support/thread-code.js';
 import { threadsByStack } from './support/threads-by-stack.js';
 
 export const loggingContention: Rule = {
@@ -66,7 +67,7 @@ export const loggingContention: Rule = {
       const held = holders.map(
         (h) => `"${threads[h]!.name}" ${row.detail.queue === true ? 'drains the queue and is' : 'holds it and is'} ${describe(threads[h]!)}`,
       );
-      const evidence: Evidence[] = [
+      const evidence: Evidence[] = withCode(model, [
         ...holders.map((h) =>
           threadEvidence(
             model,
@@ -75,7 +76,7 @@ export const loggingContention: Rule = {
           ),
         ),
         ...waiters.slice(0, 50).map((w) => threadEvidence(model, ref(w), `waits for ${row.means}`)),
-      ];
+      ]);
       // With a heap dump: the asynchronous appenders' queues, full ones first.
       const queues =
         row.detail.queue === true

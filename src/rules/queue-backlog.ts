@@ -3,6 +3,7 @@ import type { ExecutorModel } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { isStarved, measuredThroughput, poolSubject, starvingPoolsOf } from './support/pool-evidence.js';
+import { withCode } from './support/thread-code.js';
 
 /** An executor's queue holds a backlog (incident 1): how big, how long to drain, and why. */
 export const queueBacklog: Rule = {
@@ -97,7 +98,10 @@ export const queueBacklog: Rule = {
 };
 
 function busyEvidence(model: Parameters<typeof threadEvidence>[0], e: ExecutorModel) {
-  return e.busyThreads.slice(0, 10).map((t) => threadEvidence(model, t));
+  return withCode(
+    model,
+    e.busyThreads.slice(0, 10).map((t) => threadEvidence(model, t)),
+  );
 }
 
 function shortClass(name: string): string {

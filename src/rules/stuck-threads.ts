@@ -8,6 +8,7 @@ import { plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaits } from './support/held-up.js';
 import { loggingWaitSubject } from './support/logging-frames.js';
 import { isStarved } from './support/pool-evidence.js';
+import { withCode } from './support/thread-code.js';
 import { isCarrier } from './support/virtual-threads.js';
 
 /**
@@ -63,7 +64,10 @@ export const stuckThreads: Rule = {
       for (const { state, where, members } of groups.values()) {
         const th = model.dumps[lastDump]!.threads[lastOf(members[0]!)]!;
         const why = model.activity[lastDump]![lastOf(members[0]!)]!;
-        const evidence: Evidence[] = members.slice(0, 50).map((m) => threadEvidence(model, { dump: lastDump, thread: lastOf(m), name: m.name }));
+        const evidence: Evidence[] = withCode(
+          model,
+          members.slice(0, 50).map((m) => threadEvidence(model, { dump: lastDump, thread: lastOf(m), name: m.name })),
+        );
         // A reduce, not Math.max(...): a group may hold 100k threads, past the arguments a call can take.
         const cpuMax = members.reduce<number | null>((m, t) => (t.cpuMsDelta === null ? m : m === null ? t.cpuMsDelta : Math.max(m, t.cpuMsDelta)), null);
         const runaway = state === 'RUNNABLE' && cpuMax !== null && span !== null && span > 0 && cpuMax >= span * 1000 * RUNAWAY_CPU_SHARE;

@@ -7,6 +7,7 @@ import type { Evidence, FactValue, Finding } from '../model/findings.js';
 import type { Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, walkCauses } from '../report/causal-summary.js';
+import { codeHeader, codeLines, threadsWithCode } from '../report/code-lines.js';
 import { completenessHeading, completenessLines, completenessOf } from '../report/completeness.js';
 import { type FactRow, factRows } from '../report/fact-text.js';
 import { heapSizeText } from '../report/heap-size-text.js';
@@ -107,6 +108,15 @@ function findingRow(f: Finding, memoryRowOf: MemoryRowOf): UiRow {
     for (const c of f.causedBy) detail.push({ text: `  → ${clean(c)}`, link: { screen: 'findings', key: c } });
   }
   detail.push({ text: '' }, { text: 'what to do', tone: 'title' }, { text: clean(f.remedy), tone: 'ok' });
+  // The code of the threads the rule names: the thread (a link to it), its frames down to the application's, the locks.
+  const coded = threadsWithCode(f.evidence);
+  if (coded.length > 0) {
+    detail.push({ text: '' }, { text: 'code', tone: 'title' });
+    for (const e of coded) {
+      detail.push({ text: `  → ${clean(codeHeader(e))}`, link: { screen: 'threads', key: threadKey(e.dump, e.index) } });
+      for (const c of codeLines(e, true)) detail.push({ text: `      ${clean(c.text)}`, ...(c.application === true ? {} : { tone: 'dim' as const }) });
+    }
+  }
   detail.push({ text: '' }, { text: 'evidence', tone: 'title' }, ...f.evidence.map((e) => evidenceLine(e, memoryRowOf)));
   return {
     key: f.id,

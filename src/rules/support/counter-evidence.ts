@@ -2,6 +2,7 @@
 import type { Evidence, FactValue } from '../../model/findings.js';
 import type { CounterModel, Model } from '../../model/model.js';
 import { threadEvidence } from './evidence.js';
+import { withCode } from './thread-code.js';
 
 /** The most threads seen inside the method in any one dump (the counter is a snapshot; so is each dump). */
 export function maxInside(c: CounterModel): number {
@@ -34,7 +35,7 @@ export function counterEvidence(model: Model, c: CounterModel, note: string): Ev
       if (e.count > 1) out.push({ kind: 'log', source: e.last.source, line: e.last.line, text: e.last.text, note: 'last rejection' });
     }
   }
-  return out;
+  return withCode(model, out);
 }
 
 /** A counter is at (or near) its limit. */
