@@ -491,18 +491,21 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
     });
   });
   if (findings.length === 0) rows.unshift({ key: 'none', text: 'No findings.', tone: 'ok', search: '', detail: [] });
-  // Above the answer, as every report has it: the answer stands on part of the evidence.
+  // As every report has it: the answer stands on part of the evidence, or some files were not read.
   const completeness = completenessOf(model);
   const heading = completenessHeading(completeness);
   if (heading !== undefined) {
     const lines = completenessLines(completeness).map(clean);
-    rows.unshift({
+    // Evidence missing goes above the answer; stray files alone, below it with the notes.
+    const row: UiRow = {
       key: 'completeness',
       text: `${heading}: ${lines[0]}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ''}`,
       tone: completeness.complete ? 'dim' : 'warning',
       search: '',
       detail: [{ text: heading, tone: 'title' }, ...lines.map((text) => ({ text: `  ${text}`, tone: (completeness.complete ? 'dim' : 'warning') as Tone }))],
-    });
+    };
+    if (completeness.complete) rows.push(row);
+    else rows.unshift(row);
   }
   for (const n of model.notes) rows.push({ key: `note:${n}`, text: `note: ${clean(n)}`, tone: 'dim', search: '', detail: [{ text: clean(n) }] });
   return { id: 'overview', title: 'Overview', rows, empty: '' };

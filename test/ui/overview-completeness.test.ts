@@ -24,6 +24,18 @@ describe('the Overview says what was not read', () => {
     expect(first.detail.map((d) => d.text).join('\n')).toMatch(/heap\.hprof was not read/);
   });
 
+  it('stray files alone: listed after the answer, dim, which stays the first row', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-ui-stray-'));
+    copyFileSync(join(FIXTURES, 'deadlock', 'dump-1.txt'), join(dir, 'dump-1.txt'));
+    writeFileSync(join(dir, 'notes.md'), 'what we saw\n');
+    const { model, findings } = await analyseIncident(dir);
+    const rows = buildUiData(model, findings, 't').screens.find((s) => s.id === 'overview')!.rows;
+    expect(rows[0]!.key).toMatch(/^cause:/);
+    const notRead = rows.find((r) => r.key === 'completeness')!;
+    expect(notRead.tone).toBe('dim');
+    expect(notRead.text).toMatch(/^Not read: \S+notes\.md was not read/);
+  });
+
   it('negative control: a whole incident opens with its answer', async () => {
     const { model, findings } = await analyseIncident('fixtures/incidents/heap-deadlock');
     const overview = buildUiData(model, findings, 't').screens.find((s) => s.id === 'overview')!;
