@@ -50,7 +50,7 @@ export async function analyseIncident(request: AnalysisRequest, hooks: AnalysisH
   const loaded = await loadIncidentInputs(inputs, plan, hooks);
   if (nothingToAnalyse(loaded)) return { outcome: 'nothing-to-analyse', config };
   await phase(hooks, 'model');
-  const model = buildModel(loaded.threads, { heaps: loaded.heaps, logs: loaded.logs, userCounters: config.counters });
+  const model = buildModel(loaded.threads, { heaps: loaded.heaps, logs: loaded.logs, userCounters: config.counters, notes: loaded.notes });
   await phase(hooks, 'rules');
   const findings = runRules(model, RULES, config.rules);
   return { outcome: 'analysed', config, model, findings };

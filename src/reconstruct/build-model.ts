@@ -44,6 +44,8 @@ export interface OtherInputs {
   readonly heaps?: ReadonlyArray<HeapInput & { readonly summary: InputSummary }>;
   readonly logs?: ReadonlyArray<{ readonly summary: InputSummary; readonly events: LogEventModel[]; readonly cpuSamples?: readonly CpuSampleModel[] }>;
   readonly userCounters?: readonly UserCounterSpec[];
+  /** What the loading found to say about the incident (a capture's failed steps). */
+  readonly notes?: readonly string[];
 }
 
 export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}): Model {
@@ -199,6 +201,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     asyncAppenders: asyncAppenders(heaps),
     memory: heaps.flatMap((h) => (h.memory !== undefined ? [h.memory.model] : [])),
     notes: [
+      ...(others.notes ?? []),
       ...copyNotes,
       ...jvmNotes,
       ...stacksFromHeaps.map(

@@ -33,8 +33,13 @@ setTimeout(() => process.exit(0), 120000);
 `;
 
 /** The built CLI in a process of its own: capture attaches to JVMs and waits on them. */
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [BUILT_CLI, ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 120_000 });
+function cli(args: string[], cwd?: string) {
+  const r = spawnSync(process.execPath, [BUILT_CLI, ...args], {
+    env: { ...process.env, NO_COLOR: '1' },
+    encoding: 'utf8',
+    timeout: 120_000,
+    ...(cwd !== undefined ? { cwd } : {}),
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -53,10 +58,14 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
   const classes = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-classes-'));
   const running: ChildProcess[] = [];
   /** Starts the target JVM with a name of its own (its main class's argument), resolving when it is ready. */
-  const startTarget = (lifeSeconds: number): Promise<ChildProcess> =>
+  const startTarget = (lifeSeconds: number, fileSizeLimitZero = false): Promise<ChildProcess> =>
     new Promise((resolve, reject) => {
       // In a directory of its own: an attach leaves `.attach_pid<pid>` in the JVM's working directory.
-      const p = spawn('java', ['-cp', classes, 'CaptureTarget', String(lifeSeconds)], { cwd: classes, stdio: ['ignore', 'pipe', 'inherit'] });
+      // With `ulimit -f 0` the JVM cannot write a byte to a file (what a full disk or a quota does to a heap dump).
+      const java = ['java', '-cp', classes, 'CaptureTarget', String(lifeSeconds)];
+      const p = fileSizeLimitZero
+        ? spawn('sh', ['-c', `ulimit -f 0 && exec ${java.map((a) => `'${a}'`).join(' ')}`], { cwd: classes, stdio: ['ignore', 'pipe', 'inherit'] })
+        : spawn(java[0]!, java.slice(1), { cwd: classes, stdio: ['ignore', 'pipe', 'inherit'] });
       running.push(p);
       p.stdout!.on('data', (d: Buffer) => {
         if (d.toString().includes('ready')) resolve(p);
@@ -155,32 +164,36 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     expect(JSON.stringify(report.findings)).not.toContain(truth.readerPrefix);
   });
 
-  it('a heap dump after the thread dumps, with the pause said', async () => {
-    // Its life makes its command line unique: it is found by name.
+  it("a heap dump after the thread dumps, with the pause said; from a folder that is not the JVM's, with a relative -o", async () => {
+    // Its life makes its command line unique: it is found by name. The capture runs in `out`, the JVM
+    // in its classes' folder, and -o is relative: the JVM must be handed an absolute path (it
+    // resolves a relative one against its own folder, where `incidents/` does not exist).
     const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
     const log = join(out, 'app.log');
     writeFileSync(log, '2026-12-01 10:00:00.000 INFO [main] started\n');
     // Port 1: nothing listens there, so the QoS step fails and says so, and the capture goes on.
-    const incidents = join(out, 'incidents');
     const missing = join(out, 'missing.log');
-    const r = cli([
-      'capture',
-      `CaptureTarget ${life}`,
-      '--dumps',
-      '1',
-      '--heap',
-      '--log',
-      log,
-      '--log',
-      missing,
-      '--log',
+    const r = cli(
+      [
+        'capture',
+        `CaptureTarget ${life}`,
+        '--dumps',
+        '1',
+        '--heap',
+        '--log',
+        log,
+        '--log',
+        missing,
+        '--log',
+        out,
+        '--dubbo-qos',
+        '1',
+        '-o',
+        'incidents',
+        '--no-analyze',
+      ],
       out,
-      '--dubbo-qos',
-      '1',
-      '-o',
-      incidents,
-      '--no-analyze',
-    ]);
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/: 1 thread dump, then a heap dump/);
     // A log that is not there, or is a folder, is said in words, and the capture goes on.
@@ -193,12 +206,43 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     expect(readFileSync(join(out, dir!, 'logs', 'app.log'), 'utf8')).toContain('started');
     const heap = readdirSync(join(out, dir!)).find((f) => f.startsWith('heap.hprof'));
     expect(heap).toBeDefined();
+    // Nothing written where the JVM runs, and the manifest's heap step is the file that is there.
+    expect(readdirSync(classes).some((f) => f.startsWith('incidents') || f.startsWith('heap'))).toBe(false);
+    const manifest = JSON.parse(readFileSync(join(out, dir!, 'capture.json'), 'utf8'));
+    expect(manifest.steps.find((s: { what: string }) => s.what.startsWith('heap dump'))).toMatchObject({ ok: true, file: heap });
+    // The JVM on PATH (JDK 17) has no Thread.dump_to_file: the JSON dump is not attempted.
+    expect(manifest.steps.some((s: { what: string }) => s.what.startsWith('JSON thread dump'))).toBe(false);
     const a = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', '--no-memory', join(out, dir!)]).stdout);
     expect(a.inputs.some((i: { kind: string }) => i.kind === 'heap')).toBe(true);
     // The program's pool of 4 waiting workers, as the heap holds it: joined to its threads of the dump.
     const pool = a.model.executors.find((e: { name: string }) => e.name === 'pool-1');
     expect(pool).toMatchObject({ source: 'heap+threads', workers: 4, busy: 0 });
     expect(pool.heap).toMatchObject({ poolSize: 4, maximumPoolSize: 4 });
+  });
+
+  it('a heap dump the JVM cannot write (its file-size limit is 0): the step failed, said, and exit 2 after the analysis', async () => {
+    const jvm = await startTarget(life + 1000, true);
+    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const r = cli(['capture', String(jvm.pid), '--dumps', '1', '--heap', '-o', 'incidents', '--fail-on', 'never'], out);
+    jvm.kill('SIGKILL');
+    expect(r.code, r.stderr).toBe(2);
+    // jcmd exited 0 and said it failed: the step is a failure, in the terminal and in capture.json.
+    expect(r.stderr).toMatch(/warning: heap dump \(live objects(, gzip)?\): jcmd GC\.heap_dump says: Dump file is incomplete: File too large/);
+    expect(r.stderr).toMatch(
+      /\nerror: the heap dump asked for \(--heap\) was not written: jcmd GC\.heap_dump says: .* \(what was taken is in .*incidents\/.*\)\n {2}the JVM writes/,
+    );
+    const [dir] = readdirSync(join(out, 'incidents'));
+    const manifest = JSON.parse(readFileSync(join(out, 'incidents', dir!, 'capture.json'), 'utf8'));
+    const heapStep = manifest.steps.find((s: { what: string }) => s.what.startsWith('heap dump'));
+    expect(heapStep).toMatchObject({ ok: false });
+    expect(heapStep.file).toBeUndefined();
+    // No empty heap file is left behind to be taken for one.
+    expect(readdirSync(join(out, 'incidents', dir!)).filter((f) => f.startsWith('heap'))).toEqual([]);
+    // What was taken was analysed first (the report is on stdout), and its notes say the heap dump is missing.
+    expect(r.stdout).toMatch(/note: .*capture\.json: the heap dump asked for \(capture --heap\) is missing: jcmd GC\.heap_dump says: Dump file is incomplete/);
+    const a = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', join(out, 'incidents', dir!)]).stdout);
+    expect(a.model.notes.some((n: string) => /the heap dump asked for \(capture --heap\) is missing/.test(n))).toBe(true);
+    expect(a.inputs.some((i: { kind: string }) => i.kind === 'heap')).toBe(false);
   });
 
   it('a JVM that does not answer is reported within the timeout, and what was taken is kept', async () => {
