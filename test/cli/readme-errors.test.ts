@@ -110,6 +110,12 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
       return ['analyze', '--fail-on', 'never', 'incident'];
     },
   },
+  'a JDK 21+ Thread.print / jstack dump of a JVM that runs virtual threads': {
+    args: (d) => (
+      copyFileSync(fixture('incidents/virtual-thread-deadlock/dump-1.txt'), join(d, 'dump-1.txt')),
+      ['analyze', '--fail-on', 'never', 'dump-1.txt']
+    ),
+  },
   'a file that is not a dump inside an incident directory': {
     args: (d) => {
       copyFileSync(fixture('threads/deadlock/dump-1.txt'), join(d, mk(d, 'incident'), 'dump-1.txt'));
