@@ -8,9 +8,9 @@
  * continues it, the one that kills it comes last), and the runaway program is the only other JVM.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -20,6 +20,10 @@ import { BUILT_CLI } from '../helpers.js';
 
 const JDK = (['javac', 'java', 'jcmd'] as const).every((t) => findTool(t) !== undefined);
 if (!JDK) console.warn('test/capture: skipped, no JDK (javac, java, jcmd) on this machine');
+/** A JDK 21+ for the virtual-thread capture (JDK25_HOME, as the fixture scripts take it). */
+const JDK25 = process.env['JDK25_HOME'] ?? '/usr/lib/jvm/temurin-25-jdk-amd64';
+const HAS_JDK25 = JDK && ['javac', 'java', 'jcmd'].every((t) => existsSync(join(JDK25, 'bin', t)));
+if (JDK && !HAS_JDK25) console.warn(`test/capture: the virtual-thread capture skipped, no JDK 21+ at ${JDK25} (set JDK25_HOME)`);
 
 /** Kills pid argv[2] once a threads-1.txt appears in a directory under argv[1]. */
 const WATCHER = `
@@ -33,9 +37,9 @@ setTimeout(() => process.exit(0), 120000);
 `;
 
 /** The built CLI in a process of its own: capture attaches to JVMs and waits on them. */
-function cli(args: string[], cwd?: string) {
+function cli(args: string[], cwd?: string, path?: string) {
   const r = spawnSync(process.execPath, [BUILT_CLI, ...args], {
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...(path !== undefined ? { PATH: path } : {}) },
     encoding: 'utf8',
     timeout: 120_000,
     ...(cwd !== undefined ? { cwd } : {}),
@@ -281,6 +285,58 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     // What was taken is an incident analyze reads.
     const a = cli(['analyze', '--format', 'json', '--fail-on', 'never', '--config', LOADED_MACHINE_CONFIG, join(out, dir!)]);
     expect(JSON.parse(a.stdout).dumps.length).toBe(dumps.length);
+  });
+
+  it.skipIf(!HAS_JDK25)('on JDK 25, virtual threads deadlocked on ReentrantLocks: the JSON dump beside each Thread.print finds the pile-up', async () => {
+    const vtClasses = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-vt-'));
+    const c = spawnSync(join(JDK25, 'bin', 'javac'), ['-d', vtClasses, 'fixtures/programs/jdk21/VirtualDeadlock.java'], { encoding: 'utf8' });
+    expect(c.status, c.stderr).toBe(0);
+    let pid = 0;
+    const truth = await new Promise<{ waitingForLedger: number; requestsParked: number; deadlocked: string[] }>((resolve, reject) => {
+      const p = spawn(join(JDK25, 'bin', 'java'), ['-Xmx64m', '-cp', vtClasses, 'VirtualDeadlock'], { cwd: vtClasses, stdio: ['ignore', 'pipe', 'inherit'] });
+      running.push(p);
+      pid = p.pid!;
+      let out = '';
+      p.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /TRUTH (\{.*\})/.exec(out);
+        if (m !== null) resolve(JSON.parse(m[1]!));
+      });
+      p.on('error', reject);
+    });
+    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    // JDK 25's jcmd first on PATH (capture needs a JDK of the JVM's version or newer); a relative -o, run from another folder than the JVM's.
+    const path = `${join(JDK25, 'bin')}${delimiter}${process.env['PATH'] ?? ''}`;
+    const r = cli(['capture', String(pid), '--dumps', '2', '--interval', '1', '-o', 'incidents', '--no-analyze'], out, path);
+    expect(r.code, r.stderr).toBe(0);
+    const [name] = readdirSync(join(out, 'incidents'));
+    const dir = join(out, 'incidents', name!);
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.startsWith('threads-'))
+        .sort(),
+    ).toEqual(['threads-1.json', 'threads-1.txt', 'threads-2.json', 'threads-2.txt']);
+    const manifest = JSON.parse(readFileSync(join(dir, 'capture.json'), 'utf8'));
+    expect(manifest.steps.find((s: { what: string }) => s.what === 'JSON thread dump 1 of 2 (virtual threads too)')).toMatchObject({
+      ok: true,
+      file: 'threads-1.json',
+      tool: 'jcmd Thread.dump_to_file -format=json',
+    });
+    expect(manifest.warnings).toEqual([]);
+    // The capture, analysed: two moments, each one dump, the pile-up on LEDGER as long as its queue, the deadlocked pair stuck.
+    const a = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', dir]).stdout);
+    expect(a.dumps).toHaveLength(2);
+    expect(a.model.notes.some((n: string) => /2 JSON thread dumps and the Thread\.print dumps of the same moments are read as one dump each/.test(n))).toBe(
+      true,
+    );
+    const contention = a.findings.find((f: { rule: string }) => f.rule === 'lock-contention');
+    expect(contention?.facts.waiters).toBe(truth.waitingForLedger);
+    const stuck = a.findings.filter((f: { rule: string }) => f.rule === 'stuck-threads');
+    expect(stuck.find((f: { subject: string }) => f.subject.startsWith('VirtualDeadlock.transfer'))?.facts.threads.sort()).toEqual(truth.deadlocked);
+    // Its Thread.print dump alone: nothing found, and the note that says why, with the command.
+    const alone = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', join(dir, 'threads-1.txt')]).stdout);
+    expect(alone.findings).toEqual([]);
+    expect(alone.model.notes.some((n: string) => /jcmd <pid> Thread\.dump_to_file -format=json <file> lists them/.test(n))).toBe(true);
   });
 
   it('without a JDK it says what to install', () => {
