@@ -166,10 +166,11 @@ const SCHEDULER_THREAD = /^VirtualThread-(?:unparker|unblocker)$/;
  */
 export function virtualThreadSign(dump: ThreadDump): string | undefined {
   if (dump.format !== 'hotspot' || dump.threads.some((t) => t.virtual)) return undefined;
-  for (const t of dump.threads) {
-    if (t.carriedVirtualThread !== undefined) return `"${t.name}" carries virtual thread #${t.carriedVirtualThread}`;
-    if (SCHEDULER_THREAD.test(t.name)) return `the scheduler's thread "${t.name}"`;
-  }
+  // The plainest sign first: a carrier caught running one.
+  const carrier = dump.threads.find((t) => t.carriedVirtualThread !== undefined);
+  if (carrier !== undefined) return `"${carrier.name}" carries virtual thread #${carrier.carriedVirtualThread!}`;
+  const scheduler = dump.threads.find((t) => SCHEDULER_THREAD.test(t.name));
+  if (scheduler !== undefined) return `the scheduler's thread "${scheduler.name}"`;
   for (const t of dump.threads) {
     const f = t.frames.find((fr) => fr.className === 'java.lang.VirtualThread' || fr.className.startsWith('jdk.internal.vm.Continuation'));
     if (f !== undefined) return `"${t.name}" runs ${f.qualified}`;

@@ -44,6 +44,11 @@ describe('virtual threads a Thread.print dump does not list', () => {
     expect(JSON.parse(renderJson(report)).model.notes.some((n: string) => UNLISTED.test(n))).toBe(true);
   });
 
+  it('a carrier carrying a virtual thread is a sign too (the pinned carriers of JDK 25 text dumps, given without their JSON dump)', async () => {
+    const { model } = await analyse([join(INCIDENTS, 'virtual-thread-pinning', 'dump-1.txt')]);
+    expect(model.notes.filter((n) => /the JVM runs virtual threads \("ForkJoinPool-1-worker-\d" carries virtual thread #\d+\)/.test(n))).toHaveLength(1);
+  });
+
   it('negative control: a JDK 17 dump with no virtual-thread scheduler gets no such note', async () => {
     const { model } = await analyse(['fixtures/incidents/cpu-runaway/dump-1.txt']);
     expect(model.notes.some((n) => /virtual threads/.test(n))).toBe(false);
