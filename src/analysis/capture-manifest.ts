@@ -20,24 +20,24 @@ interface ManifestStep {
 }
 
 /**
- * The notes a capture's manifest adds to the report: one per failed step, the heap dump's first. A
- * manifest that cannot be read or is not one (another tool's capture.json) adds nothing but a note
- * that says so, when it claims to be one.
+ * The notes a capture's manifest adds to the report: one per failed step, the heap dump's first.
+ * Undefined when the file is not dumpsleuth's manifest (another tool's capture.json): the caller
+ * skips it as it skips any file that is not an input.
  */
-export async function captureManifestNotes(path: string): Promise<string[]> {
+export async function captureManifestNotes(path: string): Promise<string[] | undefined> {
   let manifest: unknown;
   try {
     manifest = JSON.parse(await readFile(path, 'utf8'));
   } catch {
-    return [];
+    return undefined;
   }
-  if (manifest === null || typeof manifest !== 'object') return [];
+  if (manifest === null || typeof manifest !== 'object') return undefined;
   const m = manifest as { schema?: unknown; steps?: unknown };
-  if (typeof m.schema !== 'string' || !m.schema.startsWith('dumpsleuth.capture/') || !Array.isArray(m.steps)) return [];
+  if (typeof m.schema !== 'string' || !m.schema.startsWith('dumpsleuth.capture/') || !Array.isArray(m.steps)) return undefined;
   return notesOfSteps(path, m.steps as ManifestStep[]);
 }
 
-export function notesOfSteps(path: string, steps: readonly ManifestStep[]): string[] {
+function notesOfSteps(path: string, steps: readonly ManifestStep[]): string[] {
   const failed = steps.filter((s) => s !== null && typeof s === 'object' && s.ok === false && typeof s.what === 'string');
   const heapFirst = [...failed.filter((s) => isHeapStep(s)), ...failed.filter((s) => !isHeapStep(s))];
   const notes = heapFirst.slice(0, STEPS_LISTED).map((s) => {

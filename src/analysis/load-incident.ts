@@ -277,8 +277,9 @@ async function loadEach(
       if (e instanceof InputError && input.fromDirectory) {
         // A capture's own manifest (dumpsleuth capture) is part of the incident, not a stray file: what
         // it says failed (a heap dump asked for and not written) goes into the report's notes.
-        if (basename(input.path) !== CAPTURE_MANIFEST) hooks.onSkipped?.(input.path, e);
-        else out.notes.push(...(await captureManifestNotes(input.path)));
+        const manifestNotes = basename(input.path) === CAPTURE_MANIFEST ? await captureManifestNotes(input.path) : undefined;
+        if (manifestNotes === undefined) hooks.onSkipped?.(input.path, e);
+        else out.notes.push(...manifestNotes);
         continue;
       }
       if (e instanceof UserError && hooks.onFailed !== undefined) {
