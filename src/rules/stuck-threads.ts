@@ -108,10 +108,7 @@ export const stuckThreads: Rule = {
             ` in all ${series.dumps.length} dumps` +
             (span !== null ? ` (${span.toFixed(0)} s)` : '') +
             cpuText +
-            `: ${members
-              .slice(0, 5)
-              .map((m) => `"${m.name}"`)
-              .join(', ')}${members.length > 5 ? ', ...' : ''}. Why it counts as ${why.activity}: ${why.reason}.`,
+            `: ${namesText(members.map((m) => m.name))}. Why it counts as ${why.activity}: ${why.reason}.`,
           facts: {
             threads: members.map((m) => m.name),
             threadCount: members.length,
@@ -168,4 +165,17 @@ function explainedElsewhere(model: Model, dump: number): Set<number> {
     for (const r of d.inFlight) out.add(r.thread);
   }
   return out;
+}
+
+/**
+ * The first names of the threads, quoted, and those with no name counted (virtual threads usually
+ * have none: a list of `""` reads as a fault of the report).
+ */
+function namesText(names: readonly string[]): string {
+  const named = names.filter((n) => n !== '');
+  const unnamed = names.length - named.length;
+  const listed = named.slice(0, 5).map((n) => `"${n}"`);
+  if (named.length > 5) listed.push('...');
+  if (unnamed > 0) listed.push(named.length > 0 ? `${unnamed} more with no name` : unnamed === 1 ? 'with no name' : `all ${unnamed} with no name`);
+  return listed.join(', ');
 }
