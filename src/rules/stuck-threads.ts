@@ -1,5 +1,6 @@
 import type { Evidence } from '../model/findings.js';
 import type { Model, SeriesThreadModel } from '../model/model.js';
+import type { ThreadEntry } from '../model/thread-dump.js';
 import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
 import { activityFrame, isSleeping } from '../threads/thread-activity.js';
 import type { Rule } from './rule.js';
@@ -110,7 +111,8 @@ export const stuckThreads: Rule = {
             cpuText +
             `: ${namesText(members.map((m) => m.name))}. Why it counts as ${why.activity}: ${why.reason}.`,
           facts: {
-            threads: members.map((m) => m.name),
+            // A thread with no name (a virtual thread, usually) by the id the JDK names it with (`VirtualThread[#26]`).
+            threads: members.map((m) => m.name || idName(model.dumps[lastDump]!.threads[lastOf(m)]!)),
             threadCount: members.length,
             state,
             frame: where,
@@ -178,4 +180,9 @@ function namesText(names: readonly string[]): string {
   if (named.length > 5) listed.push('...');
   if (unnamed > 0) listed.push(named.length > 0 ? `${unnamed} more with no name` : unnamed === 1 ? 'with no name' : `all ${unnamed} with no name`);
   return listed.join(', ');
+}
+
+/** `virtual thread #26` for a thread with no name but a Java id; else its (empty) name. */
+function idName(th: ThreadEntry): string {
+  return th.javaId === undefined ? th.name : `${th.virtual ? 'virtual thread' : 'thread'} #${th.javaId}`;
 }

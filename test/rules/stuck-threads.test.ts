@@ -77,7 +77,12 @@ const CASES: Case[] = [
       ),
     expect: [
       { subject: 'com.acme.Ledger.settle (WAITING)' },
-      { subject: 'com.acme.Ledger.append (BLOCKED)', facts: { threadCount: 4 }, message: /in all 2 dumps \(10 s\): "transfer-1", 3 more with no name\. Why/ },
+      {
+        subject: 'com.acme.Ledger.append (BLOCKED)',
+        // In the facts, a thread with no name goes by the id the JDK names it with.
+        facts: { threadCount: 4, threads: ['virtual thread #101', 'virtual thread #102', 'virtual thread #103', 'transfer-1'] },
+        message: /in all 2 dumps \(10 s\): "transfer-1", 3 more with no name\. Why/,
+      },
     ],
   },
   { name: 'negative control: one dump is no series', model: () => modelOf(series([lockOwner, blocked], 1)), expect: [] },
