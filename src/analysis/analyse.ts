@@ -69,7 +69,13 @@ export async function analyseIncident(request: AnalysisRequest, hooks: AnalysisH
   const loaded = await loadIncidentInputs(inputs, plan, recording);
   if (nothingToAnalyse(loaded)) return { outcome: 'nothing-to-analyse', config };
   await phase(hooks, 'model');
-  const model = buildModel(loaded.threads, { heaps: loaded.heaps, logs: loaded.logs, userCounters: config.counters, ...leftOut.taken() });
+  const model = buildModel(loaded.threads, {
+    heaps: loaded.heaps,
+    logs: loaded.logs,
+    userCounters: config.counters,
+    notes: loaded.notes,
+    ...leftOut.taken(),
+  });
   await phase(hooks, 'rules');
   const findings = runRules(model, RULES, config.rules);
   return { outcome: 'analysed', config, model, findings };

@@ -6,10 +6,6 @@
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 
-import { looksLikeLogLine } from '../input/sniff.js';
-
-/** The manifest `dumpsleuth capture` writes into an incident directory. */
-const CAPTURE_MANIFEST = 'capture.json';
 import { InputError, UserError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
 import type { HeapInput } from '../heap/heap-input.js';
@@ -21,6 +17,7 @@ import { heapStoreNamed } from '../heap/open-heap.js';
 import type { InputPath } from '../input/collect-inputs.js';
 import { type IdentifiedInput, identifyInput } from '../input/identify.js';
 import { forEachLine, openInput, TruncatedInputError } from '../input/open.js';
+import { looksLikeLogLine } from '../input/sniff.js';
 import { readInputFile } from '../input/stdin.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import { TopThreadsCollector } from '../logs/top-threads.js';
@@ -29,6 +26,7 @@ import { linesCutWarning } from '../model/line-carry.js';
 import { type CpuSampleModel, type InputSummary, type LogEventModel, TOP_CAPTURE_FORMAT } from '../model/model.js';
 import type { ProgressEvent, ProgressListener } from '../model/progress.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
+import { CAPTURE_MANIFEST, captureManifestNotes } from './capture-manifest.js';
 import { openHeapFile, v8NotJavaError } from './heap-file.js';
 import { cancelHeapMemory, finishHeapMemory, type HeapMemoryWork, loadHooksOf, type MemoryPlan, startHeapMemory, withThreadNames } from './heap-memory-work.js';
 import { type LoadedThreadInput, loadThreadInput } from './load-threads.js';
@@ -204,6 +202,8 @@ export interface IncidentInputs {
   readonly threads: LoadedThreadInput[];
   readonly heaps: Array<Extract<LoadedInput, { kind: 'heap' }>['heap']>;
   readonly logs: Array<Extract<LoadedInput, { kind: 'log' }>['log']>;
+  /** What the directory's capture manifest says failed (capture.json), for the report's notes. */
+  readonly notes: string[];
 }
 
 /** No dump, and no log with anything known in it: nothing an analysis could say anything about. */
@@ -237,7 +237,7 @@ export interface IncidentLoadHooks {
  * UI: dumps, heap dumps and logs, with files in a directory that are none of these skipped.
  */
 export async function loadIncidentInputs(inputs: readonly InputPath[], plan: IncidentPlan, hooks: IncidentLoadHooks = {}): Promise<IncidentInputs> {
-  const out: IncidentInputs = { threads: [], heaps: [], logs: [] };
+  const out: IncidentInputs = { threads: [], heaps: [], logs: [], notes: [] };
   // The memory analysis of each HPROF starts first, so its graph pass runs on the other core while
   // this thread reads the thread dumps, the heap's targeted load, and builds the model.
   // Each file is identified once, here (stdin, once copied, by its load); a file that cannot be read
@@ -284,8 +284,11 @@ async function loadEach(
       );
     } catch (e) {
       if (e instanceof InputError && input.fromDirectory) {
-        // A capture's own manifest (dumpsleuth capture) is part of the incident, not a stray file.
-        if (basename(input.path) !== CAPTURE_MANIFEST) hooks.onSkipped?.(input.path, e);
+        // A capture's own manifest (dumpsleuth capture) is part of the incident, not a stray file: what
+        // it says failed (a heap dump asked for and not written) goes into the report's notes.
+        const manifestNotes = basename(input.path) === CAPTURE_MANIFEST ? await captureManifestNotes(input.path) : undefined;
+        if (manifestNotes === undefined) hooks.onSkipped?.(input.path, e);
+        else out.notes.push(...manifestNotes);
         continue;
       }
       if (e instanceof UserError && hooks.onFailed !== undefined) {

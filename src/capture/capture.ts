@@ -1,14 +1,19 @@
 /**
  * Takes an incident from a live JVM into a directory that `analyze`, `ui` and `batch` read: a series
  * of thread dumps (`jcmd <pid> Thread.print -l`, or `jstack -l`), beside each the threads' CPU from
- * /proc, the JVM's identity, optionally a heap dump after the thread dumps (it pauses the JVM), and
- * the tails of application logs. `capture.json` lists every step: what, when, with which tool, and
- * what went wrong. A JVM that stops answering, or exits, leaves what was taken, with a warning.
+ * /proc and, where the JVM has it (JDK 21+), the JSON thread dump that lists its virtual threads, the
+ * JVM's identity, optionally a heap dump after the thread dumps (it pauses the JVM), and the tails of
+ * application logs. `capture.json` lists every step: what, when, with which tool, and what went wrong.
+ * A step counts as taken only when its file is there and starts as its format does (check-output.ts):
+ * jcmd exits 0 when the JVM failed to write. Every path handed to the JVM is absolute: the JVM
+ * resolves a relative one against its own working directory, not ours. A JVM that stops answering,
+ * or exits, leaves what was taken, with a warning.
  */
-import { copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statfsSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
+import { heapFileProblem, jsonThreadDumpProblem, threadDumpTextProblem, toolSaysFailed } from './check-output.js';
 import { qosLog } from './dubbo-qos.js';
 import type { TargetJvm } from './find-jvm.js';
 import { runTool, type ToolRun } from './jvm-tools.js';
@@ -114,7 +119,8 @@ function dumpText(r: ToolRun, pid: number): string {
 export async function captureIncident(target: TargetJvm, opts: CaptureOptions): Promise<{ dir: string; manifest: CaptureManifest }> {
   const started = new Date();
   const host = hostname().replace(/[^\w.-]/g, '_');
-  const dir = join(opts.outDir, `${host}-${target.pid}-${stamp(started)}`);
+  // Absolute: the JVM writes the heap and JSON dumps itself, from its own working directory.
+  const dir = resolve(opts.outDir, `${host}-${target.pid}-${stamp(started)}`);
   mkdirSync(dir, { recursive: true });
   const steps: CaptureStep[] = [];
   const warnings: string[] = [];
@@ -178,6 +184,8 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
   const ticks = await clockTicks();
   // The first dump's CPU is measured over half a second before it, while nothing else runs.
   let before: ThreadCpuReading | undefined = proc ? readThreadCpu(target.pid) : undefined;
+  // Whether the JVM has Thread.dump_to_file (JDK 21+; asked once, after the first dump).
+  let jsonDumps: boolean | undefined;
   if (before !== undefined) await sleep(FIRST_CPU_WINDOW_MS);
   for (let i = 1; i <= opts.dumps; i++) {
     const t0 = Date.now();
@@ -195,7 +203,10 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
       }
       if (r === undefined || error !== undefined)
         return { ...(r !== undefined ? { tool: basename(r.tool) } : {}), error: error ?? 'no tool to take a thread dump (install a JDK: jcmd)' };
-      writeFileSync(join(dir, file), dumpText(r, target.pid));
+      const text = dumpText(r, target.pid);
+      const notADump = threadDumpTextProblem(text);
+      if (notADump !== undefined) return { tool: basename(r.tool), error: notADump };
+      writeFileSync(join(dir, file), text);
       return { file, tool: `${basename(r.tool)} ${r.args.slice(1).join(' ')}`.trim(), value: true };
     });
     if (ok !== true) {
@@ -214,12 +225,20 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
         before = now;
       }
     }
+    // The JSON dump of the same moment: Thread.print leaves out the virtual threads no carrier runs.
+    if (jcmd !== undefined && pidAlive(target.pid)) {
+      jsonDumps ??= await listsJsonThreadDump(jcmd, target.pid, timeout);
+      if (jsonDumps) await takeJsonThreadDump(jcmd, target.pid, dir, i, opts.dumps, timeout, step);
+    }
     identityDone ??= identity();
     if (i < opts.dumps) await sleep(opts.intervalSeconds * 1000 - (Date.now() - t0));
   }
   await (identityDone ?? identity());
 
-  if (opts.heap !== undefined && jcmd !== undefined && pidAlive(target.pid)) await takeHeap(jcmd, target, dir, opts.heap, timeout, step, warnings);
+  if (opts.heap !== undefined && jcmd !== undefined) {
+    if (pidAlive(target.pid)) await takeHeap(jcmd, target, dir, opts.heap, timeout, step, warnings);
+    else await step(heapStepName(opts.heap, false), async () => ({ error: `not taken: the JVM (pid ${target.pid}) exited before it` }));
+  }
   // Two logs with one name (`a/app.log`, `b/app.log`) are kept apart: the second is `app-2.log`.
   const names = uniqueNames(opts.logs.map((log) => basename(log)));
   for (const [k, log] of opts.logs.entries())
@@ -276,12 +295,62 @@ async function takeHeap(jcmd: string, target: TargetJvm, dir: string, which: 'li
     // statfs is not everywhere; the dump says if it fails
   }
   warnings.push(`the heap dump paused the JVM while it was written${which === 'live' ? ' (and ran a full GC first: live objects only)' : ''}`);
-  await step(`heap dump (${which === 'live' ? 'live objects' : 'all objects'}${gzip ? ', gzip' : ''})`, async () => {
-    const args = [String(target.pid), 'GC.heap_dump', ...(which === 'all' ? ['-all'] : []), ...(gzip ? ['-gz=1'] : []), join(dir, file)];
+  await step(heapStepName(which, gzip), async () => {
+    const path = join(dir, file);
+    const args = [String(target.pid), 'GC.heap_dump', ...(which === 'all' ? ['-all'] : []), ...(gzip ? ['-gz=1'] : []), path];
     // A heap dump of gigabytes takes minutes: its own, longer timeout.
     const r = await runTool(jcmd, args, Math.max(timeout, 30 * 60_000));
-    const error = failure(r);
-    return { file, tool: `jcmd GC.heap_dump${which === 'all' ? ' -all' : ''}${gzip ? ' -gz=1' : ''}`, ...(error !== undefined ? { error } : {}) };
+    const tool = `jcmd GC.heap_dump${which === 'all' ? ' -all' : ''}${gzip ? ' -gz=1' : ''}`;
+    const error = failure(r) ?? said(r) ?? (await heapFileProblem(path));
+    if (error === undefined) return { file, tool };
+    // An empty file is no heap dump to keep; a cut one is kept (its analysis says where it ends).
+    const kept = removeIfEmpty(path) ? {} : existsSync(path) ? { file } : {};
+    return { ...kept, tool, error: `${error}; ${JVM_WRITES}` };
+  });
+}
+
+/** What a failed heap or JSON dump's error adds: who writes the file, and where it must be able to. */
+export const JVM_WRITES =
+  'the JVM writes this file itself: it must be able to write to the capture directory (its user, its disk, its ' +
+  'file-size limit; a JVM in a container sees its own filesystem: run capture inside the container)';
+
+function heapStepName(which: 'live' | 'all', gzip: boolean): string {
+  return `heap dump (${which === 'live' ? 'live objects' : 'all objects'}${gzip ? ', gzip' : ''})`;
+}
+
+/** The line a tool printed saying the JVM failed the command, while exiting 0. */
+function said(r: ToolRun): string | undefined {
+  const line = toolSaysFailed(r.stdout) ?? toolSaysFailed(r.stderr);
+  return line === undefined ? undefined : `${basename(r.tool)} ${r.args.slice(1, 2).join(' ')} says: ${line}`;
+}
+
+function removeIfEmpty(path: string): boolean {
+  try {
+    if (statSync(path).size > 0) return false;
+    rmSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the JVM lists Thread.dump_to_file (JDK 21+; the JVM answers `help`, so its own commands are listed whatever jcmd asks). */
+async function listsJsonThreadDump(jcmd: string, pid: number, timeout: number): Promise<boolean> {
+  const help = await runTool(jcmd, [String(pid), 'help'], timeout);
+  return help.code === 0 && /^Thread\.dump_to_file$/m.test(help.stdout);
+}
+
+/** `jcmd <pid> Thread.dump_to_file -format=json <abs>/threads-<i>.json`: every virtual thread, mounted or not. */
+async function takeJsonThreadDump(jcmd: string, pid: number, dir: string, i: number, of: number, timeout: number, step: StepFn): Promise<void> {
+  const file = `threads-${i}.json`;
+  await step(`JSON thread dump ${i} of ${of} (virtual threads too)`, async () => {
+    const path = join(dir, file);
+    const r = await runTool(jcmd, [String(pid), 'Thread.dump_to_file', '-format=json', path], timeout);
+    const tool = 'jcmd Thread.dump_to_file -format=json';
+    const error = failure(r) ?? said(r) ?? jsonThreadDumpProblem(path);
+    if (error === undefined) return { file, tool };
+    removeIfEmpty(path);
+    return { tool, error: `${error}; ${JVM_WRITES}` };
   });
 }
 

@@ -3,7 +3,7 @@
  * `<out>/<host>-<pid>-<time>/` (src/capture/), says what it took and what went wrong, then analyses
  * the directory as `analyze` would, unless asked not to.
  */
-import { captureIncident, type CaptureOptions } from '../capture/capture.js';
+import { captureIncident, type CaptureManifest, type CaptureOptions, JVM_WRITES } from '../capture/capture.js';
 import { resolveTarget } from '../capture/find-jvm.js';
 import { findTool } from '../capture/jvm-tools.js';
 import { UsageError } from '../errors.js';
@@ -42,7 +42,24 @@ export async function captureCommand(target: string, opts: CaptureCommandOptions
       `no thread dump of pid ${jvm.pid} could be taken (capture.json in ${dir} says why)`,
       "run as the JVM's user (sudo -u <user> dumpsleuth capture ...), inside its container, or with kill -3 <pid> as a last resort",
     );
-  if (!opts.analyze) return 0;
-  io.stderr.write('\n');
-  return analyzeCommand([dir], { failOn: opts.failOn, progress: false }, io);
+  // Asked for and not written: what was taken is still analysed, then the run fails (exit 2), so a
+  // script or a person reading only the end never takes the capture for complete.
+  const heapMissing = opts.heap !== undefined ? missingHeap(manifest) : undefined;
+  const analysed = opts.analyze ? (io.stderr.write('\n'), await analyzeCommand([dir], { failOn: opts.failOn, progress: false }, io)) : 0;
+  if (heapMissing !== undefined)
+    throw new UsageError(
+      `the heap dump asked for (--heap) was not written: ${heapMissing} (what was taken is in ${stripControl(dir)})`,
+      'the JVM writes the heap dump itself: give it a directory it can write with room for its heap (-o <dir>), ' +
+        'and no file-size limit (ulimit -f); in a container, run capture inside it',
+    );
+  return analysed;
+}
+
+/** Why the heap dump step failed (or that it never ran), when no heap dump was taken. */
+function missingHeap(manifest: CaptureManifest): string | undefined {
+  const heapSteps = manifest.steps.filter((s) => s.what.startsWith('heap dump'));
+  if (heapSteps.some((s) => s.ok)) return undefined;
+  // The step's error without the hint on who writes the file: the remedy says it.
+  const error = heapSteps.find((s) => s.error !== undefined)?.error?.replace(`; ${JVM_WRITES}`, '');
+  return stripControl(error ?? 'the capture ended before it');
 }

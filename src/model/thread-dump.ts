@@ -100,6 +100,11 @@ export interface ThreadEntry {
   carriedVirtualThread?: string | undefined;
   /** True when the dump cut the stack (`...` in ThreadInfo output, JRockit/javacore truncation). */
   stackTruncated: boolean;
+  /**
+   * The file this thread was read from when it is not its dump's: a JSON dump's virtual thread added
+   * to the Thread.print dump of the same moment (threads/moments.ts). Its `line` is then 0.
+   */
+  readonly from?: string;
   /** 1-based line of the header in the source file (0 for JSON inputs). */
   line: number;
   /** Last line that belonged to this thread. */

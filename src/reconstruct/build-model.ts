@@ -17,6 +17,7 @@ import type {
 import type { StackFrame, ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
 import { callTreesOf } from '../threads/call-tree.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
+import { type MergedMoment, mergeMoments, virtualThreadSign } from '../threads/moments.js';
 import { dumpLabel, isCopyOf, jvmGroups, matchSeries, samePlace, seriesOfJvms } from '../threads/series.js';
 import { groupIdenticalStacks, stateSummary } from '../threads/stack-groups.js';
 import { classifyDump } from '../threads/thread-activity.js';
@@ -48,6 +49,8 @@ export interface OtherInputs {
   /** The incident's files that were not read, and how many more past those (see Model.leftOut). */
   readonly leftOut?: readonly LeftOutInput[];
   readonly leftOutMore?: number;
+  /** What the loading found to say about the incident (a capture's failed steps). */
+  readonly notes?: readonly string[];
 }
 
 export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}): Model {
@@ -71,6 +74,9 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     });
     dumps.push(...f.dumps);
   }
+  // A JSON dump (virtual threads) and the Thread.print dump of the same moment are one dump, not two of a series.
+  const moments = mergeMoments(dumps);
+  dumps.splice(0, dumps.length, ...moments.dumps);
   // With no thread dump at all, the heap dumps' own stacks stand in (an OOM heap dump is often all there is).
   const stacksFromHeaps = inputs.length === 0 ? (others.heaps ?? []).filter((h) => h.stacks !== undefined) : [];
   for (const h of stacksFromHeaps) dumps.push(...h.stacks!.dumps);
@@ -204,6 +210,9 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     asyncAppenders: asyncAppenders(heaps),
     memory: heaps.flatMap((h) => (h.memory !== undefined ? [h.memory.model] : [])),
     notes: [
+      ...(others.notes ?? []),
+      ...momentNotes(moments.merged),
+      ...unlistedVirtualThreadsNote(dumps),
       ...copyNotes,
       ...jvmNotes,
       ...stacksFromHeaps.map(
@@ -220,6 +229,56 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     leftOut: others.leftOut ?? [],
     leftOutMore: others.leftOutMore ?? 0,
   };
+}
+
+/** Merged moments listed one by one; the rest are counted. */
+const MOMENTS_LISTED = 5;
+
+/** What the merges of JSON dumps into the text dumps of their moments did, in one note. */
+function momentNotes(merged: readonly MergedMoment[]): string[] {
+  if (merged.length === 0) return [];
+  const apart = (m: MergedMoment) => (m.secondsApart !== undefined ? `${m.secondsApart.toFixed(1)} s apart, ` : '');
+  const how =
+    'the virtual threads no carrier was running come from the JSON (Thread.print does not list them; each is cited by its JSON file), ' +
+    "those a carrier was running are in the carrier's stack, " +
+    "and the platform threads are the text dump's, with their locks (matched by Java id and name)";
+  if (merged.length === 1) {
+    const m = merged[0]!;
+    return [
+      `${m.fromSource} and ${m.into} are one moment of one JVM (${apart(m)}${m.added} virtual threads added, ${m.platformMatched} platform threads matched), ` +
+        `read as one dump: ${how}`,
+    ];
+  }
+  const listed = merged
+    .slice(0, MOMENTS_LISTED)
+    .map((m) => `${m.fromSource} into ${m.into} (${apart(m)}${m.added} virtual threads added)`)
+    .join('; ');
+  const more = merged.length > MOMENTS_LISTED ? `; and ${merged.length - MOMENTS_LISTED} more` : '';
+  return [
+    `${merged.length} JSON thread dumps and the Thread.print dumps of the same moments are read as one dump each, not as more dumps of the series: ` +
+      `${listed}${more}; ${how}`,
+  ];
+}
+
+/**
+ * The dumps of a JVM that runs virtual threads, in a format that leaves out those no carrier runs,
+ * with no JSON dump beside them: said, with the command that lists them, because a deadlock or a
+ * pile-up of virtual threads is not in them.
+ */
+function unlistedVirtualThreadsNote(dumps: readonly ThreadDump[]): string[] {
+  const signed = dumps.flatMap((d) => {
+    const sign = virtualThreadSign(d);
+    return sign === undefined ? [] : [{ d, sign }];
+  });
+  if (signed.length === 0 || dumps.some((d) => d.threads.some((t) => t.virtual))) return [];
+  const files = [...new Set(signed.map((s) => s.d.source))];
+  const named = files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
+  return [
+    `${named}: the JVM runs virtual threads (${signed[0]!.sign}), and jcmd Thread.print or jstack lists only those a carrier is running ` +
+      'at that instant: virtual threads that are parked, waiting for a lock or sleeping are not in this dump, nor what they wait for ' +
+      '(a deadlock or a pile-up of them looks like nothing); jcmd <pid> Thread.dump_to_file -format=json <file> lists them: ' +
+      'give that file beside this one (dumpsleuth capture takes both on JDK 21+)',
+  ];
 }
 
 /** `dump 1 of a.txt`, `dumps 2, 3 of a.txt`, `3 dumps (a.txt, b.txt)`. */

@@ -1,5 +1,6 @@
 import type { Evidence } from '../model/findings.js';
 import type { Model, SeriesThreadModel } from '../model/model.js';
+import type { ThreadEntry } from '../model/thread-dump.js';
 import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
 import { activityFrame, isSleeping } from '../threads/thread-activity.js';
 import type { Rule } from './rule.js';
@@ -112,12 +113,10 @@ export const stuckThreads: Rule = {
             ` in all ${series.dumps.length} dumps` +
             (span !== null ? ` (${span.toFixed(0)} s)` : '') +
             cpuText +
-            `: ${members
-              .slice(0, 5)
-              .map((m) => `"${m.name}"`)
-              .join(', ')}${members.length > 5 ? ', ...' : ''}. Why it counts as ${why.activity}: ${why.reason}.`,
+            `: ${namesText(members.map((m) => m.name))}. Why it counts as ${why.activity}: ${why.reason}.`,
           facts: {
-            threads: members.map((m) => m.name),
+            // A thread with no name (a virtual thread, usually) by the id the JDK names it with (`VirtualThread[#26]`).
+            threads: members.map((m) => m.name || idName(model.dumps[lastDump]!.threads[lastOf(m)]!)),
             threadCount: members.length,
             state,
             frame: where,
@@ -172,4 +171,22 @@ function explainedElsewhere(model: Model, dump: number): Set<number> {
     for (const r of d.inFlight) out.add(r.thread);
   }
   return out;
+}
+
+/**
+ * The first names of the threads, quoted, and those with no name counted (virtual threads usually
+ * have none: a list of `""` reads as a fault of the report).
+ */
+function namesText(names: readonly string[]): string {
+  const named = names.filter((n) => n !== '');
+  const unnamed = names.length - named.length;
+  const listed = named.slice(0, 5).map((n) => `"${n}"`);
+  if (named.length > 5) listed.push('...');
+  if (unnamed > 0) listed.push(named.length > 0 ? `${unnamed} more with no name` : unnamed === 1 ? 'with no name' : `all ${unnamed} with no name`);
+  return listed.join(', ');
+}
+
+/** `virtual thread #26` for a thread with no name but a Java id; else its (empty) name. */
+function idName(th: ThreadEntry): string {
+  return th.javaId === undefined ? th.name : `${th.virtual ? 'virtual thread' : 'thread'} #${th.javaId}`;
 }

@@ -8,9 +8,9 @@
  * continues it, the one that kills it comes last), and the runaway program is the only other JVM.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -20,6 +20,10 @@ import { BUILT_CLI } from '../helpers.js';
 
 const JDK = (['javac', 'java', 'jcmd'] as const).every((t) => findTool(t) !== undefined);
 if (!JDK) console.warn('test/capture: skipped, no JDK (javac, java, jcmd) on this machine');
+/** A JDK 21+ for the virtual-thread capture (JDK25_HOME, as the fixture scripts take it). */
+const JDK25 = process.env['JDK25_HOME'] ?? '/usr/lib/jvm/temurin-25-jdk-amd64';
+const HAS_JDK25 = JDK && ['javac', 'java', 'jcmd'].every((t) => existsSync(join(JDK25, 'bin', t)));
+if (JDK && !HAS_JDK25) console.warn(`test/capture: the virtual-thread capture skipped, no JDK 21+ at ${JDK25} (set JDK25_HOME)`);
 
 /** Kills pid argv[2] once a threads-1.txt appears in a directory under argv[1]. */
 const WATCHER = `
@@ -33,8 +37,13 @@ setTimeout(() => process.exit(0), 120000);
 `;
 
 /** The built CLI in a process of its own: capture attaches to JVMs and waits on them. */
-function cli(args: string[]) {
-  const r = spawnSync(process.execPath, [BUILT_CLI, ...args], { env: { ...process.env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 120_000 });
+function cli(args: string[], cwd?: string, path?: string) {
+  const r = spawnSync(process.execPath, [BUILT_CLI, ...args], {
+    env: { ...process.env, NO_COLOR: '1', ...(path !== undefined ? { PATH: path } : {}) },
+    encoding: 'utf8',
+    timeout: 120_000,
+    ...(cwd !== undefined ? { cwd } : {}),
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -53,10 +62,14 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
   const classes = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-classes-'));
   const running: ChildProcess[] = [];
   /** Starts the target JVM with a name of its own (its main class's argument), resolving when it is ready. */
-  const startTarget = (lifeSeconds: number): Promise<ChildProcess> =>
+  const startTarget = (lifeSeconds: number, fileSizeLimitZero = false): Promise<ChildProcess> =>
     new Promise((resolve, reject) => {
       // In a directory of its own: an attach leaves `.attach_pid<pid>` in the JVM's working directory.
-      const p = spawn('java', ['-cp', classes, 'CaptureTarget', String(lifeSeconds)], { cwd: classes, stdio: ['ignore', 'pipe', 'inherit'] });
+      // With `ulimit -f 0` the JVM cannot write a byte to a file (what a full disk or a quota does to a heap dump).
+      const java = ['java', '-cp', classes, 'CaptureTarget', String(lifeSeconds)];
+      const p = fileSizeLimitZero
+        ? spawn('sh', ['-c', `ulimit -f 0 && exec ${java.map((a) => `'${a}'`).join(' ')}`], { cwd: classes, stdio: ['ignore', 'pipe', 'inherit'] })
+        : spawn(java[0]!, java.slice(1), { cwd: classes, stdio: ['ignore', 'pipe', 'inherit'] });
       running.push(p);
       p.stdout!.on('data', (d: Buffer) => {
         if (d.toString().includes('ready')) resolve(p);
@@ -155,32 +168,36 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     expect(JSON.stringify(report.findings)).not.toContain(truth.readerPrefix);
   });
 
-  it('a heap dump after the thread dumps, with the pause said', async () => {
-    // Its life makes its command line unique: it is found by name.
+  it("a heap dump after the thread dumps, with the pause said; from a folder that is not the JVM's, with a relative -o", async () => {
+    // Its life makes its command line unique: it is found by name. The capture runs in `out`, the JVM
+    // in its classes' folder, and -o is relative: the JVM must be handed an absolute path (it
+    // resolves a relative one against its own folder, where `incidents/` does not exist).
     const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
     const log = join(out, 'app.log');
     writeFileSync(log, '2026-12-01 10:00:00.000 INFO [main] started\n');
     // Port 1: nothing listens there, so the QoS step fails and says so, and the capture goes on.
-    const incidents = join(out, 'incidents');
     const missing = join(out, 'missing.log');
-    const r = cli([
-      'capture',
-      `CaptureTarget ${life}`,
-      '--dumps',
-      '1',
-      '--heap',
-      '--log',
-      log,
-      '--log',
-      missing,
-      '--log',
+    const r = cli(
+      [
+        'capture',
+        `CaptureTarget ${life}`,
+        '--dumps',
+        '1',
+        '--heap',
+        '--log',
+        log,
+        '--log',
+        missing,
+        '--log',
+        out,
+        '--dubbo-qos',
+        '1',
+        '-o',
+        'incidents',
+        '--no-analyze',
+      ],
       out,
-      '--dubbo-qos',
-      '1',
-      '-o',
-      incidents,
-      '--no-analyze',
-    ]);
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/: 1 thread dump, then a heap dump/);
     // A log that is not there, or is a folder, is said in words, and the capture goes on.
@@ -193,12 +210,43 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     expect(readFileSync(join(out, dir!, 'logs', 'app.log'), 'utf8')).toContain('started');
     const heap = readdirSync(join(out, dir!)).find((f) => f.startsWith('heap.hprof'));
     expect(heap).toBeDefined();
+    // Nothing written where the JVM runs, and the manifest's heap step is the file that is there.
+    expect(readdirSync(classes).some((f) => f.startsWith('incidents') || f.startsWith('heap'))).toBe(false);
+    const manifest = JSON.parse(readFileSync(join(out, dir!, 'capture.json'), 'utf8'));
+    expect(manifest.steps.find((s: { what: string }) => s.what.startsWith('heap dump'))).toMatchObject({ ok: true, file: heap });
+    // The JVM on PATH (JDK 17) has no Thread.dump_to_file: the JSON dump is not attempted.
+    expect(manifest.steps.some((s: { what: string }) => s.what.startsWith('JSON thread dump'))).toBe(false);
     const a = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', '--no-memory', join(out, dir!)]).stdout);
     expect(a.inputs.some((i: { kind: string }) => i.kind === 'heap')).toBe(true);
     // The program's pool of 4 waiting workers, as the heap holds it: joined to its threads of the dump.
     const pool = a.model.executors.find((e: { name: string }) => e.name === 'pool-1');
     expect(pool).toMatchObject({ source: 'heap+threads', workers: 4, busy: 0 });
     expect(pool.heap).toMatchObject({ poolSize: 4, maximumPoolSize: 4 });
+  });
+
+  it('a heap dump the JVM cannot write (its file-size limit is 0): the step failed, said, and exit 2 after the analysis', async () => {
+    const jvm = await startTarget(life + 1000, true);
+    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const r = cli(['capture', String(jvm.pid), '--dumps', '1', '--heap', '-o', 'incidents', '--fail-on', 'never'], out);
+    jvm.kill('SIGKILL');
+    expect(r.code, r.stderr).toBe(2);
+    // jcmd exited 0 and said it failed: the step is a failure, in the terminal and in capture.json.
+    expect(r.stderr).toMatch(/warning: heap dump \(live objects(, gzip)?\): jcmd GC\.heap_dump says: Dump file is incomplete: File too large/);
+    expect(r.stderr).toMatch(
+      /\nerror: the heap dump asked for \(--heap\) was not written: jcmd GC\.heap_dump says: .* \(what was taken is in .*incidents\/.*\)\n {2}the JVM writes/,
+    );
+    const [dir] = readdirSync(join(out, 'incidents'));
+    const manifest = JSON.parse(readFileSync(join(out, 'incidents', dir!, 'capture.json'), 'utf8'));
+    const heapStep = manifest.steps.find((s: { what: string }) => s.what.startsWith('heap dump'));
+    expect(heapStep).toMatchObject({ ok: false });
+    expect(heapStep.file).toBeUndefined();
+    // No empty heap file is left behind to be taken for one.
+    expect(readdirSync(join(out, 'incidents', dir!)).filter((f) => f.startsWith('heap'))).toEqual([]);
+    // What was taken was analysed first (the report is on stdout), and its notes say the heap dump is missing.
+    expect(r.stdout).toMatch(/note: .*capture\.json: the heap dump asked for \(capture --heap\) is missing: jcmd GC\.heap_dump says: Dump file is incomplete/);
+    const a = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', join(out, 'incidents', dir!)]).stdout);
+    expect(a.model.notes.some((n: string) => /the heap dump asked for \(capture --heap\) is missing/.test(n))).toBe(true);
+    expect(a.inputs.some((i: { kind: string }) => i.kind === 'heap')).toBe(false);
   });
 
   it('a JVM that does not answer is reported within the timeout, and what was taken is kept', async () => {
@@ -237,6 +285,58 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     // What was taken is an incident analyze reads.
     const a = cli(['analyze', '--format', 'json', '--fail-on', 'never', '--config', LOADED_MACHINE_CONFIG, join(out, dir!)]);
     expect(JSON.parse(a.stdout).dumps.length).toBe(dumps.length);
+  });
+
+  it.skipIf(!HAS_JDK25)('on JDK 25, virtual threads deadlocked on ReentrantLocks: the JSON dump beside each Thread.print finds the pile-up', async () => {
+    const vtClasses = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-vt-'));
+    const c = spawnSync(join(JDK25, 'bin', 'javac'), ['-d', vtClasses, 'fixtures/programs/jdk21/VirtualDeadlock.java'], { encoding: 'utf8' });
+    expect(c.status, c.stderr).toBe(0);
+    let pid = 0;
+    const truth = await new Promise<{ waitingForLedger: number; requestsParked: number; deadlocked: string[] }>((resolve, reject) => {
+      const p = spawn(join(JDK25, 'bin', 'java'), ['-Xmx64m', '-cp', vtClasses, 'VirtualDeadlock'], { cwd: vtClasses, stdio: ['ignore', 'pipe', 'inherit'] });
+      running.push(p);
+      pid = p.pid!;
+      let out = '';
+      p.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /TRUTH (\{.*\})/.exec(out);
+        if (m !== null) resolve(JSON.parse(m[1]!));
+      });
+      p.on('error', reject);
+    });
+    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    // JDK 25's jcmd first on PATH (capture needs a JDK of the JVM's version or newer); a relative -o, run from another folder than the JVM's.
+    const path = `${join(JDK25, 'bin')}${delimiter}${process.env['PATH'] ?? ''}`;
+    const r = cli(['capture', String(pid), '--dumps', '2', '--interval', '1', '-o', 'incidents', '--no-analyze'], out, path);
+    expect(r.code, r.stderr).toBe(0);
+    const [name] = readdirSync(join(out, 'incidents'));
+    const dir = join(out, 'incidents', name!);
+    expect(
+      readdirSync(dir)
+        .filter((f) => f.startsWith('threads-'))
+        .sort(),
+    ).toEqual(['threads-1.json', 'threads-1.txt', 'threads-2.json', 'threads-2.txt']);
+    const manifest = JSON.parse(readFileSync(join(dir, 'capture.json'), 'utf8'));
+    expect(manifest.steps.find((s: { what: string }) => s.what === 'JSON thread dump 1 of 2 (virtual threads too)')).toMatchObject({
+      ok: true,
+      file: 'threads-1.json',
+      tool: 'jcmd Thread.dump_to_file -format=json',
+    });
+    expect(manifest.warnings).toEqual([]);
+    // The capture, analysed: two moments, each one dump, the pile-up on LEDGER as long as its queue, the deadlocked pair stuck.
+    const a = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', dir]).stdout);
+    expect(a.dumps).toHaveLength(2);
+    expect(a.model.notes.some((n: string) => /2 JSON thread dumps and the Thread\.print dumps of the same moments are read as one dump each/.test(n))).toBe(
+      true,
+    );
+    const contention = a.findings.find((f: { rule: string }) => f.rule === 'lock-contention');
+    expect(contention?.facts.waiters).toBe(truth.waitingForLedger);
+    const stuck = a.findings.filter((f: { rule: string }) => f.rule === 'stuck-threads');
+    expect(stuck.find((f: { subject: string }) => f.subject.startsWith('VirtualDeadlock.transfer'))?.facts.threads.sort()).toEqual(truth.deadlocked);
+    // Its Thread.print dump alone: nothing found, and the note that says why, with the command.
+    const alone = JSON.parse(cli(['analyze', '--format', 'json', '--fail-on', 'never', join(dir, 'threads-1.txt')]).stdout);
+    expect(alone.findings).toEqual([]);
+    expect(alone.model.notes.some((n: string) => /jcmd <pid> Thread\.dump_to_file -format=json <file> lists them/.test(n))).toBe(true);
   });
 
   it('without a JDK it says what to install', () => {

@@ -95,6 +95,38 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
   'one unreadable incident in `batch`': {
     args: (d) => (write(d, 'notes.txt', 'hello\n'), ['batch', '--fail-on', 'never', 'notes.txt', fixture('threads/deadlock/dump-1.txt')]),
   },
+  '`capture --heap` whose heap dump the JVM did not write': {
+    unchecked: 'it needs a live JVM that cannot write its heap dump: test/capture/capture.test.ts reproduces it (ulimit -f 0)',
+  },
+  'a capture directory whose `capture.json` lists failed steps': {
+    args: (d) => {
+      // The manifest as capture writes it (its schema and steps), with the heap dump's step failed as jcmd says it.
+      copyFileSync(fixture('threads/deadlock/dump-1.txt'), join(d, mk(d, 'incident'), 'threads-1.txt'));
+      const step = (what: string, ok: boolean, error?: string) => ({
+        what,
+        startedAt: '2026-12-01T10:00:00.000Z',
+        seconds: 0.4,
+        ok,
+        ...(error ? { error } : {}),
+      });
+      const manifest = {
+        schema: 'dumpsleuth.capture/1',
+        steps: [
+          step('thread dump 1 of 1', true),
+          step('heap dump (live objects, gzip)', false, 'jcmd GC.heap_dump says: Unable to create heap.hprof.gz: No such file or directory'),
+          step('log /var/log/app.log', false, 'there is no such file'),
+        ],
+      };
+      write(d, 'incident/capture.json', JSON.stringify(manifest));
+      return ['analyze', '--fail-on', 'never', 'incident'];
+    },
+  },
+  'a JDK 21+ Thread.print / jstack dump of a JVM that runs virtual threads': {
+    args: (d) => (
+      copyFileSync(fixture('incidents/virtual-thread-deadlock/dump-1.txt'), join(d, 'dump-1.txt')),
+      ['analyze', '--fail-on', 'never', 'dump-1.txt']
+    ),
+  },
   'a file that is not a dump inside an incident directory': {
     args: (d) => {
       copyFileSync(fixture('threads/deadlock/dump-1.txt'), join(d, mk(d, 'incident'), 'dump-1.txt'));

@@ -154,6 +154,13 @@ const TABLE: Record<string, Row> = {
     threads: ['stuck-threads'],
     why: "Tomcat's valve logs two stuck requests (catalina.out is not a dump-N.txt); their threads stay in the database read",
   },
+  'virtual-thread-deadlock': {
+    full: ['lock-contention', 'stuck-threads'],
+    threads: [],
+    why:
+      'virtual threads deadlocked on two ReentrantLocks, 200 parked behind them: with the JSON dumps, a pile-up that stays put; ' +
+      'Thread.print alone lists none of them (its note says so)',
+  },
   'virtual-thread-pinning': {
     full: ['executor-saturated', 'stuck-threads', 'virtual-thread-pinning'],
     threads: ['executor-saturated', 'stuck-threads', 'virtual-thread-pinning'],

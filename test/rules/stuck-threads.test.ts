@@ -65,6 +65,26 @@ const CASES: Case[] = [
       ),
     expect: [{ subject: 'com.acme.Index.intersect (RUNNABLE)', facts: { runaway: true, cpuMsDelta: 9500 }, message: /a runaway in one place/ }],
   },
+  {
+    name: 'virtual threads with no name (they usually have none) are counted, not listed as ""',
+    model: () =>
+      modelOf(
+        series([
+          lockOwner,
+          ...[1, 2, 3].map((k) => ({ ...blocked, name: '', virtual: true, javaId: String(100 + k) })),
+          { ...blocked, name: 'transfer-1', virtual: true, javaId: '99' },
+        ]),
+      ),
+    expect: [
+      { subject: 'com.acme.Ledger.settle (WAITING)' },
+      {
+        subject: 'com.acme.Ledger.append (BLOCKED)',
+        // In the facts, a thread with no name goes by the id the JDK names it with.
+        facts: { threadCount: 4, threads: ['virtual thread #101', 'virtual thread #102', 'virtual thread #103', 'transfer-1'] },
+        message: /in all 2 dumps \(10 s\): "transfer-1", 3 more with no name\. Why/,
+      },
+    ],
+  },
   { name: 'negative control: one dump is no series', model: () => modelOf(series([lockOwner, blocked], 1)), expect: [] },
   {
     name: "negative control: dumps of two JVMs (a thread's native id changed) are no series",

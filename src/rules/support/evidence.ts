@@ -5,7 +5,7 @@ import type { Model, ThreadRef } from '../../model/model.js';
 export function threadEvidence(model: Model, ref: ThreadRef, note?: string): Evidence {
   const dump = model.dumps[ref.dump]!;
   const th = dump.threads[ref.thread]!;
-  const e = { kind: 'thread' as const, thread: th.name, index: ref.thread, dump: ref.dump, source: dump.source, line: th.line };
+  const e = { kind: 'thread' as const, thread: th.name, index: ref.thread, dump: ref.dump, source: th.from ?? dump.source, line: th.line };
   return note === undefined ? e : { ...e, note };
 }
 
