@@ -4,7 +4,7 @@
  */
 import { InputError } from '../errors.js';
 import { checkHeapRoom } from '../input/memory-guard.js';
-import { forEachLine, type OpenedInput, openInput, type TextEncodingName, TruncatedInputError } from '../input/open.js';
+import { forEachLine, nulsDroppedWarning, type OpenedInput, openInput, type TextEncodingName, TruncatedInputError } from '../input/open.js';
 import { describeText, sniff, type SniffedKind } from '../input/sniff.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import { linesCutWarning } from '../model/line-carry.js';
@@ -158,7 +158,9 @@ async function feed(
     truncation = e.message;
   }
   const file = parser.finish();
-  return truncation === undefined ? file : { ...file, warnings: [...file.warnings, truncation] };
+  const nuls = opened.mended.nulsDropped;
+  const warnings = [...file.warnings, ...(nuls > 0 ? [nulsDroppedWarning(nuls)] : []), ...(truncation !== undefined ? [truncation] : [])];
+  return warnings.length === file.warnings.length ? file : { ...file, warnings };
 }
 
 function requireDumps(file: ThreadDumpFile, headText: string, path: string): ThreadDumpFile {

@@ -126,6 +126,14 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
       return ['analyze', '--fail-on', 'never', 'cut.txt.gz'];
     },
   },
+  'NUL characters in a text dump': {
+    args: (d) => {
+      // A real jstack dump with a NUL in every thread header: every thread is still read, and the NULs counted.
+      const text = readFileSync(fixture('threads/deadlock/dump-1.txt'), 'utf8');
+      write(d, 'nul.txt', text.replace(/\n"/g, '\n"\0'));
+      return ['analyze', '--fail-on', 'never', 'nul.txt'];
+    },
+  },
   'fewer threads read than the dump declares': {
     args: (d) => {
       // A real jstack dump with one thread's block taken out: its SMR list still counts it.
