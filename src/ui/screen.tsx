@@ -63,7 +63,7 @@ export function Root({ loader, onExit }: { readonly loader: Loader; readonly onE
     else if (m.type === 'error') onExit(2, `error: ${m.message}\n  ${m.remedy}`);
     else if (m.type === 'crash') onExit(70, `internal error (a bug in dumpsleuth, please report it): ${m.message}`);
   };
-  return data === undefined ? <Loading loader={loader} onDone={onDone} onQuit={(code) => onExit(code)} /> : <App data={data} onQuit={() => onExit(0)} />;
+  return data === undefined ? <Loading loader={loader} onDone={onDone} onQuit={(code) => onExit(code)} /> : <App data={data} onQuit={(code) => onExit(code)} />;
 }
 
 /** Renders until the user quits or loading fails; returns the exit code and what to print after. */
