@@ -11,6 +11,8 @@ import type { UiData } from './view-data.js';
 const PHASE_WORDS: Readonly<Record<string, string>> = {
   memory: 'what holds the memory of',
   dominators: 'the dominator tree of',
+  summary: 'the leak suspects of',
+  paths: 'the paths from GC roots of',
   model: 'reconstructing pools, locks and series of',
   rules: 'running the rules on',
   screens: 'laying out the screens of',
@@ -27,7 +29,8 @@ function Loading({ loader, onDone, onQuit }: { readonly loader: Loader; readonly
     const onMessage = (m: LoadMessage) => {
       if (m.type === 'progress') {
         const doing = PHASE_WORDS[m.phase] ?? 'reading';
-        const measured = doing === 'reading' && m.bytesRead > 0;
+        // Any phase that reads says how far (the memory analysis reads the heap again, as `memory` shows it).
+        const measured = m.bytesRead > 0;
         setProgress({
           file: stripControl(m.file),
           doing,

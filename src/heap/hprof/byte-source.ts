@@ -7,7 +7,7 @@ import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } 
 import { createGunzip } from 'node:zlib';
 
 import { DEFAULT_MAX_GUNZIP_BYTES, inflationBomb } from '../../model/bytes.js';
-import type { ProgressListener } from '../../model/progress.js';
+import { type ProgressListener, progressStep } from '../../model/progress.js';
 import type { FilePart } from './file-parts.js';
 import { jmapGzipBlockSize, parallelGunzip } from './parallel-gunzip.js';
 import { HprofFormatError, type HprofHeader, type HprofParser } from './parser.js';
@@ -147,6 +147,7 @@ export function feedOpenFile(fd: number, parser: HprofParser, start: number, siz
   /** File position of buf[have]: where the next read starts. */
   let readPos = start;
   let lastReport = readPos;
+  const step = progressStep(size - start);
   for (;;) {
     if (have < buf.length && readPos < size) {
       const n = readSync(fd, buf, have, Math.min(buf.length - have, size - readPos), readPos);
@@ -163,7 +164,7 @@ export function feedOpenFile(fd: number, parser: HprofParser, start: number, siz
       buf.copyWithin(0, consumed, have);
       have -= consumed;
     }
-    if (onProgress && readPos - lastReport > 64 * 1024 * 1024) {
+    if (onProgress && readPos - lastReport > step) {
       lastReport = readPos;
       onProgress({ phase: 'heap', bytesRead: Math.min(readPos, size), totalBytes: size });
     }
@@ -304,7 +305,7 @@ async function sequentialGunzip(
       // bytesWritten: the compressed bytes handed to the inflater, at most a read ahead of those it has inflated.
       onChunk(chunk, start + gunzip.bytesWritten);
       if (stop()) break;
-      if (onProgress && compressedRead - lastReport > 32 * 1024 * 1024) {
+      if (onProgress && compressedRead - lastReport > progressStep(size)) {
         lastReport = compressedRead;
         onProgress({ phase: 'heap', bytesRead: compressedRead, totalBytes: size });
       }
