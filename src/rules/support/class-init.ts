@@ -7,7 +7,7 @@ import type { Model } from '../../model/model.js';
 import type { StackFrame, ThreadEntry } from '../../model/thread-dump.js';
 import { threadsByStack } from './threads-by-stack.js';
 
-export interface ClassInitCycle {
+interface ClassInitCycle {
   /** The threads of the cycle (indexes in the dump), each waiting for the class the next initialises. */
   readonly path: readonly number[];
   /** The class each thread of path waits for. */
