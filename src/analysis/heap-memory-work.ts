@@ -18,6 +18,7 @@ import type { FirstPassEnd, LoadHooks, LoadPlan } from '../heap/hprof/hprof-load
 import type { IndexedHprof } from '../heap/hprof/object-index.js';
 import type { IdentifiedInput } from '../input/identify.js';
 import type { HeapMemoryModel, RetainedObject, RetainerNode } from '../model/memory.js';
+import type { ProgressEvent, ProgressListener } from '../model/progress.js';
 import { doesNotFit, memoryLimit, sizeTellsIt } from './memory-budget.js';
 
 /**
@@ -64,6 +65,7 @@ export class DeferredMemoryAnalysis {
   constructor(
     private readonly file: string,
     private readonly options: Omit<MemoryAnalysisOptions, 'onProgress' | 'indexed'>,
+    private readonly onProgress?: ProgressListener,
   ) {}
 
   /**
@@ -97,12 +99,17 @@ export class DeferredMemoryAnalysis {
     } catch (e) {
       return failed(e);
     }
-    return startMemoryAnalysis(this.file, { ...this.options, ...(indexed !== undefined ? { indexed } : {}), ...(graph !== undefined ? { graph } : {}) }, true);
+    return startMemoryAnalysis(
+      this.file,
+      { ...this.options, ...(indexed !== undefined ? { indexed } : {}), ...(graph !== undefined ? { graph } : {}) },
+      true,
+      this.onProgress,
+    );
   }
 
   /** The analysis: the one run with the load, else one started now on the file itself. */
   get running(): RunningMemoryAnalysis {
-    return (this.#running ??= startMemoryAnalysis(this.file, this.options, true));
+    return (this.#running ??= startMemoryAnalysis(this.file, this.options, true, this.onProgress));
   }
 }
 
@@ -130,7 +137,11 @@ export interface MemoryPlan extends Pick<LoadPlan, 'maxGunzipBytes' | 'inflateTh
  */
 const UI_RETAINER_TREE = { top: 25, children: 8, depth: 6, minShare: 0.001 } as const;
 
-export function startHeapMemory(input: IdentifiedInput, name: string, plan: MemoryPlan): HeapMemoryWork | undefined {
+/**
+ * `onProgress` hears the analysis as the `memory` command shows it: its reading of the file (as
+ * phase `memory`, apart from the load's own reading), then the dominator tree, suspects and paths.
+ */
+export function startHeapMemory(input: IdentifiedInput, name: string, plan: MemoryPlan, onProgress?: ProgressListener): HeapMemoryWork | undefined {
   const choice = plan.memory ?? 'auto';
   if (choice === 'never') return undefined;
   const file = input.file;
@@ -156,8 +167,13 @@ export function startHeapMemory(input: IdentifiedInput, name: string, plan: Memo
     feed,
     ...(plan.retainerTree === true ? { retainers: UI_RETAINER_TREE } : {}),
   };
-  if (plan.memoryOnThisThread === true || size <= OWN_THREAD_MAX_BYTES) return { where: 'on-load', deferred: new DeferredMemoryAnalysis(file, options) };
-  return { where: 'worker', running: startMemoryAnalysis(file, { ...options, ...(counted && limit !== undefined ? { countFirst: limit } : {}) }) };
+  const progress = onProgress !== undefined ? (e: ProgressEvent) => onProgress(e.phase === 'heap' ? { ...e, phase: 'memory' } : e) : undefined;
+  if (plan.memoryOnThisThread === true || size <= OWN_THREAD_MAX_BYTES)
+    return { where: 'on-load', deferred: new DeferredMemoryAnalysis(file, options, progress) };
+  return {
+    where: 'worker',
+    running: startMemoryAnalysis(file, { ...options, ...(counted && limit !== undefined ? { countFirst: limit } : {}) }, false, progress),
+  };
 }
 
 /** Why the analysis was not run, and how to ask for it. */

@@ -73,7 +73,7 @@ async function loadFile(
   const heapKind = identified.heapKind;
   if (heapKind === 'v8-heapsnapshot') throw v8NotJavaError(name);
   if (heapKind !== undefined) {
-    const memoryWork = heapKind === 'hprof' ? (ahead?.memory ?? startHeapMemory(identified, name, plan)) : undefined;
+    const memoryWork = heapKind === 'hprof' ? (ahead?.memory ?? startHeapMemory(identified, name, plan, onProgress)) : undefined;
     let store: HeapStore;
     try {
       // A memory analysis on this thread (a small heap's, or any in batch) rides on the load: its graph
@@ -252,7 +252,8 @@ export async function loadIncidentInputs(inputs: readonly InputPath[], plan: Inc
     } catch {
       continue;
     }
-    const memory = identified.heapKind === 'hprof' ? startHeapMemory(identified, input.path, plan) : undefined;
+    const onProgress = hooks.onProgress === undefined ? undefined : (event: ProgressEvent) => hooks.onProgress!(input.path, event);
+    const memory = identified.heapKind === 'hprof' ? startHeapMemory(identified, input.path, plan, onProgress) : undefined;
     early.set(input.path, { identified, ...(memory !== undefined ? { memory } : {}) });
   }
   try {

@@ -4,7 +4,7 @@
  */
 import { InputError } from '../errors.js';
 import { checkHeapRoom } from '../input/memory-guard.js';
-import { forEachLine, type OpenedInput, openInput, type TextEncodingName, TruncatedInputError } from '../input/open.js';
+import { forEachLine, nulsDroppedWarning, type OpenedInput, openInput, type TextEncodingName, TruncatedInputError } from '../input/open.js';
 import { describeText, sniff, type SniffedKind } from '../input/sniff.js';
 import { KnownLineCollector } from '../logs/known-lines.js';
 import { linesCutWarning } from '../model/line-carry.js';
@@ -157,7 +157,9 @@ async function feed(
     truncation = e.message;
   }
   const file = parser.finish();
-  return truncation === undefined ? file : withCut(file, truncation);
+  const nuls = opened.mended.nulsDropped;
+  const mended = nuls > 0 ? { ...file, warnings: [...file.warnings, nulsDroppedWarning(nuls)] } : file;
+  return truncation === undefined ? mended : withCut(mended, truncation);
 }
 
 /** The file, with why it was not read whole: a warning, and its `cut` (the first reason, when there are two). */

@@ -2,18 +2,22 @@
  * `dumpsleuth memory <heap>`: what holds the memory of a heap dump (HPROF, or a V8 .heapsnapshot): the dominator tree's
  * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
  */
-import { identifyHeapFile, nothingReadError } from '../analysis/heap-file.js';
+import { identifyHeapFile, nothingReadError, openHeapFile } from '../analysis/heap-file.js';
+import { withThreadNames } from '../analysis/heap-memory-work.js';
 import { doesNotFit, memoryLimit, sizeTellsIt } from '../analysis/memory-budget.js';
 import { InputError, UsageError } from '../errors.js';
 import { analyseMemory } from '../heap/graph/heap-memory.js';
 import { doesNotFitCounts } from '../heap/graph/memory-need.js';
 import { idText, parseObjectId } from '../heap/graph/object-graph.js';
 import { retainerTree } from '../heap/graph/retainer-tree.js';
+import { HeapView } from '../heap/heap-view.js';
 import { hprofBytesEstimate } from '../heap/hprof/byte-source.js';
 import { hprofGraphCounts } from '../heap/hprof/hprof-histogram.js';
+import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { HprofFormatError } from '../heap/hprof/parser.js';
 import { requireHeapKind } from '../input/identify.js';
 import { readInputFile, renamed } from '../input/stdin.js';
+import type { MemorySummary, RetainedObject, RetainerNode } from '../model/memory.js';
 import { type MemoryReport, renderMemoryJson, renderMemoryText } from '../report/memory-text.js';
 import { stripControl } from '../report/sanitize.js';
 import type { CommandIo } from './analyze.js';
@@ -22,6 +26,20 @@ import { progressLine } from './progress.js';
 
 /** What the progress line says in each step of the memory analysis after the reading (see analyseMemory). */
 const MEMORY_PHASES: Readonly<Record<string, string>> = { dominators: 'dominator tree', summary: 'leak suspects', paths: 'paths from GC roots' };
+
+/** What names the threads of a memory report: every Thread, its name String and that String's array. */
+const THREAD_NAMES_PLAN: LoadPlan = { roots: [{ className: 'java.lang.Thread', depth: 2, subclasses: true }] };
+
+/** Whether the report lists an object that may be a thread (its class named as one), worth a load for the names. */
+function listsAThread(summary: MemorySummary, tree: readonly RetainerNode[]): boolean {
+  const thread = (o: RetainedObject) => o.describes === undefined && /Thread$/.test(o.className);
+  const inTree = (nodes: readonly RetainerNode[]): boolean => nodes.some((n) => thread(n.object) || inTree(n.children));
+  return (
+    summary.dominators.some(thread) ||
+    summary.suspects.some((x) => thread(x.subject) || thread(x.accumulation) || (x.accumulation.biggest ?? []).some(thread)) ||
+    inTree(tree)
+  );
+}
 
 export interface MemoryOptions {
   readonly format?: string;
@@ -73,7 +91,7 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
             'give --max-memory with more to run it anyway, run it on a machine with more memory, or use analyze --no-memory for its threads and pools',
           );
       }
-      return await analyseMemory(f, {
+      const found = await analyseMemory(f, {
         format: kind,
         onProgress: (e) => progress.update(MEMORY_PHASES[e.phase] ?? `reading ${path}`, e),
         topDominators: Math.max(opts.top, 20),
@@ -84,24 +102,32 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
           ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
         },
       });
+      const retainers = retainerTree(found.graph, found.tree, found.lists, { top: opts.top, children: 3, depth: 3 });
+      if (kind !== 'hprof' || !listsAThread(found.summary, retainers)) return { ...found, retainers };
+      // A thread is named as analyze names it (`java.lang.Thread "main"`): its name read from a load of the threads alone.
+      const threads = await openHeapFile(f, { ...THREAD_NAMES_PLAN, ...(opts.heapDump !== undefined ? { heapDump: opts.heapDump } : {}) }, (e) =>
+        progress.update(`thread names of ${path}`, e),
+      );
+      const named = withThreadNames({ input: path, summary: found.summary, tree: retainers }, new HeapView(threads));
+      return { ...found, summary: named.summary!, retainers: named.tree! };
     } catch (e) {
       if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump or a V8 .heapsnapshot (plain or gzip)');
       throw e;
     }
   });
-  const { graph, tree, lists, summary, pathTo } = analysis;
+  const { graph, pathTo } = analysis;
   if (pathTo === null)
     throw new InputError(`${stripControl(opts.path!)} is no object of ${path}`, "give an id the memory report lists (ids are the dump's addresses)");
   const rootPath: MemoryReport['path'] = pathTo !== undefined ? { target: idText(graph, pathId!), steps: pathTo } : undefined;
   progress.clear();
   const cut = graph.cut !== undefined ? renamed(graph.cut, file, path) : undefined;
-  if (cut !== undefined && summary.objects === 0) throw nothingReadError(path, cut);
+  if (cut !== undefined && analysis.summary.objects === 0) throw nothingReadError(path, cut);
   const report: MemoryReport = {
     ...(cut !== undefined ? { cut } : {}),
     source: path,
     ...(rootPath !== undefined ? { path: rootPath } : {}),
-    summary,
-    tree: retainerTree(graph, tree, lists, { top: opts.top, children: 3, depth: 3 }),
+    summary: analysis.summary,
+    tree: analysis.retainers,
     warnings: graph.warnings.map((w) => renamed(w, file, path)),
   };
   const text = format === 'json' ? renderMemoryJson(report) : renderMemoryText(report);

@@ -147,7 +147,9 @@ export async function writeFileWhole(path: string, produce: (temporary: string) 
           ? 'no permission'
           : code === 'EPIPE'
             ? 'its reader went away'
-            : stripControl((e as Error).message);
+            : code === 'EFBIG'
+              ? 'the file grew past the largest this process may write (ulimit -f)'
+              : stripControl((e as Error).message);
     throw new UserError(`could not write ${stripControl(path)}: ${why}`, 'nothing was written; free space or choose another place, and run again');
   } finally {
     await unlink(temporary).catch(() => undefined);

@@ -28,8 +28,10 @@ export interface OpenedInput {
   readonly encoding: TextEncodingName;
   /** `headBytes` decoded, for text format sniffing. */
   readonly headText: string;
-  /** The decoded text from the beginning; it can be read once. */
+  /** The decoded text from the beginning, mended (see mendText); it can be read once. */
   text(): AsyncIterable<string>;
+  /** What reading text() mended so far: a reader says it in a warning once it has read all. */
+  readonly mended: TextMends;
   /** Lets go of the file when only the head was wanted (the text is then never read). */
   close(): void;
 }
@@ -72,6 +74,7 @@ export async function openInput(path: string, onProgress?: ProgressListener, max
   // Old Mac line ends (CR alone, no LF anywhere in the head): read as lines, not as one long line.
   const head = decodeWhole(headBytes, encoding);
   const crOnly = head.includes('\r') && !head.includes('\n');
+  const mended: TextMends = { nulsDropped: 0 };
   let consumed = false;
   return {
     path,
@@ -83,8 +86,9 @@ export async function openInput(path: string, onProgress?: ProgressListener, max
     text: () => {
       if (consumed) throw new Error('input text read twice');
       consumed = true;
-      return crOnly ? crToLf(decode(rest, encoding)) : decode(rest, encoding);
+      return mendText(decode(rest, encoding), mended);
     },
+    mended,
     close: () => {
       if (source !== process.stdin) (source as ReturnType<typeof createReadStream>).destroy();
     },
@@ -282,7 +286,47 @@ export async function forEachLine(chunks: AsyncIterable<string>, onLine: (line: 
   return carry.cut;
 }
 
-/** Text with each CR made a line end (for a file whose lines end in CR alone). */
-async function* crToLf(text: AsyncIterable<string>): AsyncGenerator<string> {
-  for await (const chunk of text) yield chunk.replaceAll('\r', '\n');
+/** What mendText changed in a text: NUL characters dropped. */
+export interface TextMends {
+  nulsDropped: number;
+}
+
+/**
+ * The text as lines a parser can read, whatever mix of line ends and damage it has: a CR alone (an
+ * old Mac line end, or one line of a file pasted or transferred into another) ends a line as LF and
+ * CR LF do (a CR LF is left whole: the parsers drop the CR), so no line with a thread header is
+ * glued to the one before it; NUL characters, which no dump writes (a file damaged or written over,
+ * a log rotated under its writer), are dropped and counted in `mends`, so a header they fall in is
+ * still read. A CR at the end of a chunk waits for the next, which may start with its LF.
+ */
+export async function* mendText(text: AsyncIterable<string>, mends: TextMends): AsyncGenerator<string> {
+  let heldCr = false;
+  for await (const piece of text) {
+    let chunk = heldCr ? `\r${piece}` : piece;
+    heldCr = false;
+    if (chunk.includes('\0')) {
+      const before = chunk.length;
+      chunk = chunk.replaceAll('\0', '');
+      mends.nulsDropped += before - chunk.length;
+    }
+    if (chunk.includes('\r')) {
+      if (chunk.endsWith('\r')) {
+        heldCr = true;
+        chunk = chunk.slice(0, -1);
+      }
+      chunk = chunk.replace(LONE_CR, '\n');
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+  if (heldCr) yield '\n';
+}
+
+const LONE_CR = /\r(?!\n)/g;
+
+/** The warning for NUL characters dropped from a text input (see mendText). */
+export function nulsDroppedWarning(nuls: number): string {
+  return (
+    `${nuls} NUL character${nuls === 1 ? ' was' : 's were'} dropped from the text (no dump writes one: ` +
+    'the file may be damaged or written over); the lines they were in were read without them'
+  );
 }

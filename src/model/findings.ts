@@ -101,13 +101,18 @@ export function threadsCounted(facts: Readonly<Record<string, unknown>>): number
 const MAX_HEADLINE = 240;
 
 /**
- * Text up to the end of its first sentence: a full stop followed by a space and a capital, a quote
- * or a bracket (so `127.0.0.1`, `java.util.concurrent` and `e.g. this` do not end it), cut at a word
- * past MAX_HEADLINE characters.
+ * Text up to the end of its first sentence, whole: a full stop followed by a space and a capital, a
+ * quote or a bracket (so `127.0.0.1`, `java.util.concurrent` and `e.g. this` do not end it). What
+ * the user must do is never cut (the summary's first step); a headline is (firstSentence).
  */
-export function firstSentence(text: string): string {
+export function wholeFirstSentence(text: string): string {
   const end = /[.!?](?=\s+["'(A-Z])/.exec(text);
-  const sentence = end !== null ? text.slice(0, end.index + 1) : text;
+  return end !== null ? text.slice(0, end.index + 1) : text;
+}
+
+/** The first sentence (wholeFirstSentence), cut at a word past MAX_HEADLINE characters: a headline. */
+export function firstSentence(text: string): string {
+  const sentence = wholeFirstSentence(text);
   if (sentence.length <= MAX_HEADLINE) return sentence;
   const cut = sentence.lastIndexOf(' ', MAX_HEADLINE - 1);
   return `${sentence.slice(0, cut > MAX_HEADLINE / 2 ? cut : MAX_HEADLINE - 1)}…`;

@@ -4,7 +4,7 @@
  * workers wait on a starved connection pool names that pool's finding); every format draws the same
  * tree, so a reader sees the chain of cause and effect before the blocks that prove each link.
  */
-import { type Finding, firstSentence } from '../model/findings.js';
+import { type Finding, wholeFirstSentence } from '../model/findings.js';
 
 /** A finding and what it causes; `alsoCausedBy`: its other causes, when it has more than the one it hangs under. */
 export interface CauseNode {
@@ -16,7 +16,7 @@ export interface CauseNode {
 export interface CausalSummary {
   /** Root causes in the findings' order (most severe, then biggest, first). */
   readonly causes: readonly CauseNode[];
-  /** What to do first: the first sentence of the remedy of the top root cause's chain (see firstFix); undefined with no findings. */
+  /** What to do first: the first sentence of the remedy of the top root cause's chain (see firstFix), never cut; undefined with no findings. */
   readonly first: { readonly finding: Finding; readonly step: string } | undefined;
 }
 
@@ -45,7 +45,7 @@ export function causalSummary(findings: readonly Finding[]): CausalSummary {
   // What a cycle left out: each stands as a root where it is first met.
   for (const f of findings) if (!placed.has(f.id)) causes.push(node(f));
   const top = causes[0] !== undefined ? firstFix(causes[0]) : undefined;
-  return { causes, first: top !== undefined && top.remedy !== '' ? { finding: top, step: firstSentence(top.remedy) } : undefined };
+  return { causes, first: top !== undefined && top.remedy !== '' ? { finding: top, step: wholeFirstSentence(top.remedy) } : undefined };
 }
 
 /**

@@ -41,8 +41,15 @@ export function mdText(s: string): string {
       // escaped `:` of `://` or `.` of `www.` (and the text still reads `http://`, `www.`).
       .replace(/:\/\//g, '\\://')
       .replace(/\b(www)\./gi, '$1\\.')
+      // `@name` from a dump would notify that user (or team) on GitHub and GitLab: a zero-width joiner
+      // after the `@` breaks the mention and reads the same. Not after a letter or digit (`Object@1b6d`,
+      // `java.base@17` are no mentions and stay as they are, to be copied and searched).
+      .replace(MENTION, '@\u200d')
   );
 }
+
+/** An `@` where GitHub and GitLab start a mention: not after a letter, digit or `_`, before a name character. */
+const MENTION = /(?<![\p{L}\p{N}_])@(?=[\p{L}\p{N}_])/gu;
 
 const ICON: Record<Finding['severity'], string> = { critical: '🟥', error: '🔴', warning: '🟠', info: 'ℹ️' };
 

@@ -1,6 +1,6 @@
 /**
- * The memory report: what holds the memory of a heap dump, as text (a tree of the biggest
- * retainers, the leak suspects, the classes by retained size) and as the `dumpsleuth.memory/1` JSON.
+ * The memory report: what holds the memory of a heap dump, as text (the leak suspects first, then
+ * a tree of the biggest retainers, the classes by retained size) and as the `dumpsleuth.memory/1` JSON.
  * Draws what it is given; names from the dump are stripped of control sequences.
  */
 import { countOf, countText, shareText } from '../model/count-text.js';
@@ -43,18 +43,7 @@ export function renderMemoryText(r: MemoryReport): string {
   );
   if (s.sizeModel !== undefined) out.push(`object sizes: ${s.sizeModel.summary} (${s.sizeModel.reasons.join('; ')})`);
   for (const w of r.warnings) out.push(`warning: ${stripControl(w)}`);
-  out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
-  const line = (o: RetainedObject, prefix: string) =>
-    `${prefix}${approximateBytes(o.retained).padStart(10)}  ${pct(o.retained, heap).padStart(6)}` +
-    `  ${approximateBytes(o.shallow).padStart(10)}  ${name(o)} ${o.id}`;
-  const walk = (nodes: readonly RetainerNode[], depth: number) => {
-    for (const n of nodes) {
-      out.push(line(n.object, '  '.repeat(depth + 1)));
-      walk(n.children, depth + 1);
-      if (n.more.objects > 0) out.push(`${'  '.repeat(depth + 2)}… ${countText(n.more.objects)} more dominated objects, ${approximateBytes(n.more.bytes)}`);
-    }
-  };
-  walk(r.tree, 0);
+  // What leaks first: the suspects are what the user came for, the tree is how to read them.
   out.push('', s.suspects.length === 0 ? 'Leak suspects: none (no object or class retains 10% of the heap)' : 'Leak suspects');
   s.suspects.forEach((x, i) => {
     const who = x.kind === 'object' ? `one ${name(x.subject)} ${x.subject.id}` : stripControl(classSuspectText(x));
@@ -80,6 +69,18 @@ export function renderMemoryText(r: MemoryReport): string {
             .join(' -> '),
       );
   });
+  out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
+  const line = (o: RetainedObject, prefix: string) =>
+    `${prefix}${approximateBytes(o.retained).padStart(10)}  ${pct(o.retained, heap).padStart(6)}` +
+    `  ${approximateBytes(o.shallow).padStart(10)}  ${name(o)} ${o.id}`;
+  const walk = (nodes: readonly RetainerNode[], depth: number) => {
+    for (const n of nodes) {
+      out.push(line(n.object, '  '.repeat(depth + 1)));
+      walk(n.children, depth + 1);
+      if (n.more.objects > 0) out.push(`${'  '.repeat(depth + 2)}… ${countText(n.more.objects)} more dominated objects, ${approximateBytes(n.more.bytes)}`);
+    }
+  };
+  walk(r.tree, 0);
   if (r.path !== undefined) {
     out.push('', `Shortest path from a GC root to ${stripControl(r.path.target)} (strong references only; weak, soft and phantom referents do not count)`);
     if (r.path.steps.length === 0) out.push('  none: no strong path reaches it (only references of those kinds, or it is unreachable)');

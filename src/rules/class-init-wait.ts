@@ -7,13 +7,13 @@
  * initialiser takes.
  */
 import type { Evidence } from '../model/findings.js';
-import type { Model, ThreadRef } from '../model/model.js';
-import type { StackFrame, ThreadEntry } from '../model/thread-dump.js';
+import type { ThreadRef } from '../model/model.js';
+import type { ThreadEntry } from '../model/thread-dump.js';
 import { activityFrame } from '../threads/thread-activity.js';
 import type { FindingDraft, Rule } from './rule.js';
+import { classAwaited, classInitWaits, classWaits } from './support/class-init.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { withCode } from './support/thread-code.js';
-import { threadsByStack } from './support/threads-by-stack.js';
 
 export const classInitWait: Rule = {
   meta: {
@@ -34,16 +34,8 @@ export const classInitWait: Rule = {
     const last = model.dumps.length - 1;
     if (last < 0) return [];
     const threads = model.dumps[last]!.threads;
-    const waitsFor = classWaits(model, last);
+    const { waitsFor, initialiserOf, cycles, cycleOfThread } = classInitWaits(model, last);
     if (waitsFor.size === 0) return [];
-    // The thread running each class's static initialiser (the outermost, if nested), by class name.
-    // Read once per group of identical stacks (threadsByStack), not per thread: only the awaited classes matter.
-    const awaited = new Set(waitsFor.values());
-    const initialiserOf = new Map<string, number>();
-    const runsInitialiser = (frames: readonly StackFrame[]) => frames.some((f) => f.method === '<clinit>' && awaited.has(f.className));
-    for (const i of threadsByStack(model, last, runsInitialiser)) {
-      for (const f of threads[i]!.frames) if (f.method === '<clinit>' && !initialiserOf.has(f.className)) initialiserOf.set(f.className, i);
-    }
     const ref = (i: number): ThreadRef => model.threadRefs[last]![i]!;
     // How many dumps a thread (by name) waited for this class in: each dump's waits read once.
     const waitsByDump = model.dumps.map((d, k) => {
@@ -53,45 +45,32 @@ export const classInitWait: Rule = {
     });
     const dumpsWaiting = (i: number, cls: string) => waitsByDump.filter((w) => w.get(threads[i]!.name) === cls).length;
 
-    // Cycles: follow waiter -> initialiser of the class it waits for, while that one waits too.
-    const inCycle = new Set<number>();
-    const drafts: FindingDraft[] = [];
-    for (const start of waitsFor.keys()) {
-      if (inCycle.has(start)) continue;
-      const path: number[] = [];
-      let at: number | undefined = start;
-      while (at !== undefined && !path.includes(at)) {
-        path.push(at);
-        const cls = waitsFor.get(at);
-        at = cls !== undefined ? initialiserOf.get(cls) : undefined;
-      }
-      if (at === undefined || at !== start) continue;
-      for (const t of path) inCycle.add(t);
-      const classes = path.map((t) => waitsFor.get(t)!);
+    const drafts: FindingDraft[] = cycles.map(({ path, classes, subject }) => {
       const steps = path.map(
         (t, k) => `"${threads[t]!.name}" initialises ${waitsFor.get(path[(k + path.length - 1) % path.length]!)} and waits for ${classes[k]}`,
       );
-      drafts.push({
-        subject: `class initialisation cycle: ${[...classes].sort().join(', ')}`,
-        severity: 'critical',
+      return {
+        subject,
+        severity: 'critical' as const,
         message:
           `A deadlock in class initialisation, which the JVM does not report (no monitor is owned): ${steps.join('; ')}. ` +
           `Neither class will ever be initialised; every thread that touches one of them will wait too.`,
-        facts: { classes, threads: path.map((t) => threads[t]!.name), dumpsWaiting: path.map((t) => dumpsWaiting(t, waitsFor.get(t)!)) },
+        facts: { classes: [...classes], threads: path.map((t) => threads[t]!.name), dumpsWaiting: path.map((t) => dumpsWaiting(t, waitsFor.get(t)!)) },
         evidence: withCode(
           model,
           path.map((t) => threadEvidence(model, ref(t), `waits for ${waitsFor.get(t)}`)),
         ),
         impact: path.length * 5,
-      });
-    }
+      };
+    });
 
     // The other waits, by the class waited for.
     const byClass = new Map<string, number[]>();
-    for (const [t, cls] of waitsFor) if (!inCycle.has(t)) byClass.set(cls, [...(byClass.get(cls) ?? []), t]);
+    for (const [t, cls] of waitsFor) if (!cycleOfThread.has(t)) byClass.set(cls, [...(byClass.get(cls) ?? []), t]);
     for (const [cls, waiters] of byClass) {
       const init = initialiserOf.get(cls);
-      const cycleBehind = init !== undefined && inCycle.has(init);
+      // Waiters of a class whose initialiser is in a cycle wait forever: the cycle is their cause (one root).
+      const cycleBehind = init !== undefined ? cycleOfThread.get(init) : undefined;
       const evidence: Evidence[] = withCode(model, [
         ...(init !== undefined ? [threadEvidence(model, ref(init), `the initialiser: ${doing(threads[init]!, cls)}`)] : []),
         ...waiters.slice(0, 50).map((t) => threadEvidence(model, ref(t), `waits for ${cls}`)),
@@ -99,7 +78,7 @@ export const classInitWait: Rule = {
       const longest = Math.max(...waiters.map((t) => dumpsWaiting(t, cls)));
       drafts.push({
         subject: cls,
-        ...(cycleBehind ? { severity: 'critical' as const } : {}),
+        ...(cycleBehind !== undefined ? { severity: 'critical' as const } : {}),
         message:
           `${plural(waiters.length, 'thread waits', 'threads wait')} for ${cls} to be initialised (${waiters
             .slice(0, 5)
@@ -107,7 +86,7 @@ export const classInitWait: Rule = {
             .join(', ')}${waiters.length > 5 ? ', ...' : ''})` +
           (init !== undefined
             ? `, which "${threads[init]!.name}" is initialising; it ${doing(threads[init]!, cls)}` +
-              `${cycleBehind ? ', in a class initialisation deadlock: they will wait forever' : ''}.`
+              `${cycleBehind !== undefined ? ', in a class initialisation deadlock: they will wait forever' : ''}.`
             : ': no thread of the dump runs its static initialiser (it may have just finished, or failed).') +
           (longest > 1 ? ` Seen waiting in ${longest} of ${model.dumps.length} dumps.` : ''),
         facts: {
@@ -119,36 +98,13 @@ export const classInitWait: Rule = {
           dumpsWaiting: longest,
         },
         evidence,
+        ...(cycleBehind !== undefined ? { causedBy: [{ rule: 'class-init-wait', subject: cycleBehind.subject }] } : {}),
         impact: waiters.length * 2,
       });
     }
     return drafts;
   },
 };
-
-/** The class a thread waits to see initialised, if it does. */
-function classAwaited(th: ThreadEntry): string | undefined {
-  // A loop, not find(): it runs for every thread of every dump, and most have no lock line at all.
-  for (const l of th.locks) if (l.kind === 'waiting-class-init') return l.lock?.className || undefined;
-  return undefined;
-}
-
-/**
- * The threads of one dump that wait for a class's initialisation, with the class. The classifier has
- * read every thread's lock lines and said so in its verdict (basis `class-init`): the dense verdicts
- * are scanned, and only those threads' locks read again.
- */
-function classWaits(model: Model, dump: number): Map<number, string> {
-  const threads = model.dumps[dump]!.threads;
-  const activity = model.activity[dump]!;
-  const out = new Map<number, string>();
-  for (let i = 0; i < activity.length; i++) {
-    if (activity[i]!.basis !== 'class-init') continue;
-    const cls = classAwaited(threads[i]!);
-    if (cls !== undefined) out.set(i, cls);
-  }
-  return out;
-}
 
 /** What the initialiser does, in words: its state and where it is inside the static initialiser. */
 function doing(th: ThreadEntry, cls: string): string {

@@ -2,7 +2,7 @@ import { durationText } from '../model/duration-text.js';
 import type { ExecutorModel } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
-import { isStarved, measuredThroughput, poolSubject, starvingPoolsOf } from './support/pool-evidence.js';
+import { isStarved, measuredThroughput, poolSubject, starvingPoolsOf, throughputUnknownWhy } from './support/pool-evidence.js';
 import { withCode } from './support/thread-code.js';
 
 /** An executor's queue holds a backlog (incident 1): how big, how long to drain, and why. */
@@ -75,7 +75,7 @@ export const queueBacklog: Rule = {
             drained: stalled ? false : throughput !== undefined ? true : null,
             drainSecondsIs: drainSeconds === null ? null : 'an upper bound',
             drainTasksPerSecond: throughput !== undefined ? Number(throughput.perSecond.toFixed(3)) : null,
-            drainBasis: throughput?.basis ?? (cause ? 'no series of thread dumps with timestamps: throughput unknown' : null),
+            drainBasis: throughput?.basis ?? (cause ? throughputUnknownWhy(model, e) : null),
             downstreamWidth: cause?.width ?? null,
           },
           evidence: [

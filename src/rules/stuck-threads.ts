@@ -5,6 +5,7 @@ import { inHttpCall, leaseWaitOf } from '../reconstruct/stack-signs.js';
 import { activityFrame, isSleeping } from '../threads/thread-activity.js';
 import type { Rule } from './rule.js';
 import { CauseLinks, stuckThreadsSubject } from './support/cause-links.js';
+import { classInitWaits } from './support/class-init.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, heldUpByDeadlocks, lockSubject, lockWaits } from './support/held-up.js';
 import { loggingWaitSubject } from './support/logging-frames.js';
@@ -88,7 +89,9 @@ export const stuckThreads: Rule = {
         for (const m of members) {
           const th = model.dumps[lastDump]!.threads[lastOf(m)]!;
           const cls = th.locks.find((l) => l.kind === 'waiting-class-init')?.lock?.className;
-          if (cls) causedBy.add('class-init-wait', cls);
+          // A thread of a class-initialisation cycle: the cycle's finding (its class has none of its own).
+          const cycle = cls ? classInitWaits(model, lastDump).cycleOfThread.get(lastOf(m)) : undefined;
+          if (cls) causedBy.add('class-init-wait', cycle?.subject ?? cls);
           // Held inside a log call: the logging-contention finding of that appender.
           const logging = loggingWaitSubject(th);
           if (logging !== undefined) causedBy.add('logging-contention', logging);

@@ -147,6 +147,7 @@ function lockLines(th: ThreadEntry): UiDetailLine[] {
 interface StackGroupPlace {
   /** The frame the group is doing its work in. */
   readonly top: string;
+  /** Threads in the group, a thread of a series once however many of its dumps it is in. */
   readonly size: number;
   /** The group's frames, one array for all its rows. */
   readonly stack: readonly UiDetailLine[];
@@ -239,6 +240,7 @@ class ThreadRow implements UiRow {
  * is its thread's row. The group's row is what `/` finds by frame; its threads by name.
  */
 function threadsScreen(model: Model): UiScreen {
+  const threadOf = seriesThreadIds(model);
   interface Group {
     readonly refs: ThreadRef[];
     readonly dumps: Set<number>;
@@ -268,7 +270,9 @@ function threadsScreen(model: Model): UiScreen {
     const top = first.frames.length > 0 ? activityFrame(first) : '(no stack)';
     const stack = frameLines(first);
     const dumps = [...group.dumps].sort((a, b) => a - b);
-    const place: StackGroupPlace = { top, size: refs.length, stack };
+    // 39 threads seen in 3 dumps are 39 threads, not 117: a row a dump, a count of threads.
+    const threads = new Set(refs.map((r) => threadOf[r.dump]![r.thread]!)).size;
+    const place: StackGroupPlace = { top, size: threads, stack };
     const threadRow = (ref: ThreadRef, tree: UiRow['tree'] | undefined): UiRow => new ThreadRow(model, ref, place, tree);
     if (refs.length === 1) {
       rows.push(threadRow(refs[0]!, undefined));
@@ -286,11 +290,11 @@ function threadsScreen(model: Model): UiScreen {
           : `${dumps.length} dumps`;
     rows.push({
       key,
-      text: `×${String(refs.length).padEnd(5)} ${first.state.padEnd(13)} ${verdict.activity.padEnd(12)} ${clean(top)}  (${where})`,
+      text: `×${String(threads).padEnd(5)} ${first.state.padEnd(13)} ${verdict.activity.padEnd(12)} ${clean(top)}  (${where})`,
       tone: first.state === 'BLOCKED' ? 'warning' : undefined,
       search: searchText(`${first.state} ${verdict.activity} ${first.frames.map((f) => f.qualified).join(' ')}`),
       detail: [
-        { text: `${countOf(refs.length, 'thread')} ${first.state} with one stack, in ${where}`, tone: 'title' },
+        { text: `${countOf(threads, 'thread')} ${first.state} with one stack, in ${where}`, tone: 'title' },
         { text: `  ${verdict.activity}: ${clean(verdict.reason)}`, tone: verdict.activity === 'blocked' ? 'warning' : undefined },
         { text: '  + shows its threads', tone: 'dim' },
       ],
@@ -301,6 +305,24 @@ function threadsScreen(model: Model): UiScreen {
     for (const ref of refs) rows.push(threadRow(ref, underGroup));
   });
   return { id: 'threads', title: 'Threads', rows, empty: 'No thread dump was given.' };
+}
+
+/**
+ * Per dump, per thread: a number naming the thread itself, the same in every dump of its series
+ * (series.ts matched it by its identity), so a thread seen in three dumps is counted once.
+ */
+function seriesThreadIds(model: Model): Int32Array[] {
+  let next = 0;
+  const ids = model.dumps.map((d) => new Int32Array(d.threads.length).fill(-1));
+  for (const s of model.series)
+    for (const t of s.threads) {
+      const id = next++;
+      t.indexes.forEach((i, k) => {
+        if (i !== null) ids[s.dumps[k]!]![i] = id;
+      });
+    }
+  for (const a of ids) for (let i = 0; i < a.length; i++) if (a[i] === -1) a[i] = next++;
+  return ids;
 }
 
 function executorsScreen(model: Model): UiScreen {

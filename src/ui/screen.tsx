@@ -11,6 +11,8 @@ import type { UiData } from './view-data.js';
 const PHASE_WORDS: Readonly<Record<string, string>> = {
   memory: 'what holds the memory of',
   dominators: 'the dominator tree of',
+  summary: 'the leak suspects of',
+  paths: 'the paths from GC roots of',
   model: 'reconstructing pools, locks and series of',
   rules: 'running the rules on',
   screens: 'laying out the screens of',
@@ -27,7 +29,8 @@ function Loading({ loader, onDone, onQuit }: { readonly loader: Loader; readonly
     const onMessage = (m: LoadMessage) => {
       if (m.type === 'progress') {
         const doing = PHASE_WORDS[m.phase] ?? 'reading';
-        const measured = doing === 'reading' && m.bytesRead > 0;
+        // Any phase that reads says how far (the memory analysis reads the heap again, as `memory` shows it).
+        const measured = m.bytesRead > 0;
         setProgress({
           file: stripControl(m.file),
           doing,
@@ -63,7 +66,7 @@ export function Root({ loader, onExit }: { readonly loader: Loader; readonly onE
     else if (m.type === 'error') onExit(2, `error: ${m.message}\n  ${m.remedy}`);
     else if (m.type === 'crash') onExit(70, `internal error (a bug in dumpsleuth, please report it): ${m.message}`);
   };
-  return data === undefined ? <Loading loader={loader} onDone={onDone} onQuit={(code) => onExit(code)} /> : <App data={data} onQuit={() => onExit(0)} />;
+  return data === undefined ? <Loading loader={loader} onDone={onDone} onQuit={(code) => onExit(code)} /> : <App data={data} onQuit={(code) => onExit(code)} />;
 }
 
 /** Renders until the user quits or loading fails; returns the exit code and what to print after. */

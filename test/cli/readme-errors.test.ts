@@ -169,6 +169,14 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
       return ['analyze', '--fail-on', 'never', 'cut.txt.gz'];
     },
   },
+  'NUL characters in a text dump': {
+    args: (d) => {
+      // A real jstack dump with a NUL in every thread header: every thread is still read, and the NULs counted.
+      const text = readFileSync(fixture('threads/deadlock/dump-1.txt'), 'utf8');
+      write(d, 'nul.txt', text.replace(/\n"/g, '\n"\0'));
+      return ['analyze', '--fail-on', 'never', 'nul.txt'];
+    },
+  },
   'fewer threads read than the dump declares': {
     args: (d) => {
       // A real jstack dump with one thread's block taken out: its SMR list still counts it.
@@ -219,9 +227,11 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
     },
   },
   'a line longer than 64 Mi characters': {
-    // A hole of 600 MB in a sparse file: one line of zero bytes, past the longest string V8 can hold.
+    // A run of 70 million of one character: one line past the 64 Mi kept (a sparse file's zero bytes
+    // are dropped as NUL characters instead: test/cli/special-inputs.test.ts).
     shell: (cli) =>
-      `cp ${fixture('threads/deadlock/dump-1.txt')} long.txt && truncate -s +600M long.txt && echo >> long.txt && ${cli} analyze --fail-on never long.txt`,
+      `cp ${fixture('threads/deadlock/dump-1.txt')} long.txt && head -c 70000000 /dev/zero | tr '\\0' x >> long.txt && echo >> long.txt && ` +
+      `${cli} analyze --fail-on never long.txt`,
   },
   'a HotSpot dump that stops before its closing `JNI global refs` line': {
     args: (d) => {

@@ -5,13 +5,13 @@
  */
 import { describe, expect, test } from 'vitest';
 
-import type { LeakSuspect, MemorySummary, RetainedObject } from '../../src/model/memory.js';
+import type { LeakSuspect, MemorySummary, RetainedObject, RetainerNode } from '../../src/model/memory.js';
 import { renderMemoryText } from '../../src/report/memory-text.js';
 
 const MB = 1024 * 1024;
 const object = (className: string, id: string, retained: number): RetainedObject => ({ index: Number.parseInt(id, 16), id, className, shallow: 48, retained });
 
-function report(biggest: RetainedObject[]): string {
+function report(biggest: RetainedObject[], tree: RetainerNode[] = []): string {
   const holder = object('com.acme.Caches', '0xf0001000', 230 * MB);
   const suspect: LeakSuspect = {
     kind: 'object',
@@ -34,7 +34,7 @@ function report(biggest: RetainedObject[]): string {
     classes: [],
     suspects: [suspect],
   };
-  return renderMemoryText({ source: 'heap.hprof', summary, tree: [], warnings: [] });
+  return renderMemoryText({ source: 'heap.hprof', summary, tree, warnings: [] });
 }
 
 describe('memory report: a suspect whose memory does not gather in one object', () => {
@@ -49,4 +49,15 @@ describe('memory report: a suspect whose memory does not gather in one object', 
   test('control: nothing it holds is big enough to name', () => {
     expect(report([])).toMatch(/it directly holds 5 objects, none of which retains most of it\n/);
   });
+});
+
+// Issue 46: the suspects came after the dominator tree, 110 lines down on a real heap.
+test('memory report: the leak suspects come first, then the dominator tree', () => {
+  const node = (o: RetainedObject): RetainerNode => ({ object: o, children: [], more: { objects: 0, bytes: 0 } });
+  const text = report([], [node(object('com.acme.Caches', '0xf0001000', 230 * MB)), node(object('java.lang.Thread', '0xf0002000', 10 * MB))]);
+  const suspects = text.indexOf('\nLeak suspects\n');
+  const tree = text.indexOf('\nBiggest retainers');
+  expect(suspects).toBeGreaterThan(0);
+  expect(tree).toBeGreaterThan(suspects);
+  expect(text.slice(tree)).toContain('java.lang.Thread 0xf0002000');
 });

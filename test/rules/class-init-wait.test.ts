@@ -9,6 +9,10 @@ import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
+import { defaultConfig } from '../../src/engine/config.js';
+import { runRules } from '../../src/engine/run-rules.js';
+import { causalSummary } from '../../src/report/causal-summary.js';
+import { RULES } from '../../src/rules/index.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
 
@@ -88,6 +92,14 @@ const loader: ThreadSpec = {
 const requests = (n: number) =>
   many(n, 'http-nio-8080-exec-', (name) => waitsFor(name, 'com.acme.Config$Remote', ['com.acme.Api.handle', 'java.lang.Thread.run']));
 
+const CYCLE = 'class initialisation cycle: com.acme.PriceTable, com.acme.TaxRules';
+/** Two initialisers waiting for each other, and three requests that touch one of their classes. */
+const cycleWithCallers = (): ThreadSpec[] => [
+  waitsFor('pricing-init', 'com.acme.TaxRules', ['com.acme.PriceTable.<clinit>', 'com.acme.Main.prices', 'java.lang.Thread.run']),
+  waitsFor('tax-init', 'com.acme.PriceTable', ['com.acme.TaxRules.<clinit>', 'com.acme.Main.taxes', 'java.lang.Thread.run']),
+  ...many(3, 'http-nio-8080-exec-', (name) => waitsFor(name, 'com.acme.PriceTable', ['com.acme.Api.quote', 'java.lang.Thread.run'])),
+];
+
 const CASES: Case[] = [
   {
     name: 'three requests behind a static initialiser that waits for a latch',
@@ -113,9 +125,34 @@ const CASES: Case[] = [
       },
     ],
   },
+  {
+    // Issue 46: the waiters of a class in a cycle were a critical finding of their own beside the cycle's.
+    name: 'requests behind a class of a cycle: critical, and caused by the cycle',
+    model: () => modelOf([{ threads: cycleWithCallers() }]),
+    expect: [
+      { subject: CYCLE, severity: 'critical' },
+      { subject: 'com.acme.PriceTable', severity: 'critical', facts: { waiterCount: 3 }, causedBy: [`class-init-wait:${CYCLE}`] },
+    ],
+  },
+  {
+    name: 'negative control: requests behind an initialiser outside any cycle have no cause',
+    model: () => modelOf([{ threads: [loader, ...requests(3)] }]),
+    expect: [{ subject: 'com.acme.Config$Remote', causedBy: [] }],
+  },
   { name: 'negative control: an initialiser nobody waits for', model: () => modelOf([{ threads: [loader] }]), expect: [] },
 ];
 
 describe('class-init-wait: hand-built cases', () => {
   for (const c of CASES) test(c.name, () => void check('class-init-wait', c));
+
+  // One cycle is one root cause: over a series, the threads stuck in it and behind it (stuck-threads)
+  // and the callers of its classes (class-init-wait) all sit under the cycle in the summary.
+  test("a cycle over three dumps is the summary's one root cause", () => {
+    const at = ['2026-12-07T10:00:00', '2026-12-07T10:00:05', '2026-12-07T10:00:10'];
+    const findings = runRules(modelOf(at.map((t) => ({ threads: cycleWithCallers(), at: t }))), RULES, defaultConfig(RULES));
+    const roots = causalSummary(findings).causes.map((c) => c.finding.id);
+    expect(roots).toEqual([`class-init-wait:${CYCLE}`]);
+    expect(findings.filter((f) => f.rule === 'stuck-threads').length).toBeGreaterThan(0);
+    expect(findings.filter((f) => f.severity === 'critical' && f.causedBy.length === 0).map((f) => f.id)).toEqual([`class-init-wait:${CYCLE}`]);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * The UI in a real pseudo-terminal (tmux): open incident 3, go to the leak finding, follow its evidence
- * to a thread, search, quit; the screen text is checked at each step. `.ci/run` installs tmux; without
+ * to a thread, search, quit (and Ctrl-C: exit 130); the screen text is checked at each step. `.ci/run` installs tmux; without
  * it (a developer machine), the test says it was skipped.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -65,6 +65,22 @@ describe.skipIf(!haveTmux && !process.env['CI'])('ui in a real terminal (tmux)',
       const after = await waitFor(/EXIT=\d+/);
       expect(after).toContain('EXIT=0');
       // The alternate screen is gone: the UI's tabs are no longer on the terminal.
+      expect(after).not.toContain('2 Findings (1)');
+    } finally {
+      spawnSync('tmux', ['kill-session', '-t', session]);
+    }
+  });
+
+  // Issue 46: Ctrl-C once the screens are up ended with 0 (it quit as q does); the README says 130.
+  it('Ctrl-C on the screens ends with 130, as an interrupt, and restores the terminal', { timeout: 120_000 }, async () => {
+    tmux('new-session', '-d', '-s', session, '-x', '130', '-y', '40', `node dist/cli.js ui fixtures/incidents/active-count-leak; echo EXIT=$?; sleep 10`);
+    try {
+      await waitFor(/1 Overview.*2 Findings \(1\)/);
+      await keys('2');
+      await waitFor(/› CRITICAL\s+active-count-leak/);
+      await keys('C-c');
+      const after = await waitFor(/EXIT=\d+/);
+      expect(after).toContain('EXIT=130');
       expect(after).not.toContain('2 Findings (1)');
     } finally {
       spawnSync('tmux', ['kill-session', '-t', session]);

@@ -170,6 +170,9 @@ describe('reducer', () => {
     expect(press(d, s, '/', 'q').quit).toBe(false);
     expect(press(d, s, 'q').quit).toBe(true);
     expect(press(d, s, 'ctrl-c').quit).toBe(true);
+    // Ctrl-C is an interrupt (exit 130), q is not (exit 0).
+    expect(press(d, s, 'ctrl-c').interrupted).toBe(true);
+    expect(press(d, s, 'q').interrupted).toBe(false);
   });
 
   it('tab cycles screens and numbers jump', () => {

@@ -83,9 +83,9 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
   }
   const named = await namedGraph(file, options);
   const graph = named.graph;
-  options.onProgress?.({ phase: 'dominators', bytesRead: 0 });
+  await announce(options, 'dominators');
   const { tree, lists } = dominatedTree(graph);
-  options.onProgress?.({ phase: 'summary', bytesRead: 0 });
+  await announce(options, 'summary');
   const summary = memorySummary(graph, tree, options, lists);
   const wanted = (s: MemorySummary['suspects'][number]) => options.suspectPaths === true && s.retained >= (options.suspectPathMinBytes ?? 0);
   // The user's --path target, if it is an object of the dump, and the tree's nodes share the suspects' pass for names.
@@ -94,7 +94,7 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
   const suspectTargets = summary.suspects.filter(wanted).map((s) => s.accumulation.index);
   const treeTargets = top !== undefined ? treeIndexes(top) : [];
   const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets];
-  if (targets.length > 0) options.onProgress?.({ phase: 'paths', bytesRead: 0 });
+  if (targets.length > 0) await announce(options, 'paths');
   const paths = targets.length > 0 ? await pathsWithListsAside(named, tree, lists, targets) : [];
   let k = 0;
   const suspects = summary.suspects.map((s) => (wanted(s) ? { ...s, path: paths[k++]! } : s));
@@ -107,6 +107,17 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
     ...(pathTo !== undefined ? { pathTo } : {}),
     ...(top !== undefined ? { retainers: withPaths(top, paths.slice(k)) } : {}),
   };
+}
+
+/**
+ * Tells the listener a phase starts, then gives the event loop a turn before its work: on the thread
+ * of a screen (the UI's analysis of a small heap), the screen draws the phase's name before the work
+ * holds the thread.
+ */
+async function announce(options: MemoryAnalysisOptions, phase: string): Promise<void> {
+  if (options.onProgress === undefined) return;
+  options.onProgress({ phase, bytesRead: 0 });
+  await new Promise((r) => setImmediate(r));
 }
 
 /**

@@ -4,9 +4,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { analyseMemory, analysisBuffers, type MemoryAnalysisOptions } from './heap-memory.js';
 import { MemoryDoesNotFit } from './memory-need.js';
 
-const { file, options } = workerData as { file: string; options: Omit<MemoryAnalysisOptions, 'onProgress'> };
+const { file, options, progress } = workerData as { file: string; options: Omit<MemoryAnalysisOptions, 'onProgress'>; progress?: boolean };
 try {
-  const analysis = await analyseMemory(file, options);
+  // How far it got goes to the main thread as it comes (a pass reports a hundredth of the file at a time).
+  const analysis = await analyseMemory(file, progress === true ? { ...options, onProgress: (e) => parentPort!.postMessage({ progress: e }) } : options);
   // The id table is a function, which cannot cross: the graph arrives without it (a scan finds ids then).
   const { indexOfId: _table, ...graph } = analysis.graph;
   parentPort!.postMessage({ analysis: { ...analysis, graph } }, analysisBuffers(analysis));

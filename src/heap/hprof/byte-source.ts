@@ -7,7 +7,7 @@ import { closeSync, createReadStream, fstatSync, openSync, readSync, statSync } 
 import { createGunzip } from 'node:zlib';
 
 import { DEFAULT_MAX_GUNZIP_BYTES } from '../../model/bytes.js';
-import type { ProgressListener } from '../../model/progress.js';
+import { type ProgressListener, progressStep } from '../../model/progress.js';
 import type { FilePart } from './file-parts.js';
 import { jmapGzipBlockSize, parallelGunzip } from './parallel-gunzip.js';
 import { HprofFormatError, type HprofHeader, type HprofParser } from './parser.js';
@@ -167,6 +167,7 @@ function feedOpenFileTo(fd: number, parser: HprofParser, start: number, size: nu
   /** File position of buf[have]: where the next read starts. */
   let readPos = start;
   let lastReport = readPos;
+  const step = progressStep(size - start);
   for (;;) {
     if (have < buf.length && readPos < size) {
       const n = readSync(fd, buf, have, Math.min(buf.length - have, size - readPos), readPos);
@@ -185,7 +186,7 @@ function feedOpenFileTo(fd: number, parser: HprofParser, start: number, size: nu
       buf.copyWithin(0, consumed, have);
       have -= consumed;
     }
-    if (onProgress && readPos - lastReport > 64 * 1024 * 1024) {
+    if (onProgress && readPos - lastReport > step) {
       lastReport = readPos;
       onProgress({ phase: 'heap', bytesRead: Math.min(readPos, size), totalBytes: size });
     }
@@ -313,7 +314,7 @@ async function sequentialGunzip(path: string, start: number, onChunk: (b: Buffer
     for await (const chunk of file.pipe(gunzip) as AsyncIterable<Buffer>) {
       onChunk(chunk);
       if (stop()) break;
-      if (onProgress && compressedRead - lastReport > 32 * 1024 * 1024) {
+      if (onProgress && compressedRead - lastReport > progressStep(size)) {
         lastReport = compressedRead;
         onProgress({ phase: 'heap', bytesRead: compressedRead, totalBytes: size });
       }

@@ -12,7 +12,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
-import type { ProgressListener } from '../../model/progress.js';
+import { type ProgressListener, progressStep } from '../../model/progress.js';
 
 /** The block size from the first member's comment, or undefined for any other gzip file. */
 export function jmapGzipBlockSize(path: string): number | undefined {
@@ -164,7 +164,7 @@ export async function parallelGunzip(
           nextToFeed++;
           if (stop() || nextToFeed === members.length) return finish({ done: true });
           if (nextToFeed === failedAt) return finish({ done: false, resumeAt: members[failedAt]!.start });
-          if (onProgress && members[nextToFeed]!.start - lastReport > 32 * 1024 * 1024) {
+          if (onProgress && members[nextToFeed]!.start - lastReport > progressStep(size)) {
             lastReport = members[nextToFeed]!.start;
             onProgress({ phase: 'heap', bytesRead: lastReport, totalBytes: size });
           }

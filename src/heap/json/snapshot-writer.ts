@@ -3,9 +3,9 @@
  * whole source heap, then one class and one object per line, so it streams both ways. Gzipped when
  * asked (the extract of a multi-GB dump is small, and smaller still compressed).
  */
-import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import type { Writable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 
 import type { HeapClass, HeapObject, HeapStore } from '../heap-model.js';
@@ -17,20 +17,19 @@ export interface SnapshotMeta {
   readonly plan: unknown;
 }
 
+/**
+ * Writes through one pipeline, so a failure anywhere (the file cannot be opened, the disk fills, a
+ * file-size limit) rejects this call, which writeFileWhole turns into a one-line error: a stream's
+ * error event left to itself was an unhandled rejection and exit 1.
+ */
 export async function writeHeapSnapshotFile(store: HeapStore, path: string, meta: SnapshotMeta, gzip: boolean): Promise<void> {
+  const text = Readable.from(snapshotPieces(store, meta), { objectMode: false });
   const file = createWriteStream(path);
-  const out: Writable = gzip ? createGzip({ level: 6 }) : file;
-  if (gzip) out.pipe(file);
-  const done = once(file, 'close');
-  await writeHeapSnapshot(store, out, meta);
-  out.end();
-  await done;
+  await (gzip ? pipeline(text, createGzip({ level: 6 }), file) : pipeline(text, file));
 }
 
-async function writeHeapSnapshot(store: HeapStore, out: Writable, meta: SnapshotMeta): Promise<void> {
-  const write = async (s: string) => {
-    if (!out.write(s)) await once(out, 'drain');
-  };
+/** The snapshot's text in pieces, as the pipeline asks for them. */
+async function* snapshotPieces(store: HeapStore, meta: SnapshotMeta): AsyncGenerator<string> {
   const header = {
     source: store.source.path,
     sourceFormat: store.source.format,
@@ -45,24 +44,24 @@ async function writeHeapSnapshot(store: HeapStore, out: Writable, meta: Snapshot
     // What holds the memory, computed from the HPROF, so an attached snapshot still shows it.
     ...(store.memory !== undefined ? { memory: store.memory } : {}),
   };
-  await write(
+  yield (
     `{"format":${JSON.stringify(HEAP_SNAPSHOT_FORMAT)},\n"header":${JSON.stringify(header)}` +
-      `,\n"histogram":${JSON.stringify(store.histogram ?? null)},\n"classes":[`,
+    `,\n"histogram":${JSON.stringify(store.histogram ?? null)},\n"classes":[`
   );
   let first = true;
   const classes = [...store.classes.values()].sort((a, b) => a.id - b.id);
   for (const c of classes) {
-    await write((first ? '\n' : ',\n') + JSON.stringify(classRecord(c)));
+    yield (first ? '\n' : ',\n') + JSON.stringify(classRecord(c));
     first = false;
   }
-  await write('\n],\n"objects":[');
+  yield '\n],\n"objects":[';
   first = true;
   const objects = [...store.objects.values()].sort((a, b) => a.id - b.id);
   for (const o of objects) {
-    await write((first ? '\n' : ',\n') + JSON.stringify(objectRecord(o, store)));
+    yield (first ? '\n' : ',\n') + JSON.stringify(objectRecord(o, store));
     first = false;
   }
-  await write('\n]}\n');
+  yield '\n]}\n';
 }
 
 function classRecord(c: HeapClass): unknown {

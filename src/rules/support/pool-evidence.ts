@@ -65,3 +65,17 @@ export function measuredThroughput(model: Model, e: ExecutorModel): { perSecond:
   if (done === 0) return { perSecond: 0, basis: `no call finished in ${seconds.toFixed(1)} s between thread dumps` };
   return { perSecond: done / seconds, basis: `${done} calls finished over ${seconds.toFixed(1)} s between thread dumps` };
 }
+
+/**
+ * Why measuredThroughput found no rate, in words: there is no series to measure over, or there is one
+ * but none of the executor's workers was seen inside a call in it (they wait for the pool's calls,
+ * parked on a future or a lease, which says nothing of when a call ends).
+ */
+export function throughputUnknownWhy(model: Model, e: ExecutorModel): string {
+  const timed = model.dumps.filter((d) => d.timestampIso !== undefined && Number.isFinite(Date.parse(d.timestampIso))).length;
+  if (timed < 2) return 'no series of thread dumps with timestamps: throughput unknown';
+  const names = executorThreadNames(model, e.name);
+  return names.size === 0
+    ? `none of its workers is named in the ${timed} thread dumps with timestamps: throughput unknown`
+    : `none of its workers was inside a call in the ${timed} thread dumps with timestamps (they wait for the calls): throughput unknown`;
+}

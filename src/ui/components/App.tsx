@@ -14,7 +14,8 @@ import { DetailPane } from './DetailPane.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { ListView } from './ListView.js';
 
-export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?: () => void }) {
+/** `onQuit` gets the exit code: 0 for q, 130 for Ctrl-C (an interrupt, as the README says). */
+export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?: (code: number) => void }) {
   const { stdout } = useStdout();
   const [size, setSize] = useState({ columns: stdout.columns, rows: stdout.rows });
   const [state, dispatch] = useReducer(
@@ -39,10 +40,10 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
   }, [layout.listHeight, state.listHeight]);
   useEffect(() => {
     if (state.quit) {
-      onQuit?.();
+      onQuit?.(state.interrupted ? 130 : 0);
       exit();
     }
-  }, [state.quit, exit, onQuit]);
+  }, [state.quit, state.interrupted, exit, onQuit]);
 
   // One router: every key goes through the reducer, which knows the mode (search, help, list, detail).
   useInput((input, key) => {

@@ -28,6 +28,8 @@ export interface UiState {
   /** Where Esc goes back to after following a link. */
   readonly history: ReadonlyArray<{ readonly screen: number; readonly key: string }>;
   readonly quit: boolean;
+  /** Quit by Ctrl-C: an interrupt, which ends the run with 130 as SIGINT does (q ends it with 0). */
+  readonly interrupted: boolean;
 }
 
 export type UiAction =
@@ -52,6 +54,7 @@ export function initialState(data: UiData, listHeight: number): UiState {
     listHeight: Math.max(1, listHeight),
     history: [],
     quit: false,
+    interrupted: false,
   };
 }
 
@@ -220,7 +223,7 @@ function searchCommand(data: UiData, s: UiState, c: Command): UiState {
  * several in one chunk see each other's effect.
  */
 function pressKey(data: UiData, s: UiState, name: string): UiState {
-  if (name === 'ctrl-c') return { ...s, quit: true };
+  if (name === 'ctrl-c') return { ...s, quit: true, interrupted: true };
   if (s.mode === 'search') {
     if (name === 'backspace') return typed(data, s, s.typing.slice(0, -1));
     if (name === 'enter') return command(data, s, 'open');
