@@ -317,6 +317,12 @@ export interface Model {
   readonly memory: HeapMemoryModel[];
   /** What a heap dump would add when none was given (threads-only runs), or why one could not be used. */
   readonly notes: string[];
+  /**
+   * Evidence the answer may depend on that the inputs do not hold, in words (virtual threads a
+   * Thread.print dump cannot list, a heap dump a capture asked for and did not get). Each is also
+   * among the notes; every report says them at its top, with the inputs read in part.
+   */
+  readonly missingEvidence: readonly string[];
   /** The files of the incident that were not read, and why (the first LEFT_OUT_KEPT; `leftOutMore` counts the rest). */
   readonly leftOut: readonly LeftOutInput[];
   readonly leftOutMore: number;

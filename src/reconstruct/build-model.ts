@@ -190,6 +190,8 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   const logEvents = [...logs.flatMap((l) => l.events), ...inputs.flatMap((i) => i.logEvents ?? [])];
   const concurrency = reconstructConcurrency(dumps, executors, heaps, logEvents, others.userCounters ?? [], activity);
 
+  // What the answer may depend on and the inputs do not hold: a capture's failed steps, virtual threads the dumps cannot list.
+  const missingEvidence = [...(others.notes ?? []), ...unlistedVirtualThreadsNote(dumps)];
   return {
     inputs: summaries,
     dumps,
@@ -210,9 +212,8 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     asyncAppenders: asyncAppenders(heaps),
     memory: heaps.flatMap((h) => (h.memory !== undefined ? [h.memory.model] : [])),
     notes: [
-      ...(others.notes ?? []),
+      ...missingEvidence,
       ...momentNotes(moments.merged),
-      ...unlistedVirtualThreadsNote(dumps),
       ...copyNotes,
       ...jvmNotes,
       ...stacksFromHeaps.map(
@@ -226,6 +227,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         h.memory?.model.skipped !== undefined ? [`${h.path}: what holds its memory (dominator tree, leak suspects) was ${h.memory.model.skipped}`] : [],
       ),
     ],
+    missingEvidence,
     leftOut: others.leftOut ?? [],
     leftOutMore: others.leftOutMore ?? 0,
   };

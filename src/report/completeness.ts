@@ -8,6 +8,8 @@ import type { LeftOutInput, Model } from '../model/model.js';
 export interface Completeness {
   /** Every input read to its end, and no file that should have been evidence left out. */
   readonly complete: boolean;
+  /** What the answer may depend on and the inputs do not hold (Model.missingEvidence). */
+  readonly missing: readonly string[];
   /** Inputs read only in part, and why. */
   readonly cut: ReadonlyArray<{ readonly path: string; readonly why: string }>;
   /** Files not read at all: evidence first (given by name, or named like a dump), then stray files. */
@@ -18,7 +20,8 @@ export interface Completeness {
 export function completenessOf(model: Model): Completeness {
   const cut = model.inputs.flatMap((i) => (i.cut !== undefined ? [{ path: i.path, why: withoutName(i.path, i.cut) }] : []));
   const leftOut = [...model.leftOut].sort((a, b) => Number(b.evidence) - Number(a.evidence));
-  return { complete: cut.length === 0 && !leftOut.some((l) => l.evidence), cut, leftOut, leftOutMore: model.leftOutMore };
+  const missing = model.missingEvidence;
+  return { complete: cut.length === 0 && missing.length === 0 && !leftOut.some((l) => l.evidence), missing, cut, leftOut, leftOutMore: model.leftOutMore };
 }
 
 /** A reader's message names its file first (`a.txt.gz: gzip data ends early`); the block names it already. */
@@ -32,9 +35,15 @@ export function completenessHeading(c: Completeness): string | undefined {
   return c.leftOut.length > 0 || c.leftOutMore > 0 ? 'Not read' : undefined;
 }
 
+/** The model's notes less those the block at the top says already. */
+export function notesBelow(model: Model): string[] {
+  return model.notes.filter((n) => !model.missingEvidence.includes(n));
+}
+
 /** The block's lines, plain text (each renderer escapes and styles them). */
 export function completenessLines(c: Completeness): string[] {
   return [
+    ...c.missing,
     ...c.cut.map((x) => `${x.path} was read only in part: ${x.why}`),
     ...c.leftOut.map((l) => `${l.path} was not read: ${l.why}`),
     ...(c.leftOutMore > 0 ? [`${c.leftOutMore} more ${c.leftOutMore === 1 ? 'file was' : 'files were'} not read`] : []),

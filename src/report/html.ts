@@ -9,7 +9,7 @@ import type { Model } from '../model/model.js';
 import type { JavaThreadState } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, type CauseNode } from './causal-summary.js';
 import { codeHeader, codeLines, threadsWithCode } from './code-lines.js';
-import { completenessHeading, completenessLines, completenessOf } from './completeness.js';
+import { completenessHeading, completenessLines, completenessOf, notesBelow } from './completeness.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
 import { esc } from './html-escape.js';
@@ -297,7 +297,7 @@ export function renderHtml(report: Report): string {
           ) + i.warnings.map((w) => `<br><span class="input-warning">warning: ${esc(w)}</span>`).join(''),
       )
       .join('<br>')}</p>`,
-    ...m.notes.map((n) => `<p class="muted note">note: ${esc(n)}</p>`),
+    ...notesBelow(m).map((n) => `<p class="muted note">note: ${esc(n)}</p>`),
     ...(report.findings.length > 0 ? ['<h2>Summary</h2>', causesBlock(causalSummary(report.findings))] : []),
     `<h2>Findings (${report.findings.length})</h2>`,
     report.findings.length === 0 ? '<p>No findings.</p>' : report.findings.map((f) => findingBlock(f, short)).join('\n'),

@@ -58,6 +58,7 @@ export function renderJson(report: Report): string {
     ...(report.config !== undefined ? { config: { path: report.config.path, chosen: report.config.chosen } } : {}),
     // Whether the analysis saw all of the evidence: every input read to its end and none left out.
     complete: completeness.complete,
+    missingEvidence: completeness.missing,
     incomplete: completeness.cut,
     leftOut: { files: completeness.leftOut, more: completeness.leftOutMore },
     inputs: m.inputs.map((i) => ({

@@ -9,7 +9,7 @@ import type { Model } from '../model/model.js';
 import type { StackFrame } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
 import { codeHeader, codeLines, threadsWithCode } from './code-lines.js';
-import { completenessHeading, completenessLines, completenessOf } from './completeness.js';
+import { completenessHeading, completenessLines, completenessOf, notesBelow } from './completeness.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
 import { inputKindText, inputLineParts } from './input-line.js';
@@ -263,7 +263,7 @@ function body(report: Report, evidenceLimit: number, briefSummary: boolean): str
         .map((p) => `, ${mdText(p.text)}`)
         .join('')}${i.warnings.length > 0 ? ` (warnings: ${i.warnings.map(mdText).join('; ')})` : ''}`,
     );
-  for (const n of m.notes) out.push(`- note: ${mdText(n)}`);
+  for (const n of notesBelow(m)) out.push(`- note: ${mdText(n)}`);
   out.push('', '</details>', '', `<sub>${mdText(`dumpsleuth ${report.tool.version}`)}</sub>`, '');
   return out.join('\n');
 }

@@ -9,7 +9,7 @@ import { countOf } from '../model/count-text.js';
 import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
 import { codeLines } from './code-lines.js';
-import { completenessHeading, completenessLines, completenessOf } from './completeness.js';
+import { completenessHeading, completenessLines, completenessOf, notesBelow } from './completeness.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
 import { inputKindText, inputLineParts } from './input-line.js';
@@ -116,7 +116,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
       );
     for (const x of sec.suspects) out.push(`  10% or more: ${stripControl(x)}`);
   }
-  for (const n of m.notes) out.push('', chalk.dim(`note: ${stripControl(n)}`));
+  for (const n of notesBelow(m)) out.push('', chalk.dim(`note: ${stripControl(n)}`));
   // A healthy report said "No findings." at the top; the count closes only a report that has some.
   if (report.findings.length > 0) out.push('', summaryLine(report.findings, chalk));
   return out.join('\n') + '\n';

@@ -8,7 +8,7 @@ import type { Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, walkCauses } from '../report/causal-summary.js';
 import { codeHeader, codeLines, threadsWithCode } from '../report/code-lines.js';
-import { completenessHeading, completenessLines, completenessOf } from '../report/completeness.js';
+import { completenessHeading, completenessLines, completenessOf, notesBelow } from '../report/completeness.js';
 import { type FactRow, factRows } from '../report/fact-text.js';
 import { heapSizeText } from '../report/heap-size-text.js';
 import { inputKindText, inputLineParts } from '../report/input-line.js';
@@ -529,7 +529,7 @@ function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
     if (completeness.complete) rows.push(row);
     else rows.unshift(row);
   }
-  for (const n of model.notes) rows.push({ key: `note:${n}`, text: `note: ${clean(n)}`, tone: 'dim', search: '', detail: [{ text: clean(n) }] });
+  for (const n of notesBelow(model)) rows.push({ key: `note:${n}`, text: `note: ${clean(n)}`, tone: 'dim', search: '', detail: [{ text: clean(n) }] });
   return { id: 'overview', title: 'Overview', rows, empty: '' };
 }
 

@@ -195,3 +195,23 @@ describe('a damaged heap says so in analyze, as memory and histogram do', { time
     expect(await warningsOf(control)).toEqual([]);
   });
 });
+
+describe('evidence the inputs cannot hold is said at the top', { timeout: 120_000 }, () => {
+  it('a JDK 25 Thread.print dump of a JVM running virtual threads: incomplete, with the command that lists them, before "No findings."', async () => {
+    const dump = 'fixtures/incidents/virtual-thread-deadlock/dump-1.txt';
+    const text = (await runCli(['analyze', dump])).stdout;
+    expect(text).toMatch(/^Incomplete: this report stands on part of the evidence\n {2}.*virtual threads.*Thread\.dump_to_file -format=json/m);
+    expect(text.indexOf('Incomplete:')).toBeLessThan(text.indexOf('No findings.'));
+    // Said once: the block at the top, not again among the notes at the end.
+    expect(text.match(/Thread\.dump_to_file -format=json/g)).toHaveLength(1);
+    const json = JSON.parse((await runCli(['analyze', '-f', 'json', dump])).stdout) as { complete: boolean; missingEvidence: string[] };
+    expect(json.complete).toBe(false);
+    expect(json.missingEvidence.join('\n')).toMatch(/virtual threads/);
+    // With the JSON dump of the same moment beside it, nothing is missing.
+    const both = JSON.parse(
+      (await runCli(['analyze', '--fail-on', 'never', '-f', 'json', dump, 'fixtures/incidents/virtual-thread-deadlock/dump-1.json.gz'])).stdout,
+    ) as { complete: boolean; missingEvidence: string[] };
+    expect(both.missingEvidence).toEqual([]);
+    expect(both.complete).toBe(true);
+  });
+});
