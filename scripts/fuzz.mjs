@@ -3,7 +3,7 @@
  * `npm run fuzz -- [--cli] [--seed N] [--minutes M] [--runs R]`: the robustness properties
  * (test/robustness/mutated-inputs.test.ts) again and again with seeds N, N+1, ... and R cases per
  * property, until M minutes have passed. With --cli, the built CLI end to end instead
- * (test/robustness/cli-fuzz.test.ts, R cases of each of its nine classes a seed; `npm run build`
+ * (test/robustness/cli-fuzz.test.ts, R cases of each of its ten classes a seed; `npm run build`
  * first). Each round runs in its own process with a time limit, so a
  * hang is caught and named by its seed instead of stalling the run. Failures are printed with the
  * seed that reproduces them:  DUMPSLEUTH_FUZZ_SEED=<seed> DUMPSLEUTH_FUZZ_RUNS=<R> npx vitest run test/robustness

@@ -1,5 +1,5 @@
 /**
- * The built CLI fuzzed end to end (see cli-fuzz.ts): a few seeded cases of each of the nine classes
+ * The built CLI fuzzed end to end (see cli-fuzz.ts): a few seeded cases of each of the ten classes
  * on every run, new ones with each seed. `DUMPSLEUTH_CLI_FUZZ_SEED=<seed>` reproduces a failure (its
  * message names the seed and the case); `npm run fuzz -- --cli --minutes 30` runs seed after seed.
  */
