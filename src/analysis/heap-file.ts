@@ -58,10 +58,14 @@ export async function heapHistogramOfFile(file: string, onProgress?: ProgressLis
   return histogram;
 }
 
+/** How a cut's words end: what was read before the cut (nothing, when this error is said). */
+const READ_BEFORE = '; everything before it was read';
+
 /** A heap dump cut before its first object: `memory`, `histogram`, `extract` and `analyze` refuse it (exit 2), saying why. */
 export function nothingReadError(path: string, cut: string): InputError {
   return new InputError(
-    `${path}: nothing of the heap dump could be read: ${cut}`,
+    // The cut's own words end in what was read before it, which here was nothing.
+    `${path}: nothing of the heap dump could be read: ${cut.includes(READ_BEFORE) ? cut.slice(0, cut.indexOf(READ_BEFORE)) : cut}`,
     cut.includes('--max-gunzip-size') ? 'raise --max-gunzip-size to read on' : 'take or copy the heap dump again, whole',
   );
 }

@@ -3,10 +3,14 @@
  * `<out>/<host>-<pid>-<time>/` (src/capture/), says what it took and what went wrong, then analyses
  * the directory as `analyze` would, unless asked not to.
  */
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
 import { captureIncident, type CaptureManifest, type CaptureOptions, JVM_WRITES } from '../capture/capture.js';
 import { resolveTarget } from '../capture/find-jvm.js';
 import { findTool } from '../capture/jvm-tools.js';
 import { UsageError } from '../errors.js';
+import { readFailure } from '../model/read-failure.js';
 import { stripControl } from '../report/sanitize.js';
 import { analyzeCommand, type CommandIo } from './analyze.js';
 
@@ -27,6 +31,7 @@ export async function captureCommand(target: string, opts: CaptureCommandOptions
         'install openjdk-17-jdk-headless (or the JDK of your vendor), or set JAVA_HOME',
     );
   }
+  makeOutFolder(opts.out);
   const jvm = await resolveTarget(target, jcmd);
   const dumps = opts.dumps === 1 ? '1 thread dump' : `${opts.dumps} thread dumps ${opts.intervalSeconds} s apart`;
   const heap = opts.heap !== undefined ? `, then a heap dump (${opts.heap} objects; it pauses the JVM while it is written)` : '';
@@ -62,4 +67,27 @@ function missingHeap(manifest: CaptureManifest): string | undefined {
   // The step's error without the hint on who writes the file: the remedy says it.
   const error = heapSteps.find((s) => s.error !== undefined)?.error?.replace(`; ${JVM_WRITES}`, '');
   return stripControl(error ?? 'the capture ended before it');
+}
+
+/**
+ * The folder incidents go into, made before the JVM is asked anything, one level at a time: a path
+ * through a file, or where no folder can be made (/proc), is one error line, not a bug (a recursive
+ * mkdir there loops for ever on some systems).
+ */
+function makeOutFolder(out: string): void {
+  const missing: string[] = [];
+  let at = resolve(out);
+  while (!existsSync(at) && dirname(at) !== at) {
+    missing.unshift(at);
+    at = dirname(at);
+  }
+  const remedy = 'give -o a folder you may write to (it is made when missing), such as -o /tmp/incidents';
+  if (!statSync(at).isDirectory()) throw new UsageError(`cannot write the capture into ${out}: ${at} is not a folder`, remedy);
+  for (const folder of missing) {
+    try {
+      mkdirSync(folder);
+    } catch (e) {
+      throw new UsageError(`cannot make the folder ${folder} for the capture: ${readFailure(e)}`, remedy);
+    }
+  }
 }

@@ -304,7 +304,9 @@ function threadsScreen(model: Model): UiScreen {
     const underGroup: UiRow['tree'] = { depth: 1, parent: key, children: 0 };
     for (const ref of refs) rows.push(threadRow(ref, underGroup));
   });
-  return { id: 'threads', title: 'Threads', rows, empty: 'No thread dump was given.' };
+  // The tab counts threads, as the groups do: one seen in three dumps is one.
+  const count = new Set(model.dumps.flatMap((d, di) => d.threads.map((_, ti) => threadOf[di]![ti]!))).size;
+  return { id: 'threads', title: 'Threads', rows, empty: 'No thread dump was given.', count };
 }
 
 /**

@@ -53,6 +53,8 @@ export interface UiScreen {
   readonly rows: readonly UiRow[];
   /** Shown when there are no rows. */
   readonly empty: string;
+  /** What the screen's tab counts, when not its rows (the Threads screen: threads, not a row a dump). */
+  readonly count?: number;
 }
 
 /** Everything the detail pane of a row shows. */

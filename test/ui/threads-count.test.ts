@@ -55,3 +55,16 @@ describe('Threads screen: a thread of a series is one thread', { timeout: 60_000
     }
   });
 });
+
+describe("the Threads tab's count", { timeout: 60_000 }, () => {
+  it('three dumps: the distinct threads of the series, as the Series screen has them, not a row a thread a dump', async () => {
+    const { model, findings } = await analyseIncident(INCIDENT);
+    const screens = buildUiData(model, findings, 't').screens;
+    const threads = screens.find((s) => s.id === 'threads')!;
+    const rowsOfThreads = threads.rows.filter((r) => !r.key.startsWith('stack:')).length;
+    const distinct = new Set(model.dumps.flatMap((d) => d.threads.map((t) => t.name))).size;
+    expect(model.dumps.length).toBe(3);
+    expect(threads.count).toBe(distinct);
+    expect(rowsOfThreads).toBe(3 * distinct);
+  });
+});
