@@ -103,16 +103,23 @@ function outermost(t: ThreadEntry): string | undefined {
   return t.stackTruncated || t.frames.length === 0 ? undefined : t.frames[t.frames.length - 1]!.qualified;
 }
 
-/** Milliseconds between the two dumps beyond a zone offset; undefined when either has no time, null when too far apart. */
+/**
+ * Milliseconds between the two dumps beyond a zone offset; undefined when either has no time, null
+ * when too far apart. A text dump's time has whole seconds (`18:10:18`): it was taken somewhere in
+ * that second, so a JSON dump at 18:10:18.868 is 0 ms from it, not 868 (and 132 from `18:10:19`):
+ * taken a second apart, the nearest second must not pair a JSON dump with the next moment's text.
+ */
 function msApart(text: ThreadDump, json: ThreadDump): number | undefined | null {
   if (text.timestampIso === undefined || json.timestampIso === undefined) return undefined;
   const a = Date.parse(asUtc(text.timestampIso));
   const b = Date.parse(asUtc(json.timestampIso));
   if (!Number.isFinite(a) || !Number.isFinite(b)) return undefined;
+  const within = /T?\d\d:\d\d:\d\d\.\d/.test(text.timestampIso) ? 0 : 1000;
   const diff = b - a;
-  const zone = Math.round(diff / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+  const zone = Math.round((diff - within / 2) / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
   if (Math.abs(zone) > MAX_ZONE_OFFSET_MS) return null;
-  const apart = Math.abs(diff - zone);
+  const off = diff - zone;
+  const apart = off < 0 ? -off : off > within ? off - within : 0;
   return apart <= MAX_APART_MS ? apart : null;
 }
 

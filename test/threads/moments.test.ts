@@ -114,6 +114,21 @@ describe('which JSON dump is the moment of which text dump', () => {
     );
   });
 
+  it('text dumps of whole seconds taken a second apart: each JSON dump with the text dump of its second, not the nearest second', async () => {
+    const text = await dumpOf('dump-1.txt');
+    const json = await dumpOf('dump-1.json.gz');
+    const second = (iso: string) => iso.slice(0, 19);
+    const t0 = Date.parse(`${second(text.timestampIso!)}Z`);
+    // Capture's order: a text dump at 18:10:18, its JSON dump 0.868 s later, the next text dump at 18:10:19, its JSON at .9.
+    const texts = [0, 1].map((k) => ({ ...text, source: `threads-${k + 1}.txt`, timestampIso: new Date(t0 + k * 1000).toISOString().slice(0, 19) }));
+    const jsons = [868, 1900].map((ms, k) => ({ ...json, source: `threads-${k + 1}.json`, timestampIso: new Date(t0 + ms).toISOString() }));
+    const { merged } = mergeMoments([texts[0]!, jsons[0]!, texts[1]!, jsons[1]!]);
+    expect(merged.map((m) => [m.fromSource, m.into])).toEqual([
+      ['threads-1.json', 'dump 1 of threads-1.txt'],
+      ['threads-2.json', 'dump 1 of threads-2.txt'],
+    ]);
+  });
+
   it('negative controls: a JSON dump minutes away, or of another JVM, is not merged', async () => {
     const text = await dumpOf('dump-1.txt');
     const json = await dumpOf('dump-1.json.gz');
