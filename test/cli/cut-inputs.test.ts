@@ -98,6 +98,15 @@ describe('a heap dump of which nothing can be read is an error', { timeout: 120_
     expect(json.heap.objects).toBeGreaterThan(0);
     const histogram = await runCli(['histogram', file]);
     expect(histogram.stdout.split('\n')[0]).toMatch(/^Incomplete: .*half\.hprof was read only in part/);
+    // A snapshot extracted from it for a ticket says so too, when it is analysed.
+    const snapshot = join(dir, 'half.json.gz');
+    expect((await runCli(['extract', file, '-o', snapshot])).code).toBe(0);
+    const fromSnapshot = JSON.parse((await runCli(['analyze', '--fail-on', 'never', '-f', 'json', snapshot])).stdout) as {
+      complete: boolean;
+      incomplete: Array<{ why: string }>;
+    };
+    expect(fromSnapshot.complete).toBe(false);
+    expect(fromSnapshot.incomplete[0]!.why).toMatch(/in the middle of a record at byte 2499992/);
     // Negative control: a whole dump says nothing of the kind.
     expect((await runCli(['memory', HEAP])).stdout).not.toMatch(/Incomplete/);
     expect(JSON.parse((await runCli(['memory', '-f', 'json', HEAP])).stdout).complete).toBe(true);

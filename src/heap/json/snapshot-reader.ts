@@ -65,17 +65,21 @@ export async function readHeapSnapshot(path: string, opened: SnapshotText): Prom
   };
 
   const pipeline = gen(parser({ streamValues: false }), pick({ filter: SECTIONS }), streamValues());
+  let damaged: string | undefined;
   try {
     for await (const chunk of opened.text()) for await (const item of pipeline(chunk)) take(item);
     for await (const item of pipeline(none as unknown as string)) take(item);
   } catch (e) {
     if (e instanceof InputError) throw e;
     const reason = ((e as Error).message ?? String(e)).split('\n')[0];
-    warnings.push(`the heap snapshot ends early or is damaged after ${objects.size} objects (${reason}); the records before it were used`);
+    damaged = `the heap snapshot ends early or is damaged after ${objects.size} objects (${reason}); the records before it were used`;
+    warnings.push(damaged);
   }
   if (header === undefined) throw new InputError(`${path}: the heap snapshot has no header`, 'check that the file is complete');
   if (bad > 0) warnings.push(`${bad} records of the heap snapshot were not understood and were skipped`);
   const h = header;
+  // Read in part: the heap dump it was made from (its header says), or the snapshot itself.
+  const cut = typeof h['cut'] === 'string' ? h['cut'] : damaged;
   const num = (k: string) => (typeof h[k] === 'number' ? (h[k] as number) : 0);
   const threads = (Array.isArray(h['threads']) ? h['threads'] : [])
     .filter((t): t is JsonObject => t !== null && typeof t === 'object' && !Array.isArray(t) && typeof t['objectId'] === 'number')
@@ -103,6 +107,7 @@ export async function readHeapSnapshot(path: string, opened: SnapshotText): Prom
     histogram,
     ...memoryFrom(h['memory']),
     warnings: [...strings(h['warnings']), ...warnings],
+    ...(cut !== undefined ? { cut } : {}),
   };
 }
 

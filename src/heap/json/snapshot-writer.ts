@@ -41,6 +41,8 @@ async function* snapshotPieces(store: HeapStore, meta: SnapshotMeta): AsyncGener
     completeClasses: [...store.completeClasses].sort(),
     threads: store.threads,
     warnings: store.warnings,
+    // A snapshot of a dump read only in part says so, so its analysis does too.
+    ...(store.cut !== undefined ? { cut: store.cut } : {}),
     // What holds the memory, computed from the HPROF, so an attached snapshot still shows it.
     ...(store.memory !== undefined ? { memory: store.memory } : {}),
   };
