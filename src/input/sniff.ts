@@ -11,6 +11,9 @@ export type SniffedKind =
   /** `cutHprof`: the start of an HPROF header and nothing after it. */
   | { kind: 'binary'; description: string; cutHprof?: true };
 
+/** A run of NULs at least this long is a hole, not binary data. */
+const SPARSE_HOLE_MIN = 64;
+
 /** `JAVA PROFILE 1.0.2`, its NUL, the id size (4 bytes) and the time (8 bytes). */
 const HPROF_HEADER_MIN = 19 + 4 + 8;
 
@@ -31,13 +34,26 @@ export function sniff(headBytes: Buffer, headText: string): SniffedKind {
   if (ascii.startsWith('%PDF')) return { kind: 'binary', description: 'a PDF document' };
   if (ascii.startsWith('BZh')) return { kind: 'binary', description: 'bzip2-compressed data' };
   if (ascii.startsWith('\u00fd7zXZ')) return { kind: 'binary', description: 'xz-compressed data' };
+  // Control characters say binary data; a long run of NULs does not: it is the hole of a sparse file
+  // (a log truncated in place while its writer goes on), which the text reader drops, and says so.
   let controls = 0;
+  let textChars = 0;
+  let nulRun = 0;
   const n = Math.min(headText.length, 8192);
-  for (let i = 0; i < n; i++) {
-    const c = headText.charCodeAt(i);
-    if (c === 0 || (c < 9 && c !== 0) || c === 0xfffd) controls++;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? headText.charCodeAt(i) : -1;
+    if (c === 0) {
+      nulRun++;
+      continue;
+    }
+    if (nulRun > 0 && nulRun < SPARSE_HOLE_MIN) controls += nulRun;
+    if (nulRun > 0 && nulRun < SPARSE_HOLE_MIN) textChars += nulRun;
+    nulRun = 0;
+    if (c < 0) break;
+    textChars++;
+    if (c < 9 || c === 0xfffd) controls++;
   }
-  if (n > 0 && controls > n * 0.1) return { kind: 'binary', description: 'binary data' };
+  if (textChars > 0 && controls > textChars * 0.1) return { kind: 'binary', description: 'binary data' };
 
   const body = stripHttpHeaders(headText.replace(/^\uFEFF/, '')).trimStart();
   // A log line may start with `[`; JSON here is an object, or an array of objects/arrays.
@@ -78,7 +94,10 @@ export function looksLikeLogLine(line: string): boolean {
 
 /** One line saying what a non-dump looked like, for the error message. */
 export function describeText(headText: string): string {
-  const lines = headText.split(/\r?\n/).filter((l) => l.trim().length > 0);
+  // NUL characters are dropped when the text is read: a file of them alone is a hole, not a line.
+  if (headText.includes('\u0000') && headText.replaceAll('\u0000', '').trim() === '')
+    return 'NUL bytes only (the hole of a sparse file, or a file written over with zeros)';
+  const lines = headText.split(/\r?\n/).filter((l) => l.replaceAll('\u0000', '').trim().length > 0);
   const first = lines[0]?.trim() ?? '';
   if (lines.length === 0) return headText.length === 0 ? 'an empty file' : 'a file of blank lines';
   if (/^top - \d/.test(first) || /^[ \t]*PID[ \t]+USER[ \t]+PR/m.test(headText)) return '`top` output (per-thread CPU), not a thread dump';
