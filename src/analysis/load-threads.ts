@@ -52,7 +52,7 @@ export async function loadThreadInput(
     case 'v8-heapsnapshot':
       throw new InputError(`${path} is a V8 .heapsnapshot (Node.js/Chrome), not a Java thread dump`, ACCEPTED_INPUTS);
     case 'binary':
-      throw new InputError(`${path} is ${kind.description}, not a thread dump`, ACCEPTED_INPUTS);
+      throw new InputError(`${path} is ${kind.description}, not a thread dump or a heap dump`, ACCEPTED_INPUTS);
     case 'json-other':
       throw new InputError(`${path} is ${describeText(headText)}`, ACCEPTED_INPUTS);
     case 'json-threads': {

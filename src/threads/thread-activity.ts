@@ -438,7 +438,9 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
       return idle('work-wait-method', `${w.row.means} in ${s.caller!.qualified}, a method that waits for the next piece of work`, w.row.match);
     }
     if (w.row.role === 'idle-outside-task' && w.row.detail?.nap === true && !dedicated) {
-      return working('nap', `${w.row.means} inside ${inside} (${caller}): the task holds its worker while it waits`, w.row.match);
+      // A virtual thread unmounts while it sleeps or parks: its carrier is free, only the task waits.
+      const holds = th.virtual ? 'the virtual thread waits, unmounted: its carrier is free meanwhile' : 'the task holds its worker while it waits';
+      return working('nap', `${w.row.means} inside ${inside} (${caller}): ${holds}`, w.row.match);
     }
     if (w.row.role === 'ambiguous') {
       // A client library beneath the read makes it a call to a remote service: work, wherever it sits.

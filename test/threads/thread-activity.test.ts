@@ -285,3 +285,22 @@ describe('waiting for input is idle, wherever it waits', () => {
     ).toBe('working');
   });
 });
+
+describe('a nap inside a task', () => {
+  const frames = [
+    'java.lang.Thread.sleep(Thread.java:540)',
+    'com.acme.Poller.pollOnce(Poller.java:40)',
+    'java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)',
+    'java.lang.Thread.run(Thread.java:1583)',
+  ];
+  it('a platform worker holds its worker while it sleeps', () => {
+    expect(classifyThread(thread('TIMED_WAITING', frames)).reason).toMatch(/the task holds its worker while it waits/);
+  });
+  it('a virtual thread unmounts: its carrier is free, and it is not said to hold one', () => {
+    const th = thread('TIMED_WAITING', frames);
+    th.virtual = true;
+    const reason = classifyThread(th).reason;
+    expect(reason).toMatch(/the virtual thread waits, unmounted: its carrier is free meanwhile/);
+    expect(reason).not.toMatch(/holds its worker/);
+  });
+});
