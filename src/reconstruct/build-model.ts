@@ -239,7 +239,9 @@ const MOMENTS_LISTED = 5;
 /** What the merges of JSON dumps into the text dumps of their moments did, in one note. */
 function momentNotes(merged: readonly MergedMoment[]): string[] {
   if (merged.length === 0) return [];
-  const apart = (m: MergedMoment) => (m.secondsApart !== undefined ? `${m.secondsApart.toFixed(1)} s apart, ` : '');
+  // 0: the JSON dump's time falls within the text dump's (a text dump's time has whole seconds).
+  const apart = (m: MergedMoment) =>
+    m.secondsApart === undefined ? '' : m.secondsApart === 0 ? 'taken in the same second, ' : `${m.secondsApart.toFixed(1)} s apart, `;
   const how =
     'the virtual threads no carrier was running come from the JSON (Thread.print does not list them; each is cited by its JSON file), ' +
     "those a carrier was running are in the carrier's stack, " +
