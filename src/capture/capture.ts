@@ -320,7 +320,9 @@ function heapStepName(which: 'live' | 'all', gzip: boolean): string {
 
 /** The line a tool printed saying the JVM failed the command, while exiting 0. */
 function said(r: ToolRun): string | undefined {
-  const line = toolSaysFailed(r.stdout) ?? toolSaysFailed(r.stderr);
+  // The file is the command's last argument, and its output echoes it.
+  const file = r.args[r.args.length - 1];
+  const line = toolSaysFailed(r.stdout, file) ?? toolSaysFailed(r.stderr, file);
   return line === undefined ? undefined : `${basename(r.tool)} ${r.args.slice(1, 2).join(' ')} says: ${line}`;
 }
 

@@ -14,9 +14,14 @@ import { createGunzip } from 'node:zlib';
 const TOOL_FAILURE =
   /^.*(?:Unable to create|Dump failed|Dump file is incomplete|Exception|Error:|No such file|Permission denied|not enough space|No space left).*$/m;
 
-/** The line of a tool's output that says the JVM failed the command, or undefined. */
-export function toolSaysFailed(output: string): string | undefined {
-  return TOOL_FAILURE.exec(output)?.[0]?.trim().slice(0, 300);
+/**
+ * The line of a tool's output that says the JVM failed the command, or undefined. `file`: the path
+ * the tool was given, which its output echoes (`Dumping heap to …`): a folder named `Exceptions` or
+ * `Error:` says nothing about the command.
+ */
+export function toolSaysFailed(output: string, file?: string): string | undefined {
+  const line = TOOL_FAILURE.exec(file === undefined || file === '' ? output : output.split(file).join('<file>'))?.[0];
+  return line === undefined ? undefined : (file === undefined ? line : line.split('<file>').join(file)).trim().slice(0, 300);
 }
 
 const HPROF_MAGIC = 'JAVA PROFILE 1.0.';

@@ -47,6 +47,11 @@ describe('what a capture step wrote', () => {
     expect(toolSaysFailed('1234:\njava.nio.file.FileAlreadyExistsException: /x/threads-1.json\n')).toMatch(/FileAlreadyExistsException/);
     expect(toolSaysFailed('1234:\nDumping heap to /x/h.hprof.gz ...\nHeap dump file created [1191506 bytes in 0.026 secs]\n')).toBeUndefined();
     expect(toolSaysFailed('1234:\nCreated /x/threads-1.json\n')).toBeUndefined();
+    // The path the tool echoes is no failure, whatever its folder is called; a failure naming it still is.
+    const odd = '/srv/Exceptions/Error: dumps/h.hprof.gz';
+    expect(toolSaysFailed(`1234:\nDumping heap to ${odd} ...\nHeap dump file created [1191506 bytes in 0.026 secs]\n`, odd)).toBeUndefined();
+    expect(toolSaysFailed(`1234:\nDumping heap to ${odd} ...\nHeap dump file created [1191506 bytes in 0.026 secs]\n`)).toBeDefined();
+    expect(toolSaysFailed(`1234:\nUnable to create ${odd}: No such file or directory\n`, odd)).toBe(`Unable to create ${odd}: No such file or directory`);
   });
 
   it('a thread dump carries its banner; a JSON thread dump opens with threadDump', () => {
