@@ -3,9 +3,9 @@
  * line batch prints (path, status, counts per severity, findings). Used in worker threads and in process.
  */
 import { analyseIncident } from '../analysis/analyse.js';
-import { skippedNote } from '../analysis/load-incident.js';
 import { InputError, UserError } from '../errors.js';
 import { SEVERITIES, type Severity } from '../model/findings.js';
+import type { LeftOutInput } from '../model/model.js';
 import { completenessOf } from '../report/completeness.js';
 
 export interface IncidentLine {
@@ -64,16 +64,11 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
     findings: [],
     seconds: seconds(),
   });
-  const skipped: string[] = [];
-  let skippedMore = 0;
   try {
     // Heaps inflate, and their memory analysis runs, on this thread: batch's workers already keep every core busy.
     const limits = { inflateThreads: 0, memoryOnThisThread: true, ...(maxGunzipBytes !== undefined ? { maxGunzipBytes } : {}) };
     // Inside an incident directory, a file that is not a dump is skipped, as analyze does.
-    const result = await analyseIncident(
-      { paths: [path], ...(configPath !== undefined ? { configPath } : {}), limits },
-      { onSkipped: (file, e) => (skipped.length < SKIPPED_NOTES_KEPT ? skipped.push(skippedNote(file, e)) : skippedMore++) },
-    );
+    const result = await analyseIncident({ paths: [path], ...(configPath !== undefined ? { configPath } : {}), limits });
     if (result.outcome === 'nothing-to-analyse')
       throw new InputError(`${path}: no thread dump or heap dump found`, 'an incident is a dump file or a directory holding dumps');
     const { model, findings } = result;
@@ -88,7 +83,7 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
       highest: findings[0]?.severity ?? null,
       findings: findings.map((f) => ({ id: f.id, rule: f.rule, severity: f.severity, subject: f.subject, message: f.message })),
       seconds: seconds(),
-      ...(skipped.length > 0 ? { skipped: skippedMore > 0 ? [...skipped, `and ${skippedMore} more files skipped`] : skipped } : {}),
+      ...skippedOf(model.leftOut, model.leftOutMore),
       complete: completeness.complete,
       ...(completeness.cut.length > 0 ? { incomplete: completeness.cut } : {}),
     };
@@ -96,4 +91,12 @@ export async function analyseIncidentForBatch(path: string, configPath: string |
     // One incident that cannot be read is its own line; the batch goes on.
     return failed(e instanceof UserError ? e.message : `internal error (a bug in dumpsleuth): ${(e as Error)?.message ?? String(e)}`);
   }
+}
+
+/** The line's `skipped`, from what the model says was not read: the first SKIPPED_NOTES_KEPT, then a count. */
+function skippedOf(leftOut: readonly LeftOutInput[], more: number): { skipped?: string[] } {
+  if (leftOut.length === 0) return {};
+  const named = leftOut.slice(0, SKIPPED_NOTES_KEPT).map((l) => `skipped ${l.path}: ${l.why}`);
+  const rest = leftOut.length - named.length + more;
+  return { skipped: rest > 0 ? [...named, `and ${rest} more files skipped`] : named };
 }
