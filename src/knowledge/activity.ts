@@ -382,7 +382,7 @@ const WAIT_FRAMES: readonly KnowledgeRow[] = [
   row('java.lang.Thread.sleep0', 'idle-outside-task', 'a nap (Thread.sleep)', 'jdk', { nap: true, sleep: true }),
   row('java.lang.Thread.sleepNanos', 'idle-outside-task', 'a nap (Thread.sleep)', 'jdk', { nap: true, sleep: true }),
   row('java.lang.Thread.sleepNanos0', 'idle-outside-task', 'a nap (Thread.sleep)', 'jdk', { nap: true, sleep: true }),
-  row('java.util.concurrent.TimeUnit.sleep', 'idle-outside-task', 'a nap (TimeUnit.sleep)', 'jdk', { nap: true }),
+  row('java.util.concurrent.TimeUnit.sleep', 'idle-outside-task', 'a nap (TimeUnit.sleep)', 'jdk', { nap: true, sleep: true }),
   row('java.util.concurrent.locks.LockSupport.park', 'idle-outside-task', 'a bare park (LockSupport.park)', 'jdk', { nap: true }),
   row('java.util.concurrent.locks.LockSupport.parkNanos', 'idle-outside-task', 'a timed park', 'jdk', { nap: true }),
   row('java.util.concurrent.locks.LockSupport.parkUntil', 'idle-outside-task', 'a timed park', 'jdk', { nap: true }),
@@ -395,6 +395,13 @@ const WAIT_FRAMES: readonly KnowledgeRow[] = [
   row('sun.nio.ch.WEPoll.wait', 'idle-outside-task', 'a poll wait for I/O events', 'TDFG'),
   row('sun.nio.ch.PollArrayWrapper.poll0', 'idle-outside-task', 'a poll wait for I/O events', 'TDFG'),
   row('sun.nio.ch.WindowsSelectorImpl$SubSelector.poll0', 'idle-outside-task', 'a poll wait for I/O events', 'TDFG'),
+  // The JDK's asynchronous channel groups: a pool of handler threads waiting for I/O completions.
+  row('sun.nio.ch.Iocp.getQueuedCompletionStatus', 'idle', 'an asynchronous channel group waiting for I/O completions (Windows IOCP)', 'jdk'),
+  row('sun.nio.ch.Iocp$EventHandlerTask.run', 'idle', 'an asynchronous channel group waiting for I/O completions (Windows IOCP)', 'jdk', {
+    outsideTaskOnly: true,
+  }),
+  row('sun.nio.ch.EPollPort$EventHandlerTask.poll', 'idle', 'an asynchronous channel group waiting for I/O events', 'jdk'),
+  row('sun.nio.ch.KQueuePort$EventHandlerTask.poll', 'idle', 'an asynchronous channel group waiting for I/O events', 'jdk'),
   row('sun.nio.ch.Poller.poll', 'idle', "the JDK's virtual-thread I/O poller", 'jdk'),
   row('sun.nio.ch.Poller.pollLoop', 'idle', "the JDK's virtual-thread I/O poller", 'jdk'),
   row('sun.nio.ch.ServerSocketChannelImpl.accept', 'idle-outside-task', 'an accept wait for connections', 'W; TDFG', { input: true }),
@@ -425,6 +432,41 @@ const WAIT_FRAMES: readonly KnowledgeRow[] = [
   row('java.io.FileInputStream.readBytes', 'ambiguous', 'a read from a file, a pipe or standard input', 'jdk'),
   row('java.io.FileInputStream.read0', 'ambiguous', 'a read from a file, a pipe or standard input', 'jdk (JDK 8 reads one byte so)'),
   row('jrockit.net.SocketNativeIO.readBytesPinned', 'ambiguous', 'a socket read', 'JRockit'),
+];
+
+/**
+ * The JDK's public API for reading input: a finite list, so vendors need no
+ * rows. A thread that waits (Object.wait, a park, a native read) above one of these frames is reading
+ * through it, whatever lies between: a vendor's buffer, a subclass of a stream, an abbreviated native
+ * method. Only a wait above it makes it a read (a thread running in BufferedReader.readLine parses).
+ */
+const INPUT_APIS: readonly KnowledgeRow[] = [
+  row('java.io.Reader.read', 'input-api', 'a read through java.io.Reader.read', 'jdk'),
+  row('java.io.InputStreamReader.read', 'input-api', 'a read through java.io.InputStreamReader.read', 'jdk'),
+  row('java.io.BufferedReader.read*', 'input-api', 'a read through java.io.BufferedReader', 'jdk'),
+  row('java.io.BufferedReader.fill', 'input-api', 'a read through java.io.BufferedReader', 'jdk'),
+  row('java.io.LineNumberReader.read*', 'input-api', 'a read through java.io.LineNumberReader', 'jdk'),
+  row('java.io.PushbackReader.read', 'input-api', 'a read through java.io.PushbackReader', 'jdk'),
+  row('java.io.FilterReader.read', 'input-api', 'a read through java.io.FilterReader', 'jdk'),
+  row('java.io.PipedReader.read', 'input-api', 'a read from a pipe (java.io.PipedReader)', 'jdk'),
+  row('java.io.InputStream.read*', 'input-api', 'a read through java.io.InputStream.read', 'jdk'),
+  row('java.io.FilterInputStream.read', 'input-api', 'a read through java.io.FilterInputStream', 'jdk'),
+  row('java.io.BufferedInputStream.read', 'input-api', 'a read through java.io.BufferedInputStream', 'jdk'),
+  row('java.io.BufferedInputStream.fill', 'input-api', 'a read through java.io.BufferedInputStream', 'jdk'),
+  row('java.io.PushbackInputStream.read', 'input-api', 'a read through java.io.PushbackInputStream', 'jdk'),
+  row('java.io.DataInputStream.read*', 'input-api', 'a read through java.io.DataInputStream', 'jdk'),
+  row('java.io.ObjectInputStream.read*', 'input-api', 'a read through java.io.ObjectInputStream', 'jdk'),
+  row('java.io.PipedInputStream.read', 'input-api', 'a read from a pipe (java.io.PipedInputStream)', 'jdk'),
+  row('java.io.SequenceInputStream.read', 'input-api', 'a read through java.io.SequenceInputStream', 'jdk'),
+  row('java.io.FileInputStream.read', 'input-api', 'a read from a file, a pipe or standard input (java.io.FileInputStream)', 'jdk'),
+  row('java.io.RandomAccessFile.read*', 'input-api', 'a read from a file or a named pipe (java.io.RandomAccessFile)', 'jdk'),
+  row('java.io.Console.read*', 'input-api', 'a read from the console (java.io.Console)', 'jdk'),
+  row('java.util.Scanner.next*', 'input-api', 'a read through java.util.Scanner', 'jdk'),
+  row('java.util.Scanner.hasNext*', 'input-api', 'a read through java.util.Scanner', 'jdk'),
+  row('sun.nio.ch.ChannelInputStream.read', 'input-api', 'a read from a channel (Channels.newInputStream)', 'jdk'),
+  row('java.nio.channels.Channels$ReadableByteChannelImpl.read', 'input-api', 'a read from a channel (Channels.newChannel)', 'jdk'),
+  row('sun.nio.ch.SourceChannelImpl.read', 'input-api', 'a read from a java.nio Pipe', 'jdk'),
+  row('java.net.Socket$SocketInputStream.read', 'input-api', 'a socket read (java.net.Socket)', 'jdk (JDK 13+)'),
 ];
 
 /** Frames of the JVM's own and of tooling threads: housekeeping wherever they are. */
@@ -472,6 +514,11 @@ const HOUSEKEEPING_FRAMES: readonly KnowledgeRow[] = [
   row('jrockit.mapi.GarbageCollectorImpl.waitForEvent', 'housekeeping', "JRockit's GC event thread", 'corpus (JRockit)'),
   row('jrockit.management.jvm.GarbageCollectorImpl.waitForEvent', 'housekeeping', "JRockit's GC event thread", 'corpus (JRockit)'),
   row('jrockit.management.*', 'housekeeping', "JRockit's management threads", 'corpus (JRockit)'),
+  row('com.ibm.misc.SignalDispatcher.*', 'housekeeping', "the IBM runtime's signal dispatcher", 'corpus (OpenJ9 javacore)'),
+  row('openj9.internal.misc.SignalDispatcher.*', 'housekeeping', "OpenJ9's signal dispatcher", 'OPENJ9'),
+  row('jdk.internal.misc.Signal.*', 'housekeeping', "the JDK's signal dispatch", 'jdk'),
+  row('com.ibm.jvm.Dump.*', 'housekeeping', 'the thread writing a dump (com.ibm.jvm.Dump: a javacore, a heap or a system dump)', 'OPENJ9'),
+  row('openj9.internal.tools.*', 'housekeeping', "OpenJ9's tooling (attach, dumps)", 'OPENJ9'),
   row('com.sun.management.internal.*', 'housekeeping', "the JDK's management agent", 'jdk'),
   row('sun.management.jmxremote.*', 'housekeeping', "the JDK's JMX agent", 'jdk'),
 ];
@@ -584,4 +631,11 @@ const BOUNDARY_FRAMES: readonly KnowledgeRow[] = [
 ];
 
 /** In lookup order: within a role, a framework's own row comes before the general JDK waits beneath it. */
-export const ACTIVITY_ROWS: readonly KnowledgeRow[] = [...POOL_LOOPS, ...WAIT_FRAMES, ...HOUSEKEEPING_FRAMES, ...REQUEST_FRAMES, ...BOUNDARY_FRAMES];
+export const ACTIVITY_ROWS: readonly KnowledgeRow[] = [
+  ...POOL_LOOPS,
+  ...WAIT_FRAMES,
+  ...INPUT_APIS,
+  ...HOUSEKEEPING_FRAMES,
+  ...REQUEST_FRAMES,
+  ...BOUNDARY_FRAMES,
+];

@@ -45,6 +45,11 @@ export const MATCH_KIND = {
   'client-call': 'frame',
   /** A blocking read or write of a socket or a file: a wait although the thread reads RUNNABLE. */
   'blocking-io': 'frame',
+  /**
+   * A public API of the JDK that reads input (a reader, a stream, a console, a channel): a wait above
+   * it is that read, whatever code lies between (a vendor's buffer, a native method). Accepts are waits of their own.
+   */
+  'input-api': 'frame',
   /** A package of the JDK (or of a JVM's own runtime): never the application's loop or task. */
   'jdk-code': 'package',
   /** A thread the JVM or a tool runs, known by its name (for dumps that print no frames for it). */
@@ -81,7 +86,7 @@ interface RoleDetails {
      * A thread's own loop naps between rounds; a task that naps or parks on its own holds its worker.
      */
     readonly nap?: boolean;
-    /** Thread.sleep itself (the holder of a lock that sleeps makes its waiters wait for nothing). */
+    /** A sleep (Thread.sleep, TimeUnit.sleep): time passing, no wait for an event (a holder of a lock that sleeps makes its waiters wait for nothing). */
     readonly sleep?: boolean;
     /** A wait for input from outside (a connection to accept, a datagram): threads queued to do it take turns. */
     readonly input?: boolean;

@@ -130,8 +130,11 @@ export const THREAD_NAME_ROWS: readonly KnowledgeRow[] = [
     'fixtures (activity: a listener reading its next message); TDFG (parseRequestLine, readMessage); jdk (RMI handleMessages)',
   ),
   row(
+    // A word of the name, not only its start: vendors prefix their natives (`nativeRead`, `jniAccept`, `_recv`).
     '^(?:[Rr]ecv\\w*|[Rr]eceive\\w*|[Rr]ead\\w*|[Aa]ccept\\w*|[Ll]isten\\w*|[Pp]oll\\w*|[Ss]elect\\w*|epoll\\w*|kevent\\w*|' +
-      'WaitMessage|GetMessage\\w*|[Ww]aitFor(?:Events?|Input|Message)\\w*)$',
+      'WaitMessage|GetMessage\\w*|[Ww]ait\\w*|' +
+      '[a-z0-9_]\\w*?(?:(?<=[a-z0-9])(?:Read|Recv|Receive|Accept|Listen|Poll|Select|Wait)(?![a-z])|' +
+      '_(?:read|recv|accept|listen|poll|select|wait)(?![a-z]))\\w*)$',
     'native-input-method',
     'a native method waiting for input',
     'jdk (socketRead0, accept0, epollWait, kevent0: the JDK names its native waits so); SWT (OS.WaitMessage); IJ',

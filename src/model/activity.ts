@@ -29,7 +29,15 @@ type ActivityBasis =
   | 'in-task'
   | 'nap'
   | 'work-wait-method'
-  | 'running';
+  | 'running'
+  /** Waits deep in a thread of its own: no task, request, lock others need or CPU shows work (idle). */
+  | 'no-work-shown'
+  /** RUNNABLE in a native method no row knows, in a thread of its own: running or blocked, one dump cannot tell (working). */
+  | 'native'
+  /** RUNNABLE but used no CPU between two dumps: blocked in the kernel (idle, or working inside a task or request). */
+  | 'no-cpu'
+  /** Used most of a core between two dumps although its frames read as a wait: working. */
+  | 'cpu-used';
 
 export interface ThreadActivity {
   readonly activity: Activity;

@@ -16,6 +16,7 @@ import type {
 } from '../model/model.js';
 import type { StackFrame, ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
 import { callTreesOf } from '../threads/call-tree.js';
+import { reviseByCpu } from '../threads/cpu-evidence.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
 import { type MergedMoment, mergeMoments, virtualThreadSign } from '../threads/moments.js';
 import { dumpLabel, isCopyOf, jvmGroups, matchSeries, samePlace, seriesOfJvms } from '../threads/series.js';
@@ -104,7 +105,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
   const threadGroups: StackGroupModel[] = [];
   const stateSummaries: Model['stateSummaries'] = [];
   const graphs = dumps.map(buildLockGraph);
-  const activity: ThreadActivity[][] = dumps.map((dump, di) => classifyDump(dump, graphs[di]!));
+  const framesSay: ThreadActivity[][] = dumps.map((dump, di) => classifyDump(dump, graphs[di]!));
   // The same capture given twice is counted once, and said so.
   const copies = new Set<number>();
   const copyNotes: string[] = [];
@@ -129,6 +130,8 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         `: ${jvms.reasons[k]}; each JVM's dumps are a series of their own`,
     );
   const series = buildSeries(dumps, jvms.groups);
+  // What the threads' CPU did between the dumps of a series outweighs what their frames say.
+  const activity = reviseByCpu(dumps, series, framesSay);
   dumps.forEach((dump, di) => {
     const graph = graphs[di]!;
     const verdicts = activity[di]!;

@@ -108,7 +108,11 @@ export const stuckThreads: Rule = {
         // What it does: the threads held, more when others wait behind them; a core burned weighs most.
         const heldUp = waits.heldUpCount(members.map(lastOf));
         const impact = members.length + heldUp * 2 + (runaway ? 10 * (cpuMax! / (span! * 1000)) : 0);
+        // Unknown means silent: RUNNABLE in a native method no row knows, with no task or request beneath and
+        // no CPU figure, a thread may be blocked in the kernel as well as running; nothing shows work.
+        const nothingShowsWork = cpuMax === null && members.every((m) => model.activity[lastDump]![lastOf(m)]!.basis === 'native');
         drafts.push({
+          ...(nothingShowsWork ? { severity: 'info' as const } : {}),
           subject: stuckThreadsSubject(th),
           message:
             `${plural(members.length, 'thread')} stayed ${state} in ${where} ` +
@@ -116,7 +120,10 @@ export const stuckThreads: Rule = {
             ` in all ${series.dumps.length} dumps` +
             (span !== null ? ` (${span.toFixed(0)} s)` : '') +
             cpuText +
-            `: ${namesText(members.map((m) => m.name))}. Why it counts as ${why.activity}: ${why.reason}.`,
+            `: ${namesText(members.map((m) => m.name))}. Why it counts as ${why.activity}: ${why.reason}.` +
+            (nothingShowsWork
+              ? ' Nothing shows work (no task or request beneath, no lock others wait for, no cpu= in these dumps): reported as a note only.'
+              : ''),
           facts: {
             // A thread with no name (a virtual thread, usually) by the id the JDK names it with (`VirtualThread[#26]`).
             threads: members.map((m) => m.name || idName(model.dumps[lastDump]!.threads[lastOf(m)]!)),

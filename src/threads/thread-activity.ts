@@ -31,12 +31,15 @@ interface FrameKnowledge {
   readonly request?: RowOf<'request'>;
   /** A pool loop or a task/thread boundary. */
   readonly boundary?: BoundaryRow;
+  /** A public API of the JDK that reads input. */
+  readonly inputApi?: RowOf<'input-api'>;
 }
 
 const WAITS = frameIndexOf('idle', 'idle-outside-task', 'ambiguous', 'pressure', 'next-message');
 const HOUSEKEEPING = frameIndexOf('housekeeping');
 const REQUESTS = frameIndexOf('request');
 const BOUNDARIES = frameIndexOf('pool-loop', 'boundary');
+const INPUT_APIS = frameIndexOf('input-api');
 
 // Frames are interned per parse: the answer per frame object is computed once.
 const knowledgeCache = new WeakMap<StackFrame, FrameKnowledge>();
@@ -48,11 +51,13 @@ function knowledgeOf(f: StackFrame): FrameKnowledge {
     const housekeeping = lookupFrame(HOUSEKEEPING, f);
     const request = lookupFrame(REQUESTS, f);
     const boundary = lookupFrame(BOUNDARIES, f);
+    const inputApi = lookupFrame(INPUT_APIS, f);
     k = {
       ...(wait !== undefined ? { wait } : {}),
       ...(housekeeping !== undefined ? { housekeeping } : {}),
       ...(request !== undefined ? { request } : {}),
       ...(boundary !== undefined ? { boundary } : {}),
+      ...(inputApi !== undefined ? { inputApi } : {}),
     };
     knowledgeCache.set(f, k);
   }
@@ -81,8 +86,11 @@ function isSynthetic(f: StackFrame): boolean {
 /** What a stack says, independent of the thread's state and locks (so it is computed once per shared stack). */
 interface StackShape {
   readonly housekeeping?: RowOf<'housekeeping'>;
-  /** The topmost wait of the JDK or a framework, above the first boundary. */
-  readonly wait?: { readonly row: RowOf<'idle-outside-task' | 'ambiguous'>; readonly at: number };
+  /**
+   * The wait the thread's code called, above the first boundary: the topmost wait of the JDK or a
+   * framework, or the JDK's input API beneath it (`api`), which says what the wait is whatever lies between.
+   */
+  readonly wait?: { readonly row: RowOf<'idle-outside-task' | 'ambiguous'>; readonly at: number; readonly api?: boolean };
   /** The first framework row that decides by itself: idle or pressure. */
   readonly decisive?: { readonly row: RowOf<'idle' | 'pressure'>; readonly at: number };
   /** Server code reading the next request or message, beneath the wait. */
@@ -113,6 +121,9 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
   let appBeneathWait = 0;
   let rootClass: string | undefined;
   let caller: StackFrame | undefined;
+  // A native method of a library no row knows, on top: it may wait for input under a name no test reads.
+  const top = frames[0];
+  const unknownNativeTop = top !== undefined && top.location === 'Native Method' && !isJdkFrame(top);
   for (let i = 0; i < frames.length; i++) {
     const f = frames[i]!;
     const k = knowledgeOf(f);
@@ -121,6 +132,21 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
     if (app) rootClass = f.className;
     if (boundary !== undefined) continue;
     if (k.request !== undefined) request ??= { row: k.request, at: i };
+    // The public API the thread called to read, beneath a wait: what the thread does, whatever code
+    // lies between (a vendor's buffer waiting on a monitor, a subclass of a stream, a native read).
+    const api = k.inputApi;
+    if (
+      api !== undefined &&
+      request === undefined &&
+      decisive === undefined &&
+      (wait !== undefined || unknownNativeTop) &&
+      (wait?.api !== true || appBeneathWait === 0)
+    ) {
+      wait = { row: inputApiWait(api, i === 0 ? undefined : top!), at: i, api: true };
+      appBeneathWait = 0;
+      caller = undefined;
+      continue;
+    }
     const row = k.wait ?? (i === 0 ? nativeInputWait(f) : undefined);
     if (row !== undefined && request === undefined && decisive === undefined) {
       if (row.role === 'next-message') nextMessage ??= { row, at: i };
@@ -351,6 +377,12 @@ function nativeInputWait(f: StackFrame): RowOf<'ambiguous'> | undefined {
   return r;
 }
 
+/** The read an input API frame stands for, naming the frame that waits above it. */
+function inputApiWait(api: RowOf<'input-api'>, waitsIn: StackFrame | undefined): RowOf<'ambiguous'> {
+  const means = waitsIn === undefined ? api.means : `${api.means} (waiting in ${waitsIn.qualified} above it)`;
+  return { match: api.match, role: 'ambiguous', means, source: api.source };
+}
+
 /** The first two segments of a package: code of one vendor or project (`org.apache`, `com.acme`). */
 function family(className: string): string {
   const first = className.indexOf('.');
@@ -487,10 +519,34 @@ function classifyShape(th: ThreadEntry, s: StackShape, locks: LockContext, named
         return fromWaitObject(idle('wait-object', `waits on its own ${shortClass(on.className)} object for work handed to it`, w.row.match));
       }
     }
-    const deep = working('in-task', `${w.row.means} ${s.appFramesBeneathWait} frames deep inside its work (${caller})`, w.row.match);
+    // Unknown means silent: deep in a thread of its own, with no task or request beneath, a wait for
+    // an event no row explains is its own loop's as likely as a piece of work's (a shell reading its
+    // user's next line through a vendor's buffer); only a lock others wait for (see classifyDump) or
+    // CPU says work. A sleep is no wait for an event: a thread that sleeps deep in its code paces its work.
+    const deep =
+      dedicated && w.row.detail?.sleep !== true
+        ? idle(
+            'no-work-shown',
+            `${w.row.means} ${s.appFramesBeneathWait} frames deep in its own thread (${caller}), with no task or request beneath: ` +
+              'nothing shows it is inside a piece of work',
+            w.row.match,
+          )
+        : working('in-task', `${w.row.means} ${s.appFramesBeneathWait} frames deep inside its work (${caller})`, w.row.match);
     return on !== undefined ? fromWaitObject(deep) : deep;
   }
-  if (th.state === 'RUNNABLE') return working('running', `running ${s.activityFrame}`, s.activityFrame);
+  if (th.state === 'RUNNABLE') {
+    // A native method no row knows, in a thread of its own: blocked in the kernel or computing, and one
+    // dump cannot say which (cpu= between two dumps can: see threads/cpu-evidence.ts).
+    const top = frames[0]!;
+    if (top.location === 'Native Method' && !isJdkFrame(top) && (s.boundary === undefined || isThreadStart(s.boundary.row)))
+      return working(
+        'native',
+        `RUNNABLE in the native method ${top.qualified}, in a thread of its own with no task or request beneath: ` +
+          'running or blocked in the kernel, which one dump cannot tell (the CPU it uses between two dumps can)',
+        top.qualified,
+      );
+    return working('running', `running ${s.activityFrame}`, s.activityFrame);
+  }
   return working('in-task', `${th.state.toLowerCase().replace('_', ' ')} in ${s.activityFrame}`, s.activityFrame);
 }
 
@@ -575,6 +631,19 @@ function waitObjectOf(graph: LockGraph, signalWaiters: Int32Array, i: number): W
   }
   const owner = node.owner;
   return { className: w.lock.className, sharedWaiters: Math.max(1, waiting), owned: owner !== null && owner !== i };
+}
+
+/**
+ * The piece of work beneath a thread's top, if its stack shows one: a request it handles, or a task of
+ * a pool (not the thread's own run method). What makes a wait part of work rather than of a loop.
+ */
+export function workBeneath(th: ThreadEntry): string | undefined {
+  if (th.frames.length === 0) return undefined;
+  const s = stackShape(th.frames);
+  if (s.request !== undefined) return s.request.row.means;
+  const b = s.boundary?.row;
+  if (b === undefined || isThreadStart(b)) return undefined;
+  return b.role === 'pool-loop' ? `a task of ${b.means}` : b.means;
 }
 
 /** A thread in Thread.sleep: a loop between rounds when it sleeps in the same place again and again. */
