@@ -131,7 +131,12 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
     );
   const series = buildSeries(dumps, jvms.groups);
   // What the threads' CPU did between the dumps of a series outweighs what their frames say.
-  const activity = reviseByCpu(dumps, series, framesSay);
+  const activity = reviseByCpu(
+    dumps,
+    series,
+    framesSay,
+    (others.logs ?? []).flatMap((l) => l.cpuSamples ?? []),
+  );
   dumps.forEach((dump, di) => {
     const graph = graphs[di]!;
     const verdicts = activity[di]!;

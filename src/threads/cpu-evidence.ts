@@ -1,40 +1,48 @@
 /**
- * Physical evidence before frames. Where a series of dumps carries each thread's CPU time (`cpu=` of
- * JDK 11+ headers, the same thread matched across dumps), what the thread did between two dumps is
+ * Physical evidence before frames. Where the input measures each thread's CPU, what the thread did is
  * measured, not read from its stack:
  * - a RUNNABLE thread that used no CPU between two dumps, in the same place, was blocked in the kernel
  *   (a read, an accept, a vendor's native wait under any name): waiting, not running or spinning; it is
  *   working only when a task or request lies beneath it;
  * - a thread that used most of a core is working, whatever its frames say (a selector that spins).
- * The JVM's own threads are left as they are: their CPU is the JVM's.
+ * The measures: `cpu=` of JDK 11+ headers between the dumps of a series (the same thread matched across
+ * them), and `top -H` samples given beside the dumps (matched by native id). The JVM's own threads are
+ * left as they are: their CPU is the JVM's.
  */
 import type { ThreadActivity } from '../model/activity.js';
-import type { SeriesModel } from '../model/model.js';
+import type { CpuSampleModel, SeriesModel } from '../model/model.js';
 import type { ThreadDump, ThreadEntry } from '../model/thread-dump.js';
 import { workBeneath } from './thread-activity.js';
 
-/** Below this share of a core between two dumps a thread did not run: the kernel held it (a wake-up now and then costs less). */
+/** Below this share of a core a thread did not run: the kernel held it (a wake-up now and then costs less). */
 const STILL_SHARE = 0.02;
-/** From this share of a core between two dumps (most of it, as cpu-hot-threads reads it) a thread ran: work, whatever its frames say. */
+/** From this share of a core (most of it, as cpu-hot-threads reads it) a thread ran: work, whatever its frames say. */
 const BUSY_SHARE = 0.5;
 /** Intervals shorter than this say little: cpu= is printed in milliseconds and a thread may be between two reads. */
 const MIN_INTERVAL_S = 1;
 
-/** Verdicts a measured CPU time revises: the RUNNABLE threads judged running, and those judged idle by their frames. */
+/** Verdicts a thread's stillness revises: RUNNABLE threads judged running, or reading inside their work. */
 const REVISABLE_WHEN_STILL: ReadonlySet<ThreadActivity['basis']> = new Set(['running', 'native', 'in-task']);
 
-interface Interval {
-  readonly from: number;
-  readonly to: number;
+/** One measure of a thread's CPU around a dump: between two dumps of its series, or top's samples. */
+interface Measure {
   readonly share: number;
-  readonly seconds: number;
+  /** How it was measured, for the reason: `between dumps #0 and #1 (cpu= did not move in 5 s)`. */
+  readonly text: string;
+  /** The thread in the other dump of the interval (to tell it stayed in one place); none for top. */
+  readonly other?: ThreadEntry;
 }
 
 /**
- * The activity verdicts of every dump, revised by the CPU each thread used between the dumps of its
- * series. Returns new arrays where a verdict changed (verdict objects are shared: none is mutated).
+ * The activity verdicts of every dump, revised by the CPU each thread used. Returns new arrays where
+ * a verdict changed (verdict objects are shared by threads of one stack: none is mutated).
  */
-export function reviseByCpu(dumps: readonly ThreadDump[], series: readonly SeriesModel[], activity: readonly ThreadActivity[][]): ThreadActivity[][] {
+export function reviseByCpu(
+  dumps: readonly ThreadDump[],
+  series: readonly SeriesModel[],
+  activity: readonly ThreadActivity[][],
+  samples: readonly CpuSampleModel[] = [],
+): ThreadActivity[][] {
   const out = activity.map((a) => a);
   const copied = new Set<number>();
   const set = (dump: number, thread: number, v: ThreadActivity) => {
@@ -44,61 +52,59 @@ export function reviseByCpu(dumps: readonly ThreadDump[], series: readonly Serie
     }
     out[dump]![thread] = v;
   };
+  const revise = (dump: number, ti: number, measures: readonly Measure[]) => {
+    const th = dumps[dump]!.threads[ti]!;
+    const was = out[dump]![ti]!;
+    if (th.state !== 'RUNNABLE' || measures.length === 0 || was.activity === 'housekeeping' || was.activity === 'blocked') return;
+    const busy = measures.find((x) => x.share >= BUSY_SHARE);
+    if (was.activity === 'idle' && busy !== undefined) {
+      const reason = `used ${pct(busy.share)} of a core ${busy.text} although its frames read as a wait (${was.reason}): it runs, it does not wait`;
+      set(dump, ti, working('cpu-used', reason, was.frame));
+      return;
+    }
+    // Still in the same place with no CPU: the kernel held it there the whole interval. Only a native
+    // method can be held so: a thread dumped in Java code was running that code when the dump was taken.
+    if (th.frames[0]?.location !== 'Native Method') return;
+    const still = measures.find((x) => x.share < STILL_SHARE && (x.other === undefined || sameTop(th, x.other)));
+    if (still === undefined || was.activity !== 'working' || !REVISABLE_WHEN_STILL.has(was.basis)) return;
+    const measured = `RUNNABLE in ${th.frames[0]?.qualified ?? '(no frame)'} but used no CPU ${still.text}: blocked in the kernel, waiting`;
+    const work = workBeneath(th);
+    if (work !== undefined) {
+      // A read inside a request or task waits for its peer: still part of that work.
+      if (was.basis !== 'in-task') set(dump, ti, working('in-task', `${measured}, inside ${work}`, was.frame));
+      return;
+    }
+    set(dump, ti, {
+      activity: 'idle',
+      basis: 'no-cpu',
+      reason: `${measured}, with no task or request beneath: waiting for input, not working`,
+      ...(was.frame !== undefined ? { frame: was.frame } : {}),
+    });
+  };
+
+  const byTop = topShares(samples);
+  if (byTop.size > 0)
+    dumps.forEach((d, dump) =>
+      d.threads.forEach((th, ti) => {
+        const share = th.nativeId === undefined ? undefined : byTop.get(th.nativeId);
+        if (share !== undefined) revise(dump, ti, [share]);
+      }),
+    );
   for (const s of series) {
     if (s.dumps.length < 2) continue;
-    for (const t of s.threads) {
+    for (const t of s.threads)
       for (let pos = 0; pos < s.dumps.length; pos++) {
         const ti = t.indexes[pos];
         if (ti === null || ti === undefined) continue;
-        const dump = s.dumps[pos]!;
-        const th = dumps[dump]!.threads[ti]!;
-        if (th.cpuMs === undefined || th.state !== 'RUNNABLE') continue;
-        const was = out[dump]![ti]!;
-        if (was.activity === 'housekeeping' || was.activity === 'blocked') continue;
-        const around = [pos - 1, pos + 1].map((other) => intervalOf(dumps, s, t.indexes, pos, other)).filter((x): x is Interval => x !== undefined);
-        if (around.length === 0) continue;
-        const busy = around.find((x) => x.share >= BUSY_SHARE);
-        if (was.activity === 'idle' && busy !== undefined) {
-          set(
-            dump,
-            ti,
-            working(
-              'cpu-used',
-              `used ${pct(busy.share)} of a core between dumps #${busy.from} and #${busy.to} (cpu= of its header) although its frames read as ` +
-                `a wait (${was.reason}): it runs, it does not wait`,
-              was.frame,
-            ),
-          );
-          continue;
-        }
-        // Still in the same place with no CPU: the kernel held it there the whole interval.
-        const still = around.find(
-          (x) => x.share < STILL_SHARE && sameTop(th, dumps[x.from === dump ? x.to : x.from]!.threads[otherIndex(s, t.indexes, x, dump)]!),
-        );
-        if (still === undefined || was.activity !== 'working' || !REVISABLE_WHEN_STILL.has(was.basis)) continue;
-        const measured =
-          `RUNNABLE in ${th.frames[0]?.qualified ?? '(no frame)'} but used no CPU between dumps #${still.from} and #${still.to} ` +
-          `(cpu= did not move in ${still.seconds.toFixed(0)} s): blocked in the kernel, waiting`;
-        const work = workBeneath(th);
-        if (work !== undefined) {
-          // A read inside a request or task waits for its peer: still part of that work.
-          if (was.basis !== 'in-task') set(dump, ti, working('in-task', `${measured}, inside ${work}`, was.frame));
-          continue;
-        }
-        set(dump, ti, {
-          activity: 'idle',
-          basis: 'no-cpu',
-          reason: `${measured}, with no task or request beneath: waiting for input, not working`,
-          ...frameOf(was),
-        });
+        const around = [pos - 1, pos + 1].map((other) => intervalOf(dumps, s, t.indexes, pos, other)).filter((x): x is Measure => x !== undefined);
+        revise(s.dumps[pos]!, ti, around);
       }
-    }
   }
   return out;
 }
 
-/** The interval between the thread at `pos` and at `other` of the series, when both carry cpu= and a clock. */
-function intervalOf(dumps: readonly ThreadDump[], s: SeriesModel, indexes: ReadonlyArray<number | null>, pos: number, other: number): Interval | undefined {
+/** The CPU the thread used between the dump at `pos` and at `other` of the series, when both carry cpu= and a clock. */
+function intervalOf(dumps: readonly ThreadDump[], s: SeriesModel, indexes: ReadonlyArray<number | null>, pos: number, other: number): Measure | undefined {
   if (other < 0 || other >= s.dumps.length) return undefined;
   const oi = indexes[other];
   if (oi === null || oi === undefined) return undefined;
@@ -110,7 +116,13 @@ function intervalOf(dumps: readonly ThreadDump[], s: SeriesModel, indexes: Reado
   const cpuSeconds = (second.cpuMs - first.cpuMs) / 1000;
   // A thread restarted under the same name used "negative" CPU: two threads, no measure.
   if (seconds === undefined || seconds < MIN_INTERVAL_S || cpuSeconds < 0) return undefined;
-  return { from: s.dumps[a]!, to: s.dumps[b]!, share: cpuSeconds / seconds, seconds };
+  const share = cpuSeconds / seconds;
+  const grew = share < STILL_SHARE ? 'did not move' : `grew by ${cpuSeconds.toFixed(1)} s`;
+  return {
+    share,
+    text: `between dumps #${s.dumps[a]!} and #${s.dumps[b]!} (cpu= ${grew} in ${seconds.toFixed(0)} s)`,
+    other: dumps[s.dumps[other]!]!.threads[oi]!,
+  };
 }
 
 /** The thread's own clock (elapsed=) when both dumps print it, else the dumps' timestamps. */
@@ -120,9 +132,22 @@ function wallSeconds(d1: ThreadDump, d2: ThreadDump, t1: ThreadEntry, t2: Thread
   return (Date.parse(d2.timestampIso) - Date.parse(d1.timestampIso)) / 1000;
 }
 
-function otherIndex(s: SeriesModel, indexes: ReadonlyArray<number | null>, x: Interval, dump: number): number {
-  const otherDump = x.from === dump ? x.to : x.from;
-  return indexes[s.dumps.indexOf(otherDump)]!;
+/** Each thread's median share of a core in the `top -H` samples, by native id (`0x3c05`). */
+function topShares(samples: readonly CpuSampleModel[]): Map<string, Measure> {
+  const byId = new Map<string, number[]>();
+  for (const s of samples)
+    for (const r of s.threads) {
+      const list = byId.get(r.nativeId);
+      if (list === undefined) byId.set(r.nativeId, [r.cpuPercent]);
+      else list.push(r.cpuPercent);
+    }
+  const out = new Map<string, Measure>();
+  for (const [id, list] of byId) {
+    const sorted = [...list].sort((a, b) => a - b);
+    const text = `in top -H beside the dumps (${list.length === 1 ? 'one sample' : `median of ${list.length} samples`})`;
+    out.set(id, { share: sorted[Math.floor(sorted.length / 2)]! / 100, text });
+  }
+  return out;
 }
 
 /** The same top frame: the thread sat in one place (a read returns and is called again in a loop, at the same frame). */
@@ -132,10 +157,6 @@ function sameTop(a: ThreadEntry, b: ThreadEntry): boolean {
 
 function working(basis: ThreadActivity['basis'], reason: string, frame: string | undefined): ThreadActivity {
   return { activity: 'working', basis, reason, ...(frame !== undefined ? { frame } : {}) };
-}
-
-function frameOf(v: ThreadActivity): { frame?: string } {
-  return v.frame !== undefined ? { frame: v.frame } : {};
 }
 
 const pct = (share: number) => `${Math.round(share * 100)} %`;

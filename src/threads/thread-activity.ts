@@ -139,8 +139,9 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
       api !== undefined &&
       request === undefined &&
       decisive === undefined &&
-      (wait !== undefined || unknownNativeTop) &&
-      (wait?.api !== true || appBeneathWait === 0)
+      // Beneath a wait that is not a read already, or beneath a read with other code between; or beneath
+      // an unknown native method (the API it serves says what it does).
+      (wait === undefined ? unknownNativeTop : (wait.row.role !== 'ambiguous' || appBeneathWait > 0) && (wait.api !== true || appBeneathWait === 0))
     ) {
       wait = { row: inputApiWait(api, i === 0 ? undefined : top!), at: i, api: true };
       appBeneathWait = 0;

@@ -71,6 +71,19 @@ describe('the same dumps without cpu= (a JDK 8 header has none): unknown means s
     expect(f?.message).toMatch(/Nothing shows work/);
   });
 
+  test('with top -H beside them, top measures what cpu= did: the native accept waits, the native loop burns a core', async () => {
+    const tops = [1, 2, 3].map((n) => `${FIXTURES}/transfer/top-${n}.txt`);
+    const withTop = await analyse([...paths, ...tops]);
+    const d = withTop.model.dumps.length - 1;
+    const of = (name: string) => withTop.model.activity[d]![withTop.model.dumps[d]!.threads.findIndex((th) => th.name === name)]!;
+    expect(of('vendor-listener').basis).toBe('no-cpu');
+    expect(of('vendor-listener').reason).toMatch(/used no CPU in top -H beside the dumps/);
+    expect(of('native-cruncher').activity).toBe('working');
+    const hot = withTop.findings.filter((f) => f.rule === 'cpu-hot-threads').flatMap((f) => f.facts['threads'] as string[]);
+    expect(hot).toContain('native-cruncher');
+    expect(hot).not.toContain('vendor-listener');
+  });
+
   test('control: a thread blocked on a lock held by one that waits is still a warning without CPU figures', () => {
     const f = findings.find((x) => x.rule === 'stuck-threads' && (x.facts['threads'] as string[]).includes('guarding-watcher'));
     expect(f?.severity).toBe('warning');
