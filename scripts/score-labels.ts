@@ -2,7 +2,9 @@
  * Scores the analysis against the senior engineer's labels of the thread-dump corpus
  * (../shared/corpus/threaddumps/LABELS.json, rubric in LABELS.md) and prints precision, recall and
  * every false alarm and miss. Run: `npx tsx scripts/score-labels.ts [--verbose]`. With `--blind`, the
- * same for the blind corpus of this repository (fixtures/blind, every LABELS*.json there).
+ * same for the blind corpus of this repository (fixtures/blind, every LABELS*.json there); with
+ * `--blind --sets D,E`, only the sets of those collectors (LABELS-D.json, LABELS-E.json): a new set's
+ * first contact is scored alone.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +19,9 @@ if (!blind && !existsSync(labelsPath)) {
   process.exit(2);
 }
 const verbose = process.argv.includes('--verbose');
-const cases = blind ? blindCases() : (JSON.parse(readFileSync(labelsPath, 'utf8')) as LabelCase[]);
+const setsAt = process.argv.indexOf('--sets');
+const sets = setsAt > 0 ? (process.argv[setsAt + 1] ?? '').split(',').filter((x) => x !== '') : undefined;
+const cases = blind ? blindCases(sets) : (JSON.parse(readFileSync(labelsPath, 'utf8')) as LabelCase[]);
 const root = blind ? BLIND : CORPUS;
 const scores: CaseScore[] = [];
 for (const c of cases) {

@@ -60,6 +60,7 @@ export const STACK_IDIOM_ROWS: readonly KnowledgeRow[] = [
   // Client libraries by package: a read beneath one is a call to a remote service (work), never a
   // thread waiting for its own input.
   row('sun.net.www.protocol.http.*', 'client-call', 'an HttpURLConnection call', 'jdk'),
+  row('java.sql.DriverManager.getConnection', 'client-call', 'a JDBC connection being opened (java.sql.DriverManager)', 'jdk'),
   row('jdk.internal.net.http.*', 'client-call', 'a java.net.http.HttpClient call', 'jdk'),
   row('org.apache.http.*', 'client-call', 'an Apache HttpClient 4 call', 'HTTPCLIENT'),
   row('org.apache.hc.*', 'client-call', 'an Apache HttpClient 5 call', 'HTTPCLIENT'),

@@ -21,8 +21,11 @@ const BUSY_SHARE = 0.5;
 /** Intervals shorter than this say little: cpu= is printed in milliseconds and a thread may be between two reads. */
 const MIN_INTERVAL_S = 1;
 
-/** Verdicts a thread's stillness revises: RUNNABLE threads judged running, or reading inside their work. */
-const REVISABLE_WHEN_STILL: ReadonlySet<ThreadActivity['basis']> = new Set(['running', 'native', 'in-task']);
+/**
+ * Verdicts a thread's stillness revises: RUNNABLE threads judged running on their frames alone. A read
+ * already judged work (a client call, a task or request beneath) stays work: its peer is what is slow.
+ */
+const REVISABLE_WHEN_STILL: ReadonlySet<ThreadActivity['basis']> = new Set(['running', 'native']);
 
 /** One measure of a thread's CPU around a dump: between two dumps of its series, or top's samples. */
 interface Measure {
@@ -70,8 +73,8 @@ export function reviseByCpu(
     const measured = `RUNNABLE in ${th.frames[0]?.qualified ?? '(no frame)'} but used no CPU ${still.text}: blocked in the kernel, waiting`;
     const work = workBeneath(th);
     if (work !== undefined) {
-      // A read inside a request or task waits for its peer: still part of that work.
-      if (was.basis !== 'in-task') set(dump, ti, working('in-task', `${measured}, inside ${work}`, was.frame));
+      // A wait inside a request or task is part of that work, however still.
+      set(dump, ti, working('in-task', `${measured}, inside ${work}`, was.frame));
       return;
     }
     set(dump, ti, {

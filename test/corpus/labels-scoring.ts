@@ -116,9 +116,11 @@ export async function findingsOfCase(c: LabelCase, root: string = CORPUS): Promi
 /** The blind corpus of this repository: its labels, in every LABELS*.json of fixtures/blind (one per collector). */
 export const BLIND = join(import.meta.dirname, '..', '..', 'fixtures', 'blind');
 
-export function blindCases(): LabelCase[] {
+/** Every blind case, or those of some collectors' sets (`['D', 'E']`: LABELS-D.json, LABELS-E.json). */
+export function blindCases(sets?: readonly string[]): LabelCase[] {
   return readdirSync(BLIND)
     .filter((f) => /^LABELS.*\.json$/.test(f))
+    .filter((f) => sets === undefined || sets.some((x) => f === `LABELS-${x}.json`))
     .sort()
     .flatMap((f) => JSON.parse(readFileSync(join(BLIND, f), 'utf8')) as LabelCase[]);
 }

@@ -31,7 +31,7 @@ describe('transfer fixture (a real JVM, three dumps five seconds apart)', async 
   });
 
   test('each verdict says what decided it: the API called, the CPU measured, or that nothing shows work', () => {
-    expect(verdict('shell-session-1', 1).reason).toMatch(/through java\.io\.BufferedReader \(waiting in java\.lang\.Object\.wait above it\)/);
+    expect(verdict('shell-session-1', 1).reason).toMatch(/through java\.io\.InputStreamReader\.read \(waiting in java\.lang\.Object\.wait above it\)/);
     expect(verdict('vendor-listener', 1).reason).toMatch(/NativeListener\.ACCPTP but used no CPU between dumps #\d and #\d \(cpu= did not move/);
     expect(verdict('vendor-listener', 1).basis).toBe('no-cpu');
     expect(verdict('selector-spinner', 1).reason).toMatch(/used \d+ % of a core between dumps .* although its frames read as a wait/);
