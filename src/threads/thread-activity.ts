@@ -139,11 +139,10 @@ function shapeOf(frames: readonly StackFrame[]): StackShape {
       api !== undefined &&
       request === undefined &&
       decisive === undefined &&
-      // Beneath a wait that is not a read already, or beneath a read with other code between; beneath
-      // an unknown native method (the API it serves says what it does); or the API's own native read on top.
-      (wait === undefined
-        ? unknownNativeTop || (i === 0 && f.location === 'Native Method')
-        : (wait.row.role !== 'ambiguous' || appBeneathWait > 0) && (wait.api !== true || appBeneathWait === 0))
+      // Beneath a wait that is not a read already, or beneath a read with other code between; or beneath
+      // an unknown native method (the API it serves says what it does). The JDK's own native file read on
+      // top is a file read, work, unless a series shows it used no CPU (cpu-evidence.ts).
+      (wait === undefined ? unknownNativeTop : (wait.row.role !== 'ambiguous' || appBeneathWait > 0) && (wait.api !== true || appBeneathWait === 0))
     ) {
       wait = { row: inputApiWait(api, i === 0 ? undefined : top!), at: i, api: true };
       appBeneathWait = 0;

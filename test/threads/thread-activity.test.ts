@@ -304,3 +304,81 @@ describe('a nap inside a task', () => {
     expect(reason).not.toMatch(/holds its worker/);
   });
 });
+
+describe('waits judged by the JDK API called and by what shows work (issue 47), on hand-made stacks of real frame names', () => {
+  const verdict = (state: JavaThreadState, frames: string[]) => classifyThread(thread(state, frames));
+
+  it("Windows' I/O completion port handler threads wait for completions: idle", () => {
+    const v = verdict('RUNNABLE', [
+      'sun.nio.ch.Iocp.getQueuedCompletionStatus(Native Method)',
+      'sun.nio.ch.Iocp$EventHandlerTask.run(Iocp.java:323)',
+      'java.lang.Thread.run(Thread.java:750)',
+    ]);
+    expect([v.activity, v.reason]).toEqual(['idle', expect.stringMatching(/I\/O completions/)]);
+  });
+
+  it("the IBM runtime's signal dispatcher and the thread writing a javacore are housekeeping", () => {
+    expect(
+      verdict('RUNNABLE', ['com.ibm.misc.SignalDispatcher.waitForSignal(Native Method)', 'com.ibm.misc.SignalDispatcher.run(SignalDispatcher.java:66)'])
+        .activity,
+    ).toBe('housekeeping');
+    const writer = verdict('RUNNABLE', [
+      'com.ibm.jvm.Dump.JavaDumpImpl(Native Method)',
+      'com.ibm.jvm.Dump.JavaDump(Dump.java:81)',
+      'com.acme.Diagnostics.snapshot(Diagnostics.java:40)',
+      'java.lang.Thread.run(Thread.java:825)',
+    ]);
+    expect([writer.activity, writer.reason]).toEqual(['housekeeping', expect.stringMatching(/writing a dump/)]);
+  });
+
+  it('a vendor native read under a camel-case prefix is a read; a vendor native of another name, in its own thread, is unknown (native)', () => {
+    const read = verdict('RUNNABLE', [
+      'com.acme.net.Sock.nativeRead(Native Method)',
+      'com.acme.net.Link.pump(Link.java:12)',
+      'java.lang.Thread.run(Thread.java:833)',
+    ]);
+    expect([read.activity, read.basis]).toEqual(['idle', 'listener']);
+    const other = verdict('RUNNABLE', [
+      'com.acme.net.Sock.ACCPTP(Native Method)',
+      'com.acme.net.Link.serve(Link.java:12)',
+      'java.lang.Thread.run(Thread.java:833)',
+    ]);
+    expect([other.activity, other.basis]).toEqual(['working', 'native']);
+    expect(other.reason).toMatch(/which one dump cannot tell/);
+    // Control: "Ready" is no read (a word of the name, not letters inside one).
+    const ready = verdict('RUNNABLE', ['com.acme.gpu.Dev.waitReady0Ready(Native Method)', 'com.acme.gpu.Dev.x(Dev.java:1)']);
+    expect(ready.basis).not.toBe('running');
+  });
+
+  it('a deep wait in a thread of its own is silent (nothing shows work); control: the same wait deep in a pool task is work, a sleep there paces work', () => {
+    const own = [
+      'java.lang.Object.wait(Native Method)',
+      'com.acme.sync.Gate.pass(Gate.java:10)',
+      'com.acme.sync.Gate.through(Gate.java:20)',
+      'com.acme.flow.Stage.step(Stage.java:30)',
+      'com.acme.flow.Stage.advance(Stage.java:40)',
+      'com.acme.flow.Pipeline.drive(Pipeline.java:50)',
+      'com.acme.flow.Pipeline.cycle(Pipeline.java:60)',
+      'com.acme.flow.Pipeline.run(Pipeline.java:70)',
+    ];
+    const v = verdict('WAITING', [...own, 'java.lang.Thread.run(Thread.java:833)']);
+    expect([v.activity, v.basis]).toEqual(['idle', 'no-work-shown']);
+    expect(v.reason).toMatch(/nothing shows it is inside a piece of work/);
+    expect(verdict('WAITING', [...own, 'java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1136)']).activity).toBe('working');
+    const sleeping = verdict('TIMED_WAITING', ['java.lang.Thread.sleep(Native Method)', ...own.slice(1), 'java.lang.Thread.run(Thread.java:833)']);
+    expect(sleeping.activity).toBe('working');
+  });
+
+  it('a client call opened through java.sql.DriverManager is work even in a thread of its own', () => {
+    const v = verdict('RUNNABLE', [
+      'sun.nio.ch.SocketDispatcher.read0(Native Method)',
+      'sun.nio.ch.NioSocketImpl.read(NioSocketImpl.java:276)',
+      'com.acme.db.Wire.fill(Wire.java:22)',
+      'com.acme.db.Wire.handshake(Wire.java:40)',
+      'java.sql.DriverManager.getConnection(DriverManager.java:681)',
+      'com.acme.tool.Main.connect(Main.java:9)',
+      'java.lang.Thread.run(Thread.java:833)',
+    ]);
+    expect([v.activity, v.basis]).toEqual(['working', 'in-task']);
+  });
+});
