@@ -73,7 +73,7 @@ export const loggingContention: Rule = {
         row.detail.api !== true
           ? row.means
           : `${locks.length > 0 ? `${locks[0]!.lock.className} <${locks[0]!.lock.id}>` : 'what it waits for'} in ${wait.waitsIn}` +
-            " (an appender's code no row names)";
+            ' (code the log call runs, which no appender row names)';
       const call = row.detail.api === true && wait.loggerCall !== undefined ? ` (${wait.loggerCall})` : '';
       const held = holders.map(
         (h) => `"${threads[h]!.name}" ${row.detail.queue === true ? 'drains the queue and is' : 'holds it and is'} ${describe(threads[h]!)}`,
