@@ -216,6 +216,23 @@ ONE_DUMP.push(
     expect: [{ subject: 'order-book-spinner', severity: 'warning' }],
   },
   {
+    name: 'one dump: on JDK 21+ the native frame is Thread.yield0 beneath Thread.yield: the same spinner',
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            {
+              ...yieldSpinner,
+              frames: ['java.lang.Thread.yield0(Native Method)', 'java.lang.Thread.yield', 'com.acme.OrderBook.awaitReady', 'java.lang.Thread.run'],
+              cpuMs: 23_400,
+              elapsedS: 26,
+            },
+          ],
+        },
+      ]),
+    expect: [{ subject: 'order-book-spinner', facts: { spinsIn: 'java.lang.Thread.yield' }, message: /in com\.acme\.OrderBook\.awaitReady/ }],
+  },
+  {
     name: 'one dump: Thread.onSpinWait (JDK 9+) in its own loop is a spin-wait too',
     model: () =>
       modelOf([
