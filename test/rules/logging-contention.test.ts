@@ -189,6 +189,27 @@ describe('logging-contention: by the logger API the thread called', { timeout: 6
   });
 });
 
+const SLF4J_JUL = join('fixtures', 'threads', 'logger-waits-slf4j-jul');
+const slf4jTruth = JSON.parse(readFileSync(join(SLF4J_JUL, 'truth.json'), 'utf8')) as {
+  facts: { requests: number; requestPrefix: string; handler: string; loggerCall: string };
+};
+
+describe('logging-contention: SLF4J over java.util.logging, a handler of the application', { timeout: 60_000 }, () => {
+  test("request threads BLOCKED in the company's JUL Handler beneath SLF4J's Logger.info are the logging problem", async () => {
+    const t = slf4jTruth.facts;
+    const { findings } = await analyseFiles([join(SLF4J_JUL, 'dump.txt')]);
+    const found = logFindings(findings);
+    expect(found.map((f) => [f.subject, f.facts['waiterCount'], f.facts['loggerCall']])).toEqual([
+      [`java.util.logging ${t.handler}`, t.requests - 1, t.loggerCall],
+    ]);
+    expect((found[0]!.facts['waiters'] as string[]).every((w) => w.startsWith(t.requestPrefix))).toBe(true);
+    expect(found[0]!.facts['holderDoing']).toEqual([expect.stringMatching(/^writing to a socket/)]);
+    // Logged from the service's code, beneath SLF4J's adapter (not the adapter itself).
+    expect(found[0]!.facts['loggedFrom']).toEqual([expect.stringMatching(/^com\.example\.shipping\.Slf4jJulWaits\$Dispatch\.dispatch$/)]);
+    expect(causalSummary(findings).first?.finding.id).toBe(found[0]!.id);
+  });
+});
+
 /** A thread BLOCKED on `lock` in `top`, called through `beneath` (top first) from a request handler. */
 const blockedIn = (lockClass: string, top: string, beneath: readonly string[], id = '0x50'): Omit<ThreadSpec, 'name'> => ({
   state: 'BLOCKED',
