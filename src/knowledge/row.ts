@@ -35,7 +35,7 @@ export const MATCH_KIND = {
   boundary: 'frame',
   /** A pool's lease method: a thread parked in it waits for a connection or permit of that kind of pool. */
   'lease-wait': 'frame',
-  /** An appender's frame where a thread waits inside a log call. */
+  /** An appender's frame where a thread waits inside a log call, or a logger's API (`api`): a wait above it is inside a log call. */
   'logging-wait': 'frame',
   /** The run method of an event loop: a thread whose stack holds it is an I/O thread that must never block. */
   'event-loop': 'frame',
@@ -115,6 +115,8 @@ interface RoleDetails {
     readonly framework: string;
     /** A full queue of an asynchronous appender (else a lock). */
     readonly queue?: boolean;
+    /** A logger's API (what the application called), not an appender: any wait above it is inside a log call. */
+    readonly api?: boolean;
   };
   readonly 'event-loop': {
     readonly framework: string;

@@ -89,6 +89,21 @@ export const SOURCES: Readonly<Record<string, Source>> = {
   POOL2: { what: "Commons Pool 2's GenericObjectPool", at: 'apache/commons-pool: src/main/java/org/apache/commons/pool2/impl/GenericObjectPool.java' },
   LOGBACK: { what: "Logback's appenders", at: 'qos-ch/logback: logback-core/src/main/java/ch/qos/logback/core/' },
   LOG4J: { what: "Log4j 1 and 2's appenders and managers", at: 'apache/logging-log4j2: log4j-core/src/main/java/org/apache/logging/log4j/core/appender/' },
+  SLF4J: {
+    what: "SLF4J's Logger API, its helpers and its bindings' adapters (package org.slf4j)",
+    at: 'qos-ch/slf4j: slf4j-api/src/main/java/org/slf4j/Logger.java',
+  },
+  'LOG4J-API': {
+    what: "Log4j 2's logger API (AbstractLogger, the fluent LogBuilder) and its bridges (slf4j, JUL, commons-logging)",
+    at: 'apache/logging-log4j2: log4j-api/src/main/java/org/apache/logging/log4j/spi/AbstractLogger.java',
+  },
+  'LOG4J-1': { what: "Log4j 1's Category and Logger", at: 'https://logging.apache.org/log4j/1.x/apidocs/org/apache/log4j/Category.html' },
+  'LOGBACK-CLASSIC': { what: "Logback's Logger (logback-classic)", at: 'qos-ch/logback: logback-classic/src/main/java/ch/qos/logback/classic/Logger.java' },
+  JCL: { what: 'Apache Commons Logging (and Spring JCL) log adapters', at: 'apache/commons-logging: src/main/java/org/apache/commons/logging/' },
+  'JBOSS-LOGGING': {
+    what: "JBoss Logging's Logger and JBoss LogManager's Logger",
+    at: 'jboss-logging/jboss-logging: src/main/java/org/jboss/logging/Logger.java',
+  },
   DISRUPTOR: {
     what: "LMAX Disruptor's sequencer (Log4j 2 async loggers)",
     at: 'LMAX-Exchange/disruptor: src/main/java/com/lmax/disruptor/MultiProducerSequencer.java',

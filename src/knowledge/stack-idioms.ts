@@ -172,6 +172,34 @@ export const STACK_IDIOM_ROWS: readonly KnowledgeRow[] = [
     framework: 'java.util.logging',
   }),
 
+  // --- the loggers' APIs, what the application calls: a thread waiting above one waits inside a log
+  // call, whatever lies between (a vendor's appender, a subclass of a manager no row names). Frames
+  // show the class that declares the method, so each facade is named by its adapters' classes.
+  row('org.slf4j.*', 'logging-wait', 'a log call through SLF4J', 'SLF4J', { framework: 'slf4j', api: true }),
+  row('org.apache.logging.slf4j.*', 'logging-wait', "a log call through SLF4J into Log4j 2 (log4j-slf4j-impl's Log4jLogger)", 'LOG4J-API', {
+    framework: 'log4j 2',
+    api: true,
+  }),
+  ...loggerCalls('org.apache.logging.log4j.spi.AbstractLogger', ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'log', 'printf'], 'LOG4J-API', 'log4j 2'),
+  row('org.apache.logging.log4j.internal.DefaultLogBuilder.log', 'logging-wait', 'a log call through Log4j 2 (LogBuilder.log)', 'LOG4J-API', {
+    framework: 'log4j 2',
+    api: true,
+  }),
+  row('org.apache.logging.log4j.jul.*', 'logging-wait', 'a java.util.logging call bridged to Log4j 2', 'LOG4J-API', { framework: 'log4j 2', api: true }),
+  row('org.apache.logging.log4j.jcl.*', 'logging-wait', 'a commons-logging call bridged to Log4j 2', 'LOG4J-API', { framework: 'log4j 2', api: true }),
+  ...loggerCalls('org.apache.log4j.Category', ['debug', 'info', 'warn', 'error', 'fatal', 'log', 'l7dlog'], 'LOG4J-1', 'log4j 1'),
+  ...loggerCalls('org.apache.log4j.Logger', ['trace'], 'LOG4J-1', 'log4j 1'),
+  ...loggerCalls('ch.qos.logback.classic.Logger', ['trace', 'debug', 'info', 'warn', 'error', 'log'], 'LOGBACK-CLASSIC', 'logback'),
+  ...loggerCalls(
+    'java.util.logging.Logger',
+    ['severe', 'warning', 'info', 'config', 'fine', 'finer', 'finest', 'log', 'logp', 'logrb', 'entering', 'exiting', 'throwing'],
+    'jdk',
+    'java.util.logging',
+  ),
+  row('org.apache.commons.logging.*', 'logging-wait', 'a log call through commons-logging', 'JCL', { framework: 'commons-logging', api: true }),
+  row('org.jboss.logging.*', 'logging-wait', 'a log call through JBoss Logging', 'JBOSS-LOGGING', { framework: 'JBoss Logging', api: true }),
+  ...loggerCalls('org.jboss.logmanager.Logger', ['severe', 'warning', 'info', 'config', 'fine', 'log', 'logRaw'], 'JBOSS-LOGGING', 'JBoss LogManager'),
+
   // --- event loops' run methods
   row('io.netty.channel.nio.NioEventLoop.run', 'event-loop', 'a Netty NIO event loop (Dubbo, Vert.x, Reactor Netty and gRPC run on it)', 'NETTY', {
     framework: 'Netty (NIO)',
@@ -222,3 +250,9 @@ export const STACK_IDIOM_ROWS: readonly KnowledgeRow[] = [
   row('com.ibm.oti.*', 'jdk-code', "OpenJ9's own classes", 'OPENJ9'),
   row('com.sun.proxy.*', 'jdk-code', "the JDK's dynamic proxies", 'jdk'),
 ];
+
+/** A logger class's level methods, each a `logging-wait` row of its API. */
+function loggerCalls(cls: string, methods: readonly string[], source: string, framework: string): KnowledgeRow[] {
+  const simple = cls.slice(cls.lastIndexOf('.') + 1);
+  return methods.map((m) => row(`${cls}.${m}`, 'logging-wait', `a log call through ${framework} (${simple}.${m})`, source, { framework, api: true }));
+}

@@ -6,6 +6,7 @@
  * and `top -H` samples given beside the dumps (matched by native id); one dump alone only hints,
  * from the thread's whole life. Threads waiting for work and the JVM's own are left out.
  */
+import { isJdkClass } from '../knowledge/index.js';
 import type { Evidence } from '../model/findings.js';
 import type { CpuSampleModel, Model, ThreadRef } from '../model/model.js';
 import type { ThreadEntry } from '../model/thread-dump.js';
@@ -41,14 +42,38 @@ export const cpuHotThreads: Rule = {
         type: 'number',
         min: 0,
         max: 1,
-        default: 0.8,
-        description: 'With a single dump: the share of a core over its whole life that makes a long-lived working thread a runaway (a warning, not a hint).',
+        default: 0.67,
+        description:
+          'With a single dump: the share of a core over its whole life that makes a thread running code now a runaway (a warning, not a hint). ' +
+          'Two thirds: it has been on a core twice as long as off it, since it started. A thread that serves work spends much of its life ' +
+          'waiting for it (a queue, a socket, a lock), so its lifetime average stays well below; only a loop that rarely waits gets there.',
       },
       runawayLifetimeSeconds: {
         type: 'number',
         min: 0,
-        default: 30,
-        description: 'With a single dump: how long a thread must have lived at that share to be called a runaway.',
+        default: 20,
+        description:
+          'With a single dump: how long a thread must have lived at that share to be called a runaway. Long enough that its start ' +
+          '(class loading and JIT compilation, a few seconds at a full core) cannot by itself make two thirds of its life (a 5 s burst is ' +
+          'a quarter of 20 s), and longer than a request a user still waits for.',
+      },
+      spinLifetimeShare: {
+        type: 'number',
+        min: 0,
+        max: 1,
+        default: 0.5,
+        description:
+          'With a single dump, for a thread RUNNABLE in a spin-wait (Thread.yield or Thread.onSpinWait called from its own loop): ' +
+          'the share of a core over its life that makes it a runaway. The stack already says it spins; half a core says the spin is ' +
+          'what it has done most of its life (a yield gives the core away when others want it, so a spinner on a busy host gets less than a core).',
+      },
+      spinLifetimeSeconds: {
+        type: 'number',
+        min: 0,
+        default: 5,
+        description:
+          'With a single dump: how long a spinning thread must have lived at that share. A spin-wait is meant to last micro- to ' +
+          'milliseconds before the thread parks; seconds of it are a wait that never parks, and 5 s is far past any start-up.',
       },
       minLifetimeSeconds: {
         type: 'number',
@@ -61,23 +86,34 @@ export const cpuHotThreads: Rule = {
   check({ model, options }) {
     const minShare = Number(options['minCoreShare']);
     const errorShare = Number(options['errorCoreShare']);
-    const runaway = { share: Number(options['runawayLifetimeShare']), seconds: Number(options['runawayLifetimeSeconds']) };
-    // A runaway's life may be shorter than a hint's: both are read from the one lifetime measure.
-    const minLife = Math.min(Number(options['minLifetimeSeconds']), runaway.seconds);
+    const bars: LifetimeBars = {
+      hint: { share: minShare, seconds: Number(options['minLifetimeSeconds']) },
+      runaway: { share: Number(options['runawayLifetimeShare']), seconds: Number(options['runawayLifetimeSeconds']) },
+      spin: { share: Number(options['spinLifetimeShare']), seconds: Number(options['spinLifetimeSeconds']) },
+    };
+    // The lowest of the three bars: below it a lifetime average says nothing, whatever the stack.
+    const floor = {
+      share: Math.min(bars.hint.share, bars.runaway.share, bars.spin.share),
+      seconds: Math.min(bars.hint.seconds, bars.runaway.seconds, bars.spin.seconds),
+    };
     const hot: HotThread[] = [];
-    for (const [name, refs] of candidatesByName(model, minShare, minLife)) {
-      if (neverWorking(model, refs)) continue;
+    for (const [name, refs] of candidatesByName(model, floor)) {
+      const last = refs[refs.length - 1]!;
+      const lastThread = model.dumps[last.dump]!.threads[last.thread]!;
+      if (neverWorking(model, refs) && spinsIn(lastThread) === undefined) continue;
       const top =
         model.cpuSamples.length === 0
           ? undefined
           : topMeasure(model.cpuSamples, new Set(refs.flatMap((r) => model.dumps[r.dump]!.threads[r.thread]!.nativeId ?? [])));
       const measured = [refs.length > 1 ? seriesMeasure(model, refs) : undefined, top].filter((m): m is Measure => m !== undefined);
-      const last = refs[refs.length - 1]!;
-      const measures =
-        measured.length > 0
-          ? measured
-          : [lifetimeMeasure(model.dumps[last.dump]!.threads[last.thread]!, minLife, minShare)].filter((m): m is Measure => m !== undefined);
-      if (measures.some((m) => m.share >= minShare)) hot.push({ name, refs, measures });
+      if (measured.length > 0) {
+        if (measured.some((m) => m.share >= minShare)) hot.push({ name, refs, measures: measured });
+        continue;
+      }
+      // One dump: its lifetime average, read against the bar its stack and life call for.
+      const lifetime = lifetimeMeasure(lastThread, floor.seconds, floor.share);
+      const verdict = lifetime === undefined ? undefined : lifetimeVerdict(model, last, lifetime.share, bars);
+      if (lifetime !== undefined && verdict !== undefined) hot.push({ name, refs, measures: [lifetime], verdict });
     }
     // Hot workers of one pool are one finding (four workers of pool-4 spinning are one problem).
     const groups = new Map<string, HotThread[]>();
@@ -93,9 +129,9 @@ export const cpuHotThreads: Rule = {
       const last = lead.refs[lead.refs.length - 1]!;
       const th = model.dumps[last.dump]!.threads[last.thread]!;
       const lifetimeOnly = members.every((h) => h.measures.every((m) => m.how === 'lifetime'));
-      // Most of a core over a long life is a runaway even in one dump; less, or a short life, only hints.
-      const runawayFor = lifetimeOnly ? members.filter((h) => isRunaway(model, h, runaway)) : [];
-      const hintOnly = lifetimeOnly && runawayFor.length === 0;
+      // From one dump: a spinner or a long-lived runaway is a warning; a lifetime average alone only hints.
+      const runaway = members.find((h) => h.verdict?.kind === 'spin') ?? members.find((h) => h.verdict?.kind === 'runaway');
+      const hintOnly = lifetimeOnly && runaway === undefined;
       const inside = sharedFrame(model, lead.refs);
       const states = [...new Set(lead.refs.map((r) => model.dumps[r.dump]!.threads[r.thread]!.state))];
       const where = activityFrame(th);
@@ -113,9 +149,9 @@ export const cpuHotThreads: Rule = {
           `${inside !== undefined && inside !== where ? `, inside ${inside} in all ${lead.refs.length} dumps` : ''}.` +
           (hintOnly
             ? ' One dump gives only its lifetime average: take a few dumps a few seconds apart (or top -H beside one) to see whether it burns CPU now.'
-            : lifetimeOnly
-              ? ` Over ${pct(runaway.share)} of a core for more than ${runaway.seconds.toFixed(0)} s of its life, and running code now: ` +
-                'a runaway, even from one dump (take a few dumps a few seconds apart, or top -H, to see the rate now).'
+            : lifetimeOnly && runaway?.verdict !== undefined
+              ? ` ${runaway.verdict.text}${members.length > 1 ? ` ("${runaway.name}")` : ''}: a runaway, even from one dump ` +
+                '(take a few dumps a few seconds apart, or top -H, to see the rate now).'
               : ''),
         facts: {
           threads: members.map((h) => h.name),
@@ -129,6 +165,7 @@ export const cpuHotThreads: Rule = {
           sharedFrame: inside ?? null,
           nativeId: th.nativeId ?? null,
           dumps: lead.refs.map((r) => r.dump),
+          ...(runaway?.verdict?.kind === 'spin' ? { spinsIn: runaway.verdict.frame } : {}),
         },
         evidence: members.flatMap((h) => [threadEvidence(model, h.refs[h.refs.length - 1]!), ...h.measures.flatMap((m) => m.evidence)]).slice(0, 60),
         // A core burned weighs like ten threads held.
@@ -151,7 +188,28 @@ interface HotThread {
   /** Where it was seen, each dump once, oldest first. */
   readonly refs: ThreadRef[];
   readonly measures: Measure[];
+  /** With one dump only: why its lifetime average is a runaway, or only a hint. */
+  readonly verdict?: LifetimeVerdict;
 }
+
+/** A share of a core over at least so many seconds of a thread's life. */
+interface Bar {
+  readonly share: number;
+  readonly seconds: number;
+}
+
+interface LifetimeBars {
+  /** An average worth a hint (info). */
+  readonly hint: Bar;
+  /** Running code now at this average: a runaway. */
+  readonly runaway: Bar;
+  /** In a spin-wait of its own loop at this average: a runaway sooner. */
+  readonly spin: Bar;
+}
+
+type LifetimeVerdict =
+  | { readonly kind: 'spin' | 'runaway'; readonly text: string; readonly frame: string }
+  | { readonly kind: 'hint'; readonly text?: undefined; readonly frame?: undefined };
 
 const pct = (share: number) => `${Math.round(share * 100)} %`;
 
@@ -160,7 +218,7 @@ const pct = (share: number) => `${Math.round(share * 100)} %`;
  * name is one thread there; a map of 200,000 names cost more than every other step of this rule),
  * and there only threads that pass the one measure a single dump has are yielded.
  */
-function* candidatesByName(model: Model, minShare: number, minLife: number): Generator<[string, ThreadRef[]]> {
+function* candidatesByName(model: Model, floor: Bar): Generator<[string, ThreadRef[]]> {
   if (model.dumps.length === 1) {
     const threads = model.dumps[0]!.threads;
     const activity = model.activity[0]!;
@@ -169,8 +227,9 @@ function* candidatesByName(model: Model, minShare: number, minLife: number): Gen
       // below the bar (the only measure one dump has). The verdicts are read first: they lie side
       // by side, the threads' CPU times each in a thread of its own.
       const a = activity[thread]!.activity;
-      if (a === 'idle' || a === 'housekeeping') continue;
-      if (model.cpuSamples.length === 0 && lifetimeMeasure(threads[thread]!, minLife, minShare) === undefined) continue;
+      // A spin-wait reads as a wait to the classifier, yet it burns the core: its CPU decides.
+      if ((a === 'idle' || a === 'housekeeping') && spinsIn(threads[thread]!) === undefined) continue;
+      if (model.cpuSamples.length === 0 && lifetimeMeasure(threads[thread]!, floor.seconds, floor.share) === undefined) continue;
       const ref = model.threadRefs[0]![thread]!;
       yield [ref.name, [ref]];
     }
@@ -274,11 +333,46 @@ function sharedFrame(model: Model, refs: readonly ThreadRef[]): string | undefin
   return f[f.length - common]!.qualified;
 }
 
-/** A thread of one dump that has burned most of a core for a long life (its lifetime average, the one measure one dump has). */
-function isRunaway(model: Model, h: HotThread, runaway: { readonly share: number; readonly seconds: number }): boolean {
-  const last = h.refs[h.refs.length - 1]!;
-  const th = model.dumps[last.dump]!.threads[last.thread]!;
+/**
+ * What one dump's lifetime average says about a thread: a spinner (a spin-wait of its own loop, at
+ * the spin bar), a runaway (running code now, at the runaway bar), a hint (at the hint bar), or
+ * nothing (a young thread's average, or one that waits now and burned its CPU earlier).
+ */
+function lifetimeVerdict(model: Model, ref: ThreadRef, share: number, bars: LifetimeBars): LifetimeVerdict | undefined {
+  const th = model.dumps[ref.dump]!.threads[ref.thread]!;
+  const life = th.elapsedS ?? 0;
+  const passes = (bar: Bar) => share >= bar.share && life >= bar.seconds;
+  const spin = spinsIn(th);
+  if (spin !== undefined && passes(bars.spin))
+    return {
+      kind: 'spin',
+      frame: spin.call,
+      text:
+        `It spins: RUNNABLE in ${spin.call} called from its own loop in ${spin.caller}, at over ${pct(bars.spin.share)} of a core ` +
+        `for more than ${bars.spin.seconds.toFixed(0)} s of its life (a spin-wait should last microseconds, then park)`,
+    };
   // Running code now (not parked, not in a blocking read): a thread that burned a core and now waits is not running away.
-  const running = model.activity[last.dump]![last.thread]!.basis === 'running';
-  return running && th.elapsedS !== undefined && th.elapsedS >= runaway.seconds && h.measures.some((m) => m.share >= runaway.share);
+  const running = model.activity[ref.dump]![ref.thread]!.basis === 'running';
+  if (running && passes(bars.runaway))
+    return {
+      kind: 'runaway',
+      frame: activityFrame(th),
+      text: `Over ${pct(bars.runaway.share)} of a core for more than ${bars.runaway.seconds.toFixed(0)} s of its life, and running code now`,
+    };
+  return passes(bars.hint) && model.activity[ref.dump]![ref.thread]!.activity !== 'idle' ? { kind: 'hint' } : undefined;
+}
+
+/** The JDK's spin-wait calls: a thread RUNNABLE in one gives its core up for an instant and comes straight back. */
+const SPIN_CALLS = new Set(['java.lang.Thread.yield', 'java.lang.Thread.yield0', 'java.lang.Thread.onSpinWait']);
+
+/**
+ * A RUNNABLE thread whose top frames are a spin-wait call made by its own code (not the JDK's: the
+ * JDK's queues spin a few rounds inside their own methods before they park): the call and its caller.
+ */
+function spinsIn(th: ThreadEntry): { readonly call: string; readonly caller: string } | undefined {
+  if (th.state !== 'RUNNABLE') return undefined;
+  const [top, ...below] = th.frames;
+  if (top === undefined || !SPIN_CALLS.has(top.qualified)) return undefined;
+  const caller = below.find((f) => !SPIN_CALLS.has(f.qualified));
+  return caller !== undefined && !isJdkClass(caller.qualified) ? { call: top.qualified.replace(/0$/, ''), caller: caller.qualified } : undefined;
 }

@@ -2,8 +2,9 @@
  * Threads held by logging. The idea: a log call should cost microseconds; threads caught waiting
  * inside one (for an appender's lock, or on an asynchronous appender's full queue) are held by the
  * logging framework, and the thread that holds the lock (or the appender's worker) says why: a
- * write to a disk or a log collector that does not keep up. Which frames are the frameworks'
- * appenders is data (below, with the framework and what waiting there means).
+ * write to a disk or a log collector that does not keep up. A wait is inside a log call when the
+ * logger API the thread called lies beneath it (support/logging-frames.ts), whatever appender or
+ * manager the wait is in; the frameworks' own appenders and the loggers' APIs are data (the registry).
  */
 import { isJdkClass } from '../knowledge/index.js';
 import type { Evidence } from '../model/findings.js';
@@ -14,7 +15,7 @@ import type { FindingDraft, Rule } from './rule.js';
 import { stuckThreadsSubjectOf } from './support/cause-links.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { lockSubject, lockWaits } from './support/held-up.js';
-import { type LoggingFrame, loggingSite, loggingSubject, loggingWait } from './support/logging-frames.js';
+import { isLoggingFrame, loggingSite, type LoggingWait, loggingWaitOf } from './support/logging-frames.js';
 import { withCode } from './support/thread-code.js';
 import { threadsByStack } from './support/threads-by-stack.js';
 
@@ -26,7 +27,9 @@ export const loggingContention: Rule = {
     description:
       "Threads waiting inside a log call: for an appender's lock (logback, log4j 1 and 2, java.util.logging " +
       "handlers) or on an asynchronous appender's full queue, with the thread that holds the lock (or drains " +
-      'the queue) and what it does (a write to a disk or a socket that does not keep up). Error from 10 threads.',
+      'the queue) and what it does (a write to a disk or a socket that does not keep up). A wait is inside a log call when the ' +
+      "first API beneath it is a logger's (slf4j, log4j 1 and 2, logback, java.util.logging, commons-logging, JBoss Logging), " +
+      "whatever lies between (a vendor's appender, a manager's subclass). Error from 10 threads.",
     remedy:
       "Find what the appender waits for (the holder's write: a slow disk, a log collector, stdout piped to nothing); log less at " +
       'that level, put the slow destination behind an asynchronous appender that drops rather than blocks (logback neverBlock=true, ' +
@@ -44,26 +47,34 @@ export const loggingContention: Rule = {
     const threads = model.dumps[last]!.threads;
     const waits = lockWaits(model, last);
     // Threads waiting for one lock are one contention, whichever appender frame each waits in (a
-    // layout encoding into the manager, the manager's own flush); without a lock, one per frame.
-    const groups = new Map<LoggingFrame | string, { row: LoggingFrame; waiters: number[] }>();
-    for (const i of threadsByStack(model, last, (frames, state) => loggingWait({ frames, state }) !== undefined)) {
+    // layout encoding into the manager, the manager's own flush); without a lock, one per place.
+    const groups = new Map<string, { wait: LoggingWait; waiters: number[] }>();
+    for (const i of threadsByStack(model, last, (frames, state) => loggingWaitOf({ frames, state }) !== undefined)) {
       if (model.activity[last]![i]!.activity === 'idle') continue;
-      const row = loggingWait(threads[i]!)!;
+      const wait = loggingWaitOf(threads[i]!)!;
       const lock = waits.lockOf(i);
-      const key = lock !== undefined && row.detail.queue !== true ? `${lock.dump}:${lock.lock.id}` : row;
+      const key = lock !== undefined && wait.row.detail.queue !== true ? `${lock.dump}:${lock.lock.id}` : wait.subject;
       const group = groups.get(key);
-      if (group === undefined) groups.set(key, { row, waiters: [i] });
+      if (group === undefined) groups.set(key, { wait, waiters: [i] });
       else group.waiters.push(i);
     }
     const ref = (i: number): ThreadRef => model.threadRefs[last]![i]!;
     const drafts: FindingDraft[] = [];
-    for (const { row, waiters } of groups.values()) {
+    for (const { wait, waiters } of groups.values()) {
       if (waiters.length < min) continue;
+      const row = wait.row;
       // Who they wait for: the lock's owner, or, for a full queue, the appender's worker.
       const locks = [...new Set(waiters.map((w) => waits.lockOf(w)).filter((l) => l !== undefined))];
       const owners = [...new Set(locks.flatMap((l) => (l.owner !== null ? [l.owner.thread] : [])))];
       const workers = row.detail.queue === true ? threadsByStack(model, last, (frames) => frames.some((f) => ASYNC_WORKER_FRAMES.includes(f.qualified))) : [];
       const holders = [...owners, ...workers];
+      // An appender a row names says what the wait is; past the rows (a vendor's appender or manager), the lock and where it is taken do.
+      const means =
+        row.detail.api !== true
+          ? row.means
+          : `${locks.length > 0 ? `${locks[0]!.lock.className} <${locks[0]!.lock.id}>` : 'what it waits for'} in ${wait.waitsIn}` +
+            ' (code the log call runs, which no appender row names)';
+      const call = row.detail.api === true && wait.loggerCall !== undefined ? ` (${wait.loggerCall})` : '';
       const held = holders.map(
         (h) => `"${threads[h]!.name}" ${row.detail.queue === true ? 'drains the queue and is' : 'holds it and is'} ${describe(threads[h]!)}`,
       );
@@ -75,7 +86,7 @@ export const loggingContention: Rule = {
             row.detail.queue === true ? `the appender's worker: ${describe(threads[h]!)}` : `holds the lock: ${describe(threads[h]!)}`,
           ),
         ),
-        ...waiters.slice(0, 50).map((w) => threadEvidence(model, ref(w), `waits for ${row.means}`)),
+        ...waiters.slice(0, 50).map((w) => threadEvidence(model, ref(w), `waits for ${means}`)),
       ]);
       // With a heap dump: the asynchronous appenders' queues, full ones first.
       const queues =
@@ -96,19 +107,22 @@ export const loggingContention: Rule = {
       const callers = [
         ...new Set(
           waiters
-            .map(
-              (w) =>
-                threads[w]!.frames.find((f) => !isJdkClass(f.qualified) && !f.qualified.startsWith(loggingSite(row).split('.').slice(0, 3).join('.')))
-                  ?.qualified,
-            )
+            .map((w) => {
+              // Beneath the logger call when the stack shows it: the application's frame that called it.
+              const called = loggingWaitOf(threads[w]!)?.loggerCall;
+              const from = called !== undefined ? threads[w]!.frames.findIndex((f) => f.qualified === called) + 1 : 0;
+              return threads[w]!.frames.slice(from).find(
+                (f) => !isJdkClass(f.qualified) && !isLoggingFrame(f) && !f.qualified.startsWith(loggingSite(row).split('.').slice(0, 3).join('.')),
+              )?.qualified;
+            })
             .filter((f) => f !== undefined),
         ),
       ];
       drafts.push({
-        subject: loggingSubject(row),
+        subject: wait.subject,
         ...(waiters.length >= errorAt ? { severity: 'error' as const } : {}),
         message:
-          `${plural(waiters.length, 'thread waits', 'threads wait')} inside a log call for ${row.means} (${row.detail.framework}): ${waiters
+          `${plural(waiters.length, 'thread waits', 'threads wait')} inside a log call${call} for ${means} (${row.detail.framework}): ${waiters
             .slice(0, 5)
             .map((w) => `"${threads[w]!.name}"`)
             .join(', ')}${waiters.length > 5 ? ', ...' : ''}. ` +
@@ -116,7 +130,8 @@ export const loggingContention: Rule = {
           queueText,
         facts: {
           framework: row.detail.framework,
-          appenderFrame: loggingSite(row),
+          appenderFrame: row.detail.api === true ? wait.waitsIn : loggingSite(row),
+          loggerCall: wait.loggerCall ?? null,
           asyncQueueFull: row.detail.queue === true,
           waiters: waiters.map((w) => threads[w]!.name),
           waiterCount: waiters.length,

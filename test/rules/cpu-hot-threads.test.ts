@@ -14,7 +14,7 @@ import { defaultConfig, resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { TopThreadsCollector } from '../../src/logs/top-threads.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyseIncident, CORPUS, INCIDENTS } from '../helpers.js';
+import { analyseFiles, analyseIncident, CORPUS, INCIDENTS } from '../helpers.js';
 import { type Case, check, type DumpSpec, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'cpu-runaway');
@@ -182,6 +182,161 @@ const ONE_DUMP: Case[] = [
   },
 ];
 
+const yieldSpinner = {
+  name: 'order-book-spinner',
+  state: 'RUNNABLE' as const,
+  frames: ['java.lang.Thread.yield(Native Method)', 'com.acme.OrderBook.awaitReady', 'java.lang.Thread.run'],
+};
+ONE_DUMP.push(
+  {
+    name: 'one dump: 74 % of a core over 40 s of life, running code now, is a runaway',
+    model: () => modelOf([{ threads: [{ ...spinner, cpuMs: 29_600, elapsedS: 40 }] }]),
+    expect: [{ subject: 'indexer', severity: 'warning', facts: { coreShare: 0.74 }, message: /Over 67 % of a core for more than 20 s of its life/ }],
+  },
+  {
+    name: 'one dump: negative control: the same share over 15 s of life is too young to call (and too young for a hint)',
+    model: () => modelOf([{ threads: [{ ...spinner, cpuMs: 11_100, elapsedS: 15 }] }]),
+    expect: [],
+  },
+  {
+    name: 'one dump: RUNNABLE in Thread.yield called from its own loop, 90 % of a core over 26 s: a spinner',
+    model: () => modelOf([{ threads: [{ ...yieldSpinner, cpuMs: 23_400, elapsedS: 26 }] }]),
+    expect: [
+      {
+        subject: 'order-book-spinner',
+        severity: 'warning',
+        facts: { spinsIn: 'java.lang.Thread.yield' },
+        message: /It spins: RUNNABLE in java\.lang\.Thread\.yield called from its own loop in com\.acme\.OrderBook\.awaitReady/,
+      },
+    ],
+  },
+  {
+    name: 'one dump: a spinner is called sooner than a runaway: 55 % of a core over 8 s',
+    model: () => modelOf([{ threads: [{ ...yieldSpinner, cpuMs: 4_400, elapsedS: 8 }] }]),
+    expect: [{ subject: 'order-book-spinner', severity: 'warning' }],
+  },
+  {
+    name: 'one dump: on JDK 21+ the native frame is Thread.yield0 beneath Thread.yield: the same spinner',
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            {
+              ...yieldSpinner,
+              frames: ['java.lang.Thread.yield0(Native Method)', 'java.lang.Thread.yield', 'com.acme.OrderBook.awaitReady', 'java.lang.Thread.run'],
+              cpuMs: 23_400,
+              elapsedS: 26,
+            },
+          ],
+        },
+      ]),
+    expect: [{ subject: 'order-book-spinner', facts: { spinsIn: 'java.lang.Thread.yield' }, message: /in com\.acme\.OrderBook\.awaitReady/ }],
+  },
+  {
+    name: 'one dump: Thread.onSpinWait (JDK 9+) in its own loop is a spin-wait too',
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            { ...yieldSpinner, frames: ['java.lang.Thread.onSpinWait', 'com.acme.Ring.awaitSlot', 'java.lang.Thread.run'], cpuMs: 9_000, elapsedS: 10 },
+          ],
+        },
+      ]),
+    expect: [{ subject: 'order-book-spinner', facts: { spinsIn: 'java.lang.Thread.onSpinWait' } }],
+  },
+  {
+    name: 'one dump: negative control: a spinner one second old',
+    model: () => modelOf([{ threads: [{ ...yieldSpinner, cpuMs: 950, elapsedS: 1 }] }]),
+    expect: [],
+  },
+  {
+    name: "one dump: negative control: the JDK's own spin before it parks (SynchronousQueue) is not the thread's loop",
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            {
+              ...yieldSpinner,
+              frames: ['java.lang.Thread.yield(Native Method)', 'java.util.concurrent.SynchronousQueue$TransferStack.awaitFulfill', 'com.acme.Handoff.take'],
+              cpuMs: 18_000,
+              elapsedS: 30,
+            },
+          ],
+        },
+      ]),
+    expect: [],
+  },
+  {
+    name: 'one dump: negative control: it burned most of a core, and now waits for a monitor',
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            {
+              name: 'report-writer',
+              state: 'BLOCKED',
+              detail: 'on object monitor',
+              frames: ['com.acme.Report.write', 'java.lang.Thread.run'],
+              locks: [{ at: 0, kind: 'waiting-to-lock', id: '0x70', className: 'java.lang.Object' }],
+              cpuMs: 21_000,
+              elapsedS: 25,
+            },
+          ],
+        },
+      ]),
+    expect: [],
+  },
+);
+
 describe('cpu-hot-threads: a runaway from one dump', () => {
   for (const c of ONE_DUMP) test(c.name, () => void check('cpu-hot-threads', c));
+});
+
+/**
+ * One dump of real JVMs (fixtures/generate-single-dump-evidence.sh, one JVM a scenario): a thread
+ * spinning in Thread.yield for about 23 s, a thread computing about three quarters of the time, and
+ * the controls: threads that computed for 21 s and now wait for work or for a monitor, and busy
+ * threads a second old. truth.json holds each thread's CPU and age as the JVM measured them.
+ */
+const LIFETIME = join('fixtures', 'threads', 'lifetime-cpu');
+type LifetimeTruth = { facts: { threads: Record<string, { cpuSeconds: number; ageSeconds: number; share: number; state: string }> } };
+const lifetimeTruth = (scenario: string) => JSON.parse(readFileSync(join(LIFETIME, scenario, 'truth.json'), 'utf8')) as LifetimeTruth;
+const lifetimeFindings = async (scenario: string) => cpuFindings((await analyseFiles([join(LIFETIME, scenario, 'dump.txt')])).findings);
+const bar = (option: string) => Number(defaultConfig(RULES)['cpu-hot-threads']!.options[option]);
+
+describe('cpu-hot-threads: one dump of a real JVM', { timeout: 60_000 }, () => {
+  test('a thread spinning in Thread.yield is a spinner (a warning) from its lifetime share', async () => {
+    const t = lifetimeTruth('spinner').facts.threads['order-book-spinner']!;
+    expect(t.share).toBeGreaterThanOrEqual(bar('spinLifetimeShare'));
+    const cpu = await lifetimeFindings('spinner');
+    expect(cpu.map((f) => [f.subject, f.severity, f.facts['spinsIn']])).toEqual([['order-book-spinner', 'warning', 'java.lang.Thread.yield']]);
+    expect(cpu[0]!.message).toMatch(
+      /It spins: RUNNABLE in java\.lang\.Thread\.yield called from its own loop in com\.example\.matching\.LifetimeCpu\$OrderBook\.awaitReady/,
+    );
+  });
+
+  test('a thread computing about three quarters of the time for over 20 s, running code now, is a runaway', async () => {
+    const t = lifetimeTruth('pricing').facts.threads['pricing-worker']!;
+    expect(t.share).toBeGreaterThanOrEqual(bar('runawayLifetimeShare'));
+    expect(t.ageSeconds).toBeGreaterThanOrEqual(bar('runawayLifetimeSeconds'));
+    const cpu = await lifetimeFindings('pricing');
+    expect(cpu.map((f) => [f.subject, f.severity])).toEqual([['pricing-worker', 'warning']]);
+    expect(cpu[0]!.message).toMatch(/running code now: a runaway, even from one dump/);
+  });
+
+  test('negative controls: busy earlier and waiting now (for work, for a monitor); busy and a second old', async () => {
+    const idle = lifetimeTruth('idle-now').facts.threads;
+    const blocked = lifetimeTruth('blocked-now').facts.threads;
+    // They are controls because their lifetime share is past the runaway bar: only what they do now, or their age, tells them apart.
+    for (const t of [idle['cache-warmer']!, blocked['report-writer']!]) {
+      expect(t.share).toBeGreaterThanOrEqual(bar('runawayLifetimeShare'));
+      expect(t.ageSeconds).toBeGreaterThanOrEqual(bar('runawayLifetimeSeconds'));
+    }
+    // The young ones run now (one in Thread.yield) and are younger than the lowest bar's life.
+    for (const t of [idle['fresh-spinner']!, idle['fresh-cruncher']!]) {
+      expect(t.state).toBe('RUNNABLE');
+      expect(t.ageSeconds).toBeLessThan(bar('spinLifetimeSeconds'));
+    }
+    expect([...(await lifetimeFindings('idle-now')), ...(await lifetimeFindings('blocked-now'))]).toEqual([]);
+  });
 });

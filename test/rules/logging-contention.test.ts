@@ -11,7 +11,8 @@ import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { causalSummary } from '../../src/report/causal-summary.js';
+import { analyseFiles, analyseIncident, INCIDENTS } from '../helpers.js';
 import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'logging-contention');
@@ -28,7 +29,7 @@ const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
     control: string;
   };
 };
-type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown>; causedBy: string[] };
+type Found = { id: string; rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown>; causedBy: string[] };
 const logFindings = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'logging-contention') as Found[];
 
 describe('logging-contention', { timeout: 60_000 }, () => {
@@ -137,4 +138,213 @@ const HAND_BUILT: Case[] = [
 
 describe('logging-contention: hand-built cases', () => {
   for (const c of HAND_BUILT) test(c.name, () => void check('logging-contention', c));
+});
+
+/**
+ * The wait belongs to the logger API the thread called, read from the wait towards its start, not to
+ * the frame it waits in (fixtures/generate-single-dump-evidence.sh: Log4j 2.19's Logger.info into the
+ * company's own appender, whose manager, a subclass of OutputStreamManager in the company's package,
+ * is held by a thread in a socket write; threads BLOCKED in AuditLog.log and PaymentLogger.info, the
+ * application's own, are the controls).
+ */
+const LOGGER_WAITS = join('fixtures', 'threads', 'logger-waits');
+const loggerTruth = JSON.parse(readFileSync(join(LOGGER_WAITS, 'truth.json'), 'utf8')) as {
+  facts: {
+    requests: number;
+    requestPrefix: string;
+    manager: string;
+    loggerCall: string;
+    controls: number;
+    auditPrefix: string;
+    auditLock: string;
+    refundPrefix: string;
+    refundLock: string;
+  };
+};
+
+describe('logging-contention: by the logger API the thread called', { timeout: 60_000 }, () => {
+  test("request threads BLOCKED inside Logger.info on a vendor's manager subclass are the logging problem, with its remedy first", async () => {
+    const t = loggerTruth.facts;
+    const { findings } = await analyseFiles([join(LOGGER_WAITS, 'dump.txt')]);
+    const found = logFindings(findings);
+    expect(found).toHaveLength(1);
+    const f = found[0]!;
+    // The manager's class is no row's; its waiters are known by the call beneath them.
+    expect(f.subject).toBe(`log4j 2 ${t.manager}`);
+    expect(f.severity).toBe('error');
+    expect(f.facts['waiterCount']).toBe(t.requests - 1);
+    expect((f.facts['waiters'] as string[]).every((w) => w.startsWith(t.requestPrefix))).toBe(true);
+    expect(f.facts['loggerCall']).toBe(t.loggerCall);
+    expect(f.facts['appenderFrame']).toMatch(new RegExp(`^${t.manager.replace(/\./g, '\\.')}\\.`));
+    expect(f.facts['holderDoing']).toEqual([expect.stringMatching(/^writing to a socket/)]);
+    expect(f.message).toContain(t.manager);
+    // The lock is contended too; that finding is the cause, and the summary's first step is logging's remedy.
+    const lock = findings.find((x) => x.rule === 'lock-contention' && x.facts['lockClass'] === t.manager)!;
+    expect(f.causedBy).toEqual([lock.id]);
+    expect(causalSummary(findings).first?.finding.id).toBe(f.id);
+    // The controls: contention on the application's own locks named like logging stays lock contention.
+    expect(JSON.stringify(found)).not.toMatch(new RegExp(`${t.auditPrefix}|${t.refundPrefix}`));
+    for (const cls of [t.auditLock, t.refundLock])
+      expect(findings.find((x) => x.rule === 'lock-contention' && x.facts['lockClass'] === cls)?.facts['waiters']).toBe(t.controls);
+  });
+});
+
+const SLF4J_JUL = join('fixtures', 'threads', 'logger-waits-slf4j-jul');
+const slf4jTruth = JSON.parse(readFileSync(join(SLF4J_JUL, 'truth.json'), 'utf8')) as {
+  facts: { requests: number; requestPrefix: string; handler: string; loggerCall: string };
+};
+
+describe('logging-contention: SLF4J over java.util.logging, a handler of the application', { timeout: 60_000 }, () => {
+  test("request threads BLOCKED in the company's JUL Handler beneath SLF4J's Logger.info are the logging problem", async () => {
+    const t = slf4jTruth.facts;
+    const { findings } = await analyseFiles([join(SLF4J_JUL, 'dump.txt')]);
+    const found = logFindings(findings);
+    expect(found.map((f) => [f.subject, f.facts['waiterCount'], f.facts['loggerCall']])).toEqual([
+      [`java.util.logging ${t.handler}`, t.requests - 1, t.loggerCall],
+    ]);
+    expect((found[0]!.facts['waiters'] as string[]).every((w) => w.startsWith(t.requestPrefix))).toBe(true);
+    expect(found[0]!.facts['holderDoing']).toEqual([expect.stringMatching(/^writing to a socket/)]);
+    // Logged from the service's code, beneath SLF4J's adapter (not the adapter itself).
+    expect(found[0]!.facts['loggedFrom']).toEqual([expect.stringMatching(/^com\.example\.shipping\.Slf4jJulWaits\$Dispatch\.dispatch$/)]);
+    expect(causalSummary(findings).first?.finding.id).toBe(found[0]!.id);
+  });
+});
+
+/** A thread BLOCKED on `lock` in `top`, called through `beneath` (top first) from a request handler. */
+const blockedIn = (lockClass: string, top: string, beneath: readonly string[], id = '0x50'): Omit<ThreadSpec, 'name'> => ({
+  state: 'BLOCKED',
+  detail: 'on object monitor',
+  frames: [top, ...beneath, 'com.acme.web.OrderController.place', 'java.lang.Thread.run'],
+  locks: [{ at: 0, kind: 'waiting-to-lock', id, className: lockClass }],
+});
+const holderIn = (lockClass: string, top: string, beneath: readonly string[]): ThreadSpec => ({
+  name: 'holder',
+  state: 'RUNNABLE',
+  frames: [
+    'sun.nio.ch.SocketDispatcher.write0(Native Method)',
+    'sun.nio.ch.NioSocketImpl.write',
+    'java.net.Socket$SocketOutputStream.write',
+    top,
+    ...beneath,
+    'com.acme.web.OrderController.place',
+    'java.lang.Thread.run',
+  ],
+  locks: [{ at: 3, kind: 'locked', id: '0x50', className: lockClass }],
+});
+/** Three threads BLOCKED in `top` (under `beneath`) on one monitor, its holder writing to a socket there. */
+const blockedThree = (lockClass: string, top: string, beneath: readonly string[]) =>
+  modelOf([{ threads: [holderIn(lockClass, top, beneath), ...many(3, 'http-nio-8080-exec-', () => blockedIn(lockClass, top, beneath))] }]);
+
+const BY_API: Case[] = [
+  {
+    name: 'logback: a vendor appender beneath ch.qos.logback.classic.Logger.info (no appender row above the wait)',
+    model: () =>
+      blockedThree('com.vendor.logs.GelfSender', 'com.vendor.logs.GelfSender.send', [
+        'com.vendor.logs.GelfAppender.append',
+        'ch.qos.logback.core.UnsynchronizedAppenderBase.doAppend',
+        'ch.qos.logback.core.spi.AppenderAttachableImpl.appendLoopOnAppenders',
+        'ch.qos.logback.classic.Logger.callAppenders',
+        'ch.qos.logback.classic.Logger.buildLoggingEventAndAppend',
+        'ch.qos.logback.classic.Logger.filterAndLog_1',
+        'ch.qos.logback.classic.Logger.info',
+      ]),
+    expect: [
+      {
+        subject: 'logback com.vendor.logs.GelfSender',
+        facts: {
+          waiterCount: 3,
+          loggerCall: 'ch.qos.logback.classic.Logger.info',
+          appenderFrame: 'com.vendor.logs.GelfSender.send',
+          loggedFrom: ['com.acme.web.OrderController.place'],
+        },
+      },
+    ],
+  },
+  {
+    name: 'slf4j into log4j 1: a subclass of an appender in another package, beneath org.slf4j.impl.Log4jLoggerAdapter.info',
+    model: () =>
+      blockedThree('com.vendor.syslog.TcpSyslogAppender', 'com.vendor.syslog.TcpSyslogAppender.append', [
+        'org.apache.log4j.helpers.AppenderAttachableImpl.appendLoopOnAppenders',
+        'org.apache.log4j.Category.callAppenders',
+        'org.apache.log4j.Category.forcedLog',
+        'org.apache.log4j.Category.log',
+        'org.slf4j.impl.Log4jLoggerAdapter.info',
+      ]),
+    // The first logger frame from the wait is Category.log: log4j 1's.
+    expect: [{ subject: 'log4j 1 com.vendor.syslog.TcpSyslogAppender', facts: { loggerCall: 'org.apache.log4j.Category.log' } }],
+  },
+  {
+    name: "java.util.logging: a handler of the application's own (its publish is synchronized) beneath Logger.info",
+    model: () =>
+      blockedThree('com.acme.logs.RemoteHandler', 'com.acme.logs.RemoteHandler.publish', [
+        'java.util.logging.Logger.log',
+        'java.util.logging.Logger.doLog',
+        'java.util.logging.Logger.info',
+      ]),
+    expect: [{ subject: 'java.util.logging com.acme.logs.RemoteHandler', facts: { loggerCall: 'java.util.logging.Logger.log' } }],
+  },
+  {
+    name: 'commons-logging and JBoss Logging are logger APIs too',
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            ...many(3, 'jcl-', () =>
+              blockedIn('com.vendor.A', 'com.vendor.A.write', ['com.vendor.A.append', 'org.apache.commons.logging.impl.Jdk14Logger.info']),
+            ),
+            ...many(3, 'jboss-', () =>
+              blockedIn('com.vendor.B', 'com.vendor.B.write', ['com.vendor.B.append', 'org.jboss.logging.DelegatingBasicLogger.info'], '0x60'),
+            ),
+          ],
+        },
+      ]),
+    expect: [{ subject: 'JBoss Logging com.vendor.B' }, { subject: 'commons-logging com.vendor.A' }],
+  },
+  {
+    name: "negative control: a method of the application's named log, and a class named like a logger",
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            ...many(3, 'audit-', () => blockedIn('com.acme.AuditLog', 'com.acme.AuditLog.log', [])),
+            ...many(3, 'refund-', () => blockedIn('com.acme.PaymentLogger', 'com.acme.PaymentLogger.info', ['com.acme.RefundLog.logRefund'], '0x60')),
+          ],
+        },
+      ]),
+    expect: [],
+  },
+  {
+    name: "negative control: a connection pool between the wait and the logger call (a JDBC appender) is the pool's wait",
+    model: () =>
+      modelOf([
+        {
+          threads: many(3, 'http-nio-8080-exec-', () => ({
+            state: 'TIMED_WAITING' as const,
+            detail: 'parking',
+            frames: [
+              'jdk.internal.misc.Unsafe.park(Native Method)',
+              'java.util.concurrent.locks.LockSupport.parkNanos',
+              'java.util.concurrent.SynchronousQueue.poll',
+              'com.zaxxer.hikari.util.ConcurrentBag.borrow',
+              'com.zaxxer.hikari.pool.HikariPool.getConnection',
+              'com.vendor.logs.JdbcAppender.append',
+              'ch.qos.logback.classic.Logger.info',
+              'com.acme.web.OrderController.place',
+              'java.lang.Thread.run',
+            ],
+          })),
+        },
+      ]),
+    expect: [],
+  },
+  {
+    name: 'negative control: a logger call that returned; the wait is in the code after it',
+    model: () =>
+      modelOf([{ threads: many(3, 'http-nio-8080-exec-', () => blockedIn('com.acme.Cart', 'com.acme.Cart.add', ['com.acme.web.CartController.post'])) }]),
+    expect: [],
+  },
+];
+
+describe('logging-contention: by the logger API the thread called, hand-built', () => {
+  for (const c of BY_API) test(c.name, () => void check('logging-contention', c));
 });
