@@ -152,6 +152,13 @@ export interface ThreadDump {
    * count, a JSON thread array), to reconcile with what was parsed. `what` says which threads count.
    */
   declaredThreads?: { readonly count: number; readonly what: string; readonly by: string };
+  /**
+   * Why the JVM wrote this dump, as it says itself (a javacore's `1TISIGINFO`: the event, `systhrow`
+   * for a thrown error, and its detail, `java/lang/OutOfMemoryError "Java heap space"`), with its line.
+   */
+  trigger?: { readonly event: string; readonly detail?: string; readonly line: number };
+  /** The heap's figures as the dump prints them (a javacore's `1STHEAPTOTAL`, `1STHEAPINUSE`), in bytes. */
+  heapFigures?: { totalBytes?: number; inUseBytes?: number; readonly line: number };
   /** Lines inside this dump that no rule understood, kept for the report. */
   unparsed: UnparsedLine[];
   unparsedCount: number;

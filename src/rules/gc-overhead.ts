@@ -4,6 +4,8 @@
  * process's threads' CPU, the JVM spends its time collecting instead of running the application (a
  * heap too small for the load, or a leak filling it). Across a series the share is of the CPU used
  * between the first and the last dump (what it does now); one dump gives it over the JVM's life.
+ * A dump the JVM wrote because the heap ran out (a javacore whose trigger is an OutOfMemoryError of the
+ * heap) says the end of that road itself: the collector could not make room for the next allocation.
  */
 import { nameMatcher } from '../knowledge/index.js';
 import type { Model } from '../model/model.js';
@@ -45,13 +47,13 @@ export const gcOverhead: Rule = {
     const errorShare = Number(options['errorShare']);
     const minGc = Number(options['minGcSeconds']);
     const minCores = Number(options['minGcCores']);
+    const oom = heapExhausted(model);
     const measure = seriesMeasure(model) ?? lifetimeMeasure(model);
-    if (measure === undefined || measure.gcSeconds < minGc) return [];
+    if (measure === undefined || measure.gcSeconds < minGc) return oom === undefined ? [] : [oomFinding(model, oom)];
     // Over a long, mostly idle life the collector's share of little CPU can be large; it matters when it keeps cores busy.
     const cores = measure.wallSeconds === null ? null : measure.gcSeconds / measure.wallSeconds;
-    if (cores === null || cores < minCores) return [];
     const share = measure.gcSeconds / measure.totalSeconds;
-    if (share < minShare) return [];
+    if (cores === null || cores < minCores || share < minShare) return oom === undefined ? [] : [oomFinding(model, oom)];
     const draft: FindingDraft = {
       subject: 'garbage collector',
       ...(share >= errorShare ? { severity: 'error' as const } : {}),
@@ -78,6 +80,50 @@ export const gcOverhead: Rule = {
 };
 
 const isGcThread = nameMatcher('gc-thread-name');
+
+/** The OutOfMemoryErrors that mean the heap itself is full (not metaspace, native threads or direct buffers). */
+const HEAP_OOM_KINDS = ['Java heap space', 'GC overhead limit exceeded'];
+
+/** The last dump written because the heap ran out, as the dump says (its trigger). */
+function heapExhausted(model: Model): number | undefined {
+  for (let d = model.dumps.length - 1; d >= 0; d--) {
+    const t = model.dumps[d]!.trigger;
+    if (t?.detail?.includes('OutOfMemoryError') === true && HEAP_OOM_KINDS.some((k) => t.detail!.includes(k))) return d;
+  }
+  return undefined;
+}
+
+function oomFinding(model: Model, dump: number): FindingDraft {
+  const d = model.dumps[dump]!;
+  const trigger = d.trigger!;
+  const heap = d.heapFigures;
+  const full =
+    heap?.totalBytes !== undefined && heap.inUseBytes !== undefined && heap.totalBytes > 0
+      ? `, with ${mib(heap.inUseBytes)} of its ${mib(heap.totalBytes)} heap in use (${Math.round((heap.inUseBytes / heap.totalBytes) * 100)} %)`
+      : '';
+  return {
+    subject: 'garbage collector',
+    severity: 'error',
+    message:
+      `The JVM wrote this dump because it threw ${trigger.detail} (the dump's own trigger, event "${trigger.event}")${full}: ` +
+      'the collector could not free room for the next allocation. The heap is too small for the load, or a leak fills it.',
+    facts: {
+      trigger: `${trigger.event}: ${trigger.detail}`,
+      ...(heap?.inUseBytes !== undefined ? { heapInUseBytes: heap.inUseBytes } : {}),
+      ...(heap?.totalBytes !== undefined ? { heapTotalBytes: heap.totalBytes } : {}),
+      measuredBy: 'dump trigger',
+    },
+    evidence: [
+      { kind: 'log', source: d.source, line: trigger.line, text: `Dump Event "${trigger.event}" Detail ${trigger.detail}`, note: "the dump's trigger" },
+      ...(heap !== undefined
+        ? [{ kind: 'log' as const, source: d.source, line: heap.line, text: `heap in use ${heap.inUseBytes ?? '?'} of ${heap.totalBytes ?? '?'} bytes` }]
+        : []),
+    ],
+    impact: 20,
+  };
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
 interface GcMeasure {
   readonly gcSeconds: number;

@@ -87,6 +87,24 @@ export class JavacoreParser {
         if (m) dump.timestampIso = `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${m[7] ? '.' + m[7].padStart(3, '0') : ''}`;
         return;
       }
+      case '1TISIGINFO': {
+        // `Dump Event "systhrow" (00040000) Detail "java/lang/OutOfMemoryError" "Java heap space" received`
+        const m = /Dump Event "([^"]*)"\s*(?:\([^)]*\)\s*)?(?:Detail\s+((?:"[^"]*"\s*)+))?/.exec(body);
+        if (m) {
+          const detail = m[2]?.trim();
+          dump.trigger = { event: m[1]!, ...(detail ? { detail } : {}), line: this.lineNo };
+        }
+        return;
+      }
+      case '1STHEAPTOTAL':
+      case '1STHEAPINUSE': {
+        const bytes = /:\s*(\d+)/.exec(body);
+        if (!bytes) return;
+        const figures = (dump.heapFigures ??= { line: this.lineNo });
+        if (tag === '1STHEAPTOTAL') figures.totalBytes = Number(bytes[1]);
+        else figures.inUseBytes = Number(bytes[1]);
+        return;
+      }
       case '1CIJAVAVERSION':
         dump.jvm = body;
         return;
