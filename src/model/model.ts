@@ -253,6 +253,8 @@ export interface DeadlockModel {
   readonly confidence: 'certain' | 'possible';
   readonly reportedByJvm: boolean;
   readonly note?: string;
+  /** What a possible cycle's unproven edge goes through: `read lock` (a holder inferred), `future` (a task's result awaited). */
+  readonly through?: 'read lock' | 'future';
 }
 
 export interface StackGroupModel {

@@ -17,6 +17,7 @@ import type {
 import type { StackFrame, ThreadDump, ThreadDumpFile } from '../model/thread-dump.js';
 import { callTreesOf } from '../threads/call-tree.js';
 import { reviseByCpu } from '../threads/cpu-evidence.js';
+import { futureCycles } from '../threads/future-cycles.js';
 import { buildLockGraph } from '../threads/lock-graph.js';
 import { type MergedMoment, mergeMoments, virtualThreadSign } from '../threads/moments.js';
 import { dumpLabel, isCopyOf, jvmGroups, matchSeries, samePlace, seriesOfJvms } from '../threads/series.js';
@@ -175,6 +176,25 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         reportedByJvm: c.reportedByJvm,
       };
       deadlocks.push(c.note !== undefined ? { ...d, note: c.note } : d);
+    }
+    for (const f of futureCycles(dump, graph)) {
+      if (graph.cycles.some((c) => c.threads.includes(f.threads[0]) && c.threads.includes(f.threads[1]))) continue;
+      const [waiter, task] = f.threads.map((t) => dump.threads[t]!.name);
+      const lock = `${f.lock.className}${f.lock.id ? ` <${f.lock.id}>` : ''}`;
+      deadlocks.push({
+        dump: di,
+        // The task's thread first: it waits for the lock (locks[0]), held by the waiter, who waits for its result.
+        threads: refsOf(di, [f.threads[1], f.threads[0]]),
+        locks: [f.lock],
+        confidence: 'possible',
+        reportedByJvm: false,
+        through: 'future',
+        note:
+          `"${waiter}" holds ${lock} and waits for a task's result (${f.waitFrame}), called through ${f.linkClass}; ` +
+          `"${task}" runs a task that starts in ${f.linkClass} and is blocked on ${lock}: the task waits for "${waiter}", ` +
+          `which waits for the task (the dump does not say which thread runs a future: the link is ${f.linkClass}, in both stacks). ` +
+          'Never wait for a task while holding a lock the task may need: submit and wait outside the lock.',
+      });
     }
     const stackGroups = groupIdenticalStacks(dump);
     stateSummaries.push(stateSummary(stackGroups));

@@ -127,6 +127,7 @@ export function renderJson(report: Report): string {
           confidence: d.confidence,
           reportedByJvm: d.reportedByJvm,
           ...(d.note !== undefined ? { note: d.note } : {}),
+          ...(d.through !== undefined ? { through: d.through } : {}),
         })),
       },
       shutdown: {

@@ -67,7 +67,7 @@ export const deadlock: Rule = {
       for (const t of heldUp.slice(0, 50)) evidence.push(threadEvidence(model, t, 'held up behind the deadlock'));
       const draft = {
         subject: names.join(' <-> '),
-        title: possible ? 'Possible deadlock (read lock)' : 'Deadlock',
+        title: possible ? `Possible deadlock (${c.through === 'future' ? 'through a future' : 'read lock'})` : 'Deadlock',
         message: possible
           ? `${names.length} threads are probably deadlocked: ${c.note ?? chain}${heldUpText}`
           : `${names.length} threads are deadlocked` +

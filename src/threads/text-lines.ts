@@ -106,6 +106,11 @@ export const BodyLine = {
   CARRIER: 9,
   /** Compiler threads' `No compile task`, `Compiling: 123 ...`: nothing to keep. */
   COMPILER_TASK: 10,
+  /**
+   * IntelliJ's debugger export: `waiting for main@1 to release lock on <0x2705> (a java.util.HashMap)`
+   * (the lock the thread waits to enter and its owner) and `blocks pool-1-thread-1@9887` (the reverse, said by the owner).
+   */
+  IDE_LOCK_NOTE: 11,
 } as const;
 export type BodyLine = (typeof BodyLine)[keyof typeof BodyLine];
 
@@ -121,6 +126,8 @@ export function bodyLineKind(t: string): BodyLine {
   if (t === '...') return BodyLine.ELLIPSIS;
   if (/^(Carrying|Mounted) virtual thread #\d/.test(t)) return BodyLine.CARRIER;
   if (t === 'No compile task' || t.startsWith('Compiling:')) return BodyLine.COMPILER_TASK;
+  if ((c0 === 119 /* w */ && t.startsWith('waiting for ') && t.includes(' to release lock on <')) || (c0 === 98 /* b */ && t.startsWith('blocks ')))
+    return BodyLine.IDE_LOCK_NOTE;
   return BodyLine.OTHER;
 }
 
@@ -133,6 +140,13 @@ export function isTraceEnd(t: string): boolean {
 export function parseStateLine(t: string): { readonly word: string; readonly detail: string | undefined } | undefined {
   const m = /^java\.lang\.Thread\.State: ([A-Z_]+)(?: \((.*)\))?/.exec(t);
   return m ? { word: m[1]!, detail: m[2] } : undefined;
+}
+
+/** IntelliJ's `waiting for main@1 to release lock on <0x2705> (a java.util.HashMap)` -> the owner's name and the lock's text. */
+export function parseIdeLockWait(t: string): { readonly owner: string; readonly lock: string } | undefined {
+  const at = t.indexOf(' to release lock on ');
+  if (!t.startsWith('waiting for ') || at < 0) return undefined;
+  return { owner: t.slice('waiting for '.length, at), lock: t.slice(at + ' to release lock on '.length) };
 }
 
 /** `Carrying virtual thread #42` / `Mounted virtual thread #42` -> its id, and whether it is JDK 25's `Mounted` form. */

@@ -35,6 +35,7 @@ import {
   isWeblogicWrapper,
   jrockitChainLine,
   parseCarrierLine,
+  parseIdeLockWait,
   parseStateLine,
   type SectionMarker,
   sectionMarker,
@@ -443,6 +444,17 @@ export class ThreadDumpSections {
       }
       case BodyLine.COMPILER_TASK:
         return true;
+      case BodyLine.IDE_LOCK_NOTE: {
+        // The owner's `blocks X` says nothing its waiter's line does not.
+        const wait = parseIdeLockWait(t);
+        if (wait === undefined) return true;
+        const lock = parseLockRef(wait.lock);
+        if (lock === null) return false;
+        // Printed above the first frame: the wait belongs to the top frame.
+        th.locks.push({ frameIndex: 0, kind: 'waiting-to-lock', lock: this.keepLock(lock) });
+        th.lockOwnerName ??= wait.owner;
+        return true;
+      }
       default:
         return false;
     }
