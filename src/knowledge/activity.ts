@@ -516,7 +516,6 @@ const HOUSEKEEPING_FRAMES: readonly KnowledgeRow[] = [
   row('jrockit.management.*', 'housekeeping', "JRockit's management threads", 'corpus (JRockit)'),
   row('com.ibm.misc.SignalDispatcher.*', 'housekeeping', "the IBM runtime's signal dispatcher", 'corpus (OpenJ9 javacore)'),
   row('openj9.internal.misc.SignalDispatcher.*', 'housekeeping', "OpenJ9's signal dispatcher", 'OPENJ9'),
-  row('jdk.internal.misc.Signal.*', 'housekeeping', "the JDK's signal dispatch", 'jdk'),
   row('com.ibm.jvm.Dump.*', 'housekeeping', 'the thread writing a dump (com.ibm.jvm.Dump: a javacore, a heap or a system dump)', 'OPENJ9'),
   row('openj9.internal.tools.*', 'housekeeping', "OpenJ9's tooling (attach, dumps)", 'OPENJ9'),
   row('com.sun.management.internal.*', 'housekeeping', "the JDK's management agent", 'jdk'),
