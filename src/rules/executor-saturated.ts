@@ -123,15 +123,15 @@ export const executorSaturated: Rule = {
       // on nothing found here is just working through its load.
       const q = e.heap?.queue;
       if (q !== undefined && causedBy.length === 0 && q.capacity !== 0 && q.capacity !== null && (q.size ?? 0) < q.capacity * 0.5) return [];
-      // A pool made for computing whose every worker computes is doing its job: it is saturated only when
-      // work waits that it cannot take (tasks in its queue, callers piling up behind it), which the finding names.
+      // A pool made for computing whose every worker computes is doing its job, its queued subtasks
+      // included. Callers parked on futures are no backlog of it: a thread dump does not say which
+      // pool runs the task a future waits for (another executor, or none yet).
       const computePool = e.loop !== null && COMPUTE_POOLS.has(e.loop) && allComputing(model, e);
-      const backlog = computePool ? waitingWork(model, e) : undefined;
       const heldThreads = connectionHeld(model, e);
       const held = heldThreads.length;
       // (The link to the pool's own forkjoin-saturated finding is no cause: that finding speaks only of blocked workers.)
       const heldBy = causedBy.filter((c) => c.rule !== 'forkjoin-saturated');
-      if (heldBy.length === 0 && computePool && backlog === undefined) return [];
+      if (heldBy.length === 0 && computePool) return [];
       return [
         {
           subject: name,
@@ -147,7 +147,6 @@ export const executorSaturated: Rule = {
                 ' (keep-alive on a blocking connector): not free for other work.'
               : '') +
             (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : '') +
-            (computePool && backlog !== undefined ? ` Every worker computes, and work waits that the pool cannot take: ${backlog}.` : '') +
             (rejected > 0 ? ` Dubbo logged "Thread pool is EXHAUSTED!" ${rejected} times.` : ''),
           facts: {
             workers: e.workers,
@@ -203,21 +202,3 @@ const COMPUTE_POOLS = new Set(rowsOf('pool-loop').flatMap((r) => (r.detail.compu
 function allComputing(model: Model, e: ExecutorModel): boolean {
   return e.busyThreads.length > 0 && e.busyThreads.every((t) => model.activity[t.dump]![t.thread]!.basis === 'running');
 }
-
-/**
- * Work the pool cannot take, in words, or undefined when none shows: tasks in its queue (the heap),
- * or more callers waiting for tasks' results than the pool has workers (threads outside it parked
- * on a future).
- */
-function waitingWork(model: Model, e: ExecutorModel): string | undefined {
-  const queued = e.heap?.queue.size ?? 0;
-  if (queued > 0) return `${plural(queued, 'task')} in its queue`;
-  const workers = new Set([...e.busyThreads, ...e.idleThreads].map((t) => t.thread));
-  const callers = model.activity[e.dump]!.filter(
-    (a, i) => !workers.has(i) && a.basis === 'pressure' && a.frame !== undefined && TASK_RESULT_WAITS.has(a.frame),
-  ).length;
-  return callers >= e.workers ? `${plural(callers, 'thread waits', 'threads wait')} for a future, more than its ${e.workers} workers can serve` : undefined;
-}
-
-/** The frames of waits for a task's result (a future, a join): the registry's pressure rows that say so. */
-const TASK_RESULT_WAITS = new Set(rowsOf('pressure').flatMap((r) => (r.detail?.taskResult === true ? [r.match] : [])));
