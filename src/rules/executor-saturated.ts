@@ -1,6 +1,5 @@
 import { isJdkClass, rowsOf } from '../knowledge/index.js';
 import { type ExecutorModel, isApplicationLog, type Model, type ThreadRef } from '../model/model.js';
-import { inBlockingIo } from '../threads/blocking-calls.js';
 import type { CauseLink, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, lockSubject } from './support/held-up.js';
@@ -238,8 +237,8 @@ interface OneWait {
 
 /**
  * The one wait most busy workers are in, or undefined when none waits: a worker waits when the
- * classifier found it waiting (not running code) or it is in a blocking read or write that reads
- * RUNNABLE. Where it waits is the first frame outside the JDK from its top, the code that called
+ * classifier found it waiting, not running code (a blocking socket write that reads RUNNABLE is a
+ * wait to it). Where it waits is the first frame outside the JDK from its top, the code that called
  * into the wait (a server's response write, a driver's read, a lock's caller), so the same wait
  * reached from many request handlers is one; with no such frame, its top frame.
  */
@@ -247,7 +246,7 @@ function oneWaitOf(model: Model, e: ExecutorModel): OneWait | undefined {
   const byWhere = new Map<string, ThreadRef[]>();
   for (const t of e.busyThreads) {
     const th = model.dumps[t.dump]!.threads[t.thread]!;
-    if (model.activity[t.dump]![t.thread]!.basis === 'running' && !inBlockingIo(th)) continue;
+    if (model.activity[t.dump]![t.thread]!.basis === 'running') continue;
     const where = (th.frames.find((f) => !isJdkClass(f.className)) ?? th.frames[0])?.qualified;
     if (where === undefined) continue;
     const list = byWhere.get(where);

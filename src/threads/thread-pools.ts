@@ -74,6 +74,9 @@ class ByNamePattern {
 
 const NO_NUMBER = '0';
 
+/** The pool name of the JDK's default thread names (`Thread-0`, `Thread-1`, ...). */
+const JDK_DEFAULT_STEM = 'Thread';
+
 export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActivity[]): ThreadPoolObservation[] {
   // Threads by worker loop and by name pattern. What a name says about its pool is read once per pattern.
   const byLoop = new Map<string, ByNamePattern>();
@@ -113,13 +116,19 @@ export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActiv
     for (const name of mergedNames) byName.get(name)!.sort((a, b) => a - b);
     return byName;
   };
-  for (const [loop, byPattern] of byLoop) for (const [name, members] of mergedByName(byPattern)) groups.push({ name, loop, members, real: true });
+  for (const [loop, byPattern] of byLoop) {
+    for (const [name, members] of mergedByName(byPattern)) {
+      // The JDK's default names (Thread-0, Thread-1, ...) do not say which executor a worker is of:
+      // several executors' workers are one only when those waiting for work wait on one queue.
+      const real = name !== JDK_DEFAULT_STEM || takeFromOneQueue(dump, activity, members, runMethodOf(dump.threads[members[0]!]!.frames) ?? '');
+      groups.push({ name, loop, members, real });
+    }
+  }
   // Look-alike threads with no known loop: a pool only when they share one run method and at least
-  // one of them waits there for work (a take from a queue or a condition, not a nap), which a
-  // one-thread-per-instance design does not show.
+  // one of them takes work from a queue they share, which a one-thread-per-instance design does not show.
   for (const [name, members] of mergedByName(stems)) {
     if (members.length < 2) continue;
-    if (name === 'Thread') continue; // the JDK's default names (Thread-0, Thread-1, ...) say nothing
+    if (name === JDK_DEFAULT_STEM) continue; // the JDK's default names (Thread-0, Thread-1, ...) say nothing
     const run = runMethodOf(dump.threads[members[0]!]!.frames);
     if (run === null || !members.every((i) => runMethodOf(dump.threads[i]!.frames) === run)) continue;
     groups.push({ name, loop: `run loop of ${run}`, members, real: takeFromOneQueue(dump, activity, members, run) });

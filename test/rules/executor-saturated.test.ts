@@ -293,6 +293,30 @@ const NEARLY_ALL_CASES: Case[] = [
     ],
   },
   {
+    name: "the same on JDK 17's socket (RUNNABLE in Net.poll under NioSocketImpl.park): a blocking write, not running code",
+    model: () =>
+      modelOf([
+        {
+          threads: workers(19, 20, () => ({
+            state: 'RUNNABLE',
+            frames: [
+              'sun.nio.ch.Net.poll(Native Method)',
+              'sun.nio.ch.NioSocketImpl.park',
+              'sun.nio.ch.NioSocketImpl.park',
+              'sun.nio.ch.NioSocketImpl.implWrite',
+              'sun.nio.ch.NioSocketImpl.write',
+              'sun.nio.ch.NioSocketImpl$2.write',
+              'java.net.Socket$SocketOutputStream.write',
+              'com.acme.web.ResponseWriter.flush',
+              'com.acme.web.DownloadHandler.handle',
+              ...inPoolWorker(),
+            ],
+          })),
+        },
+      ]),
+    expect: [{ subject: 'http-exec', facts: { heldByOneWait: 19, oneWait: 'com.acme.web.ResponseWriter.flush' } }],
+  },
+  {
     name: 'negative control: 19 of 20 workers busy computing (no wait): a busy pool doing its work, one worker free',
     model: () => modelOf([{ threads: workers(19, 20, crunching) }]),
     expect: [],

@@ -140,6 +140,24 @@ describe('a pool is an executor, not a name', () => {
     expect(pools(m)).toEqual([{ name: 'scheduler', workers: 3, real: true }]);
   });
 
+  test("ThreadPoolExecutor workers with the JDK's default names are one executor only when those waiting for work wait on one queue", () => {
+    const idleOn = (id: string): Omit<ThreadSpec, 'name'> => ({
+      ...idlePoolWorker,
+      locks: [{ at: 0, kind: 'parking', id, className: 'java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject' }],
+    });
+    const allBusy = modelOf([{ threads: many(3, 'Thread-', busyTask) }]);
+    expect(pools(allBusy)).toEqual([{ name: 'Thread', workers: 3, real: false }]);
+    check('executor-saturated', { name: 'Thread-N busy', model: () => allBusy, expect: [] });
+    const oneQueue = modelOf([
+      { threads: [...many(2, 'Thread-', busyTask), { name: 'Thread-3', ...idleOn('0x600') }, { name: 'Thread-4', ...idleOn('0x600') }] },
+    ]);
+    expect(pools(oneQueue)).toEqual([{ name: 'Thread', workers: 4, real: true }]);
+    const twoQueues = modelOf([
+      { threads: [...many(2, 'Thread-', busyTask), { name: 'Thread-3', ...idleOn('0x600') }, { name: 'Thread-4', ...idleOn('0x700') }] },
+    ]);
+    expect(pools(twoQueues)).toEqual([{ name: 'Thread', workers: 4, real: false }]);
+  });
+
   test("negative control: the JDK's default names (Thread-N) say nothing, even with one run method", () => {
     const m = modelOf([
       {
