@@ -166,8 +166,8 @@ export const executorSaturated: Rule = {
                 ' (keep-alive on a blocking connector): not free for other work.'
               : '') +
             (one !== undefined
-              ? ` Nearly every worker is held by that one wait (${e.idle} free), with the pool at the most workers it was seen with` +
-                `${e.heap?.maximumPoolSize != null ? ` (its maximum, ${e.heap.maximumPoolSize})` : ''}: the next requests share the few left or queue.`
+              ? ` Nearly every worker is held by that one wait (${e.idle} free): the next requests share the few left or queue.` +
+                ` ${atMost(e, totalDumpsFor(name))}.`
               : '') +
             (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : '') +
             (rejected > 0 ? ` Dubbo logged "Thread pool is EXHAUSTED!" ${rejected} times.` : ''),
@@ -227,6 +227,13 @@ const COMPUTE_POOLS = new Set(rowsOf('pool-loop').flatMap((r) => (r.detail.compu
 /** Every busy worker runs code (no wait, no lock, no blocking read): a pool computing, not held up. */
 function allComputing(model: Model, e: ExecutorModel): boolean {
   return e.busyThreads.length > 0 && e.busyThreads.every((t) => model.activity[t.dump]![t.thread]!.basis === 'running');
+}
+
+/** Why a pool nearly all held is taken to be at its maximum, in words: the heap's maximum, or the dumps that show no growth. */
+function atMost(e: ExecutorModel, dumps: number): string {
+  if (e.heap?.maximumPoolSize != null) return `The pool is at its maximum of ${e.heap.maximumPoolSize} workers (the heap's executor)`;
+  if (dumps > 1) return `The pool is at ${e.workers} workers, and no dump after it shows more (${dumps} dumps)`;
+  return `The pool is at ${e.workers} workers; one dump cannot show whether it may grow (a heap dump would show its maximum)`;
 }
 
 /** Busy workers that all wait in one place, and that place (the code that called into the wait). */

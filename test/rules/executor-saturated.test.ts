@@ -354,6 +354,24 @@ const NEARLY_ALL_CASES: Case[] = [
     expect: [],
   },
   {
+    name: 'the heap shows the maximum: 19 of 20 held by one wait at its maximum of 20, said so',
+    model: () =>
+      modelOf([{ threads: workers(19, 20, writingResponse) }], (m) => ({
+        executors: m.executors.map((e) => ({
+          ...e,
+          heap: executorHeap({ maximumPoolSize: 20, poolSize: 20, activeWorkers: 19, queue: { size: 0, capacity: null } }),
+        })),
+      })),
+    expect: [
+      { subject: 'http-exec', facts: { heldByOneWait: 19, maxWorkers: 20 }, message: /The pool is at its maximum of 20 workers \(the heap's executor\)\./ },
+    ],
+  },
+  {
+    name: 'from one dump, the finding says its maximum is unknown',
+    model: () => modelOf([{ threads: workers(19, 20, writingResponse) }]),
+    expect: [{ subject: 'http-exec', message: /The pool is at 20 workers; one dump cannot show whether it may grow \(a heap dump would show its maximum\)\./ }],
+  },
+  {
     name: 'negative control: the heap says the pool may still grow (maximum 40)',
     model: () =>
       modelOf([{ threads: workers(19, 20, writingResponse) }], (m) => ({
