@@ -101,7 +101,7 @@ export interface ExecutorModel {
   readonly name: string;
   /** `thread-names`: recognised from thread names only; `heap`: a heap object with no matching threads; `heap+threads`: both. */
   readonly source: 'thread-names' | 'heap' | 'heap+threads';
-  /** A real executor: threads running one worker loop, or an executor object in the heap (see threads/thread-pools.ts). */
+  /** A real executor: threads running one worker loop or taking work from one queue, or an executor object in the heap (see threads/thread-pools.ts). */
   readonly namedLikePool: boolean;
   /** The kind of worker loop its threads run (`ThreadPoolExecutor`, `WebLogic work manager`, ...); null for a heap-only executor. */
   readonly loop: string | null;

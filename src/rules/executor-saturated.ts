@@ -1,4 +1,4 @@
-import { rowsOf } from '../knowledge/index.js';
+import { isJdkClass, rowsOf } from '../knowledge/index.js';
 import { type ExecutorModel, isApplicationLog, type Model, type ThreadRef } from '../model/model.js';
 import type { CauseLink, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
@@ -25,6 +25,15 @@ export const executorSaturated: Rule = {
         default: 2,
         description: "Smallest executor (in threads) this rule judges: threads running one executor's worker loop, or an executor in the heap.",
       },
+      nearlyAll: {
+        type: 'number',
+        min: 0.5,
+        max: 1,
+        default: 0.95,
+        description:
+          'Share of its workers that, all waiting in one place (one socket write, one lock, one downstream call), makes a pool ' +
+          'saturated though the rest are free: the pool is at the most workers it was seen with, and the next requests get the few left.',
+      },
       minWorkersOtherNames: {
         type: 'integer',
         min: 0,
@@ -38,6 +47,9 @@ export const executorSaturated: Rule = {
   check({ model, options }) {
     const min = Number(options['minWorkers']);
     const minOther = Number(options['minWorkersOtherNames']);
+    const nearlyAll = Number(options['nearlyAll']);
+    // Pools not every worker of which is taken, but nearly all held by one wait: that wait.
+    const heldByOne = new Map<ExecutorModel, OneWait>();
     // One finding per pool: in a series, the last dump in which it was saturated speaks for it.
     const byName = new Map<string, ExecutorModel[]>();
     // The most workers each pool had after each dump, so "could it still grow" is a lookup, not a scan.
@@ -60,7 +72,12 @@ export const executorSaturated: Rule = {
       // A heap-backed executor is a pool whatever its threads are called; look-alikes only when asked.
       const poolLike = e.namedLikePool || e.heap !== undefined;
       if (!poolLike && minOther <= 0) continue;
-      if (e.workers < (poolLike ? min : minOther) || e.busy + connectionHeld(model, e).length < e.workers) continue;
+      if (e.workers < (poolLike ? min : minOther)) continue;
+      if (e.busy + connectionHeld(model, e).length < e.workers) {
+        const one = oneWaitOf(model, e);
+        if (one === undefined || one.threads.length < Math.ceil(e.workers * nearlyAll)) continue;
+        heldByOne.set(e, one);
+      }
       // The heap knows the maximum: saturated only when no more workers may be started.
       if (e.heap !== undefined && (e.heap.maximumPoolSize ?? Infinity) > e.workers) continue;
       // A later dump with more workers shows the pool could still grow: it was not at its maximum.
@@ -112,7 +129,8 @@ export const executorSaturated: Rule = {
       // Carriers of the virtual-thread scheduler (ForkJoinPool workers) held by pinned virtual threads.
       if (e.loop === 'ForkJoinPool' && e.busyThreads.some((t) => isCarrier(model.dumps[t.dump]!.threads[t.thread]!)))
         causedBy.push({ rule: 'virtual-thread-pinning', subject: 'virtual thread scheduler' });
-      const activity = top ? `; ${top.count} of them in ${top.frame}` : '';
+      const one = heldByOne.get(e);
+      const activity = one !== undefined ? `; ${one.threads.length} of them wait in ${one.where}` : top ? `; ${top.count} of them in ${top.frame}` : '';
       const saturatedDumps = new Set(seen.map((x) => x.dump)).size;
       // Dubbo logs the pool's name (without the worker number) each time it rejects a task.
       // A log of the application (a top -H capture is read as a log too, and says nothing of the pool).
@@ -123,21 +141,22 @@ export const executorSaturated: Rule = {
       // on nothing found here is just working through its load.
       const q = e.heap?.queue;
       if (q !== undefined && causedBy.length === 0 && q.capacity !== 0 && q.capacity !== null && (q.size ?? 0) < q.capacity * 0.5) return [];
-      // A pool made for computing whose every worker computes is doing its job: it is saturated only when
-      // work waits that it cannot take (tasks in its queue, callers piling up behind it), which the finding names.
+      // A pool made for computing whose every worker computes is doing its job, its queued subtasks
+      // included. Callers parked on futures are no backlog of it: a thread dump does not say which
+      // pool runs the task a future waits for (another executor, or none yet).
       const computePool = e.loop !== null && COMPUTE_POOLS.has(e.loop) && allComputing(model, e);
-      const backlog = computePool ? waitingWork(model, e) : undefined;
       const heldThreads = connectionHeld(model, e);
       const held = heldThreads.length;
       // (The link to the pool's own forkjoin-saturated finding is no cause: that finding speaks only of blocked workers.)
       const heldBy = causedBy.filter((c) => c.rule !== 'forkjoin-saturated');
-      if (heldBy.length === 0 && computePool && backlog === undefined) return [];
+      if (heldBy.length === 0 && computePool) return [];
+      const who = held > 0 || one !== undefined ? `${e.busy} of the ${e.workers} workers` : `All ${plural(e.workers, 'worker')}`;
       return [
         {
           subject: name,
-          headline: `${held > 0 ? `${e.busy} of the ${e.workers} workers` : `All ${plural(e.workers, 'worker')}`} of pool "${name}" are busy${activity}.`,
+          headline: `${who} of pool "${name}" are busy${activity}.`,
           message:
-            `${held > 0 ? `${e.busy} of the ${e.workers} workers` : `All ${plural(e.workers, 'worker')}`} of pool "${name}" (${e.busyThreads
+            `${who} of pool "${name}" (${e.busyThreads
               .slice(0, 3)
               .map((t) => `"${t.name}"`)
               .join(', ')}${e.busyThreads.length > 3 ? ', ...' : ''}) are busy${activity}.` +
@@ -146,8 +165,11 @@ export const executorSaturated: Rule = {
               ? ` ${plural(held, 'more worker waits', 'more workers wait')} for the next request on a connection it holds` +
                 ' (keep-alive on a blocking connector): not free for other work.'
               : '') +
+            (one !== undefined
+              ? ` Nearly every worker is held by that one wait (${e.idle} free): the next requests share the few left or queue.` +
+                ` ${atMost(e, totalDumpsFor(name))}.`
+              : '') +
             (e.heap?.queue.capacity === 0 ? ' Its queue is a hand-off (SynchronousQueue): new work is rejected.' : '') +
-            (computePool && backlog !== undefined ? ` Every worker computes, and work waits that the pool cannot take: ${backlog}.` : '') +
             (rejected > 0 ? ` Dubbo logged "Thread pool is EXHAUSTED!" ${rejected} times.` : ''),
           facts: {
             workers: e.workers,
@@ -155,6 +177,9 @@ export const executorSaturated: Rule = {
             idle: e.idle,
             topActivity: top?.frame ?? null,
             topActivityThreads: top?.count ?? 0,
+            // Nearly all workers held by one wait (not every worker busy): where they wait, and how many.
+            heldByOneWait: one?.threads.length ?? null,
+            oneWait: one?.where ?? null,
             activities: e.busyActivities.slice(0, 5).map((a) => `${a.count} x ${a.frame}`),
             dumps: seen.map((s) => s.dump),
             source: e.source,
@@ -173,7 +198,7 @@ export const executorSaturated: Rule = {
               text: x.last.text,
               note: `${x.count} "Thread pool is EXHAUSTED!" lines`,
             })),
-            ...e.busyThreads.slice(0, 50).map((t) => threadEvidence(model, t)),
+            ...(one?.threads ?? e.busyThreads).slice(0, 50).map((t) => threadEvidence(model, t)),
             ...heldThreads.slice(0, 20).map((t) => threadEvidence(model, t, 'waits for the next request on the connection it holds')),
           ]),
           causedBy,
@@ -204,20 +229,38 @@ function allComputing(model: Model, e: ExecutorModel): boolean {
   return e.busyThreads.length > 0 && e.busyThreads.every((t) => model.activity[t.dump]![t.thread]!.basis === 'running');
 }
 
-/**
- * Work the pool cannot take, in words, or undefined when none shows: tasks in its queue (the heap),
- * or more callers waiting for tasks' results than the pool has workers (threads outside it parked
- * on a future).
- */
-function waitingWork(model: Model, e: ExecutorModel): string | undefined {
-  const queued = e.heap?.queue.size ?? 0;
-  if (queued > 0) return `${plural(queued, 'task')} in its queue`;
-  const workers = new Set([...e.busyThreads, ...e.idleThreads].map((t) => t.thread));
-  const callers = model.activity[e.dump]!.filter(
-    (a, i) => !workers.has(i) && a.basis === 'pressure' && a.frame !== undefined && TASK_RESULT_WAITS.has(a.frame),
-  ).length;
-  return callers >= e.workers ? `${plural(callers, 'thread waits', 'threads wait')} for a future, more than its ${e.workers} workers can serve` : undefined;
+/** Why a pool nearly all held is taken to be at its maximum, in words: the heap's maximum, or the dumps that show no growth. */
+function atMost(e: ExecutorModel, dumps: number): string {
+  if (e.heap?.maximumPoolSize != null) return `The pool is at its maximum of ${e.heap.maximumPoolSize} workers (the heap's executor)`;
+  if (dumps > 1) return `The pool is at ${e.workers} workers, and no dump after it shows more (${dumps} dumps)`;
+  return `The pool is at ${e.workers} workers; one dump cannot show whether it may grow (a heap dump would show its maximum)`;
 }
 
-/** The frames of waits for a task's result (a future, a join): the registry's pressure rows that say so. */
-const TASK_RESULT_WAITS = new Set(rowsOf('pressure').flatMap((r) => (r.detail?.taskResult === true ? [r.match] : [])));
+/** Busy workers that all wait in one place, and that place (the code that called into the wait). */
+interface OneWait {
+  readonly where: string;
+  readonly threads: ThreadRef[];
+}
+
+/**
+ * The one wait most busy workers are in, or undefined when none waits: a worker waits when the
+ * classifier found it waiting, not running code (a blocking socket write that reads RUNNABLE is a
+ * wait to it). Where it waits is the first frame outside the JDK from its top, the code that called
+ * into the wait (a server's response write, a driver's read, a lock's caller), so the same wait
+ * reached from many request handlers is one; with no such frame, its top frame.
+ */
+function oneWaitOf(model: Model, e: ExecutorModel): OneWait | undefined {
+  const byWhere = new Map<string, ThreadRef[]>();
+  for (const t of e.busyThreads) {
+    const th = model.dumps[t.dump]!.threads[t.thread]!;
+    if (model.activity[t.dump]![t.thread]!.basis === 'running') continue;
+    const where = (th.frames.find((f) => !isJdkClass(f.className)) ?? th.frames[0])?.qualified;
+    if (where === undefined) continue;
+    const list = byWhere.get(where);
+    if (list === undefined) byWhere.set(where, [t]);
+    else list.push(t);
+  }
+  let best: OneWait | undefined;
+  for (const [where, threads] of byWhere) if (best === undefined || threads.length > best.threads.length) best = { where, threads };
+  return best;
+}

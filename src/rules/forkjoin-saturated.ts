@@ -45,6 +45,7 @@ export const forkjoinSaturated: Rule = {
       else list.push(i);
     }
     const drafts: FindingDraft[] = [];
+    const onlyPool = pools.size === 1 ? [...pools.keys()][0] : undefined;
     for (const [pool, workers] of pools) {
       const busy = workers.filter((w) => model.activity[last]![w]!.activity !== 'idle');
       if (busy.length < workers.length) continue;
@@ -53,9 +54,9 @@ export const forkjoinSaturated: Rule = {
         return how !== undefined ? [{ w, how }] : [];
       });
       if (blocked.length === 0 || blocked.length * 2 < workers.length) continue;
-      // Callers outside the pool waiting for its tasks (a parallel stream's caller, a join, a get).
-      // Callers outside the pool waiting for its tasks (a parallel stream's caller, a join, a get).
-      const callers = threads.flatMap((th, i) => (!workers.includes(i) && waitsForTaskResult(th) ? [i] : []));
+      // Callers outside the pool waiting for its tasks (a parallel stream's caller, a join, a get), when
+      // the dump shows the task is this pool's (see waitsForTaskOf).
+      const callers = threads.flatMap((th, i) => (!workers.includes(i) && waitsForTaskOf(th, pool, onlyPool) ? [i] : []));
       const evidence: Evidence[] = withCode(model, [
         ...blocked.map(({ w, how }) => threadEvidence(model, model.threadRefs[last]![w]!, how)),
         ...callers.slice(0, 10).map((c) => threadEvidence(model, model.threadRefs[last]![c]!, 'waits for the pool')),
@@ -100,13 +101,26 @@ const TASK_RESULT_WAITS = frameIndexOf('pressure');
 /** A ForkJoin worker: its stack runs the loop of a pool the registry calls a ForkJoinPool. Asked once per group of identical stacks. */
 const runsWorkerLoop = (frames: readonly StackFrame[]) => frames.some((f) => lookupFrame(POOL_LOOPS, f)?.detail.pool === 'ForkJoinPool');
 
-/** Waits near its top for a task's result (a join, a get): a caller of a pool, when it also has the ForkJoin or CompletableFuture machinery. */
-function waitsForTaskResult(th: ThreadEntry): boolean {
-  return (
-    th.frames.slice(0, 12).some((f) => lookupFrame(TASK_RESULT_WAITS, f)?.detail?.taskResult === true) &&
-    th.frames.some((f) => /ForkJoin|CompletableFuture/.test(f.className))
-  );
+/**
+ * Waits near its top for a ForkJoinTask's result (a join, a get, an invoke) that the dump shows
+ * this pool runs: a task forked or invoked from outside any pool runs on the common pool; one handed
+ * to a pool by name (ForkJoinPool.invoke, submit) is this pool's only when the dump has no other.
+ * A CompletableFuture or a FutureTask may be completed by any executor, which a thread dump does not
+ * name: its waiters count against no pool.
+ */
+function waitsForTaskOf(th: ThreadEntry, pool: string, onlyPool: string | undefined): boolean {
+  const top = th.frames.slice(0, 12);
+  const waitsForTask = top.some((f) => lookupFrame(TASK_RESULT_WAITS, f)?.detail?.taskResult === true && FORK_JOIN_TASK_WAIT.test(f.className));
+  if (!waitsForTask) return false;
+  if (pool === onlyPool) return true;
+  const toNamedPool = th.frames.some((f) => f.className === 'java.util.concurrent.ForkJoinPool' && SUBMITS.test(f.method));
+  return !toNamedPool && pool === 'ForkJoinPool.commonPool';
 }
+
+/** The classes whose waits are for a ForkJoinTask (its join and get, the pool's help-join). */
+const FORK_JOIN_TASK_WAIT = /^java\.util\.concurrent\.(?:ForkJoinTask|ForkJoinPool)$/;
+/** ForkJoinPool's methods that hand a task to that pool. */
+const SUBMITS = /^(?:invoke|submit|execute|externalPush|externalSubmit|poolSubmit)$/;
 
 /** The pool a worker belongs to, by its name (`ForkJoinPool.commonPool-worker-3` → `ForkJoinPool.commonPool`). */
 function poolOf(th: ThreadEntry): string {

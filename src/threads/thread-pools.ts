@@ -3,13 +3,16 @@
  * because its stack shows the loop (a ThreadPoolExecutor's runWorker, WebLogic's ExecuteThread,
  * WebSphere's ThreadPool$Worker, ...; see POOL_LOOPS), and its name says which pool of that kind
  * (`pool-3-thread-7` → `pool-3`, WebLogic's queue name). Threads that only share a name stem
- * (`Thread-0..N`, one thread per instance) are not a pool, unless their stacks agree: the same run
- * method, with at least one of them waiting there for work.
+ * (`Thread-0..N`, one thread per instance, a handler thread per browser tab) are not a pool, unless
+ * their stacks agree: the same run method, with at least one of them taking work from a queue, and
+ * those that take from one queue (an executor's workers share its queue). One thread is never a
+ * pool: a lone `pool-7-thread-1` (a job engine's executor for one job) or boss thread has nobody to
+ * share its work with, so "every worker busy" says nothing about capacity.
  */
 import { isJdkClass } from '../knowledge/index.js';
 import type { ThreadActivity } from '../model/activity.js';
 import { compareText } from '../model/text-order.js';
-import type { StackFrame, ThreadDump } from '../model/thread-dump.js';
+import type { FrameLock, LockRef, StackFrame, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
 import { poolNameOf, workerName, workerNumberEnd, workerNumberStart } from './pool-naming.js';
 import { activityFrameOfFrames, poolLoopOf } from './thread-activity.js';
 
@@ -22,15 +25,13 @@ export interface ThreadPoolObservation {
   readonly busy: number[];
   readonly idle: number[];
   /**
-   * An executor (a known worker loop, or look-alikes with a run loop seen waiting for work), or
-   * false for look-alikes only: threads with one numbered name stem and one run method and no sign
-   * of taking work from anywhere (started one by one). Rules judge those only when asked.
+   * An executor (a known worker loop, or look-alikes with a run loop seen taking work from one
+   * queue), or false for look-alikes only: threads with one numbered name stem and one run method
+   * and no sign of taking work from a shared queue (started one by one, or each with a queue of its
+   * own). Rules judge those only when asked.
    */
   readonly real: boolean;
 }
-
-/** How thread factories name workers: `pool-1-thread-1`, `x-thread-1`, `x-exec-1`, `x-worker-1`. */
-const FACTORY_NAMED = /(?:^pool-\d+-thread-\d+|[-_ ](?:thread|exec|worker|Thread|Worker)-\d+)$/;
 
 /** The bottom-most frame outside the JDK: the run method a group of look-alike threads shares. */
 function runMethodOf(frames: ReadonlyArray<{ readonly className: string; readonly qualified: string }>): string | null {
@@ -73,6 +74,9 @@ class ByNamePattern {
 
 const NO_NUMBER = '0';
 
+/** The pool name of the JDK's default thread names (`Thread-0`, `Thread-1`, ...). */
+const JDK_DEFAULT_STEM = 'Thread';
+
 export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActivity[]): ThreadPoolObservation[] {
   // Threads by worker loop and by name pattern. What a name says about its pool is read once per pattern.
   const byLoop = new Map<string, ByNamePattern>();
@@ -112,23 +116,27 @@ export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActiv
     for (const name of mergedNames) byName.get(name)!.sort((a, b) => a - b);
     return byName;
   };
-  for (const [loop, byPattern] of byLoop) for (const [name, members] of mergedByName(byPattern)) groups.push({ name, loop, members, real: true });
+  for (const [loop, byPattern] of byLoop) {
+    for (const [name, members] of mergedByName(byPattern)) {
+      // The JDK's default names (Thread-0, Thread-1, ...) do not say which executor a worker is of:
+      // several executors' workers are one only when those waiting for work wait on one queue.
+      const real = name !== JDK_DEFAULT_STEM || takeFromOneQueue(dump, activity, members, runMethodOf(dump.threads[members[0]!]!.frames) ?? '');
+      groups.push({ name, loop, members, real });
+    }
+  }
   // Look-alike threads with no known loop: a pool only when they share one run method and at least
-  // one of them waits there for work (a take from a queue or a condition, not a nap), which a
-  // one-thread-per-instance design does not show.
+  // one of them takes work from a queue they share, which a one-thread-per-instance design does not show.
   for (const [name, members] of mergedByName(stems)) {
     if (members.length < 2) continue;
-    if (name === 'Thread') continue; // the JDK's default names (Thread-0, Thread-1, ...) say nothing
+    if (name === JDK_DEFAULT_STEM) continue; // the JDK's default names (Thread-0, Thread-1, ...) say nothing
     const run = runMethodOf(dump.threads[members[0]!]!.frames);
     if (run === null || !members.every((i) => runMethodOf(dump.threads[i]!.frames) === run)) continue;
-    const takesWork = members.some((i) => activity[i]!.activity === 'idle' && (activity[i]!.basis === 'own-loop' || activity[i]!.basis === 'wait-object'));
-    groups.push({ name, loop: `run loop of ${run}`, members, real: takesWork });
+    groups.push({ name, loop: `run loop of ${run}`, members, real: takeFromOneQueue(dump, activity, members, run) });
   }
   const pools: ThreadPoolObservation[] = [];
   for (const { name, loop, members, real } of groups) {
-    // One worker alone is a pool only when named the way thread factories name workers (a dump of
-    // unique names would otherwise list every thread as a pool of one).
-    if (members.length === 1 && !FACTORY_NAMED.test(dump.threads[members[0]!]!.name)) continue;
+    // One thread is never a pool, whatever its name or loop: nothing shares its work.
+    if (members.length < 2) continue;
     const busy: number[] = [];
     const idle: number[] = [];
     for (const i of members) {
@@ -138,6 +146,62 @@ export function findThreadPools(dump: ThreadDump, activity: readonly ThreadActiv
     pools.push({ name, loop, threads: members, busy, idle, real });
   }
   return pools.sort((a, b) => b.threads.length - a.threads.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * Look-alike threads are one executor when they take work from one queue: at least one of them
+ * waits for work in a queue's take or poll (or in its own loop's wait-for-work method, or on an
+ * object work is handed over on, as the classifier says), and those that wait in a queue whose
+ * object the dump names all wait on the same one. A nap, a selector or a read is no queue; threads
+ * each with a queue of their own (a handler thread per tab, a consumer per partition) wait on
+ * different objects. A worker waiting on its own thread object is handed its work by the pool, so
+ * its object names no queue.
+ */
+function takeFromOneQueue(dump: ThreadDump, activity: readonly ThreadActivity[], members: readonly number[], run: string): boolean {
+  const runClass = run.slice(0, run.lastIndexOf('.'));
+  let takers = 0;
+  const queues = new Set<string>();
+  for (const i of members) {
+    const a = activity[i]!;
+    if (a.activity !== 'idle') continue;
+    const th = dump.threads[i]!;
+    const take = queueTakeOf(th.frames);
+    const on = waitObjectOf(th, Math.max(take, 0));
+    const handedOver = on?.className === runClass;
+    if (take < 0 && !handedOver && a.basis !== 'work-wait-method' && a.basis !== 'wait-object') continue;
+    takers++;
+    if (on !== undefined && !handedOver) queues.add(on.id);
+  }
+  return takers > 0 && queues.size <= 1;
+}
+
+/**
+ * The object a waiting thread waits on, as the dump names it at or above frame `upTo`. Older JDKs
+ * print only `- locked` for the monitor an `Object.wait` releases (no `- waiting on` line): then it
+ * is the first monitor locked beneath the wait.
+ */
+function waitObjectOf(th: ThreadEntry, upTo: number): LockRef | undefined {
+  const named = (l: FrameLock) => l.lock !== null && l.lock.id !== '';
+  const waitedOn = th.locks.find((l) => l.frameIndex <= upTo && l.kind !== 'locked' && named(l));
+  if (waitedOn !== undefined) return waitedOn.lock!;
+  if (th.frames[0]?.qualified !== 'java.lang.Object.wait') return undefined;
+  return th.locks.find((l) => l.kind === 'locked' && named(l))?.lock ?? undefined;
+}
+
+const TAKE_METHOD = /^(?:take|poll|takeFirst|takeLast|pollFirst|pollLast)$/;
+/** A queue's class by its simple name (the JDK's blocking queues, and the queues of schedulers and brokers). */
+function isQueueClass(className: string): boolean {
+  const simple = className.slice(Math.max(className.lastIndexOf('.'), className.lastIndexOf('$')) + 1);
+  return simple.includes('Queue') || simple.includes('Deque');
+}
+
+/** The index of the frame taking the next element from a queue, or -1. */
+function queueTakeOf(frames: readonly StackFrame[]): number {
+  for (let i = 0; i < frames.length; i++) {
+    const f = frames[i]!;
+    if (TAKE_METHOD.test(f.method) && isQueueClass(f.className)) return i;
+  }
+  return -1;
 }
 
 /** The busy threads' activities, most common first: `{frame, count}`. */

@@ -107,6 +107,21 @@ const TABLE: Record<string, Row> = {
     threads: [],
     why: 'the negative control: a ForkJoinPool of 2 computing for one waiting caller, then finishing: busy by design (truth.json computes)',
   },
+  'slow-clients-write': {
+    full: ['executor-saturated', 'stuck-threads'],
+    threads: ['executor-saturated', 'stuck-threads'],
+    why: "198 of Tomcat's 200 request workers (its maxThreads) block writing responses to clients that do not read, and stay put; two are free",
+  },
+  'socket-server-write-jdk25': {
+    full: ['executor-saturated', 'stuck-threads'],
+    threads: ['executor-saturated', 'stuck-threads'],
+    why: 'a plain ServerSocket on a fixed pool of 200 (JDK 25): 198 workers RUNNABLE writing to clients that do not read, and stay put; two are free',
+  },
+  'idle-server-pool': {
+    full: [],
+    threads: [],
+    why: "the negative control: Tomcat's pool grown to its 200 workers, every one waiting for work",
+  },
   'renamed-io-pool': {
     full: ['executor-saturated', 'stuck-threads'],
     threads: ['executor-saturated', 'stuck-threads'],

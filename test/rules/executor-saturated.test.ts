@@ -3,13 +3,16 @@
  * connection pool, named as the cause; and the controls: a worker idle, a heap executor that may
  * still grow, a bounded queue with room), then the real JVMs' pools.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { describe, expect, test } from 'vitest';
 
 import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import type { Finding } from '../../src/model/findings.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyse, FIXTURES } from '../helpers.js';
+import { analyse, analyseIncident, FIXTURES, INCIDENTS } from '../helpers.js';
 import { type Case, check, connectionPool, executorHeap, idlePoolWorker, inPoolWorker, many, modelOf, refs, type ThreadSpec } from './build.js';
 
 const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
@@ -149,6 +152,31 @@ describe('executor-saturated on real JVMs', () => {
   });
 });
 
+describe('executor-saturated on real servers whose clients do not read (fixtures/generate-pool-incidents.sh)', { timeout: 60_000 }, () => {
+  type Truth = { facts: { pool: string; maxThreads: number; poolSize: number; blockedWriting: number } };
+  const truthOf = (name: string) => JSON.parse(readFileSync(join(INCIDENTS, name, 'truth.json'), 'utf8')) as Truth;
+  // Tomcat 9 on JDK 17 (its blocking write waits on a monitor), and a plain ServerSocket with a fixed pool on JDK 25 (RUNNABLE in the socket write).
+  for (const [incident, where] of [
+    ['slow-clients-write', 'org.apache.tomcat.util.net.NioEndpoint$NioSocketWrapper.doWrite'],
+    ['socket-server-write-jdk25', 'com.example.media.SocketServerWrites.serve'],
+  ] as const) {
+    test(`${incident}: 198 of 200 workers blocked writing responses, the pool at its maximum, nearly all held by one wait`, async () => {
+      const truth = truthOf(incident).facts;
+      const { findings } = await analyseIncident(join(INCIDENTS, incident));
+      const sat = rulesOf(findings, 'executor-saturated');
+      expect(sat.map((f) => f.subject)).toEqual([truth.pool]);
+      expect(sat[0]!.facts).toMatchObject({ workers: truth.poolSize, busy: truth.blockedWriting, heldByOneWait: truth.blockedWriting, oneWait: where });
+      expect(truth.poolSize).toBe(truth.maxThreads);
+    });
+  }
+  test('negative control: the same server with its 200 workers idle', async () => {
+    const truth = truthOf('idle-server-pool').facts;
+    const { model, findings } = await analyseIncident(join(INCIDENTS, 'idle-server-pool'));
+    expect(model.executors.find((e) => e.name === truth.pool)?.workers).toBe(truth.poolSize);
+    expect(rulesOf(findings, 'executor-saturated')).toEqual([]);
+  });
+});
+
 /** A ForkJoinPool worker running `task` (top first). */
 const inForkJoinWorker = (...task: string[]): string[] => [
   ...task,
@@ -192,9 +220,21 @@ const COMPUTE_CASES: Case[] = [
     expect: [],
   },
   {
-    name: 'a computing ForkJoin pool with more callers waiting for futures than it has workers: work waits that it cannot take',
+    // A thread dump does not say which pool runs the task a future waits for: the callers count against none.
+    name: 'negative control: a computing ForkJoin pool and more callers waiting for futures (another pool runs) than it has workers',
     model: () => modelOf([{ threads: [...many(2, 'ForkJoinPool-1-worker-', computing), ...many(3, 'web-', futureCaller)] }]),
-    expect: [{ subject: 'ForkJoinPool-1', message: /Every worker computes, and work waits that the pool cannot take: 3 threads wait for a future/ }],
+    expect: [],
+  },
+  {
+    name: 'negative control: a computing ForkJoin pool whose workers also have subtasks queued (its normal work)',
+    model: () =>
+      modelOf([{ threads: many(2, 'ForkJoinPool-1-worker-', computing) }], (m) => ({
+        executors: m.executors.map((e) => ({
+          ...e,
+          heap: executorHeap({ maximumPoolSize: 2, poolSize: 2, activeWorkers: 2, queue: { size: 40, capacity: null } }),
+        })),
+      })),
+    expect: [],
   },
   {
     name: 'a ThreadPoolExecutor whose every worker computes is saturated (it was sized for concurrency, not for the cores)',
@@ -213,6 +253,150 @@ const COMPUTE_CASES: Case[] = [
     expect: [],
   },
 ];
+
+/** A request worker blocked writing its response to a client that does not read (JDK 8's socket write, RUNNABLE). */
+const writingResponse = (): Omit<ThreadSpec, 'name'> => ({
+  state: 'RUNNABLE',
+  frames: [
+    'java.net.SocketOutputStream.socketWrite0(Native Method)',
+    'java.net.SocketOutputStream.socketWrite',
+    'java.net.SocketOutputStream.write',
+    'org.apache.coyote.http11.InternalOutputBuffer.realWriteBytes',
+    'com.acme.web.DownloadServlet.doGet',
+    'javax.servlet.http.HttpServlet.service',
+    'org.apache.tomcat.util.net.JIoEndpoint$SocketProcessor.run',
+    ...inPoolWorker(),
+  ],
+});
+const reportWriter = (): Omit<ThreadSpec, 'name'> => ({
+  ...writingResponse(),
+  frames: writingResponse().frames!.map((f) => (f === 'com.acme.web.DownloadServlet.doGet' ? 'com.acme.web.ReportServlet.doGet' : f)),
+});
+const crunching = (): Omit<ThreadSpec, 'name'> => ({
+  state: 'RUNNABLE',
+  frames: inPoolWorker('com.acme.web.Thumbnails.scale', 'com.acme.web.ImageServlet.doGet'),
+});
+const workers = (busy: number, total: number, make: () => Omit<ThreadSpec, 'name'>): ThreadSpec[] => [
+  ...many(busy, 'http-exec-', make),
+  ...many(total - busy, 'http-exec-', () => idlePoolWorker).map((t, i) => ({ ...t, name: `http-exec-${busy + i + 1}` })),
+];
+
+const NEARLY_ALL_CASES: Case[] = [
+  {
+    name: 'a server pool with 19 of 20 workers blocked writing responses (from two servlets) is saturated: nearly all held by one wait',
+    model: () => modelOf([{ threads: [...many(12, 'http-exec-', writingResponse), ...workers(19, 20, reportWriter).slice(12)] }]),
+    expect: [
+      {
+        subject: 'http-exec',
+        severity: 'warning',
+        facts: { workers: 20, busy: 19, idle: 1, heldByOneWait: 19, oneWait: 'org.apache.coyote.http11.InternalOutputBuffer.realWriteBytes' },
+        message: new RegExp(
+          /19 of the 20 workers of pool "http-exec" .* are busy; 19 of them wait in org.apache.coyote.http11.InternalOutputBuffer.realWriteBytes\. /.source +
+            /.*Nearly every worker is held by that one wait \(1 free\)/.source,
+        ),
+      },
+    ],
+  },
+  {
+    name: "the same on JDK 17's socket (RUNNABLE in Net.poll under NioSocketImpl.park): a blocking write, not running code",
+    model: () =>
+      modelOf([
+        {
+          threads: workers(19, 20, () => ({
+            state: 'RUNNABLE',
+            frames: [
+              'sun.nio.ch.Net.poll(Native Method)',
+              'sun.nio.ch.NioSocketImpl.park',
+              'sun.nio.ch.NioSocketImpl.park',
+              'sun.nio.ch.NioSocketImpl.implWrite',
+              'sun.nio.ch.NioSocketImpl.write',
+              'sun.nio.ch.NioSocketImpl$2.write',
+              'java.net.Socket$SocketOutputStream.write',
+              'com.acme.web.ResponseWriter.flush',
+              'com.acme.web.DownloadHandler.handle',
+              ...inPoolWorker(),
+            ],
+          })),
+        },
+      ]),
+    expect: [{ subject: 'http-exec', facts: { heldByOneWait: 19, oneWait: 'com.acme.web.ResponseWriter.flush' } }],
+  },
+  {
+    name: 'negative control: 19 of 20 workers busy computing (no wait): a busy pool doing its work, one worker free',
+    model: () => modelOf([{ threads: workers(19, 20, crunching) }]),
+    expect: [],
+  },
+  {
+    name: 'negative control: 18 of 20 workers in one wait is below nearlyAll (95 %)',
+    model: () => modelOf([{ threads: workers(18, 20, writingResponse) }]),
+    expect: [],
+  },
+  {
+    name: 'nearlyAll is an option: 18 of 20 at 0.9',
+    model: () => modelOf([{ threads: workers(18, 20, writingResponse) }]),
+    options: { nearlyAll: 0.9 },
+    expect: [{ subject: 'http-exec', facts: { heldByOneWait: 18 } }],
+  },
+  {
+    name: 'negative control: 19 of 20 busy in different waits (a sleep, a lock, a socket write) are not held by one',
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            inventoryOwner,
+            ...many(7, 'http-exec-', writingResponse),
+            ...many(6, 'http-exec-', sleeping).map((t, i) => ({ ...t, name: `http-exec-${8 + i}` })),
+            ...many(6, 'http-exec-', onLock).map((t, i) => ({ ...t, name: `http-exec-${14 + i}` })),
+            { name: 'http-exec-20', ...idlePoolWorker },
+          ],
+        },
+      ]),
+    expect: [],
+  },
+  {
+    name: 'the heap shows the maximum: 19 of 20 held by one wait at its maximum of 20, said so',
+    model: () =>
+      modelOf([{ threads: workers(19, 20, writingResponse) }], (m) => ({
+        executors: m.executors.map((e) => ({
+          ...e,
+          heap: executorHeap({ maximumPoolSize: 20, poolSize: 20, activeWorkers: 19, queue: { size: 0, capacity: null } }),
+        })),
+      })),
+    expect: [
+      { subject: 'http-exec', facts: { heldByOneWait: 19, maxWorkers: 20 }, message: /The pool is at its maximum of 20 workers \(the heap's executor\)\./ },
+    ],
+  },
+  {
+    name: 'from one dump, the finding says its maximum is unknown',
+    model: () => modelOf([{ threads: workers(19, 20, writingResponse) }]),
+    expect: [{ subject: 'http-exec', message: /The pool is at 20 workers; one dump cannot show whether it may grow \(a heap dump would show its maximum\)\./ }],
+  },
+  {
+    name: 'negative control: the heap says the pool may still grow (maximum 40)',
+    model: () =>
+      modelOf([{ threads: workers(19, 20, writingResponse) }], (m) => ({
+        executors: m.executors.map((e) => ({
+          ...e,
+          heap: executorHeap({ maximumPoolSize: 40, poolSize: 20, activeWorkers: 19, queue: { size: 0, capacity: null } }),
+        })),
+      })),
+    expect: [],
+  },
+  {
+    name: 'negative control: a later dump shows the pool grew past 20',
+    model: () => modelOf([{ threads: workers(19, 20, writingResponse) }, { threads: workers(19, 30, writingResponse) }]),
+    expect: [],
+  },
+  {
+    name: 'negative control: a server pool of 200 idle workers',
+    model: () => modelOf([{ threads: workers(0, 200, writingResponse) }]),
+    expect: [],
+  },
+];
+
+describe('executor-saturated: nearly every worker held by one wait', () => {
+  for (const c of NEARLY_ALL_CASES) test(c.name, () => void check('executor-saturated', c));
+});
 
 describe('executor-saturated: compute pools and held connections', () => {
   for (const c of COMPUTE_CASES) test(c.name, () => void check('executor-saturated', c));

@@ -78,6 +78,91 @@ const HAND_BUILT: Case[] = [
   },
 ];
 
+/** A caller outside any pool waiting for a CompletableFuture (whichever executor completes it). */
+const futureCaller = (): Omit<ThreadSpec, 'name'> => ({
+  state: 'WAITING',
+  detail: 'parking',
+  frames: [
+    'jdk.internal.misc.Unsafe.park(Native Method)',
+    'java.util.concurrent.locks.LockSupport.park',
+    'java.util.concurrent.CompletableFuture$Signaller.block',
+    'java.util.concurrent.ForkJoinPool.managedBlock',
+    'java.util.concurrent.CompletableFuture.waitingGet',
+    'java.util.concurrent.CompletableFuture.get',
+    'com.acme.Web.quote',
+    'java.lang.Thread.run',
+  ],
+});
+/** A parallel stream's caller, outside any pool: its tasks run on the common pool. */
+const streamCaller = (): Omit<ThreadSpec, 'name'> => ({
+  state: 'WAITING',
+  detail: 'parking',
+  frames: [
+    'jdk.internal.misc.Unsafe.park(Native Method)',
+    'java.util.concurrent.locks.LockSupport.park',
+    'java.util.concurrent.ForkJoinTask.awaitDone',
+    'java.util.concurrent.ForkJoinTask.join',
+    'java.util.stream.AbstractTask.compute',
+    'java.util.concurrent.ForkJoinTask.invoke',
+    'java.util.stream.ReduceOps$ReduceOp.evaluateParallel',
+    'com.acme.Web.prices',
+    'java.lang.Thread.run',
+  ],
+});
+/** A caller that handed its task to a pool by name (ForkJoinPool.invoke): which pool, the dump does not say. */
+const namedPoolCaller = (): Omit<ThreadSpec, 'name'> => ({
+  state: 'WAITING',
+  detail: 'parking',
+  frames: [
+    'jdk.internal.misc.Unsafe.park(Native Method)',
+    'java.util.concurrent.locks.LockSupport.park',
+    'java.util.concurrent.ForkJoinTask.awaitDone',
+    'java.util.concurrent.ForkJoinTask.join',
+    'java.util.concurrent.ForkJoinPool.invoke',
+    'com.acme.Report.run',
+    'java.lang.Thread.run',
+  ],
+});
+
+const CALLERS: Case[] = [
+  {
+    name: "a parallel stream's caller waits for the common pool",
+    model: () => modelOf([{ threads: [...many(4, 'ForkJoinPool.commonPool-worker-', reading), { name: 'web-1', ...streamCaller() }] }]),
+    expect: [{ subject: 'ForkJoinPool.commonPool', facts: { callers: ['web-1'] }, message: /1 thread waits for the pool \("web-1"\)/ }],
+  },
+  {
+    name: 'callers parked on CompletableFutures count against no pool: another executor may complete them',
+    model: () => modelOf([{ threads: [...many(4, 'ForkJoinPool.commonPool-worker-', reading), ...many(3, 'web-', futureCaller)] }]),
+    expect: [{ subject: 'ForkJoinPool.commonPool', facts: { callers: [] } }],
+  },
+  {
+    name: 'a task handed to a pool by name counts against that pool only when the dump has no other',
+    model: () =>
+      modelOf([
+        {
+          threads: [
+            ...many(4, 'ForkJoinPool.commonPool-worker-', reading),
+            ...many(2, 'ForkJoinPool-1-worker-', reading),
+            { name: 'report-1', ...namedPoolCaller() },
+          ],
+        },
+      ]),
+    expect: [
+      { subject: 'ForkJoinPool.commonPool', facts: { callers: [] } },
+      { subject: 'ForkJoinPool-1', facts: { callers: [] } },
+    ],
+  },
+  {
+    name: 'the same caller with one pool in the dump waits for that pool',
+    model: () => modelOf([{ threads: [...many(2, 'ForkJoinPool-1-worker-', reading), { name: 'report-1', ...namedPoolCaller() }] }]),
+    expect: [{ subject: 'ForkJoinPool-1', facts: { callers: ['report-1'] } }],
+  },
+];
+
+describe('forkjoin-saturated: callers count against the pool that runs their task, when the dump shows it', () => {
+  for (const c of CALLERS) test(c.name, () => void check('forkjoin-saturated', c));
+});
+
 describe('forkjoin-saturated: hand-built cases', () => {
   for (const c of HAND_BUILT) test(c.name, () => void check('forkjoin-saturated', c));
 });
