@@ -63,7 +63,9 @@ const POOL_LOOPS: readonly KnowledgeRow[] = [
  */
 const WAIT_FRAMES: readonly KnowledgeRow[] = [
   // --- executors' own get-task waits (idle only when the pool's loop, not a task, lies beneath)
-  row('ThreadPoolExecutor.getTask', 'idle', "waits in its pool's getTask for the next task", 'ES; ATL; YAT; W', { outsideTaskOnly: true }),
+  // getTask runs between tasks by construction (runWorker calls it, never a task): whatever waits above
+  // it is the pool's queue, the JDK's or a vendor's (GemFire's SynchronousQueueNoSpin), never a task.
+  row('ThreadPoolExecutor.getTask', 'idle', "waits in its pool's getTask for the next task", 'ES; ATL; YAT; W'),
   row('java.util.concurrent.ForkJoinPool.awaitWork', 'idle', 'a ForkJoinPool worker waiting for tasks (awaitWork)', 'W; jdk', { outsideTaskOnly: true }),
   row('java.util.concurrent.ForkJoinPool.awaitQuiescence', 'idle', 'a ForkJoinPool worker waiting for quiescence', 'jdk', { outsideTaskOnly: true }),
   row('java.util.concurrent.ForkJoinPool.idleAwaitWork', 'idle', 'a ForkJoinPool worker waiting for tasks', 'jdk (JDK 8)', { outsideTaskOnly: true }),

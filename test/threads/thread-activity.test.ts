@@ -369,6 +369,30 @@ describe('waits judged by the JDK API called and by what shows work (issue 47), 
     expect(sleeping.activity).toBe('working');
   });
 
+  it("a pool worker in getTask is idle whatever queue waits above it (a vendor's SynchronousQueue); control: a task above runWorker is work", () => {
+    const v = verdict('TIMED_WAITING', [
+      'sun.misc.Unsafe.park(Native Method)',
+      'java.util.concurrent.locks.LockSupport.parkNanos(LockSupport.java:338)',
+      'com.gemstone.java.util.concurrent.SynchronousQueueNoSpin$TransferStack.awaitFulfill(SynchronousQueueNoSpin.java:451)',
+      'com.gemstone.java.util.concurrent.SynchronousQueueNoSpin$TransferStack.transfer(SynchronousQueueNoSpin.java:350)',
+      'com.gemstone.java.util.concurrent.SynchronousQueueNoSpin.poll(SynchronousQueueNoSpin.java:901)',
+      'java.util.concurrent.ThreadPoolExecutor.getTask(ThreadPoolExecutor.java:1066)',
+      'java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1127)',
+      'java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:617)',
+      'java.lang.Thread.run(Thread.java:745)',
+    ]);
+    expect([v.activity, v.reason]).toEqual(['idle', expect.stringMatching(/getTask/)]);
+    const task = verdict('TIMED_WAITING', [
+      'sun.misc.Unsafe.park(Native Method)',
+      'java.util.concurrent.locks.LockSupport.parkNanos(LockSupport.java:338)',
+      'com.acme.Orders.awaitStock(Orders.java:40)',
+      'com.acme.Orders.place(Orders.java:20)',
+      'java.util.concurrent.ThreadPoolExecutor.runWorker(ThreadPoolExecutor.java:1127)',
+      'java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:617)',
+    ]);
+    expect(task.activity).toBe('working');
+  });
+
   it('a client call opened through java.sql.DriverManager is work even in a thread of its own', () => {
     const v = verdict('RUNNABLE', [
       'sun.nio.ch.SocketDispatcher.read0(Native Method)',
