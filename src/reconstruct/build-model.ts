@@ -192,8 +192,7 @@ export function buildModel(inputs: ParsedThreadInput[], others: OtherInputs = {}
         note:
           `"${waiter}" holds ${lock} and waits for a task's result (${f.waitFrame}), called through ${f.linkClass}; ` +
           `"${task}" runs a task that starts in ${f.linkClass} and is blocked on ${lock}: the task waits for "${waiter}", ` +
-          `which waits for the task (the dump does not say which thread runs a future: the link is ${f.linkClass}, in both stacks). ` +
-          'Never wait for a task while holding a lock the task may need: submit and wait outside the lock.',
+          `which waits for the task (the dump does not say which thread runs a future: the link is ${f.linkClass}, in both stacks)`,
       });
     }
     const stackGroups = groupIdenticalStacks(dump);

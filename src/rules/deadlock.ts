@@ -86,7 +86,14 @@ export const deadlock: Rule = {
         evidence,
         impact: names.length + heldUp.length * 2,
       };
-      return possible ? { ...draft, severity: 'error' as const } : draft;
+      if (!possible) return draft;
+      // Through a future, no lock order helps: the holder must not wait for a task that needs its lock.
+      const remedy =
+        c.through === 'future'
+          ? 'Do not wait for a task while holding a lock the task needs: submit it and wait for its result outside the lock ' +
+            '(or run the call after start-up); the cycle never resolves by itself, so restart the JVM to recover.'
+          : undefined;
+      return { ...draft, severity: 'error' as const, ...(remedy !== undefined ? { remedy } : {}) };
     });
   },
 };
