@@ -11,33 +11,39 @@
  */
 type Activity = 'idle' | 'working' | 'blocked' | 'housekeeping';
 
-/** What decided a verdict: the kind of evidence, for scripts; `reason` says it in words. */
-type ActivityBasis =
-  | 'no-stack'
-  | 'thread-name'
-  | 'known-frame'
-  | 'own-loop'
-  | 'own-loop-nap'
-  | 'listener'
-  | 'wait-object'
-  | 'shutdown-wait'
-  | 'lock'
-  | 'class-init'
-  | 'holds-lock'
-  | 'pressure'
-  | 'in-request'
-  | 'in-task'
-  | 'nap'
-  | 'work-wait-method'
-  | 'running'
-  /** Waits deep in a thread of its own: no task, request, lock others need or CPU shows work (idle). */
-  | 'no-work-shown'
-  /** RUNNABLE in a native method no row knows, in a thread of its own: running or blocked, one dump cannot tell (working). */
-  | 'native'
-  /** RUNNABLE but used no CPU between two dumps: blocked in the kernel (idle, or working inside a task or request). */
-  | 'no-cpu'
-  /** Used most of a core between two dumps although its frames read as a wait: working. */
-  | 'cpu-used';
+/**
+ * What decided a verdict: the kind of evidence, for scripts; `reason` says it in words. A list, not only
+ * a type, so the published schema's enum is held to it by a test.
+ */
+export const ACTIVITY_BASES = [
+  'no-stack',
+  'thread-name',
+  'known-frame',
+  'own-loop',
+  'own-loop-nap',
+  'listener',
+  'wait-object',
+  'shutdown-wait',
+  'lock',
+  'class-init',
+  'holds-lock',
+  'pressure',
+  'in-request',
+  'in-task',
+  'nap',
+  'work-wait-method',
+  'running',
+  // Waits deep in a thread of its own: no task, request, lock others need or CPU shows work (idle).
+  'no-work-shown',
+  // RUNNABLE in a native method no row knows, in a thread of its own: running or blocked, one dump cannot tell (working).
+  'native',
+  // RUNNABLE but used no CPU between two dumps: blocked in the kernel (idle, or working inside a task or request).
+  'no-cpu',
+  // Used most of a core between two dumps although its frames read as a wait: working.
+  'cpu-used',
+] as const;
+
+type ActivityBasis = (typeof ACTIVITY_BASES)[number];
 
 export interface ThreadActivity {
   readonly activity: Activity;

@@ -11,8 +11,10 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 
 import { InputError } from '../../src/errors.js';
+import { ACTIVITY_BASES } from '../../src/model/activity.js';
 import { renderJson } from '../../src/report/json.js';
 import { redactReport } from '../../src/report/redact.js';
+import { RULES } from '../../src/rules/index.js';
 import { analyse, analyseIncident, CORPUS, corpusAvailable, FIXTURES, INCIDENTS } from '../helpers.js';
 
 const schema = JSON.parse(readFileSync('docs/report.schema.json', 'utf8'));
@@ -98,5 +100,17 @@ describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
       validated++;
     }
     expect(validated).toBeGreaterThan(50);
+  });
+});
+
+describe('the schema lists what the code has (a list kept by hand drifts: gc-overhead was missing from it)', () => {
+  it("the finding's rule enum is every rule of RULES, and nothing else", () => {
+    expect([...(schema.$defs.finding.properties.rule.enum as string[])].sort()).toEqual(RULES.map((r) => r.meta.id).sort());
+  });
+  it("the verdicts' basis enum is every ActivityBasis", () => {
+    const text = readFileSync('docs/report.schema.json', 'utf8');
+    const basis = /"basis": \{[^}]*"enum": (\[[^\]]*\])/.exec(text);
+    expect(basis, 'the basis enum in docs/report.schema.json').not.toBeNull();
+    expect([...(JSON.parse(basis![1]!) as string[])].sort()).toEqual([...ACTIVITY_BASES].sort());
   });
 });
