@@ -102,6 +102,13 @@ const TABLE: Record<string, Row> = {
     threads: ['lock-contention', 'logging-contention', 'stuck-threads'],
     why: "Log4j 2's OutputStreamManager held by a thread stuck in a socket write; 11 wait inside their log calls (an error from 10), and stay put",
   },
+  'gc-pressure': {
+    full: ['gc-overhead', 'stuck-threads'],
+    threads: ['gc-overhead', 'stuck-threads'],
+    why:
+      "a cache holds most of a 64 MiB heap and two request threads allocate in a loop: the collector's threads use most of the CPU " +
+      'between the dumps; the allocation loop is one place in every dump; the idle reaper is the control',
+  },
   'forkjoin-compute-control': {
     full: [],
     threads: [],
