@@ -13,6 +13,7 @@ import { describe, expect, test } from 'vitest';
 
 import type { Finding } from '../../src/model/findings.js';
 import type { Model } from '../../src/model/model.js';
+import { RULES } from '../../src/rules/index.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 
 interface Row {
@@ -200,6 +201,11 @@ describe('the rules each fixture incident makes', { timeout: 120_000 }, () => {
       .map((e) => e.name)
       .sort();
     expect(Object.keys(TABLE).sort()).toEqual(dirs);
+  });
+
+  test('every rule is made by some real-JVM incident (CONTRIBUTING): a list derived from RULES, not kept by hand', () => {
+    const made = new Set(Object.values(TABLE).flatMap((r) => [...r.full, ...r.threads]));
+    expect(RULES.map((r) => r.meta.id).filter((id) => !made.has(id))).toEqual([]);
   });
 
   const models: Model[] = [];
