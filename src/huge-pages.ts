@@ -7,12 +7,17 @@
  * peak). Node cannot ask for huge pages itself; glibc asks for every block it maps when the process
  * starts with the tunable `glibc.malloc.hugetlb=1` (glibc 2.35 and later; others ignore it). So a
  * command given a heap dump that big runs again, at once, as a child with that tunable set, its
- * streams the same, its exit code and signals passed through.
+ * streams the same, its exit code and signals passed through. Only a heap dump, as its first bytes say
+ * (gzip inflated): a big thread dump or log has no big arrays to place, and paid the restart for nothing
+ * (a 150 MB thread dump: 1.67 s without it, about 2 s with it).
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { constants as zlib, gunzipSync } from 'node:zlib';
+
+import { sniff } from './input/sniff.js';
 
 /** Commands whose work on a big heap is the memory analysis. */
 const COMMANDS = new Set(['analyze', 'memory', 'batch']);
@@ -45,7 +50,7 @@ export function thisHost(): HugePagesHost {
 
 /**
  * The environment to run `args` again in, or undefined to run them here: when the command may run a
- * memory analysis, one of its paths is (or holds, two folders deep) a file of 64 MiB or more, the
+ * memory analysis, one of its paths is (or holds, two folders deep) a heap dump of 64 MiB or more, the
  * kernel gives huge pages on request, glibc is 2.35 or later, the tunable is not set already, and
  * DUMPSLEUTH_HUGE_PAGES is not `0`.
  */
@@ -60,10 +65,35 @@ export function hugePagesEnvironment(args: readonly string[], host: () => HugePa
   return { ...env, GLIBC_TUNABLES: tunables ? `${tunables}:${TUNABLE}` : TUNABLE };
 }
 
+/** Bytes read from a file's start to tell a heap dump (an HPROF header, a V8 snapshot's first key). */
+const HEAD_BYTES = 64 * 1024;
+
+/** Whether a file's first bytes are a heap dump's, gzip inflated as far as they go. */
+function startsLikeHeap(path: string): boolean {
+  const fd = openSync(path, 'r');
+  let head: Buffer;
+  try {
+    const buf = Buffer.alloc(HEAD_BYTES);
+    head = buf.subarray(0, readSync(fd, buf, 0, HEAD_BYTES, 0));
+  } finally {
+    closeSync(fd);
+  }
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    try {
+      // A stream cut anywhere: what inflates of it is enough to read a header.
+      head = gunzipSync(head, { finishFlush: zlib.Z_SYNC_FLUSH }).subarray(0, HEAD_BYTES);
+    } catch {
+      return false;
+    }
+  }
+  const kind = sniff(head, head.toString('latin1')).kind;
+  return kind === 'hprof' || kind === 'v8-heapsnapshot';
+}
+
 function holdsBigFile(path: string, depth: number): boolean {
   try {
     const s = statSync(path);
-    if (s.isFile()) return s.size >= BIG_INPUT_BYTES;
+    if (s.isFile()) return s.size >= BIG_INPUT_BYTES && startsLikeHeap(path);
     if (!s.isDirectory() || depth === 0) return false;
     return readdirSync(path)
       .slice(0, MAX_ENTRIES)

@@ -7,20 +7,27 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 import { describe, expect, test } from 'vitest';
 
 import { hugePagesEnvironment, type HugePagesHost, thisHost } from '../../src/huge-pages.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-huge-pages-'));
-/** A sparse file of 64 MiB: the size is what is looked at, the disk holds nothing. */
-function sparse(path: string, bytes: number): string {
-  writeFileSync(path, '');
+/** An HPROF header (its magic, an id size of 8, a time): what says a file is a heap dump. */
+const HPROF_HEADER = Buffer.concat([Buffer.from('JAVA PROFILE 1.0.2\0', 'latin1'), Buffer.from([0, 0, 0, 8]), Buffer.alloc(8)]);
+/** A sparse file of that size starting with `head`: its size and first bytes are what is looked at, the disk holds nothing more. */
+function sparse(path: string, bytes: number, head: Buffer | string = HPROF_HEADER): string {
+  writeFileSync(path, head);
   truncateSync(path, bytes);
   return path;
 }
 const BIG = sparse(join(dir, 'big.hprof'), 64 * 1024 * 1024);
 const SMALL = sparse(join(dir, 'small.hprof'), 64 * 1024 * 1024 - 1);
+// A gzip stream of a heap dump's start (the rest of the file, zeros, is never read).
+const BIG_GZIP = sparse(join(dir, 'big.hprof.gz'), 80 * 1024 * 1024, gzipSync(Buffer.concat([HPROF_HEADER, Buffer.alloc(4096, 1)])));
+const BIG_THREADS = sparse(join(dir, 'threads.txt'), 150 * 1024 * 1024, '2026-12-07 10:00:00\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):\n');
+const BIG_ZEROS = sparse(join(dir, 'zeros.bin'), 64 * 1024 * 1024, '');
 mkdirSync(join(dir, 'fleet/incident-1'), { recursive: true });
 sparse(join(dir, 'fleet/incident-1/heap.hprof'), 100 * 1024 * 1024);
 mkdirSync(join(dir, 'deeper/fleet/incident-1'), { recursive: true });
@@ -39,6 +46,7 @@ describe('whether a command runs again with huge pages', () => {
     expect(hugePagesEnvironment(['memory', BIG], on({}))).toEqual({ PATH: '/usr/bin', GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' });
     expect(hugePagesEnvironment(['analyze', '--format', 'json', BIG], on({}))?.['GLIBC_TUNABLES']).toBe('glibc.malloc.hugetlb=1');
     expect(hugePagesEnvironment(['batch', join(dir, 'fleet')], on({ glibc: '2.35' }))).toBeDefined();
+    expect(hugePagesEnvironment(['memory', BIG_GZIP], on({}))).toBeDefined();
     expect(hugePagesEnvironment(['memory', BIG], on({ env: { GLIBC_TUNABLES: 'glibc.malloc.check=3' } }))?.['GLIBC_TUNABLES']).toBe(
       'glibc.malloc.check=3:glibc.malloc.hugetlb=1',
     );
@@ -46,6 +54,8 @@ describe('whether a command runs again with huge pages', () => {
 
   const not: Array<[string, string[], Partial<HugePagesHost>]> = [
     ['a heap under 64 MiB', ['memory', SMALL], {}],
+    ['a big thread dump (nothing of a heap to place)', ['analyze', BIG_THREADS], {}],
+    ['a big file that is no heap dump by its first bytes', ['analyze', BIG_ZEROS], {}],
     ['a file that is not there', ['memory', join(dir, 'missing.hprof')], {}],
     ['a big heap three folders down', ['batch', join(dir, 'deeper')], {}],
     ['the histogram (no big arrays to place)', ['histogram', BIG], {}],
