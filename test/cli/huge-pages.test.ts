@@ -26,7 +26,8 @@ const BIG = sparse(join(dir, 'big.hprof'), 64 * 1024 * 1024);
 const SMALL = sparse(join(dir, 'small.hprof'), 64 * 1024 * 1024 - 1);
 // A gzip stream of a heap dump's start (the rest of the file, zeros, is never read).
 const BIG_GZIP = sparse(join(dir, 'big.hprof.gz'), 80 * 1024 * 1024, gzipSync(Buffer.concat([HPROF_HEADER, Buffer.alloc(4096, 1)])));
-const BIG_THREADS = sparse(join(dir, 'threads.txt'), 150 * 1024 * 1024, '2026-12-07 10:00:00\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):\n');
+const THREADS_HEAD = '2026-12-07 10:00:00\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):\n';
+const BIG_THREADS = sparse(join(dir, 'threads.txt'), 150 * 1024 * 1024, THREADS_HEAD);
 const BIG_ZEROS = sparse(join(dir, 'zeros.bin'), 64 * 1024 * 1024, '');
 mkdirSync(join(dir, 'fleet/incident-1'), { recursive: true });
 sparse(join(dir, 'fleet/incident-1/heap.hprof'), 100 * 1024 * 1024);
