@@ -60,6 +60,8 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
   };
   program
     .command('analyze')
+    // The help speaks British English ("analyse"): the word it uses is a command too.
+    .alias('analyse')
     .description('analyse one incident: the thread dumps, heap dumps and logs of one JVM (files, one directory, or - for stdin)')
     .argument('<paths...>', 'dump files, or one directory')
     .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json', 'markdown', 'html']))
@@ -332,6 +334,7 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .action(async (o: { format: string }) => {
       await writeToStdout(io.stdout, rulesCommand(o.format));
     });
+  showDefaultsPlain(program);
   // No command at all is a usage error: the help goes to stderr, and a script sees exit 2.
   if (args.length === 0) {
     io.stderr.write(program.helpInformation());
@@ -354,4 +357,14 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     io.stderr.write(`internal error (a bug in dumpsleuth, please report it): ${stripControl(String((e as Error)?.message ?? e)).slice(0, 300)}${detail}\n`);
     return 70;
   }
+}
+
+/**
+ * Options' defaults as a user types them (`(default: 2)`, not commander's `(default: "2")`, which quotes
+ * every string): set once for every option of every command, not option by option.
+ */
+function showDefaultsPlain(program: Command): void {
+  for (const command of [program, ...program.commands])
+    for (const option of command.options)
+      if (typeof option.defaultValue === 'string' && option.defaultValueDescription === undefined) option.defaultValueDescription = option.defaultValue;
 }

@@ -87,3 +87,15 @@ describe('the config file', { timeout: 60_000 }, () => {
     });
   });
 });
+
+describe('help as a user reads it (issue 48)', () => {
+  test('defaults are printed as typed, never quoted; the help\'s word "analyse" is a command too', async () => {
+    const batch = await runCli(['batch', '--help']);
+    expect(batch.stdout).toMatch(/\(default: error\)/);
+    expect(batch.stdout).not.toMatch(/\(default: "/);
+    for (const command of ['histogram', 'memory', 'capture']) expect((await runCli([command, '--help'])).stdout, command).not.toMatch(/\(default: "/);
+    const analyse = await runCli(['analyse', '--format', 'json', '--fail-on', 'never', 'fixtures/threads/deadlock/dump-1.txt']);
+    expect(analyse.code).toBe(0);
+    expect(JSON.parse(analyse.stdout).findings.some((f: { rule: string }) => f.rule === 'deadlock')).toBe(true);
+  });
+});
