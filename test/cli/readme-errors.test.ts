@@ -5,7 +5,7 @@
  * The non-dump inputs here are hand-written (format edge cases); the dumps are the real-JVM fixtures.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, linkSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -384,5 +384,13 @@ describe("the README's table of errors and warnings", { timeout: 120_000 }, () =
   test('every unchecked row says why', () => {
     for (const [key, repro] of Object.entries(REPRODUCTIONS))
       if (repro.args === undefined && repro.shell === undefined) expect(repro.unchecked, key).toMatch(/\S+ \S+ \S+ \S+/);
+  });
+});
+
+describe('the README stays a README (issue 48: it had grown to 651 lines; the rest lives in docs/)', () => {
+  test('has at most 500 lines, and every docs/ page it links exists', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    expect(readme.split('\n').length - 1).toBeLessThanOrEqual(500);
+    for (const link of readme.matchAll(/\]\((docs\/[^)#]+)/g)) expect(existsSync(link[1]!), link[1]).toBe(true);
   });
 });
