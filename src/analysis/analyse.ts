@@ -13,10 +13,9 @@ import type { Finding } from '../model/findings.js';
 import { LEFT_OUT_KEPT, type LeftOutInput, type Model } from '../model/model.js';
 import { buildModel } from '../reconstruct/build-model.js';
 import { RULES } from '../rules/index.js';
-import { analysisPlan, type IncidentLoadHooks, type IncidentPlan, loadIncidentInputs, nothingToAnalyse, skippedWhy } from './load-incident.js';
+import { analysisPlan, type IncidentLoadHooks, loadIncidentInputs, nothingToAnalyse, type PlanLimits, skippedWhy } from './load-incident.js';
 
 /** The limits an analysis's plan takes from its caller (the rest comes from the built-in roots and the config's counters). */
-type PlanLimits = Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree' | 'heapDump'>;
 
 export interface AnalysisRequest {
   /** Files, one directory (an incident), or `-` for stdin. */

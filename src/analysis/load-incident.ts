@@ -317,11 +317,14 @@ async function loadEach(
   return out;
 }
 
+/** The limits a command gives an analysis (from its flags), declared once from the CLI to the plan. */
+export type PlanLimits = Pick<
+  IncidentPlan,
+  'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree' | 'heapDump' | 'maxMemoryBytes'
+>;
+
 /** The heap-loading plan of an analysis: the built-in roots, the config's counters, and limits. */
-export function analysisPlan(
-  counters: readonly UserCounterSpec[],
-  limits: Pick<IncidentPlan, 'maxGunzipBytes' | 'inflateThreads' | 'memory' | 'memoryOnThisThread' | 'retainerTree' | 'heapDump' | 'maxMemoryBytes'> = {},
-): IncidentPlan {
+export function analysisPlan(counters: readonly UserCounterSpec[], limits: PlanLimits = {}): IncidentPlan {
   return { ...ANALYSIS_PLAN, roots: [...ANALYSIS_PLAN.roots, ...userCounterRoots(counters)], ...limits };
 }
 

@@ -1,7 +1,7 @@
 /** `dumpsleuth analyze <paths...>`: args -> load -> model -> rules -> report -> exit code. */
 import { analyseIncident } from '../analysis/analyse.js';
 import type { MemoryChoice } from '../analysis/heap-memory-work.js';
-import { skippedNote } from '../analysis/load-incident.js';
+import { type PlanLimits, skippedNote } from '../analysis/load-incident.js';
 import { UsageError } from '../errors.js';
 import { renderHtml } from '../report/html.js';
 import { renderJson } from '../report/json.js';
@@ -57,7 +57,8 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   let failed = 0;
   let skipped = 0;
-  const limits = {
+  // Declared, so a limit the plan does not take is an error here, not a property a spread carries along.
+  const limits: PlanLimits = {
     ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
     ...(opts.memory !== undefined ? { memory: opts.memory } : {}),
     ...(opts.maxMemoryBytes !== undefined ? { maxMemoryBytes: opts.maxMemoryBytes } : {}),
