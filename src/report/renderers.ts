@@ -56,6 +56,12 @@ export const RENDERERS: Readonly<Record<ReportFormat, Renderer>> = {
 /** The registry's formats, in its order. (Object.keys loses the key type; the keys are exactly ReportFormat's.) */
 export const REPORT_FORMATS = Object.keys(RENDERERS) as readonly ReportFormat[];
 
+/** Each format's usual extension in the registry's order, as the help names them: ".txt, .json, .md or .html". */
+export function usualExtensionsText(): string {
+  const usual = REPORT_FORMATS.map((f) => RENDERERS[f].extensions[0]!);
+  return usual.length === 1 ? usual[0]! : `${usual.slice(0, -1).join(', ')} or ${usual.at(-1)!}`;
+}
+
 export function isReportFormat(name: string): name is ReportFormat {
   return Object.hasOwn(RENDERERS, name);
 }

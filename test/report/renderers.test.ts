@@ -1,7 +1,7 @@
 /**
  * The renderer registry is the one list of output formats: every format renders an incident through
  * the CLI, `-f` and `-o`'s extension choose the same bytes, every extension belongs to one format, and
- * what the help, the README and docs/architecture.md say of the formats is the registry's.
+ * what the help and the README say of the formats is the registry's.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,11 +96,5 @@ describe('what the help and the documents say of the formats is the registry', (
     const extensions = /without -f the extension chooses the format \(([^)]*)\)/.exec(readme);
     expect(extensions, 'the -o line of analyze in the README').not.toBeNull();
     expect(extensionsIn(extensions![1]!).sort()).toEqual(usualExtensions().sort());
-  });
-
-  it("docs/architecture.md's flow names the formats", () => {
-    const flow = /report\/ \(([a-z |]+)\)/.exec(readFileSync('docs/architecture.md', 'utf8'));
-    expect(flow).not.toBeNull();
-    expect(flow![1]!.split(' | ')).toEqual(REPORT_FORMATS);
   });
 });
