@@ -15,7 +15,7 @@ import { renderText } from './text.js';
 export type ReportFormat = 'text' | 'json' | 'markdown' | 'html';
 
 /** What a renderer is handed besides the report: decided by the caller, never by the renderer. */
-export interface RenderContext {
+interface RenderContext {
   /** Colours for formats that use them (text); the caller decides (NO_COLOR, FORCE_COLOR, --no-color, a file). */
   readonly chalk: ChalkInstance;
 }
