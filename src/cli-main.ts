@@ -18,6 +18,7 @@ import { writeToStdout } from './commands/output.js';
 import { rulesCommand } from './commands/rules.js';
 import { UsageError, UserError } from './errors.js';
 import { parseByteSize } from './model/bytes.js';
+import { REPORT_FORMATS, usualExtensionsText } from './report/renderers.js';
 import { stripControl } from './report/sanitize.js';
 
 export type { CommandIo } from './commands/analyze.js';
@@ -64,8 +65,8 @@ export async function runCli(args: readonly string[], io: CommandIo): Promise<nu
     .alias('analyse')
     .description('analyse one incident: the thread dumps, heap dumps and logs of one JVM (files, one directory, or - for stdin)')
     .argument('<paths...>', 'dump files, or one directory')
-    .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(['text', 'json', 'markdown', 'html']))
-    .option('-o, --output <file>', 'write the report to a file instead of stdout (.json, .md, .html or .txt choose the format)')
+    .addOption(new Option('-f, --format <format>', 'output format (default: from the -o extension, else text)').choices(REPORT_FORMATS))
+    .option('-o, --output <file>', `write the report to a file instead of stdout (${usualExtensionsText()} choose the format)`)
     .option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity (info|warning|error|critical|never)', 'error')
     .option('-c, --config <file>', 'JSON config with rule severities and options (default: ./dumpsleuth.config.json)')
     .option('--color', 'force colours')

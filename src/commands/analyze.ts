@@ -3,13 +3,10 @@ import { analyseIncident } from '../analysis/analyse.js';
 import type { MemoryChoice } from '../analysis/heap-memory-work.js';
 import { type PlanLimits, skippedNote } from '../analysis/load-incident.js';
 import { UsageError } from '../errors.js';
-import { renderHtml } from '../report/html.js';
-import { renderJson } from '../report/json.js';
-import { renderMarkdown } from '../report/markdown.js';
 import { redactReport } from '../report/redact.js';
+import { isReportFormat, RENDERERS, REPORT_FORMATS } from '../report/renderers.js';
 import type { Report } from '../report/report.js';
 import { stripControl } from '../report/sanitize.js';
-import { renderText } from '../report/text.js';
 import { decideColour } from './colour.js';
 import { checkFailOn, failsOn } from './fail-on.js';
 import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
@@ -43,16 +40,15 @@ export interface CommandIo {
   readonly version: string;
 }
 
-const FORMATS = ['text', 'json', 'markdown', 'html'] as const;
-
 export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: CommandIo): Promise<number> {
-  if (opts.format !== undefined && !(FORMATS as readonly string[]).includes(opts.format)) {
-    throw new UsageError(`unknown --format ${opts.format}`, `use one of ${FORMATS.join(', ')}`);
+  const flag = opts.format;
+  if (flag !== undefined && !isReportFormat(flag)) {
+    throw new UsageError(`unknown --format ${flag}`, `use one of ${REPORT_FORMATS.join(', ')}`);
   }
   checkFailOn(opts.failOn);
   // A report that cannot be written is known before minutes of reading.
   if (opts.output !== undefined) await checkOutputPath(opts.output);
-  const { format, note } = chooseFormat(opts.format, opts.output, FORMATS);
+  const { format, note } = chooseFormat(flag, opts.output, REPORT_FORMATS);
   if (note !== undefined) io.stderr.write(`note: ${note}\n`);
   const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
   let failed = 0;
@@ -93,14 +89,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   const full: Report = { tool: { name: 'dumpsleuth', version: io.version }, model, findings, ...(configSource !== undefined ? { config: configSource } : {}) };
   const report = opts.redact === true ? redactReport(full) : full;
   const chalk = decideColour(opts.color, io.env, io.stdout.isTTY === true, opts.output !== undefined);
-  const text =
-    format === 'json'
-      ? renderJson(report)
-      : format === 'markdown'
-        ? renderMarkdown(report)
-        : format === 'html'
-          ? renderHtml(report)
-          : renderText(report, chalk);
+  const text = RENDERERS[format].render(report, { chalk });
   if (opts.output !== undefined) await writeReportFile(opts.output, text);
   else await writeToStdout(io.stdout, text);
   if (failed > 0) return 2;

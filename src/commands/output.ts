@@ -11,32 +11,23 @@ import { pipeline } from 'node:stream/promises';
 
 import { removeAtExit } from '../cleanup.js';
 import { UsageError, UserError } from '../errors.js';
+import { RENDERERS, REPORT_FORMATS, type ReportFormat } from '../report/renderers.js';
 import { stripControl } from '../report/sanitize.js';
 
-/** Report formats a file name implies, by extension. */
-const FORMAT_BY_EXTENSION: Readonly<Record<string, string>> = {
-  '.json': 'json',
-  '.ndjson': 'json',
-  '.md': 'markdown',
-  '.markdown': 'markdown',
-  '.html': 'html',
-  '.htm': 'html',
-  '.txt': 'text',
-  '.text': 'text',
-  '.log': 'text',
-};
+/** The report format each extension implies, from the renderer registry (an extension belongs to one format). */
+const FORMAT_BY_EXTENSION: ReadonlyMap<string, ReportFormat> = new Map(REPORT_FORMATS.flatMap((f) => RENDERERS[f].extensions.map((e) => [e, f] as const)));
 
 /** The format an output file's extension implies, among those a command writes; undefined when it implies none. */
-function formatOfPath(path: string, formats: readonly string[]): string | undefined {
-  const f = FORMAT_BY_EXTENSION[extname(path.replace(/\.gz$/i, '')).toLowerCase()];
-  return f !== undefined && formats.includes(f) ? f : undefined;
+function formatOfPath<F extends string>(path: string, formats: readonly F[]): F | undefined {
+  const implied = FORMAT_BY_EXTENSION.get(extname(path.replace(/\.gz$/i, '')).toLowerCase());
+  return formats.find((f) => f === implied);
 }
 
 /**
  * The format to write: `-f` when given, else what `-o`'s extension implies, else text. A note says
  * when `-f` and the extension disagree (the file gets what `-f` asked for).
  */
-export function chooseFormat(flag: string | undefined, output: string | undefined, formats: readonly string[]): { format: string; note?: string } {
+export function chooseFormat<F extends string>(flag: F | undefined, output: string | undefined, formats: readonly F[]): { format: F | 'text'; note?: string } {
   const implied = output === undefined ? undefined : formatOfPath(output, formats);
   if (flag === undefined) return { format: implied ?? 'text' };
   if (implied !== undefined && implied !== flag) {

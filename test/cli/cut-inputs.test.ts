@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib';
 
 import { describe, expect, it } from 'vitest';
 
+import { REPORT_FORMATS } from '../../src/report/renderers.js';
 import { chainHeap, id8, record, u4 } from '../heap/hand-hprof.js';
 import { FIXTURES, runCli } from '../helpers.js';
 
@@ -121,7 +122,7 @@ describe('every format says what was not read, at the top', { timeout: 120_000 }
 
   it('text, Markdown, HTML and JSON name the PNG that was the heap dump and the notes, before the findings', async () => {
     const outputs: Record<string, string> = {};
-    for (const format of ['text', 'markdown', 'html', 'json']) {
+    for (const format of REPORT_FORMATS) {
       const r = await runCli(['analyze', '--fail-on', 'never', '-f', format, incident]);
       expect(r.code, r.stderr).toBe(0);
       outputs[format] = r.stdout;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 import { checkOutputPath, chooseFormat, writeFileWhole } from '../../src/commands/output.js';
+import { REPORT_FORMATS } from '../../src/report/renderers.js';
 import { BUILT_CLI, runCli } from '../helpers.js';
 
 const INCIDENT = 'fixtures/incidents/http-pool-starvation';
@@ -83,7 +84,7 @@ describe('a report is written whole or not at all', () => {
 
 describe('the format follows the -o extension unless -f says otherwise', { timeout: 60_000 }, () => {
   test('chooseFormat', async () => {
-    const all = ['text', 'json', 'markdown', 'html'];
+    const all = REPORT_FORMATS;
     expect(chooseFormat(undefined, 'r.html', all)).toEqual({ format: 'html' });
     expect(chooseFormat(undefined, 'r.MD', all)).toEqual({ format: 'markdown' });
     expect(chooseFormat(undefined, 'r.json.gz', all)).toEqual({ format: 'json' });

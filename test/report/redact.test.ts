@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 import { renderJson } from '../../src/report/json.js';
 import { Redactor, redactReport } from '../../src/report/redact.js';
+import { REPORT_FORMATS } from '../../src/report/renderers.js';
 import { analyse, analyseIncident, FIXTURES, INCIDENTS, runCli } from '../helpers.js';
 
 const cli = runCli;
@@ -103,7 +104,7 @@ describe('--redact in every format', { timeout: 120_000 }, () => {
   const file = join(dir, 'jstack.txt');
   writeFileSync(file, lines.join('\n'));
 
-  for (const format of ['text', 'json', 'markdown', 'html']) {
+  for (const format of REPORT_FORMATS) {
     it(format, async () => {
       const plain = await cli(['analyze', '--fail-on', 'never', '--format', format, file]);
       const masked = await cli(['analyze', '--fail-on', 'never', '--redact', '--format', format, file]);

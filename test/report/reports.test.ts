@@ -11,16 +11,21 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { buildModel } from '../../src/reconstruct/build-model.js';
-import { esc, renderHtml } from '../../src/report/html.js';
-import { renderJson } from '../../src/report/json.js';
+import { esc } from '../../src/report/html.js';
 import { MARKDOWN_LIMIT, renderMarkdown } from '../../src/report/markdown.js';
+import { RENDERERS, REPORT_FORMATS, type ReportFormat } from '../../src/report/renderers.js';
 import type { Report } from '../../src/report/report.js';
-import { renderText } from '../../src/report/text.js';
 import { RULES } from '../../src/rules/index.js';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
 import { analyseIncident, INCIDENTS } from '../helpers.js';
 
 const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
+
+/** The report in every format of the registry, without colour. */
+function renderAll(report: Report): Record<ReportFormat, string> {
+  const context = { chalk: new Chalk({ level: 0 }) };
+  return Object.fromEntries(REPORT_FORMATS.map((f) => [f, RENDERERS[f].render(report, context)])) as Record<ReportFormat, string>;
+}
 
 // Every fixture incident, so a change to any report shows in review as a diff of what users read.
 const ALL_INCIDENTS = readdirSync(INCIDENTS, { withFileTypes: true })
@@ -33,8 +38,9 @@ describe('text, markdown and html reports (golden)', { timeout: 60_000 }, () => 
     it(incident, async () => {
       const { model, findings } = await analyseIncident(join(INCIDENTS, incident));
       const report: Report = { tool, model, findings };
-      const md = renderMarkdown(report);
-      const html = renderHtml(report);
+      const out = renderAll(report);
+      const md = out.markdown;
+      const html = out.html;
       expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
       // Findings come first, each with its remedy.
       for (const f of findings) {
@@ -45,9 +51,10 @@ describe('text, markdown and html reports (golden)', { timeout: 60_000 }, () => 
       if (findings.length > 0) expect(md.indexOf('### ')).toBeLessThan(md.indexOf('#### ') === -1 ? Infinity : md.indexOf('#### '));
       // Self-contained: no script, no remote resource.
       expect(html).not.toMatch(/<script|\bsrc=|<link\b|href="https?:|@import|url\(/);
-      await expect(renderText(report, new Chalk({ level: 0 }))).toMatchFileSnapshot(`../golden/reports/${incident}.txt`);
-      await expect(md).toMatchFileSnapshot(`../golden/reports/${incident}.md`);
-      await expect(html).toMatchFileSnapshot(`../golden/reports/${incident}.html`);
+      // A golden file per format, named with its usual extension; JSON's shape is held by its schema (json-schema.test.ts).
+      for (const f of REPORT_FORMATS) {
+        if (f !== 'json') await expect(out[f], f).toMatchFileSnapshot(`../golden/reports/${incident}${RENDERERS[f].extensions[0]}`);
+      }
     });
   }
 
@@ -96,10 +103,11 @@ describe('a hostile dump', () => {
 
   it('is inert in every format', () => {
     expect(findings.length).toBeGreaterThan(0);
-    const html = renderHtml(report);
+    const out = renderAll(report);
+    const html = out.html;
     expect(html).not.toMatch(/<script>|<img |<b>Lock/);
     expect(html).toContain('&lt;script&gt;');
-    const md = renderMarkdown(report);
+    const md = out.markdown;
     // Stacks are fenced: inside a fence nothing is markup, and no line of it closes the fence.
     const fences = [...md.matchAll(/^(`{3,})text\n([\s\S]*?)\n\1$/gm)];
     expect(fences.length).toBeGreaterThan(0);
@@ -110,8 +118,6 @@ describe('a hostile dump', () => {
     // Bare URLs and `www.` hosts are spelled so that GitHub does not autolink them.
     expect(outsideFences).toContain('https\\://evil.example.com/x or www\\.evil.example.com');
     expect(outsideFences).not.toMatch(/(?<!\\)https?:\/\/evil\.example|(?<!\\)\bwww\.evil/);
-    for (const out of [html, md, renderText(report, new Chalk({ level: 0 })), renderJson(report)]) {
-      expect(out).not.toMatch(/\u001b|\u0007/);
-    }
+    for (const f of REPORT_FORMATS) expect(out[f], f).not.toMatch(/\u001b|\u0007/);
   });
 });

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
+import { REPORT_FORMATS } from '../../src/report/renderers.js';
 import { BUILT_CLI } from '../helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -292,7 +293,7 @@ const unsafeCases: Generator = (r, dir) => {
       .replace(/\\u0007/g, '\u0007')
       .replace(/\\r\\n/g, ' '),
   );
-  const format = r.pick(['text', 'markdown', 'html', 'json']);
+  const format = r.pick(REPORT_FORMATS);
   return {
     name: `unsafe ${JSON.stringify(hostile)} in ${format}`,
     args: ['analyze', '--fail-on', 'never', '-f', format, put(dir, 'dump.txt', dump)],

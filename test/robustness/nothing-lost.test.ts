@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { loadThreadInput } from '../../src/analysis/load-threads.js';
+import { REPORT_FORMATS } from '../../src/report/renderers.js';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
 import { CORPUS, corpusAvailable, MINIMAL_JAVACORE, runCli } from '../helpers.js';
 import { analyseFile } from './harness.js';
@@ -41,7 +42,7 @@ describe('thread counts reconciled with what the dump declares', { timeout: 120_
     const outcome = await analyseFile(file);
     expect(outcome.kind).toBe('results');
     if (outcome.kind === 'results') expect(outcome.warnings.join('\n')).toContain(expected);
-    for (const format of ['text', 'json', 'markdown', 'html']) {
+    for (const format of REPORT_FORMATS) {
       const r = await runCli(['analyze', '--fail-on', 'never', '-f', format, file]);
       expect(r.code, format).toBe(0);
       expect(r.stdout, format).toContain(expected);

@@ -12,6 +12,7 @@ import { describe, expect, test } from 'vitest';
 import { analysisPlan, loadAnyInput } from '../../src/analysis/load-incident.js';
 import { loadThreadInput } from '../../src/analysis/load-threads.js';
 import { sightingOfHeap } from '../../src/reconstruct/heap-identity.js';
+import { REPORT_FORMATS } from '../../src/report/renderers.js';
 import { groupByJvm, type JvmSighting, sightingOfDump, whyNotOneJvm } from '../../src/threads/jvm-identity.js';
 import { runCli } from '../helpers.js';
 
@@ -223,7 +224,7 @@ describe('end to end: two JVMs are never one analysis', { timeout: 120_000 }, ()
     // (Markdown escapes the `#`, HTML the quotes.)
     const note = /heap\.hprof\.gz is not of the JVM of the thread dumps: Java thread \\?#\d+ .{1,60} has JavaThread address/;
     expect(doc.model.notes.join('\n')).toMatch(note);
-    for (const format of ['text', 'markdown', 'html'])
+    for (const format of REPORT_FORMATS.filter((f) => f !== 'json'))
       expect((await runCli(['analyze', '-f', format, '--fail-on', 'never', dir])).stdout, format).toMatch(note);
     // The same heap with its own dumps is still the leak it is.
     expect(JSON.parse((await runCli(['analyze', '-f', 'json', '--fail-on', 'never', A])).stdout).findings.map((f: { rule: string }) => f.rule)).toContain(
