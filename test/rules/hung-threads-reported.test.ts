@@ -44,7 +44,7 @@ describe('hung-threads-reported', { timeout: 60_000 }, () => {
     expect(f!.message).not.toContain(truth.facts.recoveredPath);
     // The stack Tomcat logged under each report: a socket read called from the servlet.
     expect(f!.facts['runs']).toEqual([expect.stringMatching(/OrdersServlet\.doGet/), expect.stringMatching(/OrdersServlet\.doGet/)]);
-    expect((f!.facts['inDumps'] as string[]).sort()).toEqual([...(f!.facts['threads'] as string[])].sort());
+    expect([...(f!.facts['inDumps'] as string[])].sort()).toEqual([...(f!.facts['threads'] as string[])].sort());
     expect(f!.evidence.filter((e) => e.kind === 'thread')).toHaveLength(truth.facts.stuck);
   });
 
