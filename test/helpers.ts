@@ -61,6 +61,19 @@ export async function truth(scenario: string): Promise<any> {
 
 export const INCIDENTS = 'fixtures/incidents';
 
+/**
+ * What a fixture incident's program wrote about itself (fixtures/incidents/<incident>/truth.json): the
+ * figures a test holds the analysis to, so no result is written into a test by hand.
+ */
+export function truthOf<T = any>(incident: string): T {
+  return JSON.parse(readFileSync(join(INCIDENTS, incident, 'truth.json'), 'utf8')) as T;
+}
+
+/** The findings one rule made, in their order. */
+export function byRule(findings: readonly Finding[], rule: string): Finding[] {
+  return findings.filter((f) => f.rule === rule);
+}
+
 /** A minimal javacore written by hand (a format edge case): its title and one thread, to put beside a jstack dump. */
 export const MINIMAL_JAVACORE = [
   '0SECTION       TITLE subcomponent dump routine',

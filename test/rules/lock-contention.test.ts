@@ -12,13 +12,10 @@ import { describe, expect, test } from 'vitest';
 
 import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
-import type { Finding } from '../../src/model/findings.js';
 import { renderText } from '../../src/report/text.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyse, FIXTURES } from '../helpers.js';
+import { analyse, byRule, FIXTURES } from '../helpers.js';
 import { type Case, check, type LockSpec, many, modelOf, type ThreadSpec } from './build.js';
-
-const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 
 const CACHE = { id: '0x10', className: 'com.acme.SharedCache' };
 const holds = (l: { id: string; className: string }, at = 1): LockSpec => ({ at, kind: 'locked', ...l });
@@ -154,12 +151,12 @@ describe('lock-contention: hand-built cases', () => {
 describe('lock-contention on real JVMs', () => {
   test('negative control: two waiters are not contention', async () => {
     const { findings } = await analyse([`${FIXTURES}/threadinfo/Dubbo_JStack.log`]);
-    expect(rulesOf(findings, 'lock-contention')).toEqual([]);
+    expect(byRule(findings, 'lock-contention')).toEqual([]);
   });
   test('the threshold is an option', async () => {
     const { model } = await analyse([`${FIXTURES}/threadinfo/Dubbo_JStack.log`]);
     const config = resolveConfig(RULES, { rules: { 'lock-contention': ['warning', { minWaiters: 2 }] } }, 'test');
-    const f = rulesOf(runRules(model, RULES, config), 'lock-contention');
+    const f = byRule(runRules(model, RULES, config), 'lock-contention');
     expect(f.map((x) => x.facts['owner'])).toEqual(['inventory-holder']);
   });
 });
@@ -178,7 +175,7 @@ describe('lock-contention across a series', () => {
       writeFileSync(f, t);
       return f;
     });
-    return rulesOf((await analyse(files)).findings, 'lock-contention').filter((f) => String(f.facts['lockClass']) === 'SharedCache');
+    return byRule((await analyse(files)).findings, 'lock-contention').filter((f) => String(f.facts['lockClass']) === 'SharedCache');
   }
 
   test('the same monitor in three dumps is one finding', async () => {
