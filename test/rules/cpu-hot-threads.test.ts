@@ -14,11 +14,11 @@ import { defaultConfig, resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { TopThreadsCollector } from '../../src/logs/top-threads.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyseFiles, analyseIncident, CORPUS, INCIDENTS } from '../helpers.js';
+import { analyseFiles, analyseIncident, CORPUS, INCIDENTS, truthOf } from '../helpers.js';
 import { type Case, check, type DumpSpec, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'cpu-runaway');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+const truth = truthOf('cpu-runaway') as {
   facts: { hot: string; readerPrefix: string; socketReaders: number; batch: string; idlePool: string };
 };
 const scratch = mkdtempSync(join(tmpdir(), 'dumpsleuth-cpu-'));

@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 
 import type { LogEventModel } from '../../src/model/model.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, truthOf } from '../helpers.js';
 import { type Case, check, modelOf } from './build.js';
 
 const DIR = join(INCIDENTS, 'tomcat-stuck-requests');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+const truth = truthOf('tomcat-stuck-requests') as {
   facts: { stuck: number; stuckPath: string; recovered: number; recoveredPath: string };
 };
 const scratch = mkdtempSync(join(tmpdir(), 'dumpsleuth-hung-'));
