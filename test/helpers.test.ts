@@ -1,11 +1,10 @@
 /** The test support itself: the memo of the fixture incidents' analyses gives what a fresh analysis gives, read-only. */
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { analyseIncident, analyseIncidentAfresh, INCIDENTS } from './helpers.js';
+import { analyseIncident, analyseIncidentAfresh, INCIDENTS, scratchDir } from './helpers.js';
 
 describe('the memo of fixture incident analyses', { timeout: 120_000 }, () => {
   // One with a heap dump (its memory analysis included) and logs beside the thread dumps.
@@ -34,7 +33,7 @@ describe('the memo of fixture incident analyses', { timeout: 120_000 }, () => {
   });
 
   it('leaves a folder outside fixtures/incidents to a fresh analysis each time (a temporary copy can change)', async () => {
-    const copy = mkdtempSync(join(tmpdir(), 'dumpsleuth-memo-'));
+    const copy = scratchDir('memo');
     cpSync(join(INCIDENTS, 'tomcat-stuck-requests'), copy, { recursive: true });
     const first = await analyseIncident(copy, { threadsOnly: true });
     const second = await analyseIncident(copy, { threadsOnly: true });

@@ -1,7 +1,8 @@
 /** Shared test helpers: load fixtures and corpus files through the real input path. */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 
@@ -72,6 +73,16 @@ export function truthOf<T = any>(incident: string): T {
 /** The findings one rule made, in their order. */
 export function byRule(findings: readonly Finding[], rule: string): Finding[] {
   return findings.filter((f) => f.rule === rule);
+}
+
+/**
+ * A new empty folder for what a test writes (copies of fixtures, reports, extracts), named
+ * dumpsleuth-<name>-XXXXXX under the system's temporary directory: one place that says where tests
+ * write, instead of a mkdtemp in each file. It is not removed: vitest ends its worker processes with a
+ * signal, so an exit hook here never runs (tried), and a test that cleans up does so itself.
+ */
+export function scratchDir(name: string): string {
+  return mkdtempSync(join(tmpdir(), `dumpsleuth-${name}-`));
 }
 
 /** A minimal javacore written by hand (a format edge case): its title and one thread, to put beside a jstack dump. */

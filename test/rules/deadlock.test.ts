@@ -3,15 +3,14 @@
  * two dumps is one finding, a format without the JVM's report does not blame the JVM, and the text
  * report's golden file.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Chalk } from 'chalk';
 import { describe, expect, test } from 'vitest';
 
 import { renderText } from '../../src/report/text.js';
-import { analyse, byRule, FIXTURES } from '../helpers.js';
+import { analyse, byRule, FIXTURES, scratchDir } from '../helpers.js';
 import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
 
 /** A thread in `method` holding monitor `holds` and blocked on monitor `waits`. */
@@ -120,7 +119,7 @@ describe('deadlock on real JVMs', () => {
     // Negative control: the real jstack dump cut before the JVM's report (as a truncated file is) says it.
     const text = readFileSync(`${FIXTURES}/deadlock/dump-1.txt`, 'utf8');
     const withoutReport = text.slice(0, text.indexOf('Found one Java-level deadlock'));
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-deadlock-'));
+    const dir = scratchDir('deadlock');
     writeFileSync(join(dir, 'dump.txt'), withoutReport);
     const hotspot = byRule((await analyse([join(dir, 'dump.txt')])).findings, 'deadlock').filter((f) => f.facts['confidence'] === 'certain');
     expect(hotspot.length).toBeGreaterThan(0);

@@ -14,7 +14,7 @@ import { runRules } from '../../src/engine/run-rules.js';
 import { collectInputs } from '../../src/input/collect-inputs.js';
 import { buildModel } from '../../src/reconstruct/build-model.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyseIncident, byRule, INCIDENTS, truthOf } from '../helpers.js';
+import { analyseIncident, byRule, INCIDENTS, scratchDir, truthOf } from '../helpers.js';
 
 describe('callers parked on futures of queued OkHttp calls', { timeout: 60_000 }, () => {
   test('each waiting provider thread is linked to the Dispatcher, split as the program set it up', async () => {
@@ -115,10 +115,8 @@ describe('memory-leak-suspect', { timeout: 60_000 }, () => {
 
 describe('an extract carries the memory summary', { timeout: 60_000 }, () => {
   test('the snapshot of the session leak still yields the leak suspect, without the HPROF', async () => {
-    const { mkdtempSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
     const { extractCommand } = await import('../../src/commands/extract.js');
-    const out = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-extract-')), 'incident.json.gz');
+    const out = join(scratchDir('extract'), 'incident.json.gz');
     const sink = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
     expect(
       await extractCommand(

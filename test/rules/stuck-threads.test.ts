@@ -3,14 +3,13 @@
  * its CPU finding, and the controls: one dump, idle threads, a thread that moved), then the real
  * JVM's series fixture and its JSON report's golden file.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
 import { renderJson } from '../../src/report/json.js';
-import { analyse, byRule, FIXTURES } from '../helpers.js';
+import { analyse, byRule, FIXTURES, scratchDir } from '../helpers.js';
 import { type Case, check, type DumpSpec, idlePoolWorker, modelOf, type ThreadSpec } from './build.js';
 
 /** The same threads in dumps ten seconds apart; `change` alters a thread in the later dumps. */
@@ -116,7 +115,7 @@ describe('stuck-threads on real JVMs', () => {
   });
   test('negative control: two captures of the same instant are no series', async () => {
     // jstack and jcmd side by side can land in the same second; a copy of one dump is the sure case.
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-twice-'));
+    const dir = scratchDir('twice');
     const copy = join(dir, 'same-instant.txt');
     writeFileSync(copy, readFileSync(`${FIXTURES}/series/dump-1.txt`));
     const { model, findings } = await analyse([`${FIXTURES}/series/dump-1.txt`, copy]);
