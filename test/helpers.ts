@@ -1,8 +1,9 @@
 /** Shared test helpers: load fixtures and corpus files through the real input path. */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 
 import { analyseIncident as runAnalysis, type AnalysisRequest } from '../src/analysis/analyse.js';
@@ -61,6 +62,29 @@ export async function truth(scenario: string): Promise<any> {
 
 export const INCIDENTS = 'fixtures/incidents';
 
+/**
+ * What a fixture incident's program wrote about itself (fixtures/incidents/<incident>/truth.json): the
+ * figures a test holds the analysis to, so no result is written into a test by hand.
+ */
+export function truthOf<T = any>(incident: string): T {
+  return JSON.parse(readFileSync(join(INCIDENTS, incident, 'truth.json'), 'utf8')) as T;
+}
+
+/** The findings one rule made, in their order. */
+export function byRule(findings: readonly Finding[], rule: string): Finding[] {
+  return findings.filter((f) => f.rule === rule);
+}
+
+/**
+ * A new empty folder for what a test writes (copies of fixtures, reports, extracts), named
+ * dumpsleuth-<name>-XXXXXX under the system's temporary directory: one place that says where tests
+ * write, instead of a mkdtemp in each file. It is not removed: vitest ends its worker processes with a
+ * signal, so an exit hook here never runs (tried), and a test that cleans up does so itself.
+ */
+export function scratchDir(name: string): string {
+  return mkdtempSync(join(tmpdir(), `dumpsleuth-${name}-`));
+}
+
 /** A minimal javacore written by hand (a format edge case): its title and one thread, to put beside a jstack dump. */
 export const MINIMAL_JAVACORE = [
   '0SECTION       TITLE subcomponent dump routine',
@@ -74,13 +98,51 @@ export const MINIMAL_JAVACORE = [
 /**
  * Analyses an incident directory the way `analyze <dir>` does (thread dumps, heap dump, logs; other
  * files skipped), or with its thread dumps only.
+ *
+ * A fixture incident (a folder of fixtures/incidents, which no test writes to) is analysed once per
+ * test process, whole and threads-only, and the same result is handed to every test file that asks:
+ * several files go over every incident, its heap's memory analysis included, and each analysis took
+ * seconds again per file. The result is frozen all the way down, so a test that changed it would fail
+ * with a TypeError instead of changing what the next test reads; a test that needs to change one works
+ * on a copy (`structuredClone`). Any other folder (a temporary copy, a thread fixture) is analysed afresh.
  */
-export async function analyseIncident(dir: string, options: { threadsOnly?: boolean } = {}): Promise<{ model: Model; findings: Finding[] }> {
+export async function analyseIncident(dir: string, options: { threadsOnly?: boolean } = {}): Promise<Analysed> {
+  const threadsOnly = options.threadsOnly === true;
+  const at = resolve(dir);
+  if (dirname(at) !== resolve(INCIDENTS)) return analyseIncidentAfresh(dir, { threadsOnly });
+  const key = `${threadsOnly ? 'threads' : 'whole'}:${basename(at)}`;
+  let memo = incidentMemo.get(key);
+  if (memo === undefined) {
+    memo = analyseIncidentAfresh(dir, { threadsOnly }).then(deepFreeze);
+    // A failed analysis is not kept: the next test asks again and reports its own error.
+    memo.catch(() => incidentMemo.delete(key));
+    incidentMemo.set(key, memo);
+  }
+  return memo;
+}
+
+/** What an analysis gives a test: the model and the findings. */
+export type Analysed = { model: Model; findings: Finding[] };
+
+/** Per test process (vitest keeps a worker's modules from one file to the next: isolate is off). */
+const incidentMemo = new Map<string, Promise<Analysed>>();
+
+/** An incident directory analysed now, never from the memo (the memo's own test compares the two). */
+export async function analyseIncidentAfresh(dir: string, options: { threadsOnly?: boolean } = {}): Promise<Analysed> {
   // A fixture's truth.json is what its program wrote about itself, not a file of the incident: left
   // out here, so the reports do not list it among the files not read.
   const select =
     options.threadsOnly === true ? (i: InputPath) => /^dump-\d+\.txt$/.test(basename(i.path)) : (i: InputPath) => basename(i.path) !== 'truth.json';
   return analysed({ paths: [dir], select });
+}
+
+/** `value` and everything it holds made read-only (the model is plain data: objects and arrays). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 /** Files analysed as `analyze <files...>` loads them: thread dumps, heap dumps and logs, one JVM. */

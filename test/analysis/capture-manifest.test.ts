@@ -3,19 +3,19 @@
  * capture is a note of the report (the heap dump asked for first), a capture whose every step went
  * well adds nothing, and another tool's capture.json is skipped like any file that is not an input.
  */
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { analyseIncident } from '../../src/analysis/analyse.js';
+import { scratchDir } from '../helpers.js';
 
 const step = (what: string, ok: boolean, error?: string) => ({ what, startedAt: '2026-12-01T10:00:00.000Z', seconds: 0.5, ok, ...(error ? { error } : {}) });
 
 /** An incident directory with a real thread dump and this capture.json. */
 function incident(manifest: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-manifest-'));
+  const dir = scratchDir('manifest');
   copyFileSync('fixtures/threads/deadlock/dump-1.txt', join(dir, 'threads-1.txt'));
   writeFileSync(join(dir, 'capture.json'), JSON.stringify(manifest));
   return dir;

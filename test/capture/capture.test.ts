@@ -8,7 +8,7 @@
  * continues it, the one that kills it comes last), and the runaway program is the only other JVM.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { uniqueNames } from '../../src/capture/capture.js';
 import { findTool } from '../../src/capture/jvm-tools.js';
-import { BUILT_CLI } from '../helpers.js';
+import { BUILT_CLI, scratchDir } from '../helpers.js';
 
 const JDK = (['javac', 'java', 'jcmd'] as const).every((t) => findTool(t) !== undefined);
 if (!JDK) console.warn('test/capture: skipped, no JDK (javac, java, jcmd) on this machine');
@@ -55,11 +55,11 @@ function cli(args: string[], cwd?: string, path?: string) {
  * the machine is busy), far above the idle threads' nothing, and reached by a spinner unless more than
  * a dozen other threads compete for the two cores.
  */
-const LOADED_MACHINE_CONFIG = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-config-')), 'dumpsleuth.config.json');
+const LOADED_MACHINE_CONFIG = join(scratchDir('capture-config'), 'dumpsleuth.config.json');
 writeFileSync(LOADED_MACHINE_CONFIG, JSON.stringify({ rules: { 'cpu-hot-threads': { options: { minCoreShare: 0.15 } } } }));
 
 describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
-  const classes = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-classes-'));
+  const classes = scratchDir('capture-classes');
   const running: ChildProcess[] = [];
   /** Starts the target JVM with a name of its own (its main class's argument), resolving when it is ready. */
   const startTarget = (lifeSeconds: number, fileSizeLimitZero = false): Promise<ChildProcess> =>
@@ -95,7 +95,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
 
   it('takes a series with per-thread CPU for every dump, and analyse finds the spinning thread', async () => {
     const jvm = target;
-    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const out = scratchDir('capture');
     // (How long it takes is the README's figure, from capture.json's times: a loaded machine attaches slowly.)
     const r = cli(['capture', String(jvm.pid), '--dumps', '3', '--interval', '1', '-o', out, '--no-analyze']);
     expect(r.code, r.stderr).toBe(0);
@@ -138,7 +138,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
   });
 
   it("on the cpu-runaway incident program: the analysis of the capture says what the program's truth says", async () => {
-    const runawayClasses = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-runaway-'));
+    const runawayClasses = scratchDir('capture-runaway');
     const c = spawnSync('javac', ['-d', runawayClasses, 'fixtures/programs/runtime-incidents/com/example/search/CpuRunaway.java'], { encoding: 'utf8' });
     expect(c.status, c.stderr).toBe(0);
     let pid = 0;
@@ -154,7 +154,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
       });
       p.on('error', reject);
     });
-    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const out = scratchDir('capture');
     // By pid: another run of this file on the machine has a CpuRunaway too (the name lookup is the heap
     // test's). Dumps 1 s apart (the default is 2): the series measures the spinner as well, in less time.
     const r = cli(['capture', String(pid), '--interval', '1', '-o', out, '--fail-on', 'never']);
@@ -172,7 +172,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     // Its life makes its command line unique: it is found by name. The capture runs in `out`, the JVM
     // in its classes' folder, and -o is relative: the JVM must be handed an absolute path (it
     // resolves a relative one against its own folder, where `incidents/` does not exist).
-    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const out = scratchDir('capture');
     const log = join(out, 'app.log');
     writeFileSync(log, '2026-12-01 10:00:00.000 INFO [main] started\n');
     // Port 1: nothing listens there, so the QoS step fails and says so, and the capture goes on.
@@ -226,7 +226,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
 
   it('a heap dump the JVM cannot write (its file-size limit is 0): the step failed, said, and exit 2 after the analysis', async () => {
     const jvm = await startTarget(life + 1000, true);
-    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const out = scratchDir('capture');
     const r = cli(['capture', String(jvm.pid), '--dumps', '1', '--heap', '-o', 'incidents', '--fail-on', 'never'], out);
     jvm.kill('SIGKILL');
     expect(r.code, r.stderr).toBe(2);
@@ -256,7 +256,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
     const jvm = target;
     process.kill(jvm.pid!, 'SIGSTOP');
     try {
-      const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+      const out = scratchDir('capture');
       // The shortest timeout: each command the stopped JVM does not answer costs it.
       const r = cli(['capture', String(jvm.pid), '--dumps', '1', '--timeout', '1', '-o', out]);
       expect(r.code).toBe(2);
@@ -273,7 +273,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
   it('keeps what it took when the JVM exits half-way, and says so', async () => {
     // Last of the tests on the file's JVM: it ends it.
     const jvm = target;
-    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const out = scratchDir('capture');
     // The JVM is killed as soon as its first dump is written (by a watcher of its own: the capture
     // below blocks this thread), however long a loaded machine takes to attach.
     const watcher = spawn(process.execPath, ['-e', WATCHER, out, String(jvm.pid)], { stdio: 'ignore' });
@@ -291,7 +291,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
   });
 
   it.skipIf(!HAS_JDK25)('on JDK 25, virtual threads deadlocked on ReentrantLocks: the JSON dump beside each Thread.print finds the pile-up', async () => {
-    const vtClasses = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-vt-'));
+    const vtClasses = scratchDir('capture-vt');
     const c = spawnSync(join(JDK25, 'bin', 'javac'), ['-d', vtClasses, 'fixtures/programs/jdk21/VirtualDeadlock.java'], { encoding: 'utf8' });
     expect(c.status, c.stderr).toBe(0);
     let pid = 0;
@@ -307,7 +307,7 @@ describe.skipIf(!JDK)('dumpsleuth capture', { timeout: 180_000 }, () => {
       });
       p.on('error', reject);
     });
-    const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-'));
+    const out = scratchDir('capture');
     // JDK 25's jcmd first on PATH (capture needs a JDK of the JVM's version or newer); a relative -o, run from another folder than the JVM's.
     const path = `${join(JDK25, 'bin')}${delimiter}${process.env['PATH'] ?? ''}`;
     const r = cli(['capture', String(pid), '--dumps', '2', '--interval', '1', '-o', 'incidents', '--no-analyze'], out, path);

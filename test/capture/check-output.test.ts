@@ -4,16 +4,16 @@
  * fails with its reason; the lines jcmd prints while exiting 0 on a failed dump are seen, its
  * success lines are not.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 import { describe, expect, it } from 'vitest';
 
 import { heapFileProblem, jsonThreadDumpProblem, threadDumpTextProblem, toolSaysFailed } from '../../src/capture/check-output.js';
+import { scratchDir } from '../helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-check-output-'));
+const dir = scratchDir('check-output');
 const at = (name: string, bytes: string | Buffer) => (writeFileSync(join(dir, name), bytes), join(dir, name));
 // A heap dump a real JVM wrote (fixtures/generate-heap.sh), gzip as jcmd -gz writes one, and inflated.
 const gz = readFileSync('fixtures/heap/jdk17/heap.hprof.gz');

@@ -3,20 +3,19 @@
  * asked anything: a path through a file or a device, or a place no folder can be made (/proc, where a
  * recursive mkdir loops for ever). Needs jcmd on the PATH (it is looked for first), else skips.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { findTool } from '../../src/capture/jvm-tools.js';
-import { runCli } from '../helpers.js';
+import { runCli, scratchDir } from '../helpers.js';
 
 const jcmd = findTool('jcmd');
 if (jcmd === undefined) console.warn('capture -o tests skipped: no jcmd on PATH, in JAVA_HOME or beside java');
 
 describe.skipIf(jcmd === undefined)('capture -o', { timeout: 60_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-capture-out-'));
+  const dir = scratchDir('capture-out');
   const file = join(dir, 'a-file');
   writeFileSync(file, 'not a folder\n');
   const cases: Array<[string, string, RegExp]> = [

@@ -1,7 +1,6 @@
 /** `dumpsleuth batch`: one NDJSON line per incident, in order; unreadable incidents are lines too; exit codes over the batch. */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 
@@ -11,7 +10,7 @@ import { expandIncidentPaths } from '../../src/batch/expand-paths.js';
 import { batchProgressShown, incidentsOf } from '../../src/commands/batch.js';
 import { InputError } from '../../src/errors.js';
 import { severityRank } from '../../src/model/findings.js';
-import { analyseFiles, BUILT_CLI, CORPUS, corpusAvailable } from '../helpers.js';
+import { analyseFiles, BUILT_CLI, CORPUS, corpusAvailable, scratchDir } from '../helpers.js';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -42,7 +41,7 @@ function run(args: string[]) {
 
 describe('dumpsleuth batch', { timeout: 120_000 }, () => {
   it('a stray file in a folder of incidents does not make it one incident', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'dumpsleuth-folder-'));
+    const folder = scratchDir('folder');
     for (const name of ['active-count-leak', 'limit-saturated']) cpSync(join('fixtures/incidents', name), join(folder, name), { recursive: true });
     writeFileSync(join(folder, 'README.md'), '# what we captured\n');
     cpSync('fixtures/threads/deadlock/dump-1.txt', join(folder, 'loose-dump.txt'));
@@ -54,7 +53,7 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
   });
 
   it('an incident directory with one folder of logs stays one incident', async () => {
-    const incident = mkdtempSync(join(tmpdir(), 'dumpsleuth-incident-'));
+    const incident = scratchDir('incident');
     cpSync('fixtures/incidents/limit-saturated/dump-1.txt', join(incident, 'dump-1.txt'));
     cpSync('fixtures/incidents/limit-saturated/app.log', join(incident, 'logs', 'app.log'), { recursive: true });
     expect((await incidentsOf([incident])).incidents).toEqual([incident]);
@@ -97,7 +96,7 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
   it('--fail-on decides over the whole batch; an unreadable incident is its own line and exit 2', () => {
     expect(run(['--fail-on', 'critical', 'fixtures/incidents/active-count-leak', 'fixtures/incidents/healthy-light-load']).code).toBe(1);
     expect(run(['--fail-on', 'critical', 'fixtures/incidents/healthy-light-load']).code).toBe(0);
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-batch-'));
+    const dir = scratchDir('batch');
     const bad = join(dir, 'notes.txt');
     writeFileSync(bad, 'just some notes\n');
     // fixtures/threads/deadlock holds the same deadlock as printed by two JVMs (JDK 17's jstack and
@@ -134,7 +133,7 @@ describe('dumpsleuth batch', { timeout: 120_000 }, () => {
     const table = (stderr: string) => stderr.slice(stderr.indexOf('incident '));
     // Three shards through the CLI (other counts: shareOf's own test, test/batch/shard.test.ts, and batch-lines.test.ts).
     const n = 3;
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-shards-'));
+    const dir = scratchDir('shards');
     const files: string[] = [];
     const shards = Array.from({ length: n }, (_, k) => {
       const s = run(['--fail-on', 'never', '-j', '2', '--shard', `${k + 1}/${n}`, folder]);

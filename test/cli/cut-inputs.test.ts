@@ -6,7 +6,6 @@
  * references) is read whole, as its plain file is.
  */
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -14,9 +13,9 @@ import { describe, expect, it } from 'vitest';
 
 import { REPORT_FORMATS } from '../../src/report/renderers.js';
 import { chainHeap, id8, record, u4 } from '../heap/hand-hprof.js';
-import { FIXTURES, runCli } from '../helpers.js';
+import { FIXTURES, runCli, scratchDir } from '../helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cut-'));
+const dir = scratchDir('cut');
 const SPARSE = 'fixtures/heap/sparse/heap.hprof.gz';
 const HEAP = 'fixtures/heap/jdk17/heap.hprof.gz';
 /** A PNG's first bytes: what a heap.hprof is when a screenshot was saved under its name. */

@@ -7,16 +7,15 @@
  * FIFO target is written from, whose folder (TMPDIR) cannot hold it. The control: no limit, exit 0.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { BUILT_CLI, INCIDENTS } from '../helpers.js';
+import { BUILT_CLI, INCIDENTS, scratchDir } from '../helpers.js';
 
 const HEAP = resolve(INCIDENTS, 'okhttp-dispatcher-queue', 'heap.hprof.gz');
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-extract-fail-'));
+const dir = scratchDir('extract-fail');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `extract HEAP -o out` under sh, after `setup` (a limit, a trap); exit code and stderr. */

@@ -3,14 +3,13 @@
  * silently. The CLI runs in-process; a run in another working directory (where the config is looked
  * for) runs the built CLI there.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
 import { REPORT_FORMATS } from '../../src/report/renderers.js';
-import { type CliRun, runBuiltCli, runCli } from '../helpers.js';
+import { type CliRun, runBuiltCli, runCli, scratchDir } from '../helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const DUMP = join(root, 'fixtures/threads/deadlock/dump-1.txt');
@@ -55,7 +54,7 @@ describe('the config file', { timeout: 60_000 }, () => {
   });
 
   test('a config that is not JSON says so', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cfg-'));
+    const dir = scratchDir('cfg');
     writeFileSync(join(dir, 'bad.json'), '{ "rules": ');
     const r = await run(['analyze', '-c', join(dir, 'bad.json'), DUMP]);
     expect(r.code).toBe(2);
@@ -63,7 +62,7 @@ describe('the config file', { timeout: 60_000 }, () => {
   });
 
   test('./dumpsleuth.config.json picked up by itself is named in every format, and in batch', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cfg-'));
+    const dir = scratchDir('cfg');
     writeFileSync(join(dir, 'dumpsleuth.config.json'), JSON.stringify({ rules: { deadlock: 'warning' } }));
     const said = /dumpsleuth\.config\.json, found in the working directory and applied/;
     for (const format of REPORT_FORMATS) {
@@ -81,7 +80,7 @@ describe('the config file', { timeout: 60_000 }, () => {
   });
 
   test('without a config file, no report mentions one; with --config, it is named as given', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cfg-'));
+    const dir = scratchDir('cfg');
     expect(JSON.parse((await run(['analyze', '-f', 'json', '--fail-on', 'never', DUMP], dir)).stdout).config).toBeUndefined();
     expect((await run(['analyze', '--fail-on', 'never', DUMP], dir)).stdout).not.toMatch(/Config:/);
     writeFileSync(join(dir, 'mine.json'), '{}');

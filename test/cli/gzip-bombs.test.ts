@@ -6,17 +6,16 @@
  * bounded by its records, never judged by its compression (test/cli/cut-inputs.test.ts reads a real one
  * that inflates 274-fold). The files are made here: a bomb is its size, not its content.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { describe, expect, it } from 'vitest';
 
 import { inflationBomb } from '../../src/model/bytes.js';
-import { FIXTURES, runBuiltCli } from '../helpers.js';
+import { FIXTURES, runBuiltCli, scratchDir } from '../helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-bombs-'));
+const dir = scratchDir('bombs');
 const MiB = 1024 * 1024;
 
 function gzipFile(name: string, parts: Buffer[]): string {

@@ -2,20 +2,19 @@
  * `histogram` and `extract` through the CLI: outputs, exit codes, and clear errors. Runs the CLI
  * in-process; what needs the built program (its worker threads, no terminal) runs dist/cli.js.
  */
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
 import { describe, expect, test } from 'vitest';
 
 import { readJmapHisto } from '../heap/jmap-histo.js';
-import { runBuiltCli, runCli } from '../helpers.js';
+import { runBuiltCli, runCli, scratchDir } from '../helpers.js';
 
 const run = runCli;
 
 const HEAP = 'fixtures/heap/jdk17/heap.hprof.gz';
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cli-heap-'));
+const dir = scratchDir('cli-heap');
 
 describe('dumpsleuth histogram', { timeout: 60_000 }, () => {
   test("jmap's own gzip (gz=1, inflated on worker threads) gives the same histogram as the plain gzip, from the command line", async () => {

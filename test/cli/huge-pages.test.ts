@@ -3,8 +3,7 @@
  * and that the process it starts is the command as the user ran it (streams, exit code, signals).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -12,8 +11,9 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 
 import { hugePagesEnvironment, type HugePagesHost, thisHost } from '../../src/huge-pages.js';
+import { scratchDir } from '../helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-huge-pages-'));
+const dir = scratchDir('huge-pages');
 /** An HPROF header (its magic, an id size of 8, a time): what says a file is a heap dump. */
 const HPROF_HEADER = Buffer.concat([Buffer.from('JAVA PROFILE 1.0.2\0', 'latin1'), Buffer.from([0, 0, 0, 8]), Buffer.alloc(8)]);
 /** A sparse file of that size starting with `head`: its size and first bytes are what is looked at, the disk holds nothing more. */

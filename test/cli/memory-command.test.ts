@@ -1,14 +1,13 @@
 /** `dumpsleuth memory` on inputs that are not a whole HPROF: refused in one line, or read with a warning. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
 import { describe, expect, test } from 'vitest';
 
-import { runCli } from '../helpers.js';
+import { runCli, scratchDir } from '../helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-memory-'));
+const dir = scratchDir('memory');
 
 describe('dumpsleuth memory', { timeout: 60_000 }, () => {
   test('a heap dump cut before its root records: objects nothing references stand for the roots, with warnings', async () => {

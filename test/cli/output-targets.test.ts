@@ -5,16 +5,15 @@
  * during the run removes every temporary file and ends with 128 + its number.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, linkSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, linkSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { BUILT_CLI, FIXTURES, runBuiltCli } from '../helpers.js';
+import { BUILT_CLI, FIXTURES, runBuiltCli, scratchDir } from '../helpers.js';
 
 const DUMP = join(FIXTURES, 'deadlock', 'dump-1.txt');
-const scratch = () => mkdtempSync(join(tmpdir(), 'dumpsleuth-out-'));
+const scratch = () => scratchDir('out');
 const analyzeTo = (target: string) => runBuiltCli(['analyze', '--fail-on', 'never', DUMP, '-o', target]);
 const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.part'));
 

@@ -3,22 +3,21 @@
  * closed pipes. The CLI runs in-process; a closed pipe needs a process of its own (the built CLI).
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
 import { checkOutputPath, chooseFormat, writeFileWhole } from '../../src/commands/output.js';
 import { REPORT_FORMATS } from '../../src/report/renderers.js';
-import { BUILT_CLI, runCli } from '../helpers.js';
+import { BUILT_CLI, runCli, scratchDir } from '../helpers.js';
 
 const INCIDENT = 'fixtures/incidents/http-pool-starvation';
 const HEAP = 'fixtures/incidents/active-count-leak/heap.hprof.gz';
 
 const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { NO_COLOR: '', FORCE_COLOR: '', ...env });
 
-const scratch = () => mkdtempSync(join(tmpdir(), 'dumpsleuth-out-'));
+const scratch = () => scratchDir('out');
 
 describe('a bad -o is exit 2 with one line, before any input is read', { timeout: 60_000 }, () => {
   // A missing input after a bad -o: if the inputs were read first, the error would name the input.

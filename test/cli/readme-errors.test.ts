@@ -5,14 +5,13 @@
  * The non-dump inputs here are hand-written (format edge cases); the dumps are the real-JVM fixtures.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 import { describe, expect, test } from 'vitest';
 
-import { BUILT_CLI, MINIMAL_JAVACORE } from '../helpers.js';
+import { BUILT_CLI, MINIMAL_JAVACORE, scratchDir } from '../helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const fixture = (p: string) => join(root, 'fixtures', p);
@@ -365,7 +364,7 @@ describe("the README's table of errors and warnings", { timeout: 120_000 }, () =
     const key = keyOf(row.failure);
     const repro = key === undefined ? undefined : REPRODUCTIONS[key]!;
     test.skipIf(repro === undefined || repro.unchecked !== undefined)(`${row.failure.slice(0, 80)}`, () => {
-      const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-readme-'));
+      const dir = scratchDir('readme');
       const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '', CI: 'true' };
       // The built CLI, in a process of its own: each row runs in its scratch directory, some through a shell.
       const cliCommand = `${JSON.stringify(process.execPath)} ${JSON.stringify(BUILT_CLI)}`;

@@ -4,13 +4,12 @@
  * instead of waiting without a word.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { BUILT_CLI, FIXTURES, runBuiltCli } from '../helpers.js';
+import { BUILT_CLI, FIXTURES, runBuiltCli, scratchDir } from '../helpers.js';
 
 const DUMP = join(FIXTURES, 'deadlock', 'dump-1.txt');
 
@@ -27,7 +26,7 @@ describe('inputs that are not regular files', { timeout: 120_000 }, () => {
   });
 
   it('a named pipe is read once, like stdin', async () => {
-    const d = mkdtempSync(join(tmpdir(), 'dumpsleuth-fifo-'));
+    const d = scratchDir('fifo');
     const fifo = join(d, 'dump.fifo');
     if (spawnSync('mkfifo', [fifo]).status !== 0) return;
     const writer = spawn('sh', ['-c', `cat ${JSON.stringify(DUMP)} > ${JSON.stringify(fifo)}`]);
@@ -45,7 +44,7 @@ describe('inputs that are not regular files', { timeout: 120_000 }, () => {
   });
 
   it('600 MB of zero bytes between two dumps (a sparse file) are dropped with a warning, and the dumps around them are read', () => {
-    const d = mkdtempSync(join(tmpdir(), 'dumpsleuth-long-line-'));
+    const d = scratchDir('long-line');
     const file = join(d, 'dump-long-line.log');
     const dump = readFileSync(DUMP);
     // 600 MB of zero bytes (a hole in a sparse file: nothing written), once one line past V8's longest
@@ -71,7 +70,7 @@ describe('inputs that are not regular files', { timeout: 120_000 }, () => {
     process.getuid?.() === 0 &&
     spawnSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, BUILT_CLI, '--version']).status === 0;
   it.skipIf(!asNobody)('what may not be read is exit 2 naming the path, or a note inside an incident, never an internal error', () => {
-    const d = mkdtempSync(join(tmpdir(), 'dumpsleuth-perm-'));
+    const d = scratchDir('perm');
     chmodSync(d, 0o755);
     const file = (name: string, mode: number) => (copyFileSync(DUMP, join(d, name)), chmodSync(join(d, name), mode), join(d, name));
     const folder = (name: string, mode: number) => (mkdirSync(join(d, name)), chmodSync(join(d, name), mode), join(d, name));
@@ -124,7 +123,7 @@ describe('inputs that are not regular files', { timeout: 120_000 }, () => {
 
 describe('a folder of many files that are not dumps', { timeout: 120_000 }, () => {
   it('names the first 20 skipped files and counts the rest in one line', () => {
-    const d = mkdtempSync(join(tmpdir(), 'dumpsleuth-many-'));
+    const d = scratchDir('many');
     copyFileSync(DUMP, join(d, 'dump-1.txt'));
     for (let k = 1; k <= 50; k++) writeFileSync(join(d, `note-${String(k).padStart(2, '0')}.txt`), `note ${k}\n`);
     const r = runBuiltCli(['analyze', '--fail-on', 'never', d]);

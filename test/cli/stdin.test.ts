@@ -1,12 +1,12 @@
 /** `-` reads stdin for every kind of input a command reads; heap dumps are copied to a temporary file first and it is removed. */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
 import { describe, expect, test } from 'vitest';
 
-import { runBuiltCli, runCli } from '../helpers.js';
+import { runBuiltCli, runCli, scratchDir } from '../helpers.js';
 
 const HEAP_GZ = readFileSync('fixtures/incidents/active-count-leak/heap.hprof.gz');
 const HEAP = gunzipSync(HEAP_GZ);
@@ -42,7 +42,7 @@ describe('a heap dump on stdin', { timeout: 60_000 }, () => {
   });
 
   test('extract - writes the snapshot with its source named -', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-stdin-test-')), 'x.json');
+    const out = join(scratchDir('stdin-test'), 'x.json');
     const r = runBuiltCli(['extract', '-', '-o', out], { input: HEAP_GZ });
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/"header":\{"source":"-"/);

@@ -3,8 +3,7 @@
  * are read all the same: in pieces as their bytes arrive, or gathered whole for a reader of whole
  * arrays, across every chunk boundary of the byte source.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -12,13 +11,14 @@ import { describe, expect, it } from 'vitest';
 import { feedHprof } from '../../src/heap/hprof/byte-source.js';
 import { HprofParser, MAX_DELIVERED_BODY } from '../../src/heap/hprof/parser.js';
 import { visitorPair } from '../../src/heap/hprof/visitor-pair.js';
+import { scratchDir } from '../helpers.js';
 import { chainHeap } from './hand-hprof.js';
 
 const NODES = [0x1000, 0x1010, 0x1020, 0x1030];
 const LENGTH = MAX_DELIVERED_BODY / 8 + 1000;
 
 describe('object arrays over 64 MiB', { timeout: 120_000 }, () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-big-arrays-')), 'heap.hprof');
+  const file = join(scratchDir('big-arrays'), 'heap.hprof');
   writeFileSync(file, chainHeap(NODES, LENGTH));
 
   it('a reader of pieces gets every element once, in order, and the objects after the array are read', async () => {

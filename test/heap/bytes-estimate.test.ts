@@ -4,18 +4,18 @@
  * compressed data, and the trailer's size wraps past 4 GiB). Sizing a pass's arrays, which only
  * sizes them, believes the trailer when it is a plausible inflation of a small heap.
  */
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 import { expect, test } from 'vitest';
 
 import { hprofBytesEstimate, hprofBytesToSizeFor } from '../../src/heap/hprof/byte-source.js';
+import { scratchDir } from '../helpers.js';
 
 const SINGLE = 'fixtures/heap/retained/heap.hprof.gz';
 const JMAP_GZ = 'fixtures/heap/jdk17/heap-jmapgz.hprof.gz';
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-estimate-'));
+const dir = scratchDir('estimate');
 
 test('for choosing: a plain file, its size; a gzip file, whole or cut, 2.5 times its size', () => {
   const plain = join(dir, 'heap.hprof');

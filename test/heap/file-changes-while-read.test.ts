@@ -5,8 +5,7 @@
  * built by hand (a format edge case: an object array of over 64 MiB, so that reading reports progress,
  * where the test changes the file).
  */
-import { appendFileSync, mkdtempSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { feedHprof } from '../../src/heap/hprof/byte-source.js';
 import { truncationWarning } from '../../src/heap/hprof/hprof-warnings.js';
 import { HprofParser, MAX_DELIVERED_BODY } from '../../src/heap/hprof/parser.js';
+import { scratchDir } from '../helpers.js';
 import { chainHeap } from './hand-hprof.js';
 
 const NODES = [0x1000, 0x1010, 0x1020, 0x1030];
@@ -21,7 +21,7 @@ const NODES = [0x1000, 0x1010, 0x1020, 0x1030];
 const LENGTH = (3 * MAX_DELIVERED_BODY) / 8;
 
 describe('a heap file that changes size while it is read', { timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-changing-'));
+  const dir = scratchDir('changing');
   const heap = chainHeap(NODES, LENGTH);
 
   it('cut while read: ends at its new end, said as a file that shrank', async () => {

@@ -4,17 +4,17 @@
  * HPROF here is written by hand (a format edge case): one class `Node { Node next; }`, a root and
  * a chain of three nodes, so the answers are known.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
 import { dominatorTree, retainedOf } from '../../src/heap/graph/dominators.js';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
+import { scratchDir } from '../helpers.js';
 import { chainHeap } from './hand-hprof.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-graph-ids-'));
+const dir = scratchDir('graph-ids');
 
 describe('object ids the index must still find', () => {
   for (const [what, ids, idScale] of [

@@ -4,8 +4,7 @@
  * load exactly what it loads alone; and two visitors on one pass must each see exactly what they see
  * alone, whichever form of a body (field bytes in place, or a copy) each asks for.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -21,6 +20,7 @@ import { type FirstPassEnd, type LoadHooks, loadHprof } from '../../src/heap/hpr
 import { MAX_DELIVERED_BODY } from '../../src/heap/hprof/parser.js';
 import { HprofParser, type HprofVisitor, readId } from '../../src/heap/hprof/parser.js';
 import { visitorPair } from '../../src/heap/hprof/visitor-pair.js';
+import { scratchDir } from '../helpers.js';
 import { chainHeap } from './hand-hprof.js';
 
 const GZIP_HEAPS = [
@@ -47,7 +47,7 @@ async function graphOnLoad(file: string): Promise<{ graph: ObjectGraph; store: A
 const plain = ({ indexOfId: _table, ...g }: ObjectGraph) => ({ ...g, rootKindOf: [...g.rootKindOf], classObjectNames: [...g.classObjectNames] });
 
 function plainCopy(file: string, keep = 1): string {
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-graph-on-load-'));
+  const dir = scratchDir('graph-on-load');
   const out = join(dir, 'heap.hprof');
   const bytes = gunzipSync(readFileSync(file));
   writeFileSync(out, bytes.subarray(0, Math.floor(bytes.length * keep)));
@@ -93,7 +93,7 @@ describe("the object graph built on the loader's first pass", { timeout: 120_000
 
 describe('what rides on the load never fails it', { timeout: 120_000 }, () => {
   test('an object array too big to hand over whole: its elements read in pieces as they arrive, every reference kept; the load unchanged', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-big-array-'));
+    const dir = scratchDir('big-array');
     const file = join(dir, 'heap.hprof');
     const length = MAX_DELIVERED_BODY / 8 + 1000;
     const nodes = [0x1000, 0x1010, 0x1020, 0x1030];

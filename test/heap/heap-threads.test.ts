@@ -4,8 +4,7 @@
  * them do not move, so every thread must match by name, id, state, flags and frames. Then analysis
  * of a heap dump alone: a leak told from saturation, and a j.u.c. deadlock found.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -14,7 +13,7 @@ import { loadAnyInput, type LoadedInput } from '../../src/analysis/load-incident
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { threadStatusToState, virtualThreadStateToState } from '../../src/heap/heap-threads.js';
 import type { ThreadEntry } from '../../src/model/thread-dump.js';
-import { analyseIncident, INCIDENTS, runCli } from '../helpers.js';
+import { analyseIncident, INCIDENTS, runCli, scratchDir, truthOf } from '../helpers.js';
 
 type HeapLoaded = Extract<LoadedInput, { kind: 'heap' }>['heap'];
 const loadHeap = async (path: string) => ((await loadAnyInput(path, ANALYSIS_PLAN)) as Extract<LoadedInput, { kind: 'heap' }>).heap as HeapLoaded;
@@ -130,7 +129,7 @@ describe('heap dumps of every JDK: thread objects and traces', { timeout: 60_000
   });
 
   it('an extract keeps the stacks', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-heap-threads-')), 'x.json.gz');
+    const out = join(scratchDir('heap-threads'), 'x.json.gz');
     const r = await runCli(['extract', join(INCIDENTS, 'heap-deadlock', 'heap.hprof.gz'), '-o', out]);
     expect(r.code, r.stderr).toBe(0);
     const fromExtract = (await loadHeap(out)).stacks!.dumps[0]!.threads;
@@ -141,7 +140,7 @@ describe('heap dumps of every JDK: thread objects and traces', { timeout: 60_000
 
 describe('a heap dump alone', { timeout: 60_000 }, () => {
   const onlyHeap = async (incident: string) => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-heap-only-'));
+    const dir = scratchDir('heap-only');
     const { copyFileSync } = await import('node:fs');
     copyFileSync(join(INCIDENTS, incident, 'heap.hprof.gz'), join(dir, 'heap.hprof.gz'));
     return analyseIncident(dir);
@@ -152,14 +151,14 @@ describe('a heap dump alone', { timeout: 60_000 }, () => {
     expect(leak.findings.map((f) => f.rule)).toEqual(['active-count-leak']);
     expect(leak.findings[0]!.facts).toMatchObject({ active: 16, limit: 16, executingThreads: 0 });
     expect(leak.model.notes.some((n) => n.startsWith('no thread dump given: the threads are those recorded in the heap dump'))).toBe(true);
-    const truth = JSON.parse(readFileSync(join(INCIDENTS, 'dubbo26-limit-saturated', 'truth.json'), 'utf8')).counter;
+    const truth = truthOf('dubbo26-limit-saturated').counter;
     const saturated = await onlyHeap('dubbo26-limit-saturated');
     expect(saturated.findings.map((f) => f.rule)).toEqual(['limit-saturated']);
     expect(saturated.findings[0]!.facts).toMatchObject({ active: truth.methodActive, executingThreads: truth.threadsInside });
   });
 
   it('finds the ReentrantLock deadlock through parkBlocker and exclusiveOwnerThread; the monitor one needs jstack', async () => {
-    const truth = JSON.parse(readFileSync(join(INCIDENTS, 'heap-deadlock', 'truth.json'), 'utf8'));
+    const truth = truthOf('heap-deadlock');
     const heapOnly = await onlyHeap('heap-deadlock');
     const deadlocks = heapOnly.findings.filter((f) => f.rule === 'deadlock');
     expect(deadlocks.map((f) => f.facts['threads'])).toEqual([truth.jucDeadlock.threads]);

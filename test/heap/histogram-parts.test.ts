@@ -5,8 +5,7 @@
  * or must end well (cut short, a damaged segment). Under the test runner the parts are read on this
  * thread; the last test reads them on worker threads through the build, when there is one.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -17,9 +16,10 @@ import type { Histogram } from '../../src/heap/histogram.js';
 import { hprofFileParts } from '../../src/heap/hprof/file-parts.js';
 import { hprofGraphCounts, hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 import { LayoutEvidence } from '../../src/heap/hprof/layout/layout-evidence.js';
+import { scratchDir } from '../helpers.js';
 import { record, u4 } from './hand-hprof.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-parts-'));
+const dir = scratchDir('parts');
 const HEAPS = ['session-cache-leak', 'http-pool-starvation', 'finalizer-backlog'].map((name) => {
   const file = join(dir, `${name}.hprof`);
   writeFileSync(file, gunzipSync(readFileSync(`fixtures/incidents/${name}/heap.hprof.gz`)));

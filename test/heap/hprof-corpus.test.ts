@@ -2,8 +2,7 @@
  * Heap dumps written by others (../shared/corpus/heap, read in place), and truncated copies of a
  * fixture: every one opens, or fails with a one-line reason, and never hangs.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -16,6 +15,7 @@ import { ClassMetadata } from '../../src/heap/hprof/class-metadata.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import { HprofFormatError, HprofParser } from '../../src/heap/hprof/parser.js';
+import { scratchDir } from '../helpers.js';
 import { jmapName } from './jmap-histo.js';
 
 const HEAP_CORPUS = join('..', 'shared', 'corpus', 'heap', 'eclipse-mat__mat');
@@ -103,7 +103,7 @@ describe.skipIf(!haveCorpus)('heap corpus (../shared/corpus/heap)', () => {
 
 describe('truncated heap dumps', () => {
   const whole = gunzipSync(readFileSync(join('fixtures', 'heap', 'jdk17', 'heap.hprof.gz')));
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cut-'));
+  const dir = scratchDir('cut');
   // Cuts inside the header, the names, the class dumps and the objects, and one byte short of the end.
   const cuts = [
     5,

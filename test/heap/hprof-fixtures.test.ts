@@ -4,8 +4,7 @@
  * to the dump. Each dump is read three ways: gzip as committed, plain (index lookups), and, for
  * JDK 17, jmap's own multi-member gzip output.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -16,6 +15,7 @@ import type { HeapObject, HeapStore, HeapValue } from '../../src/heap/heap-model
 import { HeapView, isRef } from '../../src/heap/heap-view.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 import { loadHprof, type LoadPlan } from '../../src/heap/hprof/hprof-loader.js';
+import { scratchDir } from '../helpers.js';
 import { readJmapHisto } from './jmap-histo.js';
 
 const HEAP_FIXTURES = 'fixtures/heap';
@@ -32,7 +32,7 @@ const dirs = ['jdk17', 'jdk17-nocompact', 'jdk25'];
 for (const dir of dirs) {
   const base = join(HEAP_FIXTURES, dir);
   const truth = JSON.parse(readFileSync(join(base, 'truth.json'), 'utf8'));
-  const plainPath = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-test-plain-')), 'heap.hprof');
+  const plainPath = join(scratchDir('test-plain'), 'heap.hprof');
   writeFileSync(plainPath, gunzipSync(readFileSync(join(base, 'heap.hprof.gz'))));
   const variants: Array<[string, string]> = [
     ['gzip', join(base, 'heap.hprof.gz')],

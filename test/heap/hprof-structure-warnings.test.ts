@@ -6,8 +6,7 @@
  * JVM of this machine writes these (the hprof agent left the JDK in 9), so the files are written by
  * hand (format edge cases) around the known heap of hand-hprof.ts.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it, test } from 'vitest';
@@ -15,10 +14,10 @@ import { describe, expect, it, test } from 'vitest';
 import { hprofObjectGraph, hprofObjectGraphIndexed } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
-import { runBuiltCli } from '../helpers.js';
+import { runBuiltCli, scratchDir } from '../helpers.js';
 import { chainHeap, id8, record, u4 } from './hand-hprof.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-hprof-structure-'));
+const dir = scratchDir('hprof-structure');
 const IDS = [0x1000, 0x1010, 0x1020, 0x1030];
 /** The 19-byte version string, the id size and the time: what precedes the first record. */
 const FILE_HEADER_BYTES = 19 + 4 + 8;

@@ -5,17 +5,17 @@
  * JVM for the first; a hand-written HPROF (a format edge case: no JVM here writes these roots on
  * demand) for the second.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
+import { scratchDir } from '../helpers.js';
 import { chainHeap, id8, record, u4 } from './hand-hprof.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-mat-semantics-'));
+const dir = scratchDir('mat-semantics');
 
 describe('references as MAT counts them', () => {
   it('every primitive array of a real heap references its array class, and nothing else', async () => {

@@ -5,8 +5,6 @@
  * offer no file when it has none to offer (a dump cut short); and the copy must be gone afterwards.
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -22,6 +20,7 @@ import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../../src/heap/hprof
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import { parseIndexedBlock } from '../../src/heap/hprof/indexed-block.js';
 import type { IndexedHprof } from '../../src/heap/hprof/object-index.js';
+import { scratchDir } from '../helpers.js';
 
 /** A heap whose suspect, paths and tree are known by construction (fixtures/programs, see retained-fixture.test.ts). */
 const RETAINED = 'fixtures/heap/retained/heap.hprof.gz';
@@ -65,7 +64,7 @@ describe("the memory analysis on the loader's indexed file", { timeout: 60_000 }
   }
 
   test('a plain dump is offered as itself, and the names read from its blocks are those of a full pass', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-plain-'));
+    const dir = scratchDir('plain');
     const plain = join(dir, 'heap.hprof');
     writeFileSync(plain, gunzipSync(readFileSync(RETAINED)));
     let offered: IndexedHprof | undefined;
@@ -86,7 +85,7 @@ describe("the memory analysis on the loader's indexed file", { timeout: 60_000 }
   });
 
   test("the memory analysis's own pass indexes a plain dump: its paths' names read from a few blocks are those of a full pass", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-own-index-'));
+    const dir = scratchDir('own-index');
     const plain = join(dir, 'heap.hprof');
     const bytes = gunzipSync(readFileSync(SESSION_LEAK));
     writeFileSync(plain, bytes);
@@ -131,7 +130,7 @@ describe("the memory analysis on the loader's indexed file", { timeout: 60_000 }
   });
 
   test('a dump cut short offers no file: its analysis reads the dump itself', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cut-'));
+    const dir = scratchDir('cut');
     const cut = join(dir, 'heap.hprof');
     const bytes = gunzipSync(readFileSync(RETAINED));
     writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.8)));

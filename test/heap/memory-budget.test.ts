@@ -4,8 +4,7 @@
  * cannot (no temporary folder takes a file), so a machine is never promised what it cannot give;
  * near or past the limit, from the dump's own counts of objects and references.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterEach, describe, expect, test } from 'vitest';
@@ -14,7 +13,7 @@ import { doesNotFit, sizeTellsIt } from '../../src/analysis/memory-budget.js';
 import { doesNotFitCounts } from '../../src/heap/graph/memory-need.js';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { hprofGraphCounts } from '../../src/heap/hprof/hprof-histogram.js';
-import { runCli } from '../helpers.js';
+import { runCli, scratchDir } from '../helpers.js';
 import { chainHeap } from './hand-hprof.js';
 
 const MiB = 2 ** 20;
@@ -70,7 +69,7 @@ describe("counted: the objects and references of the graph, from the histogram's
   });
 
   test('memory: a dump that its size says does not fit, but its counts do (it is mostly one byte array), is analysed', async () => {
-    const heap = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-budget-')), 'bytes.hprof');
+    const heap = join(scratchDir('budget'), 'bytes.hprof');
     writeFileSync(heap, chainHeap([0x1000, 0x1010, 0x1020, 0x1030], 0, 40 * MiB));
     // The size says 200 MiB and 1.2 bytes a byte of 40 MiB: 248 MiB; its 6 objects need little past the 200.
     expect(doesNotFit(40 * MiB, { bytes: 230 * MiB, what: 'x' })).toBeDefined();
@@ -85,7 +84,7 @@ describe("counted: the objects and references of the graph, from the histogram's
 
   test('analyze: a big heap near the limit has its objects counted in its own analysis, and is analysed or reported not computed by them', async () => {
     // Past the size a heap's analysis rides on its load (48 MiB): it runs on its own, and counts first.
-    const heap = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-budget-')), 'bytes.hprof');
+    const heap = join(scratchDir('budget'), 'bytes.hprof');
     writeFileSync(heap, chainHeap([0x1000, 0x1010, 0x1020, 0x1030], 0, 50 * MiB));
     expect(doesNotFit(50 * MiB, { bytes: 240 * MiB, what: 'x' })).toBeDefined();
     const roomy = JSON.parse((await runCli(['analyze', '--format', 'json', '--max-memory', '240m', heap])).stdout);

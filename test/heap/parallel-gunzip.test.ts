@@ -2,8 +2,7 @@
  * jmap's multi-member gzip output inflated on worker threads: the bytes must equal a plain gunzip,
  * and a member that does not inflate as its trailer says hands over to the sequential path.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
@@ -11,9 +10,10 @@ import { describe, expect, it } from 'vitest';
 
 import { hprofHistogram } from '../../src/heap/hprof/hprof-histogram.js';
 import { jmapGzipBlockSize, parallelGunzip } from '../../src/heap/hprof/parallel-gunzip.js';
+import { scratchDir } from '../helpers.js';
 
 const JMAP_GZ = join('fixtures', 'heap', 'jdk17', 'heap-jmapgz.hprof.gz');
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-pgz-'));
+const dir = scratchDir('pgz');
 
 async function inflateAll(path: string): Promise<{ result: Awaited<ReturnType<typeof parallelGunzip>>; bytes: Buffer }> {
   const parts: Buffer[] = [];

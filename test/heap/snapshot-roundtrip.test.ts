@@ -2,8 +2,7 @@
  * The JSON heap snapshot round trip: an HPROF fixture loaded, written as `dumpsleuth.heap/1`
  * (plain and gzip), read back with the stream-json reader. The two heaps must answer alike.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import { readHeapSnapshot } from '../../src/heap/json/snapshot-reader.js';
 import { writeHeapSnapshotFile } from '../../src/heap/json/snapshot-writer.js';
 import { openInput } from '../../src/input/open.js';
+import { scratchDir } from '../helpers.js';
 
 const PLAN = {
   roots: [
@@ -27,7 +27,7 @@ const PLAN = {
     { className: 'HeapObjects$Prims', depth: 2 },
   ],
 };
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-snapshot-'));
+const dir = scratchDir('snapshot');
 
 for (const jdk of ['jdk17', 'jdk25']) {
   for (const gzip of [false, true]) {

@@ -5,8 +5,7 @@
  * against what fixtures/heap-v8/make-snapshot.mjs built in a real Node process (1,234 markers held
  * by one global array).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -17,12 +16,12 @@ import { dominatorTree, retainedOf } from '../../src/heap/graph/dominators.js';
 import { analyseMemory } from '../../src/heap/graph/heap-memory.js';
 import { v8ObjectGraph } from '../../src/heap/v8/v8-graph.js';
 import { readV8HeapSnapshotHistogram } from '../../src/heap/v8/v8-snapshot.js';
-import { runCli } from '../helpers.js';
+import { runCli, scratchDir } from '../helpers.js';
 import { chkIdom } from './reference-dominators.js';
 
 const FIXTURE = 'fixtures/heap-v8/markers.heapsnapshot.gz';
 const CORPUS_SMALL = join('..', 'shared', 'corpus', 'heap', 'stefanpenner__heapsnapshot', 'small.heapsnapshot');
-const scratch = mkdtempSync(join(tmpdir(), 'dumpsleuth-v8-graph-'));
+const scratch = scratchDir('v8-graph');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 interface Snapshot {

@@ -3,8 +3,7 @@
  * (fixtures/heap-v8/make-snapshot.mjs); the corpus file is checked against an independent
  * JSON.parse-based count written here; hand-made snapshots pin the edge cases.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
@@ -14,12 +13,13 @@ import type { Histogram, HistogramRow } from '../../src/heap/histogram.js';
 import { readV8HeapSnapshotHistogram } from '../../src/heap/v8/v8-snapshot.js';
 import { V8SnapshotScanner, type V8SnapshotSummary } from '../../src/heap/v8/v8-snapshot-scanner.js';
 import { sniff } from '../../src/input/sniff.js';
+import { scratchDir } from '../helpers.js';
 
 const FIXTURE_GZ = 'fixtures/heap-v8/markers.heapsnapshot.gz';
 const CORPUS_SMALL = join('..', 'shared', 'corpus', 'heap', 'stefanpenner__heapsnapshot', 'small.heapsnapshot');
 const corpusAvailable = existsSync(join('..', 'shared', 'corpus'));
 
-const scratch = mkdtempSync(join(tmpdir(), 'dumpsleuth-v8-'));
+const scratch = scratchDir('v8');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 let scratchFiles = 0;
 function writeScratch(content: Uint8Array | string, suffix = '.heapsnapshot'): string {

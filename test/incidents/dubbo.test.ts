@@ -2,7 +2,6 @@
  * Incidents 2 and 3 and their negative controls, from real JVMs running minimal classes with Dubbo's
  * real names (fixtures/incidents, made by fixtures/generate-incidents-dubbo.sh).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,10 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/findings.js';
 import { severityRank } from '../../src/model/findings.js';
 import type { Model } from '../../src/model/model.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, byRule, INCIDENTS, truthOf } from '../helpers.js';
 
-const truthOf = (name: string) => JSON.parse(readFileSync(join(INCIDENTS, name, 'truth.json'), 'utf8'));
-const byRule = (findings: Finding[], rule: string) => findings.filter((f) => f.rule === rule);
 const atOrAbove = (findings: Finding[], s: Finding['severity']) => findings.filter((f) => severityRank(f.severity) >= severityRank(s));
 
 describe('incident 3: the executes limit hit with nobody working (active-count leak)', { timeout: 60_000 }, () => {

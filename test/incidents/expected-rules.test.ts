@@ -6,7 +6,7 @@
  * starved downstream is saturated; threads held in every dump are stuck), and nothing else. That
  * a rule stays silent on every incident it was not made for is this table's other half.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 import type { Finding } from '../../src/model/findings.js';
 import type { Model } from '../../src/model/model.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, truthOf } from '../helpers.js';
 
 interface Row {
   /** The rule ids of the whole incident's findings, each once, sorted. */
@@ -192,7 +192,6 @@ const TABLE: Record<string, Row> = {
 };
 
 const ruleIds = (findings: readonly Finding[]): string[] => [...new Set(findings.filter((f) => f.severity !== 'info').map((f) => f.rule))].sort();
-const truthOf = (incident: string) => JSON.parse(readFileSync(join(INCIDENTS, incident, 'truth.json'), 'utf8')) as { facts?: { cpuBound?: string } };
 
 describe('the rules each fixture incident makes', { timeout: 120_000 }, () => {
   test('the table has a row for every incident', () => {
@@ -217,7 +216,7 @@ describe('the rules each fixture incident makes', { timeout: 120_000 }, () => {
       // Nothing below warning either: a hint no row names would be noise on these incidents.
       expect(full.findings.filter((f) => f.severity === 'info').map((f) => f.id)).toEqual([]);
       // The CPU hot threads are the ones its program burns CPU with, by name.
-      const cpuBound = truthOf(incident).facts?.cpuBound;
+      const cpuBound = truthOf<{ facts?: { cpuBound?: string } }>(incident).facts?.cpuBound;
       const hot = full.findings.filter((f) => f.rule === 'cpu-hot-threads').map((f) => f.subject);
       if (incident !== 'cpu-runaway') expect(hot).toEqual(cpuBound !== undefined ? [cpuBound] : []);
       if (incident !== 'finalizer-backlog') models.push(full.model);

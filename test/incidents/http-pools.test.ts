@@ -3,7 +3,6 @@
  * fixtures/generate-incidents-http.sh): the right findings with the right facts and cause links, the
  * same incidents read from thread dumps alone, and a healthy service that must stay quiet.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,10 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/model/findings.js';
 import { severityRank } from '../../src/model/findings.js';
 import type { Model } from '../../src/model/model.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
-
-const truthOf = (name: string) => JSON.parse(readFileSync(join(INCIDENTS, name, 'truth.json'), 'utf8'));
-const byRule = (findings: Finding[], rule: string) => findings.filter((f) => f.rule === rule);
+import { analyseIncident, byRule, INCIDENTS, truthOf } from '../helpers.js';
 
 describe('incident 1: a 5-wide HTTP pool starves a 40-thread provider (HttpClient 4 via RestTemplate)', { timeout: 60_000 }, () => {
   const truth = truthOf('http-pool-starvation');

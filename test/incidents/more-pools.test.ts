@@ -2,17 +2,14 @@
  * HttpClient 5, commons-pool2, a semaphore, and executor kinds (scheduled, Dubbo's eager pool, a full
  * ArrayBlockingQueue), from real JVMs (fixtures/generate-incidents-more.sh), against their truth.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import type { Finding } from '../../src/model/findings.js';
 import type { Model } from '../../src/model/model.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, byRule, INCIDENTS, truthOf } from '../helpers.js';
 
-const truthOf = (name: string) => JSON.parse(readFileSync(join(INCIDENTS, name, 'truth.json'), 'utf8'));
-const byRule = (findings: Finding[], rule: string) => findings.filter((f) => f.rule === rule);
 const threadNames = (f: Finding) => f.evidence.flatMap((e) => (e.kind === 'thread' ? [e.thread] : []));
 
 describe('HttpClient 5: 5 per route, 25 waiting', { timeout: 60_000 }, () => {

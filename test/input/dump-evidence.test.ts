@@ -4,14 +4,13 @@
  * hand-written (format edge cases): text that has lines starting with a quote, as licences,
  * scripts and man pages do.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
 import { TextDumpParser } from '../../src/threads/text-parser.js';
-import { runCli } from '../helpers.js';
+import { runCli, scratchDir } from '../helpers.js';
 
 const LICENCE = [
   '/*',
@@ -44,7 +43,7 @@ describe('what is not a thread dump', { timeout: 60_000 }, () => {
   }
 
   test('given by name, each is refused with one line saying it holds no thread dump', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-evidence-'));
+    const dir = scratchDir('evidence');
     for (const [name, text] of Object.entries(NOT_DUMPS)) {
       writeFileSync(join(dir, name), text);
       const r = await runCli(['analyze', join(dir, name)]);
@@ -54,7 +53,7 @@ describe('what is not a thread dump', { timeout: 60_000 }, () => {
   });
 
   test('in an incident directory they are skipped with a note and do not join the series', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-evidence-'));
+    const dir = scratchDir('evidence');
     // Names that sort before the dumps, so a file read as a dump would shift the dump numbers.
     for (const [name, text] of Object.entries(NOT_DUMPS)) writeFileSync(join(dir, `0-${name}`), text);
     for (const n of [1, 2, 3]) writeFileSync(join(dir, `dump-${n}.txt`), readFileSync(`fixtures/incidents/http-pool-starvation/dump-${n}.txt`));
@@ -66,7 +65,7 @@ describe('what is not a thread dump', { timeout: 60_000 }, () => {
   });
 
   test('a log that starts with `[` is described as a log, not as JSON', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-evidence-'));
+    const dir = scratchDir('evidence');
     const file = join(dir, 'SystemOut.log');
     writeFileSync(file, '[10/1/24 12:00:00:000 UTC] 00000001 WsServerImpl  A   WSVR0001I: Server server1 open for e-business\n');
     const r = await runCli(['analyze', file]);

@@ -3,17 +3,16 @@
  * directory given, `-` twice) is one input, with a note: read twice, one dump would become a series
  * of two identical dumps.
  */
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, linkSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { collectInputs } from '../../src/input/collect-inputs.js';
-import { FIXTURES } from '../helpers.js';
+import { FIXTURES, scratchDir } from '../helpers.js';
 
 describe('the same file given twice is read once', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-dup-'));
+  const dir = scratchDir('dup');
   const dump = join(dir, 'dump-1.txt');
   copyFileSync(join(FIXTURES, 'deadlock', 'dump-1.txt'), dump);
   linkSync(dump, join(dir, 'hard-link.txt'));
@@ -62,7 +61,7 @@ describe('the same file given twice is read once', () => {
 
 describe('links inside an incident directory', () => {
   it('to directories are followed while they stay inside it; a link to a directory out of it is noted and not followed', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'dumpsleuth-links-'));
+    const root = scratchDir('links');
     const incident = join(root, 'incident');
     mkdirSync(incident);
     copyFileSync(join(FIXTURES, 'deadlock', 'dump-1.txt'), join(incident, 'dump-1.txt'));

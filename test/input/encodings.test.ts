@@ -1,15 +1,14 @@
 /** Encodings and containers: the same real dump must parse identically whatever wraps it. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { describe, expect, test } from 'vitest';
 
 import { InputError } from '../../src/errors.js';
-import { load } from '../helpers.js';
+import { load, scratchDir } from '../helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-enc-'));
+const dir = scratchDir('enc');
 const original = readFileSync('fixtures/threads/contention/dump-1.txt');
 
 function write(name: string, bytes: Buffer): string {

@@ -3,15 +3,14 @@
  * before the text, or inside it) is no sign of binary data: the dump after it is read whole, with the
  * NULs said. Binary data with short runs of NUL among other control bytes is still refused as such.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { FIXTURES, runCli } from '../helpers.js';
+import { FIXTURES, runCli, scratchDir } from '../helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-holes-'));
+const dir = scratchDir('holes');
 const dump = readFileSync(join(FIXTURES, 'deadlock', 'dump-1.txt'));
 const put = (name: string, bytes: Buffer) => (writeFileSync(join(dir, name), bytes), join(dir, name));
 const threadsOf = async (file: string) => {

@@ -2,13 +2,12 @@
  * Known log lines inside a thread-dump file (kill -3 output in catalina.out, with the application's
  * log around it) count as if the log were its own file: the same events, the same findings.
  */
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, scratchDir } from '../helpers.js';
 
 describe('log lines around dumps in one file', { timeout: 120_000 }, () => {
   for (const incident of ['limit-saturated', 'active-count-leak']) {
@@ -28,7 +27,7 @@ describe('log lines around dumps in one file', { timeout: 120_000 }, () => {
         combined.push(...log.slice(Math.floor((i * log.length) / dumps.length), Math.floor(((i + 1) * log.length) / dumps.length)));
         combined.push(readFileSync(join(dir, d), 'utf8'));
       });
-      const out = mkdtempSync(join(tmpdir(), 'dumpsleuth-catalina-'));
+      const out = scratchDir('catalina');
       writeFileSync(join(out, 'catalina.out'), combined.join('\n'));
       for (const f of readdirSync(dir)) if (f.startsWith('heap')) copyFileSync(join(dir, f), join(out, f));
       const together = await analyseIncident(out);

@@ -5,11 +5,12 @@
  * npm's cache for the dependencies.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 import { afterAll, describe, expect, test } from 'vitest';
+
+import { scratchDir } from '../helpers.js';
 
 const root = resolve(import.meta.dirname, '../..');
 const built = existsSync(join(root, 'dist/cli.js'));
@@ -19,7 +20,7 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 if (!built) console.warn('test/package: skipped, dist/ is not built (run `npm run build`)');
 
 describe.skipIf(!built)('the packed tarball', { timeout: 300_000 }, () => {
-  const work = mkdtempSync(join(tmpdir(), 'dumpsleuth-pack-'));
+  const work = scratchDir('pack');
   afterAll(() => rmSync(work, { recursive: true, force: true }));
   let tarball = '';
   let files: string[] = [];

@@ -4,8 +4,7 @@
  * the UI; checked against what the fixture's program wrote about itself (truth.json), never against
  * hard-coded lines. Then a negative control (idle threads grow no code) and a hostile frame.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Chalk } from 'chalk';
@@ -20,7 +19,7 @@ import type { Report } from '../../src/report/report.js';
 import { renderText } from '../../src/report/text.js';
 import { withCode } from '../../src/rules/support/thread-code.js';
 import { buildUiData } from '../../src/ui/build-view.js';
-import { analyse, FIXTURES } from '../helpers.js';
+import { analyse, FIXTURES, scratchDir } from '../helpers.js';
 import { check, idlePoolWorker, many, modelOf } from '../rules/build.js';
 
 const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
@@ -238,7 +237,7 @@ describe('a hostile frame', () => {
   ].join('\n');
 
   it('stays inert in every format, and still reads', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-code-'));
+    const dir = scratchDir('code');
     writeFileSync(join(dir, 'evil.txt'), text);
     const { model, findings } = await analyse([join(dir, 'evil.txt')]).finally(() => rmSync(dir, { recursive: true, force: true }));
     const deadlock = findings.find((f) => f.rule === 'deadlock')!;

@@ -3,8 +3,7 @@
  * visible, a stack opens on click, no console errors, and no request leaves the file.
  * Needs /usr/bin/chromium (`.ci/run` installs it); outside CI the test is skipped without it.
  */
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -12,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
 import { renderHtml } from '../../src/report/html.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, scratchDir } from '../helpers.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const mustRun = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false';
@@ -22,7 +21,7 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
     if (CHROMIUM === undefined) throw new Error('chromium is not installed (apt-get install chromium); CI must have it');
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'http-pool-starvation'));
     const html = renderHtml({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings });
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-html-'));
+    const dir = scratchDir('html');
     const file = join(dir, 'report.html');
     writeFileSync(file, html);
     const fileUrl = pathToFileURL(file).href;
@@ -87,7 +86,7 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
     // A series with stuck threads: every picture of the report has something to draw.
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'tomcat-stuck-requests'));
     const html = renderHtml({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings });
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-html-'));
+    const dir = scratchDir('html');
     const file = join(dir, 'report.html');
     writeFileSync(file, html);
     const artifacts = 'test-artifacts';

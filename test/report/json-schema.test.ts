@@ -3,8 +3,7 @@
  * every thread fixture and every corpus dump. The schema is closed, so a field added to the output
  * without being documented fails here.
  */
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import Ajv2020 from 'ajv/dist/2020.js';
@@ -15,7 +14,7 @@ import { ACTIVITY_BASES } from '../../src/model/activity.js';
 import { renderJson } from '../../src/report/json.js';
 import { redactReport } from '../../src/report/redact.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyse, analyseIncident, CORPUS, corpusAvailable, FIXTURES, INCIDENTS } from '../helpers.js';
+import { analyse, analyseIncident, CORPUS, corpusAvailable, FIXTURES, INCIDENTS, scratchDir } from '../helpers.js';
 
 const schema = JSON.parse(readFileSync('docs/report.schema.json', 'utf8'));
 const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
@@ -64,7 +63,7 @@ describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
   }
 
   it('a heap dump alone (threads read from the heap dump, dump format hprof)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-schema-heap-'));
+    const dir = scratchDir('schema-heap');
     copyFileSync(join(INCIDENTS, 'heap-deadlock', 'heap.hprof.gz'), join(dir, 'heap.hprof.gz'));
     const { model, findings } = await analyseIncident(dir);
     const doc = JSON.parse(renderJson({ tool, model, findings }));

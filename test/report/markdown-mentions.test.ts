@@ -5,16 +5,15 @@
  * every such `@` is followed by a zero-width joiner. Controls: `Object@1b6d3586` and
  * `java.base@17.0.15` (an `@` after a letter or digit is no mention) are left as they are.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { mdText, renderMarkdown } from '../../src/report/markdown.js';
-import { analyseFiles } from '../helpers.js';
+import { analyseFiles, scratchDir } from '../helpers.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-mentions-'));
+const dir = scratchDir('mentions');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The report's text outside fenced code blocks and inline code spans, where trackers look for mentions. */

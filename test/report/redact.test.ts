@@ -2,8 +2,7 @@
  * `--redact`: addresses, host names, user names and query strings masked in every output format,
  * the same value always the same token; Java names, versions and times left alone.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { renderJson } from '../../src/report/json.js';
 import { Redactor, redactReport } from '../../src/report/redact.js';
 import { REPORT_FORMATS } from '../../src/report/renderers.js';
-import { analyse, analyseIncident, FIXTURES, INCIDENTS, runCli } from '../helpers.js';
+import { analyse, analyseIncident, FIXTURES, INCIDENTS, runCli, scratchDir } from '../helpers.js';
 
 const cli = runCli;
 
@@ -100,7 +99,7 @@ describe('--redact in every format', { timeout: 120_000 }, () => {
     '\t- locked <0x0000000000000abc> (a com.acme.Lock)',
     '',
   );
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-redact-'));
+  const dir = scratchDir('redact');
   const file = join(dir, 'jstack.txt');
   writeFileSync(file, lines.join('\n'));
 

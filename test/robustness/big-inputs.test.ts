@@ -4,13 +4,12 @@
  * gets a message saying what to do instead of V8's out-of-memory abort. How fast is bench/'s to say
  * (a bound here would fail on a loaded machine); the test timeout catches a hang.
  */
-import { closeSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { runBuiltCli } from '../helpers.js';
+import { runBuiltCli, scratchDir } from '../helpers.js';
 import { analyseFile } from './harness.js';
 
 /** The deadlock fixture's threads repeated until `bytes`, each copy's threads renamed and renumbered. */
@@ -19,7 +18,7 @@ function repeatedDump(bytes: number): string {
   const start = text.indexOf('\n"') + 1;
   const end = text.includes('JNI global') ? text.indexOf('JNI global') : text.length;
   const body = text.slice(start, end);
-  const path = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-big-')), 'big.txt');
+  const path = join(scratchDir('big'), 'big.txt');
   const fd = openSync(path, 'w');
   writeSync(fd, 'Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):\n\n');
   for (let size = 0, copy = 0; size < bytes; copy++) {

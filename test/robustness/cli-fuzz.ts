@@ -9,13 +9,12 @@
  * no terminal control sequence in its output, no file left behind; and by the checks of its class.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 import { REPORT_FORMATS } from '../../src/report/renderers.js';
-import { BUILT_CLI } from '../helpers.js';
+import { BUILT_CLI, scratchDir } from '../helpers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const fixture = (p: string) => join(ROOT, 'fixtures', p);
@@ -473,7 +472,7 @@ export const CLASSES: Readonly<Record<string, Generator>> = {
 
 /** Runs one case in `dir` with a TMPDIR of its own; returns what is wrong with the run, or undefined. */
 export function runCase(c: CliCase, dir: string): { run: CliRun; problem: string | undefined } {
-  const tmp = mkdtempSync(join(tmpdir(), 'dumpsleuth-fuzz-tmp-'));
+  const tmp = scratchDir('fuzz-tmp');
   const r = spawnSync(process.execPath, [BUILT_CLI, ...c.args], {
     cwd: dir,
     input: c.stdin ?? '',
@@ -518,7 +517,7 @@ function firstMatch(text: string, re: RegExp): string {
 
 /** A scratch folder for one case, readable by the CLI. */
 export function caseDirectory(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-fuzz-'));
+  const dir = scratchDir('fuzz');
   chmodSync(dir, 0o755);
   return dir;
 }

@@ -3,14 +3,14 @@
  * nested JSON, invalid UTF-8 and UTF-16, reference cycles in queues and maps, symlink loops, and
  * control sequences in names. Hand-written inputs, each a format edge case, not a JVM's output.
  */
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 import { describe, expect, it } from 'vitest';
 
 import { collectInputs } from '../../src/input/collect-inputs.js';
+import { scratchDir } from '../helpers.js';
 import { extractToBuffer } from './extract-buffer.js';
 import { analyseBytes } from './harness.js';
 
@@ -107,12 +107,12 @@ describe('edge cases', { timeout: 300_000 }, () => {
   });
 
   it('a directory with a symlink loop: every dump found once, the walk ends', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'dumpsleuth-loop-'));
+    const root = scratchDir('loop');
     mkdirSync(join(root, 'a'));
     writeFileSync(join(root, 'a', 'dump.txt'), HEADER + thread('main', 1));
     symlinkSync(root, join(root, 'a', 'loop'));
     symlinkSync(join(root, 'a', 'dump.txt'), join(root, 'same-dump.txt'));
-    const elsewhere = mkdtempSync(join(tmpdir(), 'dumpsleuth-elsewhere-'));
+    const elsewhere = scratchDir('elsewhere');
     writeFileSync(join(elsewhere, 'other.txt'), HEADER + thread('other', 1));
     symlinkSync(join(elsewhere, 'other.txt'), join(root, 'linked-other.txt'));
     symlinkSync(join(root, 'nowhere'), join(root, 'dangling.txt'));

@@ -1,14 +1,14 @@
 /** A dumpsleuth.heap/1 snapshot of a real heap, in memory, as `dumpsleuth extract` writes it. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { openHeapFile } from '../../src/analysis/heap-file.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { writeHeapSnapshotFile } from '../../src/heap/json/snapshot-writer.js';
+import { scratchDir } from '../helpers.js';
 
 export async function extractToBuffer(heapPath: string): Promise<Buffer> {
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-extract-'));
+  const dir = scratchDir('extract');
   try {
     const out = join(dir, 'incident.json');
     const store = await openHeapFile(heapPath, ANALYSIS_PLAN);

@@ -3,21 +3,20 @@
  * damaged length) stops at --max-gunzip-size with a warning and keeps what came before; the flag
  * raises the limit. Both for text inputs and for HPROF.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 import { describe, expect, it } from 'vitest';
 
 import { parseByteSize } from '../../src/model/bytes.js';
-import { runCli } from '../helpers.js';
+import { runCli, scratchDir } from '../helpers.js';
 
 /** The CLI, in-process. */
 const cli = runCli;
 
 describe('--max-gunzip-size', { timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-bomb-'));
+  const dir = scratchDir('bomb');
 
   it('parses sizes', async () => {
     expect(parseByteSize('16g')).toBe(16 * 1024 ** 3);

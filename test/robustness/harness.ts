@@ -5,8 +5,7 @@
  * fails the property. Memory per case is bounded; time is not measured (a loaded machine would
  * miss any bound: speed is bench/'s, and the test timeout catches a hang).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Chalk } from 'chalk';
@@ -25,6 +24,7 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderText } from '../../src/report/text.js';
 import { RULES } from '../../src/rules/index.js';
 import { buildUiData } from '../../src/ui/build-view.js';
+import { scratchDir } from '../helpers.js';
 
 export type Outcome =
   { readonly kind: 'results'; readonly warnings: readonly string[]; readonly text: string } | { readonly kind: 'refused'; readonly message: string };
@@ -36,7 +36,7 @@ const RUNS = Number(process.env['DUMPSLEUTH_FUZZ_RUNS'] ?? 25);
 /** Resident memory above this after a case is unbounded growth (the inputs here are at most 100 MB). */
 const RSS_LIMIT_MB = 3000;
 
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-robust-'));
+const dir = scratchDir('robust');
 let counter = 0;
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 

@@ -4,17 +4,17 @@
  * read from the altered copy, by name; the NULs are counted in a warning; the line ends need none
  * (nothing is lost). mendText is also fed in chunks cut at every place, a CR LF split between two.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { loadThreadInput } from '../../src/analysis/load-threads.js';
 import { mendText, type TextMends } from '../../src/input/open.js';
+import { scratchDir } from '../helpers.js';
 
 const DUMPS = ['fixtures/incidents/tomcat-stuck-requests/dump-1.txt', 'fixtures/threads/deadlock/dump-1.txt'];
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-mended-'));
+const dir = scratchDir('mended');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const names = async (path: string) => {

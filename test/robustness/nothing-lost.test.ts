@@ -3,8 +3,7 @@
  * javacore's live-thread count), the count read is reconciled with it, and a difference is a
  * warning in every output format.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { loadThreadInput } from '../../src/analysis/load-threads.js';
 import { REPORT_FORMATS } from '../../src/report/renderers.js';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
-import { CORPUS, corpusAvailable, MINIMAL_JAVACORE, runCli } from '../helpers.js';
+import { CORPUS, corpusAvailable, MINIMAL_JAVACORE, runCli, scratchDir } from '../helpers.js';
 import { analyseFile } from './harness.js';
 
 const FIXTURE = 'fixtures/threads/deadlock/dump-1.txt';
@@ -34,7 +33,7 @@ describe('thread counts reconciled with what the dump declares', { timeout: 120_
   });
 
   it('one thread lost: a warning naming both counts, in every format', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-lost-'));
+    const dir = scratchDir('lost');
     const file = join(dir, 'dump.txt');
     writeFileSync(file, withOneThreadCut());
     const declared = (await loadThreadInput(FIXTURE)).file.dumps[0]!.declaredThreads!.count;
@@ -61,7 +60,7 @@ describe('thread counts reconciled with what the dump declares', { timeout: 120_
     const doc = JSON.parse(readFileSync('fixtures/threads/deadlock/jdk25-threads.json', 'utf8'));
     const container = doc.threadDump.threadContainers.find((c: { threads: unknown[] }) => c.threads.length > 1);
     container.threads.pop();
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-lost-json-'));
+    const dir = scratchDir('lost-json');
     const file = join(dir, 'threads.json');
     writeFileSync(file, JSON.stringify(doc));
     const loaded = await loadThreadInput(file);
@@ -75,7 +74,7 @@ describe('thread counts reconciled with what the dump declares', { timeout: 120_
     const doc = JSON.parse(readFileSync('fixtures/threads/deadlock/jdk25-threads.json', 'utf8'));
     const one = JSON.stringify(doc.threadDump);
     const other = JSON.stringify({ ...doc.threadDump, time: '2026-11-30T09:31:38.000Z' });
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-dup-key-'));
+    const dir = scratchDir('dup-key');
     const file = join(dir, 'threads.json');
     writeFileSync(file, `{"threadDump": ${one}, "threadDump": ${other}}`);
     const loaded = await loadThreadInput(file);
@@ -86,7 +85,7 @@ describe('thread counts reconciled with what the dump declares', { timeout: 120_
 
   it('a jstack dump and a javacore in one file: whichever is not read is said, in both orders', async () => {
     const jstack = readFileSync('fixtures/threads/deadlock/dump-1.txt', 'utf8');
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-mixed-'));
+    const dir = scratchDir('mixed');
     writeFileSync(join(dir, 'mixed.txt'), MINIMAL_JAVACORE + jstack);
     // The file is read as what its head shows (here the javacore); the other is said.
     const loaded = await loadThreadInput(join(dir, 'mixed.txt'));

@@ -3,17 +3,17 @@
  * count: checked at many cut points of a real heap dump, plain and gzip (where the parser skips a
  * record it does not need, its own offset runs past the end of the data).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 import { describe, expect, it } from 'vitest';
 
 import { heapHistogramOfFile } from '../../src/analysis/heap-file.js';
+import { scratchDir } from '../helpers.js';
 
 const heap = gunzipSync(readFileSync('fixtures/incidents/active-count-leak/heap.hprof.gz'));
-const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-cut-heap-'));
+const dir = scratchDir('cut-heap');
 
 /** Every byte position and byte count the warning states. */
 function figures(w: string): { positions: number[]; counts: number[] } {

@@ -4,7 +4,6 @@
  * and three request threads behind a static initialiser that waits for a configuration server;
  * the class whose slow initialiser finished is the control. Its silence on the other fixture incidents is in test/incidents/expected-rules.test.ts.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
@@ -13,7 +12,7 @@ import { defaultConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { causalSummary } from '../../src/report/causal-summary.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, truthOf } from '../helpers.js';
 import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
 
 type Found = {
@@ -29,7 +28,7 @@ const initFindings = (findings: readonly { rule: string }[]) => findings.filter(
 describe('class-init-wait', { timeout: 60_000 }, () => {
   for (const name of ['class-init-waits', 'class-init-waits-jdk25']) {
     const dir = join(INCIDENTS, name);
-    const truth = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as {
+    const truth = truthOf(name) as {
       jdk: string;
       facts: { cycle: string[]; cycleClasses: string[]; slowClass: string; initialiser: string; waiters: number; waiterPrefix: string; control: string };
     };

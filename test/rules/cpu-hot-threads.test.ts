@@ -4,8 +4,7 @@
  * look like it and are fine), measured from cpu=/elapsed= across the series, from the `top -H`
  * files alone, and from one dump (the other incidents: test/incidents/expected-rules.test.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, describe, expect, test } from 'vitest';
@@ -14,14 +13,14 @@ import { defaultConfig, resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { TopThreadsCollector } from '../../src/logs/top-threads.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyseFiles, analyseIncident, CORPUS, INCIDENTS } from '../helpers.js';
+import { analyseFiles, analyseIncident, CORPUS, INCIDENTS, scratchDir, truthOf } from '../helpers.js';
 import { type Case, check, type DumpSpec, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'cpu-runaway');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+const truth = truthOf('cpu-runaway') as {
   facts: { hot: string; readerPrefix: string; socketReaders: number; batch: string; idlePool: string };
 };
-const scratch = mkdtempSync(join(tmpdir(), 'dumpsleuth-cpu-'));
+const scratch = scratchDir('cpu');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const cpuFindings = (findings: readonly { rule: string }[]) =>

@@ -3,19 +3,15 @@
  * two dumps is one finding, a format without the JVM's report does not blame the JVM, and the text
  * report's golden file.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Chalk } from 'chalk';
 import { describe, expect, test } from 'vitest';
 
-import type { Finding } from '../../src/model/findings.js';
 import { renderText } from '../../src/report/text.js';
-import { analyse, FIXTURES } from '../helpers.js';
+import { analyse, byRule, FIXTURES, scratchDir } from '../helpers.js';
 import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
-
-const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 
 /** A thread in `method` holding monitor `holds` and blocked on monitor `waits`. */
 const crossed = (name: string, holds: string, waits: string, method = 'com.acme.Ledger.transfer'): ThreadSpec => ({
@@ -107,25 +103,25 @@ describe('deadlock: hand-built cases', () => {
 describe('deadlock on real JVMs', () => {
   test('negative control: contention without a cycle', async () => {
     const { findings } = await analyse([`${FIXTURES}/contention/dump-1.txt`]);
-    expect(rulesOf(findings, 'deadlock')).toEqual([]);
+    expect(byRule(findings, 'deadlock')).toEqual([]);
   });
   test('the same cycle in two dumps of a series is one finding', async () => {
     const { findings } = await analyse([`${FIXTURES}/logs/catalina.out`]);
-    const d = rulesOf(findings, 'deadlock');
+    const d = byRule(findings, 'deadlock');
     expect(d.length).toBe(1);
     expect(d[0]!.facts['dumps']).toEqual([0, 1]);
   });
   test('a format with no JVM deadlock report does not say the JVM missed the cycle', async () => {
     // jcmd JSON never carries the report; the jstack dump of the same JVM does, and the JVM reported these.
-    const json = rulesOf((await analyse([`${FIXTURES}/deadlock/jdk25-threads.json`])).findings, 'deadlock').filter((f) => f.facts['confidence'] === 'certain');
+    const json = byRule((await analyse([`${FIXTURES}/deadlock/jdk25-threads.json`])).findings, 'deadlock').filter((f) => f.facts['confidence'] === 'certain');
     expect(json.length).toBeGreaterThan(0);
     for (const f of json) expect(f.message).not.toMatch(/did not report/);
     // Negative control: the real jstack dump cut before the JVM's report (as a truncated file is) says it.
     const text = readFileSync(`${FIXTURES}/deadlock/dump-1.txt`, 'utf8');
     const withoutReport = text.slice(0, text.indexOf('Found one Java-level deadlock'));
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-deadlock-'));
+    const dir = scratchDir('deadlock');
     writeFileSync(join(dir, 'dump.txt'), withoutReport);
-    const hotspot = rulesOf((await analyse([join(dir, 'dump.txt')])).findings, 'deadlock').filter((f) => f.facts['confidence'] === 'certain');
+    const hotspot = byRule((await analyse([join(dir, 'dump.txt')])).findings, 'deadlock').filter((f) => f.facts['confidence'] === 'certain');
     expect(hotspot.length).toBeGreaterThan(0);
     for (const f of hotspot) expect(f.message).toMatch(/\(the JVM did not report it\)/);
   });

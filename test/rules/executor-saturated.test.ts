@@ -3,19 +3,15 @@
  * connection pool, named as the cause; and the controls: a worker idle, a heap executor that may
  * still grow, a bounded queue with room), then the real JVMs' pools.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
 import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
-import type { Finding } from '../../src/model/findings.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyse, analyseIncident, FIXTURES, INCIDENTS } from '../helpers.js';
+import { analyse, analyseIncident, byRule, FIXTURES, INCIDENTS, truthOf } from '../helpers.js';
 import { type Case, check, connectionPool, executorHeap, idlePoolWorker, inPoolWorker, many, modelOf, refs, type ThreadSpec } from './build.js';
-
-const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 
 const sleeping = (): Omit<ThreadSpec, 'name'> => ({
   state: 'TIMED_WAITING',
@@ -129,7 +125,7 @@ describe('executor-saturated: hand-built cases', () => {
 describe('executor-saturated on real JVMs', () => {
   test('the saturated pool is found, the half-busy one is not', async () => {
     const { findings } = await analyse([`${FIXTURES}/pool/dump-1.txt`]);
-    const sat = rulesOf(findings, 'executor-saturated');
+    const sat = byRule(findings, 'executor-saturated');
     expect(sat.map((f) => f.subject)).toEqual(['biz-pool']);
     expect(sat[0]!.facts).toMatchObject({ workers: 4, busy: 4, idle: 0 });
   });
@@ -138,42 +134,41 @@ describe('executor-saturated on real JVMs', () => {
     // The waiters are numbered threads (`monitor-waiter-N`), judged only with this option.
     const config = resolveConfig(RULES, { rules: { 'executor-saturated': ['warning', { minWorkersOtherNames: 2 }] } }, 'test');
     const findings = runRules(model, RULES, config);
-    const contentionOn = (cls: string) => rulesOf(findings, 'lock-contention').find((f) => f.subject.startsWith(`${cls}@`))!.id;
-    const sat = new Map(rulesOf(findings, 'executor-saturated').map((f) => [f.subject, f.causedBy]));
+    const contentionOn = (cls: string) => byRule(findings, 'lock-contention').find((f) => f.subject.startsWith(`${cls}@`))!.id;
+    const sat = new Map(byRule(findings, 'executor-saturated').map((f) => [f.subject, f.causedBy]));
     expect([...sat.keys()].sort()).toEqual(['monitor-waiter', 'rlock-waiter']);
     expect(sat.get('monitor-waiter')).toEqual([contentionOn('SharedCache')]);
     expect(sat.get('rlock-waiter')).toEqual([contentionOn('java.util.concurrent.locks.ReentrantLock$NonfairSync')]);
-    const pool = rulesOf((await analyse([`${FIXTURES}/pool/dump-1.txt`])).findings, 'executor-saturated');
+    const pool = byRule((await analyse([`${FIXTURES}/pool/dump-1.txt`])).findings, 'executor-saturated');
     expect(pool[0]!.causedBy).toEqual([]);
   });
   test('deadlocked threads with numbered names are not a pool', async () => {
     const { findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`]);
-    expect(rulesOf(findings, 'executor-saturated')).toEqual([]);
+    expect(byRule(findings, 'executor-saturated')).toEqual([]);
   });
 });
 
 describe('executor-saturated on real servers whose clients do not read (fixtures/generate-pool-incidents.sh)', { timeout: 60_000 }, () => {
   type Truth = { facts: { pool: string; maxThreads: number; poolSize: number; blockedWriting: number } };
-  const truthOf = (name: string) => JSON.parse(readFileSync(join(INCIDENTS, name, 'truth.json'), 'utf8')) as Truth;
   // Tomcat 9 on JDK 17 (its blocking write waits on a monitor), and a plain ServerSocket with a fixed pool on JDK 25 (RUNNABLE in the socket write).
   for (const [incident, where] of [
     ['slow-clients-write', 'org.apache.tomcat.util.net.NioEndpoint$NioSocketWrapper.doWrite'],
     ['socket-server-write-jdk25', 'com.example.media.SocketServerWrites.serve'],
   ] as const) {
     test(`${incident}: 198 of 200 workers blocked writing responses, the pool at its maximum, nearly all held by one wait`, async () => {
-      const truth = truthOf(incident).facts;
+      const truth = truthOf<Truth>(incident).facts;
       const { findings } = await analyseIncident(join(INCIDENTS, incident));
-      const sat = rulesOf(findings, 'executor-saturated');
+      const sat = byRule(findings, 'executor-saturated');
       expect(sat.map((f) => f.subject)).toEqual([truth.pool]);
       expect(sat[0]!.facts).toMatchObject({ workers: truth.poolSize, busy: truth.blockedWriting, heldByOneWait: truth.blockedWriting, oneWait: where });
       expect(truth.poolSize).toBe(truth.maxThreads);
     });
   }
   test('negative control: the same server with its 200 workers idle', async () => {
-    const truth = truthOf('idle-server-pool').facts;
+    const truth = truthOf<Truth>('idle-server-pool').facts;
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'idle-server-pool'));
     expect(model.executors.find((e) => e.name === truth.pool)?.workers).toBe(truth.poolSize);
-    expect(rulesOf(findings, 'executor-saturated')).toEqual([]);
+    expect(byRule(findings, 'executor-saturated')).toEqual([]);
   });
 });
 

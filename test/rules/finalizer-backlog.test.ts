@@ -4,16 +4,15 @@
  * in the heap dump; from the thread dumps alone the blocked thread is still found (the other
  * incidents, whose queues are short: test/incidents/expected-rules.test.ts).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, truthOf } from '../helpers.js';
 import { type Case, check, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'finalizer-backlog');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { queuedAtLeast: number; finalizeMethod: string; lockHolder: string } };
+const truth = truthOf('finalizer-backlog') as { facts: { queuedAtLeast: number; finalizeMethod: string; lockHolder: string } };
 type Found = { rule: string; severity: string; facts: Record<string, unknown> };
 const backlog = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'finalizer-backlog') as Found[];
 

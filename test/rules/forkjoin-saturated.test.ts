@@ -3,16 +3,15 @@
  * parallel stream and in supplyAsync without an executor block every common-pool worker; a
  * ForkJoinPool busy computing is the control. Its silence on the other fixture incidents is in test/incidents/expected-rules.test.ts.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, truthOf } from '../helpers.js';
 import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'forkjoin-common-pool-blocked');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { pool: string; parallelism: number; blockedIn: string; control: string } };
+const truth = truthOf('forkjoin-common-pool-blocked') as { facts: { pool: string; parallelism: number; blockedIn: string; control: string } };
 type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown>; causedBy: string[] };
 const fj = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'forkjoin-saturated') as Found[];
 

@@ -4,13 +4,12 @@
  * last dump); the controls: a busy application, an idle JVM whose little CPU went mostly to GC, and
  * a dump without cpu= figures.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { analyseFiles } from '../helpers.js';
+import { analyseFiles, scratchDir } from '../helpers.js';
 import { type Case, check, modelOf, type ThreadSpec } from './build.js';
 
 const gc = (name: string, cpuS: number, elapsedS: number): ThreadSpec => ({ name, cpuMs: cpuS * 1000, elapsedS });
@@ -87,7 +86,7 @@ describe("gc-overhead: a dump the JVM wrote because its heap ran out (the dump's
       '',
     ].join('\n');
   const analysed = async (text: string) => {
-    const dir = await mkdtemp(join(tmpdir(), 'dumpsleuth-oom-'));
+    const dir = scratchDir('oom');
     const path = join(dir, 'javacore.txt');
     await writeFile(path, text);
     return analyseFiles([path]);

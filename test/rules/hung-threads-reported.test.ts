@@ -5,21 +5,20 @@
  * here from their message texts (no such server runs here: a format edge case, said so); and
  * silent where every report recovered (the other incidents: test/incidents/expected-rules.test.ts).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, describe, expect, test } from 'vitest';
 
 import type { LogEventModel } from '../../src/model/model.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, scratchDir, truthOf } from '../helpers.js';
 import { type Case, check, modelOf } from './build.js';
 
 const DIR = join(INCIDENTS, 'tomcat-stuck-requests');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+const truth = truthOf('tomcat-stuck-requests') as {
   facts: { stuck: number; stuckPath: string; recovered: number; recoveredPath: string };
 };
-const scratch = mkdtempSync(join(tmpdir(), 'dumpsleuth-hung-'));
+const scratch = scratchDir('hung');
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown>; evidence: Array<{ kind: string }> };
@@ -44,7 +43,7 @@ describe('hung-threads-reported', { timeout: 60_000 }, () => {
     expect(f!.message).not.toContain(truth.facts.recoveredPath);
     // The stack Tomcat logged under each report: a socket read called from the servlet.
     expect(f!.facts['runs']).toEqual([expect.stringMatching(/OrdersServlet\.doGet/), expect.stringMatching(/OrdersServlet\.doGet/)]);
-    expect((f!.facts['inDumps'] as string[]).sort()).toEqual([...(f!.facts['threads'] as string[])].sort());
+    expect([...(f!.facts['inDumps'] as string[])].sort()).toEqual([...(f!.facts['threads'] as string[])].sort());
     expect(f!.evidence.filter((e) => e.kind === 'thread')).toHaveLength(truth.facts.stuck);
   });
 

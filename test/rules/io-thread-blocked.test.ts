@@ -5,16 +5,15 @@
  * work to an executor and sit in their selector. Also: one dump is enough for a waiting loop, and
  * the other fixture incidents are in test/incidents/expected-rules.test.ts.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { analyseFiles, analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseFiles, analyseIncident, INCIDENTS, truthOf } from '../helpers.js';
 import { type Case, check, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'netty-blocked-event-loops');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+const truth = truthOf('netty-blocked-event-loops') as {
   facts: { blockedLoops: number; loopPrefix: string; onLock: number; onFuture: number; service: string; healthyLoops: string };
 };
 type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown> };

@@ -3,8 +3,7 @@
  * held by a deadlock, and the controls: too few waiters, a semaphore, a lock inside a cycle), then
  * real JVMs' dumps, with a series in which a compacting GC moved the contended monitor.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Chalk } from 'chalk';
@@ -12,13 +11,10 @@ import { describe, expect, test } from 'vitest';
 
 import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
-import type { Finding } from '../../src/model/findings.js';
 import { renderText } from '../../src/report/text.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyse, FIXTURES } from '../helpers.js';
+import { analyse, byRule, FIXTURES, scratchDir } from '../helpers.js';
 import { type Case, check, type LockSpec, many, modelOf, type ThreadSpec } from './build.js';
-
-const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 
 const CACHE = { id: '0x10', className: 'com.acme.SharedCache' };
 const holds = (l: { id: string; className: string }, at = 1): LockSpec => ({ at, kind: 'locked', ...l });
@@ -154,12 +150,12 @@ describe('lock-contention: hand-built cases', () => {
 describe('lock-contention on real JVMs', () => {
   test('negative control: two waiters are not contention', async () => {
     const { findings } = await analyse([`${FIXTURES}/threadinfo/Dubbo_JStack.log`]);
-    expect(rulesOf(findings, 'lock-contention')).toEqual([]);
+    expect(byRule(findings, 'lock-contention')).toEqual([]);
   });
   test('the threshold is an option', async () => {
     const { model } = await analyse([`${FIXTURES}/threadinfo/Dubbo_JStack.log`]);
     const config = resolveConfig(RULES, { rules: { 'lock-contention': ['warning', { minWaiters: 2 }] } }, 'test');
-    const f = rulesOf(runRules(model, RULES, config), 'lock-contention');
+    const f = byRule(runRules(model, RULES, config), 'lock-contention');
     expect(f.map((x) => x.facts['owner'])).toEqual(['inventory-holder']);
   });
 });
@@ -169,7 +165,7 @@ describe('lock-contention across a series', () => {
   // where a compacting GC moved the contended SharedCache monitor before the second dump.
   async function series(moveInSecond: boolean, otherOwnerInSecond = false) {
     const text = readFileSync(`${FIXTURES}/contention/dump-1.txt`, 'utf8');
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-moved-'));
+    const dir = scratchDir('moved');
     const files = [0, 1, 2].map((i) => {
       let t = text.replace('2026-11-30 09:30:43', `2026-11-30 09:30:4${3 + i * 2}`);
       if (i === 1 && moveInSecond) t = t.replaceAll('0x00000000ffd7f130', '0x00000000ffe00008');
@@ -178,7 +174,7 @@ describe('lock-contention across a series', () => {
       writeFileSync(f, t);
       return f;
     });
-    return rulesOf((await analyse(files)).findings, 'lock-contention').filter((f) => String(f.facts['lockClass']) === 'SharedCache');
+    return byRule((await analyse(files)).findings, 'lock-contention').filter((f) => String(f.facts['lockClass']) === 'SharedCache');
   }
 
   test('the same monitor in three dumps is one finding', async () => {
@@ -205,7 +201,7 @@ describe("the owner's name in the text report", () => {
   test('terminal control sequences in thread names are stripped from text', async () => {
     // A real dump with one thread renamed: Java allows any character in a thread name.
     const evil = 'monitor-\u001b]0;owned\u0007\u001b[2Jholder';
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-evil-'));
+    const dir = scratchDir('evil');
     const path = join(dir, 'dump.txt');
     writeFileSync(path, readFileSync(`${FIXTURES}/contention/dump-1.txt`, 'utf8').replaceAll('"monitor-holder"', `"${evil}"`));
     const { model, findings } = await analyse([path]);

@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 import { causalSummary } from '../../src/report/causal-summary.js';
-import { analyseFiles, analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseFiles, analyseIncident, INCIDENTS, truthOf } from '../helpers.js';
 import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'logging-contention');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+const truth = truthOf('logging-contention') as {
   facts: {
     syncAppender: string;
     syncThreads: number;

@@ -4,7 +4,6 @@
  * bytes of queues, callers parked on futures linked to the OkHttp Dispatcher through the heap, and
  * the memory-leak-suspect rule with its path from a GC root.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
@@ -13,17 +12,13 @@ import { analysisPlan, loadIncidentInputs } from '../../src/analysis/load-incide
 import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { collectInputs } from '../../src/input/collect-inputs.js';
-import type { Finding } from '../../src/model/findings.js';
 import { buildModel } from '../../src/reconstruct/build-model.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
-
-const truthOf = (incident: string) => JSON.parse(readFileSync(join(INCIDENTS, incident, 'truth.json'), 'utf8')).facts as Record<string, number>;
-const rulesOf = (fs: readonly Finding[], rule: string) => fs.filter((f) => f.rule === rule);
+import { analyseIncident, byRule, INCIDENTS, scratchDir, truthOf } from '../helpers.js';
 
 describe('callers parked on futures of queued OkHttp calls', { timeout: 60_000 }, () => {
   test('each waiting provider thread is linked to the Dispatcher, split as the program set it up', async () => {
-    const truth = truthOf('okhttp-callers-waiting');
+    const truth = truthOf<{ facts: Record<string, number> }>('okhttp-callers-waiting').facts;
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'okhttp-callers-waiting'));
     const dispatcher = model.connectionPools.find((p) => p.kind === 'okhttp-dispatcher')!;
     expect(dispatcher.pending).toBe(truth['readyCalls']);
@@ -35,12 +30,12 @@ describe('callers parked on futures of queued OkHttp calls', { timeout: 60_000 }
     expect(linked.every((n) => n.startsWith('DubboServerHandler-127.0.0.1:20880-thread-'))).toBe(true);
     // Futures and latches alike.
     expect(truth['callersWaitingOnFuture']! + truth['callersWaitingOnLatch']!).toBe(linked.length);
-    const pool = rulesOf(findings, 'connection-pool-starvation')[0]!;
+    const pool = byRule(findings, 'connection-pool-starvation')[0]!;
     expect(pool.message).toContain(`${truth['providerThreads']} threads are parked on a future or latch`);
-    const saturated = rulesOf(findings, 'executor-saturated').find((f) => f.subject.startsWith('DubboServerHandler'))!;
+    const saturated = byRule(findings, 'executor-saturated').find((f) => f.subject.startsWith('DubboServerHandler'))!;
     expect(saturated.causedBy).toContain(pool.id);
     // The waiting callers are the pool finding's evidence, not stuck threads of their own.
-    expect(rulesOf(findings, 'stuck-threads').filter((f) => /StockQuery/.test(f.subject))).toEqual([]);
+    expect(byRule(findings, 'stuck-threads').filter((f) => /StockQuery/.test(f.subject))).toEqual([]);
   });
 
   test('control: callers that only enqueue and return are not linked', async () => {
@@ -54,13 +49,13 @@ describe('callers parked on futures of queued OkHttp calls', { timeout: 60_000 }
 
 describe('a queue backlog that fills the heap', { timeout: 60_000 }, () => {
   test('the queue carries what it retains, and the leak suspect says it is that backlog', async () => {
-    const truth = truthOf('queue-backlog-memory');
+    const truth = truthOf<{ facts: Record<string, number> }>('queue-backlog-memory').facts;
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'queue-backlog-memory'));
     const pool = model.executors.find((e) => e.name === 'report-render' && e.heap !== undefined)!;
     expect(pool.heap!.queue.size).toBe(truth['queued']);
     // Each queued task holds its byte[1024] (1,040 bytes with its header) and more: the queue retains at least that.
     expect(pool.heap!.queue.retainedBytes).toBeGreaterThanOrEqual(truth['queued']! * (truth['documentBytes']! + 16));
-    const [suspect] = rulesOf(findings, 'memory-leak-suspect');
+    const [suspect] = byRule(findings, 'memory-leak-suspect');
     expect(suspect).toBeDefined();
     expect(suspect!.facts['accumulationClass']).toBe('java.util.concurrent.LinkedBlockingQueue$Node');
     expect(suspect!.facts['accumulationChainLinks']).toBeGreaterThanOrEqual(truth['queued']!);
@@ -73,9 +68,9 @@ describe('a queue backlog that fills the heap', { timeout: 60_000 }, () => {
 
 describe('memory-leak-suspect', { timeout: 60_000 }, () => {
   test('a static map that nothing empties: where it accumulates, and the static field that keeps it', async () => {
-    const truth = truthOf('session-cache-leak');
+    const truth = truthOf<{ facts: Record<string, number> }>('session-cache-leak').facts;
     const { findings } = await analyseIncident(join(INCIDENTS, 'session-cache-leak'));
-    const suspects = rulesOf(findings, 'memory-leak-suspect');
+    const suspects = byRule(findings, 'memory-leak-suspect');
     expect(suspects).toHaveLength(1);
     const s = suspects[0]!;
     expect(s.facts['accumulationClass']).toBe('java.util.concurrent.ConcurrentHashMap$Node[]');
@@ -93,15 +88,15 @@ describe('memory-leak-suspect', { timeout: 60_000 }, () => {
     for (const incident of ['healthy-light-load', 'http-pool-starvation', 'okhttp-dispatcher-queue']) {
       const { model, findings } = await analyseIncident(join(INCIDENTS, incident));
       expect(model.memory[0]!.summary!.suspects.length, incident).toBeGreaterThan(0);
-      expect(rulesOf(findings, 'memory-leak-suspect'), incident).toEqual([]);
+      expect(byRule(findings, 'memory-leak-suspect'), incident).toEqual([]);
     }
   });
 
   test('the retained fixture: below the default size nothing; with the size lowered, the listener list', async () => {
     const { model } = await analyseIncident('fixtures/heap/retained');
-    expect(rulesOf(runRules(model, RULES, resolveConfig(RULES, {}, 'test')), 'memory-leak-suspect')).toEqual([]);
+    expect(byRule(runRules(model, RULES, resolveConfig(RULES, {}, 'test')), 'memory-leak-suspect')).toEqual([]);
     const lowered = runRules(model, RULES, resolveConfig(RULES, { rules: { 'memory-leak-suspect': ['warning', { minRetainedMB: 0.5 }] } }, 'test'));
-    const [s] = rulesOf(lowered, 'memory-leak-suspect');
+    const [s] = byRule(lowered, 'memory-leak-suspect');
     expect(s!.facts['accumulationClass']).toBe('java.lang.Object[]');
     expect(s!.facts['accumulationDominated']).toBe(2000);
     expect((s!.facts['pathFromGcRoot'] as string[]).some((step) => step.startsWith('static LISTENERS -> java.util.ArrayList 0x'))).toBe(true);
@@ -120,10 +115,8 @@ describe('memory-leak-suspect', { timeout: 60_000 }, () => {
 
 describe('an extract carries the memory summary', { timeout: 60_000 }, () => {
   test('the snapshot of the session leak still yields the leak suspect, without the HPROF', async () => {
-    const { mkdtempSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
     const { extractCommand } = await import('../../src/commands/extract.js');
-    const out = join(mkdtempSync(join(tmpdir(), 'dumpsleuth-extract-')), 'incident.json.gz');
+    const out = join(scratchDir('extract'), 'incident.json.gz');
     const sink = { write: () => true, isTTY: false } as unknown as NodeJS.WriteStream;
     expect(
       await extractCommand(
@@ -138,14 +131,14 @@ describe('an extract carries the memory summary', { timeout: 60_000 }, () => {
     );
     const model = buildModel(threads, { heaps, logs });
     expect(model.memory[0]!.summary!.suspects[0]!.accumulation.className).toBe('java.util.concurrent.ConcurrentHashMap$Node[]');
-    const [s] = rulesOf(runRules(model, RULES, resolveConfig(RULES, {}, 'test')), 'memory-leak-suspect');
+    const [s] = byRule(runRules(model, RULES, resolveConfig(RULES, {}, 'test')), 'memory-leak-suspect');
     expect(s!.message).toContain('static SESSIONS_BY_ID');
   });
 });
 
 describe('callers of calls in flight', { timeout: 60_000 }, () => {
   test('are not counted as waiting for the pool: they wait for the downstream, like lease holders', async () => {
-    const truth = truthOf('okhttp-callers-waiting');
+    const truth = truthOf<{ facts: Record<string, number> }>('okhttp-callers-waiting').facts;
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'okhttp-callers-waiting'));
     const dispatcher = model.connectionPools.find((p) => p.kind === 'okhttp-dispatcher')!;
     const inFlight = new Set(dispatcher.callersWaiting!.inFlight);
@@ -153,6 +146,6 @@ describe('callers of calls in flight', { timeout: 60_000 }, () => {
       expect(w.threads).toHaveLength(truth['readyCalls']!);
       expect(w.threads.filter((t) => inFlight.has(t.name))).toEqual([]);
     }
-    expect(rulesOf(findings, 'connection-pool-starvation')[0]!.facts['waitingThreads']).toBe(truth['readyCalls']);
+    expect(byRule(findings, 'connection-pool-starvation')[0]!.facts['waitingThreads']).toBe(truth['readyCalls']);
   });
 });

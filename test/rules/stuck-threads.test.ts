@@ -3,18 +3,14 @@
  * its CPU finding, and the controls: one dump, idle threads, a thread that moved), then the real
  * JVM's series fixture and its JSON report's golden file.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import type { Finding } from '../../src/model/findings.js';
 import { renderJson } from '../../src/report/json.js';
-import { analyse, FIXTURES } from '../helpers.js';
+import { analyse, byRule, FIXTURES, scratchDir } from '../helpers.js';
 import { type Case, check, type DumpSpec, idlePoolWorker, modelOf, type ThreadSpec } from './build.js';
-
-const rulesOf = (fs: readonly Finding[], rule: string): Finding[] => fs.filter((f) => f.rule === rule);
 
 /** The same threads in dumps ten seconds apart; `change` alters a thread in the later dumps. */
 function series(threads: readonly ThreadSpec[], dumps = 2, change: (t: ThreadSpec, k: number) => ThreadSpec = (t) => t): DumpSpec[] {
@@ -111,20 +107,20 @@ describe('stuck-threads: hand-built cases', () => {
 describe('stuck-threads on real JVMs', () => {
   test('negative control: one dump is no series', async () => {
     const { findings } = await analyse([`${FIXTURES}/series/dump-1.txt`]);
-    expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
+    expect(byRule(findings, 'stuck-threads')).toEqual([]);
   });
   test('deadlocked threads are reported once, as the deadlock', async () => {
     const { findings } = await analyse([`${FIXTURES}/logs/catalina.out`]);
-    expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
+    expect(byRule(findings, 'stuck-threads')).toEqual([]);
   });
   test('negative control: two captures of the same instant are no series', async () => {
     // jstack and jcmd side by side can land in the same second; a copy of one dump is the sure case.
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-twice-'));
+    const dir = scratchDir('twice');
     const copy = join(dir, 'same-instant.txt');
     writeFileSync(copy, readFileSync(`${FIXTURES}/series/dump-1.txt`));
     const { model, findings } = await analyse([`${FIXTURES}/series/dump-1.txt`, copy]);
     expect(model.series).toEqual([]);
-    expect(rulesOf(findings, 'stuck-threads')).toEqual([]);
+    expect(byRule(findings, 'stuck-threads')).toEqual([]);
   });
 });
 

@@ -12,11 +12,11 @@ import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { RULES } from '../../src/rules/index.js';
 import { INSTANCE_NAMINGS, instanceNamingOf } from '../../src/rules/support/instance-namings.js';
-import { analyseFiles, analyseIncident, INCIDENTS, threadDumpTextFiles } from '../helpers.js';
+import { analyseFiles, analyseIncident, INCIDENTS, threadDumpTextFiles, truthOf } from '../helpers.js';
 import { type Case, check, type DumpSpec, idlePoolWorker, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'thread-leak');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as {
+const truth = truthOf('thread-leak') as {
   facts: { leakPattern: string; threadsPerPool: number; timerPattern: string; fullPool: string };
 };
 type Found = { rule: string; subject: string; severity: string; message: string; facts: Record<string, unknown> };

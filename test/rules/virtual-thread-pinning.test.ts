@@ -5,16 +5,15 @@
  * mounted virtual thread's frames apart; they are read back on top of the carrier's) and from the
  * JSON dump (which lists the waiting virtual threads). Its silence on the other fixture incidents is in test/incidents/expected-rules.test.ts.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { analyseFiles, analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseFiles, analyseIncident, INCIDENTS, truthOf } from '../helpers.js';
 import { type Case, check, modelOf, type ThreadSpec } from './build.js';
 
 const DIR = join(INCIDENTS, 'virtual-thread-pinning');
-const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8')) as { facts: { carriers: number; pinnedIn: string[]; waitingVirtualThreads: number } };
+const truth = truthOf('virtual-thread-pinning') as { facts: { carriers: number; pinnedIn: string[]; waitingVirtualThreads: number } };
 type Found = { rule: string; severity: string; message: string; facts: Record<string, unknown> };
 const pinning = (findings: readonly { rule: string }[]) => findings.filter((f) => f.rule === 'virtual-thread-pinning') as Found[];
 

@@ -3,8 +3,7 @@
  * the real-JVM fixtures (every incident's dumps and heap are one JVM; any two incidents are two),
  * on the corpus (every labelled series is one JVM) and end to end: nothing of two JVMs is merged.
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
@@ -14,7 +13,7 @@ import { loadThreadInput } from '../../src/analysis/load-threads.js';
 import { sightingOfHeap } from '../../src/reconstruct/heap-identity.js';
 import { REPORT_FORMATS } from '../../src/report/renderers.js';
 import { groupByJvm, type JvmSighting, sightingOfDump, whyNotOneJvm } from '../../src/threads/jvm-identity.js';
-import { runCli } from '../helpers.js';
+import { runCli, scratchDir } from '../helpers.js';
 
 const sighting = (
   label: string,
@@ -179,7 +178,7 @@ describe('end to end: two JVMs are never one analysis', { timeout: 120_000 }, ()
   });
 
   test('many files of two JVMs: a few names per JVM, the rest counted, so the error stays one line', async () => {
-    const d = mkdtempSync(join(tmpdir(), 'dumpsleuth-many-jvms-'));
+    const d = scratchDir('many-jvms');
     const copies = Array.from({ length: 8 }, (_, k) => {
       const f = join(d, `a-${k + 1}.txt`);
       copyFileSync(`${A}/dump-1.txt`, f);
@@ -192,7 +191,7 @@ describe('end to end: two JVMs are never one analysis', { timeout: 120_000 }, ()
   });
 
   test('one file across a restart: each JVM its own series, and a note says so', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-jvms-'));
+    const dir = scratchDir('jvms');
     const file = join(dir, 'catalina.out');
     writeFileSync(
       file,
@@ -211,7 +210,7 @@ describe('end to end: two JVMs are never one analysis', { timeout: 120_000 }, ()
   });
 
   test('a heap dump of another JVM beside the thread dumps: not lined up, no false leak, a note in every format', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-jvms-'));
+    const dir = scratchDir('jvms');
     for (const n of [1, 2, 3]) copyFileSync(`${B}/dump-${n}.txt`, join(dir, `dump-${n}.txt`));
     copyFileSync(`${A}/heap.hprof.gz`, join(dir, 'heap.hprof.gz'));
     const doc = JSON.parse((await runCli(['analyze', '-f', 'json', '--fail-on', 'never', dir])).stdout);

@@ -5,8 +5,7 @@
  * are imitated (prefix-writers.ts). Controls: the dump as it is, and a log whose prefixed lines are an
  * exception's stack trace, not a dump, are read as before.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -14,11 +13,12 @@ import { describe, expect, it } from 'vitest';
 import { loadThreadInput } from '../../src/analysis/load-threads.js';
 import type { ThreadDumpFile } from '../../src/model/thread-dump.js';
 import { afterShape, learnLinePrefix, shapeOf } from '../../src/threads/line-prefix.js';
+import { scratchDir } from '../helpers.js';
 import { PREFIX_WRITERS } from './prefix-writers.js';
 
 const DIR = 'fixtures/threads/prefixed';
 const PLAIN = readFileSync(join(DIR, 'kill3-stdout.txt'), 'utf8');
-const scratch = mkdtempSync(join(tmpdir(), 'dumpsleuth-prefixed-'));
+const scratch = scratchDir('prefixed');
 
 /** What must survive the prefix: each thread's name, state and frames, and the deadlock the JVM reported. */
 function threadsOf(file: ThreadDumpFile) {

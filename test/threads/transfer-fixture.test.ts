@@ -4,13 +4,12 @@
  * shows work. A real JVM (fixtures/programs/transfer/Transfer.java with a native library of
  * abbreviated names, truth.json written by the program), three dumps five seconds apart.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { describe, expect, test } from 'vitest';
 
-import { analyse, FIXTURES, truth } from '../helpers.js';
+import { analyse, FIXTURES, scratchDir, truth } from '../helpers.js';
 
 const DUMPS = [1, 2, 3].map((n) => `${FIXTURES}/transfer/dump-${n}.txt`);
 
@@ -51,7 +50,7 @@ describe('transfer fixture (a real JVM, three dumps five seconds apart)', async 
 
 describe('the same dumps without cpu= (a JDK 8 header has none): unknown means silent', async () => {
   // Derived from the real dumps (a format change only): every header's cpu= and elapsed= removed.
-  const dir = await mkdtemp(join(tmpdir(), 'dumpsleuth-nocpu-'));
+  const dir = scratchDir('nocpu');
   const paths = await Promise.all(
     DUMPS.map(async (p, k) => {
       const text = (await readFile(p, 'utf8')).replace(/ cpu=[\d.]+ms elapsed=[\d.]+s/g, '');

@@ -3,7 +3,6 @@
  * loaded as `ui` loads it, the tree keeps the dominator identities, its nodes carry their paths from
  * a GC root, the finding's evidence leads to the tree, and the frame is a golden file.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import chalk from 'chalk';
@@ -14,10 +13,10 @@ import { App } from '../../src/ui/components/App.js';
 import { loadIncidentData } from '../../src/ui/load-incident-data.js';
 import { follow, initialState } from '../../src/ui/state/ui-state.js';
 import type { UiData, UiRow, UiScreen } from '../../src/ui/view-data.js';
-import { INCIDENTS } from '../helpers.js';
+import { INCIDENTS, truthOf } from '../helpers.js';
 
 const dir = join(INCIDENTS, 'session-cache-leak');
-const truth = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as { facts: { sessions: number; attributeBytes: number; holder: string } };
+const truth = truthOf('session-cache-leak') as { facts: { sessions: number; attributeBytes: number; holder: string } };
 const tick = () => new Promise((r) => setImmediate(() => setTimeout(r, 0)));
 
 /** `12.3 MiB` back to bytes (the row text rounds to one decimal). */

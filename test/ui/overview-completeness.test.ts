@@ -2,18 +2,17 @@
  * The UI's first screen says, above the answer, what every report says at its top: an input read only
  * in part, or a file of the incident not read. A whole incident says nothing of the kind.
  */
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { buildUiData } from '../../src/ui/build-view.js';
-import { analyseIncident, FIXTURES } from '../helpers.js';
+import { analyseIncident, FIXTURES, scratchDir } from '../helpers.js';
 
 describe('the Overview says what was not read', () => {
   it('a PNG saved as heap.hprof beside the dump: the first row, with each file in its detail', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-ui-left-out-'));
+    const dir = scratchDir('ui-left-out');
     copyFileSync(join(FIXTURES, 'deadlock', 'dump-1.txt'), join(dir, 'dump-1.txt'));
     writeFileSync(join(dir, 'heap.hprof'), Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
     const { model, findings } = await analyseIncident(dir);
@@ -25,7 +24,7 @@ describe('the Overview says what was not read', () => {
   });
 
   it('stray files alone: listed after the answer, dim, which stays the first row', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-ui-stray-'));
+    const dir = scratchDir('ui-stray');
     copyFileSync(join(FIXTURES, 'deadlock', 'dump-1.txt'), join(dir, 'dump-1.txt'));
     writeFileSync(join(dir, 'notes.md'), 'what we saw\n');
     const { model, findings } = await analyseIncident(dir);
