@@ -1,5 +1,6 @@
-import { isJdkClass, rowsOf } from '../knowledge/index.js';
+import { rowsOf } from '../knowledge/index.js';
 import { type ExecutorModel, isApplicationLog, type Model, type ThreadRef } from '../model/model.js';
+import { activityFrame } from '../threads/thread-activity.js';
 import type { CauseLink, Rule } from './rule.js';
 import { plural, threadEvidence } from './support/evidence.js';
 import { deadlockSubject, lockSubject } from './support/held-up.js';
@@ -253,9 +254,8 @@ function oneWaitOf(model: Model, e: ExecutorModel): OneWait | undefined {
   const byWhere = new Map<string, ThreadRef[]>();
   for (const t of e.busyThreads) {
     const th = model.dumps[t.dump]!.threads[t.thread]!;
-    if (model.activity[t.dump]![t.thread]!.basis === 'running') continue;
-    const where = (th.frames.find((f) => !isJdkClass(f.className)) ?? th.frames[0])?.qualified;
-    if (where === undefined) continue;
+    if (model.activity[t.dump]![t.thread]!.basis === 'running' || th.frames.length === 0) continue;
+    const where = activityFrame(th);
     const list = byWhere.get(where);
     if (list === undefined) byWhere.set(where, [t]);
     else list.push(t);
