@@ -67,6 +67,8 @@ export function hugePagesEnvironment(args: readonly string[], host: () => HugePa
 
 /** Bytes read from a file's start to tell a heap dump (an HPROF header, a V8 snapshot's first key). */
 const HEAD_BYTES = 64 * 1024;
+/** Compressed bytes inflated to read a gzip file's head. */
+const GZIP_HEAD_BYTES = 4 * 1024;
 
 /** Whether a file's first bytes are a heap dump's, gzip inflated as far as they go. */
 function startsLikeHeap(path: string): boolean {
@@ -80,8 +82,9 @@ function startsLikeHeap(path: string): boolean {
   }
   if (head[0] === 0x1f && head[1] === 0x8b) {
     try {
-      // A stream cut anywhere: what inflates of it is enough to read a header.
-      head = gunzipSync(head, { finishFlush: zlib.Z_SYNC_FLUSH }).subarray(0, HEAD_BYTES);
+      // A stream cut anywhere: what inflates of its first few KiB is enough to read a header, and is
+      // bounded (deflate inflates at most about 1,000-fold: a few MiB, not the 64 MiB a whole head of zeros gives).
+      head = gunzipSync(head.subarray(0, GZIP_HEAD_BYTES), { finishFlush: zlib.Z_SYNC_FLUSH }).subarray(0, HEAD_BYTES);
     } catch {
       return false;
     }
