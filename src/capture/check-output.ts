@@ -25,6 +25,8 @@ export function toolSaysFailed(output: string, file?: string): string | undefine
 }
 
 const HPROF_MAGIC = 'JAVA PROFILE 1.0.';
+/** `JAVA PROFILE 1.0.2`, its NUL, the id size (4 bytes) and the time (8 bytes). */
+const HPROF_HEADER_BYTES = 19 + 4 + 8;
 const HEAD_BYTES = 64 * 1024;
 
 function readHead(path: string, bytes: number): Buffer {
@@ -80,9 +82,13 @@ export async function heapFileProblem(path: string): Promise<string | undefined>
   if (missing !== undefined) return missing;
   const head = readHead(path, HEAD_BYTES);
   const gzip = head[0] === 0x1f && head[1] === 0x8b;
-  const start = gzip ? await inflatedStart(head, HPROF_MAGIC.length) : head.subarray(0, HPROF_MAGIC.length);
-  if (start.toString('latin1') === HPROF_MAGIC) return undefined;
-  return `${path} does not start with an HPROF header${gzip ? ' once inflated' : ''} (a cut or damaged heap dump)`;
+  const start = gzip ? await inflatedStart(head, HPROF_HEADER_BYTES) : head.subarray(0, HPROF_HEADER_BYTES);
+  if (!start.subarray(0, HPROF_MAGIC.length).equals(Buffer.from(HPROF_MAGIC, 'latin1')))
+    return `${path} does not start with an HPROF header${gzip ? ' once inflated' : ''} (a cut or damaged heap dump)`;
+  // The whole header, as the reader needs it: the version's NUL, an id size of 4 or 8, the time.
+  const idSize = start.length >= HPROF_HEADER_BYTES && start[HPROF_MAGIC.length + 1] === 0 ? start.readUInt32BE(HPROF_MAGIC.length + 2) : 0;
+  if (idSize === 4 || idSize === 8) return undefined;
+  return `${path} ends within its HPROF header, or the header is damaged${gzip ? ' once inflated' : ''} (a cut heap dump: nothing of it can be read)`;
 }
 
 /** Why `path` is not a jcmd JSON thread dump (`{"threadDump": …`), or undefined when it is. */

@@ -33,6 +33,13 @@ describe('what a capture step wrote', () => {
     expect(await heapFileProblem(at('cut.hprof.gz', gz.subarray(0, 12)))).toMatch(/HPROF header once inflated/);
   });
 
+  it('a heap dump cut within its header (the magic and nothing a reader can use) fails; control: the whole header passes', async () => {
+    const plain = gunzipSync(gz);
+    expect(await heapFileProblem(at('magic-only.hprof', plain.subarray(0, 21)))).toMatch(/ends within its HPROF header/);
+    expect(await heapFileProblem(at('magic-only.hprof.gz', gzipSync(plain.subarray(0, 30))))).toMatch(/ends within its HPROF header.* once inflated/);
+    expect(await heapFileProblem(at('header.hprof', plain.subarray(0, 31)))).toBeUndefined();
+  });
+
   it('a gzip heap dump cut after its header still starts as one (its analysis says where it ends)', async () => {
     expect(await heapFileProblem(at('tail-cut.hprof.gz', gz.subarray(0, Math.floor(gz.length / 2))))).toBeUndefined();
   });
