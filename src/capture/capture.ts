@@ -13,6 +13,8 @@ import { copyFileSync, createReadStream, createWriteStream, existsSync, mkdirSyn
 import { hostname } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 
+import { UsageError } from '../errors.js';
+import { readFailure } from '../model/read-failure.js';
 import { heapFileProblem, jsonThreadDumpProblem, threadDumpTextProblem, toolSaysFailed } from './check-output.js';
 import { qosLog } from './dubbo-qos.js';
 import type { TargetJvm } from './find-jvm.js';
@@ -121,7 +123,13 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
   const host = hostname().replace(/[^\w.-]/g, '_');
   // Absolute: the JVM writes the heap and JSON dumps itself, from its own working directory.
   const dir = resolve(opts.outDir, `${host}-${target.pid}-${stamp(started)}`);
-  mkdirSync(dir, { recursive: true });
+  // One level, under a folder that is there (the command made -o): a recursive mkdir under /proc/sys
+  // waits for ever, and a folder that takes no new entries is the user's to change, said in one line.
+  try {
+    mkdirSync(dir);
+  } catch (e) {
+    throw new UsageError(`cannot make the incident folder ${dir}: ${readFailure(e)}`, 'give -o a folder you may write to, such as -o /tmp/incidents');
+  }
   const steps: CaptureStep[] = [];
   const warnings: string[] = [];
   const timeout = opts.timeoutSeconds * 1000;

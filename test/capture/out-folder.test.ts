@@ -8,7 +8,9 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { captureIncident } from '../../src/capture/capture.js';
 import { findTool } from '../../src/capture/jvm-tools.js';
+import { UsageError } from '../../src/errors.js';
 import { runCli, scratchDir } from '../helpers.js';
 
 const jcmd = findTool('jcmd');
@@ -37,5 +39,15 @@ describe.skipIf(jcmd === undefined)('capture -o', { timeout: 60_000 }, () => {
     const r = await runCli(['capture', '1', '-o', join(dir, 'new', 'incidents')]);
     expect(r.code).toBe(2);
     expect(r.stderr).not.toMatch(/cannot (write|make)/);
+  });
+});
+
+describe('the incident folder under -o', () => {
+  // -o exists, but no folder can be made in it: the incident's folder was made recursively, which
+  // under /proc/sys waits for ever; now one level, and one error line (no JVM is needed to see it).
+  it.runIf(process.platform === 'linux')('under /proc/sys: a usage error at once, not a hang', { timeout: 10_000 }, async () => {
+    const capture = captureIncident({ pid: 1, command: 'none' }, { dumps: 1, intervalSeconds: 1, outDir: '/proc/sys', logs: [], timeoutSeconds: 1 });
+    await expect(capture).rejects.toThrow(UsageError);
+    await expect(capture).rejects.toThrow(/^cannot make the incident folder \/proc\/sys\/.*-1-/);
   });
 });
