@@ -49,10 +49,12 @@ export function mergeMoments(dumps: readonly ThreadDump[]): { dumps: ThreadDump[
   for (const j of jsons) {
     let best: { text: number; apartMs: number | undefined } | undefined;
     for (const t of texts) {
-      if (pairedText.has(t) || !sameMoment(dumps[t]!, dumps[j]!)) continue;
+      if (pairedText.has(t)) continue;
+      // The clocks first (cheap): the threads are compared only for dumps of one moment.
       const apartMs = msApart(dumps[t]!, dumps[j]!);
       if (apartMs === null) continue;
       if (apartMs === undefined && (jsons.length > 1 || texts.length > 1)) continue;
+      if (!sameMoment(dumps[t]!, dumps[j]!)) continue;
       if (best === undefined || (apartMs ?? Infinity) < (best.apartMs ?? Infinity)) best = { text: t, apartMs };
     }
     if (best === undefined) continue;
