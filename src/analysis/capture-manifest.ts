@@ -52,5 +52,10 @@ function notesOfSteps(path: string, steps: readonly ManifestStep[]): string[] {
 }
 
 function isHeapStep(s: ManifestStep): boolean {
-  return typeof s.what === 'string' && s.what.startsWith('heap dump');
+  return typeof s.what === 'string' && isHeapStepName(s.what);
+}
+
+/** Whether a capture step of this name took the heap dump (capture names them `heap dump (live objects, gzip)`, ...). */
+export function isHeapStepName(what: string): boolean {
+  return what.startsWith('heap dump');
 }

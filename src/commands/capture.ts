@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
+import { isHeapStepName } from '../analysis/capture-manifest.js';
 import { captureIncident, type CaptureManifest, type CaptureOptions, JVM_WRITES } from '../capture/capture.js';
 import { resolveTarget } from '../capture/find-jvm.js';
 import { findTool } from '../capture/jvm-tools.js';
@@ -62,7 +63,7 @@ export async function captureCommand(target: string, opts: CaptureCommandOptions
 
 /** Why the heap dump step failed (or that it never ran), when no heap dump was taken. */
 function missingHeap(manifest: CaptureManifest): string | undefined {
-  const heapSteps = manifest.steps.filter((s) => s.what.startsWith('heap dump'));
+  const heapSteps = manifest.steps.filter((s) => isHeapStepName(s.what));
   if (heapSteps.some((s) => s.ok)) return undefined;
   // The step's error without the hint on who writes the file: the remedy says it.
   const error = heapSteps.find((s) => s.error !== undefined)?.error?.replace(`; ${JVM_WRITES}`, '');
