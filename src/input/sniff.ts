@@ -46,8 +46,10 @@ export function sniff(headBytes: Buffer, headText: string): SniffedKind {
       nulRun++;
       continue;
     }
-    if (nulRun > 0 && nulRun < SPARSE_HOLE_MIN) controls += nulRun;
-    if (nulRun > 0 && nulRun < SPARSE_HOLE_MIN) textChars += nulRun;
+    if (nulRun > 0 && nulRun < SPARSE_HOLE_MIN) {
+      controls += nulRun;
+      textChars += nulRun;
+    }
     nulRun = 0;
     if (c < 0) break;
     textChars++;
