@@ -45,6 +45,16 @@ async function child(mode, file, distRoot = root) {
     let n = 0;
     for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) n += chunk.length;
     extra = { bytes: n };
+  } else if (mode === 'lines') {
+    // The least any reader of a text dump does: decode the bytes and split them into lines.
+    let lines = 0;
+    let rest = '';
+    for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
+      const parts = (rest + chunk).split('\n');
+      rest = parts.pop();
+      lines += parts.length;
+    }
+    extra = { lines };
   } else {
     const { loadThreadInput } = await importFirst(distRoot, 'dist/analysis/load-threads.js', 'dist/input/load.js');
     const { buildModel } = await importBuildModel(distRoot);
@@ -114,6 +124,7 @@ async function main() {
     return { now: median(now), then: then.length > 0 ? median(then) : null };
   };
   const base = measure('baseline', file).now;
+  const lines = measure('lines', file).now;
   const fullBoth = measure('analyze', file);
   const uniqueBoth = measure('analyze', uniqueFile);
   const full = fullBoth.now;
@@ -123,11 +134,15 @@ async function main() {
     `${r.maxRssMb.toFixed(0).padStart(5)} MB`;
   console.log(`input: ${mb.toFixed(1)} MB, ${threads} threads (${file}), median of ${runs} runs, node ${process.version}`);
   console.log(line('read bytes only (baseline)', base, mb));
+  console.log(line('read, decode, split into lines', lines, mb));
   console.log(line('parse + model + rules', full, mb));
   console.log(
     `threads parsed: ${full.threads}, unparsed lines: ${full.unparsed}, findings: ${full.findings}, live heap after the run: ${full.liveHeapMb.toFixed(0)} MB`,
   );
-  console.log(`peak RSS / input size: ${(full.maxRssMb / mb).toFixed(2)}x; end-to-end vs read: ${(full.seconds / base.seconds).toFixed(1)}x the time`);
+  console.log(
+    `peak RSS / input size: ${(full.maxRssMb / mb).toFixed(2)}x; end-to-end vs read: ${(full.seconds / base.seconds).toFixed(1)}x the time, ` +
+      `vs read and split into lines: ${(full.seconds / lines.seconds).toFixed(1)}x`,
+  );
   console.log(phasesLine(full));
   console.log(`worst case, no two thread bodies alike: ${uniqueMb.toFixed(1)} MB (${uniqueFile})`);
   console.log(line('parse + model + rules', unique, uniqueMb));
