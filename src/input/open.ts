@@ -4,8 +4,7 @@
  * The result streams decoded text; nothing here holds the whole file.
  */
 import { isAscii } from 'node:buffer';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
@@ -37,7 +36,11 @@ export interface OpenedInput {
 }
 
 const HEAD_BYTES = 64 * 1024;
-const READ_CHUNK = 1024 * 1024;
+/**
+ * Below Node's threshold for external strings (about 1 MB) and glibc's for mmap (128 KiB): a chunk's
+ * decoded text is an ordinary young string, and no chunk is a malloc block of its own.
+ */
+const READ_CHUNK = 64 * 1024;
 
 /**
  * `readFrom` is where the bytes of `-` are when stdin was already copied to a file (see stdin.ts);
@@ -46,6 +49,7 @@ const READ_CHUNK = 1024 * 1024;
 export async function openInput(path: string, onProgress?: ProgressListener, maxGunzipBytes?: number, readFrom?: string): Promise<OpenedInput> {
   let totalBytes: number | undefined;
   let source: AsyncIterable<Buffer | string>;
+  let reader: ChunkReader | undefined;
   // The copy of stdin or of a named pipe when there is one; else the path itself (stdin alone: read as it comes).
   const file = readFrom ?? (path === '-' ? undefined : path);
   if (file === undefined) {
@@ -59,7 +63,8 @@ export async function openInput(path: string, onProgress?: ProgressListener, max
       if (e instanceof InputError) throw e;
       throw new InputError(`cannot read ${path}: ${readFailure(e)}`, 'check the path');
     }
-    source = createReadStream(file, { highWaterMark: READ_CHUNK });
+    reader = new ChunkReader(file);
+    source = reader.chunks();
   }
   let bytesRead = 0;
   const counted = countBytes(source, (n) => {
@@ -68,6 +73,8 @@ export async function openInput(path: string, onProgress?: ProgressListener, max
   });
   const raw = await peek(counted, 2);
   const gzip = raw.head.length >= 2 && raw.head[0] === 0x1f && raw.head[1] === 0x8b;
+  // The inflater reads ahead of what it was handed, so only plain text may share one buffer.
+  if (!gzip) reader?.reuseBuffers();
   const plain = gzip ? gunzipped(raw.rest, path, maxGunzipBytes) : raw.rest;
   const { head: headBytes, rest } = await peek(plain, HEAD_BYTES);
   const encoding = detectEncoding(headBytes);
@@ -90,9 +97,59 @@ export async function openInput(path: string, onProgress?: ProgressListener, max
     },
     mended,
     close: () => {
-      if (source !== process.stdin) (source as ReturnType<typeof createReadStream>).destroy();
+      reader?.close();
     },
   };
+}
+
+/**
+ * A file's bytes in chunks, each read while the one before is being parsed. Once `reuseBuffers` is
+ * called, the chunks are read into two buffers in turn: a reader decodes a chunk before it asks for the
+ * next, and a new buffer per chunk would leave glibc's heap as big as the most chunks the garbage
+ * collector ever let live at once (80 MB of a 150 MB dump).
+ */
+class ChunkReader {
+  private handle: FileHandle | undefined;
+  private closed = false;
+  private pair: [Buffer, Buffer] | undefined;
+
+  constructor(private readonly file: string) {}
+
+  reuseBuffers(): void {
+    this.pair ??= [Buffer.allocUnsafeSlow(READ_CHUNK), Buffer.allocUnsafeSlow(READ_CHUNK)];
+  }
+
+  async *chunks(): AsyncGenerator<Buffer> {
+    let next: Promise<Buffer> | undefined;
+    try {
+      const handle = await open(this.file, 'r');
+      this.handle = handle;
+      let turn = 0;
+      const readInto = (): Promise<Buffer> => {
+        const buffer = this.pair?.[turn++ & 1] ?? Buffer.allocUnsafeSlow(READ_CHUNK);
+        return handle.read(buffer, 0, READ_CHUNK, null).then(({ bytesRead }) => buffer.subarray(0, bytesRead));
+      };
+      next = readInto();
+      for (;;) {
+        const chunk = await next;
+        if (chunk.length === 0 || this.closed) return;
+        // The other buffer is free: the chunk before this one was handed out and read.
+        next = readInto();
+        yield chunk;
+      }
+    } finally {
+      // A read still under way when the reader stops early: its outcome is no longer wanted.
+      next?.catch(() => undefined);
+      this.close();
+    }
+  }
+
+  close(): void {
+    this.closed = true;
+    const handle = this.handle;
+    this.handle = undefined;
+    void handle?.close().catch(() => undefined);
+  }
 }
 
 async function* countBytes(source: AsyncIterable<Buffer | string>, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
@@ -176,7 +233,8 @@ async function peek(source: AsyncIterable<Buffer>, n: number): Promise<{ head: B
         done = true;
         break;
       }
-      taken.push(r.value);
+      // Copied: the source may read its next chunk into the same buffer.
+      taken.push(Buffer.from(r.value));
       have += r.value.length;
     } catch (e) {
       pendingError = e;
