@@ -4,8 +4,11 @@
  * source file, since the tests that need a process of their own run the bundle, not the sources.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { SCRATCH_ROOT_VARIABLE } from './scratch-root.js';
 
 const root = join(import.meta.dirname, '..');
 
@@ -19,17 +22,27 @@ function newest(dir: string): number {
   return t;
 }
 
-export default function setup(): void {
+/** The run's scratch folder (see scratchDir in helpers.ts); the workers, forked after this, inherit the variable. */
+function makeScratchRoot(): () => void {
+  const root = mkdtempSync(join(tmpdir(), 'dumpsleuth-tests-'));
+  process.env[SCRATCH_ROOT_VARIABLE] = root;
+  return () => rmSync(root, { recursive: true, force: true });
+}
+
+export default function setup(): () => void {
+  const removeScratch = makeScratchRoot();
   const shared = join(root, '..', 'shared');
   if (!existsSync(shared)) console.log(`tests that need ${shared} are skipped: it is absent (put the shared corpus next to this checkout to run them)`);
   const bundle = join(root, 'dist', 'cli.js');
   const sources = Math.max(newest(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs);
-  if (existsSync(bundle) && statSync(bundle).mtimeMs >= sources) return;
+  if (existsSync(bundle) && statSync(bundle).mtimeMs >= sources) return removeScratch;
   console.log(`building dist/ (npm run build): ${existsSync(bundle) ? 'src/ is newer than dist/cli.js' : 'dist/cli.js is missing'}`);
   try {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe' });
   } catch (e) {
+    removeScratch();
     const r = e as { stdout?: Buffer; stderr?: Buffer };
     throw new Error(`npm run build failed; the tests that run dist/cli.js need it:\n${String(r.stdout ?? '')}${String(r.stderr ?? '')}`, { cause: e });
   }
+  return removeScratch;
 }

@@ -14,6 +14,7 @@ import type { Finding } from '../src/model/findings.js';
 import type { Model } from '../src/model/model.js';
 import type { ThreadDumpFile } from '../src/model/thread-dump.js';
 import { TextDumpParser } from '../src/threads/text-parser.js';
+import { SCRATCH_ROOT_VARIABLE } from './scratch-root.js';
 
 export const FIXTURES = 'fixtures/threads';
 export const CORPUS = join('..', 'shared', 'corpus', 'threaddumps');
@@ -77,12 +78,13 @@ export function byRule(findings: readonly Finding[], rule: string): Finding[] {
 
 /**
  * A new empty folder for what a test writes (copies of fixtures, reports, extracts), named
- * dumpsleuth-<name>-XXXXXX under the system's temporary directory: one place that says where tests
- * write, instead of a mkdtemp in each file. It is not removed: vitest ends its worker processes with a
- * signal, so an exit hook here never runs (tried), and a test that cleans up does so itself.
+ * dumpsleuth-<name>-XXXXXX: one place that says where tests write, instead of a mkdtemp in each file.
+ * Under `npm test` it lies in the run's own folder, which test/global-setup.ts removes when the run
+ * ends (vitest ends its worker processes with a signal, so no exit hook in a worker would run);
+ * a test file run some other way writes under the system's temporary directory.
  */
 export function scratchDir(name: string): string {
-  return mkdtempSync(join(tmpdir(), `dumpsleuth-${name}-`));
+  return mkdtempSync(join(process.env[SCRATCH_ROOT_VARIABLE] ?? tmpdir(), `dumpsleuth-${name}-`));
 }
 
 /** A minimal javacore written by hand (a format edge case): its title and one thread, to put beside a jstack dump. */
