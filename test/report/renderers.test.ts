@@ -3,15 +3,14 @@
  * the CLI, `-f` and `-o`'s extension choose the same bytes, every extension belongs to one format, and
  * what the help and the README say of the formats is the registry's.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
 import { chooseFormat } from '../../src/commands/output.js';
 import { isReportFormat, RENDERERS, REPORT_FORMATS, type ReportFormat } from '../../src/report/renderers.js';
-import { runCli } from '../helpers.js';
+import { runCli, scratchDir } from '../helpers.js';
 
 const INCIDENT = 'fixtures/incidents/class-init-waits-jdk25';
 
@@ -60,7 +59,7 @@ describe('the renderer registry', () => {
 });
 
 describe('every format through the CLI: -f and each extension of -o write the same bytes', { timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'dumpsleuth-renderers-'));
+  const dir = scratchDir('renderers');
   for (const format of REPORT_FORMATS) {
     it(format, async () => {
       const asked = await runCli(['analyze', '--fail-on', 'never', '-f', format, INCIDENT]);
