@@ -11,12 +11,12 @@
  * with this one's runs, so a change is compared with what it replaced on the same machine, same minute.
  */
 import { spawnSync } from 'node:child_process';
-import { createReadStream, mkdirSync, statSync } from 'node:fs';
+import { createReadStream, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
-import { buildThreadDump } from './build-thread-dump.mjs';
+import { buildDeepSeries, buildThreadDump } from './build-thread-dump.mjs';
 import { importFirst } from './import-build.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -105,6 +105,7 @@ async function main() {
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   const before = process.env.BENCH_BEFORE;
   const once = (mode, file, distRoot) => {
+    if (mode === 'cli') return endToEnd(file, distRoot ?? root, outDir);
     const p = spawnSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', mode, file, distRoot ?? root], {
       encoding: 'utf8',
       maxBuffer: 1 << 20,
@@ -119,7 +120,7 @@ async function main() {
     const then = [];
     for (let r = 0; r < runs; r++) {
       now.push(once(mode, file));
-      if (before !== undefined && mode === 'analyze') then.push(once(mode, file, before));
+      if (before !== undefined && (mode === 'analyze' || mode === 'cli')) then.push(once(mode, file, before));
     }
     return { now: median(now), then: then.length > 0 ? median(then) : null };
   };
@@ -151,13 +152,55 @@ async function main() {
       `${(unique.maxRssMb / uniqueMb).toFixed(2)}x`,
   );
   console.log(phasesLine(unique));
+  const cliBoth = measure('cli', file);
+  console.log(line('dumpsleuth analyze -f json, end to end', cliBoth.now, mb), ` (${(cliBoth.now.maxRssMb / mb).toFixed(2)}x the input)`);
+
+  // The shape of most big dumps handed over: fewer threads, deep framework stacks, several dumps in one file.
+  const deepFile = join(outDir, 'threads-deep-series.txt');
+  const deep = await buildDeepSeries(deepFile);
+  const deepMb = statSync(deepFile).size / 1048576;
+  const deepLines = measure('lines', deepFile).now;
+  const deepBoth = measure('analyze', deepFile);
+  const deepCli = measure('cli', deepFile);
+  console.log(`deep stacks: ${deepMb.toFixed(1)} MB, ${deep.threads} threads in a series of dumps (${deepFile}), real blocks of >= 30 frames: ${deep.blocks}`);
+  console.log(line('read, decode, split into lines', deepLines, deepMb));
+  console.log(line('parse + model + rules', deepBoth.now, deepMb));
+  console.log(phasesLine(deepBoth.now));
+  console.log(line('dumpsleuth analyze -f json, end to end', deepCli.now, deepMb), ` (${(deepCli.now.maxRssMb / deepMb).toFixed(2)}x the input)`);
+  console.log(
+    `  end to end vs read and split into lines: ${(deepCli.now.seconds / deepLines.seconds).toFixed(1)}x the time; threads parsed: ${deepBoth.now.threads}, ` +
+      `unparsed lines: ${deepBoth.now.unparsed}, findings: ${deepBoth.now.findings}`,
+  );
   if (before !== undefined) {
     console.log(`the build before (${before}), same runs, interleaved:`);
+    console.log(line('dumpsleuth analyze -f json, end to end', cliBoth.then, mb));
+    console.log(line('deep stacks: parse + model + rules', deepBoth.then, deepMb));
+    console.log(line('deep stacks: dumpsleuth analyze, end to end', deepCli.then, deepMb));
     console.log(line('parse + model + rules', fullBoth.then, mb));
     console.log(phasesLine(fullBoth.then));
     console.log(line('worst case: parse + model + rules', uniqueBoth.then, uniqueMb));
     console.log(phasesLine(uniqueBoth.then));
   }
+}
+
+/**
+ * `dumpsleuth analyze -f json -o <file>` as a user runs it: a process of its own, start to exit
+ * (wall time from here; peak RSS from the preloaded report-rss.mjs).
+ */
+function endToEnd(file, distRoot, outDir) {
+  const rssFile = join(outDir, 'cli-rss.json');
+  const report = join(outDir, 'cli-report.json');
+  const t0 = process.hrtime.bigint();
+  const p = spawnSync(
+    process.execPath,
+    ['--import', join(here, 'report-rss.mjs'), join(distRoot, 'dist/cli.js'), 'analyze', '--fail-on', 'never', '-f', 'json', '-o', report, file],
+    { encoding: 'utf8', env: { ...process.env, DUMPSLEUTH_RSS_FILE: rssFile } },
+  );
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (p.status !== 0) throw new Error(`dumpsleuth analyze exited ${p.status}: ${p.stderr}`);
+  const { rssMb } = JSON.parse(readFileSync(rssFile, 'utf8'));
+  rmSync(report, { force: true });
+  return { seconds, maxRssMb: rssMb };
 }
 
 /** Where the median run's time went. */
