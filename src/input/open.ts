@@ -4,7 +4,8 @@
  * The result streams decoded text; nothing here holds the whole file.
  */
 import { isAscii } from 'node:buffer';
-import { type FileHandle, open, stat } from 'node:fs/promises';
+import { close as fsClose, open as fsOpen, read as fsRead } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
@@ -109,9 +110,13 @@ export async function openInput(path: string, onProgress?: ProgressListener, max
  * collector ever let live at once (80 MB of a 150 MB dump).
  */
 class ChunkReader {
-  private handle: FileHandle | undefined;
+  // A plain descriptor, not a FileHandle: a reader that only wanted the head may never close it, and
+  // a FileHandle collected open prints a warning on the user's terminal.
+  private fd: number | undefined;
   private closed = false;
   private pair: [Buffer, Buffer] | undefined;
+  /** The read under way: the descriptor is closed only after it, so no read lands on a reused descriptor. */
+  private inFlight: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly file: string) {}
 
@@ -120,16 +125,19 @@ class ChunkReader {
   }
 
   async *chunks(): AsyncGenerator<Buffer> {
-    let next: Promise<Buffer> | undefined;
     try {
-      const handle = await open(this.file, 'r');
-      this.handle = handle;
+      const fd = await openFile(this.file);
+      if (this.closed) return void closeFile(fd);
+      this.fd = fd;
       let turn = 0;
       const readInto = (): Promise<Buffer> => {
         const buffer = this.pair?.[turn++ & 1] ?? Buffer.allocUnsafeSlow(READ_CHUNK);
-        return handle.read(buffer, 0, READ_CHUNK, null).then(({ bytesRead }) => buffer.subarray(0, bytesRead));
+        const read = readChunk(fd, buffer);
+        // Handled here too: a reader that lets go without reading on leaves this read unawaited.
+        this.inFlight = read.catch(() => undefined);
+        return read;
       };
-      next = readInto();
+      let next = readInto();
       for (;;) {
         const chunk = await next;
         if (chunk.length === 0 || this.closed) return;
@@ -138,18 +146,30 @@ class ChunkReader {
         yield chunk;
       }
     } finally {
-      // A read still under way when the reader stops early: its outcome is no longer wanted.
-      next?.catch(() => undefined);
       this.close();
     }
   }
 
   close(): void {
     this.closed = true;
-    const handle = this.handle;
-    this.handle = undefined;
-    void handle?.close().catch(() => undefined);
+    const fd = this.fd;
+    this.fd = undefined;
+    if (fd !== undefined) void this.inFlight.then(() => closeFile(fd));
   }
+}
+
+function openFile(path: string): Promise<number> {
+  return new Promise((resolve, reject) => fsOpen(path, 'r', (e, fd) => (e === null ? resolve(fd) : reject(e))));
+}
+
+function readChunk(fd: number, buffer: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    fsRead(fd, buffer, 0, buffer.length, null, (e, bytesRead) => (e === null ? resolve(buffer.subarray(0, bytesRead)) : reject(e))),
+  );
+}
+
+function closeFile(fd: number): void {
+  fsClose(fd, () => undefined);
 }
 
 async function* countBytes(source: AsyncIterable<Buffer | string>, onBytes: (n: number) => void): AsyncGenerator<Buffer> {
