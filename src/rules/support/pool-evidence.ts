@@ -23,11 +23,24 @@ export function poolSubject(p: ConnectionPoolModel): string {
 }
 
 /** Every thread name of an executor over all dumps where it was seen by name. */
-function executorThreadNames(model: Model, name: string): Set<string> {
-  const out = new Set<string>();
-  for (const e of model.executors) if (e.name === name) for (const t of [...e.busyThreads, ...e.idleThreads]) out.add(t.name);
-  return out;
+function executorThreadNames(model: Model, name: string): ReadonlySet<string> {
+  let byName = threadNamesByExecutor.get(model);
+  if (byName === undefined) {
+    // Once per model, not once per executor asked about: a series of dumps has an executor per dump and pool.
+    byName = new Map();
+    for (const e of model.executors) {
+      let names = byName.get(e.name);
+      if (names === undefined) byName.set(e.name, (names = new Set()));
+      for (const t of e.busyThreads) names.add(t.name);
+      for (const t of e.idleThreads) names.add(t.name);
+    }
+    threadNamesByExecutor.set(model, byName);
+  }
+  return byName.get(name) ?? NO_NAMES;
 }
+
+const threadNamesByExecutor = new WeakMap<Model, Map<string, Set<string>>>();
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 /** The starved pools that at least half of an executor's busy workers are waiting for. */
 export function starvingPoolsOf(model: Model, e: ExecutorModel, starved: readonly ConnectionPoolModel[]): ConnectionPoolModel[] {
