@@ -9,10 +9,11 @@ import { availableParallelism } from 'node:os';
 import { Command, CommanderError, Option } from 'commander';
 
 import { parseShard } from './batch/shard.js';
-import { analyzeCommand, type CommandIo } from './commands/analyze.js';
+import { analyzeCommand } from './commands/analyze.js';
 import { batchCommand, batchSummaryCommand } from './commands/batch.js';
 import { extractCommand } from './commands/extract.js';
 import { histogramCommand } from './commands/histogram.js';
+import type { CommandIo } from './commands/io.js';
 import { memoryCommand } from './commands/memory.js';
 import { writeToStdout } from './commands/output.js';
 import { rulesCommand } from './commands/rules.js';
@@ -21,7 +22,7 @@ import { parseByteSize } from './model/bytes.js';
 import { REPORT_FORMATS, usualExtensionsText } from './report/renderers.js';
 import { stripControl } from './report/sanitize.js';
 
-export type { CommandIo } from './commands/analyze.js';
+export type { CommandIo } from './commands/io.js';
 
 /** The package's version, as `--version` prints it. */
 export const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -9,6 +9,7 @@ import type { Report } from '../report/report.js';
 import { stripControl } from '../report/sanitize.js';
 import { decideColour } from './colour.js';
 import { checkFailOn, failsOn } from './fail-on.js';
+import type { CommandIo } from './io.js';
 import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
 import { progressLine } from './progress.js';
 
@@ -31,13 +32,6 @@ export interface AnalyzeOptions {
   readonly memory?: MemoryChoice;
   /** `--max-memory`, already parsed: the memory the memory analysis may take. */
   readonly maxMemoryBytes?: number;
-}
-
-export interface CommandIo {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly stderr: NodeJS.WriteStream;
-  readonly env: NodeJS.ProcessEnv;
-  readonly version: string;
 }
 
 export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: CommandIo): Promise<number> {

@@ -12,7 +12,7 @@ import { readInputFile } from '../input/stdin.js';
 import { countText } from '../model/count-text.js';
 import { heapSizeText } from '../report/heap-size-text.js';
 import { stripControl } from '../report/sanitize.js';
-import type { CommandIo } from './analyze.js';
+import type { CommandIo } from './io.js';
 import { checkOutputPath, writeFileWhole } from './output.js';
 import { progressLine } from './progress.js';
 

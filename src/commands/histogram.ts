@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js';
 import type { Histogram } from '../heap/histogram.js';
 import { readInputFile, renamed } from '../input/stdin.js';
 import { stripControl } from '../report/sanitize.js';
-import type { CommandIo } from './analyze.js';
+import type { CommandIo } from './io.js';
 import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
 import { progressLine } from './progress.js';
 

@@ -20,7 +20,7 @@ import { readInputFile, renamed } from '../input/stdin.js';
 import type { MemorySummary, RetainedObject, RetainerNode } from '../model/memory.js';
 import { type MemoryReport, renderMemoryJson, renderMemoryText } from '../report/memory-text.js';
 import { stripControl } from '../report/sanitize.js';
-import type { CommandIo } from './analyze.js';
+import type { CommandIo } from './io.js';
 import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
 import { progressLine } from './progress.js';
 
