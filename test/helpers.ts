@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 
 import { analyseIncident as runAnalysis, type AnalysisRequest } from '../src/analysis/analyse.js';
 import { type LoadedThreadInput, loadThreadInput } from '../src/analysis/load-threads.js';
-import { runCli as runCliInProcess, version } from '../src/cli-main.js';
+import { runCli as runCliInProcess, version } from '../src/cli/main.js';
 import type { InputPath } from '../src/input/collect-inputs.js';
 import type { Finding } from '../src/model/findings.js';
 import type { Model } from '../src/model/model.js';
@@ -175,7 +175,7 @@ function collector(): { stream: Writable; text(): string } {
 }
 
 /**
- * Runs the CLI in this process (src/cli-main.ts), without colour unless `env` asks for it: arguments in,
+ * Runs the CLI in this process (src/cli/main.ts), without colour unless `env` asks for it: arguments in,
  * exit code and the text of stdout and stderr out. For what needs a process of its own (stdin, signals,
  * a closed pipe, a memory limit, the working directory), see runBuiltCli.
  */
