@@ -15,6 +15,9 @@ import type { Model } from '../src/model/model.js';
 import type { ThreadDumpFile } from '../src/model/thread-dump.js';
 import { TextDumpParser } from '../src/threads/text-parser.js';
 
+/** The `tool` of the reports tests render: a fixed version, so their output does not change with the package's. */
+export const TEST_TOOL = { name: 'dumpsleuth', version: '0.0.0-test' } as const;
+
 export const FIXTURES = 'fixtures/threads';
 export const CORPUS = join('..', 'shared', 'corpus', 'threaddumps');
 // Tests that need it skip silently: test/global-setup.ts says once per run that ../shared is absent.
