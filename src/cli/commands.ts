@@ -179,7 +179,7 @@ export const COMMANDS = [
       analyze: ANALYZE,
     },
     run: async ([target], o, io) => {
-      // Loaded only here: the capture's modules are of no use to the other commands.
+      // Loaded when it runs: no other command needs the capture's modules.
       const { captureCommand } = await import('../commands/capture.js');
       return captureCommand(target!, o, io);
     },
@@ -189,6 +189,7 @@ export const COMMANDS = [
     description: 'write the objects the analyses need from a heap dump as a small JSON heap snapshot (for a ticket)',
     argument: { name: '<heap>', help: 'HPROF heap dump (plain or gzip)' },
     options: {
+      // Required: commander refuses the command without it, so it is always there when read.
       output: { ...withHelp(OUTPUT, 'the snapshot to write; gzip when it ends in .gz'), required: true, parse: (raw: string | undefined) => raw! },
       heapDump: DUMP,
       maxGunzipBytes: MAX_GUNZIP_SIZE,
