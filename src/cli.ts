@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-/** The process around the CLI (src/cli-main.ts): its streams, environment and exit code. */
-import { runCli, version } from './cli-main.js';
+/** The process around the CLI (src/cli/main.ts): its streams, environment and exit code. */
+import { runCli, version } from './cli/main.js';
 import { isClosedPipe } from './commands/output.js';
 import { hugePagesEnvironment, runAgain } from './huge-pages.js';
 

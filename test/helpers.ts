@@ -8,13 +8,16 @@ import { Writable } from 'node:stream';
 
 import { analyseIncident as runAnalysis, type AnalysisRequest } from '../src/analysis/analyse.js';
 import { type LoadedThreadInput, loadThreadInput } from '../src/analysis/load-threads.js';
-import { runCli as runCliInProcess, version } from '../src/cli-main.js';
+import { runCli as runCliInProcess, version } from '../src/cli/main.js';
 import type { InputPath } from '../src/input/collect-inputs.js';
 import type { Finding } from '../src/model/findings.js';
 import type { Model } from '../src/model/model.js';
 import type { ThreadDumpFile } from '../src/model/thread-dump.js';
 import { TextDumpParser } from '../src/threads/text-parser.js';
 import { SCRATCH_ROOT_VARIABLE } from './scratch-root.js';
+
+/** The `tool` of the reports tests render: a fixed version, so their output does not change with the package's. */
+export const TEST_TOOL = { name: 'dumpsleuth', version: '0.0.0-test' } as const;
 
 export const FIXTURES = 'fixtures/threads';
 export const CORPUS = join('..', 'shared', 'corpus', 'threaddumps');
@@ -177,7 +180,7 @@ function collector(): { stream: Writable; text(): string } {
 }
 
 /**
- * Runs the CLI in this process (src/cli-main.ts), without colour unless `env` asks for it: arguments in,
+ * Runs the CLI in this process (src/cli/main.ts), without colour unless `env` asks for it: arguments in,
  * exit code and the text of stdout and stderr out. For what needs a process of its own (stdin, signals,
  * a closed pipe, a memory limit, the working directory), see runBuiltCli.
  */

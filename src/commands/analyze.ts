@@ -2,26 +2,21 @@
 import { analyseIncident } from '../analysis/analyse.js';
 import type { MemoryChoice } from '../analysis/heap-memory-work.js';
 import { type PlanLimits, skippedNote } from '../analysis/load-incident.js';
-import { UsageError } from '../errors.js';
 import { redactReport } from '../report/redact.js';
-import { isReportFormat, RENDERERS, REPORT_FORMATS } from '../report/renderers.js';
+import { RENDERERS, REPORT_FORMATS } from '../report/renderers.js';
 import type { Report } from '../report/report.js';
 import { stripControl } from '../report/sanitize.js';
 import { decideColour } from './colour.js';
+import { commandOutput, type OutputRequest } from './command-output.js';
 import { checkFailOn, failsOn } from './fail-on.js';
-import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
-import { progressLine } from './progress.js';
+import type { CommandIo } from './io.js';
 
 /** Notes of skipped files said one by one; the rest are counted in one line. */
 const SKIPPED_NOTES_SHOWN = 20;
-export interface AnalyzeOptions {
-  /** `-f`; when absent, what `-o`'s extension implies, else text. */
-  readonly format?: string;
-  readonly output?: string;
+export interface AnalyzeOptions extends OutputRequest {
   readonly failOn: string;
   readonly config?: string;
   readonly color?: boolean;
-  readonly progress: boolean;
   readonly redact?: boolean;
   /** `--dump N`: which heap dump of an HPROF holding several to read (from 1). */
   readonly heapDump?: number;
@@ -33,24 +28,9 @@ export interface AnalyzeOptions {
   readonly maxMemoryBytes?: number;
 }
 
-export interface CommandIo {
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly stderr: NodeJS.WriteStream;
-  readonly env: NodeJS.ProcessEnv;
-  readonly version: string;
-}
-
 export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: CommandIo): Promise<number> {
-  const flag = opts.format;
-  if (flag !== undefined && !isReportFormat(flag)) {
-    throw new UsageError(`unknown --format ${flag}`, `use one of ${REPORT_FORMATS.join(', ')}`);
-  }
   checkFailOn(opts.failOn);
-  // A report that cannot be written is known before minutes of reading.
-  if (opts.output !== undefined) await checkOutputPath(opts.output);
-  const { format, note } = chooseFormat(flag, opts.output, REPORT_FORMATS);
-  if (note !== undefined) io.stderr.write(`note: ${note}\n`);
-  const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
+  const { format, progress, write } = await commandOutput(opts, REPORT_FORMATS, io);
   let failed = 0;
   let skipped = 0;
   // Declared, so a limit the plan does not take is an error here, not a property a spread carries along.
@@ -90,8 +70,7 @@ export async function analyzeCommand(paths: string[], opts: AnalyzeOptions, io: 
   const report = opts.redact === true ? redactReport(full) : full;
   const chalk = decideColour(opts.color, io.env, io.stdout.isTTY === true, opts.output !== undefined);
   const text = RENDERERS[format].render(report, { chalk });
-  if (opts.output !== undefined) await writeReportFile(opts.output, text);
-  else await writeToStdout(io.stdout, text);
+  await write(text);
   if (failed > 0) return 2;
   return failsOn(
     opts.failOn,

@@ -24,8 +24,8 @@ import { Redactor } from '../report/redact.js';
 import { configNote } from '../report/report.js';
 import { stripControl } from '../report/sanitize.js';
 import { RULES } from '../rules/index.js';
-import type { CommandIo } from './analyze.js';
 import { checkFailOn, failsOn } from './fail-on.js';
+import type { CommandIo } from './io.js';
 import { isClosedPipe } from './output.js';
 
 /** Incidents handed to a worker at once: the one it analyses and the next. */

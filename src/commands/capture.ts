@@ -13,7 +13,8 @@ import { findTool } from '../capture/jvm-tools.js';
 import { UsageError } from '../errors.js';
 import { readFailure } from '../model/read-failure.js';
 import { stripControl } from '../report/sanitize.js';
-import { analyzeCommand, type CommandIo } from './analyze.js';
+import { analyzeCommand } from './analyze.js';
+import type { CommandIo } from './io.js';
 
 /** What the capture takes (CaptureOptions, as the command line says it), and what the command does after. */
 export interface CaptureCommandOptions extends Pick<CaptureOptions, 'dumps' | 'intervalSeconds' | 'heap' | 'logs' | 'timeoutSeconds' | 'dubboQosPort'> {

@@ -12,9 +12,9 @@ import { readInputFile } from '../input/stdin.js';
 import { countText } from '../model/count-text.js';
 import { heapSizeText } from '../report/heap-size-text.js';
 import { stripControl } from '../report/sanitize.js';
-import type { CommandIo } from './analyze.js';
+import { commandProgress, sayWarnings } from './command-output.js';
+import type { CommandIo } from './io.js';
 import { checkOutputPath, writeFileWhole } from './output.js';
-import { progressLine } from './progress.js';
 
 export interface ExtractOptions {
   readonly output: string;
@@ -29,7 +29,7 @@ export interface ExtractOptions {
 export async function extractCommand(path: string, opts: ExtractOptions, io: CommandIo): Promise<number> {
   if (opts.output === '-' || opts.output.length === 0) throw new UsageError('extract needs an output file', 'for example -o incident.json.gz');
   await checkOutputPath(opts.output);
-  const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
+  const progress = commandProgress(opts.progress, io);
   const { value, file } = await readInputFile(path, async (f) => {
     // What holds the memory travels with the snapshot, computed as analyze does by default.
     const identified = await identifyHeapFile(f, opts.maxGunzipBytes);
@@ -62,6 +62,6 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
     `wrote ${stripControl(opts.output)}: ${size}the snapshot keeps ${countText(store.classes.size)} class definitions ` +
       `(every class loaded) and the ${countText(store.objects.size)} objects the analysis reads${gzip ? ' (gzip)' : ''}\n`,
   );
-  for (const w of store.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
+  sayWarnings(store.warnings, io);
   return 0;
 }

@@ -4,17 +4,12 @@ import { UsageError } from '../errors.js';
 import type { Histogram } from '../heap/histogram.js';
 import { readInputFile, renamed } from '../input/stdin.js';
 import { stripControl } from '../report/sanitize.js';
-import type { CommandIo } from './analyze.js';
-import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
-import { progressLine } from './progress.js';
+import { commandOutput, type OutputRequest, sayWarnings } from './command-output.js';
+import type { CommandIo } from './io.js';
 
-export interface HistogramOptions {
-  /** `-f`; when absent, what `-o`'s extension implies, else text. */
-  readonly format?: string;
-  readonly output?: string;
+export interface HistogramOptions extends OutputRequest {
   /** Rows to print in text (all in JSON); 0 for all. */
   readonly top: number;
-  readonly progress: boolean;
   /** `--dump N`: which heap dump of an HPROF holding several to read (from 1). */
   readonly heapDump?: number;
   /** `--max-gunzip-size`, already parsed. */
@@ -24,14 +19,9 @@ export interface HistogramOptions {
 const HISTOGRAM_SCHEMA = 'dumpsleuth.histogram/1';
 
 export async function histogramCommand(path: string, opts: HistogramOptions, io: CommandIo): Promise<number> {
-  if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json')
-    throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
   if (!Number.isInteger(opts.top) || opts.top < 0)
     throw new UsageError(`--top must be a whole number, got ${opts.top}`, 'for example --top 50, or --top 0 for every class');
-  if (opts.output !== undefined) await checkOutputPath(opts.output);
-  const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
-  if (note !== undefined) io.stderr.write(`note: ${note}\n`);
-  const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
+  const { format, progress, write } = await commandOutput(opts, ['text', 'json'], io);
   const { value, file } = await readInputFile(path, (f) =>
     heapHistogramOfFile(f, (e) => progress.update(`reading ${path}`, e), opts.heapDump, opts.maxGunzipBytes),
   );
@@ -45,9 +35,8 @@ export async function histogramCommand(path: string, opts: HistogramOptions, io:
   if (h.cut !== undefined && h.totalInstances === 0) throw nothingReadError(path, h.cut);
   const text =
     format === 'json' ? JSON.stringify({ schema: HISTOGRAM_SCHEMA, complete: h.cut === undefined, ...h }, null, 2) + '\n' : renderHistogramText(h, opts.top);
-  if (opts.output !== undefined) await writeReportFile(opts.output, text);
-  else await writeToStdout(io.stdout, text);
-  for (const w of h.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
+  await write(text);
+  sayWarnings(h.warnings, io);
   return 0;
 }
 

@@ -20,9 +20,8 @@ import { readInputFile, renamed } from '../input/stdin.js';
 import type { MemorySummary, RetainedObject, RetainerNode } from '../model/memory.js';
 import { type MemoryReport, renderMemoryJson, renderMemoryText } from '../report/memory-text.js';
 import { stripControl } from '../report/sanitize.js';
-import type { CommandIo } from './analyze.js';
-import { checkOutputPath, chooseFormat, writeReportFile, writeToStdout } from './output.js';
-import { progressLine } from './progress.js';
+import { commandOutput, type OutputRequest, sayWarnings } from './command-output.js';
+import type { CommandIo } from './io.js';
 
 /** What the progress line says in each step of the memory analysis after the reading (see analyseMemory). */
 const MEMORY_PHASES: Readonly<Record<string, string>> = { dominators: 'dominator tree', summary: 'leak suspects', paths: 'paths from GC roots' };
@@ -41,12 +40,9 @@ function listsAThread(summary: MemorySummary, tree: readonly RetainerNode[]): bo
   );
 }
 
-export interface MemoryOptions {
-  readonly format?: string;
-  readonly output?: string;
+export interface MemoryOptions extends OutputRequest {
   /** Top-level dominators shown (and listed in JSON). */
   readonly top: number;
-  readonly progress: boolean;
   /** `--path <id>`: also the shortest strong path from a GC root to this object (`0x7ff01234`). */
   readonly path?: string;
   /** `--dump N`: which heap dump of an HPROF holding several to read (from 1). */
@@ -58,18 +54,13 @@ export interface MemoryOptions {
 }
 
 export async function memoryCommand(path: string, opts: MemoryOptions, io: CommandIo): Promise<number> {
-  if (opts.format !== undefined && opts.format !== 'text' && opts.format !== 'json')
-    throw new UsageError(`unknown --format ${opts.format}`, 'use text or json');
   const pathId = opts.path !== undefined ? parseObjectId(opts.path) : undefined;
   if (opts.path !== undefined && pathId === undefined)
     throw new UsageError(
       `--path ${stripControl(opts.path)} is not an object id`,
       'give the id as the report prints it, such as --path 0xf0054ee8 (HPROF) or --path @1234 (V8)',
     );
-  if (opts.output !== undefined) await checkOutputPath(opts.output);
-  const { format, note } = chooseFormat(opts.format, opts.output, ['text', 'json']);
-  if (note !== undefined) io.stderr.write(`note: ${note}\n`);
-  const progress = progressLine(opts.progress && io.stderr.isTTY === true && !io.env['CI']);
+  const { format, progress, write } = await commandOutput(opts, ['text', 'json'], io);
   const { value: analysis, file } = await readInputFile(path, async (f) => {
     const kind = requireHeapKind(await identifyHeapFile(f, opts.maxGunzipBytes));
     if (kind === 'dumpsleuth-heap') {
@@ -131,8 +122,7 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
     warnings: graph.warnings.map((w) => renamed(w, file, path)),
   };
   const text = format === 'json' ? renderMemoryJson(report) : renderMemoryText(report);
-  if (opts.output !== undefined) await writeReportFile(opts.output, text);
-  else await writeToStdout(io.stdout, text);
-  for (const w of report.warnings) io.stderr.write(`warning: ${stripControl(w)}\n`);
+  await write(text);
+  sayWarnings(report.warnings, io);
   return 0;
 }

@@ -6,7 +6,7 @@ export interface ProgressLine {
   clear(): void;
 }
 
-export function progressLine(enabled: boolean, stream: NodeJS.WriteStream = process.stderr): ProgressLine {
+export function progressLine(enabled: boolean, stream: NodeJS.WriteStream): ProgressLine {
   let last = 0;
   let drawn = false;
   return {

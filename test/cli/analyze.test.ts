@@ -1,6 +1,6 @@
 /**
  * The CLI contract: formats, exit codes, colours, stdin, errors without stack traces. Runs the CLI
- * in-process (src/cli-main.ts); stdin needs a process of its own, so that one runs the built CLI.
+ * in-process (src/cli/main.ts); stdin needs a process of its own, so that one runs the built CLI.
  */
 import { readFileSync } from 'node:fs';
 

@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 
 import { hugePagesEnvironment, type HugePagesHost, thisHost } from '../../src/huge-pages.js';
-import { scratchDir } from '../helpers.js';
+import { BUILT_CLI, scratchDir } from '../helpers.js';
 
 const dir = scratchDir('huge-pages');
 /** An HPROF header (its magic, an id size of 8, a time): what says a file is a heap dump. */
@@ -78,7 +78,6 @@ describe('whether a command runs again with huge pages', () => {
 });
 
 const built = join(process.cwd(), 'dist/huge-pages.js');
-const cli = join(process.cwd(), 'dist/cli.js');
 
 /** A parent that runs `child` again as the CLI would run itself, and exits with what runAgain resolves to. */
 function parentOf(child: string): string {
@@ -153,7 +152,7 @@ describe.skipIf(!existsSync(built))('the process run again, through the build', 
 });
 
 const host = thisHost();
-const qualifies = existsSync(cli) && hugePagesEnvironment(['memory', BIG]) !== undefined;
+const qualifies = existsSync(BUILT_CLI) && hugePagesEnvironment(['memory', BIG]) !== undefined;
 describe.skipIf(!qualifies)('on this machine (transparent huge pages on request, glibc 2.35+)', { timeout: 60_000 }, () => {
   test('memory of a 64 MiB file runs again with the tunable, and says what it would have said', () => {
     // Every node process of the run notes its tunables: the command's, then the one it started.
@@ -162,9 +161,9 @@ describe.skipIf(!qualifies)('on this machine (transparent huge pages on request,
     writeFileSync(preload, `require('fs').appendFileSync(${JSON.stringify(notes)}, (process.env.GLIBC_TUNABLES ?? '-') + '\\n');`);
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: `--require ${preload}` };
     delete env['GLIBC_TUNABLES'];
-    const r = spawnSync(process.execPath, [cli, 'memory', BIG], { encoding: 'utf8', env });
+    const r = spawnSync(process.execPath, [BUILT_CLI, 'memory', BIG], { encoding: 'utf8', env });
     expect(readFileSync(notes, 'utf8')).toBe('-\nglibc.malloc.hugetlb=1\n');
-    const without = spawnSync(process.execPath, [cli, 'memory', BIG], { encoding: 'utf8', env: { ...env, DUMPSLEUTH_HUGE_PAGES: '0' } });
+    const without = spawnSync(process.execPath, [BUILT_CLI, 'memory', BIG], { encoding: 'utf8', env: { ...env, DUMPSLEUTH_HUGE_PAGES: '0' } });
     expect(r.status).toBe(2);
     expect([r.status, r.stdout, r.stderr]).toEqual([without.status, without.stdout, without.stderr]);
   });
@@ -172,6 +171,7 @@ describe.skipIf(!qualifies)('on this machine (transparent huge pages on request,
 if (!qualifies) {
   console.log(
     `huge-pages: not run again on this machine (${host.platform}, glibc ${host.glibc ?? 'none'}, ` +
-      `transparent huge pages ${host.transparentHugePages?.trim() ?? 'absent'}${existsSync(cli) ? '' : ', no build'}): the command's own run is not tried`,
+      `transparent huge pages ${host.transparentHugePages?.trim() ?? 'absent'}${existsSync(BUILT_CLI) ? '' : ', no build'}): ` +
+      "the command's own run is not tried",
   );
 }

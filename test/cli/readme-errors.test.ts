@@ -313,7 +313,7 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
   'a reader that closes the pipe': {
     shell: (cli) => `${cli} histogram -f json --top 0 ${fixture('incidents/active-count-leak/heap.hprof.gz')} | head -c 1 >/dev/null`,
   },
-  'a bug in dumpsleuth': { unchecked: 'only a bug produces it; the mapping to exit 70 is in src/cli-main.ts' },
+  'a bug in dumpsleuth': { unchecked: 'only a bug produces it; the mapping to exit 70 is in src/cli/main.ts' },
 };
 
 interface Row {

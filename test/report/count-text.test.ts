@@ -6,6 +6,7 @@ import { countOf, countText } from '../../src/model/count-text.js';
 import { compareText } from '../../src/model/text-order.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderText } from '../../src/report/text.js';
+import { TEST_TOOL } from '../helpers.js';
 import { modelOf } from '../rules/build.js';
 
 describe('countText', () => {
@@ -34,7 +35,7 @@ describe('countOf', () => {
 describe('a dump of one thread in the reports', () => {
   test('reads "1 thread", in the dumps list and the flame graph', () => {
     const model = modelOf([{ threads: [{ name: 'main', state: 'RUNNABLE', frames: ['com.acme.Main.main'] }] }]);
-    const report = { tool: { name: 'dumpsleuth' as const, version: 't' }, model, findings: [] };
+    const report = { tool: TEST_TOOL, model, findings: [] };
     expect(renderText(report, new Chalk({ level: 0 }))).toMatch(/#0 \(no timestamp\) {2}1 thread: RUNNABLE 1/);
     const html = renderHtml(report);
     expect(html).toContain('1 thread</text>');

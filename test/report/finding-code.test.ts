@@ -19,10 +19,8 @@ import type { Report } from '../../src/report/report.js';
 import { renderText } from '../../src/report/text.js';
 import { withCode } from '../../src/rules/support/thread-code.js';
 import { buildUiData } from '../../src/ui/build-view.js';
-import { analyse, FIXTURES, scratchDir } from '../helpers.js';
+import { analyse, FIXTURES, scratchDir, TEST_TOOL } from '../helpers.js';
 import { check, idlePoolWorker, many, modelOf } from '../rules/build.js';
-
-const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
 
 interface ThreadTruth {
   readonly codeFrameMethod: string;
@@ -39,7 +37,7 @@ describe('deadlock findings show each thread’s code (real JVM, fixtures/thread
   let deadlocks: Finding[];
   beforeAll(async () => {
     const { model, findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`]);
-    report = { tool, model, findings };
+    report = { tool: TEST_TOOL, model, findings };
     truth = JSON.parse(readFileSync(`${FIXTURES}/deadlock/truth.json`, 'utf8')).threads;
     // The cycles the JVM itself reported: every edge has a named owner.
     deadlocks = findings.filter((f) => f.rule === 'deadlock' && f.facts['confidence'] === 'certain');
@@ -246,7 +244,7 @@ describe('a hostile frame', () => {
     // What the parser kept of the hostile lock class (it reads `/` as a package separator): markup, mention, backticks.
     const hostile = coded[0]!.frames!.flatMap((f) => f.locks).find((l) => l.className.includes('<script>'))!.className;
     expect(hostile).toMatch(/<script>.*@user.*````/);
-    const report: Report = { tool, model, findings };
+    const report: Report = { tool: TEST_TOOL, model, findings };
 
     const html = renderHtml(report);
     expect(html).not.toMatch(/<script>/);

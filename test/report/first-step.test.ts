@@ -14,9 +14,8 @@ import { renderJson } from '../../src/report/json.js';
 import { RENDERERS, REPORT_FORMATS } from '../../src/report/renderers.js';
 import { buildUiData } from '../../src/ui/build-view.js';
 import { detailOf } from '../../src/ui/view-data.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, TEST_TOOL } from '../helpers.js';
 
-const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
 const unescape = (s: string) =>
   s
@@ -41,7 +40,7 @@ describe("the summary's first step is whole in every format", { timeout: 60_000 
       const whole = wholeFirstSentence(first!.finding.remedy);
       expect(whole.length > 240, 'the fixture still has a long first step').toBe(long);
       expect(first!.step).toBe(whole);
-      const report = { tool, model, findings };
+      const report = { tool: TEST_TOOL, model, findings };
       expect(JSON.parse(renderJson(report)).summary.first).toBe(whole);
       // From `First:` to the end of its line (text, Markdown) or of its paragraph (HTML).
       const firstLine = (text: string) => squash(unescape(/First:(?:<\/strong>)?(.*?)(?:<\/p>|\n)/.exec(text)?.[1] ?? ''));

@@ -16,9 +16,8 @@ import { RENDERERS, REPORT_FORMATS, type ReportFormat } from '../../src/report/r
 import { stripControl } from '../../src/report/sanitize.js';
 import { buildUiData } from '../../src/ui/build-view.js';
 import { detailOf } from '../../src/ui/view-data.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, TEST_TOOL } from '../helpers.js';
 
-const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
 const INCIDENT_DIRS = readdirSync(INCIDENTS, { withFileTypes: true })
   .filter((e) => e.isDirectory())
   .map((e) => e.name)
@@ -71,7 +70,7 @@ describe('every format says the same about each finding', { timeout: 120_000 }, 
   for (const incident of INCIDENT_DIRS) {
     it(incident, async () => {
       const { model, findings } = await analyseIncident(join(INCIDENTS, incident));
-      const report = { tool, model, findings };
+      const report = { tool: TEST_TOOL, model, findings };
       const formats: Record<string, string> = {};
       for (const format of REPORT_FORMATS)
         if (format !== 'json') formats[format] = AS_PLAIN_TEXT[format](RENDERERS[format].render(report, { chalk: new Chalk({ level: 0 }) }));

@@ -11,7 +11,7 @@ import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 
 import { renderHtml } from '../../src/report/html.js';
-import { analyseIncident, INCIDENTS, scratchDir } from '../helpers.js';
+import { analyseIncident, INCIDENTS, scratchDir, TEST_TOOL } from '../helpers.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const mustRun = process.env['CI'] !== undefined && process.env['CI'] !== '' && process.env['CI'] !== 'false';
@@ -20,7 +20,7 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
   it('shows findings, opens a stack on click, logs no error and loads nothing from outside', async () => {
     if (CHROMIUM === undefined) throw new Error('chromium is not installed (apt-get install chromium); CI must have it');
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'http-pool-starvation'));
-    const html = renderHtml({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings });
+    const html = renderHtml({ tool: TEST_TOOL, model, findings });
     const dir = scratchDir('html');
     const file = join(dir, 'report.html');
     writeFileSync(file, html);
@@ -85,7 +85,7 @@ describe.skipIf(CHROMIUM === undefined && !mustRun)('HTML report in headless chr
     if (CHROMIUM === undefined) throw new Error('chromium is not installed (apt-get install chromium); CI must have it');
     // A series with stuck threads: every picture of the report has something to draw.
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'tomcat-stuck-requests'));
-    const html = renderHtml({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings });
+    const html = renderHtml({ tool: TEST_TOOL, model, findings });
     const dir = scratchDir('html');
     const file = join(dir, 'report.html');
     writeFileSync(file, html);

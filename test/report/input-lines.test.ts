@@ -12,12 +12,12 @@ import { inputLineParts } from '../../src/report/input-line.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderText } from '../../src/report/text.js';
 import { buildUiData } from '../../src/ui/build-view.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, TEST_TOOL } from '../helpers.js';
 
 describe('input lines', { timeout: 60_000 }, () => {
   test('text, Markdown and the UI name the same parts for every input', async () => {
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'tomcat-stuck-requests'));
-    const report = { tool: { name: 'dumpsleuth' as const, version: 'test' }, model, findings };
+    const report = { tool: TEST_TOOL, model, findings };
     const text = renderText(report, new Chalk({ level: 0 }));
     const markdown = renderMarkdown(report);
     const ui = buildUiData(model, findings, 't')

@@ -14,14 +14,13 @@ import { ACTIVITY_BASES } from '../../src/model/activity.js';
 import { renderJson } from '../../src/report/json.js';
 import { redactReport } from '../../src/report/redact.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyse, analyseIncident, CORPUS, corpusAvailable, FIXTURES, INCIDENTS, scratchDir } from '../helpers.js';
+import { analyse, analyseIncident, CORPUS, corpusAvailable, FIXTURES, INCIDENTS, scratchDir, TEST_TOOL } from '../helpers.js';
 
 const schema = JSON.parse(readFileSync('docs/report.schema.json', 'utf8'));
 const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
 // model.memory takes its fields from the memory schema, by reference.
 ajv.addSchema(JSON.parse(readFileSync('docs/memory.schema.json', 'utf8')));
 const validate = ajv.compile(schema);
-const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
 
 function expectValid(doc: unknown, label: string): void {
   const ok = validate(doc);
@@ -41,9 +40,9 @@ function filesUnder(dir: string): string[] {
 describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
   it('rejects documents that break it (the check can fail)', async () => {
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'active-count-leak'));
-    const doc = JSON.parse(renderJson({ tool, model, findings }));
+    const doc = JSON.parse(renderJson({ tool: TEST_TOOL, model, findings }));
     expectValid(doc, 'active-count-leak');
-    expectValid(JSON.parse(renderJson(redactReport({ tool, model, findings }))), 'active-count-leak --redact');
+    expectValid(JSON.parse(renderJson(redactReport({ tool: TEST_TOOL, model, findings }))), 'active-count-leak --redact');
     expect(validate({ ...doc, extra: 1 })).toBe(false);
     expect(validate({ ...doc, findings: [{ ...doc.findings[0], severity: 'fatal' }] })).toBe(false);
     expect(validate({ ...doc, findings: [{ ...doc.findings[0], evidence: [{ kind: 'thread', thread: 'x' }] }] })).toBe(false);
@@ -58,7 +57,7 @@ describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
   for (const incident of readdirSync(INCIDENTS).filter((d) => statSync(join(INCIDENTS, d)).isDirectory())) {
     it(`fixture incident ${incident}`, async () => {
       const { model, findings } = await analyseIncident(join(INCIDENTS, incident));
-      expectValid(JSON.parse(renderJson({ tool, model, findings })), incident);
+      expectValid(JSON.parse(renderJson({ tool: TEST_TOOL, model, findings })), incident);
     });
   }
 
@@ -66,7 +65,7 @@ describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
     const dir = scratchDir('schema-heap');
     copyFileSync(join(INCIDENTS, 'heap-deadlock', 'heap.hprof.gz'), join(dir, 'heap.hprof.gz'));
     const { model, findings } = await analyseIncident(dir);
-    const doc = JSON.parse(renderJson({ tool, model, findings }));
+    const doc = JSON.parse(renderJson({ tool: TEST_TOOL, model, findings }));
     expect(doc.dumps.map((d: { format: string }) => d.format)).toEqual(['hprof']);
     expect(doc.inputs[0].heap.objects).toBeGreaterThan(0);
     expectValid(doc, 'heap-deadlock heap only');
@@ -80,7 +79,7 @@ describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
       // A scenario's folder may hold dumps of several JVMs (one per JDK), which analyze refuses together.
       for (const file of files) {
         const { model, findings } = await analyse([file]);
-        expectValid(JSON.parse(renderJson({ tool, model, findings })), file);
+        expectValid(JSON.parse(renderJson({ tool: TEST_TOOL, model, findings })), file);
       }
     }
   });
@@ -95,7 +94,7 @@ describe('dumpsleuth.report/1 JSON schema', { timeout: 180_000 }, () => {
         if (e instanceof InputError) continue; // not a thread dump (sources, notes, heap files)
         throw e;
       }
-      expectValid(JSON.parse(renderJson({ tool, ...result })), file);
+      expectValid(JSON.parse(renderJson({ tool: TEST_TOOL, ...result })), file);
       validated++;
     }
     expect(validated).toBeGreaterThan(50);

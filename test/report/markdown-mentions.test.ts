@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { mdText, renderMarkdown } from '../../src/report/markdown.js';
-import { analyseFiles, scratchDir } from '../helpers.js';
+import { analyseFiles, scratchDir, TEST_TOOL } from '../helpers.js';
 
 const dir = scratchDir('mentions');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,7 +30,7 @@ describe('Markdown: no @mention from a dump', { timeout: 60_000 }, () => {
     const file = join(dir, 'dump.txt');
     writeFileSync(file, text);
     const { model, findings } = await analyseFiles([file]);
-    const md = renderMarkdown({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings });
+    const md = renderMarkdown({ tool: TEST_TOOL, model, findings });
     // The dump's names are in the report, each mention broken.
     expect(md).toContain('@\u200doctocat');
     expect(md).toContain('@\u200dsecurity-team');

@@ -11,7 +11,7 @@ import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { acrossDumps, dumpsText, poolRows } from '../../src/report/pool-rows.js';
 import { renderText } from '../../src/report/text.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
+import { analyseIncident, INCIDENTS, TEST_TOOL } from '../helpers.js';
 
 describe('pool rows', { timeout: 60_000 }, () => {
   test('values across dumps and dump ranges', () => {
@@ -28,7 +28,7 @@ describe('pool rows', { timeout: 60_000 }, () => {
     expect(rows.filter((r) => r.name === 'report-render')).toHaveLength(1);
     expect(render).toMatchObject({ dumps: [0, 1, 2], workers: [4, 4, 4], busy: [4, 4, 4], saturatedIn: 3 });
     expect(render.queue).toMatch(/^queue 20000 \(LinkedBlockingQueue\) holding [\d.]+ MiB, max 4$/);
-    const report = { tool: { name: 'dumpsleuth' as const, version: 'test' }, model, findings };
+    const report = { tool: TEST_TOOL, model, findings };
     const text = renderText(report, new Chalk({ level: 0 }));
     expect(text.match(/report-render: /g)).toHaveLength(1);
     expect(text).toContain('report-render: 4 workers, 4 busy, all busy in 3 of 3 dumps');

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { renderJson } from '../../src/report/json.js';
 import { Redactor, redactReport } from '../../src/report/redact.js';
 import { REPORT_FORMATS } from '../../src/report/renderers.js';
-import { analyse, analyseIncident, FIXTURES, INCIDENTS, runCli, scratchDir } from '../helpers.js';
+import { analyse, analyseIncident, FIXTURES, INCIDENTS, runCli, scratchDir, TEST_TOOL } from '../helpers.js';
 
 const cli = runCli;
 
@@ -48,7 +48,7 @@ describe('Redactor', () => {
   });
 
   it('a report with nothing to mask comes back the same (the deep copy loses nothing)', async () => {
-    const report = { tool: { name: 'dumpsleuth' as const, version: 't' }, ...(await analyse([join(FIXTURES, 'deadlock', 'dump-1.txt')])) };
+    const report = { tool: TEST_TOOL, ...(await analyse([join(FIXTURES, 'deadlock', 'dump-1.txt')])) };
     const redacted = JSON.parse(renderJson(redactReport(report)));
     expect(redacted.redacted).toBe(true);
     delete redacted.redacted;
@@ -57,7 +57,7 @@ describe('Redactor', () => {
 
   it('one value, one token, across the model and the findings', async () => {
     const { model, findings } = await analyseIncident(join(INCIDENTS, 'http-pool-starvation'));
-    const json = renderJson(redactReport({ tool: { name: 'dumpsleuth', version: 't' }, model, findings }));
+    const json = renderJson(redactReport({ tool: TEST_TOOL, model, findings }));
     expect(json).not.toContain('127.0.0.1');
     const doc = JSON.parse(json);
     const pool = doc.model.connectionPools.find((p: { kind: string }) => p.kind === 'apache-httpclient-4');

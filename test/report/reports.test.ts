@@ -17,9 +17,7 @@ import { RENDERERS, REPORT_FORMATS, type ReportFormat } from '../../src/report/r
 import type { Report } from '../../src/report/report.js';
 import { RULES } from '../../src/rules/index.js';
 import { TextDumpParser } from '../../src/threads/text-parser.js';
-import { analyseIncident, INCIDENTS } from '../helpers.js';
-
-const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
+import { analyseIncident, INCIDENTS, TEST_TOOL } from '../helpers.js';
 
 /** The report in every format of the registry, without colour. */
 function renderAll(report: Report): Record<ReportFormat, string> {
@@ -37,7 +35,7 @@ describe('text, markdown and html reports (golden)', { timeout: 60_000 }, () => 
   for (const incident of ALL_INCIDENTS) {
     it(incident, async () => {
       const { model, findings } = await analyseIncident(join(INCIDENTS, incident));
-      const report: Report = { tool, model, findings };
+      const report: Report = { tool: TEST_TOOL, model, findings };
       const out = renderAll(report);
       const md = out.markdown;
       const html = out.html;
@@ -67,7 +65,7 @@ describe('text, markdown and html reports (golden)', { timeout: 60_000 }, () => 
       subject: `pool ${i}`,
       evidence: Array.from({ length: 300 }, () => findings[0]!.evidence[1]!),
     }));
-    const md = renderMarkdown({ tool, model, findings: many });
+    const md = renderMarkdown({ tool: TEST_TOOL, model, findings: many });
     expect(md.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
     for (let i = 0; i < 60; i++) expect(md).toContain(`pool ${i}`);
     expect(md).toMatch(/more of \d+ evidence lines cut to keep the report under 65536 characters/);
@@ -99,7 +97,7 @@ describe('a hostile dump', () => {
   for (const l of lines) p.push(l);
   const model = buildModel([{ path: 'hostile.txt', format: 'hotspot', gzip: false, encoding: 'utf-8', file: p.finish() }]);
   const findings = runRules(model, RULES, defaultConfig(RULES));
-  const report: Report = { tool, model, findings };
+  const report: Report = { tool: TEST_TOOL, model, findings };
 
   it('is inert in every format', () => {
     expect(findings.length).toBeGreaterThan(0);

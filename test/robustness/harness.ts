@@ -24,7 +24,7 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderText } from '../../src/report/text.js';
 import { RULES } from '../../src/rules/index.js';
 import { buildUiData } from '../../src/ui/build-view.js';
-import { scratchDir } from '../helpers.js';
+import { scratchDir, TEST_TOOL } from '../helpers.js';
 
 export type Outcome =
   { readonly kind: 'results'; readonly warnings: readonly string[]; readonly text: string } | { readonly kind: 'refused'; readonly message: string };
@@ -41,7 +41,6 @@ let counter = 0;
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 
 const plainChalk = new Chalk({ level: 0 });
-const tool = { name: 'dumpsleuth' as const, version: '0.0.0-robustness' };
 
 /** Everything `analyze` does with one file, in every format, and the data the UI draws. */
 export async function analyseFile(path: string): Promise<Outcome> {
@@ -50,7 +49,7 @@ export async function analyseFile(path: string): Promise<Outcome> {
     if (loaded.kind === 'log') return { kind: 'results', warnings: loaded.log.summary.warnings, text: JSON.stringify(loaded.log.events) };
     const model = loaded.kind === 'threads' ? buildModel([loaded.input]) : buildModel([], { heaps: [loaded.heap] });
     const findings = runRules(model, RULES, defaultConfig(RULES));
-    const report = { tool, model, findings };
+    const report = { tool: TEST_TOOL, model, findings };
     const text = renderText(report, plainChalk);
     renderJson(report);
     renderMarkdown(report);

@@ -10,7 +10,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, test } from 'vitest';
 
 import { renderText } from '../../src/report/text.js';
-import { analyse, byRule, FIXTURES, scratchDir } from '../helpers.js';
+import { analyse, byRule, FIXTURES, scratchDir, TEST_TOOL } from '../helpers.js';
 import { type Case, check, many, modelOf, type ThreadSpec } from './build.js';
 
 /** A thread in `method` holding monitor `holds` and blocked on monitor `waits`. */
@@ -127,7 +127,7 @@ describe('deadlock on real JVMs', () => {
   });
   test('text report of the deadlock fixture (golden)', async () => {
     const { model, findings } = await analyse([`${FIXTURES}/deadlock/dump-1.txt`]);
-    const text = renderText({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings }, new Chalk({ level: 0 }));
+    const text = renderText({ tool: TEST_TOOL, model, findings }, new Chalk({ level: 0 }));
     await expect(text).toMatchFileSnapshot('../golden/deadlock.text.txt');
   });
 });

@@ -13,7 +13,7 @@ import { resolveConfig } from '../../src/engine/config.js';
 import { runRules } from '../../src/engine/run-rules.js';
 import { renderText } from '../../src/report/text.js';
 import { RULES } from '../../src/rules/index.js';
-import { analyse, byRule, FIXTURES, scratchDir } from '../helpers.js';
+import { analyse, byRule, FIXTURES, scratchDir, TEST_TOOL } from '../helpers.js';
 import { type Case, check, type LockSpec, many, modelOf, type ThreadSpec } from './build.js';
 
 const CACHE = { id: '0x10', className: 'com.acme.SharedCache' };
@@ -206,7 +206,7 @@ describe("the owner's name in the text report", () => {
     writeFileSync(path, readFileSync(`${FIXTURES}/contention/dump-1.txt`, 'utf8').replaceAll('"monitor-holder"', `"${evil}"`));
     const { model, findings } = await analyse([path]);
     expect(model.dumps[0]!.threads.some((t) => t.name === evil)).toBe(true);
-    const text = renderText({ tool: { name: 'dumpsleuth', version: 't' }, model, findings }, new Chalk({ level: 0 }));
+    const text = renderText({ tool: TEST_TOOL, model, findings }, new Chalk({ level: 0 }));
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     expect(text).toContain('held by "monitor-holder"');
   });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 
 import { renderJson } from '../../src/report/json.js';
-import { analyse, byRule, FIXTURES, scratchDir } from '../helpers.js';
+import { analyse, byRule, FIXTURES, scratchDir, TEST_TOOL } from '../helpers.js';
 import { type Case, check, type DumpSpec, idlePoolWorker, modelOf, type ThreadSpec } from './build.js';
 
 /** The same threads in dumps ten seconds apart; `change` alters a thread in the later dumps. */
@@ -126,7 +126,7 @@ describe('stuck-threads on real JVMs', () => {
 
 test('json report of the series fixture (golden)', async () => {
   const { model, findings } = await analyse([1, 2, 3].map((n) => `${FIXTURES}/series/dump-${n}.txt`));
-  await expect(renderJson({ tool: { name: 'dumpsleuth', version: '0.0.0-test' }, model, findings })).toMatchFileSnapshot('../golden/series.json');
+  await expect(renderJson({ tool: TEST_TOOL, model, findings })).toMatchFileSnapshot('../golden/series.json');
 });
 
 const sleepingHolder: ThreadSpec = {

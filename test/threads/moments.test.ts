@@ -18,14 +18,13 @@ import { renderJson } from '../../src/report/json.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { renderText } from '../../src/report/text.js';
 import { mergeMoments } from '../../src/threads/moments.js';
-import { analyse, INCIDENTS, load } from '../helpers.js';
+import { analyse, INCIDENTS, load, TEST_TOOL } from '../helpers.js';
 
 const DIR = join(INCIDENTS, 'virtual-thread-deadlock');
 const at = (f: string) => join(DIR, f);
 
 const truthFacts = async () =>
   JSON.parse(await readFile(at('truth.json'), 'utf8')).facts as { waitingForLedger: number; requestsParked: number; deadlocked: string[] };
-const tool = { name: 'dumpsleuth' as const, version: '0.0.0-test' };
 const UNLISTED = /the JVM runs virtual threads \(the scheduler's thread "VirtualThread-unblocker"\).*jcmd <pid> Thread\.dump_to_file -format=json <file>/;
 
 const dumpOf = async (f: string): Promise<ThreadDump> => (await load(at(f))).file.dumps[0]!;
@@ -37,7 +36,7 @@ describe('virtual threads a Thread.print dump does not list', () => {
     expect(model.dumps[0]!.threads.some((t) => t.virtual)).toBe(false);
     expect(findings.filter((f) => f.severity !== 'info')).toEqual([]);
     expect(model.notes.filter((n) => UNLISTED.test(n))).toHaveLength(1);
-    const report = { tool, model, findings };
+    const report = { tool: TEST_TOOL, model, findings };
     expect(renderText(report, new Chalk({ level: 0 }))).toMatch(UNLISTED);
     expect(renderMarkdown(report)).toMatch(/the JVM runs virtual threads .*Thread\.dump\\?_to\\?_file -format=json/);
     expect(renderHtml(report)).toMatch(/the JVM runs virtual threads .*Thread\.dump_to_file -format=json/);
