@@ -12,7 +12,7 @@
  * The text dump's clock is the dumping machine's local time with no zone, the JSON's is UTC: their
  * difference is a zone offset (a multiple of 15 minutes, at most 14 h) plus the time between them.
  */
-import type { ThreadDump, ThreadEntry } from '../model/thread-dump.js';
+import type { StackFrame, ThreadDump, ThreadEntry } from '../model/thread-dump.js';
 import { sightingOfDump, whyNotOneJvm } from './jvm-identity.js';
 import { dumpLabel } from './series.js';
 
@@ -180,7 +180,11 @@ export function virtualThreadSign(dump: ThreadDump): string | undefined {
   if (carrier !== undefined) return `"${carrier.name}" carries virtual thread #${carrier.carriedVirtualThread!}`;
   const scheduler = dump.threads.find((t) => SCHEDULER_THREAD.test(t.name));
   if (scheduler !== undefined) return `the scheduler's thread "${scheduler.name}"`;
+  // Threads of one stack share its frames (stack-interner.ts): each stack is read once.
+  const read = new Set<readonly StackFrame[]>();
   for (const t of dump.threads) {
+    if (read.has(t.frames)) continue;
+    read.add(t.frames);
     const f = t.frames.find((fr) => fr.className === 'java.lang.VirtualThread' || fr.className.startsWith('jdk.internal.vm.Continuation'));
     if (f !== undefined) return `"${t.name}" runs ${f.qualified}`;
   }
