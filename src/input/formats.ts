@@ -115,7 +115,6 @@ export const INPUT_FORMATS = [
   },
 ] as const satisfies readonly InputFormat[];
 
-export type InputKind = (typeof INPUT_FORMATS)[number]['kind'];
 export type KnownInputFormat = (typeof INPUT_FORMATS)[number];
 
 /** The format of a head; undefined for binary data that is no format (a zip, an image, a PHD). */
