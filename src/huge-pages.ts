@@ -17,7 +17,8 @@ import { constants } from 'node:os';
 import { join } from 'node:path';
 import { constants as zlib, gunzipSync } from 'node:zlib';
 
-import { sniff } from './input/sniff.js';
+import { formatOfHead } from './input/formats.js';
+import { inputHead } from './input/sniff.js';
 
 /** Commands whose work on a big heap is the memory analysis. */
 const COMMANDS = new Set(['analyze', 'memory', 'batch']);
@@ -89,7 +90,7 @@ function startsLikeHeap(path: string): boolean {
       return false;
     }
   }
-  const kind = sniff(head, head.toString('latin1')).kind;
+  const kind = formatOfHead(inputHead(head, head.toString('latin1')))?.kind;
   return kind === 'hprof' || kind === 'v8-heapsnapshot';
 }
 

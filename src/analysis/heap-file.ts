@@ -8,7 +8,7 @@ import type { Histogram } from '../heap/histogram.js';
 import type { LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { HprofFormatError } from '../heap/hprof/parser.js';
 import { heapHistogram, type HeapSource, openHeap } from '../heap/open-heap.js';
-import { ACCEPTED_HEAP_INPUTS, type IdentifiedInput, identifyInput, requireHeapKind } from '../input/identify.js';
+import { ACCEPTED_HEAP_INPUTS, type IdentifiedInput, identifyInput, requireHeapFormat } from '../input/identify.js';
 import { openInput } from '../input/open.js';
 import type { ProgressListener } from '../model/progress.js';
 
@@ -28,7 +28,7 @@ export function identifyHeapFile(file: string, maxGunzipBytes?: number): Promise
 }
 
 async function heapSourceOf(input: IdentifiedInput, maxGunzipBytes: number | undefined): Promise<HeapSource> {
-  const kind = requireHeapKind(input);
+  const { kind } = requireHeapFormat(input);
   if (kind === 'hprof') return { kind, file: input.file, gzip: input.gzip };
   if (kind !== 'dumpsleuth-heap') return { kind, file: input.file };
   return { kind, file: input.file, opened: await openInput(input.file, undefined, maxGunzipBytes) };

@@ -16,20 +16,16 @@ import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { heapStoreNamed } from '../heap/open-heap.js';
 import type { InputPath } from '../input/collect-inputs.js';
 import { type IdentifiedInput, identifyInput } from '../input/identify.js';
-import { forEachLine, openInput, TruncatedInputError } from '../input/open.js';
-import { looksLikeLogLine } from '../input/sniff.js';
 import { readInputFile } from '../input/stdin.js';
-import { KnownLineCollector } from '../logs/known-lines.js';
-import { TopThreadsCollector } from '../logs/top-threads.js';
-import { countText } from '../model/count-text.js';
-import { linesCutWarning } from '../model/line-carry.js';
-import { type CpuSampleModel, type InputSummary, type LogEventModel, TOP_CAPTURE_FORMAT } from '../model/model.js';
+import type { LoadedLog } from '../logs/log-reader.js';
+import type { InputSummary } from '../model/model.js';
 import type { ProgressEvent, ProgressListener } from '../model/progress.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { CAPTURE_MANIFEST, captureManifestNotes } from './capture-manifest.js';
 import { openHeapFile, v8NotJavaError } from './heap-file.js';
 import { cancelHeapMemory, finishHeapMemory, type HeapMemoryWork, loadHooksOf, type MemoryPlan, startHeapMemory, withThreadNames } from './heap-memory-work.js';
-import { type LoadedThreadInput, loadThreadInput } from './load-threads.js';
+import { loadThreadsOrLog } from './load-log.js';
+import { type LoadedThreadInput, refusedError } from './load-threads.js';
 import { filesOfSeveralJvms } from './one-jvm.js';
 
 /** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
@@ -70,10 +66,11 @@ async function loadFile(
   inIncidentDirectory: boolean,
 ): Promise<LoadedInput> {
   const identified = ahead?.identified ?? (await identifyInput(name, file, plan.maxGunzipBytes !== undefined ? { maxGunzipBytes: plan.maxGunzipBytes } : {}));
-  const heapKind = identified.heapKind;
-  if (heapKind === 'v8-heapsnapshot') throw v8NotJavaError(name);
-  if (heapKind !== undefined) {
-    const memoryWork = heapKind === 'hprof' ? (ahead?.memory ?? startHeapMemory(identified, name, plan, onProgress)) : undefined;
+  const format = identified.format;
+  if (format === undefined) throw refusedError(identified);
+  if (format.role === 'heap') {
+    if (!format.java) throw v8NotJavaError(name);
+    const memoryWork = format.kind === 'hprof' ? (ahead?.memory ?? startHeapMemory(identified, name, plan, onProgress)) : undefined;
     let store: HeapStore;
     try {
       // A memory analysis on this thread (a small heap's, or any in batch) rides on the load: its graph
@@ -115,86 +112,7 @@ async function loadFile(
     };
     return { kind: 'heap', heap: { path: name, view, summary, ...(stacks !== undefined ? { stacks } : {}), ...(memory !== undefined ? { memory } : {}) } };
   }
-  try {
-    return { kind: 'threads', input: await loadThreadInput(name, onProgress, plan.maxGunzipBytes, file, identified.sniffed) };
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-    const log = await readKnownLogLines(name, file, plan.maxGunzipBytes, inIncidentDirectory);
-    if (log === undefined) throw e;
-    return { kind: 'log', log };
-  }
-}
-
-/** A log file's known lines; undefined when it has none (then it is not a log dumpsleuth can use). */
-async function readKnownLogLines(path: string, file: string, maxGunzipBytes: number | undefined, acceptUnknown: boolean): Promise<LoadedLog | undefined> {
-  const opened = await openInput(path, undefined, maxGunzipBytes, file);
-  const collector = new KnownLineCollector(path);
-  const top = new TopThreadsCollector(path);
-  let lineNo = 0;
-  let firstLine: string | undefined;
-  const warnings: string[] = [];
-  let cutWhy: string | undefined;
-  try {
-    const cut = await forEachLine(opened.text(), (line) => {
-      if (firstLine === undefined && line.trim() !== '') firstLine = line;
-      collector.push(line, ++lineNo);
-      top.push(line, lineNo);
-    });
-    if (cut > 0) warnings.push((cutWhy = linesCutWarning(cut)));
-  } catch (e) {
-    if (!(e instanceof TruncatedInputError)) throw e;
-    warnings.push((cutWhy = e.message));
-  }
-  const cpuSamples = top.finish();
-  // An application log in an incident's directory with nothing dumpsleuth knows in it is still the
-  // incident's log: it was read, and the report says so ("read, nothing known in it"). Other text (a
-  // README), or such a log given by name alone, is not an input.
-  if (collector.matched === 0 && cpuSamples.length === 0 && (!acceptUnknown || firstLine === undefined || !looksLikeLogLine(firstLine))) return undefined;
-  const format = cpuSamples.length === 0 ? 'log' : collector.matched === 0 ? TOP_CAPTURE_FORMAT : `log+${TOP_CAPTURE_FORMAT}`;
-  const events = collector.events();
-  const found = [...foundInLog(events), ...(cpuSamples.length > 0 ? [`${cpuSamples.length} top -H sample${cpuSamples.length === 1 ? '' : 's'}`] : [])];
-  return {
-    summary: {
-      path,
-      kind: 'log',
-      format,
-      gzip: opened.gzip,
-      encoding: opened.encoding,
-      dumps: 0,
-      threads: 0,
-      unparsedLines: 0,
-      outsideLines: lineNo - collector.matched - top.matched,
-      warnings,
-      found,
-      ...(cutWhy !== undefined ? { cut: cutWhy } : {}),
-    },
-    events,
-    cpuSamples,
-  };
-}
-
-/** How a log's known lines are counted for the user, by kind. */
-const LOG_EVENT_WORDS: Readonly<Record<LogEventModel['kind'], readonly [string, string]>> = {
-  'dubbo-pool-exhausted': ['Dubbo pool-exhausted line', 'Dubbo pool-exhausted lines'],
-  'dubbo-executes-rejected': ['Dubbo executes rejection', 'Dubbo executes rejections'],
-  'dubbo-actives-timeout': ['Dubbo actives timeout', 'Dubbo actives timeouts'],
-  'hung-thread-reported': ['hung-thread report', 'hung-thread reports'],
-  'hung-thread-recovered': ['recovery of a reported thread', 'recoveries of reported threads'],
-  'server-pool-full': ['pool-full report', 'pool-full reports'],
-};
-
-/** What a log's events add up to, per kind: `40 Dubbo executes rejections`, `2 hung-thread reports`. */
-function foundInLog(events: readonly LogEventModel[]): string[] {
-  const byKind = new Map<LogEventModel['kind'], number>();
-  for (const e of events) byKind.set(e.kind, (byKind.get(e.kind) ?? 0) + e.count);
-  return [...byKind].map(([kind, n]) => `${countText(n)} ${LOG_EVENT_WORDS[kind][n === 1 ? 0 : 1]}`);
-}
-
-/** A log's known lines and `top -H` samples. */
-interface LoadedLog {
-  readonly summary: InputSummary;
-  readonly events: LogEventModel[];
-  readonly cpuSamples: CpuSampleModel[];
+  return loadThreadsOrLog({ ...identified, format }, onProgress, plan.maxGunzipBytes, inIncidentDirectory);
 }
 
 /** The files of one analysis, loaded and sorted by kind. */
@@ -253,7 +171,7 @@ export async function loadIncidentInputs(inputs: readonly InputPath[], plan: Inc
       continue;
     }
     const onProgress = hooks.onProgress === undefined ? undefined : (event: ProgressEvent) => hooks.onProgress!(input.path, event);
-    const memory = identified.heapKind === 'hprof' ? startHeapMemory(identified, input.path, plan, onProgress) : undefined;
+    const memory = identified.format?.kind === 'hprof' ? startHeapMemory(identified, input.path, plan, onProgress) : undefined;
     early.set(input.path, { identified, ...(memory !== undefined ? { memory } : {}) });
   }
   try {

@@ -15,7 +15,7 @@ import { hprofBytesEstimate } from '../heap/hprof/byte-source.js';
 import { hprofGraphCounts } from '../heap/hprof/hprof-histogram.js';
 import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
 import { HprofFormatError } from '../heap/hprof/parser.js';
-import { requireHeapKind } from '../input/identify.js';
+import { requireHeapFormat } from '../input/identify.js';
 import { readInputFile, renamed } from '../input/stdin.js';
 import type { MemorySummary, RetainedObject, RetainerNode } from '../model/memory.js';
 import { type MemoryReport, renderMemoryJson, renderMemoryText } from '../report/memory-text.js';
@@ -62,7 +62,7 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
     );
   const { format, progress, write } = await commandOutput(opts, ['text', 'json'], io);
   const { value: analysis, file } = await readInputFile(path, async (f) => {
-    const kind = requireHeapKind(await identifyHeapFile(f, opts.maxGunzipBytes));
+    const { kind } = requireHeapFormat(await identifyHeapFile(f, opts.maxGunzipBytes));
     if (kind === 'dumpsleuth-heap') {
       throw new InputError(
         `${f} is a dumpsleuth heap snapshot: it holds only the objects the analyses need (and, from an HPROF, its memory summary), not the whole graph`,

@@ -35,8 +35,13 @@ export async function openHeap(
   onProgress?: ProgressListener,
   hooks?: LoadHooks,
 ): Promise<HeapStore> {
-  if (source.kind === 'dumpsleuth-heap') return readHeapSnapshot(source.file, source.opened);
-  return loadHprof(source.file, plan, onProgress, hooks, source.gzip);
+  // One case a kind: a kind added to HeapSource without its reader does not compile.
+  switch (source.kind) {
+    case 'dumpsleuth-heap':
+      return readHeapSnapshot(source.file, source.opened);
+    case 'hprof':
+      return loadHprof(source.file, plan, onProgress, hooks, source.gzip);
+  }
 }
 
 /** The class histogram; undefined for a snapshot that carries none. */
@@ -46,21 +51,23 @@ export async function heapHistogram(
   heapDump?: number,
   maxGunzipBytes?: number,
 ): Promise<Histogram | undefined> {
-  if (source.kind === 'v8-heapsnapshot') {
-    return readV8HeapSnapshotHistogram(
-      source.file,
-      onProgress
-        ? {
-            onProgress: (bytesRead, totalBytes) =>
-              onProgress(totalBytes === undefined ? { phase: 'heap', bytesRead } : { phase: 'heap', bytesRead, totalBytes }),
-          }
-        : {},
-    );
+  switch (source.kind) {
+    case 'v8-heapsnapshot':
+      return readV8HeapSnapshotHistogram(
+        source.file,
+        onProgress
+          ? {
+              onProgress: (bytesRead, totalBytes) =>
+                onProgress(totalBytes === undefined ? { phase: 'heap', bytesRead } : { phase: 'heap', bytesRead, totalBytes }),
+            }
+          : {},
+      );
+    case 'dumpsleuth-heap': {
+      const store = await readHeapSnapshot(source.file, source.opened);
+      if (store.histogram === undefined) return undefined;
+      return { ...store.histogram, source: source.file, format: 'dumpsleuth-heap', warnings: [...store.histogram.warnings, ...store.warnings] };
+    }
+    case 'hprof':
+      return hprofHistogram(source.file, onProgress, heapDump, undefined, maxGunzipBytes);
   }
-  if (source.kind === 'dumpsleuth-heap') {
-    const store = await readHeapSnapshot(source.file, source.opened);
-    if (store.histogram === undefined) return undefined;
-    return { ...store.histogram, source: source.file, format: 'dumpsleuth-heap', warnings: [...store.histogram.warnings, ...store.warnings] };
-  }
-  return hprofHistogram(source.file, onProgress, heapDump, undefined, maxGunzipBytes);
 }

@@ -1,23 +1,37 @@
 /**
- * What a file is, decided once from its first bytes (decompressed when it is gzip): the kind every
- * later step routes on, so no reader sniffs the same file again.
+ * What a file is, decided once from its first bytes (decompressed when it is gzip): its input format
+ * (formats.ts), which every later step routes on, so no reader sniffs the same file again.
  */
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 
 import { InputError } from '../errors.js';
-import type { HeapInputKind } from '../model/input-kind.js';
+import { acceptedInputs, formatOfHead, type KnownInputFormat } from './formats.js';
 import { openInput, type TextEncodingName } from './open.js';
-import { sniff, type SniffedKind } from './sniff.js';
+import { type InputHead, inputHead } from './sniff.js';
 
-export const ACCEPTED_HEAP_INPUTS =
-  'accepted: HPROF heap dumps (jmap, -XX:+HeapDumpOnOutOfMemoryError, actuator /heapdump; ' +
-  'plain or gzip), dumpsleuth heap snapshots (dumpsleuth extract), V8 .heapsnapshot files';
+export const ACCEPTED_HEAP_INPUTS = acceptedInputs('heap');
 
-/** dumpsleuth's own JSON heap snapshot opens with its format id; other JSON is told apart by sniff. */
-const HEAP_SNAPSHOT_HEAD = /^\s*\{\s*"format"\s*:\s*"dumpsleuth\.heap\/\d+"/;
+/** A file's format from its head, with what the head is made of and what it looks like to a user. */
+export interface HeadFormat {
+  /** Undefined for binary data that is no input format (a zip archive, an image, a PHD). */
+  readonly format: KnownInputFormat | undefined;
+  readonly form: InputHead['form'];
+  /** What the file is, in a sentence's words (`a zip archive`, `text with no thread dump in it (first line: ...)`), for errors. */
+  readonly looksLike: string;
+}
 
-export interface IdentifiedInput {
+/** The format of a head already read (a caller that opened the file itself: a test, a bench). */
+export function formatOf(bytes: Buffer, text: string): HeadFormat {
+  return formatOfPrepared(inputHead(bytes, text));
+}
+
+function formatOfPrepared(head: InputHead): HeadFormat {
+  const format = formatOfHead(head);
+  return { format, form: head.form, looksLike: format !== undefined ? format.describe(head) : (head.binary ?? 'binary data') };
+}
+
+export interface IdentifiedInput extends HeadFormat {
   /** The name the user gave (`-` for stdin). */
   readonly path: string;
   /** The file holding its bytes (stdin's copy for `-`). */
@@ -26,9 +40,6 @@ export interface IdentifiedInput {
   readonly encoding: TextEncodingName;
   /** Size on disk, compressed when gzip. */
   readonly fileBytes: number;
-  readonly sniffed: SniffedKind;
-  /** Set when the file is a heap dump of a kind dumpsleuth reads. */
-  readonly heapKind: HeapInputKind | undefined;
 }
 
 /** A file's kind from its head. Throws InputError when it cannot be read (missing, a directory). */
@@ -48,10 +59,9 @@ export async function identifyInput(
   }
   // Only the head is wanted: the reader that takes the file opens it again from its start.
   opened.close();
-  const sniffed = sniff(opened.headBytes, opened.headText);
-  if (sniffed.kind === 'binary' && sniffed.cutHprof === true)
-    throw new InputError(`${path} is ${sniffed.description}: nothing of it can be read`, 'take or copy the heap dump again, whole');
-  return { path, file, gzip: opened.gzip, encoding: opened.encoding, fileBytes: opened.fileBytes, sniffed, heapKind: heapKindOf(sniffed, opened.headText) };
+  const head = inputHead(opened.headBytes, opened.headText);
+  if (head.cutHprof === true) throw new InputError(`${path} is ${head.binary}: nothing of it can be read`, 'take or copy the heap dump again, whole');
+  return { path, file, gzip: opened.gzip, encoding: opened.encoding, fileBytes: opened.fileBytes, ...formatOfPrepared(head) };
 }
 
 /**
@@ -68,18 +78,10 @@ async function requireReadable(path: string, file: string): Promise<void> {
   }
 }
 
-function heapKindOf(sniffed: SniffedKind, headText: string): HeapInputKind | undefined {
-  if (sniffed.kind === 'hprof') return 'hprof';
-  if (sniffed.kind === 'v8-heapsnapshot') return 'v8-heapsnapshot';
-  if (HEAP_SNAPSHOT_HEAD.test(headText)) return 'dumpsleuth-heap';
-  return undefined;
-}
-
-/** The heap kind of a file a heap command was given; anything else is an error saying what it looked like. */
-export function requireHeapKind(input: IdentifiedInput): HeapInputKind {
-  if (input.heapKind !== undefined) return input.heapKind;
-  const s = input.sniffed;
-  const what =
-    s.kind === 'binary' ? s.description : s.kind === 'text' || s.kind === 'javacore' ? 'a text file (a thread dump or a log?)' : 'JSON of another kind';
+/** A heap dump's format, of a file a heap command was given; anything else is an error saying what it looked like. */
+export function requireHeapFormat(input: IdentifiedInput): Extract<KnownInputFormat, { role: 'heap' }> {
+  const format = input.format;
+  if (format?.role === 'heap') return format;
+  const what = input.form === 'binary' ? input.looksLike : input.form === 'text' ? 'a text file (a thread dump or a log?)' : 'JSON of another kind';
   throw new InputError(`${input.path} is not a heap dump: it looks like ${what}`, ACCEPTED_HEAP_INPUTS);
 }

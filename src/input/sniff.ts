@@ -1,15 +1,23 @@
 /**
- * Format detection from content, never from the file name: the first bytes and the first ~64 KB of text.
+ * What a file's head is made of, from its content, never from its name: the first bytes and the first
+ * ~64 KB of text. Binary data, a JSON document, or text; which input format it holds is the
+ * registry's to say (formats.ts), each format's `detect` reading this once-prepared head.
  */
-export type SniffedKind =
-  | { kind: 'hprof'; version: string }
-  | { kind: 'v8-heapsnapshot' }
-  | { kind: 'json-threads'; format: 'jcmd-json' | 'actuator-json' }
-  | { kind: 'json-other' }
-  | { kind: 'javacore' }
-  | { kind: 'text' }
-  /** `cutHprof`: the start of an HPROF header and nothing after it. */
-  | { kind: 'binary'; description: string; cutHprof?: true };
+export interface InputHead {
+  /** The first bytes, decompressed when the file is gzip. */
+  readonly bytes: Buffer;
+  /** `bytes` decoded. */
+  readonly text: string;
+  /** The first 32 bytes as Latin-1, for binary signatures. */
+  readonly ascii: string;
+  readonly form: 'binary' | 'json' | 'text';
+  /** For binary data that is no input format: what it is, in a sentence's words (`a zip archive`). */
+  readonly binary?: string;
+  /** An HPROF cut within its header: nothing of it can be read. */
+  readonly cutHprof?: true;
+  /** For JSON: the document from its first character (a BOM and HTTP headers taken off). */
+  readonly json?: string;
+}
 
 /** A run of NULs at least this long is a hole, not binary data. */
 const SPARSE_HOLE_MIN = 64;
@@ -17,23 +25,37 @@ const SPARSE_HOLE_MIN = 64;
 /** `JAVA PROFILE 1.0.2`, its NUL, the id size (4 bytes) and the time (8 bytes). */
 const HPROF_HEADER_MIN = 19 + 4 + 8;
 
-export function sniff(headBytes: Buffer, headText: string): SniffedKind {
-  const ascii = headBytes.subarray(0, 32).toString('latin1');
-  const hprof = /^JAVA PROFILE (1\.0\.\d)/.exec(ascii);
-  if (hprof) return { kind: 'hprof', version: hprof[1]! };
+/** An HPROF heap dump's magic, with its version. */
+export const HPROF_MAGIC = /^JAVA PROFILE (1\.0\.\d)/;
+
+export function inputHead(bytes: Buffer, text: string): InputHead {
+  const ascii = bytes.subarray(0, 32).toString('latin1');
+  const base = { bytes, text, ascii };
+  if (HPROF_MAGIC.test(ascii)) return { ...base, form: 'binary' };
+  const binary = binaryKind(bytes, ascii, text);
+  if (binary !== undefined) return { ...base, form: 'binary', ...binary };
+  const body = stripHttpHeaders(text.replace(/^\uFEFF/, '')).trimStart();
+  // A log line may start with `[`; JSON here is an object, or an array of objects/arrays.
+  // Docker's json-file log is a JSON object a line, each holding a line of output: text (see threads/line-prefix.ts).
+  if ((body.startsWith('{') || /^\[\s*[{[\]]/.test(body)) && !isJsonLinesLog(body)) return { ...base, form: 'json', json: body };
+  return { ...base, form: 'text' };
+}
+
+/** What binary data the head is, when it is binary and no input format; undefined for text. */
+function binaryKind(headBytes: Buffer, ascii: string, headText: string): { binary: string; cutHprof?: true } | undefined {
   if (ascii.slice(2).startsWith('portable heap dump'))
-    return { kind: 'binary', description: 'an IBM Portable Heap Dump (PHD, from an OpenJ9/IBM JVM); dumpsleuth reads HotSpot HPROF heap dumps' };
-  if (ascii.startsWith('PK\u0003\u0004')) return { kind: 'binary', description: 'a zip archive' };
-  if (ascii.startsWith('\u0089PNG\r\n\u001a\n')) return { kind: 'binary', description: 'a PNG image' };
-  if (ascii.startsWith('\u00ff\u00d8\u00ff')) return { kind: 'binary', description: 'a JPEG image' };
-  if (ascii.startsWith('GIF8')) return { kind: 'binary', description: 'a GIF image' };
+    return { binary: 'an IBM Portable Heap Dump (PHD, from an OpenJ9/IBM JVM); dumpsleuth reads HotSpot HPROF heap dumps' };
+  if (ascii.startsWith('PK\u0003\u0004')) return { binary: 'a zip archive' };
+  if (ascii.startsWith('\u0089PNG\r\n\u001a\n')) return { binary: 'a PNG image' };
+  if (ascii.startsWith('\u00ff\u00d8\u00ff')) return { binary: 'a JPEG image' };
+  if (ascii.startsWith('GIF8')) return { binary: 'a GIF image' };
   // The magic alone, or part of it: an HPROF cut within its header, of which nothing can be read.
   if (headBytes.length < HPROF_HEADER_MIN && headBytes.length >= 4 && 'JAVA PROFILE 1.0.'.startsWith(ascii.slice(0, 17)))
-    return { kind: 'binary', description: `an HPROF heap dump cut within its header (${headBytes.length} bytes)`, cutHprof: true };
-  if (ascii.startsWith('\u007fELF')) return { kind: 'binary', description: 'an executable (ELF)' };
-  if (ascii.startsWith('%PDF')) return { kind: 'binary', description: 'a PDF document' };
-  if (ascii.startsWith('BZh')) return { kind: 'binary', description: 'bzip2-compressed data' };
-  if (ascii.startsWith('\u00fd7zXZ')) return { kind: 'binary', description: 'xz-compressed data' };
+    return { binary: `an HPROF heap dump cut within its header (${headBytes.length} bytes)`, cutHprof: true };
+  if (ascii.startsWith('\u007fELF')) return { binary: 'an executable (ELF)' };
+  if (ascii.startsWith('%PDF')) return { binary: 'a PDF document' };
+  if (ascii.startsWith('BZh')) return { binary: 'bzip2-compressed data' };
+  if (ascii.startsWith('\u00fd7zXZ')) return { binary: 'xz-compressed data' };
   // Control characters say binary data; a long run of NULs does not: it is the hole of a sparse file
   // (a log truncated in place while its writer goes on), which the text reader drops, and says so.
   let controls = 0;
@@ -55,22 +77,8 @@ export function sniff(headBytes: Buffer, headText: string): SniffedKind {
     textChars++;
     if (c < 9 || c === 0xfffd) controls++;
   }
-  if (textChars > 0 && controls > textChars * 0.1) return { kind: 'binary', description: 'binary data' };
-
-  const body = stripHttpHeaders(headText.replace(/^\uFEFF/, '')).trimStart();
-  // A log line may start with `[`; JSON here is an object, or an array of objects/arrays.
-  if (body.startsWith('{') || /^\[\s*[{[\]]/.test(body)) {
-    // Docker's json-file log: a JSON object a line, each holding a line of output (read as text, see threads/line-prefix.ts).
-    if (isJsonLinesLog(body)) return { kind: 'text' };
-    if (/"threadDump"\s*:/.test(body)) return { kind: 'json-threads', format: 'jcmd-json' };
-    // Spring Boot's actuator document is `{"threads": [{"threadName": ...`; other JSON may mention both keys anywhere.
-    if (/^\{\s*"threads"\s*:\s*\[/.test(body) && /"threadName"\s*:/.test(body)) return { kind: 'json-threads', format: 'actuator-json' };
-    // A V8 snapshot opens with its `snapshot` header, which holds `meta`; writers order the header's keys as they like (AliNode puts `title` and `uid` first).
-    if (/^\{\s*"snapshot"\s*:\s*\{/.test(body) && /"meta"\s*:\s*\{/.test(body)) return { kind: 'v8-heapsnapshot' };
-    return { kind: 'json-other' };
-  }
-  if (/^(?:0SECTION|1TISIGINFO|1TIDATETIME|1XMTHDINFO|3XMTHREADINFO)\b/m.test(headText)) return { kind: 'javacore' };
-  return { kind: 'text' };
+  if (textChars > 0 && controls > textChars * 0.1) return { binary: 'binary data' };
+  return undefined;
 }
 
 /** Whether the first lines are each a one-line JSON object with a `log` string (Docker's json-file log). */

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Histogram, HistogramRow } from '../../src/heap/histogram.js';
 import { readV8HeapSnapshotHistogram } from '../../src/heap/v8/v8-snapshot.js';
 import { V8SnapshotScanner, type V8SnapshotSummary } from '../../src/heap/v8/v8-snapshot-scanner.js';
-import { sniff } from '../../src/input/sniff.js';
+import { formatOf } from '../../src/input/identify.js';
 import { scratchDir } from '../helpers.js';
 
 const FIXTURE_GZ = 'fixtures/heap-v8/markers.heapsnapshot.gz';
@@ -344,7 +344,7 @@ describe('a snapshot whose header keys come in another order (AliNode writes tit
     const reordered = text.replace('{"snapshot":{"meta":', '{"snapshot":{"title":"aliNode heap snapshot","uid":1,"meta":');
     const path = writeScratch(reordered);
     const head = Buffer.from(reordered.slice(0, 64 * 1024));
-    expect(sniff(head, head.toString('utf8'))).toEqual({ kind: 'v8-heapsnapshot' });
+    expect(formatOf(head, head.toString('utf8')).format?.kind).toBe('v8-heapsnapshot');
     const ours = await readV8HeapSnapshotHistogram(path);
     const original = await readV8HeapSnapshotHistogram(writeScratch(text));
     expect(ours.rows).toEqual(original.rows);
