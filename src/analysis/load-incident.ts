@@ -20,6 +20,7 @@ import { readInputFile } from '../input/stdin.js';
 import type { LoadedLog } from '../logs/log-reader.js';
 import type { InputSummary } from '../model/model.js';
 import type { ProgressEvent, ProgressListener } from '../model/progress.js';
+import { withoutFileName } from '../model/read-failure.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { CAPTURE_MANIFEST, captureManifestNotes } from './capture-manifest.js';
 import { openHeapFile, v8NotJavaError } from './heap-file.js';
@@ -136,8 +137,7 @@ export function skippedNote(path: string, e: UserError): string {
 
 /** Why a file was not read, without its name in front (`it is a PNG image`). */
 export function skippedWhy(path: string, e: UserError): string {
-  const m = e.message;
-  return m.startsWith(`${path}: `) ? m.slice(path.length + 2) : m.startsWith(`${path} `) ? `it ${m.slice(path.length + 1)}` : m;
+  return withoutFileName(path, e.message);
 }
 
 export interface IncidentLoadHooks {

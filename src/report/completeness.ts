@@ -4,6 +4,7 @@
  * at all. A reader of the ticket must know the answer below stands on part of the evidence.
  */
 import type { LeftOutInput, Model } from '../model/model.js';
+import { withoutFileName } from '../model/read-failure.js';
 
 export interface Completeness {
   /** Every input read to its end, and no file that should have been evidence left out. */
@@ -18,15 +19,10 @@ export interface Completeness {
 }
 
 export function completenessOf(model: Model): Completeness {
-  const cut = model.inputs.flatMap((i) => (i.cut !== undefined ? [{ path: i.path, why: withoutName(i.path, i.cut) }] : []));
+  const cut = model.inputs.flatMap((i) => (i.cut !== undefined ? [{ path: i.path, why: withoutFileName(i.path, i.cut) }] : []));
   const leftOut = [...model.leftOut].sort((a, b) => Number(b.evidence) - Number(a.evidence));
   const missing = model.missingEvidence;
   return { complete: cut.length === 0 && missing.length === 0 && !leftOut.some((l) => l.evidence), missing, cut, leftOut, leftOutMore: model.leftOutMore };
-}
-
-/** A reader's message names its file first (`a.txt.gz: gzip data ends early`); the block names it already. */
-function withoutName(path: string, why: string): string {
-  return why.startsWith(`${path}: `) ? why.slice(path.length + 2) : why;
 }
 
 /** The heading of the block, when there is one to show. */
