@@ -4,7 +4,7 @@
  * written is missing evidence: the analysis of the directory says so, in every format, instead of
  * reporting the rest as if the capture were complete.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 
 /** The manifest's file name. */
 export const CAPTURE_MANIFEST = 'capture.json';
@@ -19,6 +19,9 @@ interface ManifestStep {
   readonly file?: unknown;
 }
 
+/** Far above what a capture of many dumps writes (each step is a line or two of JSON). */
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
 /**
  * The notes a capture's manifest adds to the report: one per failed step, the heap dump's first.
  * Undefined when the file is not dumpsleuth's manifest (another tool's capture.json): the caller
@@ -27,6 +30,8 @@ interface ManifestStep {
 export async function captureManifestNotes(path: string): Promise<string[] | undefined> {
   let manifest: unknown;
   try {
+    // dumpsleuth's manifest is a few KiB: a file far bigger is another tool's, and is not read whole to learn it.
+    if ((await stat(path)).size > MAX_MANIFEST_BYTES) return undefined;
     manifest = JSON.parse(await readFile(path, 'utf8'));
   } catch {
     return undefined;

@@ -62,6 +62,18 @@ describe("a capture directory's manifest", () => {
     expect(skipped).toEqual([join(dir, 'capture.json')]);
   });
 
+  it("a capture.json far bigger than a manifest is not read whole: another tool's, skipped", async () => {
+    // dumpsleuth's own schema, a failed heap step, and 5 MB of padding: read whole, it would be a note.
+    const dir = incident({
+      schema: 'dumpsleuth.capture/1',
+      steps: [step('heap dump (live objects, gzip)', false, 'jcmd GC.heap_dump failed')],
+      padding: 'x'.repeat(5 * 1024 * 1024),
+    });
+    const { notes, skipped } = await analysed(dir);
+    expect(notes.filter((n) => n.includes('capture.json'))).toEqual([]);
+    expect(skipped).toEqual([join(dir, 'capture.json')]);
+  });
+
   it('many failed steps: the first eight listed, the rest counted', async () => {
     const dir = incident({
       schema: 'dumpsleuth.capture/1',
