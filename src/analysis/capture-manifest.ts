@@ -16,6 +16,7 @@ interface ManifestStep {
   readonly what?: unknown;
   readonly ok?: unknown;
   readonly error?: unknown;
+  readonly remedy?: unknown;
   readonly file?: unknown;
 }
 
@@ -46,7 +47,7 @@ function notesOfSteps(path: string, steps: readonly ManifestStep[]): string[] {
   const failed = steps.filter((s) => s !== null && typeof s === 'object' && s.ok === false && typeof s.what === 'string');
   const heapFirst = [...failed.filter((s) => isHeapStep(s)), ...failed.filter((s) => !isHeapStep(s))];
   const notes = heapFirst.slice(0, STEPS_LISTED).map((s) => {
-    const why = typeof s.error === 'string' ? s.error : 'no reason recorded';
+    const why = (typeof s.error === 'string' ? s.error : 'no reason recorded') + (typeof s.remedy === 'string' ? `; ${s.remedy}` : '');
     return isHeapStep(s)
       ? `${path}: the heap dump asked for (capture --heap) is missing: ${why}` +
           (typeof s.file === 'string' ? `; what the JVM wrote of it (${s.file}) is cut, read as far as it goes` : '; no heap dump of this capture was read')

@@ -46,6 +46,8 @@ interface CaptureStep {
   readonly seconds: number;
   readonly ok: boolean;
   readonly error?: string;
+  /** What to do about the error, apart from it, so that a reader who says the remedy itself can leave it out. */
+  readonly remedy?: string;
 }
 
 export interface CaptureManifest {
@@ -133,11 +135,11 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
   const steps: CaptureStep[] = [];
   const warnings: string[] = [];
   const timeout = opts.timeoutSeconds * 1000;
-  const step = async <T>(what: string, run: () => Promise<{ file?: string; tool?: string; error?: string; value?: T }>): Promise<T | undefined> => {
+  const step = async <T>(what: string, run: () => Promise<StepResult<T>>): Promise<T | undefined> => {
     opts.onStep?.(what);
     const at = new Date();
     const t0 = process.hrtime.bigint();
-    let r: { file?: string; tool?: string; error?: string; value?: T };
+    let r: StepResult<T>;
     try {
       r = await run();
     } catch (e) {
@@ -151,8 +153,9 @@ export async function captureIncident(target: TargetJvm, opts: CaptureOptions): 
       seconds: Number(process.hrtime.bigint() - t0) / 1e9,
       ok: r.error === undefined,
       ...(r.error !== undefined ? { error: r.error } : {}),
+      ...(r.error !== undefined && r.remedy !== undefined ? { remedy: r.remedy } : {}),
     });
-    if (r.error !== undefined) warnings.push(`${what}: ${r.error}`);
+    if (r.error !== undefined) warnings.push(`${what}: ${r.error}${r.remedy !== undefined ? `; ${r.remedy}` : ''}`);
     return r.value;
   };
   const jcmd = opts.jcmd;
@@ -282,7 +285,15 @@ async function clockTicks(): Promise<number> {
   return r.code === 0 && Number.isFinite(n) && n > 0 ? n : 100;
 }
 
-type StepFn = <T>(what: string, run: () => Promise<{ file?: string; tool?: string; error?: string; value?: T }>) => Promise<T | undefined>;
+interface StepResult<T> {
+  readonly file?: string;
+  readonly tool?: string;
+  readonly error?: string;
+  readonly remedy?: string;
+  readonly value?: T;
+}
+
+type StepFn = <T>(what: string, run: () => Promise<StepResult<T>>) => Promise<T | undefined>;
 
 /** The heap dump, after the thread dumps: it stops the JVM while it writes, so the user is told, and the disk is checked first. */
 async function takeHeap(jcmd: string, target: TargetJvm, dir: string, which: 'live' | 'all', timeout: number, step: StepFn, warnings: string[]): Promise<void> {
@@ -313,12 +324,12 @@ async function takeHeap(jcmd: string, target: TargetJvm, dir: string, which: 'li
     if (error === undefined) return { file, tool };
     // An empty file is no heap dump to keep; a cut one is kept (its analysis says where it ends).
     const kept = removeIfEmpty(path) ? {} : existsSync(path) ? { file } : {};
-    return { ...kept, tool, error: `${error}; ${JVM_WRITES}` };
+    return { ...kept, tool, error, remedy: JVM_WRITES };
   });
 }
 
 /** What a failed heap or JSON dump's error adds: who writes the file, and where it must be able to. */
-export const JVM_WRITES =
+const JVM_WRITES =
   'the JVM writes this file itself: it must be able to write to the capture directory (its user, its disk, its ' +
   'file-size limit; a JVM in a container sees its own filesystem: run capture inside the container)';
 
@@ -360,7 +371,7 @@ async function takeJsonThreadDump(jcmd: string, pid: number, dir: string, i: num
     const error = failure(r) ?? said(r) ?? jsonThreadDumpProblem(path);
     if (error === undefined) return { file, tool };
     removeIfEmpty(path);
-    return { tool, error: `${error}; ${JVM_WRITES}` };
+    return { tool, error, remedy: JVM_WRITES };
   });
 }
 

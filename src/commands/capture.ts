@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 import { isHeapStepName } from '../analysis/capture-manifest.js';
-import { captureIncident, type CaptureManifest, type CaptureOptions, JVM_WRITES } from '../capture/capture.js';
+import { captureIncident, type CaptureManifest, type CaptureOptions } from '../capture/capture.js';
 import { resolveTarget } from '../capture/find-jvm.js';
 import { findTool } from '../capture/jvm-tools.js';
 import { UsageError } from '../errors.js';
@@ -66,8 +66,8 @@ export async function captureCommand(target: string, opts: CaptureCommandOptions
 function missingHeap(manifest: CaptureManifest): string | undefined {
   const heapSteps = manifest.steps.filter((s) => isHeapStepName(s.what));
   if (heapSteps.some((s) => s.ok)) return undefined;
-  // The step's error without the hint on who writes the file: the remedy says it.
-  const error = heapSteps.find((s) => s.error !== undefined)?.error?.replace(`; ${JVM_WRITES}`, '');
+  // The step's error alone: this command's remedy says who writes the file.
+  const error = heapSteps.find((s) => s.error !== undefined)?.error;
   return stripControl(error ?? 'the capture ended before it');
 }
 
