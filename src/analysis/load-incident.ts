@@ -28,7 +28,7 @@ import type { ProgressEvent, ProgressListener } from '../model/progress.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { CAPTURE_MANIFEST, captureManifestNotes } from './capture-manifest.js';
 import { openHeapFile, v8NotJavaError } from './heap-file.js';
-import { cancelHeapMemory, finishHeapMemory, type HeapMemoryWork, loadHooksOf, type MemoryPlan, startHeapMemory, withThreadNames } from './heap-memory-work.js';
+import { cancelHeapMemory, finishHeapMemory, type HeapMemoryWork, loadHooksOf, type MemoryPlan, startHeapMemory, withThreadNames } from '../heap/memory/plan.js';
 import { type LoadedThreadInput, loadThreadInput } from './load-threads.js';
 import { filesOfSeveralJvms } from './one-jvm.js';
 

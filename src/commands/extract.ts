@@ -3,7 +3,7 @@
  * reach) from a heap dump, as a dumpsleuth JSON heap snapshot small enough to attach to a ticket.
  */
 import { identifyHeapFile, openHeapFile } from '../analysis/heap-file.js';
-import { cancelHeapMemory, finishHeapMemory, loadHooksOf, startHeapMemory } from '../analysis/heap-memory-work.js';
+import { cancelHeapMemory, finishHeapMemory, loadHooksOf, startHeapMemory } from '../heap/memory/plan.js';
 import { UsageError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
 import { writeHeapSnapshotFile } from '../heap/json/snapshot-writer.js';

@@ -3,8 +3,8 @@
  * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
  */
 import { identifyHeapFile, nothingReadError, openHeapFile } from '../analysis/heap-file.js';
-import { withThreadNames } from '../analysis/heap-memory-work.js';
-import { doesNotFit, memoryLimit, sizeTellsIt } from '../analysis/memory-budget.js';
+import { withThreadNames } from '../heap/memory/plan.js';
+import { doesNotFit, memoryLimit, sizeTellsIt } from '../heap/memory/budget.js';
 import { InputError, UsageError } from '../errors.js';
 import { analyseMemory } from '../heap/graph/heap-memory.js';
 import { doesNotFitCounts } from '../heap/graph/memory-need.js';

@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 
 import { describe, expect, test } from 'vitest';
 
-import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/analysis/heap-memory-work.js';
+import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/heap/memory/plan.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { indexesOfIds } from '../../src/heap/graph/graph-queries.js';
 import { idOf, type ObjectGraph } from '../../src/heap/graph/object-graph.js';

@@ -10,7 +10,7 @@ import { gunzipSync } from 'node:zlib';
 
 import { describe, expect, test } from 'vitest';
 
-import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/analysis/heap-memory-work.js';
+import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/heap/memory/plan.js';
 import { loadAnyInput, type LoadedInput } from '../../src/analysis/load-incident.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from '../../src/heap/graph/heap-memory.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, test } from 'vitest';
 
-import { doesNotFit, sizeTellsIt } from '../../src/analysis/memory-budget.js';
+import { doesNotFit, sizeTellsIt } from '../../src/heap/memory/budget.js';
 import { doesNotFitCounts } from '../../src/heap/graph/memory-need.js';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { hprofGraphCounts } from '../../src/heap/hprof/hprof-histogram.js';

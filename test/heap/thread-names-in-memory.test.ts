@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { withThreadNames } from '../../src/analysis/heap-memory-work.js';
+import { withThreadNames } from '../../src/heap/memory/plan.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { threadNameOf } from '../../src/heap/heap-values.js';
 import { HeapView } from '../../src/heap/heap-view.js';

@@ -6,9 +6,9 @@
  */
 import { freemem } from 'node:os';
 
-import { ColumnsAside } from '../heap/graph/columns-aside.js';
-import { type MemoryLimit, PROCESS_BYTES } from '../heap/graph/memory-need.js';
-import { approximateBytes } from '../model/bytes.js';
+import { ColumnsAside } from '../graph/columns-aside.js';
+import { type MemoryLimit, PROCESS_BYTES } from '../graph/memory-need.js';
+import { approximateBytes } from '../../model/bytes.js';
 
 /**
  * Peak memory per byte of HPROF, where the dominator tree sets the graph's columns aside in a

@@ -6,8 +6,8 @@
 import { Worker } from 'node:worker_threads';
 
 import type { ProgressEvent, ProgressListener } from '../../model/progress.js';
-import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from './heap-memory.js';
-import { MemoryDoesNotFit } from './memory-need.js';
+import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from '../graph/heap-memory.js';
+import { MemoryDoesNotFit } from '../graph/memory-need.js';
 
 export interface RunningMemoryAnalysis {
   readonly done: Promise<MemoryAnalysis>;

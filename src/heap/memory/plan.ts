@@ -4,22 +4,22 @@
  * a small one on the loading thread, once the heap is loaded), and finished into what the model
  * carries (the summary, or why there is none).
  */
-import type { MemoryAnalysisOptions } from '../heap/graph/heap-memory.js';
-import { MemoryDoesNotFit } from '../heap/graph/memory-need.js';
-import type { ObjectGraph } from '../heap/graph/object-graph.js';
-import { type RunningMemoryAnalysis, startMemoryAnalysis } from '../heap/graph/run-memory.js';
-import type { HeapMemory } from '../heap/heap-input.js';
-import { threadNameOf } from '../heap/heap-values.js';
-import type { HeapView } from '../heap/heap-view.js';
-import { hprofBytesOf, hprofBytesToSizeFor } from '../heap/hprof/byte-source.js';
-import type { ClassMetadata } from '../heap/hprof/class-metadata.js';
-import { type HprofGraphBuilder, hprofGraphBuilder } from '../heap/hprof/graph/hprof-graph.js';
-import type { FirstPassEnd, LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
-import type { IndexedHprof } from '../heap/hprof/object-index.js';
-import type { IdentifiedInput } from '../input/identify.js';
-import type { HeapMemoryModel, RetainedObject, RetainerNode } from '../model/memory.js';
-import type { ProgressEvent, ProgressListener } from '../model/progress.js';
-import { doesNotFit, memoryLimit, sizeTellsIt } from './memory-budget.js';
+import type { MemoryAnalysisOptions } from '../graph/heap-memory.js';
+import { MemoryDoesNotFit } from '../graph/memory-need.js';
+import type { ObjectGraph } from '../graph/object-graph.js';
+import { type RunningMemoryAnalysis, startMemoryAnalysis } from './run-memory.js';
+import type { HeapMemory } from '../heap-input.js';
+import { threadNameOf } from '../heap-values.js';
+import type { HeapView } from '../heap-view.js';
+import { hprofBytesOf, hprofBytesToSizeFor } from '../hprof/byte-source.js';
+import type { ClassMetadata } from '../hprof/class-metadata.js';
+import { type HprofGraphBuilder, hprofGraphBuilder } from '../hprof/graph/hprof-graph.js';
+import type { FirstPassEnd, LoadHooks, LoadPlan } from '../hprof/hprof-loader.js';
+import type { IndexedHprof } from '../hprof/object-index.js';
+import type { IdentifiedInput } from '../../input/identify.js';
+import type { HeapMemoryModel, RetainedObject, RetainerNode } from '../../model/memory.js';
+import type { ProgressEvent, ProgressListener } from '../../model/progress.js';
+import { doesNotFit, memoryLimit, sizeTellsIt } from './budget.js';
 
 /**
  * Whether `analyze` computes what holds the memory of an HPROF: by default when it fits the memory
