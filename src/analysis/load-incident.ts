@@ -12,8 +12,9 @@ import type { HeapInput } from '../heap/heap-input.js';
 import type { HeapStore } from '../heap/heap-model.js';
 import { threadDumpFromHeap } from '../heap/heap-threads.js';
 import { HeapView } from '../heap/heap-view.js';
-import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
-import { heapStoreNamed } from '../heap/open-heap.js';
+import { finishHeapMemory, withThreadNames } from '../heap/memory/finish.js';
+import { cancelHeapMemory, type HeapMemoryWork, loadHooksOf, type MemoryChoice, type MemoryPlan, startHeapMemory } from '../heap/memory/plan.js';
+import { heapStoreNamed, type LoadPlan } from '../heap/open-heap.js';
 import type { InputPath } from '../input/collect-inputs.js';
 import { type IdentifiedInput, identifyInput } from '../input/identify.js';
 import { forEachLine, openInput, TruncatedInputError } from '../input/open.js';
@@ -28,7 +29,6 @@ import type { ProgressEvent, ProgressListener } from '../model/progress.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { CAPTURE_MANIFEST, captureManifestNotes } from './capture-manifest.js';
 import { openHeapFile, v8NotJavaError } from './heap-file.js';
-import { cancelHeapMemory, finishHeapMemory, type HeapMemoryWork, loadHooksOf, type MemoryPlan, startHeapMemory, withThreadNames } from '../heap/memory/plan.js';
 import { type LoadedThreadInput, loadThreadInput } from './load-threads.js';
 import { filesOfSeveralJvms } from './one-jvm.js';
 
@@ -316,6 +316,8 @@ async function loadEach(
   }
   return out;
 }
+
+export type { MemoryChoice };
 
 /** The limits a command gives an analysis (from its flags), declared once from the CLI to the plan. */
 export type PlanLimits = Pick<

@@ -1,7 +1,6 @@
 /** `dumpsleuth analyze <paths...>`: args -> load -> model -> rules -> report -> exit code. */
 import { analyseIncident } from '../analysis/analyse.js';
-import type { MemoryChoice } from '../heap/memory/plan.js';
-import { type PlanLimits, skippedNote } from '../analysis/load-incident.js';
+import { type MemoryChoice, type PlanLimits, skippedNote } from '../analysis/load-incident.js';
 import { UsageError } from '../errors.js';
 import { redactReport } from '../report/redact.js';
 import { isReportFormat, RENDERERS, REPORT_FORMATS } from '../report/renderers.js';

@@ -3,11 +3,11 @@
  * reach) from a heap dump, as a dumpsleuth JSON heap snapshot small enough to attach to a ticket.
  */
 import { identifyHeapFile, openHeapFile } from '../analysis/heap-file.js';
-import { cancelHeapMemory, finishHeapMemory, loadHooksOf, startHeapMemory } from '../heap/memory/plan.js';
 import { UsageError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
-import { writeHeapSnapshotFile } from '../heap/json/snapshot-writer.js';
-import { heapStoreNamed } from '../heap/open-heap.js';
+import { finishHeapMemory } from '../heap/memory/finish.js';
+import { cancelHeapMemory, loadHooksOf, startHeapMemory } from '../heap/memory/plan.js';
+import { heapStoreNamed, writeHeapSnapshotFile } from '../heap/open-heap.js';
 import { readInputFile } from '../input/stdin.js';
 import { countText } from '../model/count-text.js';
 import { heapSizeText } from '../report/heap-size-text.js';

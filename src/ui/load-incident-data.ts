@@ -3,7 +3,7 @@
  * UI's screens, each phase announced to the progress screen.
  */
 import { analyseIncident } from '../analysis/analyse.js';
-import type { MemoryChoice } from '../heap/memory/plan.js';
+import type { MemoryChoice } from '../analysis/load-incident.js';
 import { skippedNote } from '../analysis/load-incident.js';
 import { InputError, UserError } from '../errors.js';
 import type { ProgressEvent } from '../model/progress.js';

@@ -5,7 +5,7 @@
  */
 import chalk, { Chalk } from 'chalk';
 
-import type { MemoryChoice } from '../heap/memory/plan.js';
+import type { MemoryChoice } from '../analysis/load-incident.js';
 import { UsageError, UserError } from '../errors.js';
 import { startLoading } from './loader.js';
 import type * as ScreenModule from './screen.js';

@@ -9,10 +9,9 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, test } from 'vitest';
 
-import { doesNotFit, sizeTellsIt } from '../../src/heap/memory/budget.js';
-import { doesNotFitCounts } from '../../src/heap/graph/memory-need.js';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { hprofGraphCounts } from '../../src/heap/hprof/hprof-histogram.js';
+import { doesNotFit, doesNotFitCounts, sizeTellsIt } from '../../src/heap/memory/budget.js';
 import { runCli, scratchDir } from '../helpers.js';
 import { chainHeap } from './hand-hprof.js';
 
