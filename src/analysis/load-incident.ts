@@ -9,11 +9,10 @@ import { basename } from 'node:path';
 import { InputError, UserError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
 import type { HeapInput } from '../heap/heap-input.js';
-import type { HeapStore } from '../heap/heap-model.js';
 import { threadDumpFromHeap } from '../heap/heap-threads.js';
 import { HeapView } from '../heap/heap-view.js';
 import { finishHeapMemory, withThreadNames } from '../heap/memory/finish.js';
-import { cancelHeapMemory, type HeapMemoryWork, loadHooksOf, type MemoryChoice, type MemoryPlan, startHeapMemory } from '../heap/memory/plan.js';
+import { cancelHeapMemory, type HeapMemoryWork, loadCarrying, type MemoryPlan, startHeapMemory } from '../heap/memory/plan.js';
 import { heapStoreNamed, type LoadPlan } from '../heap/open-heap.js';
 import type { InputPath } from '../input/collect-inputs.js';
 import { type IdentifiedInput, identifyInput } from '../input/identify.js';
@@ -32,10 +31,10 @@ import { openHeapFile, v8NotJavaError } from './heap-file.js';
 import { type LoadedThreadInput, loadThreadInput } from './load-threads.js';
 import { filesOfSeveralJvms } from './one-jvm.js';
 
-/** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
-
 /** File names an error line shows per group (and groups per line); the rest are counted. */
 const NAMES_SHOWN = 5;
+
+/** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
 export interface IncidentPlan extends LoadPlan, MemoryPlan {}
 
 export type LoadedInput =
@@ -74,16 +73,12 @@ async function loadFile(
   if (heapKind === 'v8-heapsnapshot') throw v8NotJavaError(name);
   if (heapKind !== undefined) {
     const memoryWork = heapKind === 'hprof' ? (ahead?.memory ?? startHeapMemory(identified, name, plan, onProgress)) : undefined;
-    let store: HeapStore;
-    try {
-      // A memory analysis on this thread (a small heap's, or any in batch) rides on the load: its graph
-      // is built in the loader's first pass, the rest once the heap is loaded.
-      const hooks = loadHooksOf(memoryWork, () => onProgress?.({ phase: 'memory', bytesRead: 0 }));
-      store = heapStoreNamed(await openHeapFile(file, plan, onProgress, hooks, identified), file, name);
-    } catch (e) {
-      cancelHeapMemory(memoryWork);
-      throw e;
-    }
+    // A memory analysis on this thread (a small heap's, or any in batch) rides on the load.
+    const store = await loadCarrying(
+      memoryWork,
+      async (hooks) => heapStoreNamed(await openHeapFile(file, plan, onProgress, hooks, identified), file, name),
+      () => onProgress?.({ phase: 'memory', bytesRead: 0 }),
+    );
     onProgress?.({ phase: 'memory', bytesRead: 0 });
     const finished =
       memoryWork !== undefined
@@ -317,7 +312,8 @@ async function loadEach(
   return out;
 }
 
-export type { MemoryChoice };
+/** `--memory`'s choice, as the plan takes it (for the commands' options). */
+export type { MemoryChoice } from '../heap/memory/plan.js';
 
 /** The limits a command gives an analysis (from its flags), declared once from the CLI to the plan. */
 export type PlanLimits = Pick<

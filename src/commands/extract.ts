@@ -6,7 +6,7 @@ import { identifyHeapFile, openHeapFile } from '../analysis/heap-file.js';
 import { UsageError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
 import { finishHeapMemory } from '../heap/memory/finish.js';
-import { cancelHeapMemory, loadHooksOf, startHeapMemory } from '../heap/memory/plan.js';
+import { loadCarrying, startHeapMemory } from '../heap/memory/plan.js';
 import { heapStoreNamed, writeHeapSnapshotFile } from '../heap/open-heap.js';
 import { readInputFile } from '../input/stdin.js';
 import { countText } from '../model/count-text.js';
@@ -39,13 +39,9 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
       ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
     };
     const memory = identified.heapKind === 'hprof' ? startHeapMemory(identified, path, plan) : undefined;
-    try {
-      const loaded = await openHeapFile(f, plan, (e) => progress.update(`reading ${path}`, e), loadHooksOf(memory), identified);
-      const summary = memory !== undefined ? (await finishHeapMemory(memory, path)).model.summary : undefined;
-      return summary !== undefined ? { ...loaded, memory: summary } : loaded;
-    } finally {
-      cancelHeapMemory(memory);
-    }
+    const loaded = await loadCarrying(memory, (hooks) => openHeapFile(f, plan, (e) => progress.update(`reading ${path}`, e), hooks, identified));
+    const summary = memory !== undefined ? (await finishHeapMemory(memory, path)).model.summary : undefined;
+    return summary !== undefined ? { ...loaded, memory: summary } : loaded;
   });
   const store = heapStoreNamed(value, file, path);
   progress.clear();

@@ -106,8 +106,26 @@ export function startHeapMemory(input: HeapFile, name: string, plan: MemoryPlan,
   };
 }
 
+/**
+ * The heap's load, run carrying this work: an analysis on this thread rides on it (its graph built
+ * on the loader's first pass, the rest once the heap is loaded; `onAnalysis` is told when that
+ * starts); a worker's analysis is stopped when the load fails, whose error is then the one reported.
+ */
+export async function loadCarrying<T>(
+  work: HeapMemoryWork | undefined,
+  load: (hooks: LoadHooks | undefined) => Promise<T>,
+  onAnalysis?: () => void,
+): Promise<T> {
+  try {
+    return await load(loadHooksOf(work, onAnalysis));
+  } catch (e) {
+    cancelHeapMemory(work);
+    throw e;
+  }
+}
+
 /** What the heap's load is given to carry this work (only an analysis on this thread rides on it). */
-export function loadHooksOf(work: HeapMemoryWork | undefined, onAnalysis?: () => void): LoadHooks | undefined {
+function loadHooksOf(work: HeapMemoryWork | undefined, onAnalysis?: () => void): LoadHooks | undefined {
   return work?.where === 'on-load' ? work.deferred.loadHooks(onAnalysis) : undefined;
 }
 
