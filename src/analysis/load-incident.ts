@@ -72,7 +72,7 @@ async function loadFile(
   const heapKind = identified.heapKind;
   if (heapKind === 'v8-heapsnapshot') throw v8NotJavaError(name);
   if (heapKind !== undefined) {
-    const memoryWork = heapKind === 'hprof' ? (ahead?.memory ?? startHeapMemory(identified, name, plan, onProgress)) : undefined;
+    const memoryWork = ahead?.memory ?? startHeapMemory(identified, name, plan, onProgress);
     // A memory analysis on this thread (a small heap's, or any in batch) rides on the load.
     const store = await loadCarrying(
       memoryWork,
@@ -248,7 +248,7 @@ export async function loadIncidentInputs(inputs: readonly InputPath[], plan: Inc
       continue;
     }
     const onProgress = hooks.onProgress === undefined ? undefined : (event: ProgressEvent) => hooks.onProgress!(input.path, event);
-    const memory = identified.heapKind === 'hprof' ? startHeapMemory(identified, input.path, plan, onProgress) : undefined;
+    const memory = startHeapMemory(identified, input.path, plan, onProgress);
     early.set(input.path, { identified, ...(memory !== undefined ? { memory } : {}) });
   }
   try {

@@ -38,7 +38,7 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
       ...(opts.heapDump !== undefined ? { heapDump: opts.heapDump } : {}),
       ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
     };
-    const memory = identified.heapKind === 'hprof' ? startHeapMemory(identified, path, plan) : undefined;
+    const memory = startHeapMemory(identified, path, plan);
     const loaded = await loadCarrying(memory, (hooks) => openHeapFile(f, plan, (e) => progress.update(`reading ${path}`, e), hooks, identified));
     const summary = memory !== undefined ? (await finishHeapMemory(memory, path)).model.summary : undefined;
     return summary !== undefined ? { ...loaded, memory: summary } : loaded;

@@ -5,6 +5,7 @@
  * analyze, extract and the UI (through the analysis) all start; finish.ts turns it into what the
  * model carries.
  */
+import type { HeapInputKind } from '../../model/input-kind.js';
 import type { ProgressEvent, ProgressListener } from '../../model/progress.js';
 import { hprofBytesOf } from '../hprof/byte-source.js';
 import type { LoadHooks, LoadPlan } from '../hprof/hprof-loader.js';
@@ -45,6 +46,7 @@ export type HeapMemoryWork =
 /** The heap dump as its identification found it (input/identify.ts's IdentifiedInput has these). */
 export interface HeapFile {
   readonly file: string;
+  readonly heapKind: HeapInputKind | undefined;
   /** Size on disk, compressed when gzip. */
   readonly fileBytes: number;
   readonly gzip: boolean;
@@ -73,7 +75,9 @@ const UI_RETAINER_TREE = { top: 25, children: 8, depth: 6, minShare: 0.001 } as 
  */
 export function startHeapMemory(input: HeapFile, name: string, plan: MemoryPlan, onProgress?: ProgressListener): HeapMemoryWork | undefined {
   const choice = plan.memory ?? 'auto';
-  if (choice === 'never') return undefined;
+  // Only an HPROF's is computed beside its load: an extract carries the summary computed when it was
+  // made, and a V8 snapshot has no Java objects for analyze (`memory` analyses it on its own).
+  if (choice === 'never' || input.heapKind !== 'hprof') return undefined;
   const file = input.file;
   const size = hprofBytesOf(input.fileBytes, input.gzip);
   const onThisThread = plan.memoryOnThisThread === true || size <= OWN_THREAD_MAX_BYTES;
