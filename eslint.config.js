@@ -30,26 +30,47 @@ const LAYERS = {
 
 const FOLDERS = Object.keys(LAYERS);
 
-const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => {
+/**
+ * The heap's own floors, read top to bottom as memory, then formats, then graph (docs/architecture.md):
+ * outside src/heap, code reaches the heap through its front door (heap/memory/) and its top-level
+ * model files only, never a format's reader or the graph's algorithms; the formats build the graph and
+ * never call the memory analysis above them; the graph is format-neutral.
+ */
+const HEAP_INSIDE = {
+  regex: '^\\.\\.?/(?:\\.\\./)*heap/(?:hprof|graph|v8|json)/',
+  message: 'outside src/heap, import the heap through heap/memory/ or its top-level files (docs/architecture.md)',
+};
+const HEAP_FLOORS = {
+  graph: {
+    regex: '^\\.\\./(?:\\.\\./)*(?:heap/)?(?:hprof|v8|json|memory)/',
+    message: 'heap/graph is format-neutral: it imports no format and not heap/memory',
+  },
+  hprof: { regex: '^\\.\\./(?:\\.\\./)*(?:heap/)?memory/', message: 'a heap format builds the graph; heap/memory calls it, never the other way' },
+};
+HEAP_FLOORS.v8 = HEAP_FLOORS.hprof;
+HEAP_FLOORS.json = HEAP_FLOORS.hprof;
+
+function layerPattern(folder) {
+  const allowed = LAYERS[folder];
   const banned = FOLDERS.filter((f) => f !== folder && !allowed.includes(f));
   return {
-    files: [`src/${folder}/**/*.{ts,tsx}`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              // `cli` is a folder (src/cli/) and a file (src/cli.ts): both are the entry, which nothing imports.
-              regex: `^\\.\\.?/(?:\\.\\./)*(?:${banned.join('|')})(?:/|\\.js$)`,
-              message: `src/${folder} may import only ${allowed.length > 0 ? allowed.join(', ') : 'nothing of the project'} (docs/architecture.md)`,
-            },
-          ],
-        },
-      ],
-    },
+    // `cli` is a folder (src/cli/) and a file (src/cli.ts): both are the entry, which nothing imports.
+    regex: `^\\.\\.?/(?:\\.\\./)*(?:${banned.join('|')})(?:/|\\.js$)`,
+    message: `src/${folder} may import only ${allowed.length > 0 ? allowed.join(', ') : 'nothing of the project'} (docs/architecture.md)`,
   };
-});
+}
+
+const restrict = (files, patterns) => ({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+
+const layerRules = [
+  ...Object.keys(LAYERS).map((folder) =>
+    restrict([`src/${folder}/**/*.{ts,tsx}`], folder === 'heap' ? [layerPattern(folder)] : [layerPattern(folder), HEAP_INSIDE]),
+  ),
+  // The files at the root of src/ (the entry, errors, cleanup) are outside the heap too.
+  restrict(['src/*.{ts,tsx}'], [HEAP_INSIDE]),
+  // After the heap's own row: a file takes the last config's patterns, so each floor repeats the row's.
+  ...Object.entries(HEAP_FLOORS).map(([floor, pattern]) => restrict([`src/heap/${floor}/**/*.{ts,tsx}`], [layerPattern('heap'), pattern])),
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'fixtures/**', 'coverage/**'] },

@@ -75,7 +75,8 @@ async function child(mode, file) {
   } else if (mode === 'memory') {
     // What `dumpsleuth memory` runs (analyseMemory: the graph, the dominator tree with its columns set
     // aside on disk for a big heap, the summary, the suspects' paths), each step timed by its progress events.
-    const { analyseMemory } = await import(join(root, 'dist/heap/graph/heap-memory.js'));
+    // Builds before the heap's front door (heap/memory/) had it in heap/graph/.
+    const { analyseMemory } = await importFirst(root, 'dist/heap/memory/analyse-memory.js', 'dist/heap/graph/heap-memory.js');
     const { retainerTree } = await import(join(root, 'dist/heap/graph/retainer-tree.js'));
     const { renderMemoryText } = await import(join(root, 'dist/report/memory-text.js'));
     const started = {};

@@ -1,5 +1,5 @@
 // Bundles each program dumpsleuth starts (dist/cli.js, and the three workers it starts:
-// dist/heap/graph/memory-worker.js, dist/heap/hprof/histogram-worker.js, dist/batch/batch-worker.js) into one file in place of tsc's,
+// dist/heap/memory/memory-worker.js, dist/heap/hprof/histogram-worker.js, dist/batch/batch-worker.js) into one file in place of tsc's,
 // with the packages it imports. Why: Node resolved, read and compiled each of the ~180 modules of
 // the build one by one, and every command paid it before its first line (bench/startup-bench.mjs
 // prints what loading the program costs). The other modules of dist/ stay as tsc wrote them
@@ -19,7 +19,7 @@ import { build } from 'esbuild';
 import { BUNDLE_BANNER, NODE_BUNDLE } from './node-bundle.mjs';
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
-const programs = ['cli.js', 'heap/graph/memory-worker.js', 'heap/hprof/histogram-worker.js', 'batch/batch-worker.js'];
+const programs = ['cli.js', 'heap/memory/memory-worker.js', 'heap/hprof/histogram-worker.js', 'batch/batch-worker.js'];
 /** Modules loaded on demand that are not bundled with the programs: the terminal UI. */
 const leftOut = ['ui/screen.js', 'ui/screen.bundle.js'].map((p) => resolve(dist, p));
 

@@ -5,9 +5,7 @@
 import { InputError } from '../errors.js';
 import type { HeapStore } from '../heap/heap-model.js';
 import type { Histogram } from '../heap/histogram.js';
-import type { LoadHooks, LoadPlan } from '../heap/hprof/hprof-loader.js';
-import { HprofFormatError } from '../heap/hprof/parser.js';
-import { heapHistogram, type HeapSource, openHeap } from '../heap/open-heap.js';
+import { heapHistogram, type HeapSource, HprofFormatError, type LoadHooks, type LoadPlan, openHeap } from '../heap/open-heap.js';
 import { ACCEPTED_HEAP_INPUTS, type IdentifiedInput, identifyInput, requireHeapFormat } from '../input/identify.js';
 import { openInput } from '../input/open.js';
 import type { ProgressListener } from '../model/progress.js';

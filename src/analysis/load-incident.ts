@@ -9,11 +9,11 @@ import { basename } from 'node:path';
 import { InputError, UserError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
 import type { HeapInput } from '../heap/heap-input.js';
-import type { HeapStore } from '../heap/heap-model.js';
 import { threadDumpFromHeap } from '../heap/heap-threads.js';
 import { HeapView } from '../heap/heap-view.js';
-import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
-import { heapStoreNamed } from '../heap/open-heap.js';
+import { finishHeapMemory, withThreadNames } from '../heap/memory/finish.js';
+import { cancelHeapMemory, type HeapMemoryWork, loadCarrying, type MemoryPlan, startHeapMemory } from '../heap/memory/plan.js';
+import { heapStoreNamed, type LoadPlan } from '../heap/open-heap.js';
 import type { InputPath } from '../input/collect-inputs.js';
 import { type IdentifiedInput, identifyInput } from '../input/identify.js';
 import { readInputFile } from '../input/stdin.js';
@@ -24,15 +24,14 @@ import { withoutFileName } from '../model/read-failure.js';
 import { userCounterRoots, type UserCounterSpec } from '../reconstruct/user-counters.js';
 import { CAPTURE_MANIFEST, captureManifestNotes } from './capture-manifest.js';
 import { openHeapFile, v8NotJavaError } from './heap-file.js';
-import { cancelHeapMemory, finishHeapMemory, type HeapMemoryWork, loadHooksOf, type MemoryPlan, startHeapMemory, withThreadNames } from './heap-memory-work.js';
 import { loadThreadsOrLog } from './load-log.js';
 import { type LoadedThreadInput, refusedError } from './load-threads.js';
 import { filesOfSeveralJvms } from './one-jvm.js';
 
-/** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
-
 /** File names an error line shows per group (and groups per line); the rest are counted. */
 const NAMES_SHOWN = 5;
+
+/** The heap-loading plan of an analysis, and whether to compute the dominator tree of its heap dumps. */
 export interface IncidentPlan extends LoadPlan, MemoryPlan {}
 
 export type LoadedInput =
@@ -71,17 +70,13 @@ async function loadFile(
   if (format === undefined) throw refusedError(identified);
   if (format.role === 'heap') {
     if (!format.java) throw v8NotJavaError(name);
-    const memoryWork = format.kind === 'hprof' ? (ahead?.memory ?? startHeapMemory(identified, name, plan, onProgress)) : undefined;
-    let store: HeapStore;
-    try {
-      // A memory analysis on this thread (a small heap's, or any in batch) rides on the load: its graph
-      // is built in the loader's first pass, the rest once the heap is loaded.
-      const hooks = loadHooksOf(memoryWork, () => onProgress?.({ phase: 'memory', bytesRead: 0 }));
-      store = heapStoreNamed(await openHeapFile(file, plan, onProgress, hooks, identified), file, name);
-    } catch (e) {
-      cancelHeapMemory(memoryWork);
-      throw e;
-    }
+    const memoryWork = ahead?.memory ?? startHeapMemory(identified, name, plan, onProgress);
+    // A memory analysis on this thread (a small heap's, or any in batch) rides on the load.
+    const store = await loadCarrying(
+      memoryWork,
+      async (hooks) => heapStoreNamed(await openHeapFile(file, plan, onProgress, hooks, identified), file, name),
+      () => onProgress?.({ phase: 'memory', bytesRead: 0 }),
+    );
     onProgress?.({ phase: 'memory', bytesRead: 0 });
     const finished =
       memoryWork !== undefined
@@ -171,7 +166,7 @@ export async function loadIncidentInputs(inputs: readonly InputPath[], plan: Inc
       continue;
     }
     const onProgress = hooks.onProgress === undefined ? undefined : (event: ProgressEvent) => hooks.onProgress!(input.path, event);
-    const memory = identified.format?.kind === 'hprof' ? startHeapMemory(identified, input.path, plan, onProgress) : undefined;
+    const memory = startHeapMemory(identified, input.path, plan, onProgress);
     early.set(input.path, { identified, ...(memory !== undefined ? { memory } : {}) });
   }
   try {
@@ -234,6 +229,9 @@ async function loadEach(
   }
   return out;
 }
+
+/** `--memory`'s choice, as the plan takes it (for the commands' options). */
+export type { MemoryChoice } from '../heap/memory/plan.js';
 
 /** The limits a command gives an analysis (from its flags), declared once from the CLI to the plan. */
 export type PlanLimits = Pick<

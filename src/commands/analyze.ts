@@ -1,7 +1,6 @@
 /** `dumpsleuth analyze <paths...>`: args -> load -> model -> rules -> report -> exit code. */
 import { analyseIncident } from '../analysis/analyse.js';
-import type { MemoryChoice } from '../analysis/heap-memory-work.js';
-import { type PlanLimits, skippedNote } from '../analysis/load-incident.js';
+import { type MemoryChoice, type PlanLimits, skippedNote } from '../analysis/load-incident.js';
 import { redactReport } from '../report/redact.js';
 import { RENDERERS, REPORT_FORMATS } from '../report/renderers.js';
 import type { Report } from '../report/report.js';

@@ -3,11 +3,11 @@
  * reach) from a heap dump, as a dumpsleuth JSON heap snapshot small enough to attach to a ticket.
  */
 import { identifyHeapFile, openHeapFile } from '../analysis/heap-file.js';
-import { cancelHeapMemory, finishHeapMemory, loadHooksOf, startHeapMemory } from '../analysis/heap-memory-work.js';
 import { UsageError } from '../errors.js';
 import { ANALYSIS_PLAN } from '../heap/analysis-plan.js';
-import { writeHeapSnapshotFile } from '../heap/json/snapshot-writer.js';
-import { heapStoreNamed } from '../heap/open-heap.js';
+import { finishHeapMemory } from '../heap/memory/finish.js';
+import { loadCarrying, startHeapMemory } from '../heap/memory/plan.js';
+import { heapStoreNamed, writeHeapSnapshotFile } from '../heap/open-heap.js';
 import { readInputFile } from '../input/stdin.js';
 import { countText } from '../model/count-text.js';
 import { heapSizeText } from '../report/heap-size-text.js';
@@ -38,14 +38,10 @@ export async function extractCommand(path: string, opts: ExtractOptions, io: Com
       ...(opts.heapDump !== undefined ? { heapDump: opts.heapDump } : {}),
       ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
     };
-    const memory = identified.format?.kind === 'hprof' ? startHeapMemory(identified, path, plan) : undefined;
-    try {
-      const loaded = await openHeapFile(f, plan, (e) => progress.update(`reading ${path}`, e), loadHooksOf(memory), identified);
-      const summary = memory !== undefined ? (await finishHeapMemory(memory, path)).model.summary : undefined;
-      return summary !== undefined ? { ...loaded, memory: summary } : loaded;
-    } finally {
-      cancelHeapMemory(memory);
-    }
+    const memory = startHeapMemory(identified, path, plan);
+    const loaded = await loadCarrying(memory, (hooks) => openHeapFile(f, plan, (e) => progress.update(`reading ${path}`, e), hooks, identified));
+    const summary = memory !== undefined ? (await finishHeapMemory(memory, path)).model.summary : undefined;
+    return summary !== undefined ? { ...loaded, memory: summary } : loaded;
   });
   const store = heapStoreNamed(value, file, path);
   progress.clear();

@@ -3,18 +3,13 @@
  * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
  */
 import { identifyHeapFile, nothingReadError, openHeapFile } from '../analysis/heap-file.js';
-import { withThreadNames } from '../analysis/heap-memory-work.js';
-import { doesNotFit, memoryLimit, sizeTellsIt } from '../analysis/memory-budget.js';
 import { InputError, UsageError } from '../errors.js';
-import { analyseMemory } from '../heap/graph/heap-memory.js';
-import { doesNotFitCounts } from '../heap/graph/memory-need.js';
-import { idText, parseObjectId } from '../heap/graph/object-graph.js';
-import { retainerTree } from '../heap/graph/retainer-tree.js';
 import { HeapView } from '../heap/heap-view.js';
-import { hprofBytesEstimate } from '../heap/hprof/byte-source.js';
-import { hprofGraphCounts } from '../heap/hprof/hprof-histogram.js';
-import type { LoadPlan } from '../heap/hprof/hprof-loader.js';
-import { HprofFormatError } from '../heap/hprof/parser.js';
+import { analyseMemory } from '../heap/memory/analyse-memory.js';
+import { doesNotFitFile, memoryLimit } from '../heap/memory/budget.js';
+import { withThreadNames } from '../heap/memory/finish.js';
+import { idText, parseObjectId, retainerTree } from '../heap/memory/memory-graph.js';
+import { HprofFormatError, type LoadPlan } from '../heap/open-heap.js';
 import { requireHeapFormat } from '../input/identify.js';
 import { readInputFile, renamed } from '../input/stdin.js';
 import type { MemorySummary, RetainedObject, RetainerNode } from '../model/memory.js';
@@ -71,11 +66,7 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
     }
     try {
       if (kind === 'hprof') {
-        const limit = memoryLimit(opts.maxMemoryBytes);
-        const bytes = hprofBytesEstimate(f);
-        const tooBig = sizeTellsIt(bytes, limit)
-          ? doesNotFit(bytes, limit)
-          : doesNotFitCounts(await hprofGraphCounts(f, (e) => progress.update(`counting the objects of ${path}`, e), opts.heapDump), bytes, limit);
+        const tooBig = await doesNotFitFile(f, memoryLimit(opts.maxMemoryBytes), opts.heapDump, (e) => progress.update(`counting the objects of ${path}`, e));
         if (tooBig !== undefined)
           throw new InputError(
             `cannot analyse the memory of ${path}: ${tooBig}`,

@@ -10,6 +10,12 @@ import { type LoadHooks, loadHprof, type LoadPlan } from './hprof/hprof-loader.j
 import { readHeapSnapshot, type SnapshotText } from './json/snapshot-reader.js';
 import { readV8HeapSnapshotHistogram } from './v8/v8-snapshot.js';
 
+/** The loader's plan and hooks, and its format error, for the callers of openHeap (hprof/ is the heap's own). */
+export { type LoadHooks, type LoadPlan } from './hprof/hprof-loader.js';
+export { HprofFormatError } from './hprof/parser.js';
+/** The dumpsleuth heap snapshot `extract` writes (openHeap reads it back). */
+export { writeHeapSnapshotFile } from './json/snapshot-writer.js';
+
 /** A heap dump ready to read: an HPROF is read from its file; a snapshot from the text its caller opened. */
 export type HeapSource =
   | { readonly kind: 'hprof'; readonly file: string; readonly gzip?: boolean }

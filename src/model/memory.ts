@@ -1,6 +1,6 @@
 /**
  * What holds the memory of a heap dump, as plain data: the figures of its dominator tree that
- * reports, rules and extracts carry (heap/graph/ computes them; nothing here needs the graph).
+ * reports, rules and extracts carry (the memory analysis, heap/memory/, computes them; nothing here needs the graph).
  */
 
 import { approximateBytes } from './bytes.js';

@@ -5,12 +5,9 @@
  * walked backwards, from a queue of pending work, the thread waits for that queued work, whatever
  * library put the future and the queue together.
  */
-import { retainedOf } from '../heap/graph/dominators.js';
-import { type InboundIndex, inboundIndex, indexesOfIds, referrerAmong } from '../heap/graph/graph-queries.js';
-import type { MemoryAnalysis } from '../heap/graph/heap-memory.js';
-import { idOf } from '../heap/graph/object-graph.js';
 import { threadNameOf } from '../heap/heap-values.js';
 import type { HeapView } from '../heap/heap-view.js';
+import { idOf, type InboundIndex, inboundIndex, indexesOfIds, type MemoryAnalysis, referrerAmong, retainedOf } from '../heap/memory/memory-graph.js';
 
 /**
  * How far back from a blocker to look: future <- callback <- call <- deque array <- deque is 5

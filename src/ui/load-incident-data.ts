@@ -3,8 +3,7 @@
  * UI's screens, each phase announced to the progress screen.
  */
 import { analyseIncident } from '../analysis/analyse.js';
-import type { MemoryChoice } from '../analysis/heap-memory-work.js';
-import { skippedNote } from '../analysis/load-incident.js';
+import { type PlanLimits, skippedNote } from '../analysis/load-incident.js';
 import { InputError, UserError } from '../errors.js';
 import type { ProgressEvent } from '../model/progress.js';
 import { configNote } from '../report/report.js';
@@ -16,13 +15,11 @@ export interface LoadProgress {
   readonly event: ProgressEvent;
 }
 
-/** What the UI is asked to load: plain data, so it crosses to the worker thread as it is. */
-export interface UiLoadRequest {
+/** What the UI is asked to load: plain data, so it crosses to the worker thread as it is. Its limits are the plan's own. */
+export interface UiLoadRequest extends Pick<PlanLimits, 'maxMemoryBytes' | 'maxGunzipBytes'> {
   readonly paths: readonly string[];
   readonly config?: string;
-  readonly memory: MemoryChoice;
-  readonly maxMemoryBytes?: number;
-  readonly maxGunzipBytes?: number;
+  readonly memory: NonNullable<PlanLimits['memory']>;
 }
 
 export async function loadIncidentData(

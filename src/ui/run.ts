@@ -5,7 +5,7 @@
  */
 import chalk, { Chalk } from 'chalk';
 
-import type { MemoryChoice } from '../analysis/heap-memory-work.js';
+import type { PlanLimits } from '../analysis/load-incident.js';
 import { UsageError, UserError } from '../errors.js';
 import { startLoading } from './loader.js';
 import type * as ScreenModule from './screen.js';
@@ -13,14 +13,10 @@ import type * as ScreenModule from './screen.js';
 const ENTER_ALT_SCREEN = '\u001b[?1049h\u001b[H';
 const LEAVE_ALT_SCREEN = '\u001b[?1049l';
 
-export interface UiOptions {
+/** The limits are the analysis plan's own (`--memory`, `--max-memory` and `--max-gunzip-size`, already parsed). */
+export interface UiOptions extends Pick<PlanLimits, 'memory' | 'maxMemoryBytes' | 'maxGunzipBytes'> {
   readonly config?: string;
   readonly color?: boolean;
-  readonly memory?: MemoryChoice;
-  /** `--max-memory`, already parsed. */
-  readonly maxMemoryBytes?: number;
-  /** `--max-gunzip-size`, already parsed. */
-  readonly maxGunzipBytes?: number;
 }
 
 /**

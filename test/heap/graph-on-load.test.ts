@@ -10,7 +10,6 @@ import { gunzipSync } from 'node:zlib';
 
 import { describe, expect, test } from 'vitest';
 
-import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/analysis/heap-memory-work.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { indexesOfIds } from '../../src/heap/graph/graph-queries.js';
 import { idOf, type ObjectGraph } from '../../src/heap/graph/object-graph.js';
@@ -20,6 +19,8 @@ import { type FirstPassEnd, type LoadHooks, loadHprof } from '../../src/heap/hpr
 import { MAX_DELIVERED_BODY } from '../../src/heap/hprof/parser.js';
 import { HprofParser, type HprofVisitor, readId } from '../../src/heap/hprof/parser.js';
 import { visitorPair } from '../../src/heap/hprof/visitor-pair.js';
+import { finishHeapMemory } from '../../src/heap/memory/finish.js';
+import { DeferredMemoryAnalysis } from '../../src/heap/memory/on-load.js';
 import { scratchDir } from '../helpers.js';
 import { chainHeap } from './hand-hprof.js';
 

@@ -10,16 +10,18 @@ import { gunzipSync } from 'node:zlib';
 
 import { describe, expect, test } from 'vitest';
 
-import { DeferredMemoryAnalysis, finishHeapMemory } from '../../src/analysis/heap-memory-work.js';
 import { loadAnyInput, type LoadedInput } from '../../src/analysis/load-incident.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
-import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from '../../src/heap/graph/heap-memory.js';
+import type { MemoryAnalysis } from '../../src/heap/graph/heap-memory.js';
 import { shortestStrongPaths } from '../../src/heap/graph/root-path.js';
 import { hprofObjectGraphIndexed } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../../src/heap/hprof/graph/step-names.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import { parseIndexedBlock } from '../../src/heap/hprof/indexed-block.js';
 import type { IndexedHprof } from '../../src/heap/hprof/object-index.js';
+import { analyseMemory, type MemoryAnalysisOptions } from '../../src/heap/memory/analyse-memory.js';
+import { finishHeapMemory } from '../../src/heap/memory/finish.js';
+import { DeferredMemoryAnalysis } from '../../src/heap/memory/on-load.js';
 import { scratchDir } from '../helpers.js';
 
 /** A heap whose suspect, paths and tree are known by construction (fixtures/programs, see retained-fixture.test.ts). */

@@ -9,10 +9,9 @@ import { join } from 'node:path';
 
 import { afterEach, describe, expect, test } from 'vitest';
 
-import { doesNotFit, sizeTellsIt } from '../../src/analysis/memory-budget.js';
-import { doesNotFitCounts } from '../../src/heap/graph/memory-need.js';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
 import { hprofGraphCounts } from '../../src/heap/hprof/hprof-histogram.js';
+import { doesNotFit, doesNotFitCounts, memoryFits, sizeTellsIt } from '../../src/heap/memory/budget.js';
 import { runCli, scratchDir } from '../helpers.js';
 import { chainHeap } from './hand-hprof.js';
 
@@ -38,6 +37,29 @@ describe('doesNotFit', () => {
     const needed = 200 * MiB + 100 * MiB * 1.2;
     expect(doesNotFit(100 * MiB, { bytes: needed + MiB, what: 'x' })).toBeUndefined();
     expect(doesNotFit(100 * MiB, { bytes: needed - MiB, what: 'x' })).toMatch(/needs about 320\.0 MiB/);
+  });
+});
+
+describe('memoryFits: the one decision every command asks', () => {
+  // 200 MiB for the process and 1.2 bytes a byte of a small dump (its columns stay in memory).
+  const limit = { bytes: 1 * GiB, what: '--max-memory 1.0 GiB' };
+
+  test('well under the limit, the size tells it fits, whether or not the caller could count', () => {
+    expect(memoryFits(100 * MiB, limit, true)).toEqual({ fits: true });
+    expect(memoryFits(100 * MiB, limit, false)).toEqual({ fits: true });
+  });
+
+  test('near or past the limit, a caller that can count counts first, whatever the size says', () => {
+    expect(memoryFits(500 * MiB, limit, true)).toEqual({ fits: 'count-first' });
+    expect(memoryFits(5 * GiB, limit, true)).toEqual({ fits: 'count-first' });
+  });
+
+  test('one that cannot count (an analysis riding on the load) is judged by the size: fits near the limit, refused past it, saying why', () => {
+    expect(memoryFits(500 * MiB, limit, false)).toEqual({ fits: true });
+    const past = memoryFits(GiB, limit, false);
+    expect(past.fits).toBe(false);
+    expect(past.fits === false ? past.why : '').toBe(doesNotFit(GiB, limit));
+    expect(past.fits === false ? past.why : '').toMatch(/^it needs about [\d.]+ GiB for a heap dump of about 1\.0 GiB, more than --max-memory 1\.0 GiB$/);
   });
 });
 

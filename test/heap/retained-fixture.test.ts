@@ -9,10 +9,10 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 
 import { dominatorTree, retainedOf } from '../../src/heap/graph/dominators.js';
-import { analyseMemory } from '../../src/heap/graph/heap-memory.js';
 import { dominatedLists, memorySummary } from '../../src/heap/graph/memory-summary.js';
 import { idOf, type ObjectGraph } from '../../src/heap/graph/object-graph.js';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
+import { analyseMemory } from '../../src/heap/memory/analyse-memory.js';
 import type { RetainerNode } from '../../src/model/memory.js';
 import { runCli } from '../helpers.js';
 

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { withThreadNames } from '../../src/analysis/heap-memory-work.js';
 import { ANALYSIS_PLAN } from '../../src/heap/analysis-plan.js';
 import { threadNameOf } from '../../src/heap/heap-values.js';
 import { HeapView } from '../../src/heap/heap-view.js';
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
+import { withThreadNames } from '../../src/heap/memory/finish.js';
 import { shareText } from '../../src/model/count-text.js';
 import type { HeapMemoryModel, RetainedObject } from '../../src/model/memory.js';
 import { retainedObjectName } from '../../src/model/memory.js';

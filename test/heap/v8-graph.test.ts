@@ -13,7 +13,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, test } from 'vitest';
 
 import { dominatorTree, retainedOf } from '../../src/heap/graph/dominators.js';
-import { analyseMemory } from '../../src/heap/graph/heap-memory.js';
+import { analyseMemory } from '../../src/heap/memory/analyse-memory.js';
 import { v8ObjectGraph } from '../../src/heap/v8/v8-graph.js';
 import { readV8HeapSnapshotHistogram } from '../../src/heap/v8/v8-snapshot.js';
 import { runCli, scratchDir } from '../helpers.js';

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const dist = new URL('../../dist/', import.meta.url);
-const programs = ['cli.js', 'heap/graph/memory-worker.js', 'batch/batch-worker.js'];
+const programs = ['cli.js', 'heap/memory/memory-worker.js', 'batch/batch-worker.js'];
 const built = programs.every((p) => existsSync(new URL(p, dist)));
 if (!built) console.log('cli-bundle.test: skipped, no build (run npm run build)');
 
@@ -51,7 +51,7 @@ describe.skipIf(!built)('the bundled programs', () => {
       const made = [...text.matchAll(/new URL\("([^"]+)", new URL\("([^"]+)", import\.meta\.url\)\.href\)/g)].map(
         (m) => new URL(m[1]!, new URL(m[2]!, new URL(p, dist))),
       );
-      if (p !== 'heap/graph/memory-worker.js') expect(made.length, p).toBeGreaterThan(0);
+      if (p !== 'heap/memory/memory-worker.js') expect(made.length, p).toBeGreaterThan(0);
       for (const url of made) expect(existsSync(url), `${p}: ${url.href}`).toBe(true);
       // No module reads the bundle's URL as if it were its own.
       // One left: the createRequire banner's.

@@ -39,8 +39,8 @@ describe.skipIf(!built)('the packed tarball', { timeout: 300_000 }, () => {
     expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual([
       'dist/batch/batch-worker.js',
       'dist/cli.js',
-      'dist/heap/graph/memory-worker.js',
       'dist/heap/hprof/histogram-worker.js',
+      'dist/heap/memory/memory-worker.js',
       'dist/ui/screen.bundle.js',
     ]);
     expect(readFileSync(join(root, 'LICENSE'), 'utf8')).toContain(`${pkg.license} License`);

@@ -1,24 +1,17 @@
 /**
- * The memory analysis of one heap dump (HPROF, or a V8 .heapsnapshot), start to end: the object
- * graph in one pass, the dominator tree, the summary (biggest retainers, classes by retained size,
- * leak suspects) and, for each suspect, the shortest strong path from a GC root to where its memory
- * accumulates (for an HPROF a second pass, only when there is a path to name, reads the field names).
+ * The memory analysis of a heap's object graph, whatever format it was read from: the dominator
+ * tree, the summary (biggest retainers, classes by retained size, leak suspects) and, for each
+ * suspect, the shortest strong path from a GC root to where its memory accumulates, its steps named
+ * by the format (heap/memory/ reads the graph of each format and calls this).
  */
 import { tmpdir } from 'node:os';
 
 import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
 import type { ProgressListener } from '../../model/progress.js';
-import { type FeedOptions, hprofBytesEstimate } from '../hprof/byte-source.js';
-import { hprofObjectGraphIndexed } from '../hprof/graph/hprof-graph.js';
-import { stepNamesFromIndexedFile, stepNamesOfPaths } from '../hprof/graph/step-names.js';
-import { hprofGraphCounts } from '../hprof/hprof-histogram.js';
-import type { IndexedHprof } from '../hprof/object-index.js';
-import { type NamedObjectGraph, v8ObjectGraph } from '../v8/v8-graph.js';
 import { collectGarbage } from './collect-garbage.js';
 import { COLUMNS_ASIDE_MIN_BYTES, ColumnsAside, type GraphColumn } from './columns-aside.js';
 import { dominatorTree, type RetainedSizes } from './dominators.js';
 import { indexesOfIds } from './graph-queries.js';
-import { doesNotFitCounts, MemoryDoesNotFit, type MemoryLimit } from './memory-need.js';
 import { type DominatedLists, dominatedLists, memorySummary, objectAt, type SummaryOptions } from './memory-summary.js';
 import { graphBytes, type ObjectGraph } from './object-graph.js';
 import { retainerTree, type RetainerTreeShape, treeIndexes, withPaths } from './retainer-tree.js';
@@ -36,52 +29,27 @@ export interface MemoryAnalysis {
   readonly retainers?: RetainerNode[];
 }
 
-export interface MemoryAnalysisOptions extends SummaryOptions {
+/** A graph with what names the steps of its paths (a field, an array index): each format says how. */
+export interface NamedObjectGraph {
+  readonly graph: ObjectGraph;
+  /** Per path, how each step holds the next object: one name per step but the last. */
+  stepNames(paths: ReadonlyArray<readonly number[]>): Promise<string[][]>;
+}
+
+export interface GraphAnalysisOptions extends SummaryOptions {
   readonly onProgress?: ProgressListener;
-  readonly feed?: Omit<FeedOptions, 'onProgress' | 'tee'>;
   /** Look up each suspect's path from a GC root (a second pass over the file when there is one). */
   readonly suspectPaths?: boolean;
   /** Only for suspects retaining at least this many bytes (default: all). */
   readonly suspectPathMinBytes?: number;
   /** Also the path from a GC root to the object with this dump id (`memory --path`), in the same pass. */
   readonly pathToId?: number;
-  /** What the file is (the caller has sniffed it): an HPROF by default. */
-  readonly format?: 'hprof' | 'v8-heapsnapshot';
   /** Also the top of the dominator tree of this shape, each node with its path from a GC root (same pass). */
   readonly retainers?: RetainerTreeShape;
-  /**
-   * The same dump as the heap loader left it (see loadHprof's whileOpen): the steps' names are read
-   * from the blocks of the paths' objects alone. On this thread only: it holds the loader's index and
-   * metadata. Given with `graph`, built on the same load.
-   */
-  readonly indexed?: IndexedHprof;
-  /** The dump's object graph, already built (on the heap loader's first pass, see DeferredMemoryAnalysis): no pass of its own. */
-  readonly graph?: ObjectGraph;
-  /**
-   * For an HPROF whose size does not tell whether its analysis fits this limit: its objects and
-   * references are counted first, and the analysis stops with MemoryDoesNotFit when they need more.
-   */
-  readonly countFirst?: MemoryLimit;
 }
 
-/** The object graph of a heap dump, with what names its paths' steps. */
-async function namedGraph(file: string, options: MemoryAnalysisOptions): Promise<NamedObjectGraph> {
-  if (options.format === 'v8-heapsnapshot') return v8ObjectGraph(file, options.onProgress);
-  const feed = options.feed ?? {};
-  const own = options.graph === undefined ? await hprofObjectGraphIndexed(file, options.onProgress, feed) : undefined;
-  const graph = options.graph ?? own!.graph;
-  const indexed = options.indexed ?? own?.indexed;
-  if (indexed !== undefined) return { graph, stepNames: async (paths) => stepNamesFromIndexedFile(indexed, graph, paths) };
-  return { graph, stepNames: (paths) => stepNamesOfPaths(file, graph, paths, feed) };
-}
-
-export async function analyseMemory(file: string, options: MemoryAnalysisOptions = {}): Promise<MemoryAnalysis> {
-  if (options.countFirst !== undefined && options.format !== 'v8-heapsnapshot' && options.graph === undefined) {
-    const counts = await hprofGraphCounts(file, undefined, options.feed?.heapDump);
-    const tooBig = doesNotFitCounts(counts, hprofBytesEstimate(file), options.countFirst);
-    if (tooBig !== undefined) throw new MemoryDoesNotFit(tooBig);
-  }
-  const named = await namedGraph(file, options);
+/** The analysis of a graph read from a heap dump, announcing each phase to `onProgress`. */
+export async function analyseGraph(named: NamedObjectGraph, options: GraphAnalysisOptions = {}): Promise<MemoryAnalysis> {
   const graph = named.graph;
   await announce(options, 'dominators');
   const { tree, lists } = dominatedTree(graph);
@@ -114,7 +82,7 @@ export async function analyseMemory(file: string, options: MemoryAnalysisOptions
  * of a screen (the UI's analysis of a small heap), the screen draws the phase's name before the work
  * holds the thread.
  */
-async function announce(options: MemoryAnalysisOptions, phase: string): Promise<void> {
+async function announce(options: GraphAnalysisOptions, phase: string): Promise<void> {
   if (options.onProgress === undefined) return;
   options.onProgress({ phase, bytesRead: 0 });
   await new Promise((r) => setImmediate(r));

@@ -8,16 +8,10 @@
  */
 import { InputError } from '../../errors.js';
 import type { ProgressListener } from '../../model/progress.js';
+import type { NamedObjectGraph } from '../graph/heap-memory.js';
 import type { ObjectGraph } from '../graph/object-graph.js';
 import { groupClassName, scanV8HeapSnapshot } from './v8-snapshot.js';
 import type { V8RawGraph } from './v8-snapshot-scanner.js';
-
-/** A graph with what names the steps of its paths (a field, an array index). */
-export interface NamedObjectGraph {
-  readonly graph: ObjectGraph;
-  /** Per path, how each step holds the next object: one name per step but the last. */
-  stepNames(paths: ReadonlyArray<readonly number[]>): Promise<string[][]>;
-}
 
 /** The node types whose name is a constructor's, as DevTools' Summary groups them. */
 const NAMED_TYPES = new Set(['object', 'native']);

@@ -1,13 +1,14 @@
 /**
- * Starts the memory analysis of an HPROF file beside other work: in a worker thread when running
+ * Starts the memory analysis of a heap dump file beside other work: in a worker thread when running
  * from the build (the graph pass and the targeted load then use both cores), in this thread under
  * the test runner (which cannot start a worker from TypeScript sources).
  */
 import { Worker } from 'node:worker_threads';
 
 import type { ProgressEvent, ProgressListener } from '../../model/progress.js';
-import { analyseMemory, type MemoryAnalysis, type MemoryAnalysisOptions } from './heap-memory.js';
-import { MemoryDoesNotFit } from './memory-need.js';
+import type { MemoryAnalysis } from '../graph/heap-memory.js';
+import { analyseMemory, type MemoryAnalysisOptions } from './analyse-memory.js';
+import { MemoryDoesNotFit } from './budget.js';
 
 export interface RunningMemoryAnalysis {
   readonly done: Promise<MemoryAnalysis>;

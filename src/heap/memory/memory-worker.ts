@@ -1,8 +1,9 @@
-/** Runs the memory analysis of one HPROF file in a worker thread, while the main thread loads the rest of the incident. */
+/** Runs the memory analysis of one heap dump file in a worker thread, while the main thread loads the rest of the incident. */
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { analyseMemory, analysisBuffers, type MemoryAnalysisOptions } from './heap-memory.js';
-import { MemoryDoesNotFit } from './memory-need.js';
+import { analysisBuffers } from '../graph/heap-memory.js';
+import { analyseMemory, type MemoryAnalysisOptions } from './analyse-memory.js';
+import { MemoryDoesNotFit } from './budget.js';
 
 const { file, options, progress } = workerData as { file: string; options: Omit<MemoryAnalysisOptions, 'onProgress'>; progress?: boolean };
 try {
