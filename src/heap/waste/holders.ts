@@ -1,0 +1,152 @@
+/**
+ * What keeps an object, in the words a developer fixes it with: the field of a class
+ * (`com.example.catalog.Product.status`, `com.example.catalog.Catalog.SAMPLES (static)`), found from
+ * the object's referrer up through arrays, collections and their nodes, which are not where a fix goes.
+ *
+ * The referrers are those of the loaded objects (one look at each, no pass over the file). An object
+ * with several referrers is named by the one with the lowest id, so the answer does not depend on the
+ * order the load met them in.
+ */
+import { isJdkClass } from '../../knowledge/index.js';
+import type { HeapObject } from '../heap-model.js';
+import { type HeapView, isRef } from '../heap-view.js';
+
+/** What a holder is named when nothing loaded refers to the object (a GC root holds it, or its referrer was not loaded). */
+export const NO_REFERRER = 'no referrer';
+
+/** The JDK's own classes whose instances are the inner parts of a collection (its nodes, entries, views): a holder is looked for above them. */
+function isCollectionPart(name: string): boolean {
+  if (!name.startsWith('java.util.')) return false;
+  const inner = name.slice(name.lastIndexOf('$') + 1);
+  return name.includes('$') && (/(?:Node|Entry|Segment)$/.test(inner) || COLLECTION_VIEWS.has(inner));
+}
+
+const COLLECTION_VIEWS = new Set(['KeySetView', 'KeySet', 'Values', 'EntrySet', 'ValuesView', 'EntrySetView']);
+
+/** Classes whose instances hold elements for others: a holder is looked for above them too. */
+const CONTAINER_BASES = [
+  'java.util.AbstractCollection',
+  'java.util.AbstractMap',
+  'java.util.Dictionary',
+  'java.util.Collections$SynchronizedCollection',
+  'java.util.Collections$SynchronizedMap',
+  'java.util.Collections$UnmodifiableCollection',
+  'java.util.Collections$UnmodifiableMap',
+];
+
+/** Bound on the steps up from one object (a chain of nodes is walked once: every step's answer is kept). */
+const MAX_STEPS = 10_000;
+
+export class Holders {
+  /** Lowest-id loaded referrer of each referenced object. */
+  private readonly referrer = new Map<number, number>();
+  /** A class's static field that refers to the object (when no loaded object does). */
+  private readonly staticHolder = new Map<number, string>();
+  /** How many loaded objects and statics refer to each object (2 means "two or more"). */
+  private readonly refCount = new Map<number, number>();
+  private readonly named = new Map<number, string>();
+  private readonly containerClass = new Map<number, boolean>();
+
+  constructor(private readonly view: HeapView) {
+    for (const o of view.store.objects.values()) {
+      if (o.kind === 'instance') {
+        for (const v of o.values) if (isRef(v)) this.note(v.ref, o.id);
+      } else if (o.kind === 'object-array') {
+        for (const e of o.elements) if (e !== 0) this.note(e, o.id);
+      }
+    }
+    for (const c of view.store.classes.values()) {
+      for (const s of c.statics) {
+        if (!isRef(s.value)) continue;
+        this.count(s.value.ref);
+        if (!this.staticHolder.has(s.value.ref)) this.staticHolder.set(s.value.ref, `${c.name}.${s.name} (static)`);
+      }
+    }
+  }
+
+  private note(target: number, from: number): void {
+    const r = this.referrer.get(target);
+    if (r === undefined || from < r) this.referrer.set(target, from);
+    this.count(target);
+  }
+
+  private count(target: number): void {
+    this.refCount.set(target, Math.min(2, (this.refCount.get(target) ?? 0) + 1));
+  }
+
+  /** True when only this object refers to `id` (so what `id` takes is this object's alone). */
+  ownedBy(id: number, owner: number): boolean {
+    return this.refCount.get(id) === 1 && this.referrer.get(id) === owner;
+  }
+
+  /** The loaded object that refers to `id` (the lowest id of them), if one does. */
+  referrerOf(id: number): HeapObject | undefined {
+    const r = this.referrer.get(id);
+    return r === undefined ? undefined : this.view.object(r);
+  }
+
+  /** True for collections, maps, their nodes and arrays: what a holder is looked for above. */
+  isContainer(o: HeapObject): boolean {
+    if (o.kind === 'object-array') return true;
+    if (o.kind !== 'instance') return false;
+    let known = this.containerClass.get(o.classId);
+    if (known === undefined) {
+      const cls = this.view.classOf(o);
+      known = cls !== undefined && (isCollectionPart(cls.name) || CONTAINER_BASES.some((b) => this.view.isA(cls, b)));
+      this.containerClass.set(o.classId, known);
+    }
+    return known;
+  }
+
+  /** The field that keeps the object, through arrays and collections; NO_REFERRER when none is loaded. */
+  holderOf(id: number): string {
+    const path: number[] = [];
+    const seen = new Set<number>();
+    let cur = id;
+    let name: string | undefined;
+    for (let steps = 0; name === undefined; steps++) {
+      const known = this.named.get(cur);
+      if (known !== undefined) {
+        name = known;
+        break;
+      }
+      if (steps >= MAX_STEPS || seen.has(cur)) {
+        name = NO_REFERRER;
+        break;
+      }
+      seen.add(cur);
+      path.push(cur);
+      const r = this.referrerOf(cur);
+      if (r === undefined) {
+        name = this.staticHolder.get(cur) ?? NO_REFERRER;
+        break;
+      }
+      if (this.isContainer(r)) {
+        cur = r.id;
+        continue;
+      }
+      name = this.fieldNaming(r, cur);
+    }
+    // Every object on the way up is kept by the same field: a chain of nodes is walked once.
+    for (const p of path) if (p !== id || this.isContainerId(p)) this.named.set(p, name);
+    return name;
+  }
+
+  private isContainerId(id: number): boolean {
+    const o = this.view.object(id);
+    return o !== undefined && this.isContainer(o);
+  }
+
+  /** `Class.field` of the instance field of `from` that refers to `to` (the declaring class's name). */
+  private fieldNaming(from: HeapObject, to: number): string {
+    if (from.kind === 'instance') {
+      for (const f of this.view.fields(from)) if (isRef(f.value) && f.value.ref === to) return `${f.declaringClass}.${f.name}`;
+    }
+    return this.view.classNameOf(from);
+  }
+}
+
+/** True when the holder is a field of the JDK's own classes. */
+export function isJdkHolder(holder: string): boolean {
+  return holder !== NO_REFERRER && isJdkClass(holder);
+}
