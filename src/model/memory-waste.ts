@@ -11,7 +11,7 @@ export interface WasteHolder {
   readonly holder: string;
   readonly objects: number;
   readonly wastedBytes: number;
-  /** The field is the JDK's own (java., jdk., sun., ...): the program cannot change it. */
+  /** The field is the JDK's own (java., jdk., sun., ...), or a class's constant pool (its interned literals): the program cannot change it. */
   readonly jdk: boolean;
 }
 

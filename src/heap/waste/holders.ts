@@ -146,7 +146,13 @@ export class Holders {
   }
 }
 
-/** True when the holder is a field of the JDK's own classes. */
+/**
+ * True when the holder is a field of the JDK's own classes, or a class's constant pool (HotSpot
+ * dumps it as the pseudo-static `<resolved_references>`): the pool holds the interned literal, the
+ * one copy every use shares, so what wastes is the other copy, never the pool's.
+ */
 export function isJdkHolder(holder: string): boolean {
-  return holder !== NO_REFERRER && isJdkClass(holder);
+  return holder !== NO_REFERRER && (isJdkClass(holder) || holder.endsWith(`.${CONSTANT_POOL} (static)`));
 }
+
+const CONSTANT_POOL = '<resolved_references>';
