@@ -124,7 +124,7 @@ export interface BoxedInCollectionsWaste {
 }
 
 /** Primitive arrays of one type and length whose every element is zero. */
-export interface ZeroArrayShape {
+interface ZeroArrayShape {
   /** `byte[4096]`. */
   readonly shape: string;
   readonly count: number;

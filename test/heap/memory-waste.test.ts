@@ -25,7 +25,6 @@ import { type MemoryWaste, WASTE_KINDS, WASTE_SHARE_OPTIONS, type WasteShareThre
 
 const BASE = 'fixtures/heap/memory-beyond';
 
- 
 type Truth = any;
 
 interface Loaded {

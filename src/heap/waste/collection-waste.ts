@@ -53,8 +53,8 @@ const KINDS: readonly Kind[] = [
 ];
 
 /** A table this big or bigger, at most a quarter used, is sparse. */
-export const SPARSE_MIN_SLOTS = 64;
-export const SPARSE_MAX_FILL = 0.25;
+const SPARSE_MIN_SLOTS = 64;
+const SPARSE_MAX_FILL = 0.25;
 
 /** Boxes and the bytes of the primitive each holds. */
 const BOXES: ReadonlyMap<string, number> = new Map([
