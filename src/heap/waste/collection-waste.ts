@@ -37,6 +37,8 @@ const KINDS: readonly Kind[] = [
   { base: 'java.util.HashSet', map: false, inner: 'map', sparse: true },
   { base: 'java.util.TreeSet', map: false, inner: 'm' },
   { base: 'java.util.HashMap', map: true, table: 'table', sparse: true },
+  // Since JDK 9 a Properties keeps its entries in a ConcurrentHashMap of its own, its Hashtable part stays empty.
+  { base: 'java.util.Properties', map: true, inner: 'map', sparse: true },
   { base: 'java.util.Hashtable', map: true, table: 'table', sparse: true },
   { base: 'java.util.WeakHashMap', map: true, table: 'table', sparse: true },
   { base: 'java.util.IdentityHashMap', map: true, table: 'table', pairs: true, sparse: true },
@@ -95,10 +97,11 @@ export function collectionWaste(view: HeapView, sizes: ShallowSizes, holders: Ho
   const sparse = new Groups<SparseCollectionGroup>();
   for (const c of collections) {
     if (c.kind === undefined) continue;
-    const size = declaredSize(view, c.o);
-    if (size === undefined) continue;
-    const inner = c.kind.inner !== undefined ? view.follow(c.o, c.kind.inner) : undefined;
+    const inner = innerOf(view, c);
     const owner = inner !== undefined && holders.ownedBy(inner.id, c.o.id) ? inner : c.o;
+    // What holds the elements says how many (a Properties's own Hashtable count is 0 whatever it holds).
+    const size = declaredSize(view, inner ?? c.o);
+    if (size === undefined) continue;
     const table = tableOf(view, c.kind, owner);
     const slots = table === undefined ? 0 : c.kind.pairs === true ? table.elements.length / 2 : table.elements.length;
     const tableOwned = table !== undefined && holders.ownedBy(table.id, owner.id);
@@ -179,6 +182,12 @@ function collectionsOf(view: HeapView, holders: Holders): Seen[] {
 
 const WALKED_ONLY_KIND: Kind = { base: '', map: false };
 
+/** The collection a set (or a Properties) keeps its elements in, when it has one and it was loaded. */
+function innerOf(view: HeapView, c: Seen): HeapInstance | undefined {
+  const i = c.kind?.inner !== undefined ? view.follow(c.o, c.kind.inner) : undefined;
+  return i?.kind === 'instance' ? i : undefined;
+}
+
 /** The size the collection says it has (its own field first: some, as WeakHashMap, no walker reads). */
 function declaredSize(view: HeapView, o: HeapInstance): number | undefined {
   for (const f of ['size', 'count', 'elementCount']) {
@@ -208,8 +217,10 @@ function boxesIn(
   const groups = new Groups<BoxedGroup>();
   let partial = 0;
   for (const c of collections) {
-    const isMap = c.kind?.map ?? /Map/.test(c.className);
-    const walked = isMap ? mapEntries(view, c.o) : collectionElements(view, c.o);
+    const inner = innerOf(view, c);
+    const target = inner ?? c.o;
+    const isMap = inner !== undefined || (c.kind?.map ?? /Map/.test(c.className));
+    const walked = isMap ? mapEntries(view, target) : collectionElements(view, target);
     if (!walked.complete) partial++;
     const values: HeapValue[] = isMap ? (walked.items as ReadonlyArray<readonly [HeapValue, HeapValue]>).flat() : (walked.items as HeapValue[]);
     let holder: string | undefined;

@@ -63,7 +63,11 @@ function notesOf(view: HeapView, sizes: ShallowSizes, unreadStrings: number, par
   if (loaded < sizes.objects)
     notes.push(`waste was looked for in the ${loaded} objects the load read, of the ${sizes.objects} in the dump: the others may hold more`);
   if (unreadStrings > 0) notes.push(`${unreadStrings} strings whose characters were not read are left out of the duplicates`);
-  if (partialCollections > 0) notes.push(`${partialCollections} collections were not read whole: boxed numbers in their unread part are not counted`);
+  if (partialCollections > 0)
+    notes.push(
+      `${partialCollections} collections could not be read whole (a part not loaded, or a kind the collection walkers do not read, as WeakHashMap): ` +
+        'boxed numbers in them are not counted',
+    );
   if (view.store.cut !== undefined) notes.push(`the dump is cut short (${view.store.cut}): what it lost is not counted`);
   return notes;
 }
