@@ -56,6 +56,15 @@ class HandHeap {
     return id;
   }
 
+  /** Sets a field of an instance made before the object it is to refer to. */
+  set(id: number, index: number, value: HeapValue): void {
+    const o = this.objects.get(id);
+    if (o?.kind !== 'instance') throw new Error(`0x${id.toString(16)} is not an instance`);
+    const values = [...o.values];
+    values[index] = value;
+    this.objects.set(id, { ...o, values });
+  }
+
   view(): { view: HeapView; sizes: ShallowSizes } {
     const store: HeapStore = {
       source: { path: 'hand', format: 'hprof', hprofVersion: 'JAVA PROFILE 1.0.2', idSize: 8, timestampMs: 0, gzip: false },
@@ -109,6 +118,36 @@ describe('memory waste on hand-built heaps', () => {
         wastedBytes: 3 * (24 + 24),
         holders: [{ holder: 'com.example.Queue.pending', objects: 4, wastedBytes: 144, jdk: false }],
       },
+    ]);
+  });
+
+  test('a doubly linked list met from its far end, and a tree of entries, still lead to their field', () => {
+    const h = jdk(new HandHeap()).cls('java.util.TreeMap', ['root', 'size'], 'java.util.AbstractCollection');
+    h.cls('java.util.TreeMap$Entry', ['key', 'value', 'left', 'right', 'parent']).cls('com.example.Registry', ['recent', 'byName']);
+    const zeros = () => h.prim('int', [0, 0, 0, 0], 32);
+    // Nodes made last to first, so each node's lowest referrer is the node after it (a copying GC can leave them so).
+    const items = [0, 1, 2, 3, 4].map(() => zeros());
+    const nodes = items.map(() => 0);
+    for (let i = 4; i >= 0; i--) nodes[i] = h.obj('java.util.LinkedList$Node', [ref(items[i]!), null, null], 24);
+    nodes.forEach((n, i) => {
+      if (i < 4) h.set(n, 1, ref(nodes[i + 1]!));
+      if (i > 0) h.set(n, 2, ref(nodes[i - 1]!));
+    });
+    const list = h.obj('java.util.LinkedList', [ref(nodes[0]!), ref(nodes[4]!), 5], 32);
+    // A tree: the root's children refer back to it by `parent`, the leaves' values are zero arrays.
+    const leafValues = [zeros(), zeros()];
+    const root = h.obj('java.util.TreeMap$Entry', [null, null, null, null, null], 40);
+    const left = h.obj('java.util.TreeMap$Entry', [null, ref(leafValues[0]!), null, null, ref(root)], 40);
+    const right = h.obj('java.util.TreeMap$Entry', [null, ref(leafValues[1]!), null, null, ref(root)], 40);
+    h.set(root, 2, ref(left));
+    h.set(root, 3, ref(right));
+    const tree = h.obj('java.util.TreeMap', [ref(root), 3], 48);
+    h.obj('com.example.Registry', [ref(list), ref(tree)], 16);
+    const { view, sizes } = h.view();
+    const z = memoryWaste(view, sizes).zeroArrays;
+    expect(z.holders).toEqual([
+      { holder: 'com.example.Registry.recent', objects: 5, wastedBytes: 160, jdk: false },
+      { holder: 'com.example.Registry.byName', objects: 2, wastedBytes: 64, jdk: false },
     ]);
   });
 

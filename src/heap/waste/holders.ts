@@ -34,13 +34,18 @@ const CONTAINER_BASES = [
   'java.util.Collections$UnmodifiableMap',
 ];
 
-/** Bound on the steps up from one object (a chain of nodes is walked once: every step's answer is kept). */
-const MAX_STEPS = 10_000;
+/** Bound on the objects looked at up from one object (what a walk finds is kept for every container on its way). */
+const MAX_STEPS = 100_000;
+
+/** Referrers kept per object, the lowest ids: enough to leave a doubly linked chain or a tree node by its other end. */
+const KEPT_REFERRERS = 3;
 
 export class Holders {
   /** Lowest-id loaded referrer of each referenced object. */
   private readonly referrer = new Map<number, number>();
-  /** A class's static field that refers to the object (when no loaded object does). */
+  /** The next lowest referrers, ascending, for the objects that have more than one. */
+  private readonly moreReferrers = new Map<number, number[]>();
+  /** A class's static field that refers to the object. */
   private readonly staticHolder = new Map<number, string>();
   /** How many loaded objects and statics refer to each object (2 means "two or more"). */
   private readonly refCount = new Map<number, number>();
@@ -66,7 +71,17 @@ export class Holders {
 
   private note(target: number, from: number): void {
     const r = this.referrer.get(target);
-    if (r === undefined || from < r) this.referrer.set(target, from);
+    if (r === undefined) this.referrer.set(target, from);
+    else if (from !== r) {
+      // Keep the lowest ids: the first in `referrer`, the next ones in `moreReferrers`.
+      const all = [r, ...(this.moreReferrers.get(target) ?? [])];
+      if (!all.includes(from)) {
+        all.push(from);
+        all.sort((a, b) => a - b);
+        this.referrer.set(target, all[0]!);
+        this.moreReferrers.set(target, all.slice(1, KEPT_REFERRERS));
+      }
+    }
     this.count(target);
   }
 
@@ -77,12 +92,6 @@ export class Holders {
   /** True when only this object refers to `id` (so what `id` takes is this object's alone). */
   ownedBy(id: number, owner: number): boolean {
     return this.refCount.get(id) === 1 && this.referrer.get(id) === owner;
-  }
-
-  /** The loaded object that refers to `id` (the lowest id of them), if one does. */
-  referrerOf(id: number): HeapObject | undefined {
-    const r = this.referrer.get(id);
-    return r === undefined ? undefined : this.view.object(r);
   }
 
   /** True for collections, maps, their nodes and arrays: what a holder is looked for above. */
@@ -98,38 +107,58 @@ export class Holders {
     return known;
   }
 
-  /** The field that keeps the object, through arrays and collections; NO_REFERRER when none is loaded. */
+  /**
+   * The field that keeps the object, through arrays and collections; NO_REFERRER when none is loaded.
+   * A search up the referrers, depth first: an object that is not a container names the field; one of
+   * another class than the step it is reached from is tried before one of the same (a node's list
+   * before its neighbour node), and a dead end (a chain walked from the wrong end) is left for the next.
+   */
   holderOf(id: number): string {
-    const path: number[] = [];
-    const seen = new Set<number>();
-    let cur = id;
+    const known = this.named.get(id);
+    if (known !== undefined) return known;
+    const seen = new Set<number>([id]);
+    const stack: Array<{ readonly id: number; readonly candidates: HeapObject[]; next: number }> = [this.frame(id)];
     let name: string | undefined;
-    for (let steps = 0; name === undefined; steps++) {
-      const known = this.named.get(cur);
-      if (known !== undefined) {
-        name = known;
-        break;
-      }
-      if (steps >= MAX_STEPS || seen.has(cur)) {
-        name = NO_REFERRER;
-        break;
-      }
-      seen.add(cur);
-      path.push(cur);
-      const r = this.referrerOf(cur);
-      if (r === undefined) {
-        name = this.staticHolder.get(cur) ?? NO_REFERRER;
-        break;
-      }
-      if (this.isContainer(r)) {
-        cur = r.id;
+    for (let steps = 0; stack.length > 0 && name === undefined && steps < MAX_STEPS;) {
+      const top = stack[stack.length - 1]!;
+      if (top.next >= top.candidates.length) {
+        // No loaded referrer leads anywhere: a static field, if one holds it.
+        name = this.staticHolder.get(top.id);
+        if (name === undefined) stack.pop();
         continue;
       }
-      name = this.fieldNaming(r, cur);
+      const r = top.candidates[top.next++]!;
+      if (seen.has(r.id)) continue;
+      seen.add(r.id);
+      if (!this.isContainer(r)) name = this.fieldNaming(r, top.id);
+      else {
+        name = this.named.get(r.id);
+        if (name === undefined) {
+          stack.push(this.frame(r.id));
+          steps++;
+        }
+      }
     }
-    // Every object on the way up is kept by the same field: a chain of nodes is walked once.
-    for (const p of path) if (p !== id || this.isContainerId(p)) this.named.set(p, name);
+    if (name === undefined) {
+      // Nothing found from here: what the search went through finds nothing either, and is not searched again.
+      for (const s of seen) if (s !== id || this.isContainerId(s)) this.named.set(s, NO_REFERRER);
+      return NO_REFERRER;
+    }
+    // Every container on the way up is kept by the same field: a chain of nodes is walked once.
+    for (const f of stack) if (f.id !== id || this.isContainerId(f.id)) this.named.set(f.id, name);
     return name;
+  }
+
+  /** An object and its loaded referrers in the order they are tried: not containers, then other classes than its own, then by id. */
+  private frame(id: number): { readonly id: number; readonly candidates: HeapObject[]; next: number } {
+    const own = this.view.object(id);
+    const ids = [...(this.referrer.has(id) ? [this.referrer.get(id)!] : []), ...(this.moreReferrers.get(id) ?? [])];
+    const rank = (o: HeapObject) => (!this.isContainer(o) ? 0 : own !== undefined && o.kind === own.kind && sameClass(o, own) ? 2 : 1);
+    const candidates = ids
+      .map((r) => this.view.object(r))
+      .filter((o): o is HeapObject => o !== undefined)
+      .sort((a, b) => rank(a) - rank(b) || a.id - b.id);
+    return { id, candidates, next: 0 };
   }
 
   private isContainerId(id: number): boolean {
@@ -156,3 +185,7 @@ export function isJdkHolder(holder: string): boolean {
 }
 
 const CONSTANT_POOL = '<resolved_references>';
+
+function sameClass(a: HeapObject, b: HeapObject): boolean {
+  return a.kind !== 'primitive-array' && b.kind !== 'primitive-array' && a.classId === b.classId;
+}
