@@ -9,7 +9,7 @@
  * in `notes`, and what it did not see is not reported as clean.
  *
  * Cost: it needs every object in the HeapView, which the memory analysis does not load (a 90 MB heap:
- * four times the time and three times the memory of analyze's load, bench/waste-bench.mjs; the 1.9 GB
+ * four to five times the time and three times the memory of analyze's load, bench/waste-bench.mjs; the 1.9 GB
  * bench heap cannot be loaded whole). Before it joins `memory`, the first pass should gather what it
  * reads, riding on the loader's pass as the graph builder does: whether each primitive array is all
  * zeros, a hash of each byte[]/char[] (a String's value), the size fields of the collection classes'
