@@ -41,7 +41,7 @@ export interface DuplicateStringsWaste {
   /** The part of wastedBytes whose holders are the JDK's own fields. */
   readonly jdkWastedBytes: number;
   readonly shareOfHeap: number;
-  /** The values that waste the most, most first. */
+  /** The values held most often (then wasting the most bytes), first. */
   readonly values: readonly DuplicateStringValue[];
   /** What keeps the extra copies, over all values. */
   readonly holders: readonly WasteHolder[];

@@ -20,7 +20,7 @@ interface Copies {
 }
 
 export interface DuplicateStringOptions {
-  /** Values listed, most wasteful first. */
+  /** Values listed, those held most often first. */
   readonly topValues: number;
   /** Holders listed per value and over all values. */
   readonly topHolders: number;
@@ -79,7 +79,8 @@ export function duplicateStrings(
       ids: c.strings,
     });
   }
-  values.sort((a, b) => b.wastedBytes - a.wastedBytes || b.copies - a.copies || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  // The values held most often first (what a dedup of the hottest values would reach), then the bytes they waste.
+  values.sort((a, b) => b.copies - a.copies || b.wastedBytes - a.wastedBytes || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
   return {
     waste: {
       strings,
