@@ -4,7 +4,7 @@
  * source file, since the tests that need a process of their own run the bundle, not the sources.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,6 +25,8 @@ function newest(dir: string): number {
 /** The run's scratch folder (see scratchDir in helpers.ts); the workers, forked after this, inherit the variable. */
 function makeScratchRoot(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'dumpsleuth-tests-'));
+  // Open to other users as /tmp is: a test runs the CLI as another user on files of its own folder.
+  chmodSync(root, 0o755);
   process.env[SCRATCH_ROOT_VARIABLE] = root;
   return () => rmSync(root, { recursive: true, force: true });
 }
