@@ -153,7 +153,7 @@ async function main() {
   );
   console.log(phasesLine(unique));
   const cliBoth = measure('cli', file);
-  console.log(line('dumpsleuth analyze -f json, end to end', cliBoth.now, mb), ` (${(cliBoth.now.maxRssMb / mb).toFixed(2)}x the input)`);
+  console.log(line('analyze -f json, end to end', cliBoth.now, mb), ` (${(cliBoth.now.maxRssMb / mb).toFixed(2)}x the input)`);
 
   // The shape of most big dumps handed over: fewer threads, deep framework stacks, several dumps in one file.
   const deepFile = join(outDir, 'threads-deep-series.txt');
@@ -166,16 +166,16 @@ async function main() {
   console.log(line('read, decode, split into lines', deepLines, deepMb));
   console.log(line('parse + model + rules', deepBoth.now, deepMb));
   console.log(phasesLine(deepBoth.now));
-  console.log(line('dumpsleuth analyze -f json, end to end', deepCli.now, deepMb), ` (${(deepCli.now.maxRssMb / deepMb).toFixed(2)}x the input)`);
+  console.log(line('analyze -f json, end to end', deepCli.now, deepMb), ` (${(deepCli.now.maxRssMb / deepMb).toFixed(2)}x the input)`);
   console.log(
     `  end to end vs read and split into lines: ${(deepCli.now.seconds / deepLines.seconds).toFixed(1)}x the time; threads parsed: ${deepBoth.now.threads}, ` +
       `unparsed lines: ${deepBoth.now.unparsed}, findings: ${deepBoth.now.findings}`,
   );
   if (before !== undefined) {
     console.log(`the build before (${before}), same runs, interleaved:`);
-    console.log(line('dumpsleuth analyze -f json, end to end', cliBoth.then, mb));
-    console.log(line('deep stacks: parse + model + rules', deepBoth.then, deepMb));
-    console.log(line('deep stacks: dumpsleuth analyze, end to end', deepCli.then, deepMb));
+    console.log(line('analyze -f json, end to end', cliBoth.then, mb));
+    console.log(line('deep: parse + model + rules', deepBoth.then, deepMb));
+    console.log(line('deep: analyze -f json, end to end', deepCli.then, deepMb));
     console.log(line('parse + model + rules', fullBoth.then, mb));
     console.log(phasesLine(fullBoth.then));
     console.log(line('worst case: parse + model + rules', uniqueBoth.then, uniqueMb));
