@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 
 import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
 import type { ProgressListener } from '../../model/progress.js';
+import { classLoaderSummary, loaderTargets, redefinedGroups, threadLocalStatics } from './class-loaders.js';
 import { collectGarbage } from './collect-garbage.js';
 import { COLUMNS_ASIDE_MIN_BYTES, ColumnsAside, type GraphColumn } from './columns-aside.js';
 import { dominatorTree, type RetainedSizes } from './dominators.js';
@@ -48,6 +49,28 @@ export interface GraphAnalysisOptions extends SummaryOptions {
   readonly retainers?: RetainerTreeShape;
 }
 
+/**
+ * The static that holds each ThreadLocal by which a loader's path leaves a thread (`com.example.Plugin.CURRENT`),
+ * by the ThreadLocal's index: named by the format, only when such a path is there.
+ */
+async function threadLocalFields(named: NamedObjectGraph, paths: ReadonlyArray<readonly PathStep[]>): Promise<Map<number, string>> {
+  const long = paths.filter((p) => p.length > 1);
+  const pairs = threadLocalStatics(
+    named.graph,
+    long.map((p) => p.map((st) => st.object.index)),
+    long.map((p) => p.slice(1).map((st) => st.via ?? '')),
+  );
+  if (pairs.length === 0) return new Map();
+  const names = await named.stepNames(pairs);
+  const out = new Map<number, string>();
+  pairs.forEach(([cls, local], i) => {
+    const via = names[i]?.[0] ?? '';
+    const className = named.graph.classObjectNames.get(cls);
+    if (via.startsWith('static ') && className !== undefined) out.set(local, `${className}.${via.slice('static '.length)}`);
+  });
+  return out;
+}
+
 /** The analysis of a graph read from a heap dump, announcing each phase to `onProgress`. */
 export async function analyseGraph(named: NamedObjectGraph, options: GraphAnalysisOptions = {}): Promise<MemoryAnalysis> {
   const graph = named.graph;
@@ -61,17 +84,22 @@ export async function analyseGraph(named: NamedObjectGraph, options: GraphAnalys
   const top = options.retainers !== undefined ? retainerTree(graph, tree, lists, options.retainers) : undefined;
   const suspectTargets = summary.suspects.filter(wanted).map((s) => s.accumulation.index);
   const treeTargets = top !== undefined ? treeIndexes(top) : [];
-  const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets];
+  // Classes defined by several loaders: each listed loader's path says what keeps it (same walk, same names).
+  const redefined = redefinedGroups(graph, tree);
+  const loaders = options.suspectPaths === true ? loaderTargets(redefined.groups) : [];
+  const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets, ...loaders];
   if (targets.length > 0) await announce(options, 'paths');
   const paths = targets.length > 0 ? await pathsWithListsAside(named, tree, lists, targets) : [];
   let k = 0;
   const suspects = summary.suspects.map((s) => (wanted(s) ? { ...s, path: paths[k++]! } : s));
   const pathTo = options.pathToId !== undefined ? (target !== undefined ? paths[k++]! : null) : undefined;
+  const loaderPaths = new Map(loaders.map((v, i) => [v, paths[k + treeTargets.length + i]!]));
+  const classLoaders = classLoaderSummary(graph, tree, redefined, (v) => loaderPaths.get(v), await threadLocalFields(named, [...loaderPaths.values()]));
   return {
     graph,
     tree,
     lists,
-    summary: { ...summary, suspects },
+    summary: { ...summary, suspects, ...(classLoaders !== undefined ? { classLoaders } : {}) },
     ...(pathTo !== undefined ? { pathTo } : {}),
     ...(top !== undefined ? { retainers: withPaths(top, paths.slice(k)) } : {}),
   };
