@@ -51,6 +51,12 @@ export interface RedefinedClass {
   readonly loaderClasses: string[];
   /** The sum of the loaders' retained sizes. */
   readonly retained: number;
+  /**
+   * The class objects of these names the loaders define, and the sum of their retained sizes (a class
+   * not under its loader in the dominator tree is not in `retained`).
+   */
+  readonly classes: number;
+  readonly classesRetained: number;
   /** Its loaders, biggest retained first (at most the analysis's cap: loaderCount says how many in all). */
   readonly loaders: DefiningLoader[];
   /** The loaders listed, grouped by what keeps them alive, most loaders first. */
@@ -93,7 +99,7 @@ export function redefinedClassText(c: RedefinedClass): string {
   const more = c.sameLoadersClasses > 0 ? ` (and ${countOf(c.sameLoadersClasses, 'more class', 'more classes')} defined by the same loaders)` : '';
   return (
     `${c.className}${more} is defined by ${countText(c.loaderCount)} class loaders (${c.loaderClasses.join(', ')}), ` +
-    `which retain ${approximateBytes(c.retained)}`
+    `which retain ${approximateBytes(c.retained)}; its ${countOf(c.classes, 'class object')} retain ${approximateBytes(c.classesRetained)}`
   );
 }
 

@@ -22,34 +22,40 @@ export interface RedefinedGroup {
   readonly classNames: string[];
   /** The loaders' object indexes, biggest retained first. */
   readonly loaders: number[];
+  /** The class objects of those names the loaders define. */
+  readonly classObjects: number[];
 }
 
 /** The groups of classes defined by several loaders, most loaders first (then most classes), and how many there are in all. */
 export function redefinedGroups(g: ObjectGraph, t: RetainedSizes, maxGroups = REDEFINED_GROUPS): { groups: RedefinedGroup[]; total: number } {
   const defining = g.definingLoaders;
   if (defining === undefined || defining.size === 0) return { groups: [], total: 0 };
-  const loadersOfName = new Map<string, Set<number>>();
+  const loadersOfName = new Map<string, { loaders: Set<number>; classes: number[] }>();
   for (const [cls, loader] of defining) {
     const name = g.classObjectNames.get(cls);
     if (name === undefined) continue;
-    let set = loadersOfName.get(name);
-    if (set === undefined) loadersOfName.set(name, (set = new Set()));
-    set.add(loader);
+    let entry = loadersOfName.get(name);
+    if (entry === undefined) loadersOfName.set(name, (entry = { loaders: new Set(), classes: [] }));
+    entry.loaders.add(loader);
+    entry.classes.push(cls);
   }
-  const byLoaders = new Map<string, { names: string[]; loaders: number[] }>();
-  for (const [name, set] of loadersOfName) {
+  const byLoaders = new Map<string, { names: string[]; loaders: number[]; classes: number[] }>();
+  for (const [name, { loaders: set, classes }] of loadersOfName) {
     if (set.size < 2) continue;
     const loaders = [...set].sort((a, b) => a - b);
     const key = loaders.join(',');
     const group = byLoaders.get(key);
-    if (group === undefined) byLoaders.set(key, { names: [name], loaders });
-    else group.names.push(name);
+    if (group === undefined) byLoaders.set(key, { names: [name], loaders, classes: [...classes] });
+    else {
+      group.names.push(name);
+      group.classes.push(...classes);
+    }
   }
   const retained = (v: number) => t.retained[v]!;
   const groups = [...byLoaders.values()]
     .sort((a, b) => b.loaders.length - a.loaders.length || b.names.length - a.names.length || (a.names[0]! < b.names[0]! ? -1 : 1))
     .slice(0, maxGroups)
-    .map((x) => ({ classNames: x.names.sort(), loaders: x.loaders.sort((a, b) => retained(b) - retained(a) || a - b) }));
+    .map((x) => ({ classNames: x.names.sort(), loaders: x.loaders.sort((a, b) => retained(b) - retained(a) || a - b), classObjects: x.classes }));
   return { groups, total: byLoaders.size };
 }
 
@@ -131,7 +137,8 @@ export function classLoaderSummary(
   pathOf: (loader: number) => readonly PathStep[] | undefined,
   localStatic: ReadonlyMap<number, string>,
 ): ClassLoaderSummary | undefined {
-  if (found.groups.length === 0) return undefined;
+  // A dump that names defining loaders and has none defining a class twice says so; a format without loaders says nothing.
+  if (found.groups.length === 0) return g.definingLoaders !== undefined ? { classes: [], moreClasses: 0 } : undefined;
   const classes = found.groups.map((x): RedefinedClass => {
     const group = new Set(x.loaders);
     const loaders = x.loaders.slice(0, LOADERS_PER_GROUP).map((v): DefiningLoader => {
@@ -150,6 +157,8 @@ export function classLoaderSummary(
       loaderCount: x.loaders.length,
       loaderClasses: [...loaderClasses].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([name]) => name),
       retained: x.loaders.reduce((sum, v) => sum + t.retained[v]! * t.retainedUnit, 0),
+      classes: x.classObjects.length,
+      classesRetained: x.classObjects.reduce((sum, v) => sum + t.retained[v]! * t.retainedUnit, 0),
       loaders,
       keptBy: holderGroups(loaders),
     };
