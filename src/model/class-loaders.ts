@@ -70,6 +70,9 @@ export interface ClassLoaderSummary {
   readonly moreClasses: number;
 }
 
+/** Loaders per class whose paths from the GC roots the memory analysis looks up (the biggest first). */
+export const LOADERS_LOOKED_AT = 100;
+
 /** A holder in the words every format uses: `static com.example.Registry.INSTANCES`, `a ThreadLocal on thread "worker-1"`. Raw: each renderer escapes it. */
 export function loaderHolderText(h: LoaderHolder | null | undefined): string {
   if (h === null || h === undefined) return 'no strong path (weak or soft references only)';

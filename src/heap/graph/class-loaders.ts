@@ -6,7 +6,14 @@
  * application's thousands of classes are one entry; then, once the paths from the GC roots are
  * known, what keeps each loader alive, read from its path.
  */
-import type { ClassLoaderSummary, DefiningLoader, LoaderHolder, LoaderHolderGroup, RedefinedClass } from '../../model/class-loaders.js';
+import {
+  type ClassLoaderSummary,
+  type DefiningLoader,
+  type LoaderHolder,
+  type LoaderHolderGroup,
+  LOADERS_LOOKED_AT,
+  type RedefinedClass,
+} from '../../model/class-loaders.js';
 import type { PathStep } from '../../model/memory.js';
 import type { RetainedSizes } from './dominators.js';
 import { objectAt } from './memory-summary.js';
@@ -14,7 +21,7 @@ import { type ObjectGraph, referentOf } from './object-graph.js';
 
 /** Groups listed (the most loaders first), and loaders listed per group (the biggest first). */
 export const REDEFINED_GROUPS = 5;
-export const LOADERS_PER_GROUP = 100;
+const LOADERS_PER_GROUP = LOADERS_LOOKED_AT;
 
 /** Classes defined by the same set of at least two loaders: their names, and the loaders (object indexes). */
 export interface RedefinedGroup {

@@ -5,7 +5,7 @@
  * does not hold.
  */
 import { approximateBytes } from '../../model/bytes.js';
-import { definingLoaderText, keptByText, type LoaderHolder, loaderHolderText } from '../../model/class-loaders.js';
+import { definingLoaderText, keptByText, type LoaderHolder, loaderHolderText, LOADERS_LOOKED_AT } from '../../model/class-loaders.js';
 import { countText } from '../../model/count-text.js';
 import type { Evidence } from '../../model/findings.js';
 import type { Model } from '../../model/model.js';
@@ -16,7 +16,8 @@ export const CLASS_LOADER_OPTIONS: Readonly<Record<string, RuleOption>> = {
   minLoaders: {
     type: 'integer',
     min: 2,
-    max: 100_000,
+    // The memory analysis looks up the paths of at most this many loaders per class.
+    max: LOADERS_LOOKED_AT,
     default: 10,
     description:
       'Fewest kept-alive class loaders defining one class for a class-loader finding: a few applications of one server may each load ' +
@@ -40,8 +41,7 @@ export function classLoaderFindings(model: Model, options: Readonly<Record<strin
       // Only the loaders a strong path keeps count: a loader held through weak references alone goes at the next collection.
       const kept = c.keptBy.filter((g) => g.holder !== null).reduce((n, g) => n + g.loaders, 0);
       const listed = c.loaders.length;
-      const keptAll = listed < c.loaderCount ? kept + (c.loaderCount - listed) : kept;
-      if (keptAll < minLoaders) return [];
+      if (kept < minLoaders) return [];
       const more = c.sameLoadersClasses > 0 ? ` (with ${countText(c.sameLoadersClasses)} more classes defined by the same loaders)` : '';
       const evidence: Evidence[] = c.loaders.slice(0, EVIDENCE_LOADERS).map((l) => ({
         kind: 'heap-object',
