@@ -71,26 +71,24 @@ export function loaderTargets(groups: readonly RedefinedGroup[]): number[] {
   return [...new Set(groups.flatMap((x) => x.loaders.slice(0, LOADERS_PER_GROUP)))];
 }
 
+/** The JDK's entry of a thread's ThreadLocalMap: a weak reference to its ThreadLocal, its value strong. */
+const THREAD_LOCAL_ENTRY = 'java.lang.ThreadLocal$ThreadLocalMap$Entry';
+
 /**
- * The ThreadLocal a thread-local path holds its value by, and the class whose static holds that
- * ThreadLocal: [class object, ThreadLocal], a step the format can name (`static CURRENT`). Found
- * from the path's ThreadLocalMap entry (a weak reference to its ThreadLocal) and the class objects' edges.
+ * For each path that leaves a thread by a ThreadLocalMap entry, the ThreadLocal of that entry (its
+ * referent) and the class whose static holds it: [class object, ThreadLocal], a step the format can
+ * name (`static CURRENT`) in the same pass as the paths. Found from the graph alone.
  */
-export function threadLocalStatics(g: ObjectGraph, paths: ReadonlyArray<readonly number[]>, names: ReadonlyArray<readonly string[]>): Array<[number, number]> {
+export function threadLocalStatics(g: ObjectGraph, paths: ReadonlyArray<readonly number[]>): number[][] {
   const wanted = new Set<number>();
-  paths.forEach((path, p) => {
-    const k = threadLocalsStep(names[p]!);
-    if (k < 0) return;
-    // The entry is the object the path leaves by `value` after the map.
-    for (let j = k + 1; j < names[p]!.length; j++)
-      if (names[p]![j] === 'value') {
-        const local = referentOf(g.referents, path[j]!);
+  for (const path of paths)
+    for (const v of path)
+      if (g.classNames[g.classOf[v]!] === THREAD_LOCAL_ENTRY) {
+        const local = referentOf(g.referents, v);
         if (local >= 0) wanted.add(local);
-        break;
       }
-  });
   if (wanted.size === 0) return [];
-  const out: Array<[number, number]> = [];
+  const out: number[][] = [];
   for (const cls of g.classObjectNames.keys())
     for (let e = g.edgeStart[cls]!; e < g.edgeStart[cls + 1]!; e++) {
       const w = g.edges[e]!;
@@ -100,11 +98,6 @@ export function threadLocalStatics(g: ObjectGraph, paths: ReadonlyArray<readonly
       }
     }
   return out;
-}
-
-/** Where a path leaves a thread by its ThreadLocalMap (the step's index in the names), or -1. */
-function threadLocalsStep(names: readonly string[]): number {
-  return names.findIndex((n) => n === 'threadLocals' || n === 'inheritableThreadLocals');
 }
 
 /**
