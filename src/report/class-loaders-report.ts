@@ -3,16 +3,14 @@
  * report (raw: the caller strips or escapes them) and the JSON of `dumpsleuth.memory/1` and of the
  * analysis report's `model.memory` (`classLoaders`).
  */
-import { approximateBytes } from '../model/bytes.js';
 import { type ClassLoaderSummary, definingLoaderText, keptByText, type LoaderHolder, loaderHolderText, redefinedClassText } from '../model/class-loaders.js';
 import { countText } from '../model/count-text.js';
 import type { PathStep, RetainedObject } from '../model/memory.js';
 
 /** Loaders listed one per line under each class in text (the JSON lists every loader the analysis kept). */
-export const LOADER_LINES = 5;
+const LOADER_LINES = 5;
 
-export const CLASS_LOADERS_TITLE =
-  'Classes defined by several class loaders (each loader kept alive is a redeployment left behind, or an application of its own)';
+const CLASS_LOADERS_TITLE = 'Classes defined by several class loaders (each loader kept alive is a redeployment left behind, or an application of its own)';
 
 export interface ClassLoaderEntry {
   readonly headline: string;
@@ -91,9 +89,4 @@ export function classLoadersJson(c: ClassLoaderSummary) {
     })),
     moreClasses: c.moreClasses,
   };
-}
-
-/** `20 loaders of com.example.plugin.ReportPlugin retain 68.3 KiB` — for one-line summaries. Raw. */
-export function classLoadersShort(c: ClassLoaderSummary): string {
-  return c.classes.map((x) => `${x.className}: ${countText(x.loaderCount)} loaders retaining ${approximateBytes(x.retained)} (${keptByText(x)})`).join('; ');
 }

@@ -20,7 +20,7 @@ import { objectAt } from './memory-summary.js';
 import { type ObjectGraph, referentOf } from './object-graph.js';
 
 /** Groups listed (the most loaders first), and loaders listed per group (the biggest first). */
-export const REDEFINED_GROUPS = 5;
+const REDEFINED_GROUPS = 5;
 const LOADERS_PER_GROUP = LOADERS_LOOKED_AT;
 
 /** Classes defined by the same set of at least two loaders: their names, and the loaders (object indexes). */
@@ -105,12 +105,7 @@ export function threadLocalStatics(g: ObjectGraph, paths: ReadonlyArray<readonly
  * class defined by none of the group's loaders or a thread's ThreadLocalMap; else a thread's stack,
  * else the GC root. `localStatic`: the static holding a ThreadLocal, by the ThreadLocal's index.
  */
-export function holderOf(
-  g: ObjectGraph,
-  path: readonly PathStep[],
-  group: ReadonlySet<number>,
-  localStatic: ReadonlyMap<number, string>,
-): LoaderHolder | undefined {
+function holderOf(g: ObjectGraph, path: readonly PathStep[], group: ReadonlySet<number>, localStatic: ReadonlyMap<number, string>): LoaderHolder | undefined {
   if (path.length === 0) return undefined;
   for (let k = path.length - 1; k > 0; k--) {
     const from = path[k - 1]!.object;
