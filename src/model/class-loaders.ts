@@ -75,7 +75,7 @@ export const LOADERS_LOOKED_AT = 100;
 
 /** A holder in the words every format uses: `static com.example.Registry.INSTANCES`, `a ThreadLocal on thread "worker-1"`. Raw: each renderer escapes it. */
 export function loaderHolderText(h: LoaderHolder | null | undefined): string {
-  if (h === null || h === undefined) return 'no strong path (weak or soft references only)';
+  if (h === null || h === undefined) return 'no strong path (held only weakly, or garbage the next collection frees)';
   const thread = (o: RetainedObject | undefined) => (o === undefined ? 'a thread' : o.threadName !== undefined ? `thread "${o.threadName}"` : `thread ${o.id}`);
   switch (h.kind) {
     case 'static':
