@@ -12,6 +12,7 @@ import type { HeapInput } from '../heap/heap-input.js';
 import { threadDumpFromHeap } from '../heap/heap-threads.js';
 import { HeapView } from '../heap/heap-view.js';
 import { finishHeapMemory, withThreadNames } from '../heap/memory/finish.js';
+import { withLoaderNames } from '../heap/memory/name-loaders.js';
 import { cancelHeapMemory, type HeapMemoryWork, loadCarrying, type MemoryPlan, startHeapMemory } from '../heap/memory/plan.js';
 import { heapStoreNamed, type LoadPlan } from '../heap/open-heap.js';
 import type { InputPath } from '../input/collect-inputs.js';
@@ -85,7 +86,7 @@ async function loadFile(
           ? { model: { input: name, summary: store.memory } }
           : undefined;
     const view = new HeapView(store);
-    const memory = finished !== undefined ? { ...finished, model: withThreadNames(finished.model, view) } : undefined;
+    const memory = finished !== undefined ? { ...finished, model: withLoaderNames(withThreadNames(finished.model, view), view) } : undefined;
     const stacks = threadDumpFromHeap(view, store, name);
     const summary: InputSummary = {
       path: name,

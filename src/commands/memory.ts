@@ -9,6 +9,7 @@ import { analyseMemory } from '../heap/memory/analyse-memory.js';
 import { doesNotFitFile, memoryLimit } from '../heap/memory/budget.js';
 import { withThreadNames } from '../heap/memory/finish.js';
 import { idText, parseObjectId, retainerTree } from '../heap/memory/memory-graph.js';
+import { LOADER_NAMES_ROOT, withLoaderNames } from '../heap/memory/name-loaders.js';
 import { HprofFormatError, type LoadPlan } from '../heap/open-heap.js';
 import { requireHeapFormat } from '../input/identify.js';
 import { readInputFile, renamed } from '../input/stdin.js';
@@ -85,12 +86,16 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
         },
       });
       const retainers = retainerTree(found.graph, found.tree, found.lists, { top: opts.top, children: 3, depth: 3 });
-      if (kind !== 'hprof' || !listsAThread(found.summary, retainers)) return { ...found, retainers };
-      // A thread is named as analyze names it (`java.lang.Thread "main"`): its name read from a load of the threads alone.
-      const threads = await openHeapFile(f, { ...THREAD_NAMES_PLAN, ...(opts.heapDump !== undefined ? { heapDump: opts.heapDump } : {}) }, (e) =>
+      const loaders = (found.summary.classLoaders?.classes.length ?? 0) > 0;
+      if (kind !== 'hprof' || (!listsAThread(found.summary, retainers) && !loaders)) return { ...found, retainers };
+      // A thread is named as analyze names it (`java.lang.Thread "main"`): its name read from a load of the threads alone
+      // (and of the class loaders, when the report lists loaders: their names).
+      const plan = loaders ? { roots: [...THREAD_NAMES_PLAN.roots, LOADER_NAMES_ROOT] } : THREAD_NAMES_PLAN;
+      const threads = await openHeapFile(f, { ...plan, ...(opts.heapDump !== undefined ? { heapDump: opts.heapDump } : {}) }, (e) =>
         progress.update(`thread names of ${path}`, e),
       );
-      const named = withThreadNames({ input: path, summary: found.summary, tree: retainers }, new HeapView(threads));
+      const view = new HeapView(threads);
+      const named = withLoaderNames(withThreadNames({ input: path, summary: found.summary, tree: retainers }, view), view);
       return { ...found, summary: named.summary!, retainers: named.tree! };
     } catch (e) {
       if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump or a V8 .heapsnapshot (plain or gzip)');

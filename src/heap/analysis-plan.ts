@@ -20,6 +20,8 @@ export const ANALYSIS_PLAN: LoadPlan = {
     { className: 'java.util.concurrent.ThreadPoolExecutor', depth: 4 },
     { className: 'java.util.concurrent.ThreadPoolExecutor$Worker', depth: 3 },
     { className: 'java.lang.Thread', depth: 2 },
+    // Class loaders and their names: what the memory report's classes defined by several loaders name them by.
+    { className: 'java.lang.ClassLoader', depth: 1 },
     // Connection pools: Apache HttpClient 4 and 5, OkHttp, HikariCP, Druid, commons-pool2; semaphores.
     { className: 'org.apache.http.pool.AbstractConnPool', depth: 6 },
     // HttpClient 5 routes reach their host name one level deeper (HttpHost -> Host -> name).

@@ -4,6 +4,7 @@
  */
 
 import { approximateBytes } from './bytes.js';
+import type { ClassLoaderSummary } from './class-loaders.js';
 import { countText } from './count-text.js';
 
 export interface RetainedObject {
@@ -71,6 +72,8 @@ export interface MemorySummary {
   readonly dominators: RetainedObject[];
   readonly classes: ClassRetained[];
   readonly suspects: LeakSuspect[];
+  /** Classes defined by several class loaders, and what keeps each loader (HPROF only; absent when none is). */
+  readonly classLoaders?: ClassLoaderSummary;
 }
 
 /** A node of the top of the dominator tree: the object, and the ones it dominates, biggest first. */

@@ -255,6 +255,11 @@ function memoryBlock(sec: MemorySection): string {
     );
   }
   if (sec.suspects.length > 0) out.push(`<ul>${sec.suspects.map((x) => `<li><strong>10% or more</strong>: ${esc(x)}</li>`).join('')}</ul>`);
+  for (const c of sec.classLoaders ?? [])
+    out.push(
+      `<p><strong>Defined by several class loaders</strong>: ${esc(c.headline)}; kept by: ${esc(c.keptBy)}</p>` +
+        `<ul>${c.loaders.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`,
+    );
   if (sec.classes.length > 0) {
     out.push('<table><tr><th>class</th><th>instances</th><th>retained</th><th>share</th></tr>');
     for (const c of sec.classes)

@@ -255,6 +255,8 @@ function body(report: Report, evidenceLimit: number, briefSummary: boolean): str
     }
     for (const x of sec.suspects) out.push(`- 10% or more: ${mdText(x)}`);
     if (sec.suspects.length > 0) out.push('');
+    for (const c of sec.classLoaders ?? [])
+      out.push(`- defined by several class loaders: ${mdText(c.headline)}; kept by: ${mdText(c.keptBy)}`, ...c.loaders.map((l) => `  - ${mdText(l)}`), '');
   }
   out.push('<details><summary>Inputs</summary>', '');
   for (const i of m.inputs)

@@ -7,6 +7,7 @@
 import { approximateBytes } from '../model/bytes.js';
 import { countText, shareText } from '../model/count-text.js';
 import { biggestHeldText, classSuspectText, type HeapMemoryModel, retainedObjectName } from '../model/memory.js';
+import { classLoaderEntries, type ClassLoaderEntry } from './class-loaders-report.js';
 
 interface MemoryRow {
   readonly name: string;
@@ -26,6 +27,8 @@ export interface MemorySection {
   readonly retainers: MemoryRow[];
   readonly suspects: string[];
   readonly classes: Array<{ readonly className: string; readonly instances: number; readonly retainedText: string; readonly shareText: string }>;
+  /** Classes defined by several class loaders: per class, its line, what keeps its loaders, its biggest loaders (raw text). */
+  readonly classLoaders?: ClassLoaderEntry[];
 }
 
 /** Retainers and classes listed per heap dump in reports (the JSON carries the same lists). */
@@ -69,6 +72,7 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
               : '';
         return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${shareText(x.retained, heap)})${where}`;
       }),
+      ...(s.classLoaders !== undefined && s.classLoaders.classes.length > 0 ? { classLoaders: classLoaderEntries(s.classLoaders) } : {}),
       classes: s.classes.slice(0, MEMORY_ROWS).map((c) => ({
         className: c.className,
         instances: c.instances,

@@ -6,6 +6,7 @@
 import { countOf, countText, shareText } from '../model/count-text.js';
 import type { RetainerNode } from '../model/memory.js';
 import { biggestHeldText, classSuspectText, type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
+import { classLoaderLines, classLoadersJson } from './class-loaders-report.js';
 import { approximateBytes } from './heap-size-text.js';
 import { stripControl } from './sanitize.js';
 
@@ -69,6 +70,7 @@ export function renderMemoryText(r: MemoryReport): string {
             .join(' -> '),
       );
   });
+  out.push(...classLoaderLines(s.classLoaders).map(stripControl));
   out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
   const line = (o: RetainedObject, prefix: string) =>
     `${prefix}${approximateBytes(o.retained).padStart(10)}  ${pct(o.retained, heap).padStart(6)}` +
@@ -146,6 +148,7 @@ export function memorySummaryJson(s: MemorySummary) {
       },
       ...(x.path !== undefined ? { path: x.path.map(stepJson) } : {}),
     })),
+    ...(s.classLoaders !== undefined ? { classLoaders: classLoadersJson(s.classLoaders) } : {}),
   };
 }
 

@@ -115,6 +115,8 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
         ...sec.retainers.slice(0, 5).map((r) => `    ${r.retainedText.padStart(10)}  ${r.shareText.padStart(6)}  ${stripControl(r.name)} ${r.id}`),
       );
     for (const x of sec.suspects) out.push(`  10% or more: ${stripControl(x)}`);
+    for (const c of sec.classLoaders ?? [])
+      out.push(`  defined by several class loaders: ${stripControl(c.headline)}`, `    kept by: ${stripControl(c.keptBy)}`);
   }
   for (const n of notesBelow(m)) out.push('', chalk.dim(`note: ${stripControl(n)}`));
   // A healthy report said "No findings." at the top; the count closes only a report that has some.

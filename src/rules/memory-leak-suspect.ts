@@ -5,6 +5,7 @@ import type { LeakSuspect, MemorySummary, PathStep, RetainedObject } from '../mo
 import { biggestHeldText, classSuspectText, retainedObjectName } from '../model/memory.js';
 import type { Model } from '../model/model.js';
 import type { Rule } from './rule.js';
+import { CLASS_LOADER_OPTIONS, classLoaderFindings } from './support/class-loader-leak.js';
 import { plural } from './support/evidence.js';
 
 /** MAT's leak suspects, as findings: an object or a class retaining a big share of the heap, where it accumulates and how it is held. */
@@ -15,7 +16,8 @@ export const memoryLeakSuspect: Rule = {
     title: 'Memory leak suspect',
     description:
       "One object, or the instances of one class together, retain a large share of the heap (MAT's " +
-      'leak suspects): where the memory accumulates and the path from a GC root that keeps it.',
+      'leak suspects): where the memory accumulates and the path from a GC root that keeps it. Also a class defined by many ' +
+      'class loaders kept alive (redeployments that leave their loader behind): what keeps each loader.',
     remedy:
       'Follow the path from the GC root to where the memory accumulates: bound that collection, or stop adding to ' +
       'it (remove entries, unregister listeners), and check the fix with a second heap dump under the same load.',
@@ -41,13 +43,14 @@ export const memoryLeakSuspect: Rule = {
         default: 0.5,
         description: 'A suspect retaining at least this share of the heap is an error rather than a warning.',
       },
+      ...CLASS_LOADER_OPTIONS,
     },
   },
   check({ model, options }) {
     const minShare = Number(options['minShare']);
     const minBytes = Number(options['minRetainedMB']) * 1024 * 1024;
     const errorShare = Number(options['errorShare']);
-    return model.memory.flatMap((m) => {
+    const suspects = model.memory.flatMap((m) => {
       const summary: MemorySummary | undefined = m.summary;
       if (summary === undefined) return [];
       const queues = knownQueues(model, m.input);
@@ -121,6 +124,7 @@ export const memoryLeakSuspect: Rule = {
           };
         });
     });
+    return [...suspects, ...classLoaderFindings(model, options)];
   },
 };
 

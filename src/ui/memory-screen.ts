@@ -16,6 +16,7 @@ import {
   type RetainerNode,
 } from '../model/memory.js';
 import { stripControl as clean } from '../report/sanitize.js';
+import { classLoaderRows } from './class-loader-rows.js';
 import type { UiDetailLine, UiRow, UiScreen } from './view-data.js';
 
 /** Tree rows retaining this share of the heap or more start expanded: the big ones are where people look first. */
@@ -182,6 +183,7 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
       ],
     });
   });
+  rows.push(...classLoaderRows(m, heap, findings));
   // An extract carries no tree: its top-level dominators stand alone.
   const tree = m.tree ?? s.dominators.map((object): RetainerNode => ({ object, children: [], more: { objects: 0, bytes: 0 } }));
   rows.push(...treeRows(heap, tree, bytes, findingOf));

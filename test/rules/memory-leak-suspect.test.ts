@@ -6,6 +6,8 @@
  */
 import { describe, test } from 'vitest';
 
+import { holderGroups } from '../../src/heap/graph/class-loaders.js';
+import type { DefiningLoader, LoaderHolder, RedefinedClass } from '../../src/model/class-loaders.js';
 import type { LeakSuspect, MemorySummary, RetainedObject } from '../../src/model/memory.js';
 import type { Model } from '../../src/model/model.js';
 import { type Case, check, executorHeap, inPoolWorker, many, modelOf } from './build.js';
@@ -134,7 +136,67 @@ const CASES: Case[] = [
     expect: [],
   },
   { name: 'negative control: no memory analysis', model: () => withMemory(256, []), expect: [] },
+  {
+    name: 'a class defined by 20 loaders kept alive: what keeps them, grouped by holder, the loaders as evidence',
+    model: () => withLoaders(redefined(12, 8, 0)),
+    expect: [
+      {
+        subject: 'com.acme.plugin.ReportPlugin',
+        severity: 'warning',
+        facts: { kind: 'class-loaders', loaders: 20, loadersKeptAlive: 20, holderKinds: ['static', 'thread-local'] },
+        message:
+          /defined by 20 class loaders .*: 12 through static com\.acme\.host\.Registry\.INSTANCES, 8 through a ThreadLocal .* on thread "request-worker-1"/,
+      },
+    ],
+  },
+  {
+    name: 'negative control: 4 loaders of one class (a few applications each with its copy) are under minLoaders',
+    model: () => withLoaders(redefined(4, 0, 0)),
+    expect: [],
+  },
+  {
+    name: 'negative control: loaders held through weak references only do not count',
+    model: () => withLoaders(redefined(2, 0, 18)),
+    expect: [],
+  },
+  {
+    name: 'the loader count is an option',
+    model: () => withLoaders(redefined(4, 0, 0)),
+    options: { minLoaders: 3 },
+    expect: [{ subject: 'com.acme.plugin.ReportPlugin', facts: { loadersKeptAlive: 4 } }],
+  },
 ];
+
+/** A class defined by loaders kept by a static, by a ThreadLocal, and by nothing strong. */
+function redefined(byStatic: number, byThreadLocal: number, weakOnly: number): RedefinedClass {
+  const thread: RetainedObject = { ...object('java.lang.Thread', '0xf0009000', 4096), threadName: 'request-worker-1' };
+  const holders: Array<LoaderHolder | undefined> = [
+    ...Array.from({ length: byStatic }, (): LoaderHolder => ({ kind: 'static', field: 'com.acme.host.Registry.INSTANCES' })),
+    ...Array.from({ length: byThreadLocal }, (): LoaderHolder => ({ kind: 'thread-local', holder: thread, field: 'com.acme.plugin.ReportPlugin.CURRENT' })),
+    ...Array.from({ length: weakOnly }, () => undefined),
+  ];
+  const loaders: DefiningLoader[] = holders.map((keptBy, i) => ({
+    loader: object('java.net.URLClassLoader', `0xf01${i.toString(16).padStart(5, '0')}`, 3500),
+    name: `plugin-deploy-${i + 1}`,
+    ...(keptBy !== undefined ? { keptBy } : {}),
+  }));
+  return {
+    className: 'com.acme.plugin.ReportPlugin',
+    sameLoadersClasses: 0,
+    loaderCount: loaders.length,
+    loaderClasses: ['java.net.URLClassLoader'],
+    retained: 3500 * loaders.length,
+    classes: loaders.length,
+    classesRetained: 33_000 * loaders.length,
+    loaders,
+    keptBy: holderGroups(loaders),
+  };
+}
+
+const withLoaders = (c: RedefinedClass): Model =>
+  modelOf([{ threads: [] }], () => ({
+    memory: [{ input: 'heap.hprof', summary: { ...summary(64, []), classLoaders: { classes: [c], moreClasses: 0 } } }],
+  }));
 
 describe('memory-leak-suspect: hand-built cases', () => {
   for (const c of CASES) test(c.name, () => void check('memory-leak-suspect', c));

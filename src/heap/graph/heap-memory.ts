@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 
 import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
 import type { ProgressListener } from '../../model/progress.js';
+import { classLoaderSummary, loaderTargets, redefinedGroups, threadLocalStatics } from './class-loaders.js';
 import { collectGarbage } from './collect-garbage.js';
 import { COLUMNS_ASIDE_MIN_BYTES, ColumnsAside, type GraphColumn } from './columns-aside.js';
 import { dominatorTree, type RetainedSizes } from './dominators.js';
@@ -48,6 +49,20 @@ export interface GraphAnalysisOptions extends SummaryOptions {
   readonly retainers?: RetainerTreeShape;
 }
 
+/**
+ * The static that holds each ThreadLocal by which a loader's path leaves a thread, by the ThreadLocal's
+ * index (`com.example.Plugin.CURRENT`), from the names of the [class, ThreadLocal] steps.
+ */
+function threadLocalFields(g: ObjectGraph, pairs: ReadonlyArray<readonly number[]>, names: ReadonlyArray<readonly string[]>): Map<number, string> {
+  const out = new Map<number, string>();
+  pairs.forEach(([cls, local], i) => {
+    const via = names[i]?.[0] ?? '';
+    const className = g.classObjectNames.get(cls!);
+    if (via.startsWith('static ') && className !== undefined) out.set(local!, `${className}.${via.slice('static '.length)}`);
+  });
+  return out;
+}
+
 /** The analysis of a graph read from a heap dump, announcing each phase to `onProgress`. */
 export async function analyseGraph(named: NamedObjectGraph, options: GraphAnalysisOptions = {}): Promise<MemoryAnalysis> {
   const graph = named.graph;
@@ -61,17 +76,25 @@ export async function analyseGraph(named: NamedObjectGraph, options: GraphAnalys
   const top = options.retainers !== undefined ? retainerTree(graph, tree, lists, options.retainers) : undefined;
   const suspectTargets = summary.suspects.filter(wanted).map((s) => s.accumulation.index);
   const treeTargets = top !== undefined ? treeIndexes(top) : [];
-  const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets];
+  // Classes defined by several loaders: each listed loader's path says what keeps it (same walk, same names).
+  const redefined = redefinedGroups(graph, tree);
+  const loaders = options.suspectPaths === true ? loaderTargets(redefined.groups) : [];
+  const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets, ...loaders];
   if (targets.length > 0) await announce(options, 'paths');
-  const paths = targets.length > 0 ? await pathsWithListsAside(named, tree, lists, targets) : [];
+  // The statics holding the ThreadLocals of the loaders' paths are named in the same pass as the paths.
+  const loaderSteps = (all: ReadonlyArray<readonly number[]>) => threadLocalStatics(graph, all.slice(all.length - loaders.length));
+  const { paths, extra } = targets.length > 0 ? await pathsWithListsAside(named, tree, lists, targets, loaderSteps) : { paths: [], extra: undefined };
   let k = 0;
   const suspects = summary.suspects.map((s) => (wanted(s) ? { ...s, path: paths[k++]! } : s));
   const pathTo = options.pathToId !== undefined ? (target !== undefined ? paths[k++]! : null) : undefined;
+  const loaderPaths = new Map(loaders.map((v, i) => [v, paths[k + treeTargets.length + i]!]));
+  const localStatics = extra !== undefined ? threadLocalFields(graph, extra.paths, extra.names) : new Map<number, string>();
+  const classLoaders = classLoaderSummary(graph, tree, redefined, (v) => loaderPaths.get(v), localStatics);
   return {
     graph,
     tree,
     lists,
-    summary: { ...summary, suspects },
+    summary: { ...summary, suspects, ...(classLoaders !== undefined ? { classLoaders } : {}) },
     ...(pathTo !== undefined ? { pathTo } : {}),
     ...(top !== undefined ? { retainers: withPaths(top, paths.slice(k)) } : {}),
   };
@@ -130,12 +153,18 @@ function columnsAsideIn<K extends string>(dir: string): ColumnsAside<K> | undefi
  * made the walk the analysis's peak (1,454 MiB against 1,346 for the dominator step, on a heap of 36
  * million objects).
  */
-async function pathsWithListsAside(source: NamedObjectGraph, tree: RetainedSizes, lists: DominatedLists, targets: readonly number[]): Promise<PathStep[][]> {
+async function pathsWithListsAside(
+  source: NamedObjectGraph,
+  tree: RetainedSizes,
+  lists: DominatedLists,
+  targets: readonly number[],
+  more?: MoreSteps,
+): Promise<NamedPaths> {
   const aside = graphBytes(source.graph) >= COLUMNS_ASIDE_MIN_BYTES ? columnsAsideIn<'start'>(tmpdir()) : undefined;
   try {
     const room = aside?.lend(lists, 'start');
     try {
-      return await pathsFromGcRoots(source, tree, targets, room instanceof Int32Array ? room : undefined);
+      return await pathsFromGcRoots(source, tree, targets, room instanceof Int32Array ? room : undefined, more);
     } finally {
       if (room !== undefined) aside!.restore(lists, 'start', room);
     }
@@ -149,13 +178,21 @@ async function pathsWithListsAside(source: NamedObjectGraph, tree: RetainedSizes
  * strong path reaches it), with the field names of all the paths read in one more pass (or, from a
  * file the loader indexed, from the blocks of the paths' objects).
  */
-async function pathsFromGcRoots(source: NamedObjectGraph, tree: RetainedSizes, targets: readonly number[], room?: Int32Array): Promise<PathStep[][]> {
+async function pathsFromGcRoots(
+  source: NamedObjectGraph,
+  tree: RetainedSizes,
+  targets: readonly number[],
+  room?: Int32Array,
+  more?: MoreSteps,
+): Promise<NamedPaths> {
   const graph = source.graph;
   const paths = shortestStrongPaths(graph, targets, room).map((p) => p ?? []);
   const long = paths.filter((p) => p.length > 1);
-  const names = long.length > 0 ? await source.stepNames(long) : [];
+  const extra = more?.(paths) ?? [];
+  const all = [...long, ...extra];
+  const names = all.length > 0 ? await source.stepNames(all) : [];
   let named = 0;
-  return paths.map((path) => {
+  const steps = paths.map((path) => {
     const via = path.length > 1 ? names[named++]! : [];
     return path.map((v, i) => ({
       object: objectAt(graph, tree, v),
@@ -163,6 +200,16 @@ async function pathsFromGcRoots(source: NamedObjectGraph, tree: RetainedSizes, t
       ...(i === 0 && graph.rootKindOf.get(v) !== undefined ? { rootKind: graph.rootKindOf.get(v)! } : {}),
     }));
   });
+  return { paths: steps, ...(extra.length > 0 ? { extra: { paths: extra, names: names.slice(long.length) } } : {}) };
+}
+
+/** More steps to name in the paths' pass, from the paths found (object indexes): each a short path of edges of the graph. */
+type MoreSteps = (paths: ReadonlyArray<readonly number[]>) => number[][];
+
+/** The paths as steps, and the more steps asked for with their names. */
+interface NamedPaths {
+  readonly paths: PathStep[][];
+  readonly extra?: { readonly paths: number[][]; readonly names: string[][] };
 }
 
 /** The buffers of an analysis, to move it out of a worker without a copy. */

@@ -68,6 +68,12 @@ export interface ObjectGraph {
   readonly cut?: string;
   /** For class objects (java.lang.Class): the class each one is, by object index. */
   readonly classObjectNames: ReadonlyMap<number, string>;
+  /**
+   * For class objects defined by a class loader the dump holds (an HPROF's CLASS DUMP names it; the
+   * boot loader's classes have none): the loader's object index, by the class's. Absent for formats
+   * without class loaders.
+   */
+  readonly definingLoaders?: ReadonlyMap<number, number>;
   /** How shallow sizes were worked out, when the format does not record them (HPROF): the layout assumed and why. */
   readonly sizeModel?: SizeModel;
   /** java.lang.ref.Reference objects (weak, soft, phantom, finalizer) and their referents, by object index. */

@@ -12,6 +12,7 @@ import { InputError } from '../../errors.js';
 import type { MemorySummary } from '../../model/memory.js';
 import type { BasicType, HeapClass, HeapObject, HeapStore, HeapValue } from '../heap-model.js';
 import type { Histogram } from '../histogram.js';
+import { classLoadersFrom } from './class-loaders-from.js';
 import { decodeValue, HEAP_SNAPSHOT_FORMAT } from './snapshot-format.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -146,9 +147,12 @@ function memoryFrom(v: Json | undefined): { memory?: MemorySummary } {
   );
   const roots = Object.fromEntries(Object.entries(v['roots'] as JsonObject).filter(([, n]) => isNum(n))) as Record<string, number>;
   const u = v['unreachable'] as JsonObject;
+  const { classLoaders: loaders, ...rest } = v;
+  const classLoaders = classLoadersFrom(loaders);
   return {
     memory: {
-      ...(v as unknown as MemorySummary),
+      ...(rest as unknown as MemorySummary),
+      ...(classLoaders !== undefined ? { classLoaders } : {}),
       unreachable: { objects: isNum(u['objects']) ? u['objects'] : 0, bytes: isNum(u['bytes']) ? u['bytes'] : 0 },
       roots,
       dominators: list(v['dominators']).filter(retained) as unknown as MemorySummary['dominators'],

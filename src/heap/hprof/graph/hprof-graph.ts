@@ -325,6 +325,7 @@ class GraphPass {
       warnings,
       ...(fed.truncatedAt !== undefined ? { cut: truncationWarning(fed) } : {}),
       classObjectNames,
+      definingLoaders: definingLoadersOf(this.classObjects, slotOfId),
       ...(this.sizeModel !== undefined ? { sizeModel: this.sizeModel } : {}),
       // Objects are added in index order, so the reference objects are ascending.
       referents: referentsOf(this.referenceObjects, this.referentIds, slotOfId),
@@ -429,6 +430,17 @@ function sizeClassObjects(
     names.set(index, meta.className(c.id));
   }
   return names;
+}
+
+/** Each class object's defining loader, by object index: the classes of a loader the dump holds (not the boot loader's, id 0). */
+function definingLoadersOf(classObjects: readonly ClassDumpRecord[], slotOfId: IdIndex): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const c of classObjects) {
+    if (c.loaderId === 0) continue;
+    const loader = slotOfId.get(c.loaderId);
+    if (loader >= 0) out.set(slotOfId.get(c.id), loader);
+  }
+  return out;
 }
 
 /** The sizes and references of the instances met before their class chain was complete (the ids, unresolved), by object index. */
