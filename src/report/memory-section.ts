@@ -6,7 +6,7 @@
  */
 import { approximateBytes } from '../model/bytes.js';
 import { countText, shareText } from '../model/count-text.js';
-import { biggestHeldText, classSuspectText, type HeapMemoryModel, retainedObjectName } from '../model/memory.js';
+import { biggestHeldText, classSuspectText, type HeapMemoryModel, retainedObjectName, stackHolderText } from '../model/memory.js';
 
 interface MemoryRow {
   readonly name: string;
@@ -67,7 +67,9 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
             : a.index !== x.subject.index
               ? `, accumulating in ${retainedObjectName(a)} ${a.id}${held !== '' ? ` (${held})` : ''}`
               : '';
-        return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${shareText(x.retained, heap)})${where}`;
+        const stack = stackHolderText(x);
+        const onStack = stack !== '' ? `; held on a thread's stack: ${stack}` : '';
+        return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${shareText(x.retained, heap)})${where}${onStack}`;
       }),
       classes: s.classes.slice(0, MEMORY_ROWS).map((c) => ({
         className: c.className,
