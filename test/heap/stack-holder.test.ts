@@ -172,6 +172,37 @@ describe('whose stack holds it: a real JVM heap', { timeout: 120_000 }, () => {
   });
 });
 
+describe('whose stack holds it: an extract', { timeout: 120_000 }, () => {
+  test('carries the holder to analyze; frames that are not well formed are dropped, not drawn', async () => {
+    const dir = scratchDir('stack-holder-extract');
+    const extract = join(dir, 'frame-holder.dsheap.json');
+    expect((await runCli(['extract', HEAP, '-o', extract])).code).toBe(0);
+    const said = `a local variable of ${frameOf(truth.holder)} in thread "${truth.holder.thread}"`;
+    expect((await runCli(['analyze', extract])).stdout).toContain(`held on a thread's stack: ${said}`);
+
+    // The file is input: a damaged (or hostile) one has frames of the wrong types.
+    const doc = JSON.parse(readFileSync(extract, 'utf8'));
+    const suspect = doc.header.memory.suspects[0];
+    suspect.stackHolder.stackFrames = 'x';
+    suspect.subject.stackFrames = [{ depth: 'deep' }];
+    suspect.accumulation.stackFrames = [{ depth: 1, frame: 7 }];
+    doc.header.memory.dominators[0].stackFrames = 5;
+    const damaged = join(dir, 'damaged.dsheap.json');
+    writeFileSync(damaged, JSON.stringify(doc));
+    for (const format of ['text', 'json', 'html']) {
+      const run = await runCli(['analyze', '-f', format, damaged]);
+      expect(run.code, format).toBe(0);
+      expect(run.stderr, format).not.toMatch(/TypeError|at /);
+      // What was well formed stays (the path's step still names its frame); what was not is gone.
+      expect(run.stdout, format).not.toMatch(/thread's stack|stackHolder/);
+      if (format === 'json') {
+        const x = JSON.parse(run.stdout).model.memory[0].suspects[0];
+        expect([x.subject.stackFrames, x.accumulation.stackFrames]).toEqual([undefined, undefined]);
+      }
+    }
+  });
+});
+
 describe('whose stack holds it: the controls', { timeout: 60_000 }, () => {
   test('a V8 snapshot has no frames: nothing is said of a stack', async () => {
     const run = await runCli(['memory', '-f', 'json', 'fixtures/heap-v8/markers.heapsnapshot.gz']);
@@ -268,7 +299,7 @@ describe('whose stack holds it: hand-built graphs', () => {
   });
 
   test('negative control: a graph with no frames names none', () => {
-    const g = { ...graphWith(locals([], [])), stackLocals: undefined };
+    const { stackLocals: _none, ...g } = graphWith(locals([], []));
     const summary = memorySummary(g, dominatorTree(g));
     expect(summary.suspects.some((x) => x.stackHolder !== undefined)).toBe(false);
     expect(JSON.stringify(summary)).not.toContain('stackFrames');
