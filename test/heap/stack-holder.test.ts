@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 
 import { dominatorTree } from '../../src/heap/graph/dominators.js';
+import { analyseGraph } from '../../src/heap/graph/heap-memory.js';
 import { memorySummary } from '../../src/heap/graph/memory-summary.js';
 import type { ObjectGraph, StackLocals } from '../../src/heap/graph/object-graph.js';
 import { hprofObjectGraph } from '../../src/heap/hprof/graph/hprof-graph.js';
@@ -296,6 +297,40 @@ describe('whose stack holds it: hand-built graphs', () => {
     expect(stackHolderText(s)).toBe(
       'a local variable of com.acme.Export.run(Export.java:9) in a thread the dump has no object for holds java.util.ArrayList 0x1010 (9.8 KiB)',
     );
+  });
+
+  test("a path's step from a thread to its local names that thread's frame, however many frames of other threads hold it too", async () => {
+    // Thread 0 holds the list in five frames (the object lists four of them), thread 13 in one; the path starts at 13.
+    const frames = ['A.a(A.java:1)', 'A.b(A.java:2)', 'A.c(A.java:3)', 'A.d(A.java:4)', 'A.e(A.java:5)', 'B.run(B.java:7)'];
+    const g = graphWith(
+      locals(
+        [
+          [1, 0, 0, 0],
+          [1, 0, 1, 1],
+          [1, 0, 2, 2],
+          [1, 0, 3, 3],
+          [1, 0, 4, 4],
+          [1, 13, 2, 5],
+        ],
+        frames,
+      ),
+      {
+        edges: [[13, 1]],
+        roots: [13, 0],
+        rootKindOf: new Map([
+          [0, 'thread'],
+          [13, 'thread'],
+        ]),
+      },
+    );
+    const analysis = await analyseGraph(
+      { graph: g, stepNames: async (paths) => paths.map((p) => p.slice(1).map(() => '(a reference)')) },
+      { suspectPaths: true },
+    );
+    const x = analysis.summary.suspects[0]!;
+    expect(x.subject.stackFrames).toHaveLength(4);
+    expect(x.subject.moreStackFrames).toBe(2);
+    expect(x.path!.map((st) => st.via)).toEqual([undefined, 'a local variable of B.run(B.java:7)', '(a reference)']);
   });
 
   test('negative control: a graph with no frames names none', () => {

@@ -6,7 +6,7 @@
  */
 import { tmpdir } from 'node:os';
 
-import type { MemorySummary, PathStep, RetainedObject, RetainerNode } from '../../model/memory.js';
+import type { MemorySummary, PathStep, RetainerNode } from '../../model/memory.js';
 import type { ProgressListener } from '../../model/progress.js';
 import { collectGarbage } from './collect-garbage.js';
 import { COLUMNS_ASIDE_MIN_BYTES, ColumnsAside, type GraphColumn } from './columns-aside.js';
@@ -16,6 +16,7 @@ import { type DominatedLists, dominatedLists, memorySummary, objectAt, type Summ
 import { graphBytes, type ObjectGraph } from './object-graph.js';
 import { retainerTree, type RetainerTreeShape, treeIndexes, withPaths } from './retainer-tree.js';
 import { shortestStrongPaths } from './root-path.js';
+import { frameOfThreadHolding } from './stack-frames.js';
 
 export interface MemoryAnalysis {
   readonly graph: ObjectGraph;
@@ -157,10 +158,9 @@ async function pathsFromGcRoots(source: NamedObjectGraph, tree: RetainedSizes, t
   let named = 0;
   return paths.map((path) => {
     const via = path.length > 1 ? names[named++]! : [];
-    const objects = path.map((v) => objectAt(graph, tree, v));
-    return objects.map((object, i) => ({
-      object,
-      ...(i > 0 ? { via: localVia(objects[i - 1]!, object) ?? via[i - 1]! } : {}),
+    return path.map((v, i) => ({
+      object: objectAt(graph, tree, v),
+      ...(i > 0 ? { via: localVia(graph, path[i - 1]!, v) ?? via[i - 1]! } : {}),
       ...(i === 0 && graph.rootKindOf.get(path[0]!) !== undefined ? { rootKind: graph.rootKindOf.get(path[0]!)! } : {}),
     }));
   });
@@ -170,8 +170,8 @@ async function pathsFromGcRoots(source: NamedObjectGraph, tree: RetainedSizes, t
  * How a thread holds its local (`a local variable of com.acme.Export.run(Export.java:23)`): the frame
  * its stack's record names, where the format's field names know only an edge; undefined for any other step.
  */
-function localVia(from: RetainedObject, to: RetainedObject): string | undefined {
-  const hold = to.stackFrames?.find((h) => h.threadId === from.id);
+function localVia(g: ObjectGraph, from: number, to: number): string | undefined {
+  const hold = frameOfThreadHolding(g, from, to);
   return hold === undefined ? undefined : `a local variable of ${hold.frame ?? `frame ${hold.depth} of its stack`}`;
 }
 
