@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import Ajv2020 from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, test } from 'vitest';
 
 import { dominatorTree } from '../../src/heap/graph/dominators.js';
@@ -84,6 +85,8 @@ describe('whose stack holds it: a real JVM heap', { timeout: 120_000 }, () => {
   test('memory JSON: the suspect says which frame of which thread keeps its memory; the control is no suspect', async () => {
     const run = await runCli(['memory', '-f', 'json', HEAP]);
     expect(run.code).toBe(0);
+    const memorySchema = schemaCheck().compile(JSON.parse(readFileSync('docs/memory.schema.json', 'utf8')));
+    expect(memorySchema(JSON.parse(run.stdout)), JSON.stringify(memorySchema.errors)).toBe(true);
     const doc = JSON.parse(run.stdout) as {
       suspects: Array<{
         subject: JsonObject;
@@ -151,6 +154,10 @@ describe('whose stack holds it: a real JVM heap', { timeout: 120_000 }, () => {
     test('JSON: the model carries the holder (report schema) and the finding its facts and evidence', async () => {
       const run = await runCli(['analyze', '--config', config, '-f', 'json', HEAP]);
       const doc = JSON.parse(run.stdout);
+      const ajv = schemaCheck();
+      ajv.addSchema(JSON.parse(readFileSync('docs/memory.schema.json', 'utf8')));
+      const reportSchema = ajv.compile(JSON.parse(readFileSync('docs/report.schema.json', 'utf8')));
+      expect(reportSchema(doc), JSON.stringify(reportSchema.errors)).toBe(true);
       const suspect = doc.model.memory[0].suspects[0];
       expect(suspect.stackHolder.stackFrames[0]).toMatchObject({ thread: truth.holder.thread, frame: frameOf(truth.holder) });
       const finding = doc.findings.find((f: { rule: string }) => f.rule === 'memory-leak-suspect');
@@ -347,6 +354,11 @@ function suspectHolder(rows: readonly UiRow[]): string {
   const [, id] = /(0x[0-9a-f]+)/.exec(row.text)!;
   const [, size] = /^\s*(\S+ \S+)/.exec(row.text)!;
   return `${truth.holder.collection} ${id} (${size})`;
+}
+
+/** The schemas' checker, as test/report/json-schema.test.ts makes it (strict: a field the schema does not know fails). */
+function schemaCheck() {
+  return new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
 }
 
 function escape(text: string): string {
