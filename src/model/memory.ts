@@ -133,7 +133,7 @@ export function retainedObjectName(o: RetainedObject, withId = false): string {
  * com.acme.Export.run(Export.java:23) in thread "export"` (the frame's depth when the dump recorded no
  * stack; the thread's id when its name is unknown). Raw: each renderer escapes it.
  */
-export function stackFrameText(h: StackFrameHold): string {
+function stackFrameText(h: StackFrameHold): string {
   const frame = h.frame ?? `frame ${h.depth} of the stack`;
   const thread =
     h.threadName !== undefined ? `thread "${h.threadName}"` : h.threadId !== undefined ? `thread ${h.threadId}` : 'a thread the dump has no object for';
