@@ -25,13 +25,25 @@ const MEMORY_PHASES: Readonly<Record<string, string>> = { dominators: 'dominator
 /** What names the threads of a memory report: every Thread, its name String and that String's array. */
 const THREAD_NAMES_PLAN: LoadPlan = { roots: [{ className: 'java.lang.Thread', depth: 2, subclasses: true }] };
 
-/** Whether the report lists an object that may be a thread (its class named as one), worth a load for the names. */
+/**
+ * Whether the report lists an object that may be a thread (its class named as one), or a suspect a
+ * thread's stack keeps (its holder, or a path that leaves a thread), worth a load for the names. A
+ * frame that holds an object of the tree alone is not: that load is a pass over the file (2 s on a
+ * 650 MB dump, against 3 for the analysis), and the frame names its thread by id without it.
+ */
 function listsAThread(summary: MemorySummary, tree: readonly RetainerNode[]): boolean {
   const thread = (o: RetainedObject) => o.describes === undefined && /Thread$/.test(o.className);
   const inTree = (nodes: readonly RetainerNode[]): boolean => nodes.some((n) => thread(n.object) || inTree(n.children));
   return (
     summary.dominators.some(thread) ||
-    summary.suspects.some((x) => thread(x.subject) || thread(x.accumulation) || (x.accumulation.biggest ?? []).some(thread)) ||
+    summary.suspects.some(
+      (x) =>
+        thread(x.subject) ||
+        thread(x.accumulation) ||
+        (x.accumulation.biggest ?? []).some(thread) ||
+        x.stackHolder !== undefined ||
+        (x.path ?? []).some((st) => thread(st.object)),
+    ) ||
     inTree(tree)
   );
 }

@@ -5,7 +5,7 @@
 
 import { approximateBytes } from './bytes.js';
 import type { ClassLoaderSummary } from './class-loaders.js';
-import { countText } from './count-text.js';
+import { countOf, countText } from './count-text.js';
 
 export interface RetainedObject {
   /** The object's index in the graph it came from (meaningless once serialised). */
@@ -18,6 +18,25 @@ export interface RetainedObject {
   readonly describes?: string;
   /** For a thread (a java.lang.Thread or a subclass) whose object the heap's load read: its name. */
   readonly threadName?: string;
+  /**
+   * The frames of threads' stacks whose local variables hold it, when no GC root holds it otherwise
+   * (an HPROF's Java-frame roots), top of each stack first.
+   */
+  readonly stackFrames?: readonly StackFrameHold[];
+  /** Frames holding it beyond those listed (an object many threads hold, such as a shared lock). */
+  readonly moreStackFrames?: number;
+}
+
+/** A frame of a thread's stack whose local variable holds an object (an HPROF's Java-frame GC root). */
+export interface StackFrameHold {
+  /** The thread's object, absent when the dump has none for the thread. */
+  readonly threadId?: string;
+  /** The thread's name, when the heap's load read its object. */
+  readonly threadName?: string;
+  /** The frame's depth in the thread's stack: 0 is the top. */
+  readonly depth: number;
+  /** The frame as a thread dump writes it (`com.acme.Export.run(Export.java:23)`); absent when the dump recorded no stack for the thread. */
+  readonly frame?: string;
 }
 
 export interface ClassRetained {
@@ -57,6 +76,12 @@ export interface LeakSuspect {
   };
   /** The shortest strong path from a GC root to the accumulation point, when it was looked up (empty: none). */
   readonly path?: readonly PathStep[];
+  /**
+   * The object between the subject and the accumulation point (either included) that threads' stacks
+   * keep: a local variable of a frame of the thread that dominates it, or of the frames of threads that
+   * hold it together (its `stackFrames` say which). Absent when no stack keeps the memory.
+   */
+  readonly stackHolder?: RetainedObject & { readonly stackFrames: readonly StackFrameHold[] };
 }
 
 export interface MemorySummary {
@@ -104,6 +129,39 @@ export function retainedObjectName(o: RetainedObject, withId = false): string {
   if (o.describes !== undefined) return `class ${o.describes}`;
   const named = o.threadName !== undefined ? `${o.className} "${o.threadName}"` : o.className;
   return withId ? `${named} ${o.id}` : named;
+}
+
+/**
+ * A frame holding an object, in the words every format uses: `a local variable of
+ * com.acme.Export.run(Export.java:23) in thread "export"` (the frame's depth when the dump recorded no
+ * stack; the thread's id when its name is unknown). Raw: each renderer escapes it.
+ */
+function stackFrameText(h: StackFrameHold): string {
+  const frame = h.frame ?? `frame ${h.depth} of the stack`;
+  const thread =
+    h.threadName !== undefined ? `thread "${h.threadName}"` : h.threadId !== undefined ? `thread ${h.threadId}` : 'a thread the dump has no object for';
+  return `a local variable of ${frame} in ${thread}`;
+}
+
+/**
+ * The frames holding an object, in those words, joined (`…; …; and 3 more frames`), the first
+ * `listed` of them; '' when none. Raw: each renderer escapes it.
+ */
+export function stackFramesText(o: Pick<RetainedObject, 'stackFrames' | 'moreStackFrames'>, listed = Number.POSITIVE_INFINITY): string {
+  const frames = o.stackFrames ?? [];
+  const more = Math.max(0, frames.length - listed) + (o.moreStackFrames ?? 0);
+  const text = frames.slice(0, listed).map(stackFrameText).join('; ');
+  return more > 0 ? `${text}; and ${countOf(more, 'more frame')}` : text;
+}
+
+/**
+ * What the threads' stacks keep of a suspect, in the words every format uses: `a local variable of
+ * com.acme.Export.run(Export.java:23) in thread "export" holds java.util.ArrayList 0x… (1.4 MiB)`;
+ * '' when no stack keeps it. Raw: each renderer escapes it.
+ */
+export function stackHolderText(x: LeakSuspect): string {
+  const h = x.stackHolder;
+  return h === undefined ? '' : `${stackFramesText(h)} holds ${retainedObjectName(h, true)} (${approximateBytes(h.retained)})`;
 }
 
 /**

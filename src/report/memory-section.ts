@@ -6,7 +6,7 @@
  */
 import { approximateBytes } from '../model/bytes.js';
 import { countText, shareText } from '../model/count-text.js';
-import { biggestHeldText, classSuspectText, type HeapMemoryModel, retainedObjectName } from '../model/memory.js';
+import { biggestHeldText, classSuspectText, type HeapMemoryModel, retainedObjectName, stackHolderText } from '../model/memory.js';
 import { classLoaderEntries, type ClassLoaderEntry } from './class-loaders-report.js';
 
 interface MemoryRow {
@@ -70,7 +70,9 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
             : a.index !== x.subject.index
               ? `, accumulating in ${retainedObjectName(a)} ${a.id}${held !== '' ? ` (${held})` : ''}`
               : '';
-        return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${shareText(x.retained, heap)})${where}`;
+        const stack = stackHolderText(x);
+        const onStack = stack !== '' ? `; held on a thread's stack: ${stack}` : '';
+        return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${shareText(x.retained, heap)})${where}${onStack}`;
       }),
       ...(s.classLoaders !== undefined && s.classLoaders.classes.length > 0 ? { classLoaders: classLoaderEntries(s.classLoaders) } : {}),
       classes: s.classes.slice(0, MEMORY_ROWS).map((c) => ({

@@ -6,8 +6,10 @@
 import { countOf, countText, shareText } from '../model/count-text.js';
 import type { RetainerNode } from '../model/memory.js';
 import { biggestHeldText, classSuspectText, type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
+import { stackFramesText, stackHolderText } from '../model/memory.js';
 import { classLoaderLines, classLoadersJson } from './class-loaders-report.js';
 import { approximateBytes } from './heap-size-text.js';
+import { stackFramesJson, stackHolderJson } from './memory-stack-frames.js';
 import { stripControl } from './sanitize.js';
 
 const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
@@ -49,6 +51,7 @@ export function renderMemoryText(r: MemoryReport): string {
   s.suspects.forEach((x, i) => {
     const who = x.kind === 'object' ? `one ${name(x.subject)} ${x.subject.id}` : stripControl(classSuspectText(x));
     out.push(`  ${i + 1}. ${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${pct(x.retained, heap)} of the heap)`);
+    if (x.stackHolder !== undefined) out.push(`     held on a thread's stack: ${stripControl(stackHolderText(x))}`);
     const a = x.accumulation;
     const held = biggestHeldText(a);
     if (a.chainLinks !== undefined)
@@ -74,7 +77,7 @@ export function renderMemoryText(r: MemoryReport): string {
   out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
   const line = (o: RetainedObject, prefix: string) =>
     `${prefix}${approximateBytes(o.retained).padStart(10)}  ${pct(o.retained, heap).padStart(6)}` +
-    `  ${approximateBytes(o.shallow).padStart(10)}  ${name(o)} ${o.id}`;
+    `  ${approximateBytes(o.shallow).padStart(10)}  ${name(o)} ${o.id}${o.stackFrames !== undefined ? `  held by ${stripControl(stackFramesText(o, 1))}` : ''}`;
   const walk = (nodes: readonly RetainerNode[], depth: number) => {
     for (const n of nodes) {
       out.push(line(n.object, '  '.repeat(depth + 1)));
@@ -109,6 +112,7 @@ const objectJson = (o: RetainedObject) => ({
   ...(o.threadName !== undefined ? { thread: o.threadName } : {}),
   shallow: o.shallow,
   retained: o.retained,
+  ...stackFramesJson(o),
 });
 
 const stepJson = (st: PathStep) => ({
@@ -147,6 +151,7 @@ export function memorySummaryJson(s: MemorySummary) {
         ...(x.accumulation.biggest !== undefined ? { biggest: x.accumulation.biggest.map(objectJson) } : {}),
       },
       ...(x.path !== undefined ? { path: x.path.map(stepJson) } : {}),
+      ...stackHolderJson(x, objectJson),
     })),
     ...(s.classLoaders !== undefined ? { classLoaders: classLoadersJson(s.classLoaders) } : {}),
   };

@@ -2,7 +2,7 @@ import { approximateBytes } from '../model/bytes.js';
 import { countOf, countText, shareText } from '../model/count-text.js';
 import type { Evidence } from '../model/findings.js';
 import type { LeakSuspect, MemorySummary, PathStep, RetainedObject } from '../model/memory.js';
-import { biggestHeldText, classSuspectText, retainedObjectName } from '../model/memory.js';
+import { biggestHeldText, classSuspectText, retainedObjectName, stackFramesText, stackHolderText } from '../model/memory.js';
 import type { Model } from '../model/model.js';
 import type { Rule } from './rule.js';
 import { CLASS_LOADER_OPTIONS, classLoaderFindings } from './support/class-loader-leak.js';
@@ -74,6 +74,8 @@ export const memoryLeakSuspect: Rule = {
           const path = s.path ?? [];
           const queue = [a, ...path.map((p) => p.object)].map((o) => queues.get(o.id)).find((q) => q !== undefined);
           const held = path.length > 0 ? ` Kept by: ${keptBy(path)}.` : '';
+          const stack = s.stackHolder;
+          const onStack = stack !== undefined ? ` It is held on a thread's stack: ${stackHolderText(s)}.` : '';
           const evidence: Evidence[] = [
             {
               kind: 'heap-object',
@@ -93,13 +95,24 @@ export const memoryLeakSuspect: Rule = {
                   },
                 ]
               : []),
+            ...(stack !== undefined
+              ? [
+                  {
+                    kind: 'heap-object' as const,
+                    source: m.input,
+                    id: stack.id,
+                    className: stack.className,
+                    note: `held by ${stackFramesText(stack)}`,
+                  },
+                ]
+              : []),
           ];
           return {
             subject: s.kind === 'object' ? `${s.className} ${s.subject.id}` : s.className,
             ...(s.share >= errorShare ? { severity: 'error' as const } : {}),
             message:
               `${who} retain${s.kind === 'object' ? 's' : ''} ${approximateBytes(s.retained)}, ${pct} of the ${approximateBytes(heap)} ` +
-              `reachable heap.${accumulates}${held}${queue !== undefined ? ` This is ${queue.what}: the backlog is what fills the heap.` : ''}`,
+              `reachable heap.${accumulates}${onStack}${held}${queue !== undefined ? ` This is ${queue.what}: the backlog is what fills the heap.` : ''}`,
             facts: {
               retainedBytes: s.retained,
               share: Number(s.share.toFixed(4)),
@@ -112,13 +125,16 @@ export const memoryLeakSuspect: Rule = {
               accumulationDominated: a.dominated,
               accumulationChainLinks: a.chainLinks ?? null,
               holderKind: holder?.kind ?? null,
+              heldOnStack: stack !== undefined ? stack.stackFrames.map((h) => stackFramesText({ stackFrames: [h] })) : null,
               pathFromGcRoot: s.path !== undefined ? pathText(path) : ['not looked up: dumpsleuth memory --path ' + a.id],
             },
             evidence,
             causedBy: queue?.backlog !== undefined ? [{ rule: 'queue-backlog', subject: queue.backlog }] : [],
-            ...(holder !== undefined
-              ? { remedy: `Where it accumulates is ${holder.kind}: ${holder.remedy}. Follow the path from the GC root to see who keeps it.` }
-              : {}),
+            ...(stack !== undefined
+              ? { remedy: stackRemedy(stack) }
+              : holder !== undefined
+                ? { remedy: `Where it accumulates is ${holder.kind}: ${holder.remedy}. Follow the path from the GC root to see who keeps it.` }
+                : {}),
             // A share of the heap held: a heap about to run out weighs as much as many held threads.
             impact: Math.round(s.share * 100),
           };
@@ -173,6 +189,18 @@ function holderKind(s: LeakSuspect): (typeof HOLDER_KINDS)[number] | undefined {
 }
 
 const objectName = (o: RetainedObject) => retainedObjectName(o, true);
+
+/**
+ * What to do when a method still running keeps the memory in a local variable: no field or map to
+ * bound, but a method that collects everything before it is done (or waits while holding it).
+ */
+function stackRemedy(stack: NonNullable<LeakSuspect['stackHolder']>): string {
+  const where = stack.stackFrames[0]!.frame ?? 'the frame that holds it';
+  return (
+    `A local variable of ${where} holds it while that method runs: process the data in batches or stream it instead of ` +
+    'collecting all of it first, and drop the reference before the method waits or calls out (see why the thread stays in that frame).'
+  );
+}
 
 function pathText(path: readonly PathStep[]): string[] {
   return path.map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}): ${objectName(st.object)}` : `${st.via ?? '?'} -> ${objectName(st.object)}`));

@@ -14,6 +14,8 @@ import {
   type RetainedObject,
   retainedObjectName,
   type RetainerNode,
+  stackFramesText,
+  stackHolderText,
 } from '../model/memory.js';
 import { stripControl as clean } from '../report/sanitize.js';
 import { classLoaderRows } from './class-loader-rows.js';
@@ -99,6 +101,7 @@ function treeRows(heap: number, nodes: readonly RetainerNode[], heapBytes: numbe
                 : ''),
             tone: 'dim',
           },
+          ...(o.stackFrames !== undefined ? [{ text: `  held by ${clean(stackFramesText(o))}` }] : []),
           { text: '' },
           { text: 'path from a GC root (strong references only)', tone: 'title' },
           ...pathLines(n.path),
@@ -175,6 +178,7 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
         { text: `leak suspect: ${who}`, tone: 'title' },
         { text: `  retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)}, ${shareText(x.retained, bytes)} of the reachable heap` },
         { text: `  accumulates in ${objectName(a)} ${clean(a.id)} (retains ${approximateBytes(a.retained)}; ${where})` },
+        ...(x.stackHolder !== undefined ? [{ text: `  held on a thread's stack: ${clean(stackHolderText(x))}` }] : []),
         { text: `  → ${objectName(x.subject)} ${clean(x.subject.id)} in the tree`, link: { screen: 'memory', key: memoryRowKey(heap, x.subject.id) } },
         { text: '' },
         { text: 'path from a GC root to where it accumulates', tone: 'title' },

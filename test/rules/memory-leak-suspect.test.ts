@@ -150,6 +150,22 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: "a list a running method's local variable holds: the finding names the frame and the thread, and says what to change there",
+    model: () => {
+      const list = object('java.util.ArrayList', '0xf0002000', 200 * MB);
+      const held = suspect('java.lang.Thread', object('java.lang.Object[]', '0xf0003000', 200 * MB), 0.8, 256);
+      const frame = { threadId: '0xf0001000', threadName: 'nightly-export', depth: 5, frame: 'com.acme.Export.exportAll(Export.java:23)' };
+      return withMemory(256, [{ ...held, stackHolder: { ...list, stackFrames: [frame] } }]);
+    },
+    expect: [
+      {
+        subject: 'java.lang.Thread 0xf0001000',
+        message: /held on a thread's stack: a local variable of com\.acme\.Export\.exportAll\(Export\.java:23\) in thread "nightly-export"/,
+        facts: { heldOnStack: ['a local variable of com.acme.Export.exportAll(Export.java:23) in thread "nightly-export"'] },
+      },
+    ],
+  },
+  {
     name: 'negative control: 4 loaders of one class (a few applications each with its copy) are under minLoaders',
     model: () => withLoaders(redefined(4, 0, 0)),
     expect: [],
@@ -164,6 +180,11 @@ const CASES: Case[] = [
     model: () => withLoaders(redefined(4, 0, 0)),
     options: { minLoaders: 3 },
     expect: [{ subject: 'com.acme.plugin.ReportPlugin', facts: { loadersKeptAlive: 4 } }],
+  },
+  {
+    name: "negative control: a suspect no stack keeps says nothing of a thread's stack",
+    model: () => withMemory(256, [suspect('com.acme.SessionRegistry', table, 0.5, 256)]),
+    expect: [{ subject: 'com.acme.SessionRegistry 0xf0001000', message: /^(?![\s\S]*thread's stack)/, facts: { heldOnStack: null } }],
   },
 ];
 

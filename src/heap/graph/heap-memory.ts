@@ -17,6 +17,7 @@ import { type DominatedLists, dominatedLists, memorySummary, objectAt, type Summ
 import { graphBytes, type ObjectGraph } from './object-graph.js';
 import { retainerTree, type RetainerTreeShape, treeIndexes, withPaths } from './retainer-tree.js';
 import { shortestStrongPaths } from './root-path.js';
+import { frameOfThreadHolding } from './stack-frames.js';
 
 export interface MemoryAnalysis {
   readonly graph: ObjectGraph;
@@ -196,8 +197,8 @@ async function pathsFromGcRoots(
     const via = path.length > 1 ? names[named++]! : [];
     return path.map((v, i) => ({
       object: objectAt(graph, tree, v),
-      ...(i > 0 ? { via: via[i - 1]! } : {}),
-      ...(i === 0 && graph.rootKindOf.get(v) !== undefined ? { rootKind: graph.rootKindOf.get(v)! } : {}),
+      ...(i > 0 ? { via: localVia(graph, path[i - 1]!, v) ?? via[i - 1]! } : {}),
+      ...(i === 0 && graph.rootKindOf.get(path[0]!) !== undefined ? { rootKind: graph.rootKindOf.get(path[0]!)! } : {}),
     }));
   });
   return { paths: steps, ...(extra.length > 0 ? { extra: { paths: extra, names: names.slice(long.length) } } : {}) };
@@ -210,6 +211,15 @@ type MoreSteps = (paths: ReadonlyArray<readonly number[]>) => number[][];
 interface NamedPaths {
   readonly paths: PathStep[][];
   readonly extra?: { readonly paths: number[][]; readonly names: string[][] };
+}
+
+/**
+ * How a thread holds its local (`a local variable of com.acme.Export.run(Export.java:23)`): the frame
+ * its stack's record names, where the format's field names know only an edge; undefined for any other step.
+ */
+function localVia(g: ObjectGraph, from: number, to: number): string | undefined {
+  const hold = frameOfThreadHolding(g, from, to);
+  return hold === undefined ? undefined : `a local variable of ${hold.frame ?? `frame ${hold.depth} of its stack`}`;
 }
 
 /** The buffers of an analysis, to move it out of a worker without a copy. */

@@ -10,6 +10,7 @@ import type { ClassRetained, LeakSuspect, MemorySummary, RetainedObject } from '
 import { type DominatorTree, retainedOf, type RetainedSizes } from './dominators.js';
 import { doubled } from './doubled.js';
 import { idOf, idText, type ObjectGraph } from './object-graph.js';
+import { stackFramesOf } from './stack-frames.js';
 
 export type { MemorySummary, RetainedObject } from '../../model/memory.js';
 
@@ -67,6 +68,7 @@ export function sortedChildren(lists: DominatedLists, t: RetainedSizes, p: numbe
 
 export function objectAt(g: ObjectGraph, t: RetainedSizes, index: number): RetainedObject {
   const describes = g.classObjectNames.get(index);
+  const stack = stackFramesOf(g, index);
   return {
     index,
     id: idText(g, idOf(g, index)),
@@ -74,6 +76,7 @@ export function objectAt(g: ObjectGraph, t: RetainedSizes, index: number): Retai
     shallow: g.shallow[index]!,
     retained: retainedOf(t, index),
     ...(describes !== undefined ? { describes } : {}),
+    ...(stack !== undefined ? { stackFrames: stack.frames, ...(stack.more > 0 ? { moreStackFrames: stack.more } : {}) } : {}),
   };
 }
 
@@ -142,7 +145,14 @@ function topLevelRetained(classes: number, classOf: Int32Array, t: RetainedSizes
  * further than its first link: each link dominates the rest, and the 20,000th node is not where
  * the memory is; the number of links is counted instead.
  */
-function accumulationPoint(g: ObjectGraph, t: RetainedSizes, lists: DominatedLists, from: number, ratio: number): LeakSuspect['accumulation'] {
+function accumulationPoint(
+  g: ObjectGraph,
+  t: RetainedSizes,
+  lists: DominatedLists,
+  from: number,
+  ratio: number,
+  chain: number[] = [],
+): LeakSuspect['accumulation'] {
   const biggestChild = (v: number) => {
     // A link of a chain dominates one object: no list to sort (a finalizer backlog is 100,000 links).
     const count = lists.start[v + 1]! - lists.start[v]!;
@@ -150,11 +160,13 @@ function accumulationPoint(g: ObjectGraph, t: RetainedSizes, lists: DominatedLis
     return sortedChildren(lists, t, v)[0]!;
   };
   let v = from;
+  chain.push(v);
   for (let depth = 0; depth < 10_000; depth++) {
     const biggest = biggestChild(v);
     if (biggest < 0 || retainedOf(t, biggest) < retainedOf(t, v) * ratio) break;
     if (g.classOf[biggest] === g.classOf[v]) break;
     v = biggest;
+    chain.push(v);
   }
   let links = 1;
   for (let w = biggestChild(v); w >= 0 && g.classOf[w] === g.classOf[v] && links < 100_000_000; w = biggestChild(w)) links++;
@@ -165,6 +177,25 @@ function accumulationPoint(g: ObjectGraph, t: RetainedSizes, lists: DominatedLis
     ...(links > 1 ? { chainLinks: links } : {}),
     ...(biggest.length > 0 ? { biggest } : {}),
   };
+}
+
+/**
+ * The suspect with what the threads' stacks keep of it: the first object from the subject down to
+ * the accumulation point (the dominator chain the accumulation walk took) that a frame's local
+ * variable holds. Below the subject such an object is dominated by the thread whose stack holds it
+ * (a thread's object is a GC root: nothing else can dominate its locals), so that frame keeps the memory.
+ * A subject held by the stacks of several threads (an executor its workers run in) is not: the queue
+ * or map below it is what the report is about.
+ */
+function withStackHolder(g: ObjectGraph, t: RetainedSizes, suspect: LeakSuspect, chain: readonly number[]): LeakSuspect {
+  for (const v of chain) {
+    // The subject is dominated by no thread: its frames keep it only when they are its GC root (a
+    // dump with no object for their thread); else other threads' or classes' references may keep it too.
+    if (v === suspect.subject.index && g.rootKindOf.get(v) !== 'java-frame') continue;
+    const held = v === suspect.subject.index ? suspect.subject : v === suspect.accumulation.index ? suspect.accumulation : objectAt(g, t, v);
+    if (held.stackFrames !== undefined) return { ...suspect, stackHolder: { ...held, stackFrames: held.stackFrames } };
+  }
+  return suspect;
 }
 
 /** Objects an accumulation point names as what it holds: up to this many, each retaining at least this share of it. */
@@ -216,15 +247,17 @@ export function memorySummary(
     if (retainedOf(t, v) < heap * share) break; // largest first
     single.add(v);
     const subject = objectAt(g, t, v);
-    suspects.push({
+    const chain: number[] = [];
+    const suspect: LeakSuspect = {
       kind: 'object',
       subject,
       className: subject.className,
       instances: 1,
       retained: subject.retained,
       share: subject.retained / heap,
-      accumulation: accumulationPoint(g, t, lists, v, ratio),
-    });
+      accumulation: accumulationPoint(g, t, lists, v, ratio, chain),
+    };
+    suspects.push(withStackHolder(g, t, suspect, chain));
   }
   // Group suspects: the other top-level dominators, by class. Class objects are not grouped, nor are
   // a JavaScript heap's compiled code, functions and object shapes: the classes (or functions) of a
@@ -245,7 +278,8 @@ export function memorySummary(
   for (let v = 0; v < g.objects; v++) classInstances[g.classOf[v]!]!++;
   for (const [c, e] of [...byClass].sort((a, b) => b[1].retained - a[1].retained)) {
     if (e.retained < heap * share || e.count < 2) continue;
-    suspects.push({
+    const chain: number[] = [];
+    const suspect: LeakSuspect = {
       kind: 'class',
       subject: objectAt(g, t, e.biggest),
       className: g.classNames[c]!,
@@ -253,8 +287,9 @@ export function memorySummary(
       classInstances: classInstances[c]!,
       retained: e.retained,
       share: e.retained / heap,
-      accumulation: accumulationPoint(g, t, lists, e.biggest, ratio),
-    });
+      accumulation: accumulationPoint(g, t, lists, e.biggest, ratio, chain),
+    };
+    suspects.push(withStackHolder(g, t, suspect, chain));
   }
   let shallowBytes = 0;
   for (let v = 0; v < g.objects; v++) shallowBytes += g.shallow[v]!;

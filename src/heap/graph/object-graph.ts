@@ -29,6 +29,21 @@ export function referentOf(r: Referents, reference: number): number {
   return -1;
 }
 
+/**
+ * What the threads' stacks hold that no GC root holds otherwise (an HPROF's Java-frame roots), one
+ * entry a frame that holds an object, ascending by object: the local, the thread object whose stack
+ * holds it (-1 when the dump has none for the thread), the frame's depth (0: the top of the stack)
+ * and the frame as a thread dump writes it (an index into frameTexts; -1 when the dump recorded no
+ * stack for the thread). Typed arrays, so the graph crosses from a worker as it is.
+ */
+export interface StackLocals {
+  readonly objects: Int32Array;
+  readonly threads: Int32Array;
+  readonly depths: Int32Array;
+  readonly frames: Int32Array;
+  readonly frameTexts: readonly string[];
+}
+
 /** The object layout shallow sizes were worked out under: one line, and why each part of it was assumed. */
 export interface SizeModel {
   readonly summary: string;
@@ -78,8 +93,13 @@ export interface ObjectGraph {
   readonly sizeModel?: SizeModel;
   /** java.lang.ref.Reference objects (weak, soft, phantom, finalizer) and their referents, by object index. */
   readonly referents: Referents;
-  /** The kind of root record that holds each GC-root object (the first, when several do). */
+  /**
+   * The kind of root record that makes each GC-root object a root of the graph (the first, when
+   * several do): a thread's object is a `thread` root even when another thread's stack holds it too.
+   */
   readonly rootKindOf: ReadonlyMap<number, string>;
+  /** What the threads' stacks hold, when the format records it (HPROF's Java-frame roots name their thread and frame). */
+  readonly stackLocals?: StackLocals;
   /**
    * The index of the object with this dump id, -1 when there is none: the table the graph resolved its
    * references with, when it has one (not on a graph that crossed from a worker: functions do not cross).

@@ -155,11 +155,55 @@ function memoryFrom(v: Json | undefined): { memory?: MemorySummary } {
       ...(classLoaders !== undefined ? { classLoaders } : {}),
       unreachable: { objects: isNum(u['objects']) ? u['objects'] : 0, bytes: isNum(u['bytes']) ? u['bytes'] : 0 },
       roots,
-      dominators: list(v['dominators']).filter(retained) as unknown as MemorySummary['dominators'],
+      dominators: list(v['dominators']).filter(retained).map(framesChecked) as unknown as MemorySummary['dominators'],
       classes: classes as unknown as MemorySummary['classes'],
-      suspects: suspects as unknown as MemorySummary['suspects'],
+      suspects: suspects.map(suspectFramesChecked) as unknown as MemorySummary['suspects'],
     },
   };
+}
+
+/** An object of an extract's summary with its stack frames kept only when well formed (strings where text goes, a depth). */
+function framesChecked(o: JsonObject): JsonObject {
+  const frames = o['stackFrames'];
+  if (frames === undefined) return o;
+  const text = (x: Json | undefined) => x === undefined || typeof x === 'string';
+  const ok =
+    Array.isArray(frames) &&
+    frames.every(
+      (h) =>
+        h !== null &&
+        typeof h === 'object' &&
+        !Array.isArray(h) &&
+        typeof h['depth'] === 'number' &&
+        text(h['frame']) &&
+        text(h['threadId']) &&
+        text(h['threadName']),
+    ) &&
+    (o['moreStackFrames'] === undefined || typeof o['moreStackFrames'] === 'number');
+  if (ok) return o;
+  const { stackFrames: _frames, moreStackFrames: _more, ...rest } = o;
+  return rest;
+}
+
+/** A suspect of an extract with its objects' frames checked; a stack holder is kept only with its frames. */
+function suspectFramesChecked(x: JsonObject): JsonObject {
+  const a = x['accumulation'] as JsonObject;
+  const biggest = a['biggest'];
+  const out: JsonObject = {
+    ...x,
+    subject: framesChecked(x['subject'] as JsonObject),
+    accumulation: framesChecked(Array.isArray(biggest) ? { ...a, biggest: biggest.filter(isObject).map(framesChecked) } : a),
+    ...(Array.isArray(x['path']) ? { path: (x['path'] as JsonObject[]).map((st) => ({ ...st, object: framesChecked(st['object'] as JsonObject) })) } : {}),
+  };
+  const holder = isObject(x['stackHolder']) ? framesChecked(x['stackHolder']) : undefined;
+  delete out['stackHolder'];
+  return holder !== undefined && Array.isArray(holder['stackFrames']) && holder['stackFrames'].length > 0 && typeof holder['id'] === 'string'
+    ? { ...out, stackHolder: holder }
+    : out;
+}
+
+function isObject(x: Json | undefined): x is JsonObject {
+  return x !== null && x !== undefined && typeof x === 'object' && !Array.isArray(x);
 }
 
 /** The strings of a JSON value that should be a string array (the file is input: anything else is dropped). */

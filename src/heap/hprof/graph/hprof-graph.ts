@@ -7,7 +7,7 @@
  * References to ids not in the dump are counted and left out.
  */
 import type { ProgressListener } from '../../../model/progress.js';
-import type { ObjectGraph, SizeColumn, SizeModel } from '../../graph/object-graph.js';
+import type { ObjectGraph, SizeColumn, SizeModel, StackLocals } from '../../graph/object-graph.js';
 import { feedHprof, type FeedOptions, hprofBytesToSizeFor, isGzipFile, type PassEnd, passEnd } from '../byte-source.js';
 import { ClassMetadata } from '../class-metadata.js';
 import { basicTypeSize, isReferenceType, primitiveArrayClassName, readIdAt, SUB } from '../format.js';
@@ -16,6 +16,7 @@ import { LayoutEvidence } from '../layout/layout-evidence.js';
 import { chooseLayout, ObjectSizes } from '../layout/object-layout.js';
 import { type IndexedHprof, ObjectIndex } from '../object-index.js';
 import { type ClassDumpRecord, HprofFormatError, HprofParser, type HprofVisitor, MAX_DELIVERED_BODY, readId as readIdIn } from '../parser.js';
+import { StackTraceCollector } from '../stack-traces.js';
 import { ClassKeys } from './class-keys.js';
 import { HASHED_MAX_OBJECTS, type IdIndex, idIndex } from './id-index.js';
 import { InstanceLayouts } from './instance-layouts.js';
@@ -110,9 +111,10 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
   // metadata's own members (utf8, loadClass) join them when the pass fills the metadata itself.
   const visitor: HprofVisitor = {
     ...(ownsMeta ? meta.visitor() : {}),
+    ...pass.stacks.visitor(),
     header: (h) => pass.header(h.idSize),
     classDump: (c) => pass.classDump(c),
-    root: (subTag, id, threadSerial) => pass.root(subTag, id, threadSerial),
+    root: (subTag, id, threadSerial, frame) => pass.root(subTag, id, threadSerial, frame),
     instanceHeader: (id, classId, byteLength) => pass.instanceHeader(id, classId, byteLength),
     instanceFields: (id, classId, view, at, length) => pass.instanceFields(id, classId, view, at, length),
     objectArrayHeader: () => pass.objectArrayHeader(),
@@ -123,11 +125,15 @@ export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsM
   return { visitor, finish: (end) => pass.finish(end) };
 }
 
-/** A GC root record as met: its kind (the sub-record tag), its object and, for a stack's roots, its thread's serial. */
+/**
+ * A GC root record as met: its kind (the sub-record tag), its object and, for a stack's roots, its
+ * thread's serial and (Java-frame and JNI-local roots) the frame's depth in the thread's stack trace.
+ */
 interface RootRecord {
   readonly kind: number;
   readonly id: number;
   readonly thread: number;
+  readonly frame: number;
 }
 
 /** An instance whose class (or a superclass) was not dumped yet when it was met: its data, decoded after the pass. */
@@ -152,6 +158,8 @@ class GraphPass {
   private readonly referentIds: number[] = [];
   private readonly roots: RootRecord[] = [];
   private readonly threadObjectBySerial = new Map<number, number>();
+  /** The threads' stack traces (small: a few frames a thread), to name the frame of each Java-frame root. */
+  readonly stacks = new StackTraceCollector();
   /** Objects too big to be handed over: counted with their sizes, their references left out. */
   private unread = 0;
   /** What the ids say about the layout; sizes are settled after the pass, under the layout they show. */
@@ -199,9 +207,12 @@ class GraphPass {
     for (const s of c.statics) if (isReferenceType(s.type) && typeof s.value === 'number') this.ref(s.value);
   }
 
-  root(subTag: number, id: number, threadSerial: number): void {
-    this.roots.push({ kind: subTag, id, thread: threadSerial });
-    if (subTag === SUB.ROOT_THREAD_OBJ) this.threadObjectBySerial.set(threadSerial, id);
+  root(subTag: number, id: number, threadSerial: number, frame: number): void {
+    this.roots.push({ kind: subTag, id, thread: threadSerial, frame });
+    if (subTag === SUB.ROOT_THREAD_OBJ) {
+      this.threadObjectBySerial.set(threadSerial, id);
+      this.stacks.threadRoot(id, threadSerial, frame); // a thread root's third field is its stack trace's serial
+    }
   }
 
   // A body too big to hand over is not asked for (in the loader's pass, asking would put the parser's
@@ -297,6 +308,7 @@ class GraphPass {
 
     // Edges: the pass's own, the late instances', and each thread's locals under its thread object.
     const { localsOf, rootObjects, rootKindOf, rootKinds } = placeRoots(this.roots, slotOfId, this.threadObjectBySerial);
+    const stackLocals = stackLocalsOf(this.roots, slotOfId, this.threadObjectBySerial, rootKindOf, this.stacks, this.meta);
     const classEdges = { classOf: classKeys, targets: this.classTargets(slotOfId), count: this.classRefs };
     const { edgeStart: outStart, edges, missing } = resolveEdges(n, edgeStart, this.targets, slotOfId, lateEdges, localsOf, classEdges);
     if (rootObjects.length === 0 && n > 0) {
@@ -330,6 +342,7 @@ class GraphPass {
       // Objects are added in index order, so the reference objects are ascending.
       referents: referentsOf(this.referenceObjects, this.referentIds, slotOfId),
       rootKindOf,
+      ...(stackLocals !== undefined ? { stackLocals } : {}),
       // Kept only where the table is small (its closure holds nothing else of the pass).
       ...(n <= HASHED_MAX_OBJECTS ? { indexOfId: lookupIn(slotOfId) } : {}),
     };
@@ -481,7 +494,6 @@ function placeRoots(roots: readonly RootRecord[], slotOfId: IdIndex, threadObjec
     rootKinds[kind] = (rootKinds[kind] ?? 0) + 1;
     const target = slotOfId.get(r.id);
     if (target < 0) continue;
-    if (!rootKindOf.has(target)) rootKindOf.set(target, kind);
     // A thread's locals, native-stack and thread-block roots hang under its thread object, as in MAT.
     const threadId = ROOTS_OF_A_THREAD.has(r.kind) ? threadObjectBySerial.get(r.thread) : undefined;
     const thread = threadId !== undefined ? slotOfId.get(threadId) : -1;
@@ -489,7 +501,11 @@ function placeRoots(roots: readonly RootRecord[], slotOfId: IdIndex, threadObjec
       const list = localsOf.get(thread);
       if (list === undefined) localsOf.set(thread, [target]);
       else list.push(target);
-    } else rootObjects.push(target);
+    } else {
+      rootObjects.push(target);
+      // The kind that makes it a root of the graph: a thread held by another thread's stack too is a `thread` root.
+      if (!rootKindOf.has(target)) rootKindOf.set(target, kind);
+    }
   }
   return { localsOf, rootObjects, rootKindOf, rootKinds };
 }
@@ -504,4 +520,52 @@ function addUnreferencedObjects(n: number, edges: Int32Array, into: number[]): v
 /** An IdIndex as a function, holding only the index (a closure made inside the pass would hold all of it). */
 function lookupIn(index: IdIndex): (id: number) => number {
   return (id) => index.get(id);
+}
+
+/**
+ * The Java-frame roots of the objects no other kind of root holds (a thread's object held by another
+ * thread's local is a root of its own; a local of a thread the dump has no object for is a root by its
+ * frame), each with its thread's object and its frame, ascending by object; undefined when there are none.
+ * Frame depths index the thread's stack trace, top first,
+ * as HotSpot's dumper numbers them.
+ */
+function stackLocalsOf(
+  roots: readonly RootRecord[],
+  slotOfId: IdIndex,
+  threadObjectBySerial: ReadonlyMap<number, number>,
+  graphRoots: ReadonlyMap<number, string>,
+  stacks: StackTraceCollector,
+  meta: ClassMetadata,
+): StackLocals | undefined {
+  const held: Array<{ object: number; thread: number; depth: number; frame: number }> = [];
+  const frameTexts: string[] = [];
+  const frameIndex = new Map<string, number>();
+  let framesBySerial: Map<number, readonly string[]> | undefined;
+  for (const r of roots) {
+    if (r.kind !== SUB.ROOT_JAVA_FRAME) continue;
+    const object = slotOfId.get(r.id);
+    const rootKind = graphRoots.get(object);
+    if (object < 0 || (rootKind !== undefined && rootKind !== 'java-frame')) continue;
+    framesBySerial ??= new Map(stacks.threadRoots(meta).flatMap((t) => (t.frames !== undefined ? [[t.threadSerial, t.frames] as const] : [])));
+    const threadId = threadObjectBySerial.get(r.thread);
+    const text = r.frame >= 0 ? framesBySerial.get(r.thread)?.[r.frame] : undefined;
+    let frame = -1;
+    if (text !== undefined) {
+      frame = frameIndex.get(text) ?? frameTexts.length;
+      if (frame === frameTexts.length) {
+        frameTexts.push(text);
+        frameIndex.set(text, frame);
+      }
+    }
+    held.push({ object, thread: threadId !== undefined ? slotOfId.get(threadId) : -1, depth: r.frame, frame });
+  }
+  if (held.length === 0) return undefined;
+  held.sort((a, b) => a.object - b.object || a.thread - b.thread || a.depth - b.depth);
+  return {
+    objects: Int32Array.from(held, (h) => h.object),
+    threads: Int32Array.from(held, (h) => h.thread),
+    depths: Int32Array.from(held, (h) => h.depth),
+    frames: Int32Array.from(held, (h) => h.frame),
+    frameTexts,
+  };
 }
