@@ -27,6 +27,8 @@ export interface MemoryAnalysis {
   readonly pathTo?: PathStep[] | null;
   /** With `retainers`: the top of the dominator tree, each node with its path from a GC root. */
   readonly retainers?: RetainerNode[];
+  /** With `pathsAlso`: the paths from a GC root to the objects it chose, in its order (empty: none). */
+  readonly alsoPaths?: PathStep[][];
 }
 
 /** A graph with what names the steps of its paths (a field, an array index): each format says how. */
@@ -46,6 +48,11 @@ export interface GraphAnalysisOptions extends SummaryOptions {
   readonly pathToId?: number;
   /** Also the top of the dominator tree of this shape, each node with its path from a GC root (same pass). */
   readonly retainers?: RetainerTreeShape;
+  /**
+   * Objects whose paths from a GC root are also wanted, chosen once the summary is made (what holds
+   * the classes that grew, see heap/memory/growth.ts): named in the same pass as the others.
+   */
+  readonly pathsAlso?: (analysis: Pick<MemoryAnalysis, 'graph' | 'tree' | 'lists' | 'summary'>) => readonly number[];
 }
 
 /** The analysis of a graph read from a heap dump, announcing each phase to `onProgress`. */
@@ -61,7 +68,8 @@ export async function analyseGraph(named: NamedObjectGraph, options: GraphAnalys
   const top = options.retainers !== undefined ? retainerTree(graph, tree, lists, options.retainers) : undefined;
   const suspectTargets = summary.suspects.filter(wanted).map((s) => s.accumulation.index);
   const treeTargets = top !== undefined ? treeIndexes(top) : [];
-  const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets];
+  const alsoTargets = options.pathsAlso?.({ graph, tree, lists, summary }) ?? [];
+  const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets, ...alsoTargets];
   if (targets.length > 0) await announce(options, 'paths');
   const paths = targets.length > 0 ? await pathsWithListsAside(named, tree, lists, targets) : [];
   let k = 0;
@@ -73,7 +81,8 @@ export async function analyseGraph(named: NamedObjectGraph, options: GraphAnalys
     lists,
     summary: { ...summary, suspects },
     ...(pathTo !== undefined ? { pathTo } : {}),
-    ...(top !== undefined ? { retainers: withPaths(top, paths.slice(k)) } : {}),
+    ...(top !== undefined ? { retainers: withPaths(top, paths.slice(k, k + treeTargets.length)) } : {}),
+    ...(options.pathsAlso !== undefined ? { alsoPaths: paths.slice(k + treeTargets.length) } : {}),
   };
 }
 

@@ -1,0 +1,109 @@
+/**
+ * The heap dumps of `memory`, each identified and checked against its budget before its analysis, and
+ * the older ones of `memory --baseline` analysed for the comparison: their class tables and dominator
+ * trees are kept until the newest is analysed (see heap/memory/growth.ts), so with several dumps each
+ * must fit its share of the memory the analysis may take.
+ */
+import { identifyHeapFile } from '../analysis/heap-file.js';
+import { InputError } from '../errors.js';
+import { analyseMemory } from '../heap/memory/analyse-memory.js';
+import { doesNotFitFile, memoryLimit } from '../heap/memory/budget.js';
+import { ALL_CLASSES, type HeapIdentity, notOneProgramFormat } from '../heap/memory/growth.js';
+import type { MemoryAnalysis } from '../heap/memory/memory-graph.js';
+import { HprofFormatError } from '../heap/open-heap.js';
+import { requireHeapFormat } from '../input/identify.js';
+import { openInput } from '../input/open.js';
+import { readInputFile, renamed } from '../input/stdin.js';
+import type { ProgressLine } from './progress.js';
+
+/** What memory and memory --baseline read of each heap file: the part of MemoryOptions a heap's reading takes. */
+export interface HeapReading {
+  readonly heapDump?: number;
+  readonly maxMemoryBytes?: number;
+  readonly maxGunzipBytes?: number;
+}
+
+export type BaselineAnalysis = MemoryAnalysis & HeapIdentity & { readonly warnings: readonly string[] };
+
+export function feedOf(opts: HeapReading) {
+  return {
+    ...(opts.heapDump !== undefined ? { heapDump: opts.heapDump } : {}),
+    ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
+  };
+}
+
+/**
+ * A heap file's format and identity (an HPROF's id size and time, from its header), refused when it is
+ * no heap the memory analysis reads or when its analysis does not fit (its share of the limit, when
+ * `shared` says how many heaps are held at once).
+ */
+export async function heapKind(
+  path: string,
+  f: string,
+  opts: HeapReading,
+  progress: ProgressLine,
+  shared?: { readonly heaps: number },
+): Promise<{ kind: 'hprof' | 'v8-heapsnapshot'; identity: Omit<HeapIdentity, 'source' | 'kind'> }> {
+  const { kind } = requireHeapFormat(await identifyHeapFile(f, opts.maxGunzipBytes));
+  if (kind === 'dumpsleuth-heap') {
+    throw new InputError(
+      `${f} is a dumpsleuth heap snapshot: it holds only the objects the analyses need (and, from an HPROF, its memory summary), not the whole graph`,
+      'run it on the HPROF the snapshot came from (jmap -dump, jcmd GC.heap_dump), or analyze the snapshot for the summary it carries',
+    );
+  }
+  if (kind !== 'hprof') return { kind, identity: {} };
+  const whole = memoryLimit(opts.maxMemoryBytes);
+  const limit =
+    shared === undefined ? whole : { bytes: whole.bytes / shared.heaps, what: `its share of ${whole.what} (${shared.heaps} heap dumps are held at once)` };
+  const tooBig = await doesNotFitFile(f, limit, opts.heapDump, (e) => progress.update(`counting the objects of ${path}`, e));
+  if (tooBig !== undefined)
+    throw new InputError(
+      `cannot analyse the memory of ${path}: ${tooBig}`,
+      shared === undefined
+        ? 'give --max-memory with more to run it anyway, run it on a machine with more memory, or use analyze --no-memory for its threads and pools'
+        : 'compare fewer heap dumps at once, give --max-memory with more to run it anyway, or run it on a machine with more memory',
+    );
+  return { kind, identity: await hprofHeader(f, opts.maxGunzipBytes) };
+}
+
+/** An HPROF's id size and the time it was written, from its header (`JAVA PROFILE 1.0.2`, NUL, id size, ms since the epoch). */
+async function hprofHeader(f: string, maxGunzipBytes: number | undefined): Promise<{ idSize?: number; timestampMs?: number }> {
+  const opened = await openInput(f, undefined, maxGunzipBytes);
+  opened.close();
+  const head = opened.headBytes;
+  const nul = head.indexOf(0);
+  if (nul < 0 || nul + 13 > head.length) return {};
+  return { idSize: head.readUInt32BE(nul + 1), timestampMs: head.readUInt32BE(nul + 5) * 4294967296 + head.readUInt32BE(nul + 9) };
+}
+
+/** An older heap of `memory --baseline`, analysed whole but for the paths of its suspects (the newest heap's report shows those). */
+export async function analyseBaseline(path: string, opts: HeapReading, progress: ProgressLine, shared: { readonly heaps: number }): Promise<BaselineAnalysis> {
+  const { value, file } = await readInputFile(path, async (f) => {
+    const { kind, identity } = await heapKind(path, f, opts, progress, shared);
+    try {
+      const found = await analyseMemory(f, {
+        format: kind,
+        onProgress: (e) => progress.update(`${e.phase === 'dominators' || e.phase === 'summary' ? 'dominator tree' : 'reading'} of ${path}`, e),
+        topDominators: 1,
+        topClasses: ALL_CLASSES,
+        feed: feedOf(opts),
+      });
+      return { ...found, source: path, kind, ...identity };
+    } catch (e) {
+      if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump or a V8 .heapsnapshot (plain or gzip)');
+      throw e;
+    }
+  });
+  if (value.graph.cut !== undefined && value.summary.objects === 0)
+    throw new InputError(`nothing of ${path} could be read: ${renamed(value.graph.cut, file, path)}`, 'take or copy the heap dump again, whole');
+  const warnings = value.graph.warnings.map((w) => `${path}: ${renamed(w, file, path)}`);
+  return { ...value, warnings };
+}
+
+/** Refuses a newer heap that is not a dump of the same program as an older one, by what the files say before any analysis. */
+export function requireOneProgramFormat(older: HeapIdentity, newer: HeapIdentity): void {
+  const why = notOneProgramFormat(older, newer);
+  if (why !== undefined) throw new InputError(why, ONE_PROGRAM_REMEDY);
+}
+
+export const ONE_PROGRAM_REMEDY = 'compare heap dumps of one program, older first: dumpsleuth memory --baseline <older> <newer>';

@@ -1,0 +1,179 @@
+/**
+ * `memory --baseline`: what grew between heap dumps of one program. Each dump has its own memory
+ * analysis (no pass beyond it): the class tables give the trend per class; the classes that grew most
+ * get their holder in the newest heap, whose path from the GC roots is named in that analysis's own
+ * pass for paths (growthPaths), and the same holder is looked up in each older heap, matched by its
+ * path's shape, for its own growth.
+ */
+import type { ClassRetained, PathStep } from '../../model/memory.js';
+import { change, type ClassTrend, type GrowthHolder, type GrowthMoment, type MemoryGrowth } from '../../model/memory-growth.js';
+import { retainedOf } from '../graph/dominators.js';
+import { classHolders, classTrends, pathShape } from '../graph/growth.js';
+import type { MemoryAnalysis } from '../graph/heap-memory.js';
+import { objectAt } from '../graph/memory-summary.js';
+import { shortestStrongPaths } from '../graph/root-path.js';
+
+/** Classes listed in the comparison, and how many of those that grew most get a holder looked up. */
+const GROWTH_CLASSES = 40;
+const HOLDER_CLASSES = 5;
+
+/** The classes a MemoryAnalysis must list in full (summary.classes) for a comparison: every one. */
+export const ALL_CLASSES = Number.POSITIVE_INFINITY;
+
+type Analysed = Pick<MemoryAnalysis, 'graph' | 'tree' | 'lists' | 'summary'>;
+
+/** What the newest heap's analysis chose, for growthOf: filled by the pathsAlso hook of growthPaths. */
+export interface GrowthChoice {
+  trends: ClassTrend[];
+  holders: Array<{ object: number; classes: string[] }>;
+  held: Map<string, { instances: number; ofInstances: number }>;
+}
+
+/**
+ * The `pathsAlso` hook for the newest heap's analysis: from the older heaps' class tables and its own,
+ * the classes that grew most and their holders, whose paths the analysis then names with its others.
+ */
+export function growthPaths(baselines: ReadonlyArray<readonly ClassRetained[]>, choice: GrowthChoice): (a: Analysed) => number[] {
+  return (a) => {
+    choice.trends = classTrends([...baselines, a.summary.classes]);
+    const last = baselines.length;
+    const grown = choice.trends.filter((c) => c.shallow[last]! > c.shallow[0]! || c.instances[last]! > c.instances[0]!).slice(0, HOLDER_CLASSES);
+    const byHolder = new Map<number, string[]>();
+    for (const h of classHolders(
+      a.graph,
+      a.tree,
+      a.lists,
+      grown.map((c) => c.className),
+    )) {
+      choice.held.set(h.className, { instances: h.instances, ofInstances: h.ofInstances });
+      if (h.holder < 0) continue;
+      byHolder.set(h.holder, [...(byHolder.get(h.holder) ?? []), h.className]);
+    }
+    choice.holders = [...byHolder].map(([object, classes]) => ({ object, classes }));
+    return choice.holders.map((h) => h.object);
+  };
+}
+
+/** The comparison, once every heap is analysed (oldest first, the newest with growthPaths' hook and its alsoPaths). */
+export function growthOf(
+  analyses: ReadonlyArray<Analysed & { readonly source: string; readonly timestampMs?: number }>,
+  choice: GrowthChoice,
+  holderPaths: readonly PathStep[][],
+): MemoryGrowth {
+  const newest = analyses[analyses.length - 1]!;
+  const moments: GrowthMoment[] = analyses.map((a) => ({
+    source: a.source,
+    ...(a.timestampMs !== undefined ? { timestampMs: a.timestampMs } : {}),
+    objects: a.summary.objects,
+    retainedBytes: a.summary.retainedBytes,
+  }));
+  const holders: GrowthHolder[] = choice.holders.map((h, k) => {
+    const path = holderPaths[k] ?? [];
+    const shape = path.map((st) => st.object.describes ?? st.object.className).join(' > ');
+    const retained = analyses.map((a) => (a === newest ? retainedOf(a.tree, h.object) : olderHolderRetained(a, h.classes, shape)));
+    const heldBy = heldByOf(path);
+    return {
+      holds: h.classes.map((className) => ({ className, ...choice.held.get(className)! })),
+      object: objectAt(newest.graph, newest.tree, h.object),
+      ...(heldBy !== undefined ? { heldBy } : {}),
+      path,
+      retained,
+    };
+  });
+  const growthOfHolder = (h: GrowthHolder) =>
+    h.holds.reduce((sum, c) => sum + change(choice.trends.find((t) => t.className === c.className)?.shallow ?? []), 0);
+  return {
+    moments,
+    classes: choice.trends.slice(0, GROWTH_CLASSES),
+    changedClasses: choice.trends.length,
+    holders: holders.sort((a, b) => growthOfHolder(b) - growthOfHolder(a)),
+  };
+}
+
+/**
+ * The retained bytes of the same holder in an older heap: the holder of the same classes there, when
+ * its path from the GC roots has the same shape as the newest one's; null when they sit elsewhere.
+ */
+function olderHolderRetained(a: Analysed, classes: readonly string[], shape: string): number | null {
+  if (shape === '') return null;
+  const found = classHolders(a.graph, a.tree, a.lists, classes).filter((h) => h.holder >= 0);
+  const candidates = [...new Set(found.map((h) => h.holder))];
+  if (candidates.length === 0) return null;
+  const paths = shortestStrongPaths(a.graph, candidates);
+  const k = paths.findIndex((p) => p !== undefined && pathShape(a.graph, p) === shape);
+  return k >= 0 ? retainedOf(a.tree, candidates[k]!) : null;
+}
+
+/** The static field or thread that keeps a holder, from its path: the last static field along it, else the thread of a root. */
+function heldByOf(path: readonly PathStep[]): string | undefined {
+  for (let i = path.length - 1; i > 0; i--) {
+    const owner = path[i - 1]!.object;
+    const via = path[i]!.via;
+    if (owner.describes !== undefined && via !== undefined && via.startsWith('static ')) return `${owner.describes}.${via.slice('static '.length)} (static)`;
+  }
+  const root = path[0];
+  if (root === undefined) return undefined;
+  if (root.object.threadName !== undefined) return `thread "${root.object.threadName}"`;
+  if (root.rootKind === 'java-frame' || root.rootKind === 'jni-local') return `a local variable of a thread's frame (${root.object.className})`;
+  return undefined;
+}
+
+/** What a heap file says of the program and moment it comes from, before its analysis. */
+export interface HeapIdentity {
+  readonly source: string;
+  readonly kind: 'hprof' | 'v8-heapsnapshot';
+  /** An HPROF's id size: 4 or 8, one per JVM. */
+  readonly idSize?: number;
+  /** When the dump was written, by its own header (HPROF). */
+  readonly timestampMs?: number;
+}
+
+/** Why two heap files are not dumps of one program, older first, by what their files say; undefined when nothing says so. */
+export function notOneProgramFormat(older: HeapIdentity, newer: HeapIdentity): string | undefined {
+  const pair = `${older.source} and ${newer.source}`;
+  const what = (k: HeapIdentity['kind']) => (k === 'hprof' ? 'a Java heap dump (HPROF)' : 'a V8 heap snapshot (Node.js/Chrome)');
+  if (older.kind !== newer.kind) return `${pair} are not dumps of one program: ${older.source} is ${what(older.kind)}, ${newer.source} ${what(newer.kind)}`;
+  if (older.idSize !== undefined && newer.idSize !== undefined && older.idSize !== newer.idSize)
+    return `${pair} are not dumps of one JVM: their object ids are of ${older.idSize} and ${newer.idSize} bytes (a 32-bit and a 64-bit JVM)`;
+  if (older.timestampMs !== undefined && newer.timestampMs !== undefined && newer.timestampMs < older.timestampMs)
+    return (
+      `${newer.source} was written before its baseline ${older.source}, by their headers ` +
+      `(${new Date(newer.timestampMs).toISOString()} and ${new Date(older.timestampMs).toISOString()}): the older dump goes to --baseline`
+    );
+  return undefined;
+}
+
+/** Class names of the JDK (and arrays), which every Java program has: they tell nothing of which program a heap is. */
+const PLATFORM_CLASS = /^(java|javax|jdk|sun|com\.sun)\.|\[\]$|^\(|^[a-z]+$/;
+
+/** How few of the smaller heap's application classes the other may share before the two are called two programs. */
+const SHARED_CLASSES_MIN = 0.5;
+
+/**
+ * Why two analysed heaps are not of one program, from their classes: fewer than half of the
+ * application classes (outside the JDK) of the one with fewer are in the other. A new version of one
+ * program keeps most of its classes; two programs share few. Undefined when they share enough, or when
+ * one has too few application classes to tell.
+ */
+export function notOneProgram(
+  older: { readonly source: string; readonly summary: { readonly classes: readonly ClassRetained[] } },
+  newer: { readonly source: string; readonly summary: { readonly classes: readonly ClassRetained[] } },
+): string | undefined {
+  const appClasses = (a: typeof older) => new Set(a.summary.classes.map((c) => c.className).filter((n) => !PLATFORM_CLASS.test(n)));
+  const a = appClasses(older);
+  const b = appClasses(newer);
+  const [fewer, more] = a.size <= b.size ? [a, b] : [b, a];
+  if (fewer.size < 3) return undefined;
+  const shared = [...fewer].filter((n) => more.has(n)).length;
+  if (shared >= fewer.size * SHARED_CLASSES_MIN) return undefined;
+  const only = (x: Set<string>, y: Set<string>) =>
+    [...x]
+      .filter((n) => !y.has(n))
+      .sort()
+      .slice(0, 3)
+      .join(', ');
+  return (
+    `${older.source} and ${newer.source} are not dumps of one program: they share ${shared} of the ${fewer.size} application classes ` +
+    `(outside the JDK) of the one with fewer (only ${older.source} has ${only(a, b)}; only ${newer.source} has ${only(b, a)})`
+  );
+}
