@@ -149,19 +149,23 @@ const PLATFORM_CLASS = /^(java|javax|jdk|sun|com\.sun)\.|\[\]$|^\(|^[a-z]+$/;
 /** How few of the smaller heap's application classes the other may share before the two are called two programs. */
 const SHARED_CLASSES_MIN = 0.5;
 
+type ProgramClasses = Pick<MemoryAnalysis, 'graph' | 'summary'> & { readonly source: string };
+
+/** The classes of a heap outside the JDK: those with instances, and (HPROF) those loaded, whose class objects the dump holds. */
+function applicationClasses(a: ProgramClasses): Set<string> {
+  const names = [...a.summary.classes.map((c) => c.className), ...a.graph.classObjectNames.values()];
+  return new Set(names.filter((n) => !PLATFORM_CLASS.test(n)));
+}
+
 /**
  * Why two analysed heaps are not of one program, from their classes: fewer than half of the
- * application classes (outside the JDK) of the one with fewer are in the other. A new version of one
+ * application classes (outside the JDK, loaded or with instances) of the one with fewer are in the other. A new version of one
  * program keeps most of its classes; two programs share few. Undefined when they share enough, or when
  * one has too few application classes to tell.
  */
-export function notOneProgram(
-  older: { readonly source: string; readonly summary: { readonly classes: readonly ClassRetained[] } },
-  newer: { readonly source: string; readonly summary: { readonly classes: readonly ClassRetained[] } },
-): string | undefined {
-  const appClasses = (a: typeof older) => new Set(a.summary.classes.map((c) => c.className).filter((n) => !PLATFORM_CLASS.test(n)));
-  const a = appClasses(older);
-  const b = appClasses(newer);
+export function notOneProgram(older: ProgramClasses, newer: ProgramClasses): string | undefined {
+  const a = applicationClasses(older);
+  const b = applicationClasses(newer);
   const [fewer, more] = a.size <= b.size ? [a, b] : [b, a];
   if (fewer.size < 3) return undefined;
   const shared = [...fewer].filter((n) => more.has(n)).length;
