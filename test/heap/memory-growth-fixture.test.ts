@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 
 import { runCli } from '../helpers.js';
@@ -27,12 +28,18 @@ function histo(n: number): Map<string, { instances: number; bytes: number }> {
   return rows;
 }
 
+const ajv = new Ajv2020.default({ allErrors: true, strict: true, allowUnionTypes: true });
+const validate = ajv.compile(JSON.parse(readFileSync('docs/memory.schema.json', 'utf8')));
+
 async function growth(...heaps: number[]) {
   const args = heaps.slice(0, -1).flatMap((n) => ['--baseline', heap(n)]);
   const r = await runCli(['memory', '-f', 'json', '--no-progress', ...args, heap(heaps[heaps.length - 1]!)]);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  return JSON.parse(r.stdout).growth;
+  const doc = JSON.parse(r.stdout);
+  // dumpsleuth.memory/1 with its additive growth section.
+  expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
+  return doc.growth;
 }
 
 type ClassJson = { class: string; instances: number[]; shallow: number[]; change: { instances: number; shallow: number } };
