@@ -2,14 +2,13 @@
  * The heap dumps of `memory`, each identified and checked against its budget before its analysis, and
  * the older ones of `memory --baseline` analysed for the comparison: their class tables and dominator
  * trees are kept until the newest is analysed (see heap/memory/growth.ts), so with several dumps each
- * must fit its share of the memory the analysis may take.
+ * must fit its share of the memory the analysis may take (a share that errs on the side of a refusal:
+ * an older dump keeps 16 bytes an object of the 36 its analysis takes at its peak).
  */
 import { identifyHeapFile } from '../analysis/heap-file.js';
 import { InputError } from '../errors.js';
-import { analyseMemory } from '../heap/memory/analyse-memory.js';
 import { doesNotFitFile, memoryLimit } from '../heap/memory/budget.js';
-import { ALL_CLASSES, type HeapIdentity, notOneProgramFormat } from '../heap/memory/growth.js';
-import type { MemoryAnalysis } from '../heap/memory/memory-graph.js';
+import { analyseBaselineMemory, type HeapIdentity, type KeptForGrowth, notOneProgramFormat } from '../heap/memory/growth.js';
 import { HprofFormatError } from '../heap/open-heap.js';
 import { requireHeapFormat } from '../input/identify.js';
 import { openInput } from '../input/open.js';
@@ -23,7 +22,7 @@ export interface HeapReading {
   readonly maxGunzipBytes?: number;
 }
 
-export type BaselineAnalysis = MemoryAnalysis & HeapIdentity & { readonly warnings: readonly string[] };
+export type BaselineAnalysis = KeptForGrowth & HeapIdentity & { readonly warnings: readonly string[] };
 
 export function feedOf(opts: HeapReading) {
   return {
@@ -81,23 +80,22 @@ export async function analyseBaseline(path: string, opts: HeapReading, progress:
   const { value, file } = await readInputFile(path, async (f) => {
     const { kind, identity } = await heapKind(path, f, opts, progress, shared);
     try {
-      const found = await analyseMemory(f, {
+      const kept = await analyseBaselineMemory(f, {
         format: kind,
         onProgress: (e) => progress.update(`${e.phase === 'dominators' || e.phase === 'summary' ? 'dominator tree' : 'reading'} of ${path}`, e),
         topDominators: 1,
-        topClasses: ALL_CLASSES,
         feed: feedOf(opts),
       });
-      return { ...found, source: path, kind, ...identity };
+      return { ...kept, source: path, kind, ...identity };
     } catch (e) {
       if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump or a V8 .heapsnapshot (plain or gzip)');
       throw e;
     }
   });
-  if (value.graph.cut !== undefined && value.summary.objects === 0)
-    throw new InputError(`nothing of ${path} could be read: ${renamed(value.graph.cut, file, path)}`, 'take or copy the heap dump again, whole');
-  const warnings = value.graph.warnings.map((w) => `${path}: ${renamed(w, file, path)}`);
-  return { ...value, warnings };
+  const { cut, warnings, ...kept } = value;
+  if (cut !== undefined && kept.summary.objects === 0)
+    throw new InputError(`nothing of ${path} could be read: ${renamed(cut, file, path)}`, 'take or copy the heap dump again, whole');
+  return { ...kept, warnings: warnings.map((w) => `${path}: ${renamed(w, file, path)}`) };
 }
 
 /** Refuses a newer heap that is not a dump of the same program as an older one, by what the files say before any analysis. */

@@ -1,6 +1,7 @@
 /**
  * The growth's parts on hand-built graphs and tables: a class's holder is the deepest object that
- * dominates at least half of its instances (not the root, not an instance of the class), and none when
+ * dominates at least half of its instances (not the root, not an instance of the class), with the classes
+ * down the dominator tree to it (what matches it in another dump), and none when
  * the instances are spread; the trend lists only classes that changed, biggest shallow growth first.
  */
 import { describe, expect, test } from 'vitest';
@@ -49,7 +50,9 @@ describe('classHolders', () => {
     // 0 Registry -> 1 Item[] -> 2..9 Item; 10 Other -> 11, 12 Item (2 of 10 elsewhere).
     const classes = ['Registry', 'Item[]', ...Array<string>(8).fill('Item'), 'Other', 'Item', 'Item'];
     const edges: Array<[number, number]> = [[0, 1], ...[2, 3, 4, 5, 6, 7, 8, 9].map((i): [number, number] => [1, i]), [10, 11], [10, 12]];
-    expect(holders(graphOf(classes, edges, [0, 10]), ['Item'])).toEqual([{ className: 'Item', holder: 1, instances: 8, ofInstances: 10 }]);
+    expect(holders(graphOf(classes, edges, [0, 10]), ['Item'])).toEqual([
+      { className: 'Item', holder: 1, shape: 'Registry > Item[]', instances: 8, ofInstances: 10 },
+    ]);
   });
 
   test('control: instances spread over five holders of two each have no holder', () => {
@@ -62,7 +65,7 @@ describe('classHolders', () => {
       classes.push('Holder', 'Item', 'Item');
       edges.push([at, at + 1], [at, at + 2]);
     }
-    expect(holders(graphOf(classes, edges, roots), ['Item'])).toEqual([{ className: 'Item', holder: -1, instances: 0, ofInstances: 10 }]);
+    expect(holders(graphOf(classes, edges, roots), ['Item'])).toEqual([{ className: 'Item', holder: -1, shape: '', instances: 0, ofInstances: 10 }]);
   });
 
   test('a chain of instances stops above its first link; a class the heap lacks has none', () => {
@@ -77,8 +80,8 @@ describe('classHolders', () => {
       [0],
     );
     expect(holders(g, ['Node', 'Missing'])).toEqual([
-      { className: 'Node', holder: 0, instances: 3, ofInstances: 3 },
-      { className: 'Missing', holder: -1, instances: 0, ofInstances: 0 },
+      { className: 'Node', holder: 0, shape: 'Queue', instances: 3, ofInstances: 3 },
+      { className: 'Missing', holder: -1, shape: '', instances: 0, ofInstances: 0 },
     ]);
   });
 });

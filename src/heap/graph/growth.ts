@@ -40,14 +40,27 @@ export function classTrends(tables: ReadonlyArray<readonly ClassRetained[]>): Cl
   return out.sort((a, b) => growth(b) - growth(a) || count(b) - count(a) || (a.className < b.className ? -1 : 1));
 }
 
-/** Each object's place in a preorder walk of the dominator tree and the end of its subtree there (-1 for the unreachable). */
+/**
+ * Each object's place in a preorder walk of the dominator tree and the end of its subtree there (-1 for
+ * the unreachable), and, per slot, the places of the objects whose class `slotOf` gives that slot, in
+ * rising order as the walk meets them (no sort).
+ */
 interface Preorder {
   readonly pre: Int32Array;
   readonly end: Int32Array;
+  readonly places: Int32Array[];
 }
 
-function preorder(t: RetainedSizes, lists: DominatedLists): Preorder {
+function preorder(g: Pick<ClassColumns, 'objects' | 'classOf'>, t: RetainedSizes, lists: DominatedLists, slotOf: Int32Array, slots: number): Preorder {
   const { start, children } = lists;
+  const classOf = g.classOf;
+  const sizes = new Int32Array(slots);
+  for (let v = 0; v < g.objects; v++) {
+    const slot = slotOf[classOf[v]!]!;
+    if (slot >= 0) sizes[slot]!++;
+  }
+  const places = Array.from(sizes, (size) => new Int32Array(size));
+  const filled = new Int32Array(slots);
   const n = t.root + 1;
   const pre = new Int32Array(n).fill(-1);
   const end = new Int32Array(n).fill(-1);
@@ -68,6 +81,8 @@ function preorder(t: RetainedSizes, lists: DominatedLists): Preorder {
     }
     next[sp - 1] = c + 1;
     const w = children[c]!;
+    const slot = slotOf[classOf[w]!]!;
+    if (slot >= 0) places[slot]![filled[slot]!++] = clock;
     pre[w] = clock++;
     if (sp === stack.length) {
       stack = doubled(stack);
@@ -77,14 +92,23 @@ function preorder(t: RetainedSizes, lists: DominatedLists): Preorder {
     next[sp] = start[w]!;
     sp++;
   }
-  return { pre, end };
+  // The unreachable are in no walk: each slot's list ends where its walk did.
+  return { pre, end, places: places.map((p, k) => p.subarray(0, filled[k]!)) };
 }
+
+/** What classHolders reads of a graph: the classes of its objects (an older dump's analysis keeps no more, see heap/memory/growth.ts). */
+export type ClassColumns = Pick<ObjectGraph, 'objects' | 'classOf' | 'classNames' | 'classObjectNames'>;
 
 /** Where the reachable instances of one class sit in the dominator tree. */
 export interface ClassHolder {
   readonly className: string;
   /** The holder's object index, or -1 when no object below the root dominates half of the instances. */
   readonly holder: number;
+  /**
+   * The classes of the objects from the root down the dominator tree to the holder (a class object as
+   * the class it is): what stays the same between dumps of one program, where ids do not.
+   */
+  readonly shape: string;
   /** Instances under the holder, and of the class in all (reachable). */
   readonly instances: number;
   readonly ofInstances: number;
@@ -95,43 +119,61 @@ export interface ClassHolder {
  * instances of a class under an object are those whose preorder places fall in the object's subtree,
  * counted by two binary searches in their sorted places.
  */
-export function classHolders(g: ObjectGraph, t: RetainedSizes, lists: DominatedLists, classNames: readonly string[]): ClassHolder[] {
-  const wanted = new Map<number, number[]>();
-  const indexOfName = new Map<string, number[]>();
+export function classHolders(g: ClassColumns, t: RetainedSizes, lists: DominatedLists, classNames: readonly string[]): ClassHolder[] {
+  // A slot per name asked for; a name may be several classes (one per class loader).
+  const slotOf = new Int32Array(g.classNames.length).fill(-1);
+  const classesOf = classNames.map((): number[] => []);
   g.classNames.forEach((name, c) => {
-    if (!classNames.includes(name)) return;
-    indexOfName.set(name, [...(indexOfName.get(name) ?? []), c]);
-    wanted.set(c, []);
+    const slot = classNames.indexOf(name);
+    if (slot < 0) return;
+    slotOf[c] = slot;
+    classesOf[slot]!.push(c);
   });
-  if (wanted.size === 0) return classNames.map((className) => ({ className, holder: -1, instances: 0, ofInstances: 0 }));
-  const { pre, end } = preorder(t, lists);
-  for (let v = 0; v < g.objects; v++) {
-    const places = wanted.get(g.classOf[v]!);
-    if (places !== undefined && pre[v]! >= 0) places.push(pre[v]!);
-  }
-  return classNames.map((className) => {
-    const classes = indexOfName.get(className) ?? [];
-    const places = Int32Array.from(classes.flatMap((c) => wanted.get(c)!)).sort();
+  if (classesOf.every((c) => c.length === 0)) return classNames.map((className) => ({ className, holder: -1, shape: '', instances: 0, ofInstances: 0 }));
+  const { pre, end, places: placesOf } = preorder(g, t, lists, slotOf, classNames.length);
+  return classNames.map((className, slot) => {
+    const classes = classesOf[slot]!;
+    const places = placesOf[slot]!;
     const under = (v: number) => lowerBound(places, end[v]!) - lowerBound(places, pre[v]!);
     const total = places.length;
-    let v = t.root;
-    // Down the tree while one child holds at least half of the instances: the deepest such object.
-    for (let depth = 0; depth < 100_000 && total > 0; depth++) {
-      let best = -1;
-      let bestCount = 0;
-      for (let i = lists.start[v]!; i < lists.start[v + 1]!; i++) {
-        const w = lists.children[i]!;
-        const count = under(w);
-        if (count > bestCount) {
-          best = w;
-          bestCount = count;
-        }
-      }
-      if (best < 0 || bestCount * 2 < total || classes.includes(g.classOf[best]!)) break;
-      v = best;
-    }
-    return { className, holder: v === t.root ? -1 : v, instances: v === t.root ? 0 : under(v), ofInstances: total };
+    const isInstance = (w: number) => classes.includes(g.classOf[w]!);
+    // An object over half of the instances has, in its subtree's run of places, one of the two middle
+    // ones: the holder is on the way from the root down to the instance at one of them.
+    const low = total > 0 ? downTo(places[(total - 1) >> 1]!, pre, end, lists, t.root, (w) => under(w) * 2 >= total && !isInstance(w)) : [];
+    const high = total > 0 ? downTo(places[total >> 1]!, pre, end, lists, t.root, (w) => under(w) * 2 >= total && !isInstance(w)) : [];
+    const chain = high.length > low.length ? high : low;
+    const v = chain.length > 0 ? chain[chain.length - 1]! : t.root;
+    if (v === t.root) return { className, holder: -1, shape: '', instances: 0, ofInstances: total };
+    return { className, holder: v, shape: chain.map((w) => classNameOf(g, w)).join(' > '), instances: under(v), ofInstances: total };
   });
+}
+
+/**
+ * The objects from the root down the dominator tree towards the object at preorder place `place`, while
+ * `keep` holds: the child on the way found by a binary search of the children's places (a node's
+ * children are placed in the order of its list, so theirs rise along it; the root's list holds every
+ * top-level object, too many to walk for each class).
+ */
+function downTo(place: number, pre: Int32Array, end: Int32Array, lists: DominatedLists, root: number, keep: (w: number) => boolean): number[] {
+  const chain: number[] = [];
+  let v = root;
+  for (let depth = 0; depth < 1_000_000; depth++) {
+    let lo = lists.start[v]!;
+    let hi = lists.start[v + 1]! - 1;
+    let child = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const w = lists.children[mid]!;
+      if (pre[w]! <= place) {
+        child = w;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (child < 0 || end[child]! <= place || !keep(child)) break;
+    v = child;
+    chain.push(v);
+  }
+  return chain;
 }
 
 /** The first place in `sorted` holding `value` or more. */
@@ -146,7 +188,7 @@ function lowerBound(sorted: Int32Array, value: number): number {
   return lo;
 }
 
-/** What a path is made of, as dumps of one program share it: the class of each object along it (a class object as the class it is). */
-export function pathShape(g: ObjectGraph, path: readonly number[]): string {
-  return path.map((v) => g.classObjectNames.get(v) ?? g.classNames[g.classOf[v]!]!).join(' > ');
+/** An object's class, a class object as the class it is. */
+function classNameOf(g: ClassColumns, v: number): string {
+  return g.classObjectNames.get(v) ?? g.classNames[g.classOf[v]!]!;
 }

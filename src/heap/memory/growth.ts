@@ -3,15 +3,17 @@
  * analysis (no pass beyond it): the class tables give the trend per class; the classes that grew most
  * get their holder in the newest heap, whose path from the GC roots is named in that analysis's own
  * pass for paths (growthPaths), and the same holder is looked up in each older heap, matched by its
- * path's shape, for its own growth.
+ * place in the dominator tree (the classes from the root down to it), for its own growth.
  */
 import type { ClassRetained, PathStep } from '../../model/memory.js';
 import { change, type ClassTrend, type GrowthHolder, type GrowthMoment, type MemoryGrowth } from '../../model/memory-growth.js';
+import { collectGarbage } from '../graph/collect-garbage.js';
+import type { RetainedSizes } from '../graph/dominators.js';
 import { retainedOf } from '../graph/dominators.js';
-import { classHolders, classTrends, pathShape } from '../graph/growth.js';
+import { type ClassColumns, type ClassHolder, classHolders, classTrends } from '../graph/growth.js';
 import type { MemoryAnalysis } from '../graph/heap-memory.js';
-import { objectAt } from '../graph/memory-summary.js';
-import { shortestStrongPaths } from '../graph/root-path.js';
+import { type DominatedLists, objectAt } from '../graph/memory-summary.js';
+import { analyseMemory, type MemoryAnalysisOptions } from './analyse-memory.js';
 
 /** Classes listed in the comparison, and how many of those that grew most get a holder looked up. */
 const GROWTH_CLASSES = 40;
@@ -22,10 +24,54 @@ export const ALL_CLASSES = Number.POSITIVE_INFINITY;
 
 type Analysed = Pick<MemoryAnalysis, 'graph' | 'tree' | 'lists' | 'summary'>;
 
+/**
+ * What an older dump's analysis keeps until the newest is analysed: its summary, and what finds a
+ * holder (each object's class, the dominator tree's lists and retained sizes: 16 bytes an object), not
+ * the graph's ids, sizes and references (20 more), so two analyses are not held whole at once.
+ */
+export interface KeptForGrowth {
+  readonly graph: ClassColumns;
+  readonly tree: RetainedSizes;
+  readonly lists: DominatedLists;
+  readonly summary: MemoryAnalysis['summary'];
+}
+
+function keptForGrowth(a: MemoryAnalysis): KeptForGrowth & Pick<MemoryAnalysis['graph'], 'cut' | 'warnings'> {
+  const { objects, classOf, classNames, classObjectNames, cut, warnings } = a.graph;
+  const { root, retained, retainedUnit, reachable, unreachable } = a.tree;
+  return {
+    graph: { objects, classOf, classNames, classObjectNames },
+    tree: { root, retained, retainedUnit, reachable, unreachable },
+    lists: a.lists,
+    summary: a.summary,
+    ...(cut !== undefined ? { cut } : {}),
+    warnings,
+  };
+}
+
+/**
+ * The memory analysis of an older dump of `memory --baseline`, with every class in its table and
+ * no paths looked up (the report shows the newest dump's), shrunk to what the comparison reads and
+ * the rest collected before the next dump is read.
+ */
+export async function analyseBaselineMemory(
+  file: string,
+  options: Omit<MemoryAnalysisOptions, 'topClasses' | 'suspectPaths' | 'pathsAlso'>,
+): Promise<KeptForGrowth & Pick<MemoryAnalysis['graph'], 'cut' | 'warnings'>> {
+  const kept = await shrunk(file, options);
+  collectGarbage();
+  return kept;
+}
+
+/** Apart from analyseBaselineMemory: the whole analysis must be in no frame still running when the garbage is collected. */
+async function shrunk(file: string, options: Omit<MemoryAnalysisOptions, 'topClasses' | 'suspectPaths' | 'pathsAlso'>) {
+  return keptForGrowth(await analyseMemory(file, { ...options, topClasses: ALL_CLASSES }));
+}
+
 /** What the newest heap's analysis chose, for growthOf: filled by the pathsAlso hook of growthPaths. */
 export interface GrowthChoice {
   trends: ClassTrend[];
-  holders: Array<{ object: number; classes: string[] }>;
+  holders: Array<{ object: number; shape: string; classes: string[] }>;
   held: Map<string, { instances: number; ofInstances: number }>;
 }
 
@@ -38,7 +84,7 @@ export function growthPaths(baselines: ReadonlyArray<readonly ClassRetained[]>, 
     choice.trends = classTrends([...baselines, a.summary.classes]);
     const last = baselines.length;
     const grown = choice.trends.filter((c) => c.shallow[last]! > c.shallow[0]! || c.instances[last]! > c.instances[0]!).slice(0, HOLDER_CLASSES);
-    const byHolder = new Map<number, string[]>();
+    const byHolder = new Map<number, { shape: string; classes: string[] }>();
     for (const h of classHolders(
       a.graph,
       a.tree,
@@ -47,30 +93,35 @@ export function growthPaths(baselines: ReadonlyArray<readonly ClassRetained[]>, 
     )) {
       choice.held.set(h.className, { instances: h.instances, ofInstances: h.ofInstances });
       if (h.holder < 0) continue;
-      byHolder.set(h.holder, [...(byHolder.get(h.holder) ?? []), h.className]);
+      const e = byHolder.get(h.holder) ?? { shape: h.shape, classes: [] };
+      e.classes.push(h.className);
+      byHolder.set(h.holder, e);
     }
-    choice.holders = [...byHolder].map(([object, classes]) => ({ object, classes }));
+    choice.holders = [...byHolder].map(([object, e]) => ({ object, ...e }));
     return choice.holders.map((h) => h.object);
   };
 }
 
 /** The comparison, once every heap is analysed (oldest first, the newest with growthPaths' hook and its alsoPaths). */
 export function growthOf(
-  analyses: ReadonlyArray<Analysed & { readonly source: string; readonly timestampMs?: number }>,
+  older: ReadonlyArray<KeptForGrowth & { readonly source: string; readonly timestampMs?: number }>,
+  newest: Analysed & { readonly source: string; readonly timestampMs?: number },
   choice: GrowthChoice,
   holderPaths: readonly PathStep[][],
 ): MemoryGrowth {
-  const newest = analyses[analyses.length - 1]!;
+  const analyses = [...older, newest];
   const moments: GrowthMoment[] = analyses.map((a) => ({
     source: a.source,
     ...(a.timestampMs !== undefined ? { timestampMs: a.timestampMs } : {}),
     objects: a.summary.objects,
     retainedBytes: a.summary.retainedBytes,
   }));
+  // Each older dump's holders of every class that has one in the newest, found in one walk of its tree.
+  const classes = [...new Set(choice.holders.flatMap((h) => h.classes))];
+  const olderHolders = older.map((a) => (classes.length > 0 ? classHolders(a.graph, a.tree, a.lists, classes) : []));
   const holders: GrowthHolder[] = choice.holders.map((h, k) => {
     const path = holderPaths[k] ?? [];
-    const shape = path.map((st) => st.object.describes ?? st.object.className).join(' > ');
-    const retained = analyses.map((a) => (a === newest ? retainedOf(a.tree, h.object) : olderHolderRetained(a, h.classes, shape)));
+    const retained = [...olderHolders.map((found, m) => olderHolderRetained(older[m]!, found, h.shape)), retainedOf(newest.tree, h.object)];
     const heldBy = heldByOf(path);
     return {
       holds: h.classes.map((className) => ({ className, ...choice.held.get(className)! })),
@@ -92,16 +143,12 @@ export function growthOf(
 
 /**
  * The retained bytes of the same holder in an older heap: the holder of the same classes there, when
- * its path from the GC roots has the same shape as the newest one's; null when they sit elsewhere.
+ * it sits at the same place of the dominator tree (the same classes from the root down to it); null
+ * when they sit elsewhere.
  */
-function olderHolderRetained(a: Analysed, classes: readonly string[], shape: string): number | null {
-  if (shape === '') return null;
-  const found = classHolders(a.graph, a.tree, a.lists, classes).filter((h) => h.holder >= 0);
-  const candidates = [...new Set(found.map((h) => h.holder))];
-  if (candidates.length === 0) return null;
-  const paths = shortestStrongPaths(a.graph, candidates);
-  const k = paths.findIndex((p) => p !== undefined && pathShape(a.graph, p) === shape);
-  return k >= 0 ? retainedOf(a.tree, candidates[k]!) : null;
+function olderHolderRetained(a: KeptForGrowth, found: readonly ClassHolder[], shape: string): number | null {
+  const same = found.find((h) => h.holder >= 0 && h.shape === shape);
+  return same !== undefined ? retainedOf(a.tree, same.holder) : null;
 }
 
 /** The static field or thread that keeps a holder, from its path: the last static field along it, else the thread of a root. */
@@ -149,7 +196,7 @@ const PLATFORM_CLASS = /^(java|javax|jdk|sun|com\.sun)\.|\[\]$|^\(|^[a-z]+$/;
 /** How few of the smaller heap's application classes the other may share before the two are called two programs. */
 const SHARED_CLASSES_MIN = 0.5;
 
-type ProgramClasses = Pick<MemoryAnalysis, 'graph' | 'summary'> & { readonly source: string };
+type ProgramClasses = { readonly graph: Pick<ClassColumns, 'classObjectNames'>; readonly summary: MemoryAnalysis['summary']; readonly source: string };
 
 /** The classes of a heap outside the JDK: those with instances, and (HPROF) those loaded, whose class objects the dump holds. */
 function applicationClasses(a: ProgramClasses): Set<string> {
