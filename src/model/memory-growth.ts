@@ -40,7 +40,7 @@ export interface GrowthHolder {
   readonly path: readonly PathStep[];
   /**
    * Its retained bytes at each moment, oldest first: null where the older heap holds those classes
-   * elsewhere (another path from the GC roots), so its growth there is not known.
+   * elsewhere (another place in its dominator tree), so its growth there is not known.
    */
   readonly retained: ReadonlyArray<number | null>;
 }

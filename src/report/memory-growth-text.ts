@@ -44,7 +44,7 @@ export function growthText(g: MemoryGrowth): string[] {
     const holderGrowth = known ? ` (${signedBytes((h.retained[h.retained.length - 1] as number) - (h.retained[0] as number))})` : '';
     const where = h.heldBy !== undefined ? `${stripControl(h.heldBy)}: ` : '';
     out.push(`  ${i + 1}. ${where}${stripControl(retainedObjectName(h.object, true))} retains ${sizes}${holderGrowth}`);
-    if (!known) out.push('     (? : in that dump those classes sit elsewhere, not under an object of the same path from the GC roots)');
+    if (!known) out.push('     (?: in that dump those classes sit elsewhere, under no object at the same place of its dominator tree)');
     out.push(
       `     it holds, of the reachable instances, ${h.holds
         .map((c) => {
