@@ -131,3 +131,26 @@ describe('memory --baseline: negative controls', { timeout: 120_000 }, () => {
     expect(r.stderr).toMatch(/memory reads one heap dump, and was given 2\n.*--baseline <older> <newer>/);
   });
 });
+
+describe('memory --baseline on two V8 heap snapshots of one Node process', { timeout: 120_000 }, () => {
+  const V8 = 'fixtures/heap-v8/growth';
+  const v8Truth = JSON.parse(readFileSync(join(V8, 'truth.json'), 'utf8'));
+
+  test("the leak's growth is what the process counted, with the Map that holds it; the control does not grow", async () => {
+    const r = await runCli(['memory', '-f', 'json', '--no-progress', '--baseline', join(V8, 'growth-1.heapsnapshot.gz'), join(V8, 'growth-2.heapsnapshot.gz')]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);
+    const g = doc.growth;
+    const [first, second] = v8Truth.moments as Array<Record<string, number>>;
+    const leak = (g.classes as ClassJson[]).find((c) => c.class === v8Truth.leak.class)!;
+    expect(leak.instances).toEqual([first![v8Truth.leak.class], second![v8Truth.leak.class]]);
+    expect((g.classes as ClassJson[]).find((c) => c.class === v8Truth.control.class)?.change.instances ?? 0).toBe(0);
+    const holder = (g.holders as HolderJson[]).find((h) => h.holds.some((c) => c.class === v8Truth.leak.class))!;
+    expect(holder.holds.find((c) => c.class === v8Truth.leak.class)).toMatchObject({ instances: second![v8Truth.leak.class] });
+    // The Map's table, on the path from the root.
+    expect((holder as unknown as { path: Array<{ class: string }> }).path.map((s) => s.class)).toContain('Map');
+    expect(holder.retained[0]).not.toBeNull();
+    expect(holder.retained[1]! - holder.retained[0]!).toBeGreaterThan(0);
+  });
+});
