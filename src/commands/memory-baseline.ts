@@ -22,7 +22,7 @@ export interface HeapReading {
   readonly maxGunzipBytes?: number;
 }
 
-export type BaselineAnalysis = KeptForGrowth & HeapIdentity & { readonly warnings: readonly string[] };
+export type BaselineAnalysis = KeptForGrowth & HeapIdentity & { readonly warnings: readonly string[]; readonly cut?: string };
 
 export function feedOf(opts: HeapReading) {
   return {
@@ -95,7 +95,11 @@ export async function analyseBaseline(path: string, opts: HeapReading, progress:
   const { cut, warnings, ...kept } = value;
   if (cut !== undefined && kept.summary.objects === 0)
     throw new InputError(`nothing of ${path} could be read: ${renamed(cut, file, path)}`, 'take or copy the heap dump again, whole');
-  return { ...kept, warnings: warnings.map((w) => `${path}: ${renamed(w, file, path)}`) };
+  return {
+    ...kept,
+    ...(cut !== undefined ? { cut: renamed(cut, file, path) } : {}),
+    warnings: warnings.map((w) => `${path}: ${renamed(w, file, path)}`),
+  };
 }
 
 /** Refuses a newer heap that is not a dump of the same program as an older one, by what the files say before any analysis. */

@@ -104,7 +104,15 @@ export async function memoryCommand(heaps: readonly string[], opts: MemoryOption
         feed: feedOf(opts),
       });
       const retainers = retainerTree(found.graph, found.tree, found.lists, { top: opts.top, children: 3, depth: 3 });
-      const growth = older.length > 0 ? growthOf(older, { ...found, source: path, ...identity }, choice, found.alsoPaths ?? []) : undefined;
+      const growth =
+        older.length > 0
+          ? growthOf(
+              older,
+              { ...found, source: path, ...identity, ...(found.graph.cut !== undefined ? { cut: renamed(found.graph.cut, f, path) } : {}) },
+              choice,
+              found.alsoPaths ?? [],
+            )
+          : undefined;
       const sameProgram = older.length > 0 ? notOneProgram(older[older.length - 1]!, { ...found, source: path }) : undefined;
       if (sameProgram !== undefined) throw new InputError(sameProgram, ONE_PROGRAM_REMEDY);
       const listed = { ...found, summary: { ...found.summary, classes: found.summary.classes.slice(0, LISTED_CLASSES) }, retainers, growth };

@@ -14,6 +14,8 @@ export interface GrowthMoment {
   readonly objects: number;
   /** Bytes reachable from the GC roots. */
   readonly retainedBytes: number;
+  /** Why the dump was not read whole (its figures are of the part read, so the growth from or to it is not the program's). */
+  readonly cut?: string;
 }
 
 /** A class at each moment, oldest first (0 where it had no instance). */

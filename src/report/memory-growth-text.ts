@@ -27,6 +27,12 @@ export function growthText(g: MemoryGrowth): string[] {
   const last = stripControl(g.moments[g.moments.length - 1]!.source);
   const several = g.moments.length > 2;
   const out: string[] = ['', `Growth from ${first} to ${last} (${g.moments.length} heap dumps, oldest first: ${momentsLine(g)})`];
+  for (const m of g.moments)
+    if (m.cut !== undefined)
+      out.push(
+        `  Incomplete: ${stripControl(m.source)} was read only in part (${stripControl(m.cut)}): ` +
+          'its figures are of that part, so what grew from or to it is not all the program did',
+      );
   const totals = g.moments.map((m) => m.retainedBytes);
   out.push(
     `  reachable heap: ${totals.map((b) => approximateBytes(b)).join(' -> ')} (${signedBytes(change(totals))}); ` +
@@ -96,6 +102,8 @@ export function growthJson(g: MemoryGrowth) {
       ...(m.timestampMs !== undefined ? { timestamp: new Date(m.timestampMs).toISOString() } : {}),
       objects: m.objects,
       retainedBytes: m.retainedBytes,
+      complete: m.cut === undefined,
+      ...(m.cut !== undefined ? { cut: m.cut } : {}),
     })),
     changedClasses: g.changedClasses,
     classes: g.classes.map((c) => ({

@@ -4,13 +4,14 @@
  * say, its holder is the static field the program put it in (truth.json) and grows too, and the
  * control class, whose objects are replaced but not added, is not reported as growing.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 
-import { runCli } from '../helpers.js';
+import { runCli, scratchDir } from '../helpers.js';
 
 const DIR = 'fixtures/heap/memory-beyond/growth';
 const truth = JSON.parse(readFileSync(join(DIR, 'truth.json'), 'utf8'));
@@ -123,6 +124,18 @@ describe('memory --baseline: negative controls', { timeout: 120_000 }, () => {
       expect(r.stderr).toMatch(why);
       expect(r.stderr.split('\n')[0]).toMatch(/^error: /);
     }
+  });
+
+  test('an older dump cut short: the growth section says its figures are of the part read, and the JSON marks it', async () => {
+    const dir = scratchDir('growth-cut');
+    const cut = join(dir, 'heap-1-cut.hprof');
+    const whole = gunzipSync(readFileSync(heap(1)));
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.6)));
+    const text = await runCli(['memory', '--no-progress', '--baseline', cut, heap(2)]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/\n {2}Incomplete: .*heap-1-cut\.hprof was read only in part \(the heap dump ends in the middle of a record/);
+    const json = JSON.parse((await runCli(['memory', '-f', 'json', '--no-progress', '--baseline', cut, heap(2)])).stdout);
+    expect(json.growth.moments.map((m: { complete: boolean }) => m.complete)).toEqual([false, true]);
   });
 
   test('two heaps without --baseline: a usage error naming it', async () => {

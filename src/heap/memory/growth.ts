@@ -104,8 +104,8 @@ export function growthPaths(baselines: ReadonlyArray<readonly ClassRetained[]>, 
 
 /** The comparison, once every heap is analysed (oldest first, the newest with growthPaths' hook and its alsoPaths). */
 export function growthOf(
-  older: ReadonlyArray<KeptForGrowth & { readonly source: string; readonly timestampMs?: number }>,
-  newest: Analysed & { readonly source: string; readonly timestampMs?: number },
+  older: ReadonlyArray<KeptForGrowth & { readonly source: string; readonly timestampMs?: number; readonly cut?: string }>,
+  newest: Analysed & { readonly source: string; readonly timestampMs?: number; readonly cut?: string },
   choice: GrowthChoice,
   holderPaths: readonly PathStep[][],
 ): MemoryGrowth {
@@ -115,6 +115,7 @@ export function growthOf(
     ...(a.timestampMs !== undefined ? { timestampMs: a.timestampMs } : {}),
     objects: a.summary.objects,
     retainedBytes: a.summary.retainedBytes,
+    ...(a.cut !== undefined ? { cut: a.cut } : {}),
   }));
   // Each older dump's holders of every class that has one in the newest, found in one walk of its tree.
   const classes = [...new Set(choice.holders.flatMap((h) => h.classes))];
