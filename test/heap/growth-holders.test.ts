@@ -8,8 +8,9 @@ import { describe, expect, test } from 'vitest';
 
 import { dominatorTree } from '../../src/heap/graph/dominators.js';
 import { classHolders, classTrends } from '../../src/heap/graph/growth.js';
-import { dominatedLists } from '../../src/heap/graph/memory-summary.js';
+import { dominatedLists, memorySummary } from '../../src/heap/graph/memory-summary.js';
 import type { ObjectGraph } from '../../src/heap/graph/object-graph.js';
+import { type GrowthChoice, growthPaths } from '../../src/heap/memory/growth.js';
 
 /** A graph of objects of the given classes, with these edges and roots. */
 function graphOf(classes: string[], edges: Array<[number, number]>, roots: number[]): ObjectGraph {
@@ -97,4 +98,26 @@ test('classTrends: the classes that changed, biggest shallow growth first, a new
     ['Grows', [1, 3], [16, 48]],
     ['Shrinks', [4, 2], [64, 32]],
   ]);
+});
+
+test("growthPaths: the program's own class that grew gets its holder even when the JDK's classes fill the first five", () => {
+  // Root 0 holds an array 1 of many JDK objects; root 2 (the program's registry) holds two com.acme.Orders.
+  const jdk = ['byte[]', 'java.lang.String', 'java.util.HashMap$Node', 'java.lang.Long', 'int[]', 'char[]'];
+  const classes = ['java.lang.Object[]', ...jdk.flatMap((c) => [c, c, c]), 'com.acme.Registry', 'com.acme.Order', 'com.acme.Order'];
+  const registry = classes.length - 3;
+  const edges: Array<[number, number]> = [
+    ...jdk.flatMap((_, k) => [0, 1, 2].map((i): [number, number] => [0, 1 + 3 * k + i])),
+    [registry, registry + 1],
+    [registry, registry + 2],
+  ];
+  const g = graphOf(classes, edges, [0, registry]);
+  const t = dominatorTree(g);
+  const lists = dominatedLists(g, t);
+  const summary = memorySummary(g, t, { topClasses: Number.POSITIVE_INFINITY }, lists);
+  const choice: GrowthChoice = { trends: [], holders: [], held: new Map() };
+  // The baseline had none of any of them.
+  const targets = growthPaths([[]], choice)({ graph: g, tree: t, lists, summary });
+  expect(choice.held.get('com.acme.Order')).toEqual({ instances: 2, ofInstances: 2 });
+  expect(choice.holders.find((h) => h.classes.includes('com.acme.Order'))).toMatchObject({ object: registry, shape: 'com.acme.Registry' });
+  expect(targets).toContain(registry);
 });

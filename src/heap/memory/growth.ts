@@ -18,6 +18,12 @@ import { analyseMemory, type MemoryAnalysisOptions } from './analyse-memory.js';
 /** Classes listed in the comparison, and how many of those that grew most get a holder looked up. */
 const GROWTH_CLASSES = 40;
 const HOLDER_CLASSES = 5;
+/**
+ * And how many of the program's own classes (outside the JDK) that grew, wherever they rank: byte
+ * arrays, strings and map nodes of the JDK grow with any leak and may fill the first five, where the
+ * program's class says what the leak is made of.
+ */
+const HOLDER_PROGRAM_CLASSES = 3;
 
 /** The classes a MemoryAnalysis must list in full (summary.classes) for a comparison: every one. */
 export const ALL_CLASSES = Number.POSITIVE_INFINITY;
@@ -83,7 +89,9 @@ export function growthPaths(baselines: ReadonlyArray<readonly ClassRetained[]>, 
   return (a) => {
     choice.trends = classTrends([...baselines, a.summary.classes]);
     const last = baselines.length;
-    const grown = choice.trends.filter((c) => c.shallow[last]! > c.shallow[0]! || c.instances[last]! > c.instances[0]!).slice(0, HOLDER_CLASSES);
+    const growing = choice.trends.filter((c) => c.shallow[last]! > c.shallow[0]! || c.instances[last]! > c.instances[0]!);
+    const program = growing.filter((c) => !PLATFORM_CLASS.test(c.className)).slice(0, HOLDER_PROGRAM_CLASSES);
+    const grown = [...new Set([...growing.slice(0, HOLDER_CLASSES), ...program])];
     const byHolder = new Map<number, { shape: string; classes: string[] }>();
     for (const h of classHolders(
       a.graph,
