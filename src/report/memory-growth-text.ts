@@ -26,7 +26,7 @@ export function growthText(g: MemoryGrowth): string[] {
   const first = stripControl(g.moments[0]!.source);
   const last = stripControl(g.moments[g.moments.length - 1]!.source);
   const several = g.moments.length > 2;
-  const out: string[] = ['', `Growth from ${first} to ${last} (${g.moments.length} heap dumps, oldest first: ${momentsLine(g)})`];
+  const out: string[] = ['', `Growth over ${g.moments.length} heap dumps, oldest first: ${momentsLine(g)}`];
   for (const m of g.moments)
     if (m.cut !== undefined)
       out.push(
@@ -72,7 +72,10 @@ export function growthText(g: MemoryGrowth): string[] {
             .join(' -> '),
       );
   });
-  out.push('', `  Classes by growth (${first} to ${last}: change in instances, shallow and retained bytes${several ? '; instances at each dump' : ''})`);
+  out.push(
+    '',
+    `  Classes by growth (dump 1 to ${g.moments.length}: change in instances, shallow and retained bytes${several ? '; instances at each dump' : ''})`,
+  );
   out.push(`  ${'instances'.padStart(10)}  ${'shallow'.padStart(11)}  ${'retained'.padStart(11)}  class${several ? ' (instances at each dump)' : ''}`);
   for (const c of growing.slice(0, TEXT_CLASSES))
     out.push(

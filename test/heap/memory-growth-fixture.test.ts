@@ -94,8 +94,8 @@ describe('memory --baseline on three dumps of one leaking JVM', { timeout: 120_0
     const r = await runCli(['memory', '--no-progress', '--baseline', heap(1), heap(2)]);
     const at = (s: string) => r.stdout.indexOf(s);
     expect(at('\nLeak suspects')).toBeGreaterThan(0);
-    expect(at('\nGrowth from ')).toBeGreaterThan(at('\nLeak suspects'));
-    expect(at('\nClasses by retained size')).toBeGreaterThan(at('\nGrowth from '));
+    expect(at('\nGrowth over ')).toBeGreaterThan(at('\nLeak suspects'));
+    expect(at('\nClasses by retained size')).toBeGreaterThan(at('\nGrowth over '));
     expect(at('\nBiggest retainers')).toBeGreaterThan(at('\nClasses by retained size'));
     expect(r.stdout).toContain(`${holderName}: java.util.HashMap$Node[]`);
     expect(r.stdout).toMatch(new RegExp(`\\+2,000 +\\+46\\.9 KiB .* ${leak.replace(/\./g, '\\.')}\\n`));
