@@ -1,9 +1,8 @@
 /**
  * The heap dumps of `memory`, each identified and checked against its budget before its analysis, and
  * the older ones of `memory --baseline` analysed for the comparison: their class tables and dominator
- * trees are kept until the newest is analysed (see heap/memory/growth.ts), so with several dumps each
- * must fit its share of the memory the analysis may take (a share that errs on the side of a refusal:
- * an older dump keeps 16 bytes an object of the 36 its analysis takes at its peak).
+ * trees are kept until the newest is analysed (see heap/memory/growth.ts: 16 bytes an object), so each
+ * dump's analysis must fit what the limit leaves beside what the older ones keep.
  */
 import { identifyHeapFile } from '../analysis/heap-file.js';
 import { InputError } from '../errors.js';
@@ -13,6 +12,7 @@ import { HprofFormatError } from '../heap/open-heap.js';
 import { requireHeapFormat } from '../input/identify.js';
 import { openInput } from '../input/open.js';
 import { readInputFile, renamed } from '../input/stdin.js';
+import { approximateBytes } from '../model/bytes.js';
 import type { ProgressLine } from './progress.js';
 
 /** What memory and memory --baseline read of each heap file: the part of MemoryOptions a heap's reading takes. */
@@ -34,14 +34,14 @@ export function feedOf(opts: HeapReading) {
 /**
  * A heap file's format and identity (an HPROF's id size and time, from its header), refused when it is
  * no heap the memory analysis reads or when its analysis does not fit (its share of the limit, when
- * `shared` says how many heaps are held at once).
+ * `kept`: what the older dumps' analyses of a comparison keep meanwhile).
  */
 export async function heapKind(
   path: string,
   f: string,
   opts: HeapReading,
   progress: ProgressLine,
-  shared?: { readonly heaps: number },
+  kept?: { readonly dumps: number; readonly bytes: number },
 ): Promise<{ kind: 'hprof' | 'v8-heapsnapshot'; identity: Omit<HeapIdentity, 'source' | 'kind'> }> {
   const { kind } = requireHeapFormat(await identifyHeapFile(f, opts.maxGunzipBytes));
   if (kind === 'dumpsleuth-heap') {
@@ -52,13 +52,16 @@ export async function heapKind(
   }
   if (kind !== 'hprof') return { kind, identity: {} };
   const whole = memoryLimit(opts.maxMemoryBytes);
+  // The free memory is measured now, with what the older dumps keep already taken; --max-memory is not.
   const limit =
-    shared === undefined ? whole : { bytes: whole.bytes / shared.heaps, what: `its share of ${whole.what} (${shared.heaps} heap dumps are held at once)` };
+    kept === undefined || kept.dumps === 0 || opts.maxMemoryBytes === undefined
+      ? whole
+      : { bytes: whole.bytes - kept.bytes, what: `${whole.what} less the ${approximateBytes(kept.bytes)} the older dumps' analyses keep` };
   const tooBig = await doesNotFitFile(f, limit, opts.heapDump, (e) => progress.update(`counting the objects of ${path}`, e));
   if (tooBig !== undefined)
     throw new InputError(
       `cannot analyse the memory of ${path}: ${tooBig}`,
-      shared === undefined
+      kept === undefined
         ? 'give --max-memory with more to run it anyway, run it on a machine with more memory, or use analyze --no-memory for its threads and pools'
         : 'compare fewer heap dumps at once, give --max-memory with more to run it anyway, or run it on a machine with more memory',
     );
@@ -76,9 +79,14 @@ async function hprofHeader(f: string, maxGunzipBytes: number | undefined): Promi
 }
 
 /** An older heap of `memory --baseline`, analysed whole but for the paths of its suspects (the newest heap's report shows those). */
-export async function analyseBaseline(path: string, opts: HeapReading, progress: ProgressLine, shared: { readonly heaps: number }): Promise<BaselineAnalysis> {
+export async function analyseBaseline(
+  path: string,
+  opts: HeapReading,
+  progress: ProgressLine,
+  olderKeep: { readonly dumps: number; readonly bytes: number },
+): Promise<BaselineAnalysis> {
   const { value, file } = await readInputFile(path, async (f) => {
-    const { kind, identity } = await heapKind(path, f, opts, progress, shared);
+    const { kind, identity } = await heapKind(path, f, opts, progress, olderKeep);
     try {
       const kept = await analyseBaselineMemory(f, {
         format: kind,

@@ -7,7 +7,7 @@ import { InputError, UsageError } from '../errors.js';
 import { HeapView } from '../heap/heap-view.js';
 import { analyseMemory } from '../heap/memory/analyse-memory.js';
 import { withThreadNames } from '../heap/memory/finish.js';
-import { ALL_CLASSES, type GrowthChoice, growthOf, growthPaths, notOneProgram } from '../heap/memory/growth.js';
+import { ALL_CLASSES, type GrowthChoice, growthOf, growthPaths, keptBytes, notOneProgram } from '../heap/memory/growth.js';
 import { idText, parseObjectId, retainerTree } from '../heap/memory/memory-graph.js';
 import { HprofFormatError, type LoadPlan } from '../heap/open-heap.js';
 import { readInputFile, renamed } from '../input/stdin.js';
@@ -69,10 +69,11 @@ export async function memoryCommand(heaps: readonly string[], opts: MemoryOption
   const all = [...baselines, ...heaps];
   if (all.filter((h) => h === '-').length > 1) throw new UsageError('standard input (-) can be only one of the heap dumps', 'give the others as files');
   const { format, progress, write } = await commandOutput(opts, ['text', 'json'], io);
-  const shared = all.length > 1 ? { heaps: all.length } : undefined;
+  // What the older dumps' analyses keep, for the budget of the next (see heapKind).
+  const kept = () => (all.length > 1 ? { dumps: older.length, bytes: older.reduce((sum, b) => sum + keptBytes(b), 0) } : undefined);
   const older: BaselineAnalysis[] = [];
   for (const path of all.slice(0, -1)) {
-    const next = await analyseBaseline(path, opts, progress, shared!);
+    const next = await analyseBaseline(path, opts, progress, kept()!);
     if (older.length > 0) {
       requireOneProgramFormat(older[older.length - 1]!, next);
       const two = notOneProgram(older[older.length - 1]!, next);
@@ -83,7 +84,7 @@ export async function memoryCommand(heaps: readonly string[], opts: MemoryOption
   const path = all[all.length - 1]!;
   const choice: GrowthChoice = { trends: [], holders: [], held: new Map() };
   const { value: analysis, file } = await readInputFile(path, async (f) => {
-    const { kind, identity } = await heapKind(path, f, opts, progress, shared);
+    const { kind, identity } = await heapKind(path, f, opts, progress, kept());
     for (const b of older) requireOneProgramFormat(b, { source: path, kind, ...identity });
     try {
       const found = await analyseMemory(f, {

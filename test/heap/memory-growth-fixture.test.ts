@@ -138,6 +138,15 @@ describe('memory --baseline: negative controls', { timeout: 120_000 }, () => {
     expect(json.growth.moments.map((m: { complete: boolean }) => m.complete)).toEqual([false, true]);
   });
 
+  test("the budget of the newer dump leaves out what the older dump's analysis keeps meanwhile", async () => {
+    // 202 MiB: heap-1's analysis fits (about 201.8 MiB), heap-2's (about 202.3 MiB) does not, still less beside heap-1's kept tree.
+    const r = await runCli(['memory', '--no-progress', '--max-memory', '202m', '--baseline', heap(1), heap(2)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^error: cannot analyse the memory of \S*heap-2\.hprof\.gz: .* more than --max-memory 202\.0 MiB less the [\d.]+ KiB the older dumps' analyses keep/,
+    );
+  });
+
   test('two heaps without --baseline: a usage error naming it', async () => {
     const r = await runCli(['memory', heap(1), heap(2)]);
     expect(r.code).toBe(2);

@@ -42,6 +42,11 @@ export interface KeptForGrowth {
   readonly summary: MemoryAnalysis['summary'];
 }
 
+/** The bytes an older dump's analysis keeps (see KeptForGrowth). */
+export function keptBytes(k: KeptForGrowth): number {
+  return k.graph.classOf.byteLength + k.tree.retained.byteLength + k.lists.start.byteLength + k.lists.children.byteLength;
+}
+
 function keptForGrowth(a: MemoryAnalysis): KeptForGrowth & Pick<MemoryAnalysis['graph'], 'cut' | 'warnings'> {
   const { objects, classOf, classNames, classObjectNames, cut, warnings } = a.graph;
   const { root, retained, retainedUnit, reachable, unreachable } = a.tree;
