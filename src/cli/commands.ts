@@ -15,6 +15,7 @@ import { REPORT_FORMATS, usualExtensionsText } from '../report/renderers.js';
 import { flagName, type OptionList, type OptionValues, withHelp } from './option.js';
 import {
   ANALYZE,
+  BASELINE,
   COLOR,
   CONFIG,
   DUBBO_QOS,
@@ -145,12 +146,16 @@ export const COMMANDS = [
   command({
     name: 'memory',
     description: 'what holds the memory of a heap dump (HPROF or V8 .heapsnapshot): dominator tree, retained sizes, leak suspects, classes by retained size',
-    argument: { name: '<heap>', help: 'HPROF heap dump or V8 .heapsnapshot (plain or gzip), or - for stdin' },
+    argument: {
+      name: '<heap...>',
+      help: 'HPROF heap dump or V8 .heapsnapshot (plain or gzip), or - for stdin; after --baseline, the newer dumps, oldest first',
+    },
     options: {
       format: formatOption(['text', 'json']),
       output: HEAP_OUTPUT,
       top: topOption('top-level dominators to show', 10, 1, 'for example --top 20'),
       path: PATH,
+      baseline: BASELINE,
       heapDump: DUMP,
       maxMemoryBytes: withHelp(
         MAX_MEMORY,
@@ -159,7 +164,7 @@ export const COMMANDS = [
       maxGunzipBytes: MAX_GUNZIP_SIZE,
       progress: PROGRESS,
     },
-    run: ([heap], o, io) => memoryCommand(heap!, o, io),
+    run: (heaps, o, io) => memoryCommand(heaps, o, io),
   }),
   command({
     name: 'capture',

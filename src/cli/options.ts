@@ -119,6 +119,16 @@ export const PATH: CliOption<string | undefined> = {
   parse: text,
 };
 
+export const BASELINE: CliOption<readonly string[], readonly string[]> = {
+  flags: '--baseline <older>',
+  help:
+    'an older heap dump of the same JVM or program: what grew since it (per class, and what holds the new objects); ' +
+    'repeat, oldest first, for the trend over several',
+  repeatable: true,
+  default: [],
+  parse: (raw) => raw,
+};
+
 // capture's own.
 
 export const DUMPS: CliOption<number, string> = {

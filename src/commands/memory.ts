@@ -2,22 +2,22 @@
  * `dumpsleuth memory <heap>`: what holds the memory of a heap dump (HPROF, or a V8 .heapsnapshot): the dominator tree's
  * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
  */
-import { identifyHeapFile, nothingReadError, openHeapFile } from '../analysis/heap-file.js';
+import { nothingReadError, openHeapFile } from '../analysis/heap-file.js';
 import { InputError, UsageError } from '../errors.js';
 import { HeapView } from '../heap/heap-view.js';
 import { analyseMemory } from '../heap/memory/analyse-memory.js';
-import { doesNotFitFile, memoryLimit } from '../heap/memory/budget.js';
 import { withThreadNames } from '../heap/memory/finish.js';
+import { ALL_CLASSES, type GrowthChoice, growthOf, growthPaths, keptBytes, notOneProgram } from '../heap/memory/growth.js';
 import { idText, parseObjectId, retainerTree } from '../heap/memory/memory-graph.js';
 import { LOADER_NAMES_ROOT, withLoaderNames } from '../heap/memory/name-loaders.js';
 import { HprofFormatError, type LoadPlan } from '../heap/open-heap.js';
-import { requireHeapFormat } from '../input/identify.js';
 import { readInputFile, renamed } from '../input/stdin.js';
 import type { MemorySummary, RetainedObject, RetainerNode } from '../model/memory.js';
 import { type MemoryReport, renderMemoryJson, renderMemoryText } from '../report/memory-text.js';
 import { stripControl } from '../report/sanitize.js';
 import { commandOutput, type OutputRequest, sayWarnings } from './command-output.js';
 import type { CommandIo } from './io.js';
+import { analyseBaseline, type BaselineAnalysis, feedOf, heapKind, ONE_PROGRAM_REMEDY, requireOneProgramFormat } from './memory-baseline.js';
 
 /** What the progress line says in each step of the memory analysis after the reading (see analyseMemory). */
 const MEMORY_PHASES: Readonly<Record<string, string>> = { dominators: 'dominator tree', summary: 'leak suspects', paths: 'paths from GC roots' };
@@ -59,47 +59,79 @@ export interface MemoryOptions extends OutputRequest {
   readonly maxMemoryBytes?: number;
   /** `--max-gunzip-size`, already parsed. */
   readonly maxGunzipBytes?: number;
+  /** `--baseline`: older heap dumps of the same program, oldest first: what grew since them. */
+  readonly baseline?: readonly string[];
 }
 
-export async function memoryCommand(path: string, opts: MemoryOptions, io: CommandIo): Promise<number> {
+/** Classes the report lists by retained size (a comparison reads them all). */
+const LISTED_CLASSES = 40;
+
+export async function memoryCommand(heaps: readonly string[], opts: MemoryOptions, io: CommandIo): Promise<number> {
   const pathId = opts.path !== undefined ? parseObjectId(opts.path) : undefined;
   if (opts.path !== undefined && pathId === undefined)
     throw new UsageError(
       `--path ${stripControl(opts.path)} is not an object id`,
       'give the id as the report prints it, such as --path 0xf0054ee8 (HPROF) or --path @1234 (V8)',
     );
+  const baselines = opts.baseline ?? [];
+  if (baselines.length === 0 && heaps.length > 1)
+    throw new UsageError(
+      `memory reads one heap dump, and was given ${heaps.length}`,
+      'to see what grew between dumps of one JVM, name the older with --baseline: dumpsleuth memory --baseline <older> <newer>',
+    );
+  const all = [...baselines, ...heaps];
+  if (all.filter((h) => h === '-').length > 1) throw new UsageError('standard input (-) can be only one of the heap dumps', 'give the others as files');
   const { format, progress, write } = await commandOutput(opts, ['text', 'json'], io);
-  const { value: analysis, file } = await readInputFile(path, async (f) => {
-    const { kind } = requireHeapFormat(await identifyHeapFile(f, opts.maxGunzipBytes));
-    if (kind === 'dumpsleuth-heap') {
-      throw new InputError(
-        `${f} is a dumpsleuth heap snapshot: it holds only the objects the analyses need (and, from an HPROF, its memory summary), not the whole graph`,
-        'run it on the HPROF the snapshot came from (jmap -dump, jcmd GC.heap_dump), or analyze the snapshot for the summary it carries',
-      );
+  // What the older dumps' analyses keep, for the budget of the next (see heapKind).
+  const kept = () => (all.length > 1 ? { dumps: older.length, bytes: older.reduce((sum, b) => sum + keptBytes(b), 0) } : undefined);
+  const older: BaselineAnalysis[] = [];
+  for (const path of all.slice(0, -1)) {
+    const next = await analyseBaseline(path, opts, progress, kept()!);
+    if (older.length > 0) {
+      requireOneProgramFormat(older[older.length - 1]!, next);
+      const two = notOneProgram(older[older.length - 1]!, next);
+      if (two !== undefined) throw new InputError(two, ONE_PROGRAM_REMEDY);
     }
+    older.push(next);
+  }
+  const path = all[all.length - 1]!;
+  const choice: GrowthChoice = { trends: [], holders: [], held: new Map() };
+  const { value: analysis, file } = await readInputFile(path, async (f) => {
+    const { kind, identity } = await heapKind(path, f, opts, progress, kept());
+    for (const b of older) requireOneProgramFormat(b, { source: path, kind, ...identity });
     try {
-      if (kind === 'hprof') {
-        const tooBig = await doesNotFitFile(f, memoryLimit(opts.maxMemoryBytes), opts.heapDump, (e) => progress.update(`counting the objects of ${path}`, e));
-        if (tooBig !== undefined)
-          throw new InputError(
-            `cannot analyse the memory of ${path}: ${tooBig}`,
-            'give --max-memory with more to run it anyway, run it on a machine with more memory, or use analyze --no-memory for its threads and pools',
-          );
-      }
       const found = await analyseMemory(f, {
         format: kind,
         onProgress: (e) => progress.update(MEMORY_PHASES[e.phase] ?? `reading ${path}`, e),
         topDominators: Math.max(opts.top, 20),
         suspectPaths: true,
         ...(pathId !== undefined ? { pathToId: pathId } : {}),
-        feed: {
-          ...(opts.heapDump !== undefined ? { heapDump: opts.heapDump } : {}),
-          ...(opts.maxGunzipBytes !== undefined ? { maxGunzipBytes: opts.maxGunzipBytes } : {}),
-        },
+        ...(older.length > 0
+          ? {
+              topClasses: ALL_CLASSES,
+              pathsAlso: growthPaths(
+                older.map((b) => b.summary.classes),
+                choice,
+              ),
+            }
+          : {}),
+        feed: feedOf(opts),
       });
       const retainers = retainerTree(found.graph, found.tree, found.lists, { top: opts.top, children: 3, depth: 3 });
-      const loaders = (found.summary.classLoaders?.classes.length ?? 0) > 0;
-      if (kind !== 'hprof' || (!listsAThread(found.summary, retainers) && !loaders)) return { ...found, retainers };
+      const growth =
+        older.length > 0
+          ? growthOf(
+              older,
+              { ...found, source: path, ...identity, ...(found.graph.cut !== undefined ? { cut: renamed(found.graph.cut, f, path) } : {}) },
+              choice,
+              found.alsoPaths ?? [],
+            )
+          : undefined;
+      const sameProgram = older.length > 0 ? notOneProgram(older[older.length - 1]!, { ...found, source: path }) : undefined;
+      if (sameProgram !== undefined) throw new InputError(sameProgram, ONE_PROGRAM_REMEDY);
+      const listed = { ...found, summary: { ...found.summary, classes: found.summary.classes.slice(0, LISTED_CLASSES) }, retainers, growth };
+      const loaders = (listed.summary.classLoaders?.classes.length ?? 0) > 0;
+      if (kind !== 'hprof' || (!listsAThread(listed.summary, retainers) && !loaders)) return listed;
       // A thread is named as analyze names it (`java.lang.Thread "main"`): its name read from a load of the threads alone
       // (and of the class loaders, when the report lists loaders: their names).
       const plan = loaders ? { roots: [...THREAD_NAMES_PLAN.roots, LOADER_NAMES_ROOT] } : THREAD_NAMES_PLAN;
@@ -107,8 +139,8 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
         progress.update(`thread names of ${path}`, e),
       );
       const view = new HeapView(threads);
-      const named = withLoaderNames(withThreadNames({ input: path, summary: found.summary, tree: retainers }, view), view);
-      return { ...found, summary: named.summary!, retainers: named.tree! };
+      const named = withLoaderNames(withThreadNames({ input: path, summary: listed.summary, tree: retainers }, view), view);
+      return { ...listed, summary: named.summary!, retainers: named.tree! };
     } catch (e) {
       if (e instanceof HprofFormatError) throw new InputError(`${f}: ${e.message}`, 'pass an HPROF heap dump or a V8 .heapsnapshot (plain or gzip)');
       throw e;
@@ -127,7 +159,8 @@ export async function memoryCommand(path: string, opts: MemoryOptions, io: Comma
     ...(rootPath !== undefined ? { path: rootPath } : {}),
     summary: analysis.summary,
     tree: analysis.retainers,
-    warnings: graph.warnings.map((w) => renamed(w, file, path)),
+    ...(analysis.growth !== undefined ? { growth: analysis.growth } : {}),
+    warnings: [...older.flatMap((b) => b.warnings), ...graph.warnings.map((w) => renamed(w, file, path))],
   };
   const text = format === 'json' ? renderMemoryJson(report) : renderMemoryText(report);
   await write(text);

@@ -1,14 +1,17 @@
 /**
- * The memory report: what holds the memory of a heap dump, as text (the leak suspects first, then
- * a tree of the biggest retainers, the classes by retained size) and as the `dumpsleuth.memory/1` JSON.
+ * The memory report: what holds the memory of a heap dump, as text (the answer first: the leak
+ * suspects, and with --baseline what grew; then the classes by retained size, the tree of the biggest
+ * retainers, and how the figures were made) and as the `dumpsleuth.memory/1` JSON.
  * Draws what it is given; names from the dump are stripped of control sequences.
  */
 import { countOf, countText, shareText } from '../model/count-text.js';
 import type { RetainerNode } from '../model/memory.js';
 import { biggestHeldText, classSuspectText, type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
 import { stackFramesText, stackHolderText } from '../model/memory.js';
+import type { MemoryGrowth } from '../model/memory-growth.js';
 import { classLoaderLines, classLoadersJson } from './class-loaders-report.js';
 import { approximateBytes } from './heap-size-text.js';
+import { growthJson, growthText } from './memory-growth-text.js';
 import { stackFramesJson, stackHolderJson } from './memory-stack-frames.js';
 import { stripControl } from './sanitize.js';
 
@@ -23,6 +26,8 @@ export interface MemoryReport {
   readonly warnings: readonly string[];
   /** Why the dump was not read whole: the figures are of what was read. */
   readonly cut?: string;
+  /** With --baseline: what grew since the older dumps (this report's heap is the newest). */
+  readonly growth?: MemoryGrowth;
 }
 
 const pct = (part: number, whole: number) => (whole > 0 ? shareText(part, whole) : '-');
@@ -36,15 +41,7 @@ export function renderMemoryText(r: MemoryReport): string {
   out.push(
     `heap: ${countText(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ` +
       `${countText(s.reachableObjects)} reachable from the GC roots (${approximateBytes(heap)})`,
-    `unreachable (left out of the tree): ${countText(s.unreachable.objects)} objects, ${approximateBytes(s.unreachable.bytes)}`,
-    `GC roots: ${
-      Object.entries(s.roots)
-        .sort((a, b) => b[1] - a[1])
-        .map(([k, v]) => `${k} ${countText(v)}`)
-        .join(', ') || 'none'
-    }${s.missingReferences > 0 ? `; ${countText(s.missingReferences)} references to objects not in the dump were ignored` : ''}`,
   );
-  if (s.sizeModel !== undefined) out.push(`object sizes: ${s.sizeModel.summary} (${s.sizeModel.reasons.join('; ')})`);
   for (const w of r.warnings) out.push(`warning: ${stripControl(w)}`);
   // What leaks first: the suspects are what the user came for, the tree is how to read them.
   out.push('', s.suspects.length === 0 ? 'Leak suspects: none (no object or class retains 10% of the heap)' : 'Leak suspects');
@@ -73,19 +70,7 @@ export function renderMemoryText(r: MemoryReport): string {
             .join(' -> '),
       );
   });
-  out.push(...classLoaderLines(s.classLoaders).map(stripControl));
-  out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
-  const line = (o: RetainedObject, prefix: string) =>
-    `${prefix}${approximateBytes(o.retained).padStart(10)}  ${pct(o.retained, heap).padStart(6)}` +
-    `  ${approximateBytes(o.shallow).padStart(10)}  ${name(o)} ${o.id}${o.stackFrames !== undefined ? `  held by ${stripControl(stackFramesText(o, 1))}` : ''}`;
-  const walk = (nodes: readonly RetainerNode[], depth: number) => {
-    for (const n of nodes) {
-      out.push(line(n.object, '  '.repeat(depth + 1)));
-      walk(n.children, depth + 1);
-      if (n.more.objects > 0) out.push(`${'  '.repeat(depth + 2)}… ${countText(n.more.objects)} more dominated objects, ${approximateBytes(n.more.bytes)}`);
-    }
-  };
-  walk(r.tree, 0);
+  if (r.growth !== undefined) out.push(...growthText(r.growth));
   if (r.path !== undefined) {
     out.push('', `Shortest path from a GC root to ${stripControl(r.path.target)} (strong references only; weak, soft and phantom referents do not count)`);
     if (r.path.steps.length === 0) out.push('  none: no strong path reaches it (only references of those kinds, or it is unreachable)');
@@ -102,6 +87,32 @@ export function renderMemoryText(r: MemoryReport): string {
       `  ${approximateBytes(c.retained).padStart(10)}  ${approximateBytes(c.shallow).padStart(10)}` +
         `  ${countText(c.instances).padStart(10)}  ${stripControl(c.className)}`,
     );
+  out.push(...classLoaderLines(s.classLoaders).map(stripControl));
+  out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
+  const line = (o: RetainedObject, prefix: string) =>
+    `${prefix}${approximateBytes(o.retained).padStart(10)}  ${pct(o.retained, heap).padStart(6)}` +
+    `  ${approximateBytes(o.shallow).padStart(10)}  ${name(o)} ${o.id}${o.stackFrames !== undefined ? `  held by ${stripControl(stackFramesText(o, 1))}` : ''}`;
+  const walk = (nodes: readonly RetainerNode[], depth: number) => {
+    for (const n of nodes) {
+      out.push(line(n.object, '  '.repeat(depth + 1)));
+      walk(n.children, depth + 1);
+      if (n.more.objects > 0) out.push(`${'  '.repeat(depth + 2)}… ${countText(n.more.objects)} more dominated objects, ${approximateBytes(n.more.bytes)}`);
+    }
+  };
+  walk(r.tree, 0);
+  // How the figures were made comes last: the answer first (issue 49).
+  out.push(
+    '',
+    'Heap details',
+    `  unreachable (left out of the tree): ${countText(s.unreachable.objects)} objects, ${approximateBytes(s.unreachable.bytes)}`,
+    `  GC roots: ${
+      Object.entries(s.roots)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${countText(v)}`)
+        .join(', ') || 'none'
+    }${s.missingReferences > 0 ? `; ${countText(s.missingReferences)} references to objects not in the dump were ignored` : ''}`,
+  );
+  if (s.sizeModel !== undefined) out.push(`  object sizes: ${s.sizeModel.summary} (${s.sizeModel.reasons.join('; ')})`);
   return out.join('\n') + '\n';
 }
 
@@ -166,6 +177,7 @@ export function renderMemoryJson(r: MemoryReport): string {
     ...(r.cut !== undefined ? { cut: r.cut } : {}),
     ...memorySummaryJson(r.summary),
     ...(r.path !== undefined ? { path: { target: r.path.target, steps: r.path.steps.map(stepJson) } } : {}),
+    ...(r.growth !== undefined ? { growth: growthJson(r.growth) } : {}),
     warnings: r.warnings,
   };
   return JSON.stringify(doc, null, 2) + '\n';

@@ -76,6 +76,9 @@ const REPRODUCTIONS: Record<string, Reproduction> = {
     ),
   },
   'an HPROF cut within its header': { args: (d) => (write(d, 'cut.hprof', 'JAVA PROFI'), ['memory', 'cut.hprof']) },
+  'heap dumps of two programs given to `memory --baseline`': {
+    args: () => ['memory', '--baseline', fixture('heap/memory-beyond/growth/heap-2.hprof.gz'), fixture('heap/memory-beyond/waste/heap.hprof.gz')],
+  },
   'a heap dump of which nothing could be read': {
     args: (d) => (write(d, 'early.hprof.gz', readFileSync(fixture('heap/jdk17/heap.hprof.gz')).subarray(0, 200)), ['histogram', 'early.hprof.gz']),
   },

@@ -61,3 +61,15 @@ test('memory report: the leak suspects come first, then the dominator tree', () 
   expect(tree).toBeGreaterThan(suspects);
   expect(text.slice(tree)).toContain('java.lang.Thread 0xf0002000');
 });
+
+// Issue 49: memory opens with the answer; the class table comes before the tree, and how the figures were made comes last.
+test('memory report: the class table before the tree, the heap details last', () => {
+  const node = (o: RetainedObject): RetainerNode => ({ object: o, children: [], more: { objects: 0, bytes: 0 } });
+  const text = report([], [node(object('com.acme.Caches', '0xf0001000', 230 * MB))]);
+  const at = (s: string) => text.indexOf(s);
+  expect(at('\nLeak suspects\n')).toBeGreaterThan(0);
+  expect(at('\nClasses by retained size')).toBeGreaterThan(at('\nLeak suspects\n'));
+  expect(at('\nBiggest retainers')).toBeGreaterThan(at('\nClasses by retained size'));
+  expect(at('\nHeap details\n')).toBeGreaterThan(at('\nBiggest retainers'));
+  expect(text.slice(at('\nHeap details\n'))).toMatch(/ {2}unreachable \(left out of the tree\): 0 objects/);
+});

@@ -29,6 +29,8 @@ export interface MemoryAnalysis {
   readonly pathTo?: PathStep[] | null;
   /** With `retainers`: the top of the dominator tree, each node with its path from a GC root. */
   readonly retainers?: RetainerNode[];
+  /** With `pathsAlso`: the paths from a GC root to the objects it chose, in its order (empty: none). */
+  readonly alsoPaths?: PathStep[][];
 }
 
 /** A graph with what names the steps of its paths (a field, an array index): each format says how. */
@@ -48,6 +50,11 @@ export interface GraphAnalysisOptions extends SummaryOptions {
   readonly pathToId?: number;
   /** Also the top of the dominator tree of this shape, each node with its path from a GC root (same pass). */
   readonly retainers?: RetainerTreeShape;
+  /**
+   * Objects whose paths from a GC root are also wanted, chosen once the summary is made (what holds
+   * the classes that grew, see heap/memory/growth.ts): named in the same pass as the others.
+   */
+  readonly pathsAlso?: (analysis: Pick<MemoryAnalysis, 'graph' | 'tree' | 'lists' | 'summary'>) => readonly number[];
 }
 
 /**
@@ -80,10 +87,14 @@ export async function analyseGraph(named: NamedObjectGraph, options: GraphAnalys
   // Classes defined by several loaders: each listed loader's path says what keeps it (same walk, same names).
   const redefined = redefinedGroups(graph, tree);
   const loaders = options.suspectPaths === true ? loaderTargets(redefined.groups) : [];
-  const targets = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets, ...loaders];
+  const alsoTargets = options.pathsAlso?.({ graph, tree, lists, summary }) ?? [];
+  // In this order: the paths are handed back in it.
+  const beforeLoaders = [...suspectTargets, ...(target !== undefined ? [target] : []), ...treeTargets];
+  const targets = [...beforeLoaders, ...loaders, ...alsoTargets];
   if (targets.length > 0) await announce(options, 'paths');
   // The statics holding the ThreadLocals of the loaders' paths are named in the same pass as the paths.
-  const loaderSteps = (all: ReadonlyArray<readonly number[]>) => threadLocalStatics(graph, all.slice(all.length - loaders.length));
+  const loaderSteps = (all: ReadonlyArray<readonly number[]>) =>
+    threadLocalStatics(graph, all.slice(beforeLoaders.length, beforeLoaders.length + loaders.length));
   const { paths, extra } = targets.length > 0 ? await pathsWithListsAside(named, tree, lists, targets, loaderSteps) : { paths: [], extra: undefined };
   let k = 0;
   const suspects = summary.suspects.map((s) => (wanted(s) ? { ...s, path: paths[k++]! } : s));
@@ -97,7 +108,8 @@ export async function analyseGraph(named: NamedObjectGraph, options: GraphAnalys
     lists,
     summary: { ...summary, suspects, ...(classLoaders !== undefined ? { classLoaders } : {}) },
     ...(pathTo !== undefined ? { pathTo } : {}),
-    ...(top !== undefined ? { retainers: withPaths(top, paths.slice(k)) } : {}),
+    ...(top !== undefined ? { retainers: withPaths(top, paths.slice(k, k + treeTargets.length)) } : {}),
+    ...(options.pathsAlso !== undefined ? { alsoPaths: paths.slice(k + treeTargets.length + loaders.length) } : {}),
   };
 }
 
