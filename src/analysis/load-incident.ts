@@ -228,7 +228,22 @@ async function loadEach(
       'analyse the files of one JVM at a time, or several incidents with `dumpsleuth batch`',
     );
   }
+  const comparing = heapComparisonNote(out.heaps.map((h) => h.path));
+  if (comparing !== undefined) out.notes.push(comparing);
   return out;
+}
+
+/**
+ * Several heap dumps are each analysed on their own here; what grew from one to the next (the usual
+ * proof of a leak) is `memory --baseline`'s, and the report says so rather than leave them side by side.
+ */
+function heapComparisonNote(paths: readonly string[]): string | undefined {
+  if (paths.length < 2) return undefined;
+  const shown = paths.length <= NAMES_SHOWN ? paths.join(', ') : `${paths.slice(0, NAMES_SHOWN).join(', ')} and ${paths.length - NAMES_SHOWN} more`;
+  return (
+    `${paths.length} heap dumps (${shown}) are each analysed on their own: dumpsleuth memory --baseline, ` +
+    'given the older first, says what grew between them and what holds the new objects'
+  );
 }
 
 /** `--memory`'s choice, as the plan takes it (for the commands' options). */
