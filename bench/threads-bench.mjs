@@ -12,7 +12,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createReadStream, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
@@ -133,7 +133,7 @@ async function main() {
   const line = (name, r, size) =>
     `${name.padEnd(34)} ${r.seconds.toFixed(2).padStart(6)} s  ${(size / r.seconds).toFixed(0).padStart(5)} MB/s  peak RSS ` +
     `${r.maxRssMb.toFixed(0).padStart(5)} MB`;
-  console.log(`input: ${mb.toFixed(1)} MB, ${threads} threads (${file}), median of ${runs} runs, node ${process.version}`);
+  console.log(`input: ${mb.toFixed(1)} MB, ${threads} threads (${relative(root, file)}), median of ${runs} runs, node ${process.version}`);
   console.log(line('read bytes only (baseline)', base, mb));
   console.log(line('read, decode, split into lines', lines, mb));
   console.log(line('parse + model + rules', full, mb));
@@ -145,7 +145,7 @@ async function main() {
       `vs read and split into lines: ${(full.seconds / lines.seconds).toFixed(1)}x`,
   );
   console.log(phasesLine(full));
-  console.log(`worst case, no two thread bodies alike: ${uniqueMb.toFixed(1)} MB (${uniqueFile})`);
+  console.log(`worst case, no two thread bodies alike: ${uniqueMb.toFixed(1)} MB (${relative(root, uniqueFile)})`);
   console.log(line('parse + model + rules', unique, uniqueMb));
   console.log(
     `threads parsed: ${unique.threads}, unparsed lines: ${unique.unparsed}, findings: ${unique.findings}; peak RSS / input size: ` +
@@ -162,7 +162,10 @@ async function main() {
   const deepLines = measure('lines', deepFile).now;
   const deepBoth = measure('analyze', deepFile);
   const deepCli = measure('cli', deepFile);
-  console.log(`deep stacks: ${deepMb.toFixed(1)} MB, ${deep.threads} threads in a series of dumps (${deepFile}), real blocks of >= 30 frames: ${deep.blocks}`);
+  console.log(
+    `deep stacks: ${deepMb.toFixed(1)} MB, ${deep.threads} threads in a series of dumps (${relative(root, deepFile)}), ` +
+      `real blocks of >= 30 frames: ${deep.blocks}`,
+  );
   console.log(line('read, decode, split into lines', deepLines, deepMb));
   console.log(line('parse + model + rules', deepBoth.now, deepMb));
   console.log(phasesLine(deepBoth.now));
