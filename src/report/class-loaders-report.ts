@@ -5,7 +5,7 @@
  */
 import { type ClassLoaderSummary, definingLoaderText, keptByText, type LoaderHolder, loaderHolderText, redefinedClassText } from '../model/class-loaders.js';
 import { countText } from '../model/count-text.js';
-import type { PathStep, RetainedObject } from '../model/memory.js';
+import { objectJson, stepJson } from './memory-object-json.js';
 
 /** Loaders listed one per line under each class in text (the JSON lists every loader the analysis kept). */
 const LOADER_LINES = 5;
@@ -43,15 +43,6 @@ export function classLoaderLines(c: ClassLoaderSummary | undefined): string[] {
   return out;
 }
 
-const objectJson = (o: RetainedObject) => ({
-  id: o.id,
-  class: o.className,
-  ...(o.describes !== undefined ? { describes: o.describes } : {}),
-  ...(o.threadName !== undefined ? { thread: o.threadName } : {}),
-  shallow: o.shallow,
-  retained: o.retained,
-});
-
 const holderJson = (h: LoaderHolder | null) =>
   h === null
     ? null
@@ -62,12 +53,6 @@ const holderJson = (h: LoaderHolder | null) =>
         ...(h.holder !== undefined ? { holder: objectJson(h.holder) } : {}),
         ...(h.rootKind !== undefined ? { rootKind: h.rootKind } : {}),
       };
-
-const stepJson = (st: PathStep) => ({
-  ...objectJson(st.object),
-  ...(st.via !== undefined ? { via: st.via } : {}),
-  ...(st.rootKind !== undefined ? { rootKind: st.rootKind } : {}),
-});
 
 export function classLoadersJson(c: ClassLoaderSummary) {
   return {

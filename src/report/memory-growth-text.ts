@@ -7,6 +7,7 @@ import { countText } from '../model/count-text.js';
 import { retainedObjectName } from '../model/memory.js';
 import { change, type ClassTrend, type MemoryGrowth } from '../model/memory-growth.js';
 import { approximateBytes } from './heap-size-text.js';
+import { stepJson } from './memory-object-json.js';
 import { stripControl } from './sanitize.js';
 
 /** Classes the text lists by growth (the JSON has them all that the analysis listed). */
@@ -123,15 +124,7 @@ export function growthJson(g: MemoryGrowth) {
       ...(h.heldBy !== undefined ? { heldBy: h.heldBy } : {}),
       retained: [...h.retained],
       holds: h.holds.map((c) => ({ class: c.className, instances: c.instances, ofInstances: c.ofInstances })),
-      path: h.path.map((st) => ({
-        id: st.object.id,
-        class: st.object.className,
-        ...(st.object.describes !== undefined ? { describes: st.object.describes } : {}),
-        shallow: st.object.shallow,
-        retained: st.object.retained,
-        ...(st.via !== undefined ? { via: st.via } : {}),
-        ...(st.rootKind !== undefined ? { rootKind: st.rootKind } : {}),
-      })),
+      path: h.path.map(stepJson),
     })),
   };
 }

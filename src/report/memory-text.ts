@@ -12,7 +12,8 @@ import type { MemoryGrowth } from '../model/memory-growth.js';
 import { classLoaderLines, classLoadersJson } from './class-loaders-report.js';
 import { approximateBytes } from './heap-size-text.js';
 import { growthJson, growthText } from './memory-growth-text.js';
-import { stackFramesJson, stackHolderJson } from './memory-stack-frames.js';
+import { objectJson, stepJson } from './memory-object-json.js';
+import { stackHolderJson } from './memory-stack-frames.js';
 import { stripControl } from './sanitize.js';
 
 const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
@@ -115,22 +116,6 @@ export function renderMemoryText(r: MemoryReport): string {
   if (s.sizeModel !== undefined) out.push(`  object sizes: ${s.sizeModel.summary} (${s.sizeModel.reasons.join('; ')})`);
   return out.join('\n') + '\n';
 }
-
-const objectJson = (o: RetainedObject) => ({
-  id: o.id,
-  class: o.className,
-  ...(o.describes !== undefined ? { describes: o.describes } : {}),
-  ...(o.threadName !== undefined ? { thread: o.threadName } : {}),
-  shallow: o.shallow,
-  retained: o.retained,
-  ...stackFramesJson(o),
-});
-
-const stepJson = (st: PathStep) => ({
-  ...objectJson(st.object),
-  ...(st.via !== undefined ? { via: st.via } : {}),
-  ...(st.rootKind !== undefined ? { rootKind: st.rootKind } : {}),
-});
 
 /** The summary's part of `dumpsleuth.memory/1`, which the analysis report's `model.memory` repeats per heap input. */
 export function memorySummaryJson(s: MemorySummary) {
