@@ -6,6 +6,7 @@
 import { approximateBytes } from './bytes.js';
 import type { ClassLoaderSummary } from './class-loaders.js';
 import { countOf, countText } from './count-text.js';
+import type { MemoryWaste } from './memory-waste.js';
 
 export interface RetainedObject {
   /** The object's index in the graph it came from (meaningless once serialised). */
@@ -99,6 +100,11 @@ export interface MemorySummary {
   readonly suspects: LeakSuspect[];
   /** Classes defined by several class loaders, and what keeps each loader (HPROF only; absent when none is). */
   readonly classLoaders?: ClassLoaderSummary;
+  /**
+   * Memory the heap spends on nothing (duplicate strings, empty and sparse collections, boxed numbers
+   * in collections, all-zero primitive arrays): HPROF only, absent when it was not looked for.
+   */
+  readonly waste?: MemoryWaste;
 }
 
 /** A node of the top of the dominator tree: the object, and the ones it dominates, biggest first. */
