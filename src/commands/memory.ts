@@ -105,6 +105,7 @@ export async function memoryCommand(heaps: readonly string[], opts: MemoryOption
         onProgress: (e) => progress.update(MEMORY_PHASES[e.phase] ?? `reading ${path}`, e),
         topDominators: Math.max(opts.top, 20),
         suspectPaths: true,
+        waste: true,
         ...(pathId !== undefined ? { pathToId: pathId } : {}),
         ...(older.length > 0
           ? {

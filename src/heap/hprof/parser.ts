@@ -61,6 +61,8 @@ export interface HprofVisitor {
   objectArrayPiece?(id: number, arrayClassId: number, view: DataView, at: number, count: number, first: number, length: number): void;
   primitiveArrayHeader?(id: number, elementType: number, length: number): boolean;
   primitiveArrayData?(id: number, elementType: number, data: Buffer): void;
+  /** The array's bytes where they lie (`length` bytes from `at` in `view`): given instead of primitiveArrayData when the visitor has it, with no Buffer made. */
+  primitiveArrayBytes?(id: number, elementType: number, view: DataView, at: number, length: number): void;
 }
 
 export class HprofFormatError extends Error {}
@@ -150,7 +152,7 @@ export class HprofParser {
     this.inRuns = v.instanceFields === undefined && v.objectArrayElements === undefined;
     this.wantsInstances = v.instanceData !== undefined;
     this.wantsObjectArrays = v.objectArrayData !== undefined || v.objectArrayPiece !== undefined;
-    this.wantsPrimitiveArrays = v.primitiveArrayData !== undefined;
+    this.wantsPrimitiveArrays = v.primitiveArrayData !== undefined || v.primitiveArrayBytes !== undefined;
   }
 
   get ended(): boolean {
@@ -390,13 +392,14 @@ export class HprofParser {
         if (used > this.segmentLeft) return this.corruptSegment(p, 'a primitive array runs past the end of its segment');
         if (
           (this.asks(p) ? (this.answer = v.primitiveArrayHeader !== undefined && v.primitiveArrayHeader(id, type, n)) : this.answer) &&
-          v.primitiveArrayData !== undefined
+          this.wantsPrimitiveArrays
         ) {
           if (used > MAX_DELIVERED_BODY) {
             this.warn(`primitive array 0x${id.toString(16)} (${n} elements) is too large to load; skipped`);
           } else {
             if (avail < used) return this.needBytes(used);
-            v.primitiveArrayData(id, type, buf.subarray(p + head, p + used));
+            if (v.primitiveArrayBytes !== undefined) v.primitiveArrayBytes(id, type, dv, base + p + head, used - head);
+            else v.primitiveArrayData!(id, type, buf.subarray(p + head, p + used));
           }
         }
         break;

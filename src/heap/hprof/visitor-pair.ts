@@ -96,17 +96,12 @@ export function visitorPair(first: HprofVisitor, second: HprofVisitor, onSecondF
     };
   if (takesInstances(first) || takesInstances(second)) pair.instanceFields = bodies(instanceTo);
   if (takesObjectArrays(first) || takesObjectArrays(second)) pair.objectArrayElements = bodies(elementsTo);
-  if (first.primitiveArrayData !== undefined || second.primitiveArrayData !== undefined) {
-    pair.primitiveArrayData = (id, type, data) => {
-      if (firstWants) first.primitiveArrayData?.(id, type, data);
-      if (!secondWants) return;
-      try {
-        second.primitiveArrayData?.(id, type, data);
-      } catch (e) {
-        fail(e);
-      }
-    };
-  }
+  const bytesTo = (v: HprofVisitor, id: number, type: number, view: DataView, at: number, length: number): void => {
+    if (v.primitiveArrayBytes !== undefined) v.primitiveArrayBytes(id, type, view, at, length);
+    else v.primitiveArrayData?.(id, type, Buffer.from(view.buffer, view.byteOffset + at, length));
+  };
+  const takesPrimitiveArrays = (v: HprofVisitor) => v.primitiveArrayBytes !== undefined || v.primitiveArrayData !== undefined;
+  if (takesPrimitiveArrays(first) || takesPrimitiveArrays(second)) pair.primitiveArrayBytes = bodies(bytesTo);
   // A big object array's pieces: to a reader of pieces as they come, gathered whole for one that takes whole arrays.
   const piecesTo = (v: HprofVisitor, gather: ArrayAssembly) =>
     v.objectArrayPiece !== undefined

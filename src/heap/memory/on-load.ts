@@ -39,7 +39,10 @@ export class DeferredMemoryAnalysis {
     const rider =
       this.options.format === 'v8-heapsnapshot'
         ? {}
-        : { firstPass: (meta: ClassMetadata) => (builder = hprofGraphBuilder(hprofBytesToSizeFor(this.file), meta, false)).visitor };
+        : {
+            firstPass: (meta: ClassMetadata) =>
+              (builder = hprofGraphBuilder(hprofBytesToSizeFor(this.file), meta, false, { waste: wastes(this.options.waste) })).visitor,
+          };
     return {
       ...rider,
       whileOpen: async (indexed, firstPass) => {
@@ -60,9 +63,10 @@ export class DeferredMemoryAnalysis {
     } catch (e) {
       return failed(e);
     }
+    const wasteFacts = builder !== undefined ? { wasteFacts: () => builder.takeWasteFacts() } : {};
     return startMemoryAnalysis(
       this.file,
-      { ...this.options, ...(indexed !== undefined ? { indexed } : {}), ...(graph !== undefined ? { graph } : {}) },
+      { ...this.options, ...(indexed !== undefined ? { indexed } : {}), ...(graph !== undefined ? { graph, ...wasteFacts } : {}) },
       true,
       this.onProgress,
     );
@@ -72,6 +76,11 @@ export class DeferredMemoryAnalysis {
   get running(): RunningMemoryAnalysis {
     return (this.#running ??= startMemoryAnalysis(this.file, this.options, true, this.onProgress));
   }
+}
+
+/** Whether the options ask for memory waste. */
+function wastes(waste: MemoryAnalysisOptions['waste']): boolean {
+  return waste !== undefined && waste !== false;
 }
 
 /** An analysis that could not start (its graph could not be made): finishHeapMemory says why. */

@@ -99,6 +99,7 @@ export function startHeapMemory(input: HeapFile, name: string, plan: MemoryPlan,
     suspectPathMinBytes: SUSPECT_PATH_MIN_BYTES,
     topDominators: 10,
     topClasses: 15,
+    waste: true,
     feed,
     ...(plan.retainerTree === true ? { retainers: UI_RETAINER_TREE } : {}),
   };

@@ -17,11 +17,13 @@ import { chooseLayout, ObjectSizes } from '../layout/object-layout.js';
 import { type IndexedHprof, ObjectIndex } from '../object-index.js';
 import { type ClassDumpRecord, HprofFormatError, HprofParser, type HprofVisitor, MAX_DELIVERED_BODY, readId as readIdIn } from '../parser.js';
 import { StackTraceCollector } from '../stack-traces.js';
+import type { WasteFacts } from '../../waste/waste-facts.js';
 import { ClassKeys } from './class-keys.js';
 import { HASHED_MAX_OBJECTS, type IdIndex, idIndex } from './id-index.js';
 import { InstanceLayouts } from './instance-layouts.js';
 import { ObjectColumns, RefStore } from './pass-columns.js';
 import { MISSING_CLASS, NO_CLASS_EDGE, referentsOf, resolveEdges } from './resolve-edges.js';
+import { WastePass } from './waste-pass.js';
 
 /** MAT's names for the root kinds, in the words the memory report uses. */
 const ROOT_KIND_NAMES: Readonly<Record<number, string>> = {
@@ -59,17 +61,20 @@ export async function hprofObjectGraphIndexed(
   path: string,
   onProgress?: ProgressListener,
   feed: Omit<FeedOptions, 'onProgress' | 'tee'> = {},
-): Promise<{ graph: ObjectGraph; indexed?: IndexedHprof }> {
+  build: GraphBuildOptions = {},
+): Promise<{ graph: ObjectGraph; indexed?: IndexedHprof; wasteFacts?: WasteFacts }> {
   const meta = new ClassMetadata();
-  const builder = hprofGraphBuilder(hprofBytesToSizeFor(path), meta, true);
+  const builder = hprofGraphBuilder(hprofBytesToSizeFor(path), meta, true, build);
   const index = (feed.gzip ?? isGzipFile(path)) ? undefined : new ObjectIndex();
   const parser: HprofParser = new HprofParser(index === undefined ? builder.visitor : indexingVisitor(builder.visitor, index, () => parser));
   const fed = await feedHprof(path, parser, onProgress !== undefined ? { ...feed, onProgress } : feed);
   const end = passEnd(parser, fed);
   const graph = builder.finish(end);
+  const wasteFacts = builder.takeWasteFacts();
+  const facts = wasteFacts !== undefined ? { wasteFacts } : {};
   // Another heap dump of the same file may follow the last block: blocks are read only where the file holds one.
   const usable = index?.usable === true && end.header !== undefined && !fed.gzip && fed.truncatedAt === undefined && parser.heapDumps <= 1;
-  return usable ? { graph, indexed: { path, header: end.header!, index: index!, meta } } : { graph };
+  return usable ? { graph, indexed: { path, header: end.header!, index: index!, meta }, ...facts } : { graph, ...facts };
 }
 
 /** `visitor`, with each object's place in the file noted in `index` as its header is met (the parser says where it is). */
@@ -96,6 +101,13 @@ function indexingVisitor(visitor: HprofVisitor, index: ObjectIndex, parser: () =
 export interface HprofGraphBuilder {
   readonly visitor: HprofVisitor;
   finish(pass: PassEnd): ObjectGraph;
+  /** With `waste`: what the memory-waste analysis needs of the dump beyond the graph, gathered on the same pass (once: it is let go when taken). */
+  takeWasteFacts(): WasteFacts | undefined;
+}
+
+export interface GraphBuildOptions {
+  /** Also gather the facts of memory waste (heap/waste/waste-facts.ts) on the same pass. */
+  readonly waste?: boolean;
 }
 
 /**
@@ -105,24 +117,44 @@ export interface HprofGraphBuilder {
  * `ownsMeta` and by the pass's owner otherwise (then its classDump must be called before this one's:
  * the loader's names are not decoded again, a fixed cost of every pass that weighs most on a small heap).
  */
-export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsMeta: boolean): HprofGraphBuilder {
+export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsMeta: boolean, options: GraphBuildOptions = {}): HprofGraphBuilder {
   const pass = new GraphPass(hprofBytes, meta, ownsMeta);
+  const waste = options.waste === true ? new WastePass(meta, () => pass.lastIndex()) : undefined;
+  pass.waste = waste;
   // Arrow functions over the pass: the parser calls its visitor's members unbound, and the class
   // metadata's own members (utf8, loadClass) join them when the pass fills the metadata itself.
   const visitor: HprofVisitor = {
     ...(ownsMeta ? meta.visitor() : {}),
     ...pass.stacks.visitor(),
-    header: (h) => pass.header(h.idSize),
+    header: (h) => {
+      pass.header(h.idSize);
+      if (waste !== undefined) waste.idSize = h.idSize;
+    },
     classDump: (c) => pass.classDump(c),
     root: (subTag, id, threadSerial, frame) => pass.root(subTag, id, threadSerial, frame),
     instanceHeader: (id, classId, byteLength) => pass.instanceHeader(id, classId, byteLength),
-    instanceFields: (id, classId, view, at, length) => pass.instanceFields(id, classId, view, at, length),
+    instanceFields:
+      waste === undefined
+        ? (id, classId, view, at, length) => pass.instanceFields(id, classId, view, at, length)
+        : (id, classId, view, at, length) => {
+            pass.instanceFields(id, classId, view, at, length);
+            waste.instanceFields(classId, view, at, length);
+          },
     objectArrayHeader: () => pass.objectArrayHeader(),
     objectArrayElements: (id, classId, view, at, length) => pass.objectArrayElements(id, classId, view, at, length),
     objectArrayPiece: (id, classId, view, at, count, first, length) => pass.objectArrayPiece(id, classId, view, at, count, first, length),
-    primitiveArrayHeader: (id, type, length) => pass.primitiveArrayHeader(id, type, length),
+    primitiveArrayHeader:
+      waste === undefined
+        ? (id, type, length) => pass.primitiveArrayHeader(id, type, length)
+        : (id, type, length) => {
+            const graphWants = pass.primitiveArrayHeader(id, type, length);
+            return waste.primitiveArrayHeader(type, length) || graphWants;
+          },
+    ...(waste !== undefined
+      ? { primitiveArrayBytes: (_id: number, type: number, view: DataView, at: number, length: number) => waste.primitiveArrayBytes(type, view, at, length) }
+      : {}),
   };
-  return { visitor, finish: (end) => pass.finish(end) };
+  return { visitor, finish: (end) => pass.finish(end), takeWasteFacts: () => pass.takeWasteFacts() };
 }
 
 /**
@@ -179,6 +211,9 @@ class GraphPass {
   private readonly keyClassId: number[] = [];
   private classRefs = 0;
   private sizeModel: SizeModel | undefined;
+  /** What rides on this pass for the memory-waste analysis, and what it gathered once the pass is over. */
+  waste: WastePass | undefined;
+  private wasteFacts: WasteFacts | undefined;
 
   constructor(
     hprofBytes: number,
@@ -191,6 +226,17 @@ class GraphPass {
     this.columns = new ObjectColumns(Math.max(1 << 12, Math.min(1 << 30, Math.ceil(hprofBytes / 48))));
     this.targets = new RefStore();
     this.layouts = new InstanceLayouts(meta, this.keys);
+  }
+
+  /** The index of the object added last. */
+  lastIndex(): number {
+    return this.columns.length - 1;
+  }
+
+  takeWasteFacts(): WasteFacts | undefined {
+    const facts = this.wasteFacts;
+    this.wasteFacts = undefined;
+    return facts;
   }
 
   header(idSize: number): void {
@@ -298,6 +344,9 @@ class GraphPass {
         `${slotOfId.duplicates} objects repeat the id of an object written before them (a damaged dump): each is counted where it is written, ` +
           'and a reference to such an id leads to one of them',
       );
+    // Before the sizes take the place of the arrays' lengths.
+    this.wasteFacts = this.waste?.finish(slotOfId, held, n, (classId) => this.keys.forClassId(classId));
+    this.waste = undefined;
     const layout = chooseLayout(header.idSize, this.evidence, this.meta);
     const sizes = new ObjectSizes(layout, this.meta);
     const shallow = this.settleSizes(sizes, classKeys, held, n);
