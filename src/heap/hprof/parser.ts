@@ -61,7 +61,7 @@ export interface HprofVisitor {
   objectArrayPiece?(id: number, arrayClassId: number, view: DataView, at: number, count: number, first: number, length: number): void;
   primitiveArrayHeader?(id: number, elementType: number, length: number): boolean;
   primitiveArrayData?(id: number, elementType: number, data: Buffer): void;
-  /** The array's bytes where they lie (`length` bytes from `at` in `view`): given instead of primitiveArrayData when the visitor has it, with no Buffer made. */
+  /** The array's bytes where they lie (`length` bytes from `at` in `view`): instead of primitiveArrayData when the visitor has it (no Buffer made). */
   primitiveArrayBytes?(id: number, elementType: number, view: DataView, at: number, length: number): void;
 }
 

@@ -49,7 +49,13 @@ export const COLLECTION_KINDS: readonly CollectionKind[] = [
   { base: 'java.util.IdentityHashMap', map: true, size: size('size'), table: 'table', pairs: true, sparse: true },
   { base: 'java.util.TreeMap', map: true, size: size('size') },
   // Under contention its count is spread over counterCells: then the count is not read (silent).
-  { base: 'java.util.concurrent.ConcurrentHashMap', map: true, size: { field: 'baseCount', long: true, unlessSet: 'counterCells' }, table: 'table', sparse: true },
+  {
+    base: 'java.util.concurrent.ConcurrentHashMap',
+    map: true,
+    size: { field: 'baseCount', long: true, unlessSet: 'counterCells' },
+    table: 'table',
+    sparse: true,
+  },
   { base: 'java.util.ArrayList', map: false, size: size('size'), table: 'elementData', sparse: true },
   { base: 'java.util.Vector', map: false, size: size('elementCount'), table: 'elementData', sparse: true },
   { base: 'java.util.LinkedList', map: false, size: size('size') },

@@ -15,25 +15,10 @@
  * counted under the site of another field of the same class: the totals stay right, the split between
  * two fields of one class may not.
  */
-import type {
-  BoxedGroup,
-  DuplicateStringValue,
-  EmptyCollectionGroup,
-  MemoryWaste,
-  SparseCollectionGroup,
-  WasteHolder,
-} from '../../model/memory-waste.js';
-import { frameOfThreadHolding } from '../graph/stack-frames.js';
+import type { BoxedGroup, DuplicateStringValue, EmptyCollectionGroup, MemoryWaste, SparseCollectionGroup, WasteHolder } from '../../model/memory-waste.js';
 import type { ObjectGraph } from '../graph/object-graph.js';
-import {
-  BOX_CACHE_CLASS,
-  BOXES,
-  COLLECTION_KINDS,
-  CONTAINER_BASES,
-  isCollectionPart,
-  SPARSE_MAX_FILL,
-  SPARSE_MIN_SLOTS,
-} from './collection-kinds.js';
+import { frameOfThreadHolding } from '../graph/stack-frames.js';
+import { BOX_CACHE_CLASS, BOXES, COLLECTION_KINDS, CONTAINER_BASES, isCollectionPart, SPARSE_MAX_FILL, SPARSE_MIN_SLOTS } from './collection-kinds.js';
 import { isJdkHolder, NO_REFERRER } from './holders.js';
 import { NOT_EMPTY_UNCOUNTED, rankIn, WALKED_ONLY, type WasteFacts } from './waste-facts.js';
 
@@ -70,7 +55,43 @@ const SHOWN_CHARACTERS = 200;
 /** Bound on the objects looked at up from one object. */
 const MAX_STEPS = 100_000;
 
+/**
+ * The waste of the graph, waiting for its names. Made in two steps so that what waits holds only
+ * the result's data: neither the facts nor the holders' tables (their closures would keep them
+ * alive through the dominator tree, at the analysis's peak).
+ */
 export function wasteDraft(g: ObjectGraph, facts: WasteFacts, options: WasteOptions = {}): WasteDraft {
+  const found = findWaste(g, facts, options);
+  return { wanted: found.wanted, finish: (names) => finishWaste(found, names) };
+}
+
+/** What the waste found, as plain data (no closure over the graph, the facts or the holders' tables). */
+interface FoundWaste {
+  readonly wanted: WasteNamesWanted;
+  readonly topGroups: number;
+  readonly heapBytes: number;
+  readonly notes: readonly string[];
+  /** Per holder site: its name when known without the dump (a thread's frame), and the referrer's class, the name when the dump's is missing. */
+  readonly sites: ReadonlyArray<{ readonly known?: string; readonly fallback: string }>;
+  readonly strings: { readonly strings: number; readonly distinctValues: number; readonly extraCopies: number; readonly wastedBytes: number };
+  readonly values: ReadonlyArray<{ readonly copies: number; readonly valueArrays: number; readonly wastedBytes: number; readonly tally: SiteTally }>;
+  readonly listedValues: number;
+  readonly stringTally: SiteTally;
+  readonly collections: ReturnType<typeof collectionGroups>;
+  readonly zeroShapes: ReadonlyArray<{ readonly shape: string; readonly count: number; readonly bytes: number }>;
+  readonly zeroCount: number;
+  readonly zeroTally: SiteTally;
+  readonly boxes: ReadonlyArray<{
+    readonly site: number;
+    readonly collectionClass: string;
+    readonly boxedClass: string;
+    readonly count: number;
+    readonly bytes: number;
+  }>;
+  readonly boxesInJdkCaches: number;
+}
+
+function findWaste(g: ObjectGraph, facts: WasteFacts, options: WasteOptions): FoundWaste {
   const topGroups = options.topGroups ?? 10;
   const topValues = options.topValues ?? 20;
   const classes = new ClassTraits(g, facts.superclasses);
@@ -124,104 +145,123 @@ export function wasteDraft(g: ObjectGraph, facts: WasteFacts, options: WasteOpti
 
   const listedValues = values.slice(0, topValues);
   const wanted: WasteNamesWanted = {
-    holderEdges: holders.sites.map((s) => s.edge),
+    holderEdges: holders.sites.map((site) => site.edge),
     texts: listedValues.map((v) => ({ string: v.strings[0]!, array: v.firstArray })),
   };
   let heapBytes = 0;
   for (let i = 0; i < g.objects; i++) heapBytes += g.shallow[i]!;
-
-  const finish = (names: WasteNames): MemoryWaste => {
-    const siteName = (site: number): string => holders.nameOf(site, names.holders);
-    const share = (bytes: number) => (heapBytes > 0 ? bytes / heapBytes : 0);
-    const stringHolders = stringTally.holders(siteName);
-    const duplicateStrings = {
-      strings: strings.strings,
-      distinctValues: strings.distinctValues,
-      valuesHeldMoreThanOnce: values.length,
-      extraCopies: strings.extraCopies,
-      wastedBytes: Math.round(strings.wastedBytes),
-      jdkWastedBytes: Math.round(jdkBytes(stringHolders)),
-      shareOfHeap: share(strings.wastedBytes),
-      values: listedValues.map(
-        (v, k): DuplicateStringValue => ({
-          value: (names.texts[k]?.text ?? '(its characters could not be read)').slice(0, SHOWN_CHARACTERS),
-          length: names.texts[k]?.length ?? 0,
-          copies: v.strings.length,
-          valueArrays: v.arrays.size,
-          wastedBytes: Math.round(v.wastedBytes),
-          holders: top(v.tally.holders(siteName), topGroups),
-        }),
-      ),
-      holders: top(stringHolders, topGroups),
-    };
-    const empty = groupsNamed(collections.empty, siteName, (g0, holder) => ({ ...g0.group, holder, jdk: isJdkHolder(holder) }) as EmptyCollectionGroup);
-    const sparse = groupsNamed(collections.sparse, siteName, (g0, holder) => ({ ...g0.group, holder, jdk: isJdkHolder(holder) }) as SparseCollectionGroup).map(
-      (s) => ({ ...s, fillRatio: s.slots > 0 ? s.entries / s.slots : 0, wastedBytes: Math.round(s.wastedBytes) }),
-    );
-    const byClass = new Map<string, { className: string; count: number; wastedBytes: number }>();
-    for (const e of empty) {
-      const t = byClass.get(e.className) ?? { className: e.className, count: 0, wastedBytes: 0 };
-      byClass.set(e.className, { ...t, count: t.count + e.count, wastedBytes: t.wastedBytes + e.wastedBytes });
-    }
-    const boxed = mergeByName(
-      [...boxTally.values()].map(
-        (t): BoxedGroup => ({
-          holder: siteName(t.site),
-          jdk: false,
-          collectionClass: t.collectionClass,
-          boxedClass: t.boxedClass,
-          count: t.count,
-          wastedBytes: t.bytes,
-        }),
-      ),
-      (b) => `${b.holder}\n${b.collectionClass}\n${b.boxedClass}`,
-    ).map((b) => ({ ...b, jdk: isJdkHolder(b.holder) }));
-    const zeroHolders = zeroTally.holders(siteName);
-    const shapeName = (k: number) => `${facts.zeroTypes[Math.floor(k / 4294967296)]}[${k % 4294967296}]`;
-    const shapes = [...zeroShapes].map(([k, s]) => ({ shape: shapeName(k), ...s })).sort((a, b) => b.bytes - a.bytes || b.count - a.count || (a.shape < b.shape ? -1 : 1));
-    const kinds = {
-      duplicateStrings,
-      emptyCollections: {
-        ...totals(empty),
-        shareOfHeap: share(sum(empty.map((e) => e.wastedBytes))),
-        byClass: [...byClass.values()].sort((a, b) => b.wastedBytes - a.wastedBytes || (a.className < b.className ? -1 : 1)),
-        groups: empty.slice(0, topGroups),
-      },
-      sparseCollections: {
-        criterion: `a table of ${SPARSE_MIN_SLOTS} slots or more, at most ${SPARSE_MAX_FILL * 100} % of them used`,
-        ...totals(sparse),
-        shareOfHeap: share(sum(sparse.map((e) => e.wastedBytes))),
-        groups: sparse.slice(0, topGroups),
-      },
-      boxedInCollections: {
-        ...totals(boxed),
-        shareOfHeap: share(sum(boxed.map((e) => e.wastedBytes))),
-        groups: boxed.slice(0, topGroups),
-        inJdkCaches: cached.count,
-      },
-      zeroArrays: {
-        count: facts.zeroArrays.length,
-        wastedBytes: sum(shapes.map((s) => s.bytes)),
-        jdkWastedBytes: Math.round(jdkBytes(zeroHolders)),
-        shareOfHeap: share(sum(shapes.map((s) => s.bytes))),
-        byShape: shapes.slice(0, topGroups),
-        holders: top(zeroHolders, topGroups),
-      },
-    };
-    const wastedBytes =
-      kinds.duplicateStrings.wastedBytes +
-      kinds.emptyCollections.wastedBytes +
-      kinds.sparseCollections.wastedBytes +
-      kinds.boxedInCollections.wastedBytes +
-      kinds.zeroArrays.wastedBytes;
-    return { heapBytes, wastedBytes, shareOfHeap: share(wastedBytes), ...kinds, notes: notesOf(g, facts, strings.unread) };
+  return {
+    wanted,
+    topGroups,
+    heapBytes,
+    notes: notesOf(g, facts, strings.unread),
+    sites: holders.sites.map((site) => ({ ...(site.known !== undefined ? { known: site.known } : {}), fallback: classes.name(site.edge[0]) })),
+    strings: { strings: strings.strings, distinctValues: strings.distinctValues, extraCopies: strings.extraCopies, wastedBytes: strings.wastedBytes },
+    values: values.map((v) => ({ copies: v.strings.length, valueArrays: v.distinctArrays, wastedBytes: v.wastedBytes, tally: v.tally })),
+    listedValues: listedValues.length,
+    stringTally,
+    collections,
+    zeroShapes: [...zeroShapes]
+      .map(([k, z]) => ({ shape: `${facts.zeroTypes[Math.floor(k / 4294967296)]}[${k % 4294967296}]`, ...z }))
+      .sort((a, b) => b.bytes - a.bytes || b.count - a.count || (a.shape < b.shape ? -1 : 1)),
+    zeroCount: facts.zeroArrays.length,
+    zeroTally,
+    boxes: [...boxTally.values()],
+    boxesInJdkCaches: cached.count,
   };
-  return { wanted, finish };
+}
+
+function finishWaste(found: FoundWaste, names: WasteNames): MemoryWaste {
+  const { heapBytes, topGroups, strings, stringTally, collections, zeroTally } = found;
+  const siteName = (site: number): string => {
+    if (site < 0) return NO_REFERRER;
+    const s = found.sites[site]!;
+    return s.known ?? names.holders[site] ?? s.fallback;
+  };
+  const share = (bytes: number) => (heapBytes > 0 ? bytes / heapBytes : 0);
+  const stringHolders = stringTally.holders(siteName);
+  const duplicateStrings = {
+    strings: strings.strings,
+    distinctValues: strings.distinctValues,
+    valuesHeldMoreThanOnce: found.values.length,
+    extraCopies: strings.extraCopies,
+    wastedBytes: Math.round(strings.wastedBytes),
+    jdkWastedBytes: Math.round(jdkBytes(stringHolders)),
+    shareOfHeap: share(strings.wastedBytes),
+    values: found.values.slice(0, found.listedValues).map((v, k): DuplicateStringValue => ({
+      value: (names.texts[k]?.text ?? '(its characters could not be read)').slice(0, SHOWN_CHARACTERS),
+      length: names.texts[k]?.length ?? 0,
+      copies: v.copies,
+      valueArrays: v.valueArrays,
+      wastedBytes: Math.round(v.wastedBytes),
+      holders: top(v.tally.holders(siteName), topGroups),
+    })),
+    holders: top(stringHolders, topGroups),
+  };
+  const empty = groupsNamed(collections.empty, siteName, (g0, holder) => ({ ...g0.group, holder, jdk: isJdkHolder(holder) }) as EmptyCollectionGroup);
+  const sparse = groupsNamed(collections.sparse, siteName, (g0, holder) => ({ ...g0.group, holder, jdk: isJdkHolder(holder) }) as SparseCollectionGroup).map(
+    (s) => ({ ...s, fillRatio: s.slots > 0 ? s.entries / s.slots : 0, wastedBytes: Math.round(s.wastedBytes) }),
+  );
+  const byClass = new Map<string, { className: string; count: number; wastedBytes: number }>();
+  for (const e of empty) {
+    const t = byClass.get(e.className) ?? { className: e.className, count: 0, wastedBytes: 0 };
+    byClass.set(e.className, { ...t, count: t.count + e.count, wastedBytes: t.wastedBytes + e.wastedBytes });
+  }
+  const boxed = mergeByName(
+    found.boxes.map((t): BoxedGroup => ({
+      holder: siteName(t.site),
+      jdk: false,
+      collectionClass: t.collectionClass,
+      boxedClass: t.boxedClass,
+      count: t.count,
+      wastedBytes: t.bytes,
+    })),
+    (b) => `${b.holder}\n${b.collectionClass}\n${b.boxedClass}`,
+  ).map((b) => ({ ...b, jdk: isJdkHolder(b.holder) }));
+  const zeroHolders = zeroTally.holders(siteName);
+  const shapes = found.zeroShapes;
+  const kinds = {
+    duplicateStrings,
+    emptyCollections: {
+      ...totals(empty),
+      shareOfHeap: share(sum(empty.map((e) => e.wastedBytes))),
+      byClass: [...byClass.values()].sort((a, b) => b.wastedBytes - a.wastedBytes || (a.className < b.className ? -1 : 1)),
+      groups: empty.slice(0, topGroups),
+    },
+    sparseCollections: {
+      criterion: `a table of ${SPARSE_MIN_SLOTS} slots or more, at most ${SPARSE_MAX_FILL * 100} % of them used`,
+      ...totals(sparse),
+      shareOfHeap: share(sum(sparse.map((e) => e.wastedBytes))),
+      groups: sparse.slice(0, topGroups),
+    },
+    boxedInCollections: {
+      ...totals(boxed),
+      shareOfHeap: share(sum(boxed.map((e) => e.wastedBytes))),
+      groups: boxed.slice(0, topGroups),
+      inJdkCaches: found.boxesInJdkCaches,
+    },
+    zeroArrays: {
+      count: found.zeroCount,
+      wastedBytes: sum(shapes.map((s) => s.bytes)),
+      jdkWastedBytes: Math.round(jdkBytes(zeroHolders)),
+      shareOfHeap: share(sum(shapes.map((s) => s.bytes))),
+      byShape: shapes.slice(0, topGroups),
+      holders: top(zeroHolders, topGroups),
+    },
+  };
+  const wastedBytes =
+    kinds.duplicateStrings.wastedBytes +
+    kinds.emptyCollections.wastedBytes +
+    kinds.sparseCollections.wastedBytes +
+    kinds.boxedInCollections.wastedBytes +
+    kinds.zeroArrays.wastedBytes;
+  return { heapBytes, wastedBytes, shareOfHeap: share(wastedBytes), ...kinds, notes: [...found.notes] };
 }
 
 function notesOf(g: ObjectGraph, facts: WasteFacts, unreadStrings: number): string[] {
   const notes: string[] = [];
-  if (facts.unreadArrays > 0) notes.push(`${facts.unreadArrays} primitive arrays too big to read whole were not looked in (for zeros, or as a String's characters)`);
+  if (facts.unreadArrays > 0)
+    notes.push(`${facts.unreadArrays} primitive arrays too big to read whole were not looked in (for zeros, or as a String's characters)`);
   if (unreadStrings > 0) notes.push(`${unreadStrings} strings whose characters were not read are left out of the duplicates`);
   if (facts.instancesBeforeClass > 0)
     notes.push(`${facts.instancesBeforeClass} instances came before their class's record in the dump: collections among them are not counted`);
@@ -233,19 +273,29 @@ function notesOf(g: ObjectGraph, facts: WasteFacts, unreadStrings: number): stri
 class ClassTraits {
   /** 1 for the class keys whose objects are containers. */
   readonly containerKeys: Uint8Array;
-  readonly stringKey: number;
+  /** 1 for object arrays and a collection's own parts (nodes, entries): what a collection's walk goes down. */
+  readonly partKeys: Uint8Array;
+  /** For boxes (java.lang.Integer, ...), the bytes of the primitive each holds; 0 for other classes. */
+  readonly boxWidths: Uint8Array;
+  /** The class key of java.lang.Class (class objects), -1 when none. */
+  readonly classKey: number;
 
   constructor(
     private readonly g: ObjectGraph,
     private readonly superclasses: ReadonlyMap<string, string>,
   ) {
-    this.containerKeys = new Uint8Array(g.classNames.length);
+    const n = g.classNames.length;
+    this.containerKeys = new Uint8Array(n);
+    this.partKeys = new Uint8Array(n);
+    this.boxWidths = new Uint8Array(n);
     g.classNames.forEach((name, k) => {
-      const container =
-        name.endsWith('[]') && !PRIMITIVE_ARRAYS.has(name) ? true : isCollectionPart(name) || CONTAINER_BASES.some((b) => this.isA(name, b));
-      this.containerKeys[k] = container ? 1 : 0;
+      const objectArray = name.endsWith('[]') && !PRIMITIVE_ARRAYS.has(name);
+      const part = objectArray || isCollectionPart(name);
+      this.partKeys[k] = part ? 1 : 0;
+      this.containerKeys[k] = part || CONTAINER_BASES.some((b) => this.isA(name, b)) ? 1 : 0;
+      this.boxWidths[k] = BOXES.get(name) ?? 0;
     });
-    this.stringKey = g.classNames.indexOf('java.lang.String');
+    this.classKey = g.classNames.indexOf('java.lang.Class');
   }
 
   isA(name: string, base: string): boolean {
@@ -262,8 +312,11 @@ const PRIMITIVE_ARRAYS = new Set(['boolean[]', 'char[]', 'float[]', 'double[]', 
 
 interface ValueGroup {
   readonly strings: number[];
-  readonly arrays: Set<number>;
+  /** The value arrays of its copies, one per copy (copies may share one). */
+  readonly arrays: number[];
   readonly firstArray: number;
+  /** Distinct arrays among them (once counted). */
+  distinctArrays: number;
   wastedBytes: number;
 }
 
@@ -297,56 +350,65 @@ function duplicateStrings(
   };
   let total = 0;
   for (let s = 0; s < g.objects; s++) if (classOf[s] === stringKey) total++;
-  const keys = new Float64Array(total);
+  // A key's low bits pick a slot: a String whose slot no other String's key falls in holds a value
+  // held once; the others are gathered by their keys (which tell the values apart exactly).
+  const once = new BitSet(Math.max(64, 2 ** Math.ceil(Math.log2(total * 16 + 1))));
+  const twice = new BitSet(once.size);
+  const slotMask = once.size - 1;
   let count = 0;
   let unread = 0;
   for (let s = 0; s < g.objects; s++) {
     if (classOf[s] !== stringKey) continue;
     const r = valueOf(s);
     const key = r >= 0 ? facts.valueKeys[r]! : Number.NaN;
-    if (Number.isNaN(key)) unread++;
-    else keys[count++] = key;
-  }
-  const sorted = keys.subarray(0, count).sort();
-  let distinct = 0;
-  const repeated = new Set<number>();
-  // A bit per slot of a key's low bits: most Strings are told apart from the repeated values by one bit.
-  const slots = new BitSet(Math.max(64, 2 ** Math.ceil(Math.log2(count * 4 + 1))));
-  const slotMask = slots.size - 1;
-  for (let i = 0; i < sorted.length; i++) {
-    if (i === 0 || sorted[i] !== sorted[i - 1]) distinct++;
-    else if (!repeated.has(sorted[i]!)) {
-      repeated.add(sorted[i]!);
-      slots.set(sorted[i]! % 4294967296 & slotMask);
+    if (Number.isNaN(key)) {
+      unread++;
+      continue;
     }
+    count++;
+    const slot = key % 4294967296 & slotMask;
+    if (once.has(slot)) twice.set(slot);
+    else once.set(slot);
   }
   const byKey = new Map<number, ValueGroup>();
-  let extraCopies = 0;
-  let wastedBytes = 0;
+  let candidates = 0;
   find.reset();
-  for (let s = 0; s < g.objects && repeated.size > 0; s++) {
+  for (let s = 0; s < g.objects; s++) {
     if (classOf[s] !== stringKey) continue;
     const r = valueOf(s);
     if (r < 0) continue;
     const key = facts.valueKeys[r]!;
-    if (!slots.has(key % 4294967296 & slotMask) || !repeated.has(key)) continue;
+    if (Number.isNaN(key) || !twice.has(key % 4294967296 & slotMask)) continue;
+    candidates++;
     const array = facts.valueArrays[r]!;
-    let v = byKey.get(key);
-    if (v === undefined) byKey.set(key, (v = { strings: [], arrays: new Set([array]), firstArray: array, wastedBytes: 0 }));
+    const v = byKey.get(key);
+    if (v === undefined) byKey.set(key, { strings: [s], arrays: [array], firstArray: array, distinctArrays: 1, wastedBytes: 0 });
     else {
-      // Every copy after the first, and every array after the first, would go.
-      v.wastedBytes += g.shallow[s]!;
-      extraCopies++;
-      if (!v.arrays.has(array)) {
-        v.wastedBytes += g.shallow[array]!;
-        v.arrays.add(array);
-      }
+      v.strings.push(s);
+      v.arrays.push(array);
     }
-    v.strings.push(s);
-    marked.set(s);
   }
-  for (const v of byKey.values()) wastedBytes += v.wastedBytes;
-  return { groups: [...byKey.values()], strings: count, distinctValues: distinct, extraCopies, wastedBytes, unread };
+  // Every copy after the first, and every array after the first, would go.
+  let extraCopies = 0;
+  let wastedBytes = 0;
+  const groups: ValueGroup[] = [];
+  for (const v of byKey.values()) {
+    if (v.strings.length < 2) continue;
+    for (let k = 1; k < v.strings.length; k++) v.wastedBytes += g.shallow[v.strings[k]!]!;
+    const arrays = Int32Array.from(v.arrays).sort();
+    v.distinctArrays = 0;
+    for (let k = 0; k < arrays.length; k++) {
+      if (k > 0 && arrays[k] === arrays[k - 1]) continue;
+      if (v.distinctArrays++ > 0) v.wastedBytes += g.shallow[arrays[k]!]!;
+    }
+    v.arrays.length = 0;
+    for (const s of v.strings) marked.set(s);
+    extraCopies += v.strings.length - 1;
+    wastedBytes += v.wastedBytes;
+    groups.push(v);
+  }
+  const distinct = count - candidates + byKey.size;
+  return { groups, strings: count, distinctValues: distinct, extraCopies, wastedBytes, unread };
 }
 
 /** A binary search in an ascending column that starts near the last answer (Strings and their arrays come in the same order). */
@@ -360,7 +422,7 @@ class CursorSearch {
     const c = this.column;
     const n = c.length;
     if (n === 0) return -1;
-    let at = this.last;
+    const at = this.last;
     // Gallop from the last answer, in whichever direction the index lies.
     let lo: number;
     let hi: number;
@@ -441,6 +503,8 @@ function boxesInCollections(
   const inners = new Set<number>();
   for (const i of facts.collectionInners) if (i >= 0) inners.add(i);
   const stack: number[] = [];
+  const { classOf, edgeStart, edges, shallow } = g;
+  const { boxWidths, partKeys } = classes;
   facts.collections.forEach((c) => {
     if (inners.has(c) || walked.has(c)) return;
     const collectionClass = classes.name(c);
@@ -448,21 +512,20 @@ function boxesInCollections(
     stack.push(c);
     while (stack.length > 0) {
       const o = stack.pop()!;
-      for (let e = g.edgeStart[o]!; e < g.edgeStart[o + 1]!; e++) {
-        const t = g.edges[e]!;
+      for (let e = edgeStart[o]!; e < edgeStart[o + 1]!; e++) {
+        const t = edges[e]!;
         if (walked.has(t)) continue;
-        const name = classes.name(t);
-        const width = BOXES.get(name);
-        if (width !== undefined) {
+        const key = classOf[t]!;
+        const width = boxWidths[key]!;
+        if (width > 0) {
           if (counted.has(t) || cached.has(t)) continue;
           counted.set(t);
           marked.set(t);
-          found.push({ collection: c, collectionClass, boxedClass: name, bytes: Math.max(0, g.shallow[t]! - width) });
+          found.push({ collection: c, collectionClass, boxedClass: g.classNames[key]!, bytes: Math.max(0, shallow[t]! - width) });
           continue;
         }
         // Down its own parts: an object array it or a node refers to, a node or entry, its inner collection.
-        const part = (name.endsWith('[]') && !PRIMITIVE_ARRAYS.has(name)) || isCollectionPart(name) || (o === c && inners.has(t));
-        if (!part) continue;
+        if (partKeys[key] !== 1 && !(o === c && inners.has(t))) continue;
         walked.set(t);
         stack.push(t);
       }
@@ -495,8 +558,12 @@ class GraphHolders {
   /** Per marked object: its site (≥ 0), NONE_FOUND, or UNKNOWN. */
   private readonly siteOfRank: Int32Array;
   readonly sites: Site[] = [];
-  /** Sites whose field is known exactly (a class key and its field's place), by a number. */
-  private readonly siteByField = new Map<number, number>();
+  /** Sites whose field is known exactly: by class key * 32 + the field's place (-1: none yet). */
+  private readonly siteByField: Int32Array;
+  /** The pattern masks by class key (the facts' map, as an array: looked up once per holder). */
+  private readonly masksOfKey: Array<Uint32Array | undefined>;
+  /** Thread objects (their stacks' locals hang under them). */
+  private readonly threads: BitSet;
   private readonly siteByKey = new Map<string, number>();
   /** The class object of each class key (-1: none in the dump), to tell an object's edge to its class from its fields. */
   private readonly classObjectOfKey: Int32Array;
@@ -512,6 +579,11 @@ class GraphHolders {
     const first = (this.first = new Int32Array(n).fill(-1));
     const second = (this.second = new Int32Array(n).fill(-1));
     this.siteOfRank = new Int32Array(n).fill(UNKNOWN);
+    this.siteByField = new Int32Array(g.classNames.length * 32).fill(-1);
+    this.masksOfKey = [];
+    for (const [key, masks] of facts.patternMasks) this.masksOfKey[key] = masks;
+    this.threads = new BitSet(g.objects);
+    for (const [v, kind] of g.rootKindOf) if (kind === 'thread') this.threads.set(v);
     const keyOfName = new Map(g.classNames.map((name, k) => [name, k]));
     this.classObjectOfKey = new Int32Array(g.classNames.length).fill(-1);
     for (const [cls, name] of g.classObjectNames) {
@@ -560,7 +632,7 @@ class GraphHolders {
     const seen = new Set<number>([v]);
     const stack: Array<{ readonly v: number; readonly candidates: number[]; next: number }> = [this.frame(v)];
     let site = UNKNOWN;
-    for (let steps = 0; stack.length > 0 && site === UNKNOWN && steps < MAX_STEPS; ) {
+    for (let steps = 0; stack.length > 0 && site === UNKNOWN && steps < MAX_STEPS;) {
       const top = stack[stack.length - 1]!;
       if (top.next >= top.candidates.length) {
         stack.pop();
@@ -614,7 +686,7 @@ class GraphHolders {
    */
   private siteFor(holder: number, v: number): number {
     const g = this.g;
-    if (g.rootKindOf.get(holder) === 'thread') {
+    if (this.threads.has(holder)) {
       const hold = frameOfThreadHolding(g, holder, v);
       if (hold !== undefined) {
         const known = `a local variable of ${hold.frame ?? `frame ${hold.depth} of the stack`}`;
@@ -627,18 +699,15 @@ class GraphHolders {
     const skip = start < end && g.edges[start] === this.classObjectOfKey[classKey] ? 1 : 0;
     let rank = 0;
     for (let e = start + skip; e < end && g.edges[e] !== v; e++) rank++;
-    if (g.classObjectNames.has(holder)) return this.siteKeyed(`C${holder}:${rank}`, holder, v);
+    if (classKey === this.classes.classKey) return this.siteKeyed(`C${holder}:${rank}`, holder, v);
     const pattern = this.facts.holderPatterns[holder]!;
-    const masks = pattern > 0 ? this.facts.patternMasks.get(classKey) : undefined;
+    const masks = pattern > 0 ? this.masksOfKey[classKey] : undefined;
     if (masks !== undefined) {
       const field = nthSetBit(masks[pattern - 1]!, rank);
       if (field >= 0) {
-        const key = classKey * 64 + field;
-        let site = this.siteByField.get(key);
-        if (site === undefined) {
-          site = this.sites.push({ key: `F${key}`, edge: [holder, v] }) - 1;
-          this.siteByField.set(key, site);
-        }
+        const slot = classKey * 32 + field;
+        let site = this.siteByField[slot]!;
+        if (site < 0) this.siteByField[slot] = site = this.sites.push({ key: `F${slot}`, edge: [holder, v] }) - 1;
         return site;
       }
     }
@@ -652,13 +721,6 @@ class GraphHolders {
       this.siteByKey.set(key, site);
     }
     return site;
-  }
-
-  /** A site's name: a thread's frame, else the field read from the dump, else the referrer's class. */
-  nameOf(site: number, names: ReadonlyArray<string | undefined>): string {
-    if (site < 0) return NO_REFERRER;
-    const s = this.sites[site]!;
-    return s.known ?? names[site] ?? this.classes.name(s.edge[0]);
   }
 }
 
@@ -801,9 +863,7 @@ function mergeByName<O extends { readonly count: number; readonly wastedBytes: n
     const was = byKey.get(k);
     byKey.set(k, was === undefined ? r : addNumbers(was, r));
   }
-  return [...byKey]
-    .sort(([ka, a], [kb, b]) => b.wastedBytes - a.wastedBytes || b.count - a.count || (ka < kb ? -1 : 1))
-    .map(([, o]) => o);
+  return [...byKey].sort(([ka, a], [kb, b]) => b.wastedBytes - a.wastedBytes || b.count - a.count || (ka < kb ? -1 : 1)).map(([, o]) => o);
 }
 
 function addNumbers<O>(a: O, b: O): O {

@@ -8,6 +8,7 @@
  */
 import type { ProgressListener } from '../../../model/progress.js';
 import type { ObjectGraph, SizeColumn, SizeModel, StackLocals } from '../../graph/object-graph.js';
+import type { WasteFacts } from '../../waste/waste-facts.js';
 import { feedHprof, type FeedOptions, hprofBytesToSizeFor, isGzipFile, type PassEnd, passEnd } from '../byte-source.js';
 import { ClassMetadata } from '../class-metadata.js';
 import { basicTypeSize, isReferenceType, primitiveArrayClassName, readIdAt, SUB } from '../format.js';
@@ -17,7 +18,6 @@ import { chooseLayout, ObjectSizes } from '../layout/object-layout.js';
 import { type IndexedHprof, ObjectIndex } from '../object-index.js';
 import { type ClassDumpRecord, HprofFormatError, HprofParser, type HprofVisitor, MAX_DELIVERED_BODY, readId as readIdIn } from '../parser.js';
 import { StackTraceCollector } from '../stack-traces.js';
-import type { WasteFacts } from '../../waste/waste-facts.js';
 import { ClassKeys } from './class-keys.js';
 import { HASHED_MAX_OBJECTS, type IdIndex, idIndex } from './id-index.js';
 import { InstanceLayouts } from './instance-layouts.js';

@@ -6,9 +6,9 @@
 import { closeSync, fstatSync, openSync } from 'node:fs';
 
 import { idOf, type ObjectGraph } from '../../graph/object-graph.js';
+import type { WasteNames, WasteNamesWanted } from '../../waste/graph-waste.js';
 import { feedHprof, type FeedOptions } from '../byte-source.js';
 import { ClassMetadata } from '../class-metadata.js';
-import type { WasteNames, WasteNamesWanted } from '../../waste/graph-waste.js';
 import { basicTypeSize, HprofType, isReferenceType, readIdAt } from '../format.js';
 import { parseIndexedBlock } from '../indexed-block.js';
 import type { IndexedHprof } from '../object-index.js';

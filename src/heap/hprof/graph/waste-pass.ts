@@ -7,11 +7,11 @@
  * Cost, measured on the 1.9 GB bench heap (docs/benchmarks.md): a byte[] or char[] costs 12 bytes
  * of facts, a collection 25, a zero array 9; the contents are read once, as they pass.
  */
-import { BASIC_TYPES, basicTypeSize, HprofType, isReferenceType } from '../format.js';
-import { type ClassMetadata } from '../class-metadata.js';
-import { MAX_DELIVERED_BODY, readId } from '../parser.js';
 import { COLLECTION_KINDS, CONTAINER_BASES, isCollectionPart, type SizeSource, WALKED_ONLY_CLASS } from '../../waste/collection-kinds.js';
 import { NOT_EMPTY_UNCOUNTED, WALKED_ONLY, type WasteFacts } from '../../waste/waste-facts.js';
+import { type ClassMetadata } from '../class-metadata.js';
+import { BASIC_TYPES, basicTypeSize, HprofType, isReferenceType } from '../format.js';
+import { MAX_DELIVERED_BODY, readId } from '../parser.js';
 import type { IdIndex } from './id-index.js';
 
 /** Where a collection class's instances keep what the analysis reads: byte offsets in their field data (-1: not there). */
@@ -40,6 +40,9 @@ interface ClassFacts {
   readonly refOffsets: Int32Array | undefined;
   readonly masks: number[];
   readonly idOfMask: Map<number, number>;
+  /** The last instance's mask and its id (instances of a class come in runs, mostly alike). */
+  lastMask: number;
+  lastId: number;
 }
 
 /** Pattern ids fit a byte; 0 is "not recorded". */
@@ -59,6 +62,8 @@ export class WastePass {
   private readonly tableIds = new Column(Float64Array);
   private readonly innerIds = new Column(Float64Array);
   private readonly classFacts = new Map<number, ClassFacts>();
+  private lastClassId = -1;
+  private lastFacts: ClassFacts | undefined;
   /** Per object index, the null pattern of a holder-class instance (0: none recorded). */
   private patterns = new Uint8Array(1 << 16);
   private unreadArrays = 0;
@@ -73,7 +78,8 @@ export class WastePass {
   ) {}
 
   instanceFields(classId: number, view: DataView, at: number, length: number): void {
-    let facts = this.classFacts.get(classId);
+    // Instances of one class come in runs: the last class's facts first.
+    let facts = classId === this.lastClassId ? this.lastFacts : this.classFacts.get(classId);
     if (facts === undefined) {
       const found = this.classFactsOf(classId);
       if (found === undefined) {
@@ -83,6 +89,8 @@ export class WastePass {
       }
       this.classFacts.set(classId, (facts = found));
     }
+    this.lastClassId = classId;
+    this.lastFacts = facts;
     const idSize = this.idSize;
     const end = at + length;
     if (facts.refOffsets !== undefined) this.notePattern(facts, facts.refOffsets, view, at, end);
@@ -105,12 +113,14 @@ export class WastePass {
       if (o + idSize > end) break;
       if ((idSize === 8 ? view.getUint32(o) | view.getUint32(o + 4) : view.getUint32(o)) !== 0) mask |= 1 << k;
     }
-    let id = facts.idOfMask.get(mask);
+    let id = mask === facts.lastMask ? facts.lastId : facts.idOfMask.get(mask);
     if (id === undefined) {
       if (facts.masks.length >= MAX_PATTERNS) return;
       id = facts.masks.push(mask);
       facts.idOfMask.set(mask, id);
     }
+    facts.lastMask = mask;
+    facts.lastId = id;
     const index = this.indexOfLast();
     if (index >= this.patterns.length) {
       const bigger = new Uint8Array(Math.max(index + 1, this.patterns.length * 2));
@@ -137,7 +147,7 @@ export class WastePass {
     }
     const container = isCollectionPart(names[0]!) || names.some((n) => CONTAINER_BASES.includes(n));
     const patterned = !container && offsets.length >= 2 && offsets.length <= 31;
-    return { layout, refOffsets: patterned ? Int32Array.from(offsets) : undefined, masks: [], idOfMask: new Map() };
+    return { layout, refOffsets: patterned ? Int32Array.from(offsets) : undefined, masks: [], idOfMask: new Map(), lastMask: -1, lastId: 0 };
   }
 
   private sizeOf(layout: CollectionLayout, view: DataView, at: number, end: number, idAt: (offset: number) => number): number {
@@ -155,13 +165,16 @@ export class WastePass {
     return Number.NaN;
   }
 
-  /** Where a class's instances keep their count, table and inner collection; NONE when it is no collection read here; undefined while a class of its chain is not dumped. */
+  /**
+   * Where a class's instances keep their count, table and inner collection; NONE when it is no
+   * collection read here; undefined while a class of its chain is not dumped.
+   */
   private layoutOf(classId: number): CollectionLayout | undefined {
     const meta = this.meta;
     const chain: Array<{ readonly name: string; readonly fields: Array<{ readonly name: string; readonly type: number; readonly offset: number }> }> = [];
     let offset = 0;
     const seen = new Set<number>();
-    for (let c = meta.classDumps.get(classId); ; ) {
+    for (let c = meta.classDumps.get(classId); ;) {
       if (c === undefined) return undefined;
       seen.add(c.id);
       const fields = [];
@@ -268,7 +281,7 @@ export class WastePass {
       inners[i] = innerIds[i]! === 0 ? -1 : slotOfId.get(innerIds[i]!);
       const kind = kinds[i]! === WALKED_ONLY ? undefined : COLLECTION_KINDS[kinds[i]!];
       const s = kind?.size;
-      if (s !== undefined && 'deque' in s) sizes[i] = slots[i]! > 0 ? (((sizes[i]! % slots[i]!) + slots[i]!) % slots[i]!) : 0;
+      if (s !== undefined && 'deque' in s) sizes[i] = slots[i]! > 0 ? ((sizes[i]! % slots[i]!) + slots[i]!) % slots[i]! : 0;
       else if (s !== undefined && 'tableLength' in s) sizes[i] = t >= 0 ? slots[i]! : Number.NaN;
     }
     const patternMasks = new Map<number, Uint32Array>();
@@ -372,14 +385,15 @@ class Column<A extends TypedArray> {
 
   push(v: number): void {
     if (this.length === this.data.length) {
-      const bigger = new this.make(this.data.length * 2);
+      const bigger = new this.make(Math.ceil(this.data.length * 1.5));
       bigger.set(this.data as never);
       this.data = bigger;
     }
     this.data[this.length++] = v;
   }
 
+  /** A view of the filled part (no copy: a copy would double the column at the end of the pass). */
   done(): A {
-    return this.data.slice(0, this.length) as A;
+    return this.data.subarray(0, this.length) as A;
   }
 }
