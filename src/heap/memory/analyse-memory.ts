@@ -8,6 +8,7 @@
  * with the paths' steps.
  */
 import { analyseGraph, type GraphAnalysisOptions, type MemoryAnalysis, type NamedObjectGraph } from '../graph/heap-memory.js';
+import { collectGarbage } from '../graph/collect-garbage.js';
 import type { ObjectGraph } from '../graph/object-graph.js';
 import type { FeedOptions } from '../hprof/byte-source.js';
 import { hprofObjectGraphIndexed } from '../hprof/graph/hprof-graph.js';
@@ -70,6 +71,8 @@ async function namedGraph(file: string, options: MemoryAnalysisOptions): Promise
     indexed !== undefined ? Promise.resolve(stepNamesFromIndexedFile(indexed, graph, paths, wanted)) : stepNamesOfPaths(file, graph, paths, feed, wanted);
   // Found now, before the dominator tree: its facts are let go before the tree's peak.
   const draft = facts !== undefined && wasteWanted ? wasteDraft(graph, facts, typeof options.waste === 'object' ? options.waste : {}) : undefined;
+  // The facts and the draft's tables are dead now: freed before the dominator tree's arrays are made.
+  if (draft !== undefined) collectGarbage();
   if (draft === undefined) return { named: { graph, stepNames: async (paths) => (await read(paths)).steps } };
   let names: WasteNames | undefined;
   const stepNames = async (paths: ReadonlyArray<readonly number[]>) => {

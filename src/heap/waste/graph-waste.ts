@@ -20,6 +20,7 @@ import type { ObjectGraph } from '../graph/object-graph.js';
 import { frameOfThreadHolding } from '../graph/stack-frames.js';
 import { BOX_CACHE_CLASS, BOXES, COLLECTION_KINDS, CONTAINER_BASES, isCollectionPart, SPARSE_MAX_FILL, SPARSE_MIN_SLOTS } from './collection-kinds.js';
 import { isJdkHolder, NO_REFERRER } from './holders.js';
+import { BitSet, popcount, RankedBits } from './bits.js';
 import { NOT_EMPTY_UNCOUNTED, rankIn, WALKED_ONLY, type WasteFacts } from './waste-facts.js';
 
 export interface WasteOptions {
@@ -99,7 +100,7 @@ function findWaste(g: ObjectGraph, facts: WasteFacts, options: WasteOptions): Fo
   const strings = duplicateStrings(g, facts, marked);
   const cached = boxesInJdkCaches(g, classes);
   const boxes = boxesInCollections(g, facts, classes, cached, marked);
-  for (const z of facts.zeroArrays) marked.set(z);
+  facts.zeroArrays.forEach((z) => marked.set(z));
   for (const c of facts.collections) marked.set(c);
   markContainers(g, classes, marked);
   const holders = new GraphHolders(g, classes, marked, facts);
@@ -123,7 +124,7 @@ function findWaste(g: ObjectGraph, facts: WasteFacts, options: WasteOptions): Fo
   const zeroShapes = new Map<number, { count: number; bytes: number }>();
   const zeroTally = new SiteTally();
   facts.zeroArrays.forEach((z, k) => {
-    const shape = facts.zeroTypeOf[k]! * 4294967296 + facts.zeroLengths[k]!;
+    const shape = g.classOf[z]! * 4294967296 + facts.zeroLengths[k]!;
     const bytes = g.shallow[z]!;
     const s = zeroShapes.get(shape);
     if (s === undefined) zeroShapes.set(shape, { count: 1, bytes });
@@ -162,9 +163,9 @@ function findWaste(g: ObjectGraph, facts: WasteFacts, options: WasteOptions): Fo
     stringTally,
     collections,
     zeroShapes: [...zeroShapes]
-      .map(([k, z]) => ({ shape: `${facts.zeroTypes[Math.floor(k / 4294967296)]}[${k % 4294967296}]`, ...z }))
+      .map(([k, z]) => ({ shape: `${g.classNames[Math.floor(k / 4294967296)]!.replace(/\[\]$/, '')}[${k % 4294967296}]`, ...z }))
       .sort((a, b) => b.bytes - a.bytes || b.count - a.count || (a.shape < b.shape ? -1 : 1)),
-    zeroCount: facts.zeroArrays.length,
+    zeroCount: facts.zeroArrays.count,
     zeroTally,
     boxes: [...boxTally.values()],
     boxesInJdkCaches: cached.count,
@@ -337,14 +338,12 @@ function duplicateStrings(
   let stringClass = -1;
   for (const [cls, name] of g.classObjectNames) if (name === 'java.lang.String') stringClass = cls;
   const { classOf, edgeStart, edges } = g;
-  const find = new CursorSearch(facts.valueArrays);
-  // The rank of a String's value array among the arrays read (its class's edge is not it), or -1.
+  const arrays = facts.valueArrays;
+  // A String's value array (its class's edge is not it), or -1.
   const valueOf = (s: number): number => {
     for (let e = edgeStart[s]!; e < edgeStart[s + 1]!; e++) {
       const t = edges[e]!;
-      if (t === stringClass) continue;
-      const r = find.rank(t);
-      if (r >= 0) return r;
+      if (t !== stringClass && arrays.has(t)) return t;
     }
     return -1;
   };
@@ -352,35 +351,34 @@ function duplicateStrings(
   for (let s = 0; s < g.objects; s++) if (classOf[s] === stringKey) total++;
   // A key's low bits pick a slot: a String whose slot no other String's key falls in holds a value
   // held once; the others are gathered by their keys (which tell the values apart exactly).
-  const once = new BitSet(Math.max(64, 2 ** Math.ceil(Math.log2(total * 16 + 1))));
-  const twice = new BitSet(once.size);
-  const slotMask = once.size - 1;
+  const slotCount = Math.max(64, 2 ** Math.ceil(Math.log2(total * 16 + 1)));
+  const once = new BitSet(slotCount);
+  const twice = new BitSet(slotCount);
+  const slotMask = slotCount - 1;
   let count = 0;
   let unread = 0;
   for (let s = 0; s < g.objects; s++) {
     if (classOf[s] !== stringKey) continue;
-    const r = valueOf(s);
-    const key = r >= 0 ? facts.valueKeys[r]! : Number.NaN;
+    const array = valueOf(s);
+    const key = array >= 0 ? facts.valueKeys.get(arrays.rank(array)) : Number.NaN;
     if (Number.isNaN(key)) {
       unread++;
       continue;
     }
     count++;
-    const slot = key % 4294967296 & slotMask;
+    const slot = (key | 0) & slotMask;
     if (once.has(slot)) twice.set(slot);
     else once.set(slot);
   }
   const byKey = new Map<number, ValueGroup>();
   let candidates = 0;
-  find.reset();
   for (let s = 0; s < g.objects; s++) {
     if (classOf[s] !== stringKey) continue;
-    const r = valueOf(s);
-    if (r < 0) continue;
-    const key = facts.valueKeys[r]!;
-    if (Number.isNaN(key) || !twice.has(key % 4294967296 & slotMask)) continue;
+    const array = valueOf(s);
+    if (array < 0) continue;
+    const key = facts.valueKeys.get(arrays.rank(array));
+    if (Number.isNaN(key) || !twice.has((key | 0) & slotMask)) continue;
     candidates++;
-    const array = facts.valueArrays[r]!;
     const v = byKey.get(key);
     if (v === undefined) byKey.set(key, { strings: [s], arrays: [array], firstArray: array, distinctArrays: 1, wastedBytes: 0 });
     else {
@@ -409,52 +407,6 @@ function duplicateStrings(
   }
   const distinct = count - candidates + byKey.size;
   return { groups, strings: count, distinctValues: distinct, extraCopies, wastedBytes, unread };
-}
-
-/** A binary search in an ascending column that starts near the last answer (Strings and their arrays come in the same order). */
-class CursorSearch {
-  private last = 0;
-  constructor(private readonly column: Int32Array) {}
-  reset(): void {
-    this.last = 0;
-  }
-  rank(index: number): number {
-    const c = this.column;
-    const n = c.length;
-    if (n === 0) return -1;
-    const at = this.last;
-    // Gallop from the last answer, in whichever direction the index lies.
-    let lo: number;
-    let hi: number;
-    if (c[at]! <= index) {
-      let step = 1;
-      lo = at;
-      while (at + step < n && c[at + step]! <= index) {
-        lo = at + step;
-        step *= 2;
-      }
-      hi = Math.min(n - 1, at + step);
-    } else {
-      let step = 1;
-      hi = at;
-      while (at - step >= 0 && c[at - step]! > index) {
-        hi = at - step;
-        step *= 2;
-      }
-      lo = Math.max(0, at - step);
-    }
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = c[mid]!;
-      if (v < index) lo = mid + 1;
-      else if (v > index) hi = mid - 1;
-      else {
-        this.last = mid;
-        return mid;
-      }
-    }
-    return -1;
-  }
 }
 
 /** The boxes the JDK's own caches hold (the arrays their classes' statics refer to): shared by every use, so no use of them wastes one. */
@@ -888,52 +840,4 @@ function sum(xs: readonly number[]): number {
   let t = 0;
   for (const x of xs) t += x;
   return t;
-}
-
-/** One bit an object. */
-class BitSet {
-  readonly words: Uint32Array;
-  readonly size: number;
-  constructor(n: number) {
-    this.words = new Uint32Array((n + 31) >>> 5);
-    this.size = n;
-  }
-  set(i: number): void {
-    this.words[i >>> 5]! |= 1 << (i & 31);
-  }
-  has(i: number): boolean {
-    return (this.words[i >>> 5]! & (1 << (i & 31))) !== 0;
-  }
-}
-
-/** A bit set with each set bit's rank among them (its place in a column of the set objects' facts). */
-class RankedBits {
-  /** Set bits in the words before each word. */
-  readonly before: Uint32Array;
-  readonly count: number;
-  constructor(private readonly bits: BitSet) {
-    const w = bits.words;
-    this.before = new Uint32Array(w.length);
-    let total = 0;
-    for (let i = 0; i < w.length; i++) {
-      this.before[i] = total;
-      total += popcount(w[i]!);
-    }
-    this.count = total;
-  }
-  has(i: number): boolean {
-    return this.bits.has(i);
-  }
-  rank(i: number): number {
-    const word = i >>> 5;
-    const below = this.bits.words[word]! & ((1 << (i & 31)) - 1);
-    return this.before[word]! + popcount(below);
-  }
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
 }

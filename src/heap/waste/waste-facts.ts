@@ -4,16 +4,16 @@
  * contents, a collection's count), by object index of that graph. Typed arrays, ascending by object
  * index, so they cost bytes per fact and no JavaScript object per heap object.
  */
+import type { ChunkedNumbers, RankedBits } from './bits.js';
+
 export interface WasteFacts {
-  /** byte[] and char[] arrays (a String's characters), ascending object index. */
-  readonly valueArrays: Int32Array;
+  /** byte[] and char[] arrays (a String's characters), by object index; their rank places them in valueKeys. */
+  readonly valueArrays: RankedBits;
   /** For each of them, a 53-bit key of its type, length and contents (equal contents, equal keys); NaN when it was not read. */
-  readonly valueKeys: Float64Array;
-  /** Primitive arrays of one element or more whose every element is zero, ascending object index. */
-  readonly zeroArrays: Int32Array;
-  /** For each, its element type (`int`) and its length. */
-  readonly zeroTypes: readonly string[];
-  readonly zeroTypeOf: Uint8Array;
+  readonly valueKeys: ChunkedNumbers;
+  /** Primitive arrays of one element or more whose every element is zero, by object index. */
+  readonly zeroArrays: RankedBits;
+  /** Their lengths, by rank. */
   readonly zeroLengths: Int32Array;
   /** Collections of a kind of COLLECTION_KINDS (or walked only), ascending object index. */
   readonly collections: Int32Array;

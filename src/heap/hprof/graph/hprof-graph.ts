@@ -119,7 +119,7 @@ export interface GraphBuildOptions {
  */
 export function hprofGraphBuilder(hprofBytes: number, meta: ClassMetadata, ownsMeta: boolean, options: GraphBuildOptions = {}): HprofGraphBuilder {
   const pass = new GraphPass(hprofBytes, meta, ownsMeta);
-  const waste = options.waste === true ? new WastePass(meta, () => pass.lastIndex()) : undefined;
+  const waste = options.waste === true ? new WastePass(meta, () => pass.lastIndex(), pass.capacity()) : undefined;
   pass.waste = waste;
   // Arrow functions over the pass: the parser calls its visitor's members unbound, and the class
   // metadata's own members (utf8, loadClass) join them when the pass fills the metadata itself.
@@ -226,6 +226,11 @@ class GraphPass {
     this.columns = new ObjectColumns(Math.max(1 << 12, Math.min(1 << 30, Math.ceil(hprofBytes / 48))));
     this.targets = new RefStore();
     this.layouts = new InstanceLayouts(meta, this.keys);
+  }
+
+  /** How many objects the columns have room for (an estimate from the dump's size). */
+  capacity(): number {
+    return this.columns.capacity;
   }
 
   /** The index of the object added last. */

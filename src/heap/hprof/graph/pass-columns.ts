@@ -27,6 +27,10 @@ export class ObjectColumns {
     this.held = new Int32Array(capacity);
     this.edgeStart = new Int32Array(capacity + 1);
   }
+  get capacity(): number {
+    return this.classKeys.length;
+  }
+
   /** `held`: an instance's 0, an array's length, an object array's -1 - length (32 bits: array lengths are ints). */
   add(id: number, classKey: number, held: number, firstEdge: number): void {
     const i = this.length;

@@ -8,9 +8,10 @@
  * of facts, a collection 25, a zero array 9; the contents are read once, as they pass.
  */
 import { COLLECTION_KINDS, CONTAINER_BASES, isCollectionPart, type SizeSource, WALKED_ONLY_CLASS } from '../../waste/collection-kinds.js';
+import { BitSet, ChunkedNumbers, RankedBits } from '../../waste/bits.js';
 import { NOT_EMPTY_UNCOUNTED, WALKED_ONLY, type WasteFacts } from '../../waste/waste-facts.js';
 import { type ClassMetadata } from '../class-metadata.js';
-import { BASIC_TYPES, basicTypeSize, HprofType, isReferenceType } from '../format.js';
+import { basicTypeSize, HprofType, isReferenceType } from '../format.js';
 import { MAX_DELIVERED_BODY, readId } from '../parser.js';
 import type { IdIndex } from './id-index.js';
 
@@ -50,12 +51,9 @@ const MAX_PATTERNS = 255;
 
 export class WastePass {
   idSize = 8;
-  private readonly valueArrays = new Column(Int32Array);
-  private readonly valueKeys = new Column(Float64Array);
-  private readonly zeroArrays = new Column(Int32Array);
-  private readonly zeroTypeOf = new Column(Uint8Array);
-  private readonly zeroLengths = new Column(Int32Array);
-  private readonly zeroTypes: string[] = [];
+  private readonly valueArrays: BitSet;
+  private readonly valueKeys = new ChunkedNumbers();
+  private readonly zeroArrays: BitSet;
   private readonly collections = new Column(Int32Array);
   private readonly collectionKinds = new Column(Uint8Array);
   private readonly collectionSizes = new Column(Float64Array);
@@ -65,17 +63,26 @@ export class WastePass {
   private lastClassId = -1;
   private lastFacts: ClassFacts | undefined;
   /** Per object index, the null pattern of a holder-class instance (0: none recorded). */
-  private patterns = new Uint8Array(1 << 16);
+  private patterns: Uint8Array;
   private unreadArrays = 0;
   private instancesBeforeClass = 0;
   /** The object index of the array whose body comes next. */
   private pendingIndex = -1;
 
-  /** `indexOfLast`: the graph's index of the object its builder met last (this pass rides on the builder, which sees each record first). */
+  /**
+   * `indexOfLast`: the graph's index of the object its builder met last (this pass rides on the
+   * builder, which sees each record first); `objects`: how many objects the dump is expected to
+   * hold (the builder's estimate: the columns by object index start that big, untouched until used).
+   */
   constructor(
     private readonly meta: ClassMetadata,
     private readonly indexOfLast: () => number,
-  ) {}
+    objects: number,
+  ) {
+    this.valueArrays = new BitSet(objects);
+    this.zeroArrays = new BitSet(objects);
+    this.patterns = new Uint8Array(objects);
+  }
 
   instanceFields(classId: number, view: DataView, at: number, length: number): void {
     // Instances of one class come in runs: the last class's facts first.
@@ -123,7 +130,7 @@ export class WastePass {
     facts.lastId = id;
     const index = this.indexOfLast();
     if (index >= this.patterns.length) {
-      const bigger = new Uint8Array(Math.max(index + 1, this.patterns.length * 2));
+      const bigger = new Uint8Array(Math.max(index + 1, Math.ceil(this.patterns.length * 1.5)));
       bigger.set(this.patterns);
       this.patterns = bigger;
     }
@@ -240,24 +247,13 @@ export class WastePass {
       this.noteValue(index, contentKey(type, view, at, length));
       zero = lastAllZero;
     } else zero = allZero(view, at, length);
-    if (zero) {
-      this.zeroArrays.push(index);
-      this.zeroLengths.push(length / basicTypeSize(type, 8));
-      this.zeroTypeOf.push(this.typeSlot(type));
-    }
+    if (zero) this.zeroArrays.set(index);
     this.pendingIndex = -1;
   }
 
   private noteValue(index: number, key: number): void {
-    this.valueArrays.push(index);
+    this.valueArrays.set(index);
     this.valueKeys.push(key);
-  }
-
-  private typeSlot(type: number): number {
-    const name = BASIC_TYPES[type] ?? `type ${type}`;
-    let slot = this.zeroTypes.indexOf(name);
-    if (slot < 0) slot = this.zeroTypes.push(name) - 1;
-    return slot;
   }
 
   /**
@@ -287,16 +283,18 @@ export class WastePass {
     const patternMasks = new Map<number, Uint32Array>();
     for (const [classId, f] of this.classFacts) if (f.masks.length > 0) patternMasks.set(classKeyOf(classId), Uint32Array.from(f.masks));
     const holderPatterns = this.patterns.length >= objects ? this.patterns.subarray(0, objects) : grownTo(this.patterns, objects);
+    const zeroArrays = new RankedBits(this.zeroArrays);
+    // An array's length is what the graph's pass holds for it until its size takes its place.
+    const zeroLengths = new Int32Array(zeroArrays.count);
+    zeroArrays.forEach((index, rank) => (zeroLengths[rank] = held[index]!));
     this.patterns = new Uint8Array(0);
     const superclasses = new Map<string, string>();
     for (const c of this.meta.classDumps.values()) if (c.superId !== 0) superclasses.set(this.meta.className(c.id), this.meta.className(c.superId));
     return {
-      valueArrays: this.valueArrays.done(),
-      valueKeys: this.valueKeys.done(),
-      zeroArrays: this.zeroArrays.done(),
-      zeroTypes: this.zeroTypes,
-      zeroTypeOf: this.zeroTypeOf.done(),
-      zeroLengths: this.zeroLengths.done(),
+      valueArrays: new RankedBits(this.valueArrays),
+      valueKeys: this.valueKeys,
+      zeroArrays,
+      zeroLengths,
       collections: this.collections.done(),
       collectionKinds: kinds,
       collectionSizes: sizes,
