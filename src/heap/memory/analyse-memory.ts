@@ -7,8 +7,8 @@
  * before the dominator tree (its facts let go before the tree's peak), its holders and values named
  * with the paths' steps.
  */
-import { analyseGraph, type GraphAnalysisOptions, type MemoryAnalysis, type NamedObjectGraph } from '../graph/heap-memory.js';
 import { collectGarbage } from '../graph/collect-garbage.js';
+import { analyseGraph, type GraphAnalysisOptions, type MemoryAnalysis, type NamedObjectGraph } from '../graph/heap-memory.js';
 import type { ObjectGraph } from '../graph/object-graph.js';
 import type { FeedOptions } from '../hprof/byte-source.js';
 import { hprofObjectGraphIndexed } from '../hprof/graph/hprof-graph.js';

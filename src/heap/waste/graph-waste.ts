@@ -18,9 +18,9 @@
 import type { BoxedGroup, DuplicateStringValue, EmptyCollectionGroup, MemoryWaste, SparseCollectionGroup, WasteHolder } from '../../model/memory-waste.js';
 import type { ObjectGraph } from '../graph/object-graph.js';
 import { frameOfThreadHolding } from '../graph/stack-frames.js';
+import { BitSet, popcount, RankedBits } from './bits.js';
 import { BOX_CACHE_CLASS, BOXES, COLLECTION_KINDS, CONTAINER_BASES, isCollectionPart, SPARSE_MAX_FILL, SPARSE_MIN_SLOTS } from './collection-kinds.js';
 import { isJdkHolder, NO_REFERRER } from './holders.js';
-import { BitSet, popcount, RankedBits } from './bits.js';
 import { NOT_EMPTY_UNCOUNTED, rankIn, WALKED_ONLY, type WasteFacts } from './waste-facts.js';
 
 export interface WasteOptions {
@@ -351,36 +351,68 @@ function duplicateStrings(
   for (let s = 0; s < g.objects; s++) if (classOf[s] === stringKey) total++;
   // A key's low bits pick a slot: a String whose slot no other String's key falls in holds a value
   // held once; the others are gathered by their keys (which tell the values apart exactly).
+  // Each String's key, in the Strings' order (NaN: its characters were not read); the facts' keys are let go once read.
+  const keys = new Float64Array(total);
+  let count = 0;
+  let unread = 0;
+  for (let s = 0, k = 0; s < g.objects; s++) {
+    if (classOf[s] !== stringKey) continue;
+    const array = valueOf(s);
+    const key = array >= 0 ? facts.valueKeys!.get(arrays.rank(array)) : Number.NaN;
+    keys[k++] = key;
+    if (Number.isNaN(key)) unread++;
+    else count++;
+  }
+  facts.valueKeys = undefined;
+  // A key's low bits pick a slot: a String whose slot no other String's key falls in holds a value
+  // held once; the others are gathered by their keys (which tell the values apart exactly).
   const slotCount = Math.max(64, 2 ** Math.ceil(Math.log2(total * 16 + 1)));
   const once = new BitSet(slotCount);
   const twice = new BitSet(slotCount);
   const slotMask = slotCount - 1;
-  let count = 0;
-  let unread = 0;
-  for (let s = 0; s < g.objects; s++) {
-    if (classOf[s] !== stringKey) continue;
-    const array = valueOf(s);
-    const key = array >= 0 ? facts.valueKeys.get(arrays.rank(array)) : Number.NaN;
-    if (Number.isNaN(key)) {
-      unread++;
-      continue;
-    }
-    count++;
+  for (let k = 0; k < total; k++) {
+    const key = keys[k]!;
+    if (Number.isNaN(key)) continue;
     const slot = (key | 0) & slotMask;
     if (once.has(slot)) twice.set(slot);
     else once.set(slot);
   }
-  const byKey = new Map<number, ValueGroup>();
+  // The Strings whose slot others share, in typed columns (a Map keyed by doubles cost a microsecond each).
   let candidates = 0;
-  for (let s = 0; s < g.objects; s++) {
+  let candidateKeys = new Float64Array(Math.max(1024, count >>> 4));
+  let candidateStrings = new Int32Array(candidateKeys.length);
+  let candidateArrays = new Int32Array(candidateKeys.length);
+  for (let s = 0, k = 0; s < g.objects; s++) {
     if (classOf[s] !== stringKey) continue;
-    const array = valueOf(s);
-    if (array < 0) continue;
-    const key = facts.valueKeys.get(arrays.rank(array));
+    const key = keys[k++]!;
     if (Number.isNaN(key) || !twice.has((key | 0) & slotMask)) continue;
+    if (candidates === candidateKeys.length) {
+      candidateKeys = grown(candidateKeys, new Float64Array(candidates * 2));
+      candidateStrings = grown(candidateStrings, new Int32Array(candidates * 2));
+      candidateArrays = grown(candidateArrays, new Int32Array(candidates * 2));
+    }
+    candidateKeys[candidates] = key;
+    candidateStrings[candidates] = s;
+    candidateArrays[candidates] = valueOf(s);
     candidates++;
-    const v = byKey.get(key);
-    if (v === undefined) byKey.set(key, { strings: [s], arrays: [array], firstArray: array, distinctArrays: 1, wastedBytes: 0 });
+  }
+  // The keys held more than once, sorted: each candidate finds its value's group by a binary search.
+  const sortedKeys = candidateKeys.slice(0, candidates).sort();
+  const repeatedKeys: number[] = [];
+  let distinctCandidates = 0;
+  for (let k = 0; k < sortedKeys.length; k++) {
+    if (k === 0 || sortedKeys[k] !== sortedKeys[k - 1]) distinctCandidates++;
+    else if (repeatedKeys[repeatedKeys.length - 1] !== sortedKeys[k]) repeatedKeys.push(sortedKeys[k]!);
+  }
+  const repeated = Float64Array.from(repeatedKeys);
+  const byKey: ValueGroup[] = [];
+  for (let k = 0; k < candidates; k++) {
+    const at = searchSorted(repeated, candidateKeys[k]!);
+    if (at < 0) continue;
+    const s = candidateStrings[k]!;
+    const array = candidateArrays[k]!;
+    const v = byKey[at];
+    if (v === undefined) byKey[at] = { strings: [s], arrays: [array], firstArray: array, distinctArrays: 1, wastedBytes: 0 };
     else {
       v.strings.push(s);
       v.arrays.push(array);
@@ -390,8 +422,8 @@ function duplicateStrings(
   let extraCopies = 0;
   let wastedBytes = 0;
   const groups: ValueGroup[] = [];
-  for (const v of byKey.values()) {
-    if (v.strings.length < 2) continue;
+  for (const v of byKey) {
+    if (v === undefined || v.strings.length < 2) continue;
     for (let k = 1; k < v.strings.length; k++) v.wastedBytes += g.shallow[v.strings[k]!]!;
     const arrays = Int32Array.from(v.arrays).sort();
     v.distinctArrays = 0;
@@ -405,8 +437,28 @@ function duplicateStrings(
     wastedBytes += v.wastedBytes;
     groups.push(v);
   }
-  const distinct = count - candidates + byKey.size;
+  const distinct = count - candidates + distinctCandidates;
   return { groups, strings: count, distinctValues: distinct, extraCopies, wastedBytes, unread };
+}
+
+/** `into`, a bigger array, with `from` copied to its start. */
+function grown<A extends Float64Array | Int32Array>(from: A, into: A): A {
+  into.set(from);
+  return into;
+}
+
+/** The place of `key` in an ascending array, or -1. */
+function searchSorted(sorted: Float64Array, key: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid]!;
+    if (v < key) lo = mid + 1;
+    else if (v > key) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
 }
 
 /** The boxes the JDK's own caches hold (the arrays their classes' statics refer to): shared by every use, so no use of them wastes one. */

@@ -9,8 +9,12 @@ import type { ChunkedNumbers, RankedBits } from './bits.js';
 export interface WasteFacts {
   /** byte[] and char[] arrays (a String's characters), by object index; their rank places them in valueKeys. */
   readonly valueArrays: RankedBits;
-  /** For each of them, a 53-bit key of its type, length and contents (equal contents, equal keys); NaN when it was not read. */
-  readonly valueKeys: ChunkedNumbers;
+  /**
+   * For each of them, a 53-bit key of its type, length and contents (equal contents, equal keys);
+   * NaN when it was not read. Let go (undefined) once the duplicates are found: the analysis's
+   * next step needs the room.
+   */
+  valueKeys: ChunkedNumbers | undefined;
   /** Primitive arrays of one element or more whose every element is zero, by object index. */
   readonly zeroArrays: RankedBits;
   /** Their lengths, by rank. */

@@ -7,8 +7,8 @@
  * Cost, measured on the 1.9 GB bench heap (docs/benchmarks.md): a byte[] or char[] costs 12 bytes
  * of facts, a collection 25, a zero array 9; the contents are read once, as they pass.
  */
-import { COLLECTION_KINDS, CONTAINER_BASES, isCollectionPart, type SizeSource, WALKED_ONLY_CLASS } from '../../waste/collection-kinds.js';
 import { BitSet, ChunkedNumbers, RankedBits } from '../../waste/bits.js';
+import { COLLECTION_KINDS, CONTAINER_BASES, isCollectionPart, type SizeSource, WALKED_ONLY_CLASS } from '../../waste/collection-kinds.js';
 import { NOT_EMPTY_UNCOUNTED, WALKED_ONLY, type WasteFacts } from '../../waste/waste-facts.js';
 import { type ClassMetadata } from '../class-metadata.js';
 import { basicTypeSize, HprofType, isReferenceType } from '../format.js';
