@@ -160,11 +160,7 @@ export type WasteKind = 'duplicateStrings' | 'emptyCollections' | 'sparseCollect
 
 export const WASTE_KINDS: readonly WasteKind[] = ['duplicateStrings', 'emptyCollections', 'sparseCollections', 'boxedInCollections', 'zeroArrays'];
 
-/**
- * A proposal, not wired: the typed thresholds of a rule "waste is a large share of the heap" (its id
- * is the lead's to choose). Each option has the shape of a rule option (src/rules/rule.ts), so it can
- * be moved into the rule's `meta.options` as it is.
- */
+/** The typed thresholds of the memory-waste rule (src/rules/memory-waste.ts): its `meta.options`. */
 export const WASTE_SHARE_OPTIONS = {
   minShareOfHeap: {
     type: 'number',

@@ -14,6 +14,7 @@ import { approximateBytes } from './heap-size-text.js';
 import { growthJson, growthText } from './memory-growth-text.js';
 import { objectJson, stepJson } from './memory-object-json.js';
 import { stackHolderJson } from './memory-stack-frames.js';
+import { wasteJson } from './memory-waste-json.js';
 import { stripControl } from './sanitize.js';
 
 const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
@@ -150,6 +151,7 @@ export function memorySummaryJson(s: MemorySummary) {
       ...stackHolderJson(x, objectJson),
     })),
     ...(s.classLoaders !== undefined ? { classLoaders: classLoadersJson(s.classLoaders) } : {}),
+    ...(s.waste !== undefined ? { waste: wasteJson(s.waste) } : {}),
   };
 }
 

@@ -14,6 +14,7 @@ import { limitSaturated } from './limit-saturated.js';
 import { lockContention } from './lock-contention.js';
 import { loggingContention } from './logging-contention.js';
 import { memoryLeakSuspect } from './memory-leak-suspect.js';
+import { memoryWaste } from './memory-waste.js';
 import { queueBacklog } from './queue-backlog.js';
 import type { Rule } from './rule.js';
 import { shutdownOrdering } from './shutdown-ordering.js';
@@ -42,4 +43,5 @@ export const RULES: readonly Rule[] = [
   cpuHotThreads,
   gcOverhead,
   memoryLeakSuspect,
+  memoryWaste,
 ];

@@ -1,6 +1,6 @@
 /**
- * The check of the proposed rule "waste is a large share of the heap" (thresholds:
- * WASTE_SHARE_OPTIONS of src/model/memory-waste.ts), as a pure function, not yet a rule.
+ * Whether a heap's memory waste is a large share of it (the memory-waste rule's check, thresholds:
+ * WASTE_SHARE_OPTIONS of src/model/memory-waste.ts), as a pure function of the model.
  */
 import { type MemoryWaste, WASTE_KINDS, type WasteKind, type WasteShareThresholds } from '../../model/memory-waste.js';
 
