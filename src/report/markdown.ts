@@ -14,6 +14,7 @@ import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { quoteLogLine } from './log-quote.js';
+import { fenced, mdText } from './md-escape.js';
 import { memorySections } from './memory-section.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
@@ -27,29 +28,7 @@ const LOCK_ROWS = 20;
 
 export const MARKDOWN_LIMIT = 65_536;
 
-/** Text from a dump, inert in Markdown and in the HTML trackers allow inside it. */
-export function mdText(s: string): string {
-  return (
-    stripControl(s)
-      .replace(/[\r\n]+/g, ' ')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      // `$` too: GitHub renders `$…$` as math.
-      .replace(/([\\`*_[\]#|~!$])/g, '\\$1')
-      // A URL or a `www.` host from a dump must stay text: GitHub's autolinks do not read past an
-      // escaped `:` of `://` or `.` of `www.` (and the text still reads `http://`, `www.`).
-      .replace(/:\/\//g, '\\://')
-      .replace(/\b(www)\./gi, '$1\\.')
-      // `@name` from a dump would notify that user (or team) on GitHub and GitLab: a zero-width joiner
-      // after the `@` breaks the mention and reads the same. Not after a letter or digit (`Object@1b6d`,
-      // `java.base@17` are no mentions and stay as they are, to be copied and searched).
-      .replace(MENTION, '@\u200d')
-  );
-}
-
-/** An `@` where GitHub and GitLab start a mention: not after a letter, digit or `_`, before a name character. */
-const MENTION = /(?<![\p{L}\p{N}_])@(?=[\p{L}\p{N}_])/gu;
+export { mdText } from './md-escape.js';
 
 const ICON: Record<Finding['severity'], string> = { critical: '🟥', error: '🔴', warning: '🟠', info: 'ℹ️' };
 
@@ -116,12 +95,6 @@ function codeBlocks(f: Finding, limit: number): string[] {
   const more = coded.length - blocks.length;
   if (more > 0 && blocks.length > 0) blocks.push(`_… the code of ${more} more thread${more === 1 ? '' : 's'} in the JSON and HTML reports_`);
   return blocks;
-}
-
-/** Text in a fence longer than any run of backticks inside it, so no line of a dump can close it. */
-function fenced(text: string): string {
-  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  return `${fence}text\n${text}\n${fence}`;
 }
 
 /** Each finding's anchor: trackers make their own of a heading's text, each differently, so it has one of its own. */

@@ -7,6 +7,7 @@
 import { approximateBytes } from '../model/bytes.js';
 import { countText, shareText } from '../model/count-text.js';
 import { biggestHeldText, classSuspectText, type HeapMemoryModel, retainedObjectName, stackHolderText } from '../model/memory.js';
+import type { MemoryWaste } from '../model/memory-waste.js';
 import { classLoaderEntries, type ClassLoaderEntry } from './class-loaders-report.js';
 
 interface MemoryRow {
@@ -29,6 +30,8 @@ export interface MemorySection {
   readonly classes: Array<{ readonly className: string; readonly instances: number; readonly retainedText: string; readonly shareText: string }>;
   /** Classes defined by several class loaders: per class, its line, what keeps its loaders, its biggest loaders (raw text). */
   readonly classLoaders?: ClassLoaderEntry[];
+  /** Memory the heap spends on nothing, when it was looked for (each format draws it with memory-waste-section.ts). */
+  readonly waste?: MemoryWaste;
 }
 
 /** Retainers and classes listed per heap dump in reports (the JSON carries the same lists). */
@@ -75,6 +78,7 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
         return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${shareText(x.retained, heap)})${where}${onStack}`;
       }),
       ...(s.classLoaders !== undefined && s.classLoaders.classes.length > 0 ? { classLoaders: classLoaderEntries(s.classLoaders) } : {}),
+      ...(s.waste !== undefined ? { waste: s.waste } : {}),
       classes: s.classes.slice(0, MEMORY_ROWS).map((c) => ({
         className: c.className,
         instances: c.instances,

@@ -10,10 +10,12 @@ import { biggestHeldText, classSuspectText, type MemorySummary, type PathStep, t
 import { stackFramesText, stackHolderText } from '../model/memory.js';
 import type { MemoryGrowth } from '../model/memory-growth.js';
 import { classLoaderLines, classLoadersJson } from './class-loaders-report.js';
+import { blocksText } from './doc-text.js';
 import { approximateBytes } from './heap-size-text.js';
 import { growthJson, growthText } from './memory-growth-text.js';
 import { objectJson, stepJson } from './memory-object-json.js';
 import { stackHolderJson } from './memory-stack-frames.js';
+import { WASTE_ROWS_SHORT, wasteBlocks } from './memory-waste-section.js';
 import { stripControl } from './sanitize.js';
 
 const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
@@ -81,6 +83,7 @@ export function renderMemoryText(r: MemoryReport): string {
       out.push(`  ${head}${name(o)} ${o.id}  retains ${approximateBytes(o.retained)}`);
     });
   }
+  if (s.waste !== undefined) out.push(...blocksText(wasteBlocks(s.waste, WASTE_ROWS_SHORT)));
   out.push('', 'Classes by retained size (instances not dominated by another instance of the class)');
   out.push(`  ${'retained'.padStart(10)}  ${'shallow'.padStart(10)}  ${'instances'.padStart(10)}  class`);
   for (const c of s.classes)
