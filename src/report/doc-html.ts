@@ -26,7 +26,10 @@ export function blocksHtml(blocks: readonly DocBlock[], top: number): string[] {
       case 'table': {
         const right = new Set(b.right ?? []);
         const cell = (tag: 'th' | 'td', text: string, c: number) => `<${tag}${right.has(c) ? ' class="num"' : ''}>${esc(text)}</${tag}>`;
-        const rows = [`<tr>${b.head.map((h, c) => cell('th', h, c)).join('')}</tr>`, ...b.rows.map((r) => `<tr>${r.map((x, c) => cell('td', x, c)).join('')}</tr>`)];
+        const rows = [
+          `<tr>${b.head.map((h, c) => cell('th', h, c)).join('')}</tr>`,
+          ...b.rows.map((r) => `<tr>${r.map((x, c) => cell('td', x, c)).join('')}</tr>`),
+        ];
         return `<table class="doc">${rows.join('')}</table>${b.more !== undefined ? `<p class="muted">${esc(b.more)}</p>` : ''}`;
       }
       case 'pre':

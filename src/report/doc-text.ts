@@ -40,7 +40,9 @@ function tableLines(t: Extract<DocBlock, { kind: 'table' }>): string[] {
   const widths = t.head.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   const right = new Set(t.right ?? []);
   const last = t.head.length - 1;
-  const lines = rows.map((r) => `    ${r.map((cell, c) => (c === last ? cell : right.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ')}`.trimEnd());
+  const lines = rows.map((r) =>
+    `    ${r.map((cell, c) => (c === last ? cell : right.has(c) ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ')}`.trimEnd(),
+  );
   if (t.more !== undefined) lines.push(`    ${stripControl(t.more)}`);
   return lines;
 }

@@ -10,12 +10,14 @@ import type { StackFrame } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
 import { codeHeader, codeLines, threadsWithCode } from './code-lines.js';
 import { completenessHeading, completenessLines, completenessOf, notesBelow } from './completeness.js';
+import { blocksMarkdown } from './doc-markdown.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { quoteLogLine } from './log-quote.js';
 import { fenced, mdText } from './md-escape.js';
 import { memorySections } from './memory-section.js';
+import { WASTE_ROWS_SHORT, wasteBlocks } from './memory-waste-section.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
@@ -230,6 +232,7 @@ function body(report: Report, evidenceLimit: number, briefSummary: boolean): str
     if (sec.suspects.length > 0) out.push('');
     for (const c of sec.classLoaders ?? [])
       out.push(`- defined by several class loaders: ${mdText(c.headline)}; kept by: ${mdText(c.keptBy)}`, ...c.loaders.map((l) => `  - ${mdText(l)}`), '');
+    if (sec.waste !== undefined) out.push(...blocksMarkdown(wasteBlocks(sec.waste, WASTE_ROWS_SHORT), 5));
   }
   out.push('<details><summary>Inputs</summary>', '');
   for (const i of m.inputs)

@@ -6,8 +6,6 @@ import { type PathStep, retainedObjectName } from '../model/memory.js';
 
 export function rootPathText(steps: readonly PathStep[]): string {
   return steps
-    .map((st, k) =>
-      k === 0 ? `GC root (${st.rootKind ?? 'root'}) ${retainedObjectName(st.object)}` : `${st.via ?? '?'} -> ${retainedObjectName(st.object)}`,
-    )
+    .map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}) ${retainedObjectName(st.object)}` : `${st.via ?? '?'} -> ${retainedObjectName(st.object)}`))
     .join(' -> ');
 }

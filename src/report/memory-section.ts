@@ -6,11 +6,11 @@
  */
 import { approximateBytes } from '../model/bytes.js';
 import { countText, shareText } from '../model/count-text.js';
-import { biggestHeldText, classSuspectText, type HeapMemoryModel, retainedObjectName, stackHolderText } from '../model/memory.js';
+import { biggestHeldText, classSuspectText, type HeapMemoryModel, type RetainedObject, retainedObjectName, stackHolderText } from '../model/memory.js';
 import type { MemoryWaste } from '../model/memory-waste.js';
 import { classLoaderEntries, type ClassLoaderEntry } from './class-loaders-report.js';
 
-interface MemoryRow {
+export interface MemoryRow {
   readonly name: string;
   readonly id: string;
   readonly retained: number;
@@ -39,6 +39,18 @@ const MEMORY_ROWS = 10;
 
 const pct = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
 
+/** A retainer as a row of the reports' lists and charts. */
+export function retainerRow(o: RetainedObject, heap: number): MemoryRow {
+  return {
+    name: retainedObjectName(o),
+    id: o.id,
+    retained: o.retained,
+    retainedText: approximateBytes(o.retained),
+    share: pct(o.retained, heap),
+    shareText: shareText(o.retained, heap),
+  };
+}
+
 export function memorySections(memory: readonly HeapMemoryModel[]): MemorySection[] {
   return memory.map((m) => {
     const s = m.summary;
@@ -55,14 +67,7 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
           ? 'no object or class retains 10% of the heap'
           : `${s.suspects.length === 1 ? 'one object or class retains' : `${s.suspects.length} objects or classes retain`} 10% of ` +
             `it or more (MAT's leak-suspect test; the memory-leak-suspect rule says which of them are big enough to be findings)`),
-      retainers: s.dominators.slice(0, MEMORY_ROWS).map((o) => ({
-        name: retainedObjectName(o),
-        id: o.id,
-        retained: o.retained,
-        retainedText: approximateBytes(o.retained),
-        share: pct(o.retained, heap),
-        shareText: shareText(o.retained, heap),
-      })),
+      retainers: s.dominators.slice(0, MEMORY_ROWS).map((o) => retainerRow(o, heap)),
       suspects: s.suspects.map((x) => {
         const who = x.kind === 'object' ? `${retainedObjectName(x.subject)} ${x.subject.id}` : classSuspectText(x);
         const a = x.accumulation;

@@ -11,8 +11,8 @@ import { classLoaderLines, classLoadersJson } from './class-loaders-report.js';
 import { blocksText } from './doc-text.js';
 import { approximateBytes } from './heap-size-text.js';
 import { growthJson, growthText } from './memory-growth-text.js';
-import { heapDetailLines, NO_SUSPECTS, rootPathLines, rootPathTitle, suspectItem, TREE_TITLE, treeLines } from './memory-report-parts.js';
 import { objectJson, stepJson } from './memory-object-json.js';
+import { heapDetailLines, NO_SUSPECTS, rootPathLines, rootPathTitle, suspectItem, TREE_TITLE, treeLines } from './memory-report-parts.js';
 import { stackHolderJson } from './memory-stack-frames.js';
 import { WASTE_ROWS_SHORT, wasteBlocks } from './memory-waste-section.js';
 import { stripControl } from './sanitize.js';
@@ -31,7 +31,6 @@ export interface MemoryReport {
   /** With --baseline: what grew since the older dumps (this report's heap is the newest). */
   readonly growth?: MemoryGrowth;
 }
-
 
 export function renderMemoryText(r: MemoryReport): string {
   const s = r.summary;

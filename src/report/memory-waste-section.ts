@@ -88,7 +88,13 @@ export function wasteBlocks(w: MemoryWaste, rows: number): DocBlock[] {
         right: [0, 1, 2],
         rows: d.values
           .slice(0, rows)
-          .map((v) => [countText(v.copies), countText(v.valueArrays), approximateBytes(v.wastedBytes), quotedValue(v.value, v.length), holdersText(v.holders, 2)]),
+          .map((v) => [
+            countText(v.copies),
+            countText(v.valueArrays),
+            approximateBytes(v.wastedBytes),
+            quotedValue(v.value, v.length),
+            holdersText(v.holders, 2),
+          ]),
         ...moreRows(d.valuesHeldMoreThanOnce, Math.min(rows, d.values.length), 'values held more than once'),
       },
     );
@@ -107,17 +113,18 @@ export function wasteBlocks(w: MemoryWaste, rows: number): DocBlock[] {
       { kind: 'heading', level: 2, text: `Empty collections: ${bytesAndShare(e.wastedBytes, heap)}` },
       {
         kind: 'para',
-        text:
-          `${countOf(e.count, 'empty collection')}: ${e.byClass
-            .slice(0, rows)
-            .map((c) => `${countText(c.count)} ${c.className} (${approximateBytes(c.wastedBytes)})`)
-            .join(', ')}${e.byClass.length > rows ? `, and ${countOf(e.byClass.length - rows, 'more class', 'more classes')}` : ''}${jdkPart(e.jdkWastedBytes)}`,
+        text: `${countOf(e.count, 'empty collection')}: ${e.byClass
+          .slice(0, rows)
+          .map((c) => `${countText(c.count)} ${c.className} (${approximateBytes(c.wastedBytes)})`)
+          .join(', ')}${e.byClass.length > rows ? `, and ${countOf(e.byClass.length - rows, 'more class', 'more classes')}` : ''}${jdkPart(e.jdkWastedBytes)}`,
       },
       {
         kind: 'table',
         head: ['empty', 'bytes', 'slots allocated', 'class', 'held by'],
         right: [0, 1, 2],
-        rows: e.groups.slice(0, rows).map((g) => [countText(g.count), approximateBytes(g.wastedBytes), countText(g.slots), g.className, holderName(g.holder, g.jdk)]),
+        rows: e.groups
+          .slice(0, rows)
+          .map((g) => [countText(g.count), approximateBytes(g.wastedBytes), countText(g.slots), g.className, holderName(g.holder, g.jdk)]),
         ...moreRows(e.groups.length, Math.min(rows, e.groups.length), 'groups'),
       },
     );
@@ -173,11 +180,10 @@ export function wasteBlocks(w: MemoryWaste, rows: number): DocBlock[] {
       { kind: 'heading', level: 2, text: `All-zero primitive arrays: ${bytesAndShare(z.wastedBytes, heap)}` },
       {
         kind: 'para',
-        text:
-          `${countOf(z.count, 'primitive array')} holding only zeros: ${z.byShape
-            .slice(0, rows)
-            .map((x) => `${countText(x.count)} × ${x.shape} (${approximateBytes(x.bytes)})`)
-            .join(', ')}${z.byShape.length > rows ? `, and ${countOf(z.byShape.length - rows, 'more shape')}` : ''}${jdkPart(z.jdkWastedBytes)}`,
+        text: `${countOf(z.count, 'primitive array')} holding only zeros: ${z.byShape
+          .slice(0, rows)
+          .map((x) => `${countText(x.count)} × ${x.shape} (${approximateBytes(x.bytes)})`)
+          .join(', ')}${z.byShape.length > rows ? `, and ${countOf(z.byShape.length - rows, 'more shape')}` : ''}${jdkPart(z.jdkWastedBytes)}`,
       },
       {
         kind: 'table',
