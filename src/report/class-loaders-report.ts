@@ -44,7 +44,10 @@ export function classLoaderLines(c: ClassLoaderSummary | undefined): string[] {
   return out;
 }
 
-/** The section as format-neutral blocks (the Markdown and HTML of the memory report): per class its line, with what keeps its loaders and the loaders under it. */
+/**
+ * The section as format-neutral blocks (the Markdown and HTML of the memory report): per class its
+ * line, with what keeps its loaders and the loaders under it.
+ */
 export function classLoaderBlocks(c: ClassLoaderSummary | undefined): DocBlock[] {
   if (c === undefined) return [];
   if (c.classes.length === 0) return [{ kind: 'para', text: 'Classes defined by several class loaders: none (every class name has one defining loader)' }];

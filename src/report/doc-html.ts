@@ -17,10 +17,8 @@ export function blocksHtml(blocks: readonly DocBlock[], top: number): string[] {
         return b.tone === 'warning' ? `<div class="incomplete">${esc(b.text)}</div>` : `<p${b.tone === 'muted' ? ' class="muted"' : ''}>${esc(b.text)}</p>`;
       case 'list': {
         const tag = b.ordered === true ? 'ol' : 'ul';
-        const items = b.items.map(
-          (item) =>
-            `<li>${esc(item.text)}${(item.details ?? []).length > 0 ? `<ul class="details">${item.details!.map((d) => `<li>${esc(d)}</li>`).join('')}</ul>` : ''}</li>`,
-        );
+        const details = (lines: readonly string[]) => (lines.length > 0 ? `<ul class="details">${lines.map((d) => `<li>${esc(d)}</li>`).join('')}</ul>` : '');
+        const items = b.items.map((item) => `<li>${esc(item.text)}${details(item.details ?? [])}</li>`);
         return `<${tag} class="doc">${items.join('')}</${tag}>`;
       }
       case 'table': {

@@ -20,7 +20,7 @@ export interface MemoryBlockRows {
 }
 
 /** The heap in one line, as the text's second line says it. */
-export function heapLine(r: MemoryReport): string {
+function heapLine(r: MemoryReport): string {
   const s = r.summary;
   return (
     `heap: ${countText(s.objects)} objects, ${approximateBytes(s.shallowBytes)} shallow; ` +

@@ -32,7 +32,8 @@ export function suspectItem(x: LeakSuspect, heap: number): DocItem {
   const held = biggestHeldText(a);
   if (a.chainLinks !== undefined)
     details.push(
-      `the memory accumulates in ${retainedObjectName(a)} ${a.id}, the first of ${countText(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}`,
+      `the memory accumulates in ${retainedObjectName(a)} ${a.id}, the first of ${countText(a.chainLinks)} linked nodes: ` +
+        `it retains ${approximateBytes(a.retained)}`,
     );
   else if (a.index !== x.subject.index)
     details.push(

@@ -23,7 +23,7 @@ const WASTE_TITLE = 'Memory waste (the shallow bytes a fix would give back)';
  * A value from the dump as a quoted literal, cut: JSON's quoting spells a line break or an escape
  * character as `\n` or `\u001b`, so the value reads on one line and carries no control character.
  */
-export function quotedValue(value: string, length: number, max = VALUE_CHARS): string {
+function quotedValue(value: string, length: number, max = VALUE_CHARS): string {
   const cut = value.length > max ? `${value.slice(0, max - 1)}…` : value;
   const more = length > max ? ` (${countText(length)} chars)` : '';
   return `${JSON.stringify(cut)}${more}`;
@@ -64,7 +64,8 @@ export function wasteBlocks(w: MemoryWaste, rows: number): DocBlock[] {
     kind: 'para',
     text:
       w.wastedBytes === 0
-        ? `none found in the ${approximateBytes(heap)} heap: no duplicate string, empty or sparse collection, boxed number in a collection or all-zero primitive array`
+        ? `none found in the ${approximateBytes(heap)} heap: no duplicate string, empty or sparse collection, ` +
+          'boxed number in a collection or all-zero primitive array'
         : `${approximateBytes(w.wastedBytes)} of the ${approximateBytes(heap)} heap (${shareText(w.wastedBytes, heap)}) is spent on nothing` +
           `${jdk > 0 ? `; ${approximateBytes(jdk)} of it is held by the JDK's own fields, which the program cannot change` : ''}`,
   });
