@@ -27,7 +27,7 @@ summary{cursor:pointer}.fix{background:#dafbe1;padding:.4rem .6rem;border-radius
 `;
 
 /** The style of format-neutral blocks (doc-html.ts): only on pages that draw them, so other pages stay as they were. */
-const DOC_STYLE = `table.doc td.num,table.doc th.num{text-align:right;white-space:nowrap}table.doc td{overflow-wrap:anywhere}
+const DOC_STYLE = `table.doc td.num,table.doc th.num{text-align:right;white-space:nowrap}table.doc td{overflow-wrap:break-word}
 pre.tree{white-space:pre;overflow:auto}ul.details{margin:.1rem 0 .4rem;color:#57606a;overflow-wrap:anywhere}ol.doc li,ul.doc li{margin:.2rem 0}
 h3{font-size:1rem;margin:1.2rem 0 .3rem}`;
 

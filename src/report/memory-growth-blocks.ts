@@ -14,7 +14,7 @@ import {
   growthMoreText,
   growthTotalsLine,
   HOLDERS_TITLE,
-  momentsLine,
+  momentText,
   signedBytes,
   signedCount,
 } from './memory-growth-text.js';
@@ -23,7 +23,8 @@ export function growthBlocks(g: MemoryGrowth, rows: number): DocBlock[] {
   const several = g.moments.length > 2;
   const out: DocBlock[] = [
     { kind: 'heading', level: 1, text: `Growth over ${g.moments.length} heap dumps` },
-    { kind: 'para', text: `oldest first: ${momentsLine(g)}` },
+    { kind: 'para', text: 'oldest first:' },
+    { kind: 'list', ordered: true, items: g.moments.map((m) => ({ text: momentText(m) })) },
     ...growthCutLines(g).map((text): DocBlock => ({ kind: 'para', text, tone: 'warning' })),
     { kind: 'para', text: growthTotalsLine(g) },
   ];

@@ -5,7 +5,7 @@
  */
 import { countText } from '../model/count-text.js';
 import { retainedObjectName } from '../model/memory.js';
-import { change, type ClassTrend, type GrowthHolder, type MemoryGrowth } from '../model/memory-growth.js';
+import { change, type ClassTrend, type GrowthHolder, type GrowthMoment, type MemoryGrowth } from '../model/memory-growth.js';
 import type { DocItem } from './doc-blocks.js';
 import { approximateBytes } from './heap-size-text.js';
 import { stepJson } from './memory-object-json.js';
@@ -19,8 +19,11 @@ export const signedCount = (n: number) => (n > 0 ? `+${countText(n)}` : n < 0 ? 
 export const signedBytes = (n: number) => (n > 0 ? `+${approximateBytes(n)}` : n < 0 ? `-${approximateBytes(-n)}` : '0');
 export const grew = (c: ClassTrend) => change(c.shallow) > 0 || change(c.instances) > 0;
 
-export function momentsLine(g: MemoryGrowth): string {
-  return g.moments.map((m, k) => `${k + 1}. ${m.source}${m.timestampMs !== undefined ? ` (written ${new Date(m.timestampMs).toISOString()})` : ''}`).join(', ');
+/** A dump of the comparison: its file, and when it was written when the dump says. Raw text. */
+export const momentText = (m: GrowthMoment) => `${m.source}${m.timestampMs !== undefined ? ` (written ${new Date(m.timestampMs).toISOString()})` : ''}`;
+
+function momentsLine(g: MemoryGrowth): string {
+  return g.moments.map((m, k) => `${k + 1}. ${momentText(m)}`).join(', ');
 }
 
 export function growthText(g: MemoryGrowth): string[] {

@@ -15,7 +15,7 @@ import type { MemoryReport } from './memory-text.js';
 import { WASTE_ROWS_LONG } from './memory-waste-section.js';
 
 /** Classes that grew listed in the page (the analysis lists up to its own limit; the JSON has them all). */
-const GROWTH_ROWS = 50;
+const GROWTH_ROWS = 30;
 
 export function renderMemoryHtml(r: MemoryReport): string {
   const blocks = blocksHtml(memoryBlocks(r, { waste: WASTE_ROWS_LONG, growth: GROWTH_ROWS }), 2);
