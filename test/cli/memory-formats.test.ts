@@ -79,6 +79,20 @@ describe('memory -f markdown and -f html (golden)', { timeout: 120_000 }, () => 
     expect(two).toContain('com.example.orders.OrderAuditTrail.ENTRIES (static)'.replace(/_/g, '\\_'));
   });
 
+  test('--path: the shortest path from a GC root, one step a line, after the suspects and before the tables', async () => {
+    const args = ['--path', '0xfd5da248', ...CASES['frame-holder']!];
+    for (const format of ['markdown', 'html']) {
+      const out = await memory(format, args);
+      const at = out.indexOf('Shortest path from a GC root to 0xfd5da248');
+      expect(at, format).toBeGreaterThan(out.indexOf('Leak suspects'));
+      expect(at, format).toBeLessThan(out.indexOf('Classes by retained size'));
+      expect(out.slice(at), format).toMatch(
+        format === 'html' ? /<pre class="tree">GC root \(thread\): java\.lang\.Thread/ : /```text\nGC root \(thread\): java\.lang\.Thread/,
+      );
+      expect(out.slice(at), format).toMatch(/java\.util\.ArrayList 0xfd5da248 {2}retains 1\.4 MiB/);
+    }
+  });
+
   test('-o report.md and -o report.html choose the format by the registry, the same as -f', async () => {
     const dir = scratchDir('memory-formats');
     const args = CASES['frame-holder']!;
