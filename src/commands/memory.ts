@@ -1,6 +1,6 @@
 /**
  * `dumpsleuth memory <heap>`: what holds the memory of a heap dump (HPROF, or a V8 .heapsnapshot): the dominator tree's
- * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
+ * biggest retainers, the leak suspects, the classes by retained size (text, dumpsleuth.memory/1 JSON, Markdown or HTML).
  */
 import { nothingReadError, openHeapFile } from '../analysis/heap-file.js';
 import { InputError, UsageError } from '../errors.js';
