@@ -7,7 +7,7 @@ import { batchCommand, batchSummaryCommand } from '../commands/batch.js';
 import { extractCommand } from '../commands/extract.js';
 import { histogramCommand } from '../commands/histogram.js';
 import type { CommandIo } from '../commands/io.js';
-import { memoryCommand } from '../commands/memory.js';
+import { MEMORY_FORMATS, memoryCommand } from '../commands/memory.js';
 import { writeToStdout } from '../commands/output.js';
 import { rulesCommand } from '../commands/rules.js';
 import { UsageError } from '../errors.js';
@@ -151,8 +151,8 @@ export const COMMANDS = [
       help: 'HPROF heap dump or V8 .heapsnapshot (plain or gzip), or - for stdin; after --baseline, the newer dumps, oldest first',
     },
     options: {
-      format: formatOption(['text', 'json']),
-      output: HEAP_OUTPUT,
+      format: formatOption(MEMORY_FORMATS),
+      output: withHelp(OUTPUT, 'write to a file instead of stdout (.json, .md or .html choose the format)'),
       top: topOption('top-level dominators to show', 10, 1, 'for example --top 20'),
       path: PATH,
       baseline: BASELINE,

@@ -1,6 +1,6 @@
 /**
  * `dumpsleuth memory <heap>`: what holds the memory of a heap dump (HPROF, or a V8 .heapsnapshot): the dominator tree's
- * biggest retainers, the leak suspects, the classes by retained size (text, or dumpsleuth.memory/1 JSON).
+ * biggest retainers, the leak suspects, the classes by retained size (text, dumpsleuth.memory/1 JSON, Markdown or HTML).
  */
 import { nothingReadError, openHeapFile } from '../analysis/heap-file.js';
 import { InputError, UsageError } from '../errors.js';
@@ -13,7 +13,10 @@ import { LOADER_NAMES_ROOT, withLoaderNames } from '../heap/memory/name-loaders.
 import { HprofFormatError, type LoadPlan } from '../heap/open-heap.js';
 import { readInputFile, renamed } from '../input/stdin.js';
 import type { MemorySummary, RetainedObject, RetainerNode } from '../model/memory.js';
+import { renderMemoryHtml } from '../report/memory-html.js';
+import { renderMemoryMarkdown } from '../report/memory-markdown.js';
 import { type MemoryReport, renderMemoryJson, renderMemoryText } from '../report/memory-text.js';
+import type { ReportFormat } from '../report/renderers.js';
 import { stripControl } from '../report/sanitize.js';
 import { commandOutput, type OutputRequest, sayWarnings } from './command-output.js';
 import type { CommandIo } from './io.js';
@@ -63,6 +66,16 @@ export interface MemoryOptions extends OutputRequest {
   readonly baseline?: readonly string[];
 }
 
+/** The memory report in each format of the registry (its -o extensions choose among them as analyze's do). */
+const MEMORY_RENDERERS: Readonly<Record<ReportFormat, (r: MemoryReport) => string>> = {
+  text: renderMemoryText,
+  json: renderMemoryJson,
+  markdown: renderMemoryMarkdown,
+  html: renderMemoryHtml,
+};
+
+export const MEMORY_FORMATS = Object.keys(MEMORY_RENDERERS) as readonly ReportFormat[];
+
 /** Classes the report lists by retained size (a comparison reads them all). */
 const LISTED_CLASSES = 40;
 
@@ -81,7 +94,7 @@ export async function memoryCommand(heaps: readonly string[], opts: MemoryOption
     );
   const all = [...baselines, ...heaps];
   if (all.filter((h) => h === '-').length > 1) throw new UsageError('standard input (-) can be only one of the heap dumps', 'give the others as files');
-  const { format, progress, write } = await commandOutput(opts, ['text', 'json'], io);
+  const { format, progress, write } = await commandOutput(opts, MEMORY_FORMATS, io);
   // What the older dumps' analyses keep, for the budget of the next (see heapKind).
   const kept = () => (all.length > 1 ? { dumps: older.length, bytes: older.reduce((sum, b) => sum + keptBytes(b), 0) } : undefined);
   const older: BaselineAnalysis[] = [];
@@ -163,8 +176,7 @@ export async function memoryCommand(heaps: readonly string[], opts: MemoryOption
     ...(analysis.growth !== undefined ? { growth: analysis.growth } : {}),
     warnings: [...older.flatMap((b) => b.warnings), ...graph.warnings.map((w) => renamed(w, file, path))],
   };
-  const text = format === 'json' ? renderMemoryJson(report) : renderMemoryText(report);
-  await write(text);
+  await write(MEMORY_RENDERERS[format](report));
   sayWarnings(report.warnings, io);
   return 0;
 }

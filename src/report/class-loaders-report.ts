@@ -5,6 +5,7 @@
  */
 import { type ClassLoaderSummary, definingLoaderText, keptByText, type LoaderHolder, loaderHolderText, redefinedClassText } from '../model/class-loaders.js';
 import { countText } from '../model/count-text.js';
+import type { DocBlock } from './doc-blocks.js';
 import { objectJson, stepJson } from './memory-object-json.js';
 
 /** Loaders listed one per line under each class in text (the JSON lists every loader the analysis kept). */
@@ -41,6 +42,20 @@ export function classLoaderLines(c: ClassLoaderSummary | undefined): string[] {
   }
   if (c.moreClasses > 0) out.push(`  … ${countText(c.moreClasses)} more groups of classes defined by several loaders`);
   return out;
+}
+
+/**
+ * The section as format-neutral blocks (the Markdown and HTML of the memory report): per class its
+ * line, with what keeps its loaders and the loaders under it.
+ */
+export function classLoaderBlocks(c: ClassLoaderSummary | undefined): DocBlock[] {
+  if (c === undefined) return [];
+  if (c.classes.length === 0) return [{ kind: 'para', text: 'Classes defined by several class loaders: none (every class name has one defining loader)' }];
+  return [
+    { kind: 'heading', level: 1, text: CLASS_LOADERS_TITLE },
+    { kind: 'list', items: classLoaderEntries(c).map((e) => ({ text: e.headline, details: [`kept by: ${e.keptBy}`, ...e.loaders] })) },
+    ...(c.moreClasses > 0 ? [{ kind: 'para', text: `… ${countText(c.moreClasses)} more groups of classes defined by several loaders` } as const] : []),
+  ];
 }
 
 const holderJson = (h: LoaderHolder | null) =>

@@ -10,14 +10,18 @@ import type { JavaThreadState } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, type CauseNode } from './causal-summary.js';
 import { codeHeader, codeLines, threadsWithCode } from './code-lines.js';
 import { completenessHeading, completenessLines, completenessOf, notesBelow } from './completeness.js';
+import { blocksHtml } from './doc-html.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
 import { esc } from './html-escape.js';
 import { flameGraph } from './html-flame.js';
+import { pageHead } from './html-page.js';
+import { retainersChart } from './html-retainers.js';
 import { seriesTimeline } from './html-timeline.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { quoteLogLine } from './log-quote.js';
 import { type MemorySection, memorySections } from './memory-section.js';
+import { WASTE_ROWS_LONG, wasteBlocks } from './memory-waste-section.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { deadlockRows, groupRows, lockRows, ownersText } from './series-groups.js';
@@ -26,28 +30,6 @@ import { shortSourceNames, sourceAt } from './source-location.js';
 import { threadNameText } from './thread-name.js';
 
 export { esc } from './html-escape.js';
-
-const STYLE =
-  `
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#1f2328}
-h1{font-size:1.4rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #d0d7de}
-svg.retainers{max-width:60rem;font-size:12px}svg.retainers .bar{fill:#8250df}svg.retainers text{fill:#1f2328}
-.finding{border:1px solid #d0d7de;border-left-width:6px;border-radius:6px;padding:.6rem 1rem;margin:1rem 0}
-.critical{border-left-color:#8b0000}.error{border-left-color:#cf222e}.warning{border-left-color:#bf8700}.info{border-left-color:#0969da}
-.input-warning{color:#9a6700}
-.incomplete{background:#fff8c5;border:1px solid #d4a72c;border-radius:6px;padding:.5rem 1rem;overflow-wrap:anywhere}
-.not-read{color:#57606a;overflow-wrap:anywhere}
-.sev{font-weight:700;text-transform:uppercase;font-size:.8rem;letter-spacing:.04em}
-table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #d0d7de;padding:.2rem .5rem;text-align:left;vertical-align:top}
-code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace}pre{background:#f6f8fa;padding:.5rem;overflow:auto}
-svg.flame,svg.timeline,svg.states{font:11px ui-monospace,SFMono-Regular,Menlo,monospace;display:block;margin:.5rem 0}` +
-  `svg.flame text{fill:#1f2328;pointer-events:none}svg.timeline .mark{fill:#cf222e;font-weight:700}
-.causes ul{margin:.2rem 0;padding-left:1.4rem}.causes li{margin:.25rem 0;overflow-wrap:anywhere}.causes .sev{font-size:.75rem;margin-right:.3rem}` +
-  `span.critical{color:#8b0000}span.error{color:#cf222e}span.warning{color:#9a6700}span.info{color:#0969da}` +
-  `.first{background:#dafbe1;padding:.4rem .6rem;border-radius:4px}.finding h3,.finding p{overflow-wrap:anywhere}
-pre.code{margin:.3rem 0;white-space:pre-wrap;overflow-wrap:anywhere}pre.code strong{color:#0550ae}
-summary{cursor:pointer}.fix{background:#dafbe1;padding:.4rem .6rem;border-radius:4px}.muted{color:#57606a}
-`;
 
 const STATE_COLOURS: Record<JavaThreadState, string> = {
   RUNNABLE: '#2da44e',
@@ -233,33 +215,14 @@ function causesBlock(summary: CausalSummary): string {
 function memoryBlock(sec: MemorySection): string {
   const out = [`<h2>Memory of ${esc(sec.input)}</h2>`, `<p>${esc(sec.headline)}</p>`];
   if (sec.sizes !== undefined) out.push(`<p>${esc(sec.sizes)}</p>`);
-  if (sec.retainers.length > 0) {
-    const rowHeight = 22;
-    const labelWidth = 420;
-    const barWidth = 360;
-    const height = sec.retainers.length * rowHeight + 4;
-    const bars = sec.retainers.map((r, k) => {
-      const y = k * rowHeight + 2;
-      const w = Math.max(1, Math.round(r.share * barWidth));
-      const label = `${r.name} ${r.id}`;
-      const shown = label.length > 60 ? `${label.slice(0, 59)}…` : label;
-      return (
-        `<g><title>${esc(`${label}: ${r.retainedText} (${r.shareText})`)}</title><text x="${labelWidth - 6}" y="${y + 15}" ` +
-        `text-anchor="end">${esc(shown)}</text><rect x="${labelWidth}" y="${y + 3}" width="${w}" height="${rowHeight - 6}" ` +
-        `class="bar"></rect><text x="${labelWidth + w + 6}" y="${y + 15}">${esc(`${r.retainedText} · ${r.shareText}`)}</text></g>`
-      );
-    });
-    out.push(
-      '<svg class="retainers" role="img" aria-label="biggest retainers by retained size" viewBox="0 0 ' +
-        `${labelWidth + barWidth + 160} ${height}" width="100%" preserveAspectRatio="xMinYMin meet">${bars.join('')}</svg>`,
-    );
-  }
+  if (sec.retainers.length > 0) out.push(retainersChart(sec.retainers));
   if (sec.suspects.length > 0) out.push(`<ul>${sec.suspects.map((x) => `<li><strong>10% or more</strong>: ${esc(x)}</li>`).join('')}</ul>`);
   for (const c of sec.classLoaders ?? [])
     out.push(
       `<p><strong>Defined by several class loaders</strong>: ${esc(c.headline)}; kept by: ${esc(c.keptBy)}</p>` +
         `<ul>${c.loaders.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`,
     );
+  if (sec.waste !== undefined) out.push(...blocksHtml(wasteBlocks(sec.waste, WASTE_ROWS_LONG), 3));
   if (sec.classes.length > 0) {
     out.push('<table><tr><th>class</th><th>instances</th><th>retained</th><th>share</th></tr>');
     for (const c of sec.classes)
@@ -284,10 +247,10 @@ export function renderHtml(report: Report): string {
   const m = report.model;
   const short = shortSourceNames(m.inputs.map((i) => i.path));
   const out: string[] = [
-    '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8">',
-    '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; img-src data:">',
-    `<title>dumpsleuth report</title><style>${STYLE}</style></head><body>`,
+    ...pageHead(
+      'dumpsleuth report',
+      m.memory.some((x) => x.summary?.waste !== undefined),
+    ),
     `<h1>dumpsleuth report</h1>`,
     ...(report.redacted === true ? [`<p class="muted">${esc(REDACTED_NOTE)}</p>`] : []),
     ...(report.config !== undefined ? [`<p class="muted config">${esc(configNote(report.config))}</p>`] : []),

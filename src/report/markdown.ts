@@ -10,11 +10,14 @@ import type { StackFrame } from '../model/thread-dump.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
 import { codeHeader, codeLines, threadsWithCode } from './code-lines.js';
 import { completenessHeading, completenessLines, completenessOf, notesBelow } from './completeness.js';
+import { blocksMarkdown } from './doc-markdown.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { quoteLogLine } from './log-quote.js';
+import { fenced, mdText } from './md-escape.js';
 import { memorySections } from './memory-section.js';
+import { WASTE_ROWS_SHORT, wasteBlocks } from './memory-waste-section.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
@@ -27,29 +30,7 @@ const LOCK_ROWS = 20;
 
 export const MARKDOWN_LIMIT = 65_536;
 
-/** Text from a dump, inert in Markdown and in the HTML trackers allow inside it. */
-export function mdText(s: string): string {
-  return (
-    stripControl(s)
-      .replace(/[\r\n]+/g, ' ')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      // `$` too: GitHub renders `$…$` as math.
-      .replace(/([\\`*_[\]#|~!$])/g, '\\$1')
-      // A URL or a `www.` host from a dump must stay text: GitHub's autolinks do not read past an
-      // escaped `:` of `://` or `.` of `www.` (and the text still reads `http://`, `www.`).
-      .replace(/:\/\//g, '\\://')
-      .replace(/\b(www)\./gi, '$1\\.')
-      // `@name` from a dump would notify that user (or team) on GitHub and GitLab: a zero-width joiner
-      // after the `@` breaks the mention and reads the same. Not after a letter or digit (`Object@1b6d`,
-      // `java.base@17` are no mentions and stay as they are, to be copied and searched).
-      .replace(MENTION, '@\u200d')
-  );
-}
-
-/** An `@` where GitHub and GitLab start a mention: not after a letter, digit or `_`, before a name character. */
-const MENTION = /(?<![\p{L}\p{N}_])@(?=[\p{L}\p{N}_])/gu;
+export { mdText } from './md-escape.js';
 
 const ICON: Record<Finding['severity'], string> = { critical: '🟥', error: '🔴', warning: '🟠', info: 'ℹ️' };
 
@@ -116,12 +97,6 @@ function codeBlocks(f: Finding, limit: number): string[] {
   const more = coded.length - blocks.length;
   if (more > 0 && blocks.length > 0) blocks.push(`_… the code of ${more} more thread${more === 1 ? '' : 's'} in the JSON and HTML reports_`);
   return blocks;
-}
-
-/** Text in a fence longer than any run of backticks inside it, so no line of a dump can close it. */
-function fenced(text: string): string {
-  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-  return `${fence}text\n${text}\n${fence}`;
 }
 
 /** Each finding's anchor: trackers make their own of a heading's text, each differently, so it has one of its own. */
@@ -257,6 +232,7 @@ function body(report: Report, evidenceLimit: number, briefSummary: boolean): str
     if (sec.suspects.length > 0) out.push('');
     for (const c of sec.classLoaders ?? [])
       out.push(`- defined by several class loaders: ${mdText(c.headline)}; kept by: ${mdText(c.keptBy)}`, ...c.loaders.map((l) => `  - ${mdText(l)}`), '');
+    if (sec.waste !== undefined) out.push(...blocksMarkdown(wasteBlocks(sec.waste, WASTE_ROWS_SHORT), 5));
   }
   out.push('<details><summary>Inputs</summary>', '');
   for (const i of m.inputs)

@@ -5,97 +5,111 @@
  */
 import { countText } from '../model/count-text.js';
 import { retainedObjectName } from '../model/memory.js';
-import { change, type ClassTrend, type MemoryGrowth } from '../model/memory-growth.js';
+import { change, type ClassTrend, type GrowthHolder, type GrowthMoment, type MemoryGrowth } from '../model/memory-growth.js';
+import type { DocItem } from './doc-blocks.js';
 import { approximateBytes } from './heap-size-text.js';
 import { stepJson } from './memory-object-json.js';
+import { rootPathText } from './memory-path-text.js';
 import { stripControl } from './sanitize.js';
 
 /** Classes the text lists by growth (the JSON has them all that the analysis listed). */
-const TEXT_CLASSES = 20;
+export const TEXT_CLASSES = 20;
 
-const signedCount = (n: number) => (n > 0 ? `+${countText(n)}` : n < 0 ? `-${countText(-n)}` : '0');
-const signedBytes = (n: number) => (n > 0 ? `+${approximateBytes(n)}` : n < 0 ? `-${approximateBytes(-n)}` : '0');
-const grew = (c: ClassTrend) => change(c.shallow) > 0 || change(c.instances) > 0;
+export const signedCount = (n: number) => (n > 0 ? `+${countText(n)}` : n < 0 ? `-${countText(-n)}` : '0');
+export const signedBytes = (n: number) => (n > 0 ? `+${approximateBytes(n)}` : n < 0 ? `-${approximateBytes(-n)}` : '0');
+export const grew = (c: ClassTrend) => change(c.shallow) > 0 || change(c.instances) > 0;
+
+/** A dump of the comparison: its file, and when it was written when the dump says. Raw text. */
+export const momentText = (m: GrowthMoment) => `${m.source}${m.timestampMs !== undefined ? ` (written ${new Date(m.timestampMs).toISOString()})` : ''}`;
 
 function momentsLine(g: MemoryGrowth): string {
-  return g.moments
-    .map((m, k) => `${k + 1}. ${stripControl(m.source)}${m.timestampMs !== undefined ? ` (written ${new Date(m.timestampMs).toISOString()})` : ''}`)
-    .join(', ');
+  return g.moments.map((m, k) => `${k + 1}. ${momentText(m)}`).join(', ');
 }
 
 export function growthText(g: MemoryGrowth): string[] {
   const first = stripControl(g.moments[0]!.source);
   const last = stripControl(g.moments[g.moments.length - 1]!.source);
   const several = g.moments.length > 2;
-  const out: string[] = ['', `Growth over ${g.moments.length} heap dumps, oldest first: ${momentsLine(g)}`];
-  for (const m of g.moments)
-    if (m.cut !== undefined)
-      out.push(
-        `  Incomplete: ${stripControl(m.source)} was read only in part (${stripControl(m.cut)}): ` +
-          'its figures are of that part, so what grew from or to it is not all the program did',
-      );
-  const totals = g.moments.map((m) => m.retainedBytes);
-  out.push(
-    `  reachable heap: ${totals.map((b) => approximateBytes(b)).join(' -> ')} (${signedBytes(change(totals))}); ` +
-      `objects: ${g.moments.map((m) => countText(m.objects)).join(' -> ')}`,
-  );
+  const out: string[] = ['', `Growth over ${g.moments.length} heap dumps, oldest first: ${stripControl(momentsLine(g))}`];
+  out.push(...growthCutLines(g).map((l) => `  ${stripControl(l)}`), `  ${growthTotalsLine(g)}`);
   const growing = g.classes.filter(grew);
   if (growing.length === 0) {
     out.push(`  nothing grew: no class has more instances or shallow bytes in ${last} than in ${first}`);
     return out;
   }
-  if (g.holders.length > 0) out.push('', '  What holds the new objects (the object that dominates most instances of the classes that grew most)');
+  if (g.holders.length > 0) out.push('', `  ${HOLDERS_TITLE}`);
   g.holders.forEach((h, i) => {
-    const sizes = h.retained.map((r) => (r === null ? '?' : approximateBytes(r))).join(' -> ');
-    const known = h.retained[0] !== null && h.retained[h.retained.length - 1] !== null;
-    const holderGrowth = known ? ` (${signedBytes((h.retained[h.retained.length - 1] as number) - (h.retained[0] as number))})` : '';
-    const where = h.heldBy !== undefined ? `${stripControl(h.heldBy)}: ` : '';
-    out.push(`  ${i + 1}. ${where}${stripControl(retainedObjectName(h.object, true))} retains ${sizes}${holderGrowth}`);
-    if (!known) out.push('     (?: in that dump those classes sit elsewhere, under no object at the same place of its dominator tree)');
-    out.push(
-      `     it holds, of the reachable instances, ${h.holds
-        .map((c) => {
-          const trend = g.classes.find((t) => t.className === c.className);
-          const since = trend !== undefined ? ` (${signedCount(change(trend.instances))})` : '';
-          return `${countText(c.instances)} of the ${countText(c.ofInstances)} ${stripControl(c.className)}${since}`;
-        })
-        .join(', ')}`,
-    );
-    if (h.path.length > 0)
-      out.push(
-        '     kept by: ' +
-          h.path
-            .map((st, k) =>
-              k === 0
-                ? `GC root (${st.rootKind ?? 'root'}) ${stripControl(retainedObjectName(st.object))}`
-                : `${stripControl(st.via ?? '?')} -> ${stripControl(retainedObjectName(st.object))}`,
-            )
-            .join(' -> '),
-      );
+    const item = growthHolderItem(g, h);
+    out.push(`  ${i + 1}. ${stripControl(item.text)}`, ...(item.details ?? []).map((d) => `     ${stripControl(d)}`));
   });
-  out.push(
-    '',
-    `  Classes by growth (dump 1 to ${g.moments.length}: change in instances, shallow and retained bytes${several ? '; instances at each dump' : ''})`,
-  );
+  out.push('', `  ${growthClassesTitle(g)}`);
   out.push(`  ${'instances'.padStart(10)}  ${'shallow'.padStart(11)}  ${'retained'.padStart(11)}  class${several ? ' (instances at each dump)' : ''}`);
   for (const c of growing.slice(0, TEXT_CLASSES))
     out.push(
       `  ${signedCount(change(c.instances)).padStart(10)}  ${signedBytes(change(c.shallow)).padStart(11)}  ${signedBytes(change(c.retained)).padStart(11)}  ` +
         `${stripControl(c.className)}${several ? `  (${c.instances.map(countText).join(' -> ')})` : ''}`,
     );
-  const shrank = g.classes.filter((c) => change(c.shallow) < 0).length;
-  const more = growing.length - Math.min(growing.length, TEXT_CLASSES);
-  if (more > 0 || shrank > 0 || g.changedClasses > g.classes.length)
-    out.push(
-      `  (${[
-        more > 0 ? `${countText(more)} more grew` : '',
-        shrank > 0 ? `${countText(shrank)} shrank` : '',
-        `${countText(g.changedClasses)} classes changed in all`,
-      ]
-        .filter((x) => x !== '')
-        .join('; ')})`,
-    );
+  const more = growthMoreText(g, Math.min(growing.length, TEXT_CLASSES));
+  if (more !== undefined) out.push(`  ${more}`);
   return out;
+}
+
+export const HOLDERS_TITLE = 'What holds the new objects (the object that dominates most instances of the classes that grew most)';
+
+export const growthClassesTitle = (g: MemoryGrowth) =>
+  `Classes by growth (dump 1 to ${g.moments.length}: change in instances, shallow and retained bytes${g.moments.length > 2 ? '; instances at each dump' : ''})`;
+
+/** The dumps read only in part, one line each. Raw text. */
+export function growthCutLines(g: MemoryGrowth): string[] {
+  return g.moments.flatMap((m) =>
+    m.cut === undefined
+      ? []
+      : [`Incomplete: ${m.source} was read only in part (${m.cut}): its figures are of that part, so what grew from or to it is not all the program did`],
+  );
+}
+
+/** The reachable heap and the objects at each dump. */
+export function growthTotalsLine(g: MemoryGrowth): string {
+  const totals = g.moments.map((m) => m.retainedBytes);
+  return (
+    `reachable heap: ${totals.map((b) => approximateBytes(b)).join(' -> ')} (${signedBytes(change(totals))}); ` +
+    `objects: ${g.moments.map((m) => countText(m.objects)).join(' -> ')}`
+  );
+}
+
+/** What the class table leaves out once `shown` classes that grew are listed: `(3 more grew; 2 shrank; 40 classes changed in all)`. */
+export function growthMoreText(g: MemoryGrowth, shown: number): string | undefined {
+  const shrank = g.classes.filter((c) => change(c.shallow) < 0).length;
+  const more = g.classes.filter(grew).length - shown;
+  if (more <= 0 && shrank === 0 && g.changedClasses <= g.classes.length) return undefined;
+  return `(${[
+    more > 0 ? `${countText(more)} more grew` : '',
+    shrank > 0 ? `${countText(shrank)} shrank` : '',
+    `${countText(g.changedClasses)} classes changed in all`,
+  ]
+    .filter((x) => x !== '')
+    .join('; ')})`;
+}
+
+/** A holder of the new objects as every format lists it: its size at each dump, then what it holds and its path. Raw text. */
+export function growthHolderItem(g: MemoryGrowth, h: GrowthHolder): DocItem {
+  const sizes = h.retained.map((r) => (r === null ? '?' : approximateBytes(r))).join(' -> ');
+  const known = h.retained[0] !== null && h.retained[h.retained.length - 1] !== null;
+  const holderGrowth = known ? ` (${signedBytes((h.retained[h.retained.length - 1] as number) - (h.retained[0] as number))})` : '';
+  const where = h.heldBy !== undefined ? `${h.heldBy}: ` : '';
+  const details: string[] = [];
+  if (!known) details.push('(?: in that dump those classes sit elsewhere, under no object at the same place of its dominator tree)');
+  details.push(
+    `it holds, of the reachable instances, ${h.holds
+      .map((c) => {
+        const trend = g.classes.find((t) => t.className === c.className);
+        const since = trend !== undefined ? ` (${signedCount(change(trend.instances))})` : '';
+        return `${countText(c.instances)} of the ${countText(c.ofInstances)} ${c.className}${since}`;
+      })
+      .join(', ')}`,
+  );
+  if (h.path.length > 0) details.push(`kept by: ${rootPathText(h.path)}`);
+  return { text: `${where}${retainedObjectName(h.object, true)} retains ${sizes}${holderGrowth}`, details };
 }
 
 /** The `growth` part of dumpsleuth.memory/1 (docs/memory.schema.json). */

@@ -6,10 +6,11 @@
  */
 import { approximateBytes } from '../model/bytes.js';
 import { countText, shareText } from '../model/count-text.js';
-import { biggestHeldText, classSuspectText, type HeapMemoryModel, retainedObjectName, stackHolderText } from '../model/memory.js';
+import { biggestHeldText, classSuspectText, type HeapMemoryModel, type RetainedObject, retainedObjectName, stackHolderText } from '../model/memory.js';
+import type { MemoryWaste } from '../model/memory-waste.js';
 import { classLoaderEntries, type ClassLoaderEntry } from './class-loaders-report.js';
 
-interface MemoryRow {
+export interface MemoryRow {
   readonly name: string;
   readonly id: string;
   readonly retained: number;
@@ -29,12 +30,26 @@ export interface MemorySection {
   readonly classes: Array<{ readonly className: string; readonly instances: number; readonly retainedText: string; readonly shareText: string }>;
   /** Classes defined by several class loaders: per class, its line, what keeps its loaders, its biggest loaders (raw text). */
   readonly classLoaders?: ClassLoaderEntry[];
+  /** Memory the heap spends on nothing, when it was looked for (each format draws it with memory-waste-section.ts). */
+  readonly waste?: MemoryWaste;
 }
 
 /** Retainers and classes listed per heap dump in reports (the JSON carries the same lists). */
 const MEMORY_ROWS = 10;
 
 const pct = (part: number, whole: number) => (whole > 0 ? part / whole : 0);
+
+/** A retainer as a row of the reports' lists and charts. */
+export function retainerRow(o: RetainedObject, heap: number): MemoryRow {
+  return {
+    name: retainedObjectName(o),
+    id: o.id,
+    retained: o.retained,
+    retainedText: approximateBytes(o.retained),
+    share: pct(o.retained, heap),
+    shareText: shareText(o.retained, heap),
+  };
+}
 
 export function memorySections(memory: readonly HeapMemoryModel[]): MemorySection[] {
   return memory.map((m) => {
@@ -52,14 +67,7 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
           ? 'no object or class retains 10% of the heap'
           : `${s.suspects.length === 1 ? 'one object or class retains' : `${s.suspects.length} objects or classes retain`} 10% of ` +
             `it or more (MAT's leak-suspect test; the memory-leak-suspect rule says which of them are big enough to be findings)`),
-      retainers: s.dominators.slice(0, MEMORY_ROWS).map((o) => ({
-        name: retainedObjectName(o),
-        id: o.id,
-        retained: o.retained,
-        retainedText: approximateBytes(o.retained),
-        share: pct(o.retained, heap),
-        shareText: shareText(o.retained, heap),
-      })),
+      retainers: s.dominators.slice(0, MEMORY_ROWS).map((o) => retainerRow(o, heap)),
       suspects: s.suspects.map((x) => {
         const who = x.kind === 'object' ? `${retainedObjectName(x.subject)} ${x.subject.id}` : classSuspectText(x);
         const a = x.accumulation;
@@ -75,6 +83,7 @@ export function memorySections(memory: readonly HeapMemoryModel[]): MemorySectio
         return `${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${shareText(x.retained, heap)})${where}${onStack}`;
       }),
       ...(s.classLoaders !== undefined && s.classLoaders.classes.length > 0 ? { classLoaders: classLoaderEntries(s.classLoaders) } : {}),
+      ...(s.waste !== undefined ? { waste: s.waste } : {}),
       classes: s.classes.slice(0, MEMORY_ROWS).map((c) => ({
         className: c.className,
         instances: c.instances,

@@ -4,17 +4,18 @@
  * retainers, and how the figures were made) and as the `dumpsleuth.memory/1` JSON.
  * Draws what it is given; names from the dump are stripped of control sequences.
  */
-import { countOf, countText, shareText } from '../model/count-text.js';
-import type { RetainerNode } from '../model/memory.js';
-import { biggestHeldText, classSuspectText, type MemorySummary, type PathStep, type RetainedObject, retainedObjectName } from '../model/memory.js';
-import { stackFramesText, stackHolderText } from '../model/memory.js';
+import { countText } from '../model/count-text.js';
+import type { MemorySummary, PathStep, RetainerNode } from '../model/memory.js';
 import type { MemoryGrowth } from '../model/memory-growth.js';
 import { classLoaderLines, classLoadersJson } from './class-loaders-report.js';
+import { blocksText } from './doc-text.js';
 import { approximateBytes } from './heap-size-text.js';
 import { growthJson, growthText } from './memory-growth-text.js';
 import { objectJson, stepJson } from './memory-object-json.js';
+import { heapDetailLines, NO_SUSPECTS, rootPathLines, rootPathTitle, suspectItem, TREE_TITLE, treeLines } from './memory-report-parts.js';
 import { stackHolderJson } from './memory-stack-frames.js';
 import { wasteJson } from './memory-waste-json.js';
+import { WASTE_ROWS_SHORT, wasteBlocks } from './memory-waste-section.js';
 import { stripControl } from './sanitize.js';
 
 const MEMORY_SCHEMA = 'dumpsleuth.memory/1';
@@ -32,9 +33,6 @@ export interface MemoryReport {
   readonly growth?: MemoryGrowth;
 }
 
-const pct = (part: number, whole: number) => (whole > 0 ? shareText(part, whole) : '-');
-const name = (o: RetainedObject) => stripControl(retainedObjectName(o));
-
 export function renderMemoryText(r: MemoryReport): string {
   const s = r.summary;
   const heap = s.retainedBytes;
@@ -46,42 +44,14 @@ export function renderMemoryText(r: MemoryReport): string {
   );
   for (const w of r.warnings) out.push(`warning: ${stripControl(w)}`);
   // What leaks first: the suspects are what the user came for, the tree is how to read them.
-  out.push('', s.suspects.length === 0 ? 'Leak suspects: none (no object or class retains 10% of the heap)' : 'Leak suspects');
+  out.push('', s.suspects.length === 0 ? NO_SUSPECTS : 'Leak suspects');
   s.suspects.forEach((x, i) => {
-    const who = x.kind === 'object' ? `one ${name(x.subject)} ${x.subject.id}` : stripControl(classSuspectText(x));
-    out.push(`  ${i + 1}. ${who} retain${x.kind === 'object' ? 's' : ''} ${approximateBytes(x.retained)} (${pct(x.retained, heap)} of the heap)`);
-    if (x.stackHolder !== undefined) out.push(`     held on a thread's stack: ${stripControl(stackHolderText(x))}`);
-    const a = x.accumulation;
-    const held = biggestHeldText(a);
-    if (a.chainLinks !== undefined)
-      out.push(
-        `     the memory accumulates in ${name(a)} ${a.id}, the first of ${countText(a.chainLinks)} linked nodes: it retains ${approximateBytes(a.retained)}`,
-      );
-    else if (a.index !== x.subject.index)
-      out.push(
-        `     the memory accumulates in ${name(a)} ${a.id}: it retains ` +
-          `${approximateBytes(a.retained)} and directly holds ${countOf(a.dominated, 'object')}` +
-          `${held !== '' ? `, ${stripControl(held)}` : ''}`,
-      );
-    else out.push(`     it directly holds ${countOf(a.dominated, 'object')}, none of which retains most of it${held !== '' ? `; ${stripControl(held)}` : ''}`);
-    if (x.path !== undefined && x.path.length > 0)
-      out.push(
-        '     kept by: ' +
-          x.path
-            .map((st, k) => (k === 0 ? `GC root (${st.rootKind ?? 'root'}) ${name(st.object)}` : `${stripControl(st.via ?? '?')} -> ${name(st.object)}`))
-            .join(' -> '),
-      );
+    const item = suspectItem(x, heap);
+    out.push(`  ${i + 1}. ${stripControl(item.text)}`, ...(item.details ?? []).map((d) => `     ${stripControl(d)}`));
   });
   if (r.growth !== undefined) out.push(...growthText(r.growth));
-  if (r.path !== undefined) {
-    out.push('', `Shortest path from a GC root to ${stripControl(r.path.target)} (strong references only; weak, soft and phantom referents do not count)`);
-    if (r.path.steps.length === 0) out.push('  none: no strong path reaches it (only references of those kinds, or it is unreachable)');
-    r.path.steps.forEach((step, k) => {
-      const o = step.object;
-      const head = k === 0 ? `GC root (${step.rootKind ?? 'root'}): ` : `${'  '.repeat(Math.min(k, 12))}${stripControl(step.via ?? '?')} -> `;
-      out.push(`  ${head}${name(o)} ${o.id}  retains ${approximateBytes(o.retained)}`);
-    });
-  }
+  if (r.path !== undefined) out.push('', stripControl(rootPathTitle(r.path.target)), ...rootPathLines(r.path.steps).map((l) => `  ${stripControl(l)}`));
+  if (s.waste !== undefined) out.push(...blocksText(wasteBlocks(s.waste, WASTE_ROWS_SHORT)));
   out.push('', 'Classes by retained size (instances not dominated by another instance of the class)');
   out.push(`  ${'retained'.padStart(10)}  ${'shallow'.padStart(10)}  ${'instances'.padStart(10)}  class`);
   for (const c of s.classes)
@@ -90,31 +60,10 @@ export function renderMemoryText(r: MemoryReport): string {
         `  ${countText(c.instances).padStart(10)}  ${stripControl(c.className)}`,
     );
   out.push(...classLoaderLines(s.classLoaders).map(stripControl));
-  out.push('', 'Biggest retainers (the dominator tree: retained, share of the reachable heap, shallow, object)');
-  const line = (o: RetainedObject, prefix: string) =>
-    `${prefix}${approximateBytes(o.retained).padStart(10)}  ${pct(o.retained, heap).padStart(6)}` +
-    `  ${approximateBytes(o.shallow).padStart(10)}  ${name(o)} ${o.id}${o.stackFrames !== undefined ? `  held by ${stripControl(stackFramesText(o, 1))}` : ''}`;
-  const walk = (nodes: readonly RetainerNode[], depth: number) => {
-    for (const n of nodes) {
-      out.push(line(n.object, '  '.repeat(depth + 1)));
-      walk(n.children, depth + 1);
-      if (n.more.objects > 0) out.push(`${'  '.repeat(depth + 2)}… ${countText(n.more.objects)} more dominated objects, ${approximateBytes(n.more.bytes)}`);
-    }
-  };
-  walk(r.tree, 0);
+  out.push('', TREE_TITLE);
+  out.push(...treeLines(r.tree, heap).map((l) => `  ${stripControl(l)}`));
   // How the figures were made comes last: the answer first (issue 49).
-  out.push(
-    '',
-    'Heap details',
-    `  unreachable (left out of the tree): ${countText(s.unreachable.objects)} objects, ${approximateBytes(s.unreachable.bytes)}`,
-    `  GC roots: ${
-      Object.entries(s.roots)
-        .sort((a, b) => b[1] - a[1])
-        .map(([k, v]) => `${k} ${countText(v)}`)
-        .join(', ') || 'none'
-    }${s.missingReferences > 0 ? `; ${countText(s.missingReferences)} references to objects not in the dump were ignored` : ''}`,
-  );
-  if (s.sizeModel !== undefined) out.push(`  object sizes: ${s.sizeModel.summary} (${s.sizeModel.reasons.join('; ')})`);
+  out.push('', 'Heap details', ...heapDetailLines(s).map((l) => `  ${stripControl(l)}`));
   return out.join('\n') + '\n';
 }
 

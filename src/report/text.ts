@@ -10,11 +10,13 @@ import type { Evidence, Finding, Severity } from '../model/findings.js';
 import { type CausalSummary, causalSummary, walkCauses } from './causal-summary.js';
 import { codeLines } from './code-lines.js';
 import { completenessHeading, completenessLines, completenessOf, notesBelow } from './completeness.js';
+import { blocksText } from './doc-text.js';
 import { evidenceCutNote } from './evidence-cut.js';
 import { factRows } from './fact-text.js';
 import { inputKindText, inputLineParts } from './input-line.js';
 import { quoteLogLine } from './log-quote.js';
 import { memorySections } from './memory-section.js';
+import { WASTE_ROWS_SHORT, wasteBlocks } from './memory-waste-section.js';
 import { acrossDumps, dumpsText, POOL_ROWS, poolRows } from './pool-rows.js';
 import { configNote, REDACTED_NOTE, type Report } from './report.js';
 import { stripControl } from './sanitize.js';
@@ -117,6 +119,7 @@ export function renderText(report: Report, chalk: ChalkInstance): string {
     for (const x of sec.suspects) out.push(`  10% or more: ${stripControl(x)}`);
     for (const c of sec.classLoaders ?? [])
       out.push(`  defined by several class loaders: ${stripControl(c.headline)}`, `    kept by: ${stripControl(c.keptBy)}`);
+    if (sec.waste !== undefined) out.push(...blocksText(wasteBlocks(sec.waste, WASTE_ROWS_SHORT)).map((l) => (l === '' ? l : `  ${l}`)));
   }
   for (const n of notesBelow(m)) out.push('', chalk.dim(`note: ${stripControl(n)}`));
   // A healthy report said "No findings." at the top; the count closes only a report that has some.
