@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 
 import { type ObjectGraph } from '../../src/heap/graph/object-graph.js';
 import { analyseMemory } from '../../src/heap/memory/analyse-memory.js';
-import { NO_REFERRER } from '../../src/heap/waste/holders.js';
+import { NO_REFERRER } from '../../src/heap/waste/holder-names.js';
 import { type MemoryWaste, WASTE_KINDS, WASTE_SHARE_OPTIONS, type WasteShareThresholds } from '../../src/model/memory-waste.js';
 import { wasteShare } from '../../src/rules/support/waste-share.js';
 

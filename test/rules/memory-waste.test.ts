@@ -21,9 +21,9 @@ describe('memory-waste', { timeout: 120_000 }, () => {
   let waste: MemorySummary;
   let control: MemorySummary;
   beforeAll(async () => {
-    [waste, control] = await Promise.all(
-      ['waste', 'waste-control'].map(async (s) => (await analyseMemory(join(BASE, s, 'heap.hprof.gz'), { waste: true })).summary),
-    );
+    const summaryOf = async (s: string) => (await analyseMemory(join(BASE, s, 'heap.hprof.gz'), { waste: true })).summary;
+    waste = await summaryOf('waste');
+    control = await summaryOf('waste-control');
   });
 
   test('the waste a JVM made is more than a tenth of its heap: a warning that names each big kind and the field that keeps it', () => {

@@ -20,7 +20,7 @@ import type { ObjectGraph } from '../graph/object-graph.js';
 import { frameOfThreadHolding } from '../graph/stack-frames.js';
 import { BitSet, popcount, RankedBits } from './bits.js';
 import { BOX_CACHE_CLASS, BOXES, COLLECTION_KINDS, CONTAINER_BASES, isCollectionPart, SPARSE_MAX_FILL, SPARSE_MIN_SLOTS } from './collection-kinds.js';
-import { isJdkHolder, NO_REFERRER } from './holders.js';
+import { isJdkHolder, NO_REFERRER } from './holder-names.js';
 import { NOT_EMPTY_UNCOUNTED, rankIn, WALKED_ONLY, type WasteFacts } from './waste-facts.js';
 
 export interface WasteOptions {
