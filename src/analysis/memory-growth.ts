@@ -7,6 +7,8 @@
  * the one before it is, then the newest with the hook that names its holders' paths, and the growth.
  * The memory command also runs heapKind and the newest heap's analysis for a heap given alone.
  */
+import { stat } from 'node:fs/promises';
+
 import { InputError } from '../errors.js';
 import { doesNotFitFile, memoryLimit } from '../heap/memory/budget.js';
 import { analyseMemory, type MemoryAnalysisOptions } from '../heap/memory/analyse-memory.js';
@@ -235,4 +237,22 @@ export async function compareHeaps(paths: readonly string[], opts: HeapReading, 
     }
   });
   return { growth: value.growth, warnings: [...older.flatMap((b) => b.warnings), ...value.warnings.map((w) => `${path}: ${renamed(w, file, path)}`)] };
+}
+
+/**
+ * The heap dumps among paths given by name, in the order given: regular files that are HPROF dumps or
+ * V8 snapshots (a dumpsleuth extract holds no whole graph to compare). What cannot be identified is
+ * left to the caller's own load, which says why.
+ */
+export async function heapDumpsAmong(
+  paths: readonly string[],
+  maxGunzipBytes?: number,
+): Promise<Array<{ readonly path: string; readonly kind: 'hprof' | 'v8-heapsnapshot' }>> {
+  const out: Array<{ path: string; kind: 'hprof' | 'v8-heapsnapshot' }> = [];
+  for (const path of paths) {
+    if (path === '-' || (await stat(path).catch(() => undefined))?.isFile() !== true) continue;
+    const kind = (await identifyHeapFile(path, maxGunzipBytes).catch(() => undefined))?.format?.kind;
+    if (kind === 'hprof' || kind === 'v8-heapsnapshot') out.push({ path, kind });
+  }
+  return out;
 }

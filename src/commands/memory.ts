@@ -110,7 +110,11 @@ export async function memoryCommand(heaps: readonly string[], opts: MemoryOption
       const retainers = retainerTree(found.graph, found.tree, found.lists, { top: opts.top, children: 3, depth: 3 });
       const growth =
         older.length > 0
-          ? growthSince(older, { ...found, source: path, ...identity, ...(found.graph.cut !== undefined ? { cut: renamed(found.graph.cut, f, path) } : {}) }, choice)
+          ? growthSince(
+              older,
+              { ...found, source: path, ...identity, ...(found.graph.cut !== undefined ? { cut: renamed(found.graph.cut, f, path) } : {}) },
+              choice,
+            )
           : undefined;
       const listed = { ...found, summary: { ...found.summary, classes: found.summary.classes.slice(0, LISTED_CLASSES) }, retainers, growth };
       const loaders = (listed.summary.classLoaders?.classes.length ?? 0) > 0;

@@ -35,7 +35,7 @@ export function memoryRowKey(heap: number, id: string): string {
 }
 
 /** The steps from a GC root to an object, one line each, as `memory --path` prints them. */
-function pathLines(path: readonly PathStep[] | undefined): UiDetailLine[] {
+export function pathLines(path: readonly PathStep[] | undefined): UiDetailLine[] {
   if (path === undefined)
     return [{ text: '  not looked up (a heap snapshot carries only the summary): run dumpsleuth memory --path <id> on the HPROF', tone: 'dim' }];
   if (path.length === 0) return [{ text: '  none: no strong path reaches it (held only through weak, soft or phantom references)', tone: 'dim' }];
