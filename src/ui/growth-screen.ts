@@ -100,13 +100,12 @@ function holderRow(g: MemoryGrowth, h: GrowthHolder, i: number, holderRowOf: Hol
           `(dump 1 to ${g.moments.length}; in the newest it retains ${approximateBytes(h.object.retained)})`,
       },
       ...(grown === undefined ? [dim('  ?: in that dump those classes sit elsewhere, under no object at the same place of its dominator tree')] : []),
-      ...(inTree !== undefined ? [{ text: `  → ${name} in the Memory screen's tree`, link: { screen: 'memory' as const, key: inTree } }] : []),
-      { text: '' },
-      { text: 'it holds, of the reachable instances in the newest dump', tone: 'title' },
-      ...holds,
-      { text: '' },
+      // The path first: where the leak is kept is what the reader acts on.
       { text: 'path from a GC root (strong references only)', tone: 'title' },
       ...pathLines(h.path),
+      { text: 'it holds, of the reachable instances in the newest dump', tone: 'title' },
+      ...holds,
+      ...(inTree !== undefined ? [{ text: `  → ${name} in the Memory screen's tree`, link: { screen: 'memory' as const, key: inTree } }] : []),
     ],
   };
 }

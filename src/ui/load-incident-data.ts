@@ -5,7 +5,7 @@
  */
 import { analyseIncident, type AnalysisResult } from '../analysis/analyse.js';
 import { type PlanLimits, skippedNote } from '../analysis/load-incident.js';
-import { compareHeaps, heapDumpsAmong } from '../analysis/memory-growth.js';
+import { compareHeaps, heapDumpsAmong, ONE_PROGRAM_REMEDY } from '../analysis/memory-growth.js';
 import { InputError, UserError } from '../errors.js';
 import type { ProgressEvent } from '../model/progress.js';
 import { buildModel } from '../reconstruct/build-model.js';
@@ -104,7 +104,9 @@ async function growthOf(
     return { outcome: { kind: 'compared', growth, warnings }, v8 };
   } catch (e) {
     if (!(e instanceof UserError)) throw e;
-    return { outcome: { kind: 'refused', paths, message: e.message, remedy: e.remedy }, v8 };
+    // The command's remedy names the command; here the same advice is for `ui`.
+    const remedy = e.remedy === ONE_PROGRAM_REMEDY ? 'give heap dumps of one program, older first: dumpsleuth ui <older> <newer>' : e.remedy;
+    return { outcome: { kind: 'refused', paths, message: e.message, remedy }, v8 };
   }
 }
 
