@@ -204,6 +204,9 @@ export interface HeapComparison {
   readonly warnings: readonly string[];
 }
 
+/** What the progress says in each step of the newest heap's analysis after its reading. */
+const NEWEST_PHASES: Readonly<Record<string, string>> = { dominators: 'dominator tree', summary: 'classes', paths: 'paths from GC roots' };
+
 /**
  * What grew between heap dumps of one program, given oldest first: the comparison `memory --baseline`
  * reports, without the newest heap's own report (its tree, its classes by retained size). Refuses, as an
@@ -220,7 +223,7 @@ export async function compareHeaps(paths: readonly string[], opts: HeapReading, 
     try {
       const found = await analyseMemory(f, {
         format: kind,
-        onProgress: (e) => progress.update(`${e.phase === 'dominators' || e.phase === 'summary' || e.phase === 'paths' ? e.phase : 'reading'} of ${path}`, e),
+        onProgress: (e) => progress.update(`${NEWEST_PHASES[e.phase] ?? 'reading'} of ${path}`, e),
         topDominators: 1,
         // As `memory --baseline` asks it, so the holders' paths are the ones its report shows.
         suspectPaths: true,
