@@ -109,3 +109,8 @@ async function phase(hooks: AnalysisHooks, name: AnalysisPhase): Promise<void> {
   hooks.signal?.throwIfAborted();
   await hooks.onPhase?.(name);
 }
+
+/** The model of an analysis that read no file: the UI given only V8 snapshots to compare has nothing else to show. */
+export function emptyModel(): Model {
+  return buildModel([], {});
+}

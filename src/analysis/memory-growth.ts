@@ -10,8 +10,8 @@
 import { stat } from 'node:fs/promises';
 
 import { InputError } from '../errors.js';
-import { doesNotFitFile, memoryLimit } from '../heap/memory/budget.js';
 import { analyseMemory, type MemoryAnalysisOptions } from '../heap/memory/analyse-memory.js';
+import { doesNotFitFile, memoryLimit } from '../heap/memory/budget.js';
 import {
   ALL_CLASSES,
   analyseBaselineMemory,
@@ -19,8 +19,8 @@ import {
   growthOf,
   growthPaths,
   type HeapIdentity,
-  type KeptForGrowth,
   keptBytes,
+  type KeptForGrowth,
   notOneProgram,
   notOneProgramFormat,
 } from '../heap/memory/growth.js';
@@ -102,7 +102,7 @@ async function hprofHeader(f: string, maxGunzipBytes: number | undefined): Promi
 }
 
 /** An older heap of `memory --baseline`, analysed whole but for the paths of its suspects (the newest heap's report shows those). */
-export async function analyseBaseline(
+async function analyseBaseline(
   path: string,
   opts: HeapReading,
   progress: GrowthProgress,

@@ -23,7 +23,7 @@ export type GrowthOutcome =
   | { readonly kind: 'refused'; readonly paths: readonly string[]; readonly message: string; readonly remedy: string };
 
 /** The key of the screen's first row, which the Overview links to. */
-export const GROWTH_SUMMARY_KEY = 'growth:summary';
+const GROWTH_SUMMARY_KEY = 'growth:summary';
 
 /** Where the newest heap's holder sits in the Memory screen's tree, when it has a row there. */
 export type HolderRowOf = (source: string, id: string) => string | undefined;
@@ -155,7 +155,9 @@ function comparedRows(g: MemoryGrowth, warnings: readonly string[], holderRowOf:
   const several = g.moments.length > 2;
   rows.push({
     key: 'growth:classes',
-    text: `  ${'instances'.padStart(10)}  ${'shallow'.padStart(11)}  ${'retained'.padStart(11)}  classes by growth${several ? ' (instances at each dump)' : ''}`,
+    text:
+      `  ${'instances'.padStart(10)}  ${'shallow'.padStart(11)}  ${'retained'.padStart(11)}  ` +
+      `classes by growth${several ? ' (instances at each dump)' : ''}`,
     tone: 'title',
     search: '',
     detail: [

@@ -3,12 +3,11 @@
  * grew between them (analysis/memory-growth.ts, as `memory --baseline` computes it); then the one
  * analysis (analysis/analyse.ts) and the UI's screens, each phase announced to the progress screen.
  */
-import { analyseIncident, type AnalysisResult } from '../analysis/analyse.js';
+import { analyseIncident, type AnalysisResult, emptyModel } from '../analysis/analyse.js';
 import { type PlanLimits, skippedNote } from '../analysis/load-incident.js';
 import { compareHeaps, heapDumpsAmong, ONE_PROGRAM_REMEDY } from '../analysis/memory-growth.js';
 import { InputError, UserError } from '../errors.js';
 import type { ProgressEvent } from '../model/progress.js';
-import { buildModel } from '../reconstruct/build-model.js';
 import { configNote } from '../report/report.js';
 import { buildUiData } from './build-view.js';
 import type { GrowthOutcome } from './growth-screen.js';
@@ -72,7 +71,7 @@ export async function loadIncidentData(
   if (source?.chosen === 'working-directory') notes.unshift(configNote(source));
   await phase('screens');
   // Nothing but V8 snapshots: no model, the Growth screen alone has something to show.
-  const { model, findings } = result ?? { model: buildModel([], {}), findings: [] };
+  const { model, findings } = result ?? { model: emptyModel(), findings: [] };
   return { data: buildUiData(model, findings, title, growth?.outcome), notes };
 }
 

@@ -92,7 +92,9 @@ function kindParts(w: MemoryWaste, kind: WasteKind): { count: number; bytes: num
         jdkBytes: s.jdkWastedBytes,
         said: `${countText(s.count)} collections using little of their tables (${clean(s.criterion)})`,
         lines: s.groups.map((g) => ({
-          what: `${countText(g.count)} ${clean(g.className)}, ${countText(g.entries)} entries in ${countText(g.slots)} slots (${shareText(g.entries, g.slots)} used)`,
+          what:
+            `${countText(g.count)} ${clean(g.className)}, ` +
+            `${countText(g.entries)} entries in ${countText(g.slots)} slots (${shareText(g.entries, g.slots)} used)`,
           holder: clean(g.holder),
           jdk: g.jdk,
           bytes: g.wastedBytes,

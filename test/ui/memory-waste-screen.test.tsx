@@ -21,8 +21,8 @@ import { type HprofGraphBuilder, hprofGraphBuilder } from '../../src/heap/hprof/
 import { loadHprof } from '../../src/heap/hprof/hprof-loader.js';
 import { memoryWaste } from '../../src/heap/waste/memory-waste.js';
 import { graphShallowSizes } from '../../src/heap/waste/shallow-sizes.js';
-import type { Model } from '../../src/model/model.js';
 import type { MemoryWaste } from '../../src/model/memory-waste.js';
+import type { Model } from '../../src/model/model.js';
 import { buildUiData } from '../../src/ui/build-view.js';
 import { App } from '../../src/ui/components/App.js';
 import { memoryWasteRows } from '../../src/ui/memory-waste-rows.js';
