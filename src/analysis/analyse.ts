@@ -25,6 +25,8 @@ export interface AnalysisRequest {
   readonly limits?: PlanLimits;
   /** Keeps only some of the files found (a test reading an incident's thread dumps alone). */
   readonly select?: (input: InputPath) => boolean;
+  /** The caller compares the heap dumps itself (the UI's Growth screen): no note pointing to `memory --baseline`. */
+  readonly heapsCompared?: boolean;
 }
 
 /** The phases after the load, told as each starts; awaited, so a screen can draw between them. */
@@ -65,7 +67,7 @@ export async function analyseIncident(request: AnalysisRequest, hooks: AnalysisH
     recording.onSkipped!(path, new InputError(why, 'give each file once, inside the incident')),
   );
   const inputs = request.select === undefined ? found : found.filter(request.select);
-  const loaded = await loadIncidentInputs(inputs, plan, recording);
+  const loaded = await loadIncidentInputs(inputs, plan, recording, request.heapsCompared === true);
   if (nothingToAnalyse(loaded)) return { outcome: 'nothing-to-analyse', config };
   await phase(hooks, 'model');
   const model = buildModel(loaded.threads, {
@@ -106,4 +108,9 @@ const NAMED_LIKE_A_DUMP = /\.(hprof|phd|tdump)(\.gz)?$|heap.?dump|thread.?dump|j
 async function phase(hooks: AnalysisHooks, name: AnalysisPhase): Promise<void> {
   hooks.signal?.throwIfAborted();
   await hooks.onPhase?.(name);
+}
+
+/** The model of an analysis that read no file: the UI given only V8 snapshots to compare has nothing else to show. */
+export function emptyModel(): Model {
+  return buildModel([], {});
 }

@@ -150,7 +150,12 @@ export interface IncidentLoadHooks {
  * Loads every file of an analysis (what collectInputs found) the same way for analyze, batch and the
  * UI: dumps, heap dumps and logs, with files in a directory that are none of these skipped.
  */
-export async function loadIncidentInputs(inputs: readonly InputPath[], plan: IncidentPlan, hooks: IncidentLoadHooks = {}): Promise<IncidentInputs> {
+export async function loadIncidentInputs(
+  inputs: readonly InputPath[],
+  plan: IncidentPlan,
+  hooks: IncidentLoadHooks = {},
+  heapsCompared = false,
+): Promise<IncidentInputs> {
   const out: IncidentInputs = { threads: [], heaps: [], logs: [], notes: [] };
   // The memory analysis of each HPROF starts first, so its graph pass runs on the other core while
   // this thread reads the thread dumps, the heap's targeted load, and builds the model.
@@ -171,7 +176,7 @@ export async function loadIncidentInputs(inputs: readonly InputPath[], plan: Inc
     early.set(input.path, { identified, ...(memory !== undefined ? { memory } : {}) });
   }
   try {
-    return await loadEach(inputs, plan, hooks, out, early);
+    return await loadEach(inputs, plan, hooks, out, early, heapsCompared);
   } finally {
     for (const a of early.values()) cancelHeapMemory(a.memory);
   }
@@ -183,6 +188,7 @@ async function loadEach(
   hooks: IncidentLoadHooks,
   out: IncidentInputs,
   early: ReadonlyMap<string, LoadAhead>,
+  heapsCompared: boolean,
 ): Promise<IncidentInputs> {
   for (const input of inputs) {
     hooks.signal?.throwIfAborted();
@@ -228,7 +234,8 @@ async function loadEach(
       'analyse the files of one JVM at a time, or several incidents with `dumpsleuth batch`',
     );
   }
-  const comparing = heapComparisonNote(out.heaps.map((h) => h.path));
+  // The UI compares the heap dumps itself (its Growth screen): the note would send the reader elsewhere.
+  const comparing = heapsCompared ? undefined : heapComparisonNote(out.heaps.map((h) => h.path));
   if (comparing !== undefined) out.notes.push(comparing);
   return out;
 }

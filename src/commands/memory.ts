@@ -3,11 +3,20 @@
  * biggest retainers, the leak suspects, the classes by retained size (text, dumpsleuth.memory/1 JSON, Markdown or HTML).
  */
 import { nothingReadError, openHeapFile } from '../analysis/heap-file.js';
+import {
+  analyseOlderHeaps,
+  feedOf,
+  growthChoice,
+  growthSince,
+  heapKind,
+  keptByOlder,
+  newestGrowthOptions,
+  requireOneProgramFormat,
+} from '../analysis/memory-growth.js';
 import { InputError, UsageError } from '../errors.js';
 import { HeapView } from '../heap/heap-view.js';
 import { analyseMemory } from '../heap/memory/analyse-memory.js';
 import { withThreadNames } from '../heap/memory/finish.js';
-import { ALL_CLASSES, type GrowthChoice, growthOf, growthPaths, keptBytes, notOneProgram } from '../heap/memory/growth.js';
 import { idText, parseObjectId, retainerTree } from '../heap/memory/memory-graph.js';
 import { LOADER_NAMES_ROOT, withLoaderNames } from '../heap/memory/name-loaders.js';
 import { HprofFormatError, type LoadPlan } from '../heap/open-heap.js';
@@ -20,7 +29,6 @@ import type { ReportFormat } from '../report/renderers.js';
 import { stripControl } from '../report/sanitize.js';
 import { commandOutput, type OutputRequest, sayWarnings } from './command-output.js';
 import type { CommandIo } from './io.js';
-import { analyseBaseline, type BaselineAnalysis, feedOf, heapKind, ONE_PROGRAM_REMEDY, requireOneProgramFormat } from './memory-baseline.js';
 
 /** What the progress line says in each step of the memory analysis after the reading (see analyseMemory). */
 const MEMORY_PHASES: Readonly<Record<string, string>> = { dominators: 'dominator tree', summary: 'leak suspects', paths: 'paths from GC roots' };
@@ -95,22 +103,12 @@ export async function memoryCommand(heaps: readonly string[], opts: MemoryOption
   const all = [...baselines, ...heaps];
   if (all.filter((h) => h === '-').length > 1) throw new UsageError('standard input (-) can be only one of the heap dumps', 'give the others as files');
   const { format, progress, write } = await commandOutput(opts, MEMORY_FORMATS, io);
-  // What the older dumps' analyses keep, for the budget of the next (see heapKind).
-  const kept = () => (all.length > 1 ? { dumps: older.length, bytes: older.reduce((sum, b) => sum + keptBytes(b), 0) } : undefined);
-  const older: BaselineAnalysis[] = [];
-  for (const path of all.slice(0, -1)) {
-    const next = await analyseBaseline(path, opts, progress, kept()!);
-    if (older.length > 0) {
-      requireOneProgramFormat(older[older.length - 1]!, next);
-      const two = notOneProgram(older[older.length - 1]!, next);
-      if (two !== undefined) throw new InputError(two, ONE_PROGRAM_REMEDY);
-    }
-    older.push(next);
-  }
+  // The older dumps of a comparison first (analysis/memory-growth.ts: the pipeline the UI's Growth screen runs too).
+  const older = await analyseOlderHeaps(all, opts, progress);
   const path = all[all.length - 1]!;
-  const choice: GrowthChoice = { trends: [], holders: [], held: new Map() };
+  const choice = growthChoice();
   const { value: analysis, file } = await readInputFile(path, async (f) => {
-    const { kind, identity } = await heapKind(path, f, opts, progress, kept());
+    const { kind, identity } = await heapKind(path, f, opts, progress, keptByOlder(older, all.length));
     for (const b of older) requireOneProgramFormat(b, { source: path, kind, ...identity });
     try {
       const found = await analyseMemory(f, {
@@ -120,29 +118,18 @@ export async function memoryCommand(heaps: readonly string[], opts: MemoryOption
         suspectPaths: true,
         waste: true,
         ...(pathId !== undefined ? { pathToId: pathId } : {}),
-        ...(older.length > 0
-          ? {
-              topClasses: ALL_CLASSES,
-              pathsAlso: growthPaths(
-                older.map((b) => b.summary.classes),
-                choice,
-              ),
-            }
-          : {}),
+        ...(older.length > 0 ? newestGrowthOptions(older, choice) : {}),
         feed: feedOf(opts),
       });
       const retainers = retainerTree(found.graph, found.tree, found.lists, { top: opts.top, children: 3, depth: 3 });
       const growth =
         older.length > 0
-          ? growthOf(
+          ? growthSince(
               older,
               { ...found, source: path, ...identity, ...(found.graph.cut !== undefined ? { cut: renamed(found.graph.cut, f, path) } : {}) },
               choice,
-              found.alsoPaths ?? [],
             )
           : undefined;
-      const sameProgram = older.length > 0 ? notOneProgram(older[older.length - 1]!, { ...found, source: path }) : undefined;
-      if (sameProgram !== undefined) throw new InputError(sameProgram, ONE_PROGRAM_REMEDY);
       const listed = { ...found, summary: { ...found.summary, classes: found.summary.classes.slice(0, LISTED_CLASSES) }, retainers, growth };
       const loaders = (listed.summary.classLoaders?.classes.length ?? 0) > 0;
       if (kind !== 'hprof' || (!listsAThread(listed.summary, retainers) && !loaders)) return listed;

@@ -19,6 +19,7 @@ import { sourceAt } from '../report/source-location.js';
 import { threadNameText } from '../report/thread-name.js';
 import { activityFrame } from '../threads/thread-activity.js';
 import { callsScreen } from './calls-screen.js';
+import { type GrowthOutcome, growthOverviewRow, growthScreen } from './growth-screen.js';
 import { memoryRowKey, memoryScreen } from './memory-screen.js';
 import { fit } from './state/layout.js';
 import type { Tone, UiData, UiDetailLine, UiRow, UiScreen } from './view-data.js';
@@ -489,8 +490,11 @@ function seriesScreen(model: Model, findings: readonly Finding[]): UiScreen {
  * cause, what it causes under it, what to do first; each line opens its finding), then the inputs
  * and dumps it was read from.
  */
-function overviewScreen(model: Model, findings: readonly Finding[]): UiScreen {
+function overviewScreen(model: Model, findings: readonly Finding[], growth: GrowthOutcome | undefined): UiScreen {
   const rows: UiRow[] = causeRows(causalSummary(findings));
+  // What grew between the heap dumps, right under the answer: it is the proof of a leak.
+  const grown = growthOverviewRow(growth);
+  if (grown !== undefined) rows.push(grown);
   for (const i of model.inputs) {
     rows.push({
       key: `input:${i.path}`,
@@ -567,7 +571,11 @@ function causeRows(summary: CausalSummary): UiRow[] {
   return rows;
 }
 
-export function buildUiData(model: Model, findings: readonly Finding[], title: string): UiData {
+/**
+ * The screens; `growth`: what the UI made of the heap dumps it was given to compare, when there were
+ * two or more (the Growth screen comes last, on key 0, so the other screens keep their keys).
+ */
+export function buildUiData(model: Model, findings: readonly Finding[], title: string, growth?: GrowthOutcome): UiData {
   const memory = memoryScreen(model.memory, findings);
   const memoryKeys = new Set(memory.rows.map((r) => r.key));
   const memoryRowOf: MemoryRowOf = (source, id) => {
@@ -575,11 +583,12 @@ export function buildUiData(model: Model, findings: readonly Finding[], title: s
     const key = memoryRowKey(heap, id);
     return heap >= 0 && memoryKeys.has(key) ? key : undefined;
   };
+  const grownScreen = growthScreen(growth, memoryRowOf);
   const findingsScreen: UiScreen = { id: 'findings', title: 'Findings', rows: findings.map((f) => findingRow(f, memoryRowOf)), empty: 'No findings.' };
   return {
     title: clean(title),
     screens: [
-      overviewScreen(model, findings),
+      overviewScreen(model, findings, growth),
       findingsScreen,
       threadsScreen(model),
       executorsScreen(model),
@@ -588,6 +597,7 @@ export function buildUiData(model: Model, findings: readonly Finding[], title: s
       seriesScreen(model, findings),
       memory,
       callsScreen(model),
+      ...(grownScreen !== undefined ? [grownScreen] : []),
     ],
   };
 }

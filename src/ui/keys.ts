@@ -43,7 +43,8 @@ export const KEYMAP: readonly KeyBinding[] = [
   { keys: ['shift-tab', 'left', 'h'], command: 'screen.previous', help: 'previous screen' },
   { keys: ['+', '='], command: 'tree.expand', help: 'expand the tree row (Threads, Memory and Calls screens)' },
   { keys: ['-'], command: 'tree.collapse', help: 'collapse it, or go up to its parent' },
-  ...['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((n) => ({ keys: [n], command: `screen.${Number(n) - 1}` as Command, help: `screen ${n}` })),
+  // 0 is the tenth screen (Growth, when heap dumps are compared).
+  ...['1', '2', '3', '4', '5', '6', '7', '8', '9', '0'].map((n) => ({ keys: [n], command: `screen.${(Number(n) + 9) % 10}` as Command, help: `screen ${n}` })),
 ];
 
 const BY_KEY = new Map<string, Command>(KEYMAP.flatMap((b) => b.keys.map((k) => [k, b.command] as const)));

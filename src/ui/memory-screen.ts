@@ -1,7 +1,8 @@
 /**
- * The UI's Memory screen: per heap dump, its totals, the leak suspects, the top of the dominator
- * tree as rows that expand and collapse (each with its path from a GC root in the detail), and the
- * classes by retained size. Every string from the dump goes through stripControl here.
+ * The UI's Memory screen: per heap dump, its totals, the leak suspects, its memory waste (when the
+ * analysis looked for it), the top of the dominator tree as rows that expand and collapse (each with
+ * its path from a GC root in the detail), and the classes by retained size. Every string from the
+ * dump goes through stripControl here.
  */
 import { approximateBytes } from '../model/bytes.js';
 import { countOf, countText, shareText } from '../model/count-text.js';
@@ -19,6 +20,7 @@ import {
 } from '../model/memory.js';
 import { stripControl as clean } from '../report/sanitize.js';
 import { classLoaderRows } from './class-loader-rows.js';
+import { memoryWasteRows } from './memory-waste-rows.js';
 import type { UiDetailLine, UiRow, UiScreen } from './view-data.js';
 
 /** Tree rows retaining this share of the heap or more start expanded: the big ones are where people look first. */
@@ -35,7 +37,7 @@ export function memoryRowKey(heap: number, id: string): string {
 }
 
 /** The steps from a GC root to an object, one line each, as `memory --path` prints them. */
-function pathLines(path: readonly PathStep[] | undefined): UiDetailLine[] {
+export function pathLines(path: readonly PathStep[] | undefined): UiDetailLine[] {
   if (path === undefined)
     return [{ text: '  not looked up (a heap snapshot carries only the summary): run dumpsleuth memory --path <id> on the HPROF', tone: 'dim' }];
   if (path.length === 0) return [{ text: '  none: no strong path reaches it (held only through weak, soft or phantom references)', tone: 'dim' }];
@@ -188,6 +190,8 @@ function heapRows(m: HeapMemoryModel, heap: number, findings: readonly Finding[]
     });
   });
   rows.push(...classLoaderRows(m, heap, findings));
+  // What the heap spends on nothing, before the tree: the tree is the long part, read last.
+  rows.push(...memoryWasteRows(s.waste, heap));
   // An extract carries no tree: its top-level dominators stand alone.
   const tree = m.tree ?? s.dominators.map((object): RetainerNode => ({ object, children: [], more: { objects: 0, bytes: 0 } }));
   rows.push(...treeRows(heap, tree, bytes, findingOf));

@@ -10,6 +10,7 @@ import type { UiData } from './view-data.js';
 /** What each loading phase is doing, in words (phases without a word show as reading). */
 const PHASE_WORDS: Readonly<Record<string, string>> = {
   memory: 'what holds the memory of',
+  growth: 'comparing the heap dumps:',
   dominators: 'the dominator tree of',
   summary: 'the leak suspects of',
   paths: 'the paths from GC roots of',

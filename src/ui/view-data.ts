@@ -4,7 +4,7 @@
  * so the UI only draws, and the data can cross from the worker thread that builds it.
  */
 
-type ScreenId = 'overview' | 'findings' | 'threads' | 'executors' | 'counters' | 'locks' | 'series' | 'memory' | 'calls';
+type ScreenId = 'overview' | 'findings' | 'threads' | 'executors' | 'counters' | 'locks' | 'series' | 'memory' | 'calls' | 'growth';
 
 export type Tone = 'critical' | 'error' | 'warning' | 'info' | 'dim' | 'alert' | 'ok' | 'title';
 

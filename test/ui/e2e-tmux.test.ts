@@ -86,4 +86,26 @@ describe.skipIf(!haveTmux && !process.env['CI'])('ui in a real terminal (tmux)',
       spawnSync('tmux', ['kill-session', '-t', session]);
     }
   });
+
+  // Issue 49: two heap dumps of one JVM get the Growth screen (key 0); one alone does not.
+  it('compares two heap dumps on the Growth screen, and follows the holder to the Memory screen', { timeout: 180_000 }, async () => {
+    const g = 'fixtures/heap/memory-beyond/growth';
+    tmux('new-session', '-d', '-s', session, '-x', '130', '-y', '40', `node dist/cli.js ui ${g}/heap-1.hprof.gz ${g}/heap-2.hprof.gz; echo EXIT=$?; sleep 10`);
+    try {
+      const overview = await waitFor(/9 Calls.*0 Growth/);
+      expect(overview).toContain('com.example.orders.OrderAuditTrail.ENTRIES (static) grew most');
+      await keys('0');
+      await waitFor(/› Growth over 2 heap dumps/);
+      await keys('j', 'Enter');
+      const holder = await waitFor(/Enter follows the link/);
+      expect(holder).toContain('static ENTRIES -> java.util.HashMap');
+      await keys('Enter');
+      // The holder's row in the dominator tree, selected.
+      await waitFor(/›.*java\.util\.HashMap\$Node\[\] 0x/);
+      await keys('q');
+      expect(await waitFor(/EXIT=\d+/)).toContain('EXIT=0');
+    } finally {
+      spawnSync('tmux', ['kill-session', '-t', session]);
+    }
+  });
 });

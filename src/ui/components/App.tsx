@@ -53,10 +53,10 @@ export function App({ data, onQuit }: { readonly data: UiData; readonly onQuit?:
   const screen = data.screens[state.screen]!;
   const pos = state.positions[state.screen]!;
   const row = rows[pos.cursor];
-  // The overview, memory and calls screens count no rows worth a number (their rows are of many kinds).
+  // The overview, memory, calls and growth screens count no rows worth a number (their rows are of many kinds).
   const specs = data.screens.map((s) => ({
     title: s.title,
-    ...(s.rows.length > 0 && s.id !== 'overview' && s.id !== 'memory' && s.id !== 'calls' ? { count: s.count ?? s.rows.length } : {}),
+    ...(s.rows.length > 0 && s.id !== 'overview' && s.id !== 'memory' && s.id !== 'calls' && s.id !== 'growth' ? { count: s.count ?? s.rows.length } : {}),
   }));
   // The title needs a few columns of its own ("shutdow…"), so the tabs get the rest.
   const tabs = tabLabels(specs, layout.width - 10, (i) => data.screens[i]!.id === 'findings', state.screen);

@@ -49,12 +49,12 @@ export interface TabSpec {
 }
 
 /**
- * The tab labels that fit the width, each `N Title (count)`: with every count when they fit, else
+ * The tab labels that fit the width, each `N Title (count)` (N its key: 0 for the tenth): with every count when they fit, else
  * with the findings' count only (the one number a user looks for first), else with no count.
  */
 export function tabLabels(tabs: readonly TabSpec[], width: number, keepCount: (i: number) => boolean, selected = 0): string[] {
   const label = (t: TabSpec, i: number, counts: 'all' | 'kept' | 'none') =>
-    `${i + 1} ${t.title}${t.count !== undefined && (counts === 'all' || (counts === 'kept' && keepCount(i))) ? ` (${t.count})` : ''}`;
+    `${(i + 1) % 10} ${t.title}${t.count !== undefined && (counts === 'all' || (counts === 'kept' && keepCount(i))) ? ` (${t.count})` : ''}`;
   // Each tab is drawn with a space before it; the selected one with one after too.
   const widthOf = (labels: string[]) => labels.reduce((n, l) => n + l.length + 1, 1);
   for (const counts of ['all', 'kept', 'none'] as const) {
@@ -62,5 +62,5 @@ export function tabLabels(tabs: readonly TabSpec[], width: number, keepCount: (i
     if (widthOf(labels) <= width) return labels;
   }
   // Still too wide (80 columns hold 8 titles only just not): the other tabs keep their number, which is their key.
-  return tabs.map((t, i) => (i === selected ? label(t, i, 'none') : String(i + 1)));
+  return tabs.map((t, i) => (i === selected ? label(t, i, 'none') : String((i + 1) % 10)));
 }
