@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 /**
- * What the memory-waste analysis (src/heap/waste, issue 49) costs as its data is gathered today: the
- * whole heap loaded into a HeapView, with the object graph built on the same first pass for the
- * shallow sizes. Beside it, in the same turns, the load analyze's memory part makes now (the
- * analysis plan's objects, and the graph on the same pass). Each step in a process of its own,
- * wall time and peak RSS by /usr/bin/time, median of BENCH_RUNS (3).
+ * What the memory-waste analysis (issue 49) costs the memory analysis: `analyseMemory` of a heap
+ * with and without its waste section, each run in a process of its own, in alternate turns; wall
+ * time and peak RSS by /usr/bin/time, the phases as the analysis announces them, and the peak RSS of
+ * each phase (Linux: VmHWM, reset at each phase). Target (issue 49): at most 10 % more time and
+ * memory with the waste than without.
  *
- *   npm run build && node bench/waste-bench.mjs [heap.hprof ...]
+ *   npm run build && node bench/waste-bench.mjs [heap.hprof ...]     (BENCH_RUNS=3 turns)
  *
- * Without arguments: the 90 MB heap of bench/java/BigHeap.java (25,000 records, cached in bench/out/).
+ * Without arguments: the 1.9 GB heap of bench/java/BigHeap.java (3,000,000 records, cached in bench/out/).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { makeBigHeap } from './big-heap.mjs';
@@ -25,68 +25,65 @@ if (process.argv[2] === '--child') {
   process.exit(0);
 }
 
-const files = process.argv.length > 2 ? process.argv.slice(2) : [join(root, 'bench/out/mid-25000.hprof')];
-if (process.argv.length <= 2 && !existsSync(files[0])) await makeBigHeap({ records: 25_000, plain: files[0], heap: '1g' });
+const files = process.argv.length > 2 ? process.argv.slice(2) : [join(root, 'bench/out/big-3000000.hprof')];
+if (process.argv.length <= 2 && !existsSync(files[0])) await makeBigHeap({ records: 3_000_000, plain: files[0] });
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-console.log(`memory waste: its load and analysis beside analyze's memory load, median of ${runs}, node ${process.version}`);
+console.log(`memory analysis with and without its waste section, median of ${runs} alternate turns, node ${process.version}`);
 for (const file of files) {
-  const by = { plan: [], waste: [] };
+  const by = { without: [], with: [] };
   for (let r = 0; r < runs; r++) {
-    for (const step of ['plan', 'waste']) {
+    for (const step of ['without', 'with']) {
       const p = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, fileURLToPath(import.meta.url), '--child', step, file], { encoding: 'utf8' });
       if (p.status !== 0) throw new Error(`${step} ${file}: exit ${p.status}\n${p.stderr}`);
       const [seconds, kb] = p.stderr.trim().split('\n').pop().split(' ').map(Number);
       by[step].push({ seconds, rssMb: kb / 1024, said: JSON.parse(p.stdout.trim().split('\n').pop()) });
     }
   }
-  for (const step of ['plan', 'waste']) {
+  const row = (step) => {
     const rows = by[step];
-    const said = rows[0].said;
-    const phases = Object.keys(said.phases)
-      .map((k) => `${k} ${median(rows.map((r) => r.said.phases[k])).toFixed(2)} s`)
+    const phases = Object.keys(rows[0].said.phases)
+      .map((k) => `${k} ${median(rows.map((r) => r.said.phases[k])).toFixed(2)} s / ${median(rows.map((r) => r.said.peaks[k]))} MB`)
       .join(', ');
-    console.log(
-      `${file}  ${step.padEnd(5)}  ${median(rows.map((r) => r.seconds)).toFixed(2)} s wall, peak RSS ${median(rows.map((r) => r.rssMb)).toFixed(0)} MB` +
-        `  (${phases}; objects loaded ${said.loaded} of ${said.objects})`,
-    );
-  }
+    return { seconds: median(rows.map((r) => r.seconds)), rss: median(rows.map((r) => r.rssMb)), phases };
+  };
+  const without = row('without');
+  const withWaste = row('with');
+  for (const [name, r] of [
+    ['without waste', without],
+    ['with waste', withWaste],
+  ])
+    console.log(`${relative(root, file)}  ${name.padEnd(13)}  ${r.seconds.toFixed(2)} s wall, peak RSS ${r.rss.toFixed(0)} MB  (${r.phases})`);
+  console.log(
+    `${relative(root, file)}  the waste costs ${(100 * (withWaste.seconds / without.seconds - 1)).toFixed(1)} % more time, ` +
+      `${(100 * (withWaste.rss / without.rss - 1)).toFixed(1)} % more peak memory; waste found: ${by.with[0].said.wasted}`,
+  );
 }
 
-/** One step, in this process: prints its phases' seconds and what it loaded, as one JSON line. */
+/** One analysis, in this process: prints its phases' seconds and peaks as one JSON line. */
 async function child(step, file) {
-  const { ANALYSIS_PLAN } = await import(join(root, 'dist/heap/analysis-plan.js'));
-  const { hprofBytesEstimate } = await import(join(root, 'dist/heap/hprof/byte-source.js'));
-  const { hprofGraphBuilder } = await import(join(root, 'dist/heap/hprof/graph/hprof-graph.js'));
-  const { loadHprof } = await import(join(root, 'dist/heap/hprof/hprof-loader.js'));
-  const { HeapView } = await import(join(root, 'dist/heap/heap-view.js'));
-  const { memoryWaste } = await import(join(root, 'dist/heap/waste/memory-waste.js'));
-  const { graphShallowSizes } = await import(join(root, 'dist/heap/waste/shallow-sizes.js'));
-  const phases = {};
-  let t = performance.now();
-  const lap = (name) => {
-    const now = performance.now();
-    phases[name] = (now - t) / 1000;
-    t = now;
+  const { analyseMemory } = await import(join(root, 'dist/heap/memory/analyse-memory.js'));
+  const hwm = () => {
+    try {
+      const m = /VmHWM:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'));
+      writeFileSync('/proc/self/clear_refs', '5');
+      return m === null ? null : Math.round(Number(m[1]) / 1024);
+    } catch {
+      return null;
+    }
   };
-  let plan = ANALYSIS_PLAN;
-  if (step === 'waste') {
-    // Every instance, and what every class's statics hold: the class names first.
-    const names = [...new Set([...(await loadHprof(file, { roots: [] })).classes.values()].map((c) => c.name))];
-    plan = { roots: [{ className: 'java.lang.Object', depth: 2 }], statics: names.map((className) => ({ className, depth: 2 })), maxObjects: 200_000_000 };
-  }
-  let builder;
-  let graph;
-  const store = await loadHprof(file, plan, undefined, {
-    firstPass: (meta) => (builder = hprofGraphBuilder(hprofBytesEstimate(file), meta, false)).visitor,
-    whileOpen: async (_indexed, end) => {
-      graph = builder.finish(end);
-    },
-  });
-  lap('load+graph');
-  if (step === 'waste') {
-    memoryWaste(new HeapView(store), graphShallowSizes(graph));
-    lap('waste');
-  }
-  console.log(JSON.stringify({ phases, loaded: store.objects.size, objects: graph.objects }));
+  const phases = {};
+  const peaks = {};
+  let phase = 'read';
+  let t = performance.now();
+  const end = (next) => {
+    phases[phase] = (performance.now() - t) / 1000;
+    peaks[phase] = hwm();
+    t = performance.now();
+    phase = next;
+  };
+  const a = await analyseMemory(file, { waste: step === 'with', suspectPaths: true, onProgress: (e) => e.phase !== phase && end(e.phase) });
+  end('');
+  const w = a.summary.waste;
+  console.log(JSON.stringify({ phases, peaks, wasted: w !== undefined ? `${w.wastedBytes} bytes (${(100 * w.shareOfHeap).toFixed(1)} % of the heap)` : null }));
 }

@@ -160,7 +160,7 @@ describe("the memory analysis on the loader's indexed file", { timeout: 60_000 }
 
   test("analyze's loading gives the heap input the same memory summary as the analysis of the dump", async () => {
     const loaded = (await loadAnyInput(SESSION_LEAK, ANALYSIS_PLAN)) as Extract<LoadedInput, { kind: 'heap' }>;
-    const direct = await analyseMemory(SESSION_LEAK, { suspectPaths: true, suspectPathMinBytes: 1024 * 1024, topDominators: 10, topClasses: 15 });
+    const direct = await analyseMemory(SESSION_LEAK, { suspectPaths: true, suspectPathMinBytes: 1024 * 1024, topDominators: 10, topClasses: 15, waste: true });
     expect(loaded.heap.memory?.model.summary).toEqual(direct.summary);
   });
 });

@@ -156,16 +156,22 @@ const TABLE: Record<string, Row> = {
     why: '35 calls queued in the Dispatcher, visible in the heap only (expected.noCallerBlocked); the dumps show a busy pool',
   },
   'queue-backlog-memory': {
-    full: ['executor-saturated', 'memory-leak-suspect', 'queue-backlog', 'stuck-threads'],
+    full: ['executor-saturated', 'memory-leak-suspect', 'memory-waste', 'queue-backlog', 'stuck-threads'],
     threads: ['executor-saturated', 'stuck-threads'],
-    why: '4 of 4 workers busy and 20,000 tasks queued, which fill the heap; queue and heap need the heap dump',
+    why:
+      '4 of 4 workers busy and 20,000 tasks queued, which fill the heap; queue and heap need the heap dump. ' +
+      "The tasks' payloads are byte arrays the program never writes: most of the heap is all-zero arrays (memory-waste)",
   },
   'scheduled-and-eager-pools': {
     full: ['connection-pool-starvation', 'executor-saturated', 'queue-backlog', 'stuck-threads'],
     threads: ['connection-pool-starvation', 'executor-saturated', 'stuck-threads'],
     why: 'the eager and the ArrayBlockingQueue pools saturated (that queue full), a semaphore exhausted; the idle scheduled pool is no backlog',
   },
-  'session-cache-leak': { full: ['memory-leak-suspect'], threads: [], why: 'a static map nobody empties; the request threads are idle' },
+  'session-cache-leak': {
+    full: ['memory-leak-suspect', 'memory-waste'],
+    threads: [],
+    why: "a static map nobody empties; the request threads are idle. The sessions' attributes are byte arrays never written: all-zero (memory-waste)",
+  },
   'shutdown-ordering': {
     full: ['shutdown-ordering'],
     threads: ['executor-saturated', 'shutdown-ordering'],

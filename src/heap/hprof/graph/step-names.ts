@@ -53,12 +53,7 @@ export interface NamesRead {
  * dump): only the blocks that hold the paths' objects are read, and the class metadata is the
  * loader's. A full pass reads every record of the file for a handful of objects.
  */
-export function stepNamesFromIndexedFile(
-  heap: IndexedHprof,
-  g: ObjectGraph,
-  paths: ReadonlyArray<readonly number[]>,
-  waste?: WasteNamesWanted,
-): NamesRead {
+export function stepNamesFromIndexedFile(heap: IndexedHprof, g: ObjectGraph, paths: ReadonlyArray<readonly number[]>, waste?: WasteNamesWanted): NamesRead {
   const namer = new StepNamer(g, paths, heap.meta, waste);
   namer.idSize = heap.header.idSize;
   for (const c of heap.meta.classDumps.values()) namer.classDump(c);
