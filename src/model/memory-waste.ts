@@ -30,7 +30,7 @@ export interface DuplicateStringValue {
   readonly holders: readonly WasteHolder[];
 }
 
-export interface DuplicateStringsWaste {
+interface DuplicateStringsWaste {
   /** java.lang.String objects read. */
   readonly strings: number;
   readonly distinctValues: number;
@@ -59,7 +59,7 @@ export interface EmptyCollectionGroup {
   readonly slots: number;
 }
 
-export interface EmptyCollectionsWaste {
+interface EmptyCollectionsWaste {
   readonly count: number;
   readonly wastedBytes: number;
   /** The part of wastedBytes whose holders are the JDK's own fields. */
@@ -86,7 +86,7 @@ export interface SparseCollectionGroup {
   readonly wastedBytes: number;
 }
 
-export interface SparseCollectionsWaste {
+interface SparseCollectionsWaste {
   /** What makes a collection sparse here. */
   readonly criterion: string;
   readonly count: number;
@@ -109,7 +109,7 @@ export interface BoxedGroup {
   readonly wastedBytes: number;
 }
 
-export interface BoxedInCollectionsWaste {
+interface BoxedInCollectionsWaste {
   readonly count: number;
   readonly wastedBytes: number;
   /** The part of wastedBytes whose holders are the JDK's own fields. */
@@ -131,7 +131,7 @@ interface ZeroArrayShape {
   readonly bytes: number;
 }
 
-export interface ZeroArraysWaste {
+interface ZeroArraysWaste {
   readonly count: number;
   readonly wastedBytes: number;
   /** The part of wastedBytes whose holders are the JDK's own fields. */

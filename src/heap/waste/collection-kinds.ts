@@ -31,8 +31,6 @@ export interface CollectionKind {
   readonly pairs?: boolean;
   /** Whether a table mostly unused is waste (a bounded queue's array is its capacity, chosen: not waste). */
   readonly sparse?: boolean;
-  /** Only walked for the boxed numbers it holds, never counted as empty or sparse (immutable and wrapper collections). */
-  readonly walkedOnly?: boolean;
 }
 
 const size = (field: string, long = false): SizeSource => ({ field, ...(long ? { long } : {}) });
@@ -67,8 +65,6 @@ export const COLLECTION_KINDS: readonly CollectionKind[] = [
 ];
 
 /** Collections of other shapes (immutable lists, sets and maps, wrappers): walked for boxes only. */
-export const WALKED_ONLY_KIND: CollectionKind = { base: '', map: false, walkedOnly: true };
-
 export const WALKED_ONLY_CLASS =
   /^java\.util\.(?:ImmutableCollections\$(?:ListN|SetN|List12|Set12|MapN|Map1)|Collections\$(?:Unmodifiable|Synchronized|Checked|Singleton)\w*)$/;
 
