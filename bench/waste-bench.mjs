@@ -45,7 +45,9 @@ for (const file of files) {
     const phases = Object.keys(rows[0].said.phases)
       .map((k) => `${k} ${median(rows.map((r) => r.said.phases[k])).toFixed(2)} s / ${median(rows.map((r) => r.said.peaks[k]))} MB`)
       .join(', ');
-    return { seconds: median(rows.map((r) => r.seconds)), rss: median(rows.map((r) => r.rssMb)), phases };
+    // The peak is the highest of the phases' (the phases' peaks are reset as each ends, and so is what /usr/bin/time reads).
+    const peakOf = (r) => Math.max(...Object.values(r.said.peaks).filter((v) => v !== null), 0) || r.rssMb;
+    return { seconds: median(rows.map((r) => r.seconds)), rss: median(rows.map(peakOf)), phases };
   };
   const without = row('without');
   const withWaste = row('with');

@@ -36,8 +36,9 @@ export class RankedBits {
   readonly count: number;
   readonly words: Uint32Array;
 
-  constructor(bits: BitSet) {
-    const w = (this.words = bits.words);
+  /** `size`: the bits that count (the set may have room for more). */
+  constructor(bits: BitSet, size = bits.words.length * 32) {
+    const w = (this.words = bits.words.subarray(0, Math.min(bits.words.length, (size + 31) >>> 5)));
     this.before = new Uint32Array(w.length);
     let total = 0;
     for (let i = 0; i < w.length; i++) {

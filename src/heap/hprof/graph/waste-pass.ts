@@ -283,7 +283,7 @@ export class WastePass {
     const patternMasks = new Map<number, Uint32Array>();
     for (const [classId, f] of this.classFacts) if (f.masks.length > 0) patternMasks.set(classKeyOf(classId), Uint32Array.from(f.masks));
     const holderPatterns = this.patterns.length >= objects ? this.patterns.subarray(0, objects) : grownTo(this.patterns, objects);
-    const zeroArrays = new RankedBits(this.zeroArrays);
+    const zeroArrays = new RankedBits(this.zeroArrays, objects);
     // An array's length is what the graph's pass holds for it until its size takes its place.
     const zeroLengths = new Int32Array(zeroArrays.count);
     zeroArrays.forEach((index, rank) => (zeroLengths[rank] = held[index]!));
@@ -291,7 +291,7 @@ export class WastePass {
     const superclasses = new Map<string, string>();
     for (const c of this.meta.classDumps.values()) if (c.superId !== 0) superclasses.set(this.meta.className(c.id), this.meta.className(c.superId));
     return {
-      valueArrays: new RankedBits(this.valueArrays),
+      valueArrays: new RankedBits(this.valueArrays, objects),
       valueKeys: this.valueKeys,
       zeroArrays,
       zeroLengths,
