@@ -46,13 +46,21 @@ function inOrder(out: string): void {
   expect([...at].sort((a, b) => a - b)).toEqual(at);
 }
 
+/**
+ * The fixture heaps hold, as their programs' own Strings, the folder they were generated in (a
+ * duplicate value the waste section lists): shown in the goldens as a placeholder, so that no golden
+ * names a folder of the machine that made the dumps.
+ */
+const GENERATED_IN = /\/work\/wt-fix49\//g;
+const asStored = (out: string) => out.replace(GENERATED_IN, '<generated in>/');
+
 describe('memory -f markdown and -f html (golden)', { timeout: 120_000 }, () => {
   for (const [name, args] of Object.entries(CASES)) {
     test(`${name}: markdown`, async () => {
       const md = await memory('markdown', args);
       inOrder(md);
       expect(md.length).toBeLessThanOrEqual(65_536);
-      await expect(md).toMatchFileSnapshot(`../golden/memory/${name}.md`);
+      await expect(asStored(md)).toMatchFileSnapshot(`../golden/memory/${name}.md`);
     });
 
     test(`${name}: html`, async () => {
@@ -60,7 +68,7 @@ describe('memory -f markdown and -f html (golden)', { timeout: 120_000 }, () => 
       inOrder(html);
       expect(html).toMatch(/^<!doctype html>/);
       expect(html).not.toMatch(/<script|\bsrc=|<link\b|href="https?:|@import|url\(/);
-      await expect(html).toMatchFileSnapshot(`../golden/memory/${name}.html`);
+      await expect(asStored(html)).toMatchFileSnapshot(`../golden/memory/${name}.html`);
     });
   }
 
