@@ -7,8 +7,9 @@
  * Each heap is analysed as `memory` analyses it: the waste found from the object graph and the facts
  * its pass gathered (src/heap/waste/graph-waste.ts), with every group and value listed.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 
 import { beforeAll, describe, expect, test } from 'vitest';
 
@@ -17,6 +18,7 @@ import { analyseMemory } from '../../src/heap/memory/analyse-memory.js';
 import { NO_REFERRER } from '../../src/heap/waste/holder-names.js';
 import { type MemoryWaste, WASTE_KINDS, WASTE_SHARE_OPTIONS, type WasteShareThresholds } from '../../src/model/memory-waste.js';
 import { wasteShare } from '../../src/rules/support/waste-share.js';
+import { scratchDir } from '../helpers.js';
 
 const BASE = 'fixtures/heap/memory-beyond';
 
@@ -180,6 +182,16 @@ describe('memory waste of a real JVM that wastes known amounts (memory-beyond/wa
 
   test('a dump read whole leaves nothing unsaid: no notes', () => {
     expect(w.waste.notes).toEqual([]);
+  });
+
+  test('a dump cut short: the waste of what was read, and the cut said in its notes', async () => {
+    const whole = gunzipSync(readFileSync(join(BASE, 'waste', 'heap.hprof.gz')));
+    const cut = join(scratchDir('waste-cut'), 'heap.hprof');
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    const waste = (await analyseMemory(cut, { waste: true })).summary.waste!;
+    expect(waste.notes).toContainEqual(expect.stringMatching(/^the dump is cut short \(.*\): what it lost is not counted$/));
+    expect(waste.wastedBytes).toBeGreaterThan(0);
+    expect(waste.wastedBytes).toBeLessThan(w.waste.wastedBytes);
   });
 });
 

@@ -21,7 +21,6 @@ export type SizeSource =
 export interface CollectionKind {
   /** The class the collection is or extends (the first kind in COLLECTION_KINDS that matches wins). */
   readonly base: string;
-  readonly map: boolean;
   readonly size?: SizeSource;
   /** The field of the array it allocates its slots in. */
   readonly table?: string;
@@ -36,32 +35,32 @@ export interface CollectionKind {
 const size = (field: string, long = false): SizeSource => ({ field, ...(long ? { long } : {}) });
 
 export const COLLECTION_KINDS: readonly CollectionKind[] = [
-  { base: 'java.util.HashSet', map: false, inner: 'map', sparse: true },
-  { base: 'java.util.TreeSet', map: false, inner: 'm' },
-  { base: 'java.util.HashMap', map: true, size: size('size'), table: 'table', sparse: true },
+  { base: 'java.util.HashSet', inner: 'map', sparse: true },
+  { base: 'java.util.TreeSet', inner: 'm' },
+  { base: 'java.util.HashMap', size: size('size'), table: 'table', sparse: true },
   // Since JDK 9 a Properties keeps its entries in a ConcurrentHashMap of its own, its Hashtable part
   // stays empty; a JDK 8 Properties has no `map` and is read as the Hashtable it is.
-  { base: 'java.util.Properties', map: true, inner: 'map', sparse: true },
-  { base: 'java.util.Hashtable', map: true, size: size('count'), table: 'table', sparse: true },
-  { base: 'java.util.WeakHashMap', map: true, size: size('size'), table: 'table', sparse: true },
-  { base: 'java.util.IdentityHashMap', map: true, size: size('size'), table: 'table', pairs: true, sparse: true },
-  { base: 'java.util.TreeMap', map: true, size: size('size') },
+  { base: 'java.util.Properties', inner: 'map', sparse: true },
+  { base: 'java.util.Hashtable', size: size('count'), table: 'table', sparse: true },
+  { base: 'java.util.WeakHashMap', size: size('size'), table: 'table', sparse: true },
+  { base: 'java.util.IdentityHashMap', size: size('size'), table: 'table', pairs: true, sparse: true },
+  { base: 'java.util.TreeMap', size: size('size') },
   // Under contention its count is spread over counterCells: then the count is not read (silent).
   {
     base: 'java.util.concurrent.ConcurrentHashMap',
-    map: true,
+
     size: { field: 'baseCount', long: true, unlessSet: 'counterCells' },
     table: 'table',
     sparse: true,
   },
-  { base: 'java.util.ArrayList', map: false, size: size('size'), table: 'elementData', sparse: true },
-  { base: 'java.util.Vector', map: false, size: size('elementCount'), table: 'elementData', sparse: true },
-  { base: 'java.util.LinkedList', map: false, size: size('size') },
-  { base: 'java.util.ArrayDeque', map: false, size: { deque: { head: 'head', tail: 'tail' } }, table: 'elements' },
-  { base: 'java.util.PriorityQueue', map: false, size: size('size'), table: 'queue' },
-  { base: 'java.util.concurrent.CopyOnWriteArrayList', map: false, size: { tableLength: true }, table: 'array' },
-  { base: 'java.util.concurrent.LinkedBlockingQueue', map: false, size: { emptyWhenSame: ['head', 'last'] } },
-  { base: 'java.util.concurrent.ConcurrentLinkedQueue', map: false, size: { emptyHeadNode: 'head' } },
+  { base: 'java.util.ArrayList', size: size('size'), table: 'elementData', sparse: true },
+  { base: 'java.util.Vector', size: size('elementCount'), table: 'elementData', sparse: true },
+  { base: 'java.util.LinkedList', size: size('size') },
+  { base: 'java.util.ArrayDeque', size: { deque: { head: 'head', tail: 'tail' } }, table: 'elements' },
+  { base: 'java.util.PriorityQueue', size: size('size'), table: 'queue' },
+  { base: 'java.util.concurrent.CopyOnWriteArrayList', size: { tableLength: true }, table: 'array' },
+  { base: 'java.util.concurrent.LinkedBlockingQueue', size: { emptyWhenSame: ['head', 'last'] } },
+  { base: 'java.util.concurrent.ConcurrentLinkedQueue', size: { emptyHeadNode: 'head' } },
 ];
 
 /** Collections of other shapes (immutable lists, sets and maps, wrappers): walked for boxes only. */
